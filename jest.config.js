@@ -1,0 +1,23 @@
+/**
+ * CommonJS jest over TypeScript via swc (type-checking is `npm run typecheck`).
+ * kysely, @middy and fauxqs ship ESM only, so swc transforms them too.
+ */
+const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect'];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleNameMapper: {
+    '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
+    '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',
+  },
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 30000,
+};

@@ -1,0 +1,53 @@
+/**
+ * Runtime configuration, read from the environment once. The CDK stacks set these variables on each
+ * Lambda (only those its manifest entry needs); the local twin sets them for its in-process handlers.
+ * Every variable, its default and its meaning is in the README's configuration table.
+ */
+export const env = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+export const requireEnv = (name: string): string => {
+  const value = env(name);
+  if (value === undefined) throw new Error(`environment variable ${name} is not set`);
+  return value;
+};
+
+export const intEnv = (name: string, fallback: number): number => {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value)) throw new Error(`environment variable ${name} must be an integer, got '${raw}'`);
+  return value;
+};
+
+/** Names of the environment variables the deployed functions receive, shared by CDK and the twin. */
+export const ENV = {
+  functionId: 'FUNCTION_ID',
+  /** full connection string for real PostgreSQL (twin, CI, or a direct connection) */
+  databaseUrl: 'DATABASE_URL',
+  /** AWS: Secrets Manager secret with the database credentials, and the RDS Proxy endpoint */
+  dbSecretArn: 'DB_SECRET_ARN',
+  dbHost: 'DB_HOST',
+  dbName: 'DB_NAME',
+  /** embedded PGlite data folder when neither DATABASE_URL nor DB_SECRET_ARN is set */
+  dataDir: 'DATA_DIR',
+  filesBucket: 'FILES_BUCKET',
+  generationQueueUrl: 'GENERATION_QUEUE_URL',
+  qualityQueueUrl: 'QUALITY_QUEUE_URL',
+  aiPrimaryRegion: 'AI_PRIMARY_REGION',
+  aiFallbackRegion: 'AI_FALLBACK_REGION',
+  /** cron bearer: the secret itself (twin) or its Secrets Manager ARN (AWS) */
+  cronSecret: 'CRON_SECRET',
+  cronSecretArn: 'CRON_SECRET_ARN',
+  webhookSecretArn: 'WEBHOOK_SECRET_ARN',
+  userPoolId: 'USER_POOL_ID',
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  /** JWT verification for in-handler checks (cron routes accept an admin token too) */
+  jwtIssuer: 'JWT_ISSUER',
+  jwtAudience: 'JWT_AUDIENCE',
+  jwksUrl: 'JWKS_URL',
+  /** set by the twin: endpoint of the local Bedrock stand-in (both regions) */
+  bedrockEndpoint: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
+} as const;

@@ -1,0 +1,94 @@
+/**
+ * One database per process. Which engine is chosen by configuration:
+ * - DATABASE_URL: real PostgreSQL through a pg Pool (max 10 connections per process, as the spec says);
+ * - DB_SECRET_ARN + DB_HOST: the deployed case — credentials from Secrets Manager, RDS Proxy over TLS;
+ * - otherwise embedded PGlite (PostgreSQL in WASM) with pgvector, in DATA_DIR (default .twin/pgdata).
+ * PGlite is loaded lazily so deployed bundles never carry it.
+ */
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool, type PoolConfig } from 'pg';
+import { env, ENV, requireEnv } from '../config';
+import type { Database } from './schema';
+
+export const POOL_MAX = 10;
+
+export type Engine = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  close: () => Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { engine: 'postgres'; config: PoolConfig }
+  | { engine: 'pglite'; dataDir: string };
+
+export const DEFAULT_DATA_DIR = '.twin/pgdata';
+
+/** Where the configuration says the database is, without connecting. */
+export const resolveTarget = async (): Promise<DatabaseTarget> => {
+  const url = env(ENV.databaseUrl);
+  if (url) return { engine: 'postgres', config: { connectionString: url } };
+  const secretArn = env(ENV.dbSecretArn);
+  if (secretArn) {
+    const { username, password } = await readDatabaseSecret(secretArn);
+    return {
+      engine: 'postgres',
+      config: { host: requireEnv(ENV.dbHost), database: env(ENV.dbName) ?? 'analysis', user: username, password, ssl: true },
+    };
+  }
+  return { engine: 'pglite', dataDir: env(ENV.dataDir) ?? DEFAULT_DATA_DIR };
+};
+
+const readDatabaseSecret = async (arn: string): Promise<{ username: string; password: string }> => {
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+  return JSON.parse(out.SecretString ?? '{}') as { username: string; password: string };
+};
+
+export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
+  if (target.engine === 'postgres') {
+    const pool = new Pool({ max: POOL_MAX, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...target.config });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  const pglite = await openPglite(target.dataDir);
+  const { PGliteDialect } = await import('kysely-pglite-dialect');
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, engine: 'pglite', close: () => db.destroy() };
+};
+
+export const openPglite = async (dataDir: string, loadDataDir?: Blob) => {
+  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
+  return PGlite.create({ dataDir, extensions: { vector }, ...(loadDataDir && { loadDataDir }) });
+};
+
+let shared: Promise<DatabaseHandle> | undefined;
+
+/** The process-wide database (a Lambda container's, or the twin's). */
+export const database = async (): Promise<Kysely<Database>> => (await handle()).db;
+
+export const handle = (): Promise<DatabaseHandle> => {
+  shared ??= resolveTarget().then(openDatabase).catch((error: unknown) => {
+    shared = undefined; // a failed open is retried on the next call, not cached
+    throw error;
+  });
+  return shared;
+};
+
+/** Replace the process-wide database (the twin and tests hand in the one they opened). */
+export const useDatabase = (next: DatabaseHandle | undefined): void => {
+  shared = next ? Promise.resolve(next) : undefined;
+};
+
+export const closeDatabase = async (): Promise<void> => {
+  const current = shared;
+  shared = undefined;
+  if (current) await (await current).close();
+};
+
+/** A cheap round trip, for health checks. */
+export const ping = async (db: Kysely<Database>): Promise<void> => {
+  await sql`select 1`.execute(db);
+};

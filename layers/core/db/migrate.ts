@@ -1,0 +1,18 @@
+/** Runs the migrations (kysely Migrator, in-code provider so bundles carry them). */
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
+import { migration as domain } from './migrations/0001-domain';
+
+export const migrations: Record<string, Migration> = {
+  '0001-domain': domain,
+};
+
+export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
+  }
+  return result;
+};

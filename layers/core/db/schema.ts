@@ -1,0 +1,275 @@
+/**
+ * Typed view of the database (kysely). Mirrors the migrations in ./migrations; a test compares the
+ * two so they cannot drift apart.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export type Role = 'admin' | 'investigator';
+export type SourceType = 'content' | 'attachment' | 'background_doc';
+export type AnalysisType = 'question' | 'topic' | 'summary' | 'gap' | 'error_check';
+export type GenerationStatus = 'queued' | 'generating' | 'complete' | 'failed' | 'checking' | 'verified' | 'quality_unavailable';
+export type QualityConfidence = 'established' | 'probable' | 'possible' | 'insufficient';
+export type FeedbackAction = 'agree' | 'disagree' | 'unsure' | 'regenerate' | 'edit' | 'view';
+export type FeedbackStatus = 'accepted' | 'rejected' | 'needs_revision' | 'regenerated' | 'edited' | 'viewed';
+export type AiPurpose = 'analysis' | 'quality' | 'judge' | 'embedding';
+export type AiOutcome = 'ok' | 'throttled' | 'error' | 'shed';
+
+export interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
+
+export interface UsersTable {
+  id: Generated<string>;
+  organization_id: string;
+  idp_subject: string;
+  email: string;
+  display_name: string;
+  role: Role;
+  created_at: CreatedAt;
+}
+
+export interface InvestigationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  title: string;
+  description: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface QuestionsTable { id: Generated<string>; investigation_id: string; text: string; position: Generated<number>; created_at: CreatedAt }
+
+export interface TopicsTable {
+  id: Generated<string>;
+  investigation_id: string;
+  title: string;
+  description: Generated<string>;
+  position: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface EvidenceItemsTable {
+  id: Generated<string>;
+  investigation_id: string;
+  title: string;
+  content: Generated<string>;
+  collected_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface EvidenceQuestionLinksTable { evidence_item_id: string; question_id: string }
+
+export interface AttachmentsTable {
+  id: Generated<string>;
+  evidence_item_id: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: ColumnType<string | number, number | undefined, number>;
+  storage_key: string;
+  extracted_text: string | null;
+  created_at: CreatedAt;
+}
+
+export interface BackgroundDocumentsTable {
+  id: Generated<string>;
+  investigation_id: string;
+  title: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: ColumnType<string | number, number | undefined, number>;
+  storage_key: string;
+  extracted_text: string | null;
+  extraction_status: Generated<'pending' | 'extracted' | 'error'>;
+  extraction_error: string | null;
+  included_for_ai: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface EmbeddingSourcesTable {
+  id: Generated<string>;
+  investigation_id: string;
+  source_type: SourceType;
+  source_id: string;
+  status: Generated<'pending' | 'embedded' | 'error'>;
+  attempts: Generated<number>;
+  error_message: string | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface TextChunksTable {
+  id: Generated<string>;
+  investigation_id: string;
+  embedding_source_id: string;
+  source_type: SourceType;
+  evidence_item_id: string | null;
+  background_document_id: string | null;
+  chunk_index: number;
+  text: string;
+  token_count: Generated<number>;
+  /** pgvector literal '[x,y,…]' on the way in and out */
+  embedding: string | null;
+  created_at: CreatedAt;
+}
+
+export interface PromptTemplatesTable {
+  id: Generated<string>;
+  prompt_type: string;
+  version: number;
+  system_prompt: string;
+  user_prompt_template: string;
+  is_active: Generated<boolean>;
+  restored_from_version: number | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AnalysesTable {
+  id: Generated<string>;
+  investigation_id: string;
+  analysis_type: AnalysisType;
+  question_id: string | null;
+  topic_id: string | null;
+  requested_by: string | null;
+  regenerated_from: string | null;
+  regeneration_reason: string | null;
+  regeneration_direction: string | null;
+  generation_status: Generated<GenerationStatus>;
+  error_message: string | null;
+  prompt_type: string | null;
+  prompt_version: number | null;
+  model_id: string | null;
+  result: Json | null;
+  token_usage: Json<{ input_tokens: number; output_tokens: number }> | null;
+  evidence_coverage: Json<{ considered: number; total: number }> | null;
+  retrieval_quality: Json | null;
+  validation_status: string | null;
+  faithfulness_score: number | null;
+  coverage_score: number | null;
+  quality_confidence: QualityConfidence | null;
+  quality_error: string | null;
+  quality_checked_at: Timestamp | null;
+  feedback_status: FeedbackStatus | null;
+  generated_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+}
+
+export interface AnalysisEngagementsTable {
+  analysis_id: string;
+  user_id: string;
+  detail_reviewed_at: Timestamp | null;
+  citation_checked_at: Timestamp | null;
+}
+
+export interface AnalysisRevisionsTable { id: Generated<string>; analysis_id: string; author_id: string | null; content: Json; created_at: CreatedAt }
+
+export interface RetrievalRecordsTable {
+  analysis_id: string;
+  rank: number;
+  chunk_id: string | null;
+  source_type: SourceType;
+  evidence_item_id: string | null;
+  background_document_id: string | null;
+  similarity: number;
+  included: boolean;
+  exclusion_reason: string | null;
+}
+
+export interface FeedbackTable {
+  id: Generated<string>;
+  analysis_id: string;
+  user_id: string | null;
+  action: FeedbackAction;
+  status: FeedbackStatus;
+  reason: string | null;
+  direction: string | null;
+  request_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  action: string;
+  outcome: 'success' | 'failure';
+  actor_user_id: string | null;
+  actor_address: string | null;
+  organization_id: string | null;
+  target: string | null;
+  detail: Json | null;
+  created_at: CreatedAt;
+}
+
+export interface AuditFailuresTable { id: Generated<string>; action: string; error_message: string; created_at: CreatedAt }
+
+export interface AiCallsTable {
+  id: Generated<string>;
+  purpose: AiPurpose;
+  region: string;
+  model_id: string;
+  outcome: AiOutcome;
+  error_name: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  latency_ms: Generated<number>;
+  user_id: string | null;
+  analysis_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface JobRunsTable {
+  id: Generated<string>;
+  job: string;
+  trigger: 'schedule' | 'http';
+  status: Generated<'running' | 'succeeded' | 'failed'>;
+  report: Json | null;
+  error_message: string | null;
+  started_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+
+export interface RateLimitCountersTable { key: string; window_start: Date | string; count: Generated<number> }
+
+export interface PaymentEventsTable {
+  event_id: string;
+  event_type: string;
+  amount_cents: ColumnType<string | number, number | undefined, number>;
+  currency: string | null;
+  payload: Json;
+  received_at: CreatedAt;
+}
+
+export interface MilestonesTable { key: string; reached_at: CreatedAt; detail: Json | null }
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  investigations: InvestigationsTable;
+  questions: QuestionsTable;
+  topics: TopicsTable;
+  evidence_items: EvidenceItemsTable;
+  evidence_question_links: EvidenceQuestionLinksTable;
+  attachments: AttachmentsTable;
+  background_documents: BackgroundDocumentsTable;
+  embedding_sources: EmbeddingSourcesTable;
+  text_chunks: TextChunksTable;
+  prompt_templates: PromptTemplatesTable;
+  analyses: AnalysesTable;
+  analysis_engagements: AnalysisEngagementsTable;
+  analysis_revisions: AnalysisRevisionsTable;
+  retrieval_records: RetrievalRecordsTable;
+  feedback: FeedbackTable;
+  audit_log: AuditLogTable;
+  audit_failures: AuditFailuresTable;
+  ai_calls: AiCallsTable;
+  job_runs: JobRunsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  payment_events: PaymentEventsTable;
+  milestones: MilestonesTable;
+}
+
+export type Investigation = Selectable<InvestigationsTable>;
+export type NewEvidenceItem = Insertable<EvidenceItemsTable>;
+export type AnalysisUpdate = Updateable<AnalysesTable>;

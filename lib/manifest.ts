@@ -1,0 +1,209 @@
+/**
+ * The service manifest: every function the service deploys, with its triggers, limits and the
+ * resources it uses. The CDK stacks (lib/stacks) and the local twin (lib/twin) both render this one
+ * description; nothing is listed twice. Pure data: it is bundled into handlers (they read their own
+ * access level from it), so it must not import CDK or any runtime dependency.
+ */
+
+/** Who may call an HTTP route. */
+export type Access =
+  /** anyone, no token (health, sign-in, signed webhooks) */
+  | 'public'
+  /** any signed-in user; handlers scope data to the caller's organization */
+  | 'investigator'
+  /** a signed-in member of the Cognito group `admin` */
+  | 'admin'
+  /** the scheduler's bearer secret (constant-time compare) or an admin token */
+  | 'cron';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueueName = 'generation' | 'quality';
+
+/** Resources a function may touch; the CDK stacks grant exactly these and nothing else. */
+export type Resource =
+  | 'database'
+  | 'filesBucket'
+  | 'generationQueue'
+  | 'qualityQueue'
+  | 'bedrock'
+  | 'cronSecret'
+  | 'userPool'
+  | 'webhookSecret';
+
+export interface HttpTrigger {
+  kind: 'http';
+  method: HttpMethod;
+  /** API Gateway path syntax, e.g. /api/analysis/{analysis_id} */
+  path: string;
+  access: Access;
+}
+
+export interface QueueTrigger {
+  kind: 'queue';
+  queue: QueueName;
+  batchSize: number;
+  /** caps parallel invocations so a burst cannot exhaust the AI quota or the database pool */
+  maxConcurrency: number;
+}
+
+export interface ScheduleTrigger {
+  kind: 'schedule';
+  /** EventBridge Scheduler expression, `rate(...)` form so the twin can run it on a timer */
+  expression: `rate(${number} ${'minute' | 'minutes' | 'hour' | 'hours' | 'day' | 'days'})`;
+}
+
+export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger;
+
+export interface FunctionSpec {
+  /** stable id: CDK construct id, log group name part, FUNCTION_ID env var */
+  id: string;
+  description: string;
+  /**
+   * Handler module relative to the project root (exporting `handler`), or `planned` for a function
+   * a later issue builds: it deploys now and answers 501 naming that issue.
+   */
+  entry: string | { planned: string };
+  timeoutSeconds: number;
+  memoryMb: number;
+  triggers: Trigger[];
+  uses: Resource[];
+}
+
+export const PLANNED_HANDLER = 'functions/http/planned.ts';
+
+const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
+const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
+
+const ISSUE = {
+  gateway: 'issue 3 (AI gateway and embeddings)',
+  lifecycle: 'issue 4 (analysis lifecycle)',
+  feedback: 'issue 5 (engagement gates and feedback)',
+  admin: 'issue 6 (admin surface and operations)',
+} as const;
+
+const planned = (issue: keyof typeof ISSUE) => ({ planned: ISSUE[issue] });
+
+export const queues: Record<QueueName, { description: string; maxReceiveCount: number }> = {
+  generation: { description: 'analysis generation requests', maxReceiveCount: 3 },
+  quality: { description: 'faithfulness and coverage checks', maxReceiveCount: 3 },
+};
+
+export const functions: FunctionSpec[] = [
+  // ── public ────────────────────────────────────────────────────────────────────────────────
+  { id: 'health', description: 'Health check read by smoke tests and canaries', entry: 'functions/http/health.ts', ...API,
+    triggers: [http('GET', '/api/health', 'public')], uses: ['database', 'generationQueue', 'qualityQueue', 'filesBucket'] },
+  { id: 'openapi', description: 'OpenAPI 3.1 document of every route', entry: 'functions/http/openapi.ts', ...API,
+    triggers: [http('GET', '/api/openapi.json', 'public')], uses: [] },
+  { id: 'auth-login', description: 'Password sign-in through the identity provider; failures audited', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/auth/login', 'public')], uses: ['database', 'userPool'] },
+  { id: 'auth-mfa-verify', description: 'Multi-factor step of sign-in', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPool'] },
+  { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPool'] },
+  { id: 'auth-forgot-password', description: 'Forgot-password flow', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/auth/forgot-password', 'public')], uses: ['database', 'userPool'] },
+  { id: 'payment-webhook', description: 'Invoice-paid events, signature-checked and idempotent', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/webhooks/payment', 'public')], uses: ['database', 'webhookSecret'] },
+
+  // ── investigator ──────────────────────────────────────────────────────────────────────────
+  { id: 'investigations-list', description: "The caller's organization's investigations", entry: 'functions/http/investigations-list.ts', ...API,
+    triggers: [http('GET', '/api/investigations', 'investigator')], uses: ['database'] },
+  { id: 'investigation-get', description: 'One investigation with its questions and topics', entry: 'functions/http/investigation-get.ts', ...API,
+    triggers: [http('GET', '/api/investigations/{investigation_id}', 'investigator')], uses: ['database'] },
+  { id: 'analysis-assess', description: 'Evidence check before generation (no AI call)', entry: planned('lifecycle'), ...API,
+    triggers: [http('POST', '/api/analysis/assess', 'investigator')], uses: ['database'] },
+  { id: 'analysis-create', description: 'Start an analysis; generation continues in the background', entry: planned('lifecycle'), ...API,
+    triggers: [http('POST', '/api/analysis', 'investigator')], uses: ['database', 'generationQueue'] },
+  { id: 'analysis-list', description: "An investigation's analyses, newest first, with feedback badges", entry: planned('lifecycle'), ...API,
+    triggers: [http('GET', '/api/analysis', 'investigator')], uses: ['database'] },
+  { id: 'analysis-get', description: 'One analysis (the polling target)', entry: planned('lifecycle'), ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}', 'investigator')], uses: ['database'] },
+  { id: 'analysis-quality-check', description: 'Manually start the faithfulness and coverage checks', entry: planned('lifecycle'), ...API,
+    triggers: [http('POST', '/api/analysis/{analysis_id}/quality-check', 'investigator')], uses: ['database', 'qualityQueue'] },
+  { id: 'analysis-quality-status', description: 'Progress of the quality checks', entry: planned('lifecycle'), ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/quality-status', 'investigator')], uses: ['database'] },
+  { id: 'analysis-retrieval', description: 'Chunks the AI considered, with similarity and inclusion', entry: planned('lifecycle'), ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/retrieval', 'investigator')], uses: ['database'] },
+  { id: 'analysis-engagement', description: 'Record engagement gate steps (detail reviewed, citation checked)', entry: planned('feedback'), ...API,
+    triggers: [http('POST', '/api/analysis/{analysis_id}/engagement', 'investigator')], uses: ['database'] },
+  { id: 'analysis-feedback-create', description: 'Record a judgment, regeneration, edit or view', entry: planned('feedback'), ...API,
+    triggers: [http('POST', '/api/analysis/{analysis_id}/feedback', 'investigator')], uses: ['database', 'generationQueue'] },
+  { id: 'analysis-feedback-list', description: 'Feedback history of one analysis', entry: planned('feedback'), ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/feedback', 'investigator')], uses: ['database'] },
+  { id: 'feedback-metrics', description: 'Feedback rates, breakdown, top reasons, 8-week trend', entry: planned('feedback'), ...API,
+    triggers: [http('GET', '/api/analysis/feedback-metrics', 'investigator')], uses: ['database'] },
+  { id: 'storage-view', description: 'File viewer proxy for attachments and background documents', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/storage/view', 'investigator')], uses: ['database', 'filesBucket'] },
+  { id: 'background-extract-text', description: 'Extract text from a background document for the AI', entry: planned('admin'),
+    timeoutSeconds: 60, memoryMb: 1024,
+    triggers: [http('POST', '/api/background/extract-text', 'investigator')], uses: ['database', 'filesBucket'] },
+
+  // ── admin ─────────────────────────────────────────────────────────────────────────────────
+  { id: 'admin-prompt-history', description: 'Versions of a prompt template, or one version in full', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/prompts/history', 'admin')], uses: ['database'] },
+  { id: 'admin-prompt-rollback', description: 'Roll a prompt template back by creating a new version', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/admin/prompts/history', 'admin')], uses: ['database'] },
+  { id: 'admin-prompt-create', description: 'Create a new version of a prompt template', entry: planned('admin'), ...API,
+    triggers: [http('POST', '/api/admin/prompts', 'admin')], uses: ['database'] },
+  { id: 'admin-prompt-update', description: 'Deactivate a prompt template', entry: planned('admin'), ...API,
+    triggers: [http('PATCH', '/api/admin/prompts/{prompt_type}', 'admin')], uses: ['database'] },
+  { id: 'admin-settings-get', description: 'Runtime settings (currently none)', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/settings', 'admin')], uses: ['database'] },
+  { id: 'admin-settings-put', description: 'Settings change (no key is modifiable; audited)', entry: planned('admin'), ...API,
+    triggers: [http('PUT', '/api/admin/settings', 'admin')], uses: ['database'] },
+  { id: 'admin-queue-stats', description: 'Queue depths and the throttle shedder status', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/queue-stats', 'admin')], uses: ['database', 'generationQueue', 'qualityQueue'] },
+  { id: 'admin-audit-health', description: 'Audit action types that are failing', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/audit-health', 'admin')], uses: ['database'] },
+  { id: 'admin-users', description: 'Users with their AI usage counts', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/users', 'admin')], uses: ['database'] },
+  { id: 'admin-jobs-status', description: 'Background job status', entry: planned('admin'), ...API,
+    triggers: [http('GET', '/api/admin/jobs/status', 'admin')], uses: ['database', 'generationQueue', 'qualityQueue'] },
+
+  // ── schedules (each also reachable on its cron route) ─────────────────────────────────────
+  { id: 'embedding-sweeper', description: 'Embed pending evidence chunks; report what is still pending', entry: planned('gateway'),
+    timeoutSeconds: 300, memoryMb: 1024,
+    triggers: [http('POST', '/api/admin/cron/embedding-sweeper', 'cron'), { kind: 'schedule', expression: 'rate(1 hour)' }],
+    uses: ['database', 'bedrock', 'cronSecret'] },
+  { id: 'retention-sweep', description: 'Delete what has outlived its retention; logs RetentionCronLastRun', entry: planned('admin'),
+    timeoutSeconds: 300, memoryMb: 512,
+    triggers: [http('POST', '/api/admin/cron/retention', 'cron'), { kind: 'schedule', expression: 'rate(1 day)' }],
+    uses: ['database', 'filesBucket', 'cronSecret'] },
+
+  // ── queue workers ─────────────────────────────────────────────────────────────────────────
+  { id: 'generation-worker', description: 'Generate an analysis from retrieved evidence', entry: planned('lifecycle'),
+    timeoutSeconds: 300, memoryMb: 1024,
+    triggers: [{ kind: 'queue', queue: 'generation', batchSize: 1, maxConcurrency: 5 }],
+    uses: ['database', 'bedrock', 'qualityQueue'] },
+  { id: 'quality-worker', description: 'Run the faithfulness and coverage checks', entry: planned('lifecycle'),
+    timeoutSeconds: 120, memoryMb: 1024,
+    triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
+    uses: ['database', 'bedrock'] },
+];
+
+export const httpRoutes = (): (HttpTrigger & { fn: FunctionSpec })[] =>
+  functions.flatMap((fn) => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http').map((t) => ({ ...t, fn })));
+
+export const functionById = (id: string): FunctionSpec => {
+  const fn = functions.find((f) => f.id === id);
+  if (!fn) throw new Error(`no function '${id}' in the service manifest`);
+  return fn;
+};
+
+/** Handler module of a function: its own, or the 501 stand-in while it is planned. */
+export const entryOf = (fn: FunctionSpec): string => (typeof fn.entry === 'string' ? fn.entry : PLANNED_HANDLER);
+
+/** Visibility timeout for a queue: at least 6 × its consumer's timeout (AWS guidance for Lambda). */
+export const visibilityTimeoutSeconds = (queue: QueueName): number => {
+  const consumers = functions.filter((f) => f.triggers.some((t) => t.kind === 'queue' && t.queue === queue));
+  return 6 * Math.max(30, ...consumers.map((f) => f.timeoutSeconds));
+};
+
+/** Milliseconds between runs of a `rate(...)` schedule expression. */
+export const rateToMs = (expression: ScheduleTrigger['expression']): number => {
+  const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+  if (!m) throw new Error(`unsupported schedule expression ${expression}`);
+  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[m[2]!.replace(/s$/, '') as 'minute' | 'hour' | 'day'];
+  return Number(m[1]) * unit;
+};

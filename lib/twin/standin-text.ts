@@ -1,0 +1,209 @@
+/**
+ * Pure text logic of the local Bedrock stand-in (./bedrock-standin.ts): the extractive Converse
+ * answer and the feature-hashing embedding. No I/O and no randomness: the same input always gives
+ * the same output. Everything it writes is labelled as stand-in output.
+ *
+ * Prompt convention the extractive answer understands:
+ * - Evidence passages in the user message(s) start with a marker `[chunk:<id>]`; a passage runs to
+ *   the next marker or to the first blank line after it, whichever comes first. Text outside the
+ *   passages (and the system prompt) is read as the instructions / question.
+ * - Without any marker, every non-empty line of the user message(s) is a passage with no citation.
+ * - If the instructions contain the word JSON, the answer is a JSON object (see StandinAnswer).
+ */
+
+export const STANDIN_LABEL = '[stand-in]';
+/** the most sentences an answer quotes */
+export const MAX_FINDINGS = 5;
+
+/** Deterministic token estimate: one token per four characters, rounded up. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+// ---- hashing and embeddings ------------------------------------------------------------------
+
+const utf8 = new TextEncoder();
+
+/** 32-bit FNV-1a over the UTF-8 bytes of `text`, as an unsigned integer. */
+export const fnv1a32 = (text: string): number => {
+  let hash = 0x811c9dc5;
+  for (const byte of utf8.encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+};
+
+/** Lowercased runs of letters and digits, in order. */
+export const wordTokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+const STOPWORDS = new Set(
+  'a an and are as at be been but by for from had has have he her his i in is it its not of on or she that the their they this to was we were what when which who will with you'.split(
+    ' ',
+  ),
+);
+
+/** Word tokens without common English function words, so unrelated texts share (almost) nothing. */
+export const contentWords = (text: string): string[] => wordTokens(text).filter((word) => !STOPWORDS.has(word));
+
+/**
+ * Weighted features of a text: content words (weight 1) and adjacent content-word pairs (0.5).
+ * Falls back to all words, then to the raw text, so every non-empty text has at least one feature.
+ */
+export const textFeatures = (text: string): Array<[feature: string, weight: number]> => {
+  const all = wordTokens(text);
+  const content = all.filter((word) => !STOPWORDS.has(word));
+  const words = content.length > 0 ? content : all;
+  if (words.length === 0) return [[`raw:${text.trim()}`, 1]];
+  const features: Array<[string, number]> = words.map((word) => [`w:${word}`, 1]);
+  for (let i = 1; i < words.length; i++) features.push([`b:${words[i - 1]} ${words[i]}`, 0.5]);
+  return features;
+};
+
+/**
+ * Feature-hashing embedding: each feature lands in bucket `hash % dimensions` with the sign of the
+ * hash's top bit; L2-normalized when `normalize` is true. Cosine similarity tracks word overlap.
+ */
+export const embedText = (text: string, dimensions: number, normalize = true): number[] => {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const [feature, weight] of textFeatures(text)) {
+    const hash = fnv1a32(feature);
+    const bucket = hash % dimensions;
+    vector[bucket] = (vector[bucket] ?? 0) + (hash >= 0x80000000 ? -weight : weight);
+  }
+  if (!normalize) return vector;
+  const norm = Math.sqrt(vector.reduce((sum, v) => sum + v * v, 0));
+  return norm === 0 ? vector : vector.map((v) => v / norm);
+};
+
+export const cosineSimilarity = (a: readonly number[], b: readonly number[]): number => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+};
+
+// ---- extractive answers ----------------------------------------------------------------------
+
+export interface EvidencePassage {
+  /** the id from a `[chunk:<id>]` marker; absent for unmarked lines */
+  chunkId?: string;
+  text: string;
+}
+
+export interface ParsedPrompt {
+  passages: EvidencePassage[];
+  /** system prompt plus the user text outside the passages */
+  instructions: string;
+  asksForJson: boolean;
+}
+
+export interface Finding {
+  /** a sentence copied verbatim (whitespace collapsed) from an evidence passage */
+  statement: string;
+  /** ids of the chunks the sentence was found in (only ids present in the prompt) */
+  citations: string[];
+}
+
+/** The JSON answer; the layout per purpose (analysis / quality / judge) is refined later. */
+export interface StandinAnswer {
+  standin: true;
+  summary: string;
+  findings: Finding[];
+  confidence: 'possible';
+}
+
+const CHUNK_MARKER = /\[chunk:([^\]\s]+)\]/g;
+const JSON_WORD = /\bjson\b/i;
+
+export const parsePrompt = (system: string, user: string): ParsedPrompt => {
+  const markers = [...user.matchAll(CHUNK_MARKER)];
+  if (markers.length === 0) {
+    const passages = user
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
+      .map((text) => ({ text }));
+    return { passages, instructions: system, asksForJson: JSON_WORD.test(`${system}\n${user}`) };
+  }
+  const outside = [system, user.slice(0, markers[0]?.index)];
+  const passages = markers.map((marker, i): EvidencePassage => {
+    const start = marker.index + marker[0].length;
+    const end = markers[i + 1]?.index ?? user.length;
+    const [text = '', ...after] = user.slice(start, end).trim().split(/\n\s*\n/);
+    outside.push(after.join('\n\n'));
+    return { chunkId: marker[1] ?? '', text: text.trim() };
+  });
+  const instructions = outside.join('\n');
+  return { passages, instructions, asksForJson: JSON_WORD.test(instructions) };
+};
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** Sentences of a passage, whitespace collapsed (hard-wrapped lines are joined). */
+export const sentences = (text: string): string[] =>
+  [...segmenter.segment(text.replace(/\s+/g, ' '))].map((s) => s.segment.trim()).filter((s) => s !== '');
+
+/** A sentence worth quoting: at least three words, not an instruction about JSON, not a question or a heading. */
+const quotable = (sentence: string): boolean =>
+  wordTokens(sentence).length >= 3 && !JSON_WORD.test(sentence) && !/[?:]$/.test(sentence);
+
+/**
+ * Up to `max` findings: the sentence of each passage sharing the most content words with the
+ * instructions (earliest on ties), the best-scoring passages kept, reported in passage order.
+ * The same sentence found in several chunks becomes one finding citing all of them.
+ */
+export const extractFindings = (prompt: ParsedPrompt, max = MAX_FINDINGS): Finding[] => {
+  const query = new Set(contentWords(prompt.instructions));
+  const score = (sentence: string): number => new Set(contentWords(sentence).filter((w) => query.has(w))).size;
+  const byStatement = new Map<string, { order: number; score: number; citations: string[] }>();
+  prompt.passages.forEach((passage, order) => {
+    let best: { sentence: string; score: number } | undefined;
+    for (const sentence of sentences(passage.text).filter(quotable)) {
+      const s = score(sentence);
+      if (!best || s > best.score) best = { sentence, score: s };
+    }
+    if (!best) return;
+    const seen = byStatement.get(best.sentence);
+    const citations = passage.chunkId === undefined ? [] : [passage.chunkId];
+    if (!seen) byStatement.set(best.sentence, { order, score: best.score, citations });
+    else seen.citations = [...new Set([...seen.citations, ...citations])];
+  });
+  return [...byStatement.entries()]
+    .sort(([, a], [, b]) => b.score - a.score || a.order - b.order)
+    .slice(0, max)
+    .sort(([, a], [, b]) => a.order - b.order)
+    .map(([statement, { citations }]) => ({ statement, citations }));
+};
+
+export const answerJson = (findings: Finding[]): StandinAnswer => ({
+  standin: true,
+  summary:
+    findings.length > 0
+      ? `${STANDIN_LABEL} Extractive summary: ${findings
+          .slice(0, 2)
+          .map((f) => f.statement)
+          .join(' ')}`
+      : `${STANDIN_LABEL} The prompt contained no evidence sentences to extract.`,
+  findings,
+  confidence: 'possible',
+});
+
+export const answerText = (findings: Finding[]): string => {
+  const head = `${STANDIN_LABEL} Extractive answer from the local Bedrock stand-in (not AI output).`;
+  if (findings.length === 0) return `${head}\nThe prompt contained no evidence sentences to extract.`;
+  const lines = findings.map((f) => `- ${[f.statement, ...f.citations.map((id) => `[chunk:${id}]`)].join(' ')}`);
+  return [head, ...lines].join('\n');
+};
+
+/** The stand-in's whole Converse answer text for a system prompt and the user messages' text. */
+export const composeAnswer = (system: string, user: string): string => {
+  const prompt = parsePrompt(system, user);
+  const findings = extractFindings(prompt);
+  return prompt.asksForJson ? JSON.stringify(answerJson(findings)) : answerText(findings);
+};

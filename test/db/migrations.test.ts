@@ -1,0 +1,74 @@
+import { sql, type Kysely } from 'kysely';
+import type { DatabaseHandle } from '../../layers/core/db/connection';
+import { migrateToLatest, migrations } from '../../layers/core/db/migrate';
+import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
+import type { Database } from '../../layers/core/db/schema';
+import { tableNames, testDatabase, testEngine } from '../support/db';
+
+/** The tables the typed schema (layers/core/db/schema.ts) declares: it must match what migrations build. */
+const declaredTables = [
+  'organizations', 'users', 'investigations', 'questions', 'topics', 'evidence_items', 'evidence_question_links',
+  'attachments', 'background_documents', 'embedding_sources', 'text_chunks', 'prompt_templates', 'analyses',
+  'analysis_engagements', 'analysis_revisions', 'retrieval_records', 'feedback', 'audit_log', 'audit_failures',
+  'ai_calls', 'job_runs', 'rate_limit_counters', 'payment_events', 'milestones',
+] satisfies (keyof Database)[];
+
+describe(`migrations on ${testEngine()}`, () => {
+  let h: DatabaseHandle;
+  let db: Kysely<Database>;
+  beforeAll(async () => {
+    h = await testDatabase();
+    db = h.db;
+  });
+  afterAll(() => h.close());
+
+  test('build every table of the domain, and nothing else', async () => {
+    expect(await tableNames(db)).toEqual([...declaredTables].sort());
+  });
+
+  test('are recorded, and running them again is a no-op', async () => {
+    const again = await migrateToLatest(db as Kysely<unknown>);
+    expect(again.results).toEqual([]);
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(rows.map((r) => r.name)).toEqual(Object.keys(migrations));
+  });
+
+  test('pgvector stores embeddings and orders chunks by cosine distance', async () => {
+    const org = await db.insertInto('organizations').values({ name: 'Org' }).returning('id').executeTakeFirstOrThrow();
+    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Inv' }).returning('id').executeTakeFirstOrThrow();
+    const item = await db.insertInto('evidence_items').values({ investigation_id: inv.id, title: 'Item', content: 'x' }).returning('id').executeTakeFirstOrThrow();
+    const source = await db.insertInto('embedding_sources').values({ investigation_id: inv.id, source_type: 'content', source_id: item.id })
+      .returning('id').executeTakeFirstOrThrow();
+    const unit = (i: number) => `[${Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => (k === i ? 1 : 0)).join(',')}]`;
+    await db.insertInto('text_chunks').values([0, 1, 2].map((i) => ({
+      investigation_id: inv.id, embedding_source_id: source.id, source_type: 'content' as const, evidence_item_id: item.id,
+      chunk_index: i, text: `chunk ${i}`, embedding: unit(i),
+    }))).execute();
+    const { rows } = await sql<{ chunk_index: number; similarity: number }>`
+      select chunk_index, 1 - (embedding <=> ${unit(2)}::vector) as similarity
+      from text_chunks where investigation_id = ${inv.id} order by embedding <=> ${unit(2)}::vector limit 2`.execute(db);
+    expect(rows[0]).toEqual({ chunk_index: 2, similarity: 1 });
+    expect(rows[1]!.similarity).toBeCloseTo(0);
+  });
+
+  test('constraints refuse bad states', async () => {
+    const org = await db.insertInto('organizations').values({ name: 'Org2' }).returning('id').executeTakeFirstOrThrow();
+    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Inv' }).returning('id').executeTakeFirstOrThrow();
+    await expect(db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'timeline' as never }).execute()).rejects.toThrow();
+    await expect(db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary', faithfulness_score: 1.5 }).execute())
+      .rejects.toThrow();
+    const a = await db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary' }).returning(['id', 'generation_status'])
+      .executeTakeFirstOrThrow();
+    expect(a.generation_status).toBe('queued');
+    await expect(db.insertInto('retrieval_records')
+      .values({ analysis_id: a.id, rank: 1, source_type: 'content', similarity: 0.2, included: false }).execute()).rejects.toThrow();
+    await db.insertInto('prompt_templates').values({ prompt_type: 'analysis_question', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute();
+    await expect(db.insertInto('prompt_templates').values({ prompt_type: 'analysis_question', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute())
+      .rejects.toThrow();
+  });
+
+  test('counts cast to int agree across engines', async () => {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from organizations`.execute(db);
+    expect(typeof rows[0]!.n).toBe('number');
+  });
+});

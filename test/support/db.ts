@@ -1,0 +1,62 @@
+/**
+ * A fresh, migrated database for one test file, on either engine:
+ * - TEST_DATABASE_URL set (CI's second pass): a new database on that real PostgreSQL server, dropped after;
+ * - otherwise embedded PGlite in memory, loaded from a migrated template that globalSetup builds once.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool } from 'pg';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import { openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
+import { migrateToLatest } from '../../layers/core/db/migrate';
+import type { Database } from '../../layers/core/db/schema';
+import { TEMPLATE_PATH } from './template';
+
+export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
+
+export const testEngine = (): 'postgres' | 'pglite' => (realPostgresUrl() ? 'postgres' : 'pglite');
+
+/** A database on the real server named by TEST_DATABASE_URL; returns its URL and a drop function. */
+export const createPostgresDatabase = async (migrate = true): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const adminUrl = realPostgresUrl();
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new Pool({ connectionString: adminUrl, max: 1 });
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  if (migrate) {
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: url.toString(), max: 1 }) }) });
+    await migrateToLatest(db);
+    await db.destroy();
+  }
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+};
+
+export const testDatabase = async (): Promise<DatabaseHandle> => {
+  if (realPostgresUrl()) {
+    const { url, drop } = await createPostgresDatabase();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: url, max: 10 }) }) });
+    return { db, engine: 'postgres', close: async () => { await db.destroy(); await drop(); } };
+  }
+  const template = new Blob([await readFile(TEMPLATE_PATH)]);
+  const pglite = await openPglite('memory://', template);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, engine: 'pglite', close: () => db.destroy() };
+};
+
+/** Names of the user tables in the connected database, for schema checks. */
+export const tableNames = async (db: Kysely<Database>): Promise<string[]> => {
+  const { rows } = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
+    order by table_name`.execute(db);
+  return rows.map((r) => r.table_name);
+};
