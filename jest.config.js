@@ -1,8 +1,8 @@
 /**
  * CommonJS jest over TypeScript via swc (type-checking is `npm run typecheck`).
- * kysely, @middy and fauxqs ship ESM only, so swc transforms them too.
+ * kysely, @middy, fauxqs and jose ship ESM only, so swc transforms them too.
  */
-const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect'];
+const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect', 'jose'];
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -145,9 +145,22 @@ export const parsePrompt = (system: string, user: string): ParsedPrompt => {
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
+/** ICU breaks after these; a sentence ending in one continues in the next segment. */
+const ABBREVIATION_END = /\b(?:mr|mrs|ms|dr|prof|st|sr|jr|no|nos|vs|inc|ltd|co|gen|col|capt|lt|sgt|det|insp|approx|fig|e\.g|i\.e)\.\s*$/i;
+
 /** Sentences of a passage, whitespace collapsed (hard-wrapped lines are joined). */
-export const sentences = (text: string): string[] =>
-  [...segmenter.segment(text.replace(/\s+/g, ' '))].map((s) => s.segment.trim()).filter((s) => s !== '');
+export const sentences = (text: string): string[] => {
+  const result: string[] = [];
+  let pending = '';
+  for (const { segment } of segmenter.segment(text.replace(/\s+/g, ' '))) {
+    pending += segment;
+    if (ABBREVIATION_END.test(pending)) continue;
+    if (pending.trim() !== '') result.push(pending.trim());
+    pending = '';
+  }
+  if (pending.trim() !== '') result.push(pending.trim());
+  return result;
+};
 
 /** A sentence worth quoting: at least three words, not an instruction about JSON, not a question or a heading. */
 const quotable = (sentence: string): boolean =>

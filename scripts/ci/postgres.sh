@@ -6,7 +6,7 @@
 #   bash scripts/ci/postgres.sh start     # (install if needed) start a throwaway cluster;
 #                                         # the LAST (and only) stdout line is the connection URL
 #   bash scripts/ci/postgres.sh stop      # stop the cluster and delete its directory
-#   bash scripts/ci/postgres.sh status    # exit 0 if the server answers, else 1
+#   bash scripts/ci/postgres.sh status    # exit 0 if the server answers, non-zero otherwise
 #   bash scripts/ci/postgres.sh url       # print the connection URL
 #
 #   DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"
@@ -171,7 +171,8 @@ cmd_start() {
   t0=$(now)
   cmd_install
 
-  # Serialise concurrent starts on the same port.
+  # Serialise concurrent starts on the same port. fd 9 is closed for pg_ctl (9>&-) so that
+  # the long-lived postmaster does not inherit, and keep holding, the lock.
   exec 9>"/tmp/.ias-pg-${PGPORT_CI}.lock"
   flock -w 120 9 || die "timed out waiting for another postgres.sh start on port $PGPORT_CI"
 
@@ -203,7 +204,7 @@ EOF
     local t
     t=$(now)
     as_pg "$PGBIN/pg_ctl" -D "$PGDATA_DIR" -l "$PGDATA_DIR/server.log" -s -w -t 60 \
-      -o "-p $PGPORT_CI -c listen_addresses=127.0.0.1 -k $SOCKET_DIR" start >&2 ||
+      -o "-p $PGPORT_CI -c listen_addresses=127.0.0.1 -k $SOCKET_DIR" start >&2 9>&- ||
       { tail -n 30 "$PGDATA_DIR/server.log" >&2 || true; die "pg_ctl start failed"; }
     log "pg_ctl start: $(elapsed "$t") s"
   fi

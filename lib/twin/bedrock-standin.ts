@@ -1,0 +1,392 @@
+/**
+ * Local Bedrock Runtime stand-in for the twin: one plain HTTP/1.1 server on 127.0.0.1 that serves
+ * every region (the region of a call is read from its SigV4 credential scope,
+ * `Credential=AKID/DATE/REGION/bedrock/aws4_request`). The real BedrockRuntimeClient works against
+ * it unchanged given `endpoint: standin.url` and `requestHandler: new NodeHttpHandler()`.
+ *
+ * Operations (REST-JSON, like Bedrock Runtime):
+ *   POST /model/{modelId}/converse   text models (anthropic.*, amazon.nova-*, meta.*, ..., with or
+ *                                    without an inference-profile prefix such as `us.`, or as an ARN):
+ *                                    deterministic extractive answer, see ./standin-text.ts
+ *   POST /model/{modelId}/invoke     amazon.titan-embed-text-v2:0 only: feature-hashing embedding
+ * Errors: status, header `x-amzn-ErrorType: <Name>`, body `{"message": "..."}`; unknown path or
+ * model 404 ResourceNotFoundException, bad input 400 ValidationException, unsigned 403
+ * AccessDeniedException.
+ *
+ * Fault injection per region (RegionFaults), deterministic (no randomness):
+ *   outage: true       every call 503 ServiceUnavailableException
+ *   throttleRatio r    429 ThrottlingException on call n (counted per region since its faults were
+ *                      set) when floor(n·r) > floor((n−1)·r): 0.5 throttles every second call, 1 all
+ *   errorRatio r       500 InternalServerException, same schedule over the calls not throttled
+ *   latencyMs ms       every call (faulted or not) answers ms later
+ * Set faults with `startBedrockStandin({ faults })`, `standin.setFaults(region, faults)`, over
+ * unsigned HTTP control routes:
+ *   PUT    /_standin/faults/{region}   body: RegionFaults JSON (replaces that region's faults)
+ *   DELETE /_standin/faults[/{region}] clear all faults (or one region's)
+ *   GET    /_standin/faults            current faults by region
+ *   GET    /_standin/stats             calls by region and outcome (ok/throttled/error/unavailable/rejected)
+ * or at start from the environment variable STANDIN_FAULTS, a JSON object keyed by region, e.g.
+ *   STANDIN_FAULTS='{"us-east-1":{"throttleRatio":1},"us-west-2":{"errorRatio":0.5,"latencyMs":200}}'
+ * (options.faults wins over STANDIN_FAULTS for the same region; an invalid value fails the start).
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { composeAnswer, embedText, estimateTokens } from './standin-text';
+
+export interface RegionFaults {
+  /** share of calls answered 429 ThrottlingException, 0..1 */
+  throttleRatio?: number;
+  /** share of the remaining calls answered 500 InternalServerException, 0..1 */
+  errorRatio?: number;
+  /** added delay for every call, in milliseconds */
+  latencyMs?: number;
+  /** every call 503 ServiceUnavailableException */
+  outage?: boolean;
+}
+
+export type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
+export type RegionStats = Record<Outcome | 'total', number>;
+
+export interface BedrockStandinOptions {
+  /** 0 (default) picks a free port */
+  port?: number;
+  host?: '127.0.0.1';
+  faults?: Partial<Record<string, RegionFaults>>;
+  /** where STANDIN_FAULTS is read from; defaults to process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface BedrockStandin {
+  /** e.g. http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** replace a region's faults and restart its fault schedule */
+  setFaults(region: string, faults: RegionFaults): void;
+  /** clear one region's faults, or all */
+  clearFaults(region?: string): void;
+  faults(): Record<string, RegionFaults>;
+  /** model calls by region and outcome since start (unsigned calls count under 'unknown') */
+  stats(): Record<string, RegionStats>;
+  stop(): Promise<void>;
+}
+
+export const FAULTS_ENV = 'STANDIN_FAULTS';
+export const EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
+const EMBEDDING_DIMENSIONS = [1024, 512, 256];
+const MAX_EMBEDDING_CHARS = 50_000;
+
+/** An error answered in the AWS JSON protocol shape; `outcome` is how stats() counts it. */
+export class StandinError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly outcome: Outcome = 'rejected',
+  ) {
+    super(message);
+  }
+}
+
+const invalid = (message: string): StandinError => new StandinError(400, 'ValidationException', message);
+const notFound = (message: string): StandinError => new StandinError(404, 'ResourceNotFoundException', message);
+
+// ---- pure helpers ----------------------------------------------------------------------------
+
+/** Whether call `n` (1-based) of a schedule with share `ratio` is hit: exactly ⌊n·ratio⌋ of the first n are. */
+export const scheduledHit = (n: number, ratio: number): boolean =>
+  Math.floor(n * ratio + 1e-9) > Math.floor((n - 1) * ratio + 1e-9);
+
+/** The region of a SigV4 `Authorization` header's credential scope, if it is a bedrock scope. */
+export const regionFromAuthorization = (authorization: string | undefined): string | undefined =>
+  authorization?.match(/Credential=[^/,\s]+\/\d{8}\/([a-z0-9-]+)\/bedrock\/aws4_request/)?.[1];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Validates a RegionFaults value (from JSON); throws an Error naming `where` otherwise. */
+export const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
+  if (!isObject(value)) throw new Error(`${where} must be a JSON object`);
+  const faults: RegionFaults = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'throttleRatio' || key === 'errorRatio') {
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`${where}.${key} must be a number from 0 to 1`);
+      faults[key] = v;
+    } else if (key === 'latencyMs') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${where}.latencyMs must be a number >= 0`);
+      faults.latencyMs = v;
+    } else if (key === 'outage') {
+      if (typeof v !== 'boolean') throw new Error(`${where}.outage must be a boolean`);
+      faults.outage = v;
+    } else {
+      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, outage)`);
+    }
+  }
+  return faults;
+};
+
+/** Parses STANDIN_FAULTS: a JSON object keyed by region, each value a RegionFaults. */
+export const parseFaultsEnv = (raw: string | undefined): Record<string, RegionFaults> => {
+  if (raw === undefined || raw.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error(`${FAULTS_ENV} is not valid JSON`);
+  }
+  if (!isObject(value)) throw new Error(`${FAULTS_ENV} must be a JSON object keyed by region`);
+  return Object.fromEntries(Object.entries(value).map(([region, f]) => [region, parseRegionFaults(f, `${FAULTS_ENV}.${region}`)]));
+};
+
+/** The bare model id of an id, an inference profile id (`us.anthropic...`) or an ARN. */
+const baseModelId = (modelId: string): string =>
+  modelId.replace(/^arn:[^:]+:bedrock:[^:]*:[^:]*:[a-z-]+\//, '').replace(/^(us|us-gov|eu|apac|jp|au|ca|global)\./, '');
+
+const TEXT_MODEL = /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
+
+// ---- operations ------------------------------------------------------------------------------
+
+interface ConverseOutput {
+  output: { message: { role: 'assistant'; content: Array<{ text: string }> } };
+  stopReason: 'end_turn';
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  metrics: { latencyMs: number };
+}
+
+/** Text of the `text` blocks of a list of content (or system) blocks. */
+const blockText = (blocks: unknown): string =>
+  Array.isArray(blocks)
+    ? blocks
+        .filter(isObject)
+        .map((block) => block.text)
+        .filter((text): text is string => typeof text === 'string')
+        .join('\n')
+    : '';
+
+export const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput => {
+  const base = baseModelId(modelId);
+  if (base.includes('embed')) throw invalid(`The model ${modelId} does not support the Converse operation.`);
+  if (!TEXT_MODEL.test(base)) throw notFound(`Model ${modelId} is not known to the Bedrock stand-in.`);
+  if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');
+  const { messages, system } = body;
+  if (!Array.isArray(messages) || messages.length === 0) throw invalid('The messages field must be a non-empty list.');
+  if (!messages.every((m) => isObject(m) && (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content)))
+    throw invalid('Each message needs a role (user or assistant) and a content list.');
+  if (isObject(messages[0]) && messages[0].role !== 'user') throw invalid('A conversation must start with a user message.');
+  if (system !== undefined && !Array.isArray(system)) throw invalid('The system field must be a list.');
+
+  const systemText = blockText(system);
+  const userText = messages
+    .filter((m) => isObject(m) && m.role === 'user')
+    .map((m) => blockText(isObject(m) ? m.content : undefined))
+    .join('\n\n');
+  const text = composeAnswer(systemText, userText);
+  const allInput = [systemText, ...messages.map((m) => blockText(isObject(m) ? m.content : undefined))].join('\n');
+  const inputTokens = estimateTokens(allInput);
+  const outputTokens = estimateTokens(text);
+  return {
+    output: { message: { role: 'assistant', content: [{ text }] } },
+    stopReason: 'end_turn',
+    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    metrics: { latencyMs },
+  };
+};
+
+interface EmbeddingOutput {
+  embedding: number[];
+  inputTextTokenCount: number;
+  embeddingsByType: { float?: number[]; binary?: number[] };
+}
+
+export const invokeEmbedding = (modelId: string, body: unknown): EmbeddingOutput => {
+  if (baseModelId(modelId) !== EMBEDDING_MODEL_ID)
+    throw notFound(`Model ${modelId} is not supported by InvokeModel on the Bedrock stand-in (only ${EMBEDDING_MODEL_ID}).`);
+  if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');
+  const extra = Object.keys(body).find((key) => !['inputText', 'dimensions', 'normalize', 'embeddingTypes'].includes(key));
+  if (extra !== undefined) throw invalid(`Malformed input request: #: extraneous key [${extra}] is not permitted.`);
+  const { inputText, dimensions = 1024, normalize = true, embeddingTypes = ['float'] } = body;
+  if (typeof inputText !== 'string') throw invalid('Malformed input request: #: required key [inputText] not found or not a string.');
+  if (inputText.trim() === '') throw invalid('Malformed input request: #/inputText: expected minLength: 1.');
+  if (inputText.length > MAX_EMBEDDING_CHARS)
+    throw invalid(`Malformed input request: #/inputText: expected maxLength: ${MAX_EMBEDDING_CHARS}.`);
+  if (typeof dimensions !== 'number' || !EMBEDDING_DIMENSIONS.includes(dimensions))
+    throw invalid('Malformed input request: #/dimensions: must be one of 1024, 512, 256.');
+  if (typeof normalize !== 'boolean') throw invalid('Malformed input request: #/normalize: expected type: Boolean.');
+  if (
+    !Array.isArray(embeddingTypes) ||
+    embeddingTypes.length === 0 ||
+    !embeddingTypes.every((t) => t === 'float' || t === 'binary')
+  )
+    throw invalid('Malformed input request: #/embeddingTypes: expected a non-empty list of "float" and/or "binary".');
+
+  const embedding = embedText(inputText, dimensions, normalize);
+  return {
+    embedding,
+    inputTextTokenCount: estimateTokens(inputText),
+    embeddingsByType: {
+      ...(embeddingTypes.includes('float') && { float: embedding }),
+      ...(embeddingTypes.includes('binary') && { binary: embedding.map((v) => (v > 0 ? 1 : 0)) }),
+    },
+  };
+};
+
+// ---- server ----------------------------------------------------------------------------------
+
+interface RegionState {
+  faults: RegionFaults;
+  /** calls since the faults were set, and those of them not throttled */
+  calls: number;
+  unthrottled: number;
+}
+
+const readBody = async (req: http.IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const parseJson = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalid('Malformed input request: the request body is not valid JSON.');
+  }
+};
+
+const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    'x-amzn-requestid': randomUUID(),
+    ...headers,
+  });
+  res.end(payload);
+};
+
+const sendError = (res: http.ServerResponse, error: StandinError): void =>
+  send(res, error.status, { message: error.message }, { 'x-amzn-errortype': error.type });
+
+export const startBedrockStandin = async (options: BedrockStandinOptions = {}): Promise<BedrockStandin> => {
+  const regions = new Map<string, RegionState>();
+  const counts = new Map<string, RegionStats>();
+  const aborter = new AbortController();
+
+  const state = (region: string): RegionState => {
+    let s = regions.get(region);
+    if (!s) regions.set(region, (s = { faults: {}, calls: 0, unthrottled: 0 }));
+    return s;
+  };
+  const setFaults = (region: string, faults: RegionFaults): void => {
+    regions.set(region, { faults: parseRegionFaults(faults, `faults for ${region}`), calls: 0, unthrottled: 0 });
+  };
+  const clearFaults = (region?: string): void => (region === undefined ? regions.clear() : void regions.delete(region));
+  const count = (region: string, outcome: Outcome): void => {
+    let c = counts.get(region);
+    if (!c) counts.set(region, (c = { total: 0, ok: 0, throttled: 0, error: 0, unavailable: 0, rejected: 0 }));
+    c.total++;
+    c[outcome]++;
+  };
+
+  const initial = { ...parseFaultsEnv((options.env ?? process.env)[FAULTS_ENV]), ...options.faults };
+  for (const [region, faults] of Object.entries(initial)) if (faults) setFaults(region, faults);
+
+  /** The fault a call in `region` gets under the region's schedule, if any. */
+  const injectedFault = (region: string): StandinError | undefined => {
+    const s = state(region);
+    const { outage, throttleRatio = 0, errorRatio = 0 } = s.faults;
+    s.calls++;
+    if (outage) return new StandinError(503, 'ServiceUnavailableException', `stand-in: simulated outage in ${region}`, 'unavailable');
+    if (scheduledHit(s.calls, throttleRatio))
+      return new StandinError(429, 'ThrottlingException', `stand-in: simulated throttling in ${region}`, 'throttled');
+    s.unthrottled++;
+    if (scheduledHit(s.unthrottled, errorRatio))
+      return new StandinError(500, 'InternalServerException', `stand-in: simulated internal error in ${region}`, 'error');
+    return undefined;
+  };
+
+  const control = async (req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> => {
+    const faultsRoute = path.match(/^\/_standin\/faults(?:\/([a-z0-9-]+))?$/);
+    const region = faultsRoute?.[1];
+    if (req.method === 'GET' && path === '/_standin/stats') return send(res, 200, stats());
+    if (req.method === 'GET' && faultsRoute && region === undefined) return send(res, 200, faults());
+    if (req.method === 'DELETE' && faultsRoute) {
+      clearFaults(region);
+      return send(res, 200, faults());
+    }
+    if (req.method === 'PUT' && region !== undefined) {
+      const body = parseJson(await readBody(req));
+      try {
+        setFaults(region, parseRegionFaults(body, `faults for ${region}`));
+      } catch (error) {
+        throw invalid((error as Error).message);
+      }
+      return send(res, 200, { region, faults: state(region).faults });
+    }
+    throw notFound(`No stand-in control route ${req.method} ${path}.`);
+  };
+
+  const model = async (req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<Outcome> => {
+    const raw = await readBody(req);
+    const region = regionFromAuthorization(req.headers.authorization);
+    if (region === undefined)
+      throw new StandinError(403, 'AccessDeniedException', 'stand-in: the request has no SigV4 Authorization header with a bedrock credential scope.');
+    const latencyMs = state(region).faults.latencyMs ?? 0;
+    if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: aborter.signal });
+    const fault = injectedFault(region);
+    if (fault) throw fault;
+    const route = req.method === 'POST' ? path.match(/^\/model\/([^/]+)\/(converse|invoke)$/) : null;
+    if (!route) throw notFound(`The Bedrock stand-in has no operation ${req.method} ${path}.`);
+    let modelId: string;
+    try {
+      modelId = decodeURIComponent(route[1] ?? '');
+    } catch {
+      throw invalid('The model identifier is not validly URL-encoded.');
+    }
+    const body = parseJson(raw);
+    send(res, 200, route[2] === 'converse' ? converse(modelId, body, latencyMs) : invokeEmbedding(modelId, body));
+    return 'ok';
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const isControl = path.startsWith('/_standin/');
+    const region = isControl ? undefined : (regionFromAuthorization(req.headers.authorization) ?? 'unknown');
+    (isControl ? control(req, res, path).then(() => undefined) : model(req, res, path))
+      .then((outcome) => {
+        if (region !== undefined && outcome) count(region, outcome);
+      })
+      .catch((error: unknown) => {
+        if (aborter.signal.aborted) return res.destroy();
+        const e = error instanceof StandinError ? error : new StandinError(500, 'InternalServerException', `stand-in failure: ${String(error)}`, 'error');
+        if (region !== undefined) count(region, e.outcome);
+        if (!res.headersSent) sendError(res, e);
+      });
+  });
+
+  const stats = (): Record<string, RegionStats> => Object.fromEntries([...counts].map(([region, c]) => [region, { ...c }]));
+  const faults = (): Record<string, RegionFaults> =>
+    Object.fromEntries([...regions].filter(([, s]) => Object.keys(s.faults).length > 0).map(([region, s]) => [region, { ...s.faults }]));
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    setFaults,
+    clearFaults,
+    faults,
+    stats,
+    stop: async () => {
+      aborter.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+};

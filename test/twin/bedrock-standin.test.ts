@@ -1,0 +1,314 @@
+/**
+ * The local Bedrock stand-in, exercised through the real BedrockRuntimeClient (HTTP/1.1 handler,
+ * fake static credentials, no retries) plus unit tests of its pure helpers.
+ */
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  InvokeModelCommand,
+  type ConverseCommandInput,
+} from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import {
+  parseFaultsEnv,
+  regionFromAuthorization,
+  scheduledHit,
+  startBedrockStandin,
+  type BedrockStandin,
+} from '../../lib/twin/bedrock-standin';
+import {
+  cosineSimilarity,
+  embedText,
+  fnv1a32,
+  parsePrompt,
+  sentences,
+  type StandinAnswer,
+} from '../../lib/twin/standin-text';
+
+const A = 'us-east-1';
+const B = 'us-west-2';
+const CHAT_MODEL = 'us.anthropic.claude-3-5-sonnet-20241022-v2:0';
+const EMBED_MODEL = 'amazon.titan-embed-text-v2:0';
+
+let standin: BedrockStandin;
+const clients: BedrockRuntimeClient[] = [];
+
+const client = (region: string): BedrockRuntimeClient => {
+  const c = new BedrockRuntimeClient({
+    region,
+    endpoint: standin.url,
+    requestHandler: new NodeHttpHandler(),
+    credentials: { accessKeyId: 'AKIDSTANDINTEST', secretAccessKey: 'not-a-secret' },
+    maxAttempts: 1,
+  });
+  clients.push(c);
+  return c;
+};
+let inA: BedrockRuntimeClient;
+let inB: BedrockRuntimeClient;
+
+beforeAll(async () => {
+  standin = await startBedrockStandin({ env: {} });
+  inA = client(A);
+  inB = client(B);
+});
+afterAll(async () => {
+  for (const c of clients) c.destroy();
+  await standin.stop();
+});
+afterEach(() => standin.clearFaults());
+
+const converseInput = (system: string, user: string, modelId = CHAT_MODEL): ConverseCommandInput => ({
+  modelId,
+  system: [{ text: system }],
+  messages: [{ role: 'user', content: [{ text: user }] }],
+  inferenceConfig: { maxTokens: 1000, temperature: 0 },
+});
+const answerOf = async (c: BedrockRuntimeClient, input: ConverseCommandInput): Promise<string> => {
+  const out = await c.send(new ConverseCommand(input));
+  return out.output?.message?.content?.[0]?.text ?? '';
+};
+const ping = (c: BedrockRuntimeClient): Promise<string> => answerOf(c, converseInput('Be brief.', 'The door was open at noon.'));
+
+const embed = async (c: BedrockRuntimeClient, body: Record<string, unknown>): Promise<{ embedding: number[]; inputTextTokenCount: number }> => {
+  const out = await c.send(new InvokeModelCommand({ modelId: EMBED_MODEL, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }));
+  return JSON.parse(new TextDecoder().decode(out.body)) as { embedding: number[]; inputTextTokenCount: number };
+};
+/** The error name (and HTTP status) a call fails with, or 'ok'. */
+const outcome = async (call: Promise<unknown>): Promise<string> =>
+  call.then(
+    () => 'ok',
+    (error: Error & { $metadata?: { httpStatusCode?: number } }) => `${error.name} ${error.$metadata?.httpStatusCode}`,
+  );
+const norm = (v: number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+const EVIDENCE_PROMPT = [
+  'Question: where was the suspect on the night of the fire?',
+  '',
+  'Evidence:',
+  '[chunk:doc1-p3-0] Witness statement. The suspect was seen near the warehouse at 10 pm. He wore a red jacket.',
+  '[chunk:doc2-p1-4] Mr. Jones reported that the warehouse fire started shortly after 10 pm.',
+  '[chunk:doc7-p9-1] The weather was cold and the streets were quiet.',
+  '',
+  'Respond with JSON only.',
+].join('\n');
+
+describe('Converse', () => {
+  test('answers plain text labelled as stand-in output, with usage and metrics', async () => {
+    const out = await inA.send(new ConverseCommand(converseInput('Summarise the notes.', 'The van left the depot at 6 am.\nIt returned empty at noon.')));
+    const text = out.output?.message?.content?.[0]?.text ?? '';
+    expect(out.output?.message?.role).toBe('assistant');
+    expect(text.startsWith('[stand-in]')).toBe(true);
+    expect(text).toContain('The van left the depot at 6 am.');
+    expect(out.stopReason).toBe('end_turn');
+    expect(out.usage?.inputTokens).toBeGreaterThan(0);
+    expect(out.usage?.outputTokens).toBe(Math.ceil(text.length / 4));
+    expect(out.usage?.totalTokens).toBe((out.usage?.inputTokens ?? 0) + (out.usage?.outputTokens ?? 0));
+    expect(out.metrics?.latencyMs).toBe(0);
+  });
+
+  test('a JSON-asking prompt gets a stand-in JSON answer citing only the chunk ids in the prompt', async () => {
+    const answer = JSON.parse(await answerOf(inA, converseInput('You analyse investigation evidence.', EVIDENCE_PROMPT))) as StandinAnswer;
+    expect(answer.standin).toBe(true);
+    expect(answer.confidence).toBe('possible');
+    expect(answer.summary.startsWith('[stand-in]')).toBe(true);
+    const chunks: Record<string, string> = {
+      'doc1-p3-0': 'Witness statement. The suspect was seen near the warehouse at 10 pm. He wore a red jacket.',
+      'doc2-p1-4': 'Mr. Jones reported that the warehouse fire started shortly after 10 pm.',
+      'doc7-p9-1': 'The weather was cold and the streets were quiet.',
+    };
+    expect(answer.findings.length).toBe(3);
+    for (const finding of answer.findings) {
+      expect(finding.citations.length).toBeGreaterThan(0);
+      for (const id of finding.citations) expect(chunks[id]).toContain(finding.statement);
+    }
+    // the sentence sharing words with the question is the one quoted from the first chunk
+    expect(answer.findings[0]).toEqual({ statement: 'The suspect was seen near the warehouse at 10 pm.', citations: ['doc1-p3-0'] });
+    expect(answer.findings[1]?.statement).toBe(chunks['doc2-p1-4']);
+  });
+
+  test('the same request twice gives the same answer', async () => {
+    const input = converseInput('Answer in JSON.', EVIDENCE_PROMPT);
+    const [first, second] = [await inA.send(new ConverseCommand(input)), await inB.send(new ConverseCommand(input))];
+    expect(second.output).toEqual(first.output);
+    expect(second.usage).toEqual(first.usage);
+  });
+
+  test('unknown models are ResourceNotFoundException, an embedding model is ValidationException', async () => {
+    expect(await outcome(answerOf(inA, converseInput('x', 'y', 'acme.unknown-model-v1:0')))).toBe('ResourceNotFoundException 404');
+    expect(await outcome(answerOf(inA, converseInput('x', 'y', EMBED_MODEL)))).toBe('ValidationException 400');
+    expect(await outcome(inA.send(new ConverseCommand({ modelId: CHAT_MODEL, messages: [] })))).toBe('ValidationException 400');
+  });
+});
+
+describe('InvokeModel (Titan Text Embeddings V2)', () => {
+  test('honours dimensions and returns unit vectors by default', async () => {
+    const text = 'The suspect left the warehouse at ten.';
+    for (const dimensions of [256, 512, 1024]) {
+      const { embedding, inputTextTokenCount } = await embed(inA, { inputText: text, dimensions });
+      expect(embedding).toHaveLength(dimensions);
+      expect(norm(embedding)).toBeCloseTo(1, 10);
+      expect(inputTextTokenCount).toBe(Math.ceil(text.length / 4));
+    }
+    expect((await embed(inA, { inputText: text })).embedding).toHaveLength(1024);
+    expect(norm((await embed(inA, { inputText: text, normalize: false })).embedding)).toBeGreaterThan(1.5);
+  });
+
+  test('similar texts score a higher cosine than unrelated texts', async () => {
+    const [base, similar, unrelated] = await Promise.all(
+      [
+        'The suspect was seen near the warehouse with a red jacket on the night of the fire.',
+        'A witness saw the suspect in a red jacket near the warehouse before the fire.',
+        'Quarterly revenue grew because of strong subscription sales in Europe.',
+      ].map(async (inputText) => (await embed(inA, { inputText, dimensions: 512 })).embedding),
+    );
+    const close = cosineSimilarity(base ?? [], similar ?? []);
+    const far = cosineSimilarity(base ?? [], unrelated ?? []);
+    expect(close).toBeGreaterThan(0.4);
+    expect(Math.abs(far)).toBeLessThan(0.15);
+    expect(close).toBeGreaterThan(far + 0.3);
+  });
+
+  test('validates input like Bedrock', async () => {
+    const bad = [{ inputText: 'x', dimensions: 300 }, {}, { inputText: '' }, { inputText: '   ' }, { inputText: 'x', normalize: 'yes' }, { inputText: 'x', extra: 1 }];
+    for (const body of bad) expect(await outcome(embed(inA, body))).toBe('ValidationException 400');
+    const malformed = inA.send(new InvokeModelCommand({ modelId: EMBED_MODEL, body: '{"inputText": ' }));
+    expect(await outcome(malformed)).toBe('ValidationException 400');
+    const otherModel = inA.send(new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v1', body: '{"inputText":"x"}' }));
+    expect(await outcome(otherModel)).toBe('ResourceNotFoundException 404');
+  });
+});
+
+describe('fault injection', () => {
+  test('throttleRatio 1 throttles region A while region B still answers', async () => {
+    standin.setFaults(A, { throttleRatio: 1 });
+    expect(await outcome(ping(inA))).toBe('ThrottlingException 429');
+    expect(await outcome(embed(inA, { inputText: 'x' }))).toBe('ThrottlingException 429');
+    expect(await outcome(ping(inB))).toBe('ok');
+  });
+
+  test('an outage answers ServiceUnavailableException', async () => {
+    standin.setFaults(B, { outage: true });
+    expect(await outcome(ping(inB))).toBe('ServiceUnavailableException 503');
+    expect(await outcome(ping(inA))).toBe('ok');
+  });
+
+  test('errorRatio 0.5 fails exactly every other call with InternalServerException', async () => {
+    standin.setFaults(A, { errorRatio: 0.5 });
+    const results: string[] = [];
+    for (let i = 0; i < 10; i++) results.push(await outcome(ping(inA)));
+    expect(results.filter((r) => r === 'InternalServerException 500')).toHaveLength(5);
+    expect(results.filter((r) => r === 'ok')).toHaveLength(5);
+    expect(results.slice(0, 2)).toEqual(['ok', 'InternalServerException 500']);
+  });
+
+  test('latency injection delays calls and is reported in metrics', async () => {
+    const started = performance.now();
+    await ping(inA);
+    const baseline = performance.now() - started;
+    standin.setFaults(A, { latencyMs: 250 });
+    const delayedStart = performance.now();
+    const out = await inA.send(new ConverseCommand(converseInput('Be brief.', 'The door was open at noon.')));
+    const delayed = performance.now() - delayedStart;
+    expect(delayed).toBeGreaterThanOrEqual(245);
+    expect(delayed).toBeGreaterThan(baseline + 200);
+    expect(out.metrics?.latencyMs).toBe(250);
+  });
+
+  test('HTTP control routes set, show and clear faults and report stats', async () => {
+    const before = (await (await fetch(`${standin.url}/_standin/stats`)).json()) as Record<string, { throttled: number }>;
+    const put = await fetch(`${standin.url}/_standin/faults/${A}`, { method: 'PUT', body: JSON.stringify({ throttleRatio: 1, latencyMs: 5 }) });
+    expect(put.status).toBe(200);
+    expect(await (await fetch(`${standin.url}/_standin/faults`)).json()).toEqual({ [A]: { throttleRatio: 1, latencyMs: 5 } });
+    expect(await outcome(ping(inA))).toBe('ThrottlingException 429');
+    const after = (await (await fetch(`${standin.url}/_standin/stats`)).json()) as Record<string, { throttled: number; total: number }>;
+    expect(after[A]?.throttled).toBe((before[A]?.throttled ?? 0) + 1);
+
+    const bad = await fetch(`${standin.url}/_standin/faults/${A}`, { method: 'PUT', body: JSON.stringify({ throttleRatio: 2 }) });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('x-amzn-errortype')).toBe('ValidationException');
+
+    expect((await fetch(`${standin.url}/_standin/faults`, { method: 'DELETE' })).status).toBe(200);
+    expect(standin.faults()).toEqual({});
+    expect(await outcome(ping(inA))).toBe('ok');
+  });
+
+  test('faults come from STANDIN_FAULTS at start; options win for the same region', async () => {
+    const other = await startBedrockStandin({
+      env: { STANDIN_FAULTS: JSON.stringify({ [A]: { throttleRatio: 1 }, [B]: { outage: true } }) },
+      faults: { [B]: { errorRatio: 1 } },
+    });
+    const c = new BedrockRuntimeClient({
+      region: A,
+      endpoint: other.url,
+      requestHandler: new NodeHttpHandler(),
+      credentials: { accessKeyId: 'AKID', secretAccessKey: 'x' },
+      maxAttempts: 1,
+    });
+    try {
+      expect(other.faults()).toEqual({ [A]: { throttleRatio: 1 }, [B]: { errorRatio: 1 } });
+      expect(await outcome(ping(c))).toBe('ThrottlingException 429');
+      expect(other.stats()[A]).toEqual({ total: 1, ok: 0, throttled: 1, error: 0, unavailable: 0, rejected: 0 });
+    } finally {
+      c.destroy();
+      await other.stop();
+    }
+    await expect(startBedrockStandin({ env: { STANDIN_FAULTS: '{"us-east-1":{"throtleRatio":1}}' } })).rejects.toThrow(/unknown key/);
+  });
+
+  test('unsigned model calls are refused, unknown paths are 404', async () => {
+    const unsigned = await fetch(`${standin.url}/model/${encodeURIComponent(CHAT_MODEL)}/converse`, { method: 'POST', body: '{}' });
+    expect(unsigned.status).toBe(403);
+    const signed = { authorization: `AWS4-HMAC-SHA256 Credential=AKID/20250101/${A}/bedrock/aws4_request, SignedHeaders=host, Signature=0` };
+    const unknown = await fetch(`${standin.url}/model/x/converse-stream`, { method: 'POST', headers: signed, body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-amzn-errortype')).toBe('ResourceNotFoundException');
+    expect(await unknown.json()).toHaveProperty('message');
+  });
+});
+
+describe('pure helpers', () => {
+  test('FNV-1a 32 matches the reference values', () => {
+    expect(fnv1a32('')).toBe(0x811c9dc5);
+    expect(fnv1a32('a')).toBe(0xe40c292c);
+    expect(fnv1a32('foobar')).toBe(0xbf9cf968);
+  });
+
+  test('scheduledHit hits exactly floor(n * ratio) of the first n calls', () => {
+    for (const ratio of [0, 0.1, 0.25, 0.3, 0.5, 0.7, 1]) {
+      let hits = 0;
+      for (let n = 1; n <= 100; n++) {
+        if (scheduledHit(n, ratio)) hits++;
+        expect(hits).toBe(Math.floor(n * ratio + 1e-9));
+      }
+    }
+  });
+
+  test('region from the SigV4 credential scope', () => {
+    expect(regionFromAuthorization('AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-central-1/bedrock/aws4_request, SignedHeaders=host, Signature=ab')).toBe('eu-central-1');
+    expect(regionFromAuthorization('AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-central-1/s3/aws4_request')).toBeUndefined();
+    expect(regionFromAuthorization(undefined)).toBeUndefined();
+  });
+
+  test('embedding is deterministic, hashes words (not their case or punctuation)', () => {
+    expect(embedText('Red jacket, warehouse!', 256)).toEqual(embedText('red JACKET warehouse', 256));
+    expect(cosineSimilarity(embedText('the of and', 256), embedText('the of and', 256))).toBeCloseTo(1, 10);
+    expect(norm(embedText('?!', 256))).toBeCloseTo(1, 10);
+  });
+
+  test('prompt parsing: markers, instructions, sentences', () => {
+    const parsed = parsePrompt('System. Use JSON.', 'Intro\n[chunk:a] First one here. Second one here.\n\nTrailing instructions');
+    expect(parsed.passages).toEqual([{ chunkId: 'a', text: 'First one here. Second one here.' }]);
+    expect(parsed.asksForJson).toBe(true);
+    expect(parsed.instructions).toContain('Trailing instructions');
+    expect(parsePrompt('', '[chunk:a] A file called data.json was found.').asksForJson).toBe(false);
+    expect(sentences('Mr. Smith met Dr. Who at\n10 pm. They left.')).toEqual(['Mr. Smith met Dr. Who at 10 pm.', 'They left.']);
+  });
+
+  test('STANDIN_FAULTS parsing', () => {
+    expect(parseFaultsEnv(undefined)).toEqual({});
+    expect(parseFaultsEnv('{"us-east-1":{"throttleRatio":0.5,"outage":false}}')).toEqual({ 'us-east-1': { throttleRatio: 0.5, outage: false } });
+    expect(() => parseFaultsEnv('[1]')).toThrow();
+    expect(() => parseFaultsEnv('{"us-east-1":{"latencyMs":-1}}')).toThrow(/latencyMs/);
+  });
+});
