@@ -1,0 +1,43 @@
+/**
+ * Who is calling, from the claims the API Gateway JWT authorizer put on the event (the twin's
+ * authorizer puts them there the same way). Cognito group `admin` is the admin role; everyone else is
+ * an investigator. The organization comes from the signed custom attribute `custom:organization_id`,
+ * which only administrators can set (it is not writable by the app client).
+ */
+import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
+import type { Role } from '../db/schema';
+
+export interface Caller {
+  subject: string;
+  email: string | undefined;
+  role: Role;
+  organizationId: string | undefined;
+}
+
+export const ORGANIZATION_CLAIM = 'custom:organization_id';
+export const GROUPS_CLAIM = 'cognito:groups';
+
+/**
+ * API Gateway renders array claims as a bracketed, space-separated string ("[admin ops]");
+ * a token verified in-process has a real array. Accept both.
+ */
+export const groupsOf = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value !== 'string' || value === '') return [];
+  return value.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+};
+
+export const callerFromClaims = (claims: Record<string, unknown>): Caller | undefined => {
+  if (typeof claims.sub !== 'string') return undefined;
+  return {
+    subject: claims.sub,
+    email: typeof claims.email === 'string' ? claims.email : undefined,
+    role: groupsOf(claims[GROUPS_CLAIM]).includes('admin') ? 'admin' : 'investigator',
+    organizationId: typeof claims[ORGANIZATION_CLAIM] === 'string' ? (claims[ORGANIZATION_CLAIM] as string) : undefined,
+  };
+};
+
+export const callerFromEvent = (event: Partial<APIGatewayProxyEventV2WithJWTAuthorizer>): Caller | undefined => {
+  const claims = event.requestContext?.authorizer?.jwt?.claims;
+  return claims ? callerFromClaims(claims) : undefined;
+};

@@ -1,0 +1,127 @@
+/**
+ * The one wrapper every HTTP function uses (middy). It enforces the access level the service
+ * manifest declares for the route — declared once, enforced here in every deployment, behind the API
+ * Gateway authorizer —, parses the JSON body, and maps errors to the API's error shape.
+ */
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type * as z from 'zod';
+import { httpRoutes, type Access } from '../../../lib/manifest';
+import { callerFromClaims, callerFromEvent, type Caller } from '../auth/caller';
+import { cronSecret, sameSecret } from '../auth/cron';
+import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
+import { logger } from '../logger';
+import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface RouteRequest {
+  event: HttpEvent;
+  access: Access;
+  /** set for investigator and admin routes, and on cron routes called with an admin token */
+  caller: Caller | undefined;
+  body: unknown;
+  query: Record<string, string | undefined>;
+  params: Record<string, string | undefined>;
+}
+
+/** A caller that belongs to an organization: what investigator routes hand their implementation. */
+export type OrgCaller = Caller & { organizationId: string };
+
+export interface RouteResponse {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const accessByRouteKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r.access]));
+
+export const accessOf = (routeKey: string): Access => {
+  const access = accessByRouteKey.get(routeKey);
+  if (!access) throw new Error(`route '${routeKey}' is not in the service manifest`);
+  return access;
+};
+
+const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
+
+/** Checks the caller against the route's access level; returns who it is. */
+export const authorize = async (event: HttpEvent, access: Access): Promise<Caller | undefined> => {
+  if (access === 'public') return undefined;
+  if (access === 'cron') return authorizeCron(event);
+  const caller = callerFromEvent(event);
+  if (!caller) throw unauthorized();
+  if (access === 'admin' && caller.role !== 'admin') throw forbidden('This route is for administrators.');
+  if (access === 'investigator' && !caller.organizationId) throw forbidden('Your account belongs to no organization.');
+  return caller;
+};
+
+/** Cron routes: the scheduler's secret, or an administrator's token. A mismatch fails the run. */
+const authorizeCron = async (event: HttpEvent): Promise<Caller | undefined> => {
+  const token = bearerToken(header(event, 'authorization'));
+  if (!token) throw unauthorized('The cron bearer secret or an admin token is required.');
+  const secret = await cronSecret();
+  if (secret && sameSecret(token, secret)) return undefined;
+  let caller: Caller | undefined;
+  try {
+    caller = callerFromClaims(await verifyAccessToken(token));
+  } catch (error) {
+    if (error instanceof InvalidTokenError) throw unauthorized('The bearer is neither the cron secret nor a valid token.');
+    throw error;
+  }
+  if (caller?.role !== 'admin') throw forbidden('This route is for the scheduler and administrators.');
+  return caller;
+};
+
+const parseBody = (event: HttpEvent): unknown => {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON.');
+  }
+};
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  body: body === undefined ? '' : JSON.stringify(body),
+});
+
+export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => {
+  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
+  logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey });
+  return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
+};
+
+/** Validates with a zod schema; a failure is a 400 listing each bad field by path. */
+export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw validationFailed(result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+};
+
+export const requireOrg = (caller: Caller | undefined): OrgCaller => {
+  if (!caller?.organizationId) throw forbidden('Your account belongs to no organization.');
+  return caller as OrgCaller;
+};
+
+export const httpRoute = (impl: (request: RouteRequest) => Promise<RouteResponse>) =>
+  middy<HttpEvent, HttpResult>().handler(async (event) => {
+    try {
+      const access = accessOf(event.routeKey);
+      const caller = await authorize(event, access);
+      const response = await impl({
+        event,
+        access,
+        caller,
+        body: parseBody(event),
+        query: event.queryStringParameters ?? {},
+        params: event.pathParameters ?? {},
+      });
+      return json(response.status ?? 200, response.body, response.headers);
+    } catch (error) {
+      return toErrorResult(error, event);
+    }
+  });

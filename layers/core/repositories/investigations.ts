@@ -1,0 +1,56 @@
+/** Investigations as the SPA picks them: always scoped to the caller's organization. */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+export interface InvestigationSummary {
+  investigation_id: string;
+  title: string;
+  description: string;
+  evidence_count: number;
+  background_document_count: number;
+  created_at: string;
+}
+
+export interface InvestigationDetail extends InvestigationSummary {
+  questions: { question_id: string; text: string; linked_evidence_count: number }[];
+  topics: { topic_id: string; title: string; description: string }[];
+}
+
+const summaries = (db: Kysely<Database>) =>
+  db.selectFrom('investigations as i')
+    .select((eb) => [
+      'i.id as investigation_id', 'i.title', 'i.description', 'i.created_at',
+      eb.selectFrom('evidence_items as e').whereRef('e.investigation_id', '=', 'i.id').select(sql<number>`count(*)::int`.as('n')).as('evidence_count'),
+      eb.selectFrom('background_documents as b').whereRef('b.investigation_id', '=', 'i.id').select(sql<number>`count(*)::int`.as('n'))
+        .as('background_document_count'),
+    ]);
+
+const toSummary = (row: { investigation_id: string; title: string; description: string; created_at: Date; evidence_count: number | null; background_document_count: number | null }): InvestigationSummary => ({
+  ...row,
+  evidence_count: row.evidence_count ?? 0,
+  background_document_count: row.background_document_count ?? 0,
+  created_at: row.created_at.toISOString(),
+});
+
+export const listInvestigations = async (db: Kysely<Database>, organizationId: string): Promise<InvestigationSummary[]> =>
+  (await summaries(db).where('i.organization_id', '=', organizationId).orderBy('i.created_at', 'desc').execute()).map(toSummary);
+
+/** One investigation of the organization, or undefined — another organization's looks exactly like a missing one. */
+export const getInvestigation = async (db: Kysely<Database>, organizationId: string, investigationId: string): Promise<InvestigationDetail | undefined> => {
+  const row = await summaries(db).where('i.organization_id', '=', organizationId).where('i.id', '=', investigationId).executeTakeFirst();
+  if (!row) return undefined;
+  const [questions, topics] = await Promise.all([
+    db.selectFrom('questions as q').where('q.investigation_id', '=', investigationId).orderBy('q.position').orderBy('q.created_at')
+      .select((eb) => [
+        'q.id as question_id', 'q.text',
+        eb.selectFrom('evidence_question_links as l').whereRef('l.question_id', '=', 'q.id').select(sql<number>`count(*)::int`.as('n')).as('linked_evidence_count'),
+      ]).execute(),
+    db.selectFrom('topics').where('investigation_id', '=', investigationId).orderBy('position').orderBy('created_at')
+      .select(['id as topic_id', 'title', 'description']).execute(),
+  ]);
+  return {
+    ...toSummary(row),
+    questions: questions.map((q) => ({ ...q, linked_evidence_count: q.linked_evidence_count ?? 0 })),
+    topics,
+  };
+};

@@ -1,0 +1,49 @@
+/**
+ * `npm start`: the local twin in the foreground. Ctrl-C stops everything cleanly.
+ * Configuration (all optional): PORT (3000), TWIN_DIR (.twin), DATABASE_URL (embedded PGlite when
+ * unset), TWIN_SCHEDULES=off, TWIN_LOG=quiet, CORS_ORIGIN, STANDIN_FAULTS (see bedrock-standin.ts).
+ */
+import { startTwin } from './twin';
+
+const main = async () => {
+  const started = performance.now();
+  const quiet = process.env.TWIN_LOG === 'quiet';
+  const twin = await startTwin({
+    port: Number(process.env.PORT ?? 3000),
+    ...(process.env.TWIN_DIR && { twinDir: process.env.TWIN_DIR }),
+    ...(process.env.DATABASE_URL && { databaseUrl: process.env.DATABASE_URL }),
+    schedules: process.env.TWIN_SCHEDULES !== 'off',
+    log: (line) => {
+      if (!quiet) console.log(`[twin] ${line}`);
+    },
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  console.log(`
+Investigation Analysis Service — local twin ready in ${seconds} s
+  Base URL        ${twin.url}
+  Health          curl ${twin.url}/api/health
+  Database        ${twin.database.engine === 'pglite' ? `embedded PGlite in ${twin.twinDir}/pgdata` : 'PostgreSQL (DATABASE_URL)'}${twin.seeded ? ' — demo investigation seeded' : ''}
+  SQS + S3        ${twin.aws.endpoint} (fauxqs)
+  Bedrock         ${twin.bedrock.url} (deterministic stand-in; faults: PUT ${twin.bedrock.url}/_standin/faults/<region>)
+  Tokens          npm run token -- --role investigator   (or --role admin)
+  Cron secret     ${twin.cronSecret}
+Ctrl-C stops.`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the twin…`);
+    twin.stop().then(() => process.exit(0), (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+};
+
+main().catch((error: unknown) => {
+  console.error(`The twin could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
