@@ -16,9 +16,9 @@ const program = new Command('token')
   .option('--ttl <seconds>', 'lifetime in seconds', '3600')
   .action(async (opts: { role: 'admin' | 'investigator'; email?: string; ttl: string }) => {
     const user = opts.email ? DEMO_USERS.find((u) => u.email === opts.email) : DEMO_USERS.find((u) => u.role === opts.role);
-    if (!user) program.error(`no demo user ${opts.email ? `with email ${opts.email}` : `with role ${opts.role}`}`);
+    if (!user) return program.error(`no demo user ${opts.email ? `with email ${opts.email}` : `with role ${opts.role}`}`);
     const ttl = Number(opts.ttl);
-    if (!Number.isInteger(ttl) || ttl <= 0) program.error('--ttl must be a positive whole number of seconds');
+    if (!Number.isInteger(ttl) || ttl <= 0) return program.error('--ttl must be a positive whole number of seconds');
     const keys = await loadOrCreateKeys(process.env.TWIN_DIR ?? join(PROJECT_ROOT, '.twin'));
     const token = await mintToken(keys, { subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id }, ttl);
     console.error(`# ${user.email} (${user.role}), valid ${ttl} s`);

@@ -180,5 +180,5 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 const seedDemoData = async (database: DatabaseHandle): Promise<boolean> => {
   const { seedDemo } = await import('../../layers/core/seed/load');
   const { s3Storage } = await import('../../layers/core/storage');
-  return (await seedDemo(database.db, { storage: s3Storage() })) !== undefined;
+  return (await seedDemo(database.db, { storage: s3Storage() })) !== null;
 };

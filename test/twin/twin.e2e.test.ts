@@ -1,0 +1,141 @@
+/**
+ * The twin end to end: HTTP → API Gateway stand-in (JWT authorizer) → the deployed handler module →
+ * the database; a queue message → fauxqs → worker handler → DLQ; the health endpoint turning 503
+ * when the database goes away. Runs on PGlite, or on real PostgreSQL when TEST_DATABASE_URL is set.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { sqsClient } from '../../layers/core/aws/clients';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { functions, httpRoutes } from '../../lib/manifest';
+import { startTwin, type Twin } from '../../lib/twin/twin';
+import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+
+let twin: Twin;
+let dir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+const tokens: Record<'investigator' | 'admin' | 'harbor', string> = { investigator: '', admin: '', harbor: '' };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ias-twin-'));
+  let databaseUrl: string | undefined;
+  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
+  twin = await startTwin({ port: 0, twinDir: dir, schedules: false, visibilityTimeoutSeconds: 1, ...(databaseUrl && { databaseUrl }) });
+  const as = (role: 'admin' | 'investigator', org: string = DEMO_ORGANIZATION_IDS.northwind) => {
+    const u = demoUser(role, org);
+    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
+  };
+  [tokens.investigator, tokens.admin, tokens.harbor] = await Promise.all([as('investigator'), as('admin'), as('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
+}, 60_000);
+
+afterAll(async () => {
+  await twin?.stop();
+  await dropDatabase?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = async (method: string, path: string, token?: string, body?: unknown) => {
+  const res = await fetch(`${twin.url}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+};
+
+test('first start seeds the demo investigation', () => {
+  expect(twin.seeded).toBe(true);
+});
+
+test('GET /api/health → 200 with every component checked', async () => {
+  const res = await call('GET', '/api/health');
+  expect(res.status).toBe(200);
+  expect(res.body.status).toBe('ok');
+  expect(Object.keys(res.body.checks).sort()).toEqual(['database', 'generation_queue', 'quality_queue', 'storage']);
+  for (const check of Object.values(res.body.checks) as { status: string }[]) expect(check.status).toBe('ok');
+});
+
+test('an investigator sees only their organization, through the handler and the database', async () => {
+  const mine = await call('GET', '/api/investigations', tokens.investigator);
+  expect(mine.status).toBe(200);
+  expect(mine.body.investigations.map((i: { investigation_id: string }) => i.investigation_id)).toEqual([DEMO_INVESTIGATION_IDS.northwind]);
+  expect(mine.body.investigations[0].evidence_count).toBeGreaterThanOrEqual(30);
+
+  const detail = await call('GET', `/api/investigations/${DEMO_INVESTIGATION_IDS.northwind}`, tokens.investigator);
+  expect(detail.status).toBe(200);
+  expect(detail.body.questions.length).toBeGreaterThan(1);
+  expect(detail.body.topics.length).toBeGreaterThan(1);
+
+  // another organization's investigation is indistinguishable from a missing one
+  const theirs = await call('GET', `/api/investigations/${DEMO_INVESTIGATION_IDS.northwind}`, tokens.harbor);
+  expect(theirs.status).toBe(404);
+  expect(theirs.body.error.code).toBe('not_found');
+});
+
+test('the authorizer: no token 401, forged token 401, wrong role 403, unknown route 404', async () => {
+  expect((await call('GET', '/api/investigations')).status).toBe(401);
+  const forged = tokens.investigator.slice(0, -4) + 'AAAA';
+  expect((await call('GET', '/api/investigations', forged)).status).toBe(401);
+  const admin = await call('GET', '/api/admin/settings', tokens.investigator);
+  expect(admin.status).toBe(403);
+  expect(admin.body.error.code).toBe('forbidden');
+  expect((await call('GET', '/api/no-such-route', tokens.investigator)).status).toBe(404);
+  expect((await call('DELETE', '/api/investigations', tokens.investigator)).status).toBe(404);
+});
+
+test('bad input is a 400 naming the field', async () => {
+  const res = await call('GET', '/api/investigations/not-a-uuid', tokens.investigator);
+  expect(res.status).toBe(400);
+  expect(res.body.error.details).toEqual([{ path: 'investigation_id', message: 'must be a UUID' }]);
+});
+
+test('routes a later issue builds answer 501 naming it, behind their access checks', async () => {
+  const res = await call('GET', '/api/admin/settings', tokens.admin);
+  expect(res.status).toBe(501);
+  expect(res.body.error.message).toMatch(/issue 6/);
+  const assess = await call('POST', '/api/analysis/assess', tokens.investigator, {});
+  expect(assess.status).toBe(501);
+});
+
+test('cron routes take the scheduler secret or an admin token, nothing else', async () => {
+  const path = '/api/admin/cron/retention';
+  expect((await call('POST', path)).status).toBe(401);
+  expect((await call('POST', path, 'wrong-secret')).status).toBe(401);
+  expect((await call('POST', path, tokens.investigator)).status).toBe(403);
+  expect((await call('POST', path, twin.cronSecret)).status).toBe(501);
+  expect((await call('POST', path, tokens.admin)).status).toBe(501);
+});
+
+test('every manifest route is served, and the OpenAPI document lists it', async () => {
+  const doc = await call('GET', '/api/openapi.json');
+  expect(doc.status).toBe(200);
+  for (const route of httpRoutes()) {
+    expect(doc.body.paths[route.path]?.[route.method.toLowerCase()]?.operationId).toBe(route.fn.id);
+  }
+});
+
+test('a queue message reaches the worker handler; one it cannot process ends in the DLQ, not lost', async () => {
+  const worker = functions.find((f) => f.id === 'generation-worker')!;
+  expect(typeof worker.entry).toBe('object'); // still planned: it fails every message back
+  const sqs = sqsClient();
+  await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.url, MessageBody: JSON.stringify({ analysis_id: 'x' }) }));
+  const deadline = Date.now() + 20_000;
+  let dead: string[] = [];
+  while (dead.length === 0 && Date.now() < deadline) {
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: twin.aws.queues.generation.dlqUrl, WaitTimeSeconds: 1 }));
+    dead = (out.Messages ?? []).map((m) => m.Body ?? '');
+  }
+  expect(dead).toEqual([JSON.stringify({ analysis_id: 'x' })]);
+}, 30_000);
+
+test('health answers 503 when the database is unreachable', async () => {
+  await twin.database.close();
+  const res = await call('GET', '/api/health');
+  expect(res.status).toBe(503);
+  expect(res.body.status).toBe('unavailable');
+  expect(res.body.checks.database.status).toBe('failed');
+  expect(res.body.checks.storage.status).toBe('ok');
+});
