@@ -200,6 +200,10 @@ export const visibilityTimeoutSeconds = (queue: QueueName): number => {
   return 6 * Math.max(30, ...consumers.map((f) => f.timeoutSeconds));
 };
 
+/** The input a scheduled run receives: EventBridge Scheduler sends it in AWS, the twin's timers locally. */
+export const scheduledEvent = (fn: FunctionSpec, trigger: ScheduleTrigger) =>
+  ({ source: 'schedule' as const, function_id: fn.id, expression: trigger.expression });
+
 /** Milliseconds between runs of a `rate(...)` schedule expression. */
 export const rateToMs = (expression: ScheduleTrigger['expression']): number => {
   const m = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);

@@ -48,6 +48,36 @@ export const ENV = {
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
   jwksUrl: 'JWKS_URL',
+  /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */
+  aiModelAnalysis: 'AI_MODEL_ANALYSIS',
+  aiModelQuality: 'AI_MODEL_QUALITY',
+  aiModelJudge: 'AI_MODEL_JUDGE',
+  aiModelEmbedding: 'AI_MODEL_EMBEDDING',
   /** set by the twin: endpoint of the local Bedrock stand-in (both regions) */
   bedrockEndpoint: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
 } as const;
+
+export interface AiModels {
+  analysis: string;
+  quality: string;
+  judge: string;
+  embedding: string;
+}
+
+/**
+ * Pinned model ids: the code defaults, overridden per deployment (CDK context → AI_MODEL_* variables).
+ * Changing one needs the pre-flight checklist in the README.
+ */
+export const DEFAULT_AI_MODELS: AiModels = {
+  analysis: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+  quality: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+  judge: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+  embedding: 'amazon.titan-embed-text-v2:0',
+};
+
+export const AI_MODEL_ENV: Record<keyof AiModels, string> = {
+  analysis: ENV.aiModelAnalysis,
+  quality: ENV.aiModelQuality,
+  judge: ENV.aiModelJudge,
+  embedding: ENV.aiModelEmbedding,
+};

@@ -3,11 +3,10 @@
  * Mints a dev access token for a demo user, signed with the twin's key (no database needed).
  * Use it as `Authorization: Bearer <token>` against the twin.
  */
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEMO_USERS } from '../../layers/core/seed/demo';
 import { loadOrCreateKeys, mintToken } from './identity';
-import { PROJECT_ROOT } from './twin';
+import { twinDirectory } from '../paths';
 
 const program = new Command('token')
   .description('Mint a dev access token for a demo user of the local twin')
@@ -19,7 +18,7 @@ const program = new Command('token')
     if (!user) return program.error(`no demo user ${opts.email ? `with email ${opts.email}` : `with role ${opts.role}`}`);
     const ttl = Number(opts.ttl);
     if (!Number.isInteger(ttl) || ttl <= 0) return program.error('--ttl must be a positive whole number of seconds');
-    const keys = await loadOrCreateKeys(process.env.TWIN_DIR ?? join(PROJECT_ROOT, '.twin'));
+    const keys = await loadOrCreateKeys(twinDirectory());
     const token = await mintToken(keys, { subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id }, ttl);
     console.error(`# ${user.email} (${user.role}), valid ${ttl} s`);
     console.log(token);

@@ -10,7 +10,6 @@ const main = async () => {
   const quiet = process.env.TWIN_LOG === 'quiet';
   const twin = await startTwin({
     port: Number(process.env.PORT ?? 3000),
-    ...(process.env.TWIN_DIR && { twinDir: process.env.TWIN_DIR }),
     ...(process.env.DATABASE_URL && { databaseUrl: process.env.DATABASE_URL }),
     schedules: process.env.TWIN_SCHEDULES !== 'off',
     log: (line) => {

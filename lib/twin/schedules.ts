@@ -1,9 +1,6 @@
 /** EventBridge Scheduler on this machine: each schedule trigger on a timer, never overlapping itself. */
-import { rateToMs, type FunctionSpec, type ScheduleTrigger } from '../manifest';
+import { rateToMs, scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '../manifest';
 import { lambdaContext, type LambdaHandler } from './gateway';
-
-/** What a scheduled invocation receives (the CDK schedules send the same input). */
-export const scheduledEvent = (fn: FunctionSpec, trigger: ScheduleTrigger) => ({ source: 'schedule', function_id: fn.id, expression: trigger.expression });
 
 export const startSchedule = (fn: FunctionSpec, trigger: ScheduleTrigger, handler: LambdaHandler, log: (line: string) => void) => {
   let busy = false;

@@ -12,15 +12,16 @@ import { entryOf, functions, type QueueTrigger, type ScheduleTrigger } from '../
 import { ENV } from '../../layers/core/config';
 import { openDatabase, useDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
+import { runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
 import { sqsClient } from '../../layers/core/aws/clients';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
 import { createGateway, type LambdaHandler } from './gateway';
 import { jwksDocument, loadOrCreateKeys, mintToken, TWIN_CLIENT_ID, TWIN_ISSUER, type TokenSubject } from './identity';
 import { startLocalAws, type LocalAws } from './local-aws';
+import { PROJECT_ROOT, twinDirectory } from '../paths';
 import { startPoller, type Poller } from './pollers';
 import { startSchedule } from './schedules';
 
-export const PROJECT_ROOT = resolve(__dirname, '../..');
 export const AI_REGIONS = { primary: 'us-east-1', fallback: 'us-west-2' } as const;
 
 export interface TwinOptions {
@@ -53,25 +54,13 @@ export interface Twin {
   stop: () => Promise<void>;
 }
 
-export const pidFile = (twinDir: string) => join(twinDir, 'twin.pid');
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** One twin per folder: the embedded database must never be opened by two processes. */
-const claimFolder = (twinDir: string): void => {
-  const file = pidFile(twinDir);
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid !== process.pid && isAlive(pid)) throw new Error(`a twin (pid ${pid}) is already running on ${twinDir}; stop it first`);
-  }
+const claimFolder = (twinDir: string): string => {
+  const holder = runningTwin(join(twinDir, 'pgdata'));
+  if (holder) throw new Error(`a twin (pid ${holder.pid}) is already running on ${twinDir}; stop it first`);
+  const file = twinPidPath(join(twinDir, 'pgdata'));
   writeFileSync(file, String(process.pid));
+  return file;
 };
 
 const readOrCreateSecret = (path: string): string => {
@@ -92,10 +81,10 @@ const loadHandlers = async (): Promise<Map<string, LambdaHandler>> => {
 
 export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   const log = options.log ?? (() => undefined);
-  const twinDir = resolve(options.twinDir ?? join(PROJECT_ROOT, '.twin'));
+  const twinDir = options.twinDir ? resolve(options.twinDir) : twinDirectory();
   mkdirSync(twinDir, { recursive: true });
-  claimFolder(twinDir);
-  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(pidFile(twinDir), { force: true })];
+  const pidFile = claimFolder(twinDir);
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(pidFile, { force: true })];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { entryOf, functions } from '../../lib/manifest';
-import { EXTERNAL_MODULES, PROJECT_ROOT } from '../../lib/stacks/service-function';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { EXTERNAL_MODULES } from '../../lib/stacks/service-function';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 

@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+/** CDK entry point: `npx cdk synth [-c stage=prod -c corsOrigin=https://…]`. */
+import { App } from 'aws-cdk-lib';
+import { buildApp } from '../lib/stacks';
+
+buildApp(new App());

@@ -1,0 +1,155 @@
+/**
+ * Stateful resources: the VPC, PostgreSQL behind RDS Proxy, the files bucket and the service's secrets.
+ */
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as rds from 'aws-cdk-lib/aws-rds';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import type { StageConfig } from '../stage-config';
+import type { DatabaseResources } from './service-resources';
+
+/** The database name (layers/core/db/connection.ts defaults to the same). */
+export const DATABASE_NAME = 'analysis';
+const POSTGRES_PORT = 5432;
+
+export interface DataStackProps extends StackProps {
+  config: StageConfig;
+}
+
+export class DataStack extends Stack {
+  readonly database: DatabaseResources;
+  readonly filesBucket: s3.Bucket;
+  readonly cronSecret: secretsmanager.Secret;
+  readonly webhookSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, { config, ...props }: DataStackProps) {
+    super(scope, id, props);
+    const { removalPolicy, logRetention: retention } = config;
+    const ack = (construct: Construct, id: string, reason: string) => Validations.of(construct).acknowledge({ id, reason });
+
+    // ── network ──────────────────────────────────────────────────────────────────────────────
+    const vpc = new ec2.Vpc(this, 'Vpc', {
+      maxAzs: 2,
+      natGateways: config.natGateways, // StageConfig.natGateways says why so few
+      subnetConfiguration: [
+        { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
+        { name: 'app', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 20 },
+        { name: 'data', subnetType: ec2.SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
+      ],
+      restrictDefaultSecurityGroup: true,
+      gatewayEndpoints: { S3: { service: ec2.GatewayVpcEndpointAwsService.S3 } },
+      flowLogs: {
+        all: {
+          destination: ec2.FlowLogDestination.toCloudWatchLogs(new logs.LogGroup(this, 'FlowLogs', { retention, removalPolicy })),
+          trafficType: ec2.FlowLogTrafficType.ALL,
+        },
+      },
+    });
+    // functions that use the database run in the VPC with this group; the proxy and the endpoints admit it
+    const clients = new ec2.SecurityGroup(this, 'DatabaseClients', {
+      vpc,
+      description: 'Service functions in the VPC (admitted by the RDS Proxy and the VPC endpoints)',
+    });
+    const rotation = new ec2.SecurityGroup(this, 'RotationFunction', { vpc, description: 'Database secret rotation function' });
+    // what the functions call inside AWS, kept off the NAT; open only to our own security groups
+    const endpoint = (name: string, service: ec2.InterfaceVpcEndpointAwsService, ...callers: ec2.ISecurityGroup[]) => {
+      const e = vpc.addInterfaceEndpoint(name, { service, subnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }, open: false });
+      for (const caller of callers) e.connections.allowDefaultPortFrom(caller);
+    };
+    endpoint('SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER, clients, rotation);
+    endpoint('Sqs', ec2.InterfaceVpcEndpointAwsService.SQS, clients);
+    endpoint('BedrockRuntime', ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME, clients);
+
+    // ── database ─────────────────────────────────────────────────────────────────────────────
+    const instanceIdentifier = `${config.prefix}-db`;
+    const dbLogs = new logs.LogGroup(this, 'DatabaseLogs', {
+      logGroupName: `/aws/rds/instance/${instanceIdentifier}/postgresql`,
+      retention,
+      removalPolicy,
+    });
+    const instance = new rds.DatabaseInstance(this, 'Database', {
+      instanceIdentifier,
+      engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16 }),
+      instanceType: new ec2.InstanceType(config.database.instanceType),
+      vpc,
+      vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+      credentials: rds.Credentials.fromGeneratedSecret('analysis_app'),
+      databaseName: DATABASE_NAME,
+      port: POSTGRES_PORT,
+      storageEncrypted: true,
+      storageType: rds.StorageType.GP3,
+      allocatedStorage: 20,
+      maxAllocatedStorage: 200,
+      multiAz: config.database.multiAz,
+      deletionProtection: config.database.deletionProtection,
+      backupRetention: Duration.days(config.database.backupRetentionDays),
+      cloudwatchLogsExports: ['postgresql'],
+      autoMinorVersionUpgrade: true,
+      removalPolicy,
+    });
+    instance.node.addDependency(dbLogs);
+    const secret = instance.secret!;
+    instance.addRotationSingleUser({
+      automaticallyAfter: Duration.days(30),
+      securityGroup: rotation,
+      vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },
+    });
+
+    const proxy = instance.addProxy('Proxy', {
+      secrets: [secret],
+      vpc,
+      vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
+      requireTLS: true,
+      // the data layer signs in with the secret's password (layers/core/db/connection.ts)
+      iamAuth: false,
+    });
+    proxy.connections.allowFrom(clients, ec2.Port.tcp(POSTGRES_PORT), 'service functions to RDS Proxy');
+    this.database = { vpc, proxy, secret, name: DATABASE_NAME, clients };
+
+    ack(instance, 'AwsSolutions-RDS11',
+      'Only the RDS Proxy and the rotation function reach the instance, from inside isolated subnets; a non-default port would add no protection and the proxy speaks 5432 anyway.');
+    if (!config.database.multiAz) ack(instance, 'AwsSolutions-RDS3', `Single-AZ in ${config.stage} to keep it cheap; prod is Multi-AZ.`);
+    if (!config.database.deletionProtection) ack(instance, 'AwsSolutions-RDS10', `${config.stage} is disposable; prod has deletion protection.`);
+
+    // ── files ────────────────────────────────────────────────────────────────────────────────
+    const bucketDefaults = {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      removalPolicy,
+    } satisfies s3.BucketProps;
+    const accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      ...bucketDefaults,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+    });
+    ack(accessLogs, 'AwsSolutions-S1', 'This bucket is the server access log destination; logging it would only move the finding to another bucket.');
+    this.filesBucket = new s3.Bucket(this, 'Files', {
+      ...bucketDefaults,
+      versioned: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'files/',
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+    });
+
+    // ── secrets ──────────────────────────────────────────────────────────────────────────────
+    const generated = { passwordLength: 48, excludePunctuation: true };
+    this.cronSecret = new secretsmanager.Secret(this, 'CronSecret', {
+      description: 'Bearer secret of the /api/admin/cron/* routes',
+      generateSecretString: generated,
+      removalPolicy,
+    });
+    ack(this.cronSecret, 'AwsSolutions-SMG4',
+      'Only callers of the cron routes use it (EventBridge Scheduler invokes the functions directly); rotate by generating a new value, which handlers re-read on a cold start.');
+    this.webhookSecret = new secretsmanager.Secret(this, 'WebhookSecret', {
+      description: "Payment processor's webhook signing secret: replace the generated placeholder with the processor's value",
+      generateSecretString: generated,
+      removalPolicy,
+    });
+    ack(this.webhookSecret, 'AwsSolutions-SMG4', "The value is issued by the payment processor; it is rotated in the processor's dashboard, not by a Lambda.");
+  }
+}

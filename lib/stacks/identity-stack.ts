@@ -1,0 +1,76 @@
+/**
+ * The Cognito user pool, its `admin` group and the SPA's app client. Its own stack (not the API's)
+ * because every function, the queue workers included, gets JWT_ISSUER/JWT_AUDIENCE while the API's
+ * functions need the workers' queues: with the pool in the API stack the two stacks would depend on
+ * each other. It is also stateful (users), like the data stack.
+ */
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type { Construct } from 'constructs';
+import type { StageConfig } from '../stage-config';
+import type { IdentityResources } from './service-resources';
+
+/** Cognito group whose members pass `admin` access (the handlers check the `cognito:groups` claim). */
+export const ADMIN_GROUP = 'admin';
+
+export interface IdentityStackProps extends StackProps {
+  config: StageConfig;
+}
+
+export class IdentityStack extends Stack {
+  readonly identity: IdentityResources;
+
+  constructor(scope: Construct, id: string, { config, ...props }: IdentityStackProps) {
+    super(scope, id, props);
+    const plus = config.cognitoPlan === 'plus';
+    const userPool = new cognito.UserPool(this, 'Users', {
+      userPoolName: `${config.prefix}-users`,
+      selfSignUpEnabled: false, // administrators invite investigators
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      mfa: cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { otp: true, sms: false },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+        passwordHistorySize: 5,
+      },
+      featurePlan: plus ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
+      ...(plus && { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }),
+      deletionProtection: config.removalPolicy === RemovalPolicy.RETAIN,
+      removalPolicy: config.removalPolicy,
+    });
+    userPool.addGroup('AdminGroup', { groupName: ADMIN_GROUP, description: 'Administrators: may call /api/admin/* and the cron routes' });
+    const client = userPool.addClient('SpaClient', {
+      userPoolClientName: 'spa',
+      generateSecret: false, // a browser app cannot keep one
+      // SRP from the SPA; ADMIN_USER_PASSWORD and USER_AUTH (passkeys) for the /api/auth/* proxies
+      authFlows: { userSrp: true, adminUserPassword: true, user: true },
+      disableOAuth: true, // sign-in goes through the API's proxies, not the hosted UI
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+    this.identity = { userPool, client, issuer: userPool.userPoolProviderUrl };
+    new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: client.userPoolClientId });
+
+    Validations.of(userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason: 'MFA is offered, not forced (SPEC: MFA exists); users enrol a TOTP app and SMS is off. Forcing it needs the enrolment flow of the /api/auth proxies (issue 6).',
+    });
+    if (!plus) {
+      Validations.of(userPool).acknowledge({
+        id: 'AwsSolutions-COG8',
+        reason: `${config.stage} stays on the Essentials plan; threat protection (Plus plan, billed per active user) is on in prod.`,
+      });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * EventBridge Scheduler: one schedule per manifest schedule trigger, invoking the function directly
+ * (the same function also answers its cron route), with retries and a dead-letter queue.
+ */
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '../manifest';
+import { acknowledgeMatching } from './nag';
+
+export const scheduleTriggers = (fn: FunctionSpec): ScheduleTrigger[] => fn.triggers.filter((t): t is ScheduleTrigger => t.kind === 'schedule');
+
+export interface SchedulesStackProps extends StackProps {
+  /** every manifest function with a schedule trigger, already built */
+  targets: { spec: FunctionSpec; fn: lambda.IFunction }[];
+}
+
+export class SchedulesStack extends Stack {
+  readonly deadLetters: sqs.Queue;
+
+  constructor(scope: Construct, id: string, { targets, ...props }: SchedulesStackProps) {
+    super(scope, id, props);
+    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "This queue is the schedules' dead-letter queue (Scheduler DeadLetterConfig); a DLQ of a DLQ adds nothing.",
+    });
+
+    acknowledgeMatching(this, /^AwsSolutions-IAM5\[Resource::.+:\*\]$/,
+      "LambdaInvoke's grantInvoke also covers the target function's qualified ARNs (function:*); the scheduler role can invoke only the scheduled functions.");
+
+    for (const { spec, fn } of targets) {
+      scheduleTriggers(spec).forEach((trigger, i) => {
+        new scheduler.Schedule(this, `${spec.id}-schedule${i ? `-${i}` : ''}`, {
+          description: `${spec.id}: ${spec.description}`,
+          schedule: scheduler.ScheduleExpression.expression(trigger.expression),
+          target: new LambdaInvoke(fn, {
+            input: scheduler.ScheduleTargetInput.fromObject(scheduledEvent(spec, trigger)),
+            retryAttempts: 3,
+            maxEventAge: Duration.hours(1),
+            deadLetterQueue: this.deadLetters,
+          }),
+        });
+      });
+    }
+  }
+}

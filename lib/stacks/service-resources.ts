@@ -1,0 +1,103 @@
+/**
+ * The one table from a manifest `Resource` to what a function that `uses` it gets: its environment
+ * variables and its IAM grant. Nothing else grants a service function anything (the SQS event source
+ * adds consume rights for a worker's own queue), so a function's permissions read off its manifest entry.
+ */
+import { Aws } from 'aws-cdk-lib';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as rds from 'aws-cdk-lib/aws-rds';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { IConstruct } from 'constructs';
+import { AI_MODEL_ENV, ENV, type AiModels } from '../../layers/core/config';
+import type { QueueName, Resource } from '../manifest';
+import type { StageConfig } from '../stage-config';
+import { acknowledgeMatching } from './nag';
+
+export interface DatabaseResources {
+  vpc: ec2.IVpc;
+  proxy: rds.IDatabaseProxy;
+  secret: secretsmanager.ISecret;
+  name: string;
+  /** security group of the functions that use the database; the proxy admits it */
+  clients: ec2.ISecurityGroup;
+}
+
+export interface IdentityResources {
+  userPool: cognito.IUserPool;
+  client: cognito.IUserPoolClient;
+  /** JWT issuer of the pool's tokens (https://cognito-idp.<region>.amazonaws.com/<pool id>) */
+  issuer: string;
+}
+
+/** Everything a service function can be bound to. */
+export interface ServiceResources {
+  database: DatabaseResources;
+  filesBucket: s3.IBucket;
+  cronSecret: secretsmanager.ISecret;
+  webhookSecret: secretsmanager.ISecret;
+  identity: IdentityResources;
+  queues: Record<QueueName, sqs.IQueue>;
+  ai: StageConfig['ai'];
+}
+
+export type Grantee = iam.IGrantable & IConstruct;
+
+export interface Binding {
+  env: (r: ServiceResources) => Record<string, string>;
+  grant: (r: ServiceResources, grantee: Grantee) => void;
+}
+
+const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) =>
+  iam.Grant.addToPrincipal({ grantee, actions, resourceArns });
+
+const queue = (name: QueueName, urlVar: string): Binding => ({
+  env: (r) => ({ [urlVar]: r.queues[name].queueUrl }),
+  grant: (r, fn) => r.queues[name].grantSendMessages(fn),
+});
+
+const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: string): Binding => ({
+  env: (r) => ({ [arnVar]: pick(r).secretArn }),
+  grant: (r, fn) => pick(r).grantRead(fn),
+});
+
+export const BINDINGS: Record<Resource, Binding> = {
+  // network access to the proxy comes with the VPC placement (service-function.ts)
+  database: {
+    env: ({ database }) => ({ [ENV.dbSecretArn]: database.secret.secretArn, [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name }),
+    grant: ({ database }, fn) => database.secret.grantRead(fn),
+  },
+  filesBucket: {
+    env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
+    grant: ({ filesBucket }, fn) => {
+      allow(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [filesBucket.arnForObjects('*')]);
+      acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/\*\]$/,
+        'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read/write/delete in this one bucket.');
+      // HeadBucket (health) and 404-instead-of-403 for missing keys
+      allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]);
+    },
+  },
+  generationQueue: queue('generation', ENV.generationQueueUrl),
+  qualityQueue: queue('quality', ENV.qualityQueueUrl),
+  bedrock: {
+    env: ({ ai }) => ({
+      [ENV.aiPrimaryRegion]: ai.primaryRegion,
+      [ENV.aiFallbackRegion]: ai.fallbackRegion,
+      ...Object.fromEntries(Object.entries(ai.models).map(([use, id]) => [AI_MODEL_ENV[use as keyof AiModels], id])),
+    }),
+    // Converse is authorised as bedrock:InvokeModel; only the pinned models, in the two regions
+    grant: ({ ai }, fn) =>
+      allow(fn, ['bedrock:InvokeModel'], [ai.primaryRegion, ai.fallbackRegion].flatMap((region) =>
+        [...new Set(Object.values(ai.models))].map((model) => `arn:${Aws.PARTITION}:bedrock:${region}::foundation-model/${model}`))),
+  },
+  cronSecret: secret((r) => r.cronSecret, ENV.cronSecretArn),
+  webhookSecret: secret((r) => r.webhookSecret, ENV.webhookSecretArn),
+  userPool: {
+    env: ({ identity }) => ({ [ENV.userPoolId]: identity.userPool.userPoolId, [ENV.userPoolClientId]: identity.client.userPoolClientId }),
+    // server-side sign-in (password, MFA and passkey challenges); ForgotPassword needs no IAM
+    grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminInitiateAuth', 'cognito-idp:AdminRespondToAuthChallenge'),
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * The manifest's queues (each with a DLQ) and the queue-triggered functions that consume them.
+ */
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { queues as queueSpecs, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type QueueTrigger } from '../manifest';
+import type { StageConfig } from '../stage-config';
+import { ServiceFunction } from './service-function';
+import type { ServiceResources } from './service-resources';
+
+export const queueTriggers = (fn: FunctionSpec): QueueTrigger[] => fn.triggers.filter((t): t is QueueTrigger => t.kind === 'queue');
+export const isWorker = (fn: FunctionSpec): boolean => queueTriggers(fn).length > 0;
+
+export interface WorkersStackProps extends StackProps {
+  config: StageConfig;
+  resources: Omit<ServiceResources, 'queues'>;
+  specs: FunctionSpec[];
+}
+
+export class WorkersStack extends Stack {
+  readonly queues: Record<QueueName, sqs.Queue>;
+  readonly functions: ServiceFunction[];
+
+  constructor(scope: Construct, id: string, { config, resources, specs, ...props }: WorkersStackProps) {
+    super(scope, id, props);
+    const secure = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } satisfies sqs.QueueProps;
+
+    this.queues = Object.fromEntries(
+      Object.entries(queueSpecs).map(([name, spec]) => {
+        const deadLetters = new sqs.Queue(this, `${name}-dlq`, { ...secure, retentionPeriod: Duration.days(14) });
+        const queue = new sqs.Queue(this, `${name}-queue`, {
+          ...secure,
+          visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(name as QueueName)),
+          retentionPeriod: Duration.days(4),
+          deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
+        });
+        return [name, queue];
+      }),
+    ) as Record<QueueName, sqs.Queue>;
+
+    this.functions = specs.map((spec) => {
+      const fn = new ServiceFunction(this, { spec, resources: { ...resources, queues: this.queues }, config });
+      for (const t of queueTriggers(spec)) {
+        fn.addEventSource(new SqsEventSource(this.queues[t.queue], {
+          batchSize: t.batchSize,
+          maxConcurrency: t.maxConcurrency,
+          reportBatchItemFailures: true,
+        }));
+      }
+      return fn;
+    });
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * `npm run seed -- --file path.json` for the twin: the seed CLI (layers/core/seed/cli-seed.ts) with the
+ * twin's storage. When no FILES_BUCKET is configured, it opens the twin's own S3 (fauxqs, in the twin
+ * folder) so attachments and background documents land where the running twin will serve them from.
+ */
+import { join } from 'node:path';
+import { ENV } from '../../layers/core/config';
+import { runningTwin } from '../../layers/core/db/embedded-lock';
+import { runSeedCli } from '../../layers/core/seed/cli-seed';
+import { startLocalAws } from './local-aws';
+import { twinDirectory } from '../paths';
+
+const main = async () => {
+  const twinDir = twinDirectory();
+  process.env[ENV.dataDir] ??= join(twinDir, 'pgdata');
+  const args = process.argv.slice(2);
+  // a running twin owns the folder's S3 (and refuses the embedded database to others): leave both to it
+  const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !args.includes('--help') && !args.includes('-h');
+  const aws = wantsStorage ? await startLocalAws({ dataDir: join(twinDir, 'aws') }) : undefined;
+  if (aws) Object.assign(process.env, { [ENV.filesBucket]: aws.bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
+  try {
+    process.exitCode = await runSeedCli(args);
+  } finally {
+    await aws?.stop();
+  }
+};
+
+void main();

@@ -1,0 +1,99 @@
+/**
+ * The service manifest against the product: every route of the spec's endpoint tables and of the
+ * design's API contract is deployed, with the access the spec implies. The tables are kept here so
+ * the test runs anywhere; when ../shared is beside the checkout (as in CI) they are also re-read from
+ * SPEC.md and DESIGN.md, so a route added there fails this test until the manifest has it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { functions, httpRoutes, rateToMs, visibilityTimeoutSeconds, queues, type QueueName } from '../../lib/manifest';
+import { PROJECT_ROOT } from '../../lib/paths';
+
+/** SPEC.md "Endpoints" tables; `?` where the spec leaves the method open. */
+const SPEC_ROUTES = [
+  'POST /api/analysis/assess', 'POST /api/analysis/{analysis_id}/quality-check', 'GET /api/analysis/{analysis_id}/quality-status',
+  'GET /api/analysis/{analysis_id}/retrieval', 'POST /api/analysis/{analysis_id}/feedback', 'GET /api/analysis/{analysis_id}/feedback',
+  'GET /api/analysis/feedback-metrics', 'GET /api/admin/prompts/history', 'POST /api/admin/prompts/history', 'GET /api/admin/settings',
+  'PUT /api/admin/settings', 'GET /api/admin/queue-stats', 'GET /api/admin/audit-health', 'GET /api/admin/users', 'GET /api/admin/jobs/status',
+  '? /api/admin/cron/embedding-sweeper', 'GET /api/health', '? /api/storage/view', '? /api/background/extract-text',
+];
+
+/** DESIGN.md "API contract for what the spec leaves open". */
+const DESIGN_ROUTES = [
+  'GET /api/investigations', 'GET /api/investigations/{investigation_id}', 'POST /api/analysis', 'GET /api/analysis',
+  'GET /api/analysis/{analysis_id}', 'POST /api/analysis/{analysis_id}/engagement', 'POST /api/admin/prompts',
+  'PATCH /api/admin/prompts/{prompt_type}', 'POST /api/admin/cron/embedding-sweeper', 'POST /api/admin/cron/retention',
+  'POST /api/auth/login', 'POST /api/auth/webauthn/authenticate/verify', 'POST /api/auth/forgot-password', 'POST /api/webhooks/payment',
+];
+
+const tableRoutes = (markdown: string): string[] =>
+  markdown.split('\n').flatMap((line) => {
+    const m = /^\|\s*(GET|POST|PUT|PATCH|DELETE|\?)\s*\|\s*(\/api\/[^|]+?)\s*\|/.exec(line);
+    return m ? m[2]!.split(/,\s*/).map((path) => `${m[1]} ${path.trim().split('?')[0]}`) : [];
+  });
+
+const sharedDoc = (name: string) => {
+  const path = join(PROJECT_ROOT, '..', 'shared', name);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+};
+
+const deployed = httpRoutes();
+const has = (route: string) => {
+  const [method, path] = route.split(' ') as [string, string];
+  return deployed.some((r) => r.path === path && (method === '?' || r.method === method));
+};
+
+test.each([...SPEC_ROUTES, ...DESIGN_ROUTES])('%s is in the manifest', (route) => {
+  expect(has(route)).toBe(true);
+});
+
+test.each([['SPEC.md', SPEC_ROUTES], ['DESIGN.md', DESIGN_ROUTES]] as const)('the route list matches %s when it is beside the checkout', (doc, routes) => {
+  const text = sharedDoc(doc);
+  if (!text) return; // a checkout without ../shared relies on the copy above
+  expect(new Set(tableRoutes(text))).toEqual(new Set(routes));
+});
+
+test('no route is declared twice, and every id is unique', () => {
+  const keys = deployed.map((r) => `${r.method} ${r.path}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(new Set(functions.map((f) => f.id)).size).toBe(functions.length);
+});
+
+test('access follows the spec: /api/admin is admin (cron routes take the scheduler bearer), health and sign-in are public', () => {
+  for (const r of deployed) {
+    if (r.path.startsWith('/api/admin/cron/')) expect(r.access).toBe('cron');
+    else if (r.path.startsWith('/api/admin/')) expect(r.access).toBe('admin');
+    else if (r.path.startsWith('/api/auth/') || r.path === '/api/health' || r.path === '/api/openapi.json' || r.path.startsWith('/api/webhooks/')) {
+      expect(r.access).toBe('public');
+    } else expect(r.access).toBe('investigator');
+  }
+});
+
+test('the four design-only analysis types have no route or function', () => {
+  const text = JSON.stringify(functions).toLowerCase();
+  for (const word of ['comparative', 'timeline', 'credibility', 'risk']) expect(text).not.toContain(word);
+});
+
+test('every entry file exists, and every cron route is also on a schedule', () => {
+  for (const fn of functions) {
+    if (typeof fn.entry === 'string') expect(existsSync(join(PROJECT_ROOT, fn.entry))).toBe(true);
+    if (fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron')) expect(fn.triggers.some((t) => t.kind === 'schedule')).toBe(true);
+  }
+  expect(existsSync(join(PROJECT_ROOT, 'functions/http/planned.ts'))).toBe(true);
+});
+
+test('schedules: embedding sweeper hourly, retention daily', () => {
+  const schedule = (id: string) => functions.find((f) => f.id === id)!.triggers.find((t) => t.kind === 'schedule');
+  expect(schedule('embedding-sweeper')).toEqual({ kind: 'schedule', expression: 'rate(1 hour)' });
+  expect(rateToMs('rate(1 day)')).toBe(86_400_000);
+  expect(schedule('retention-sweep')).toEqual({ kind: 'schedule', expression: 'rate(1 day)' });
+  expect(() => rateToMs('cron(0 * * * ? *)' as never)).toThrow();
+});
+
+test('every queue has a consumer, and its visibility timeout is at least six times the consumer timeout', () => {
+  for (const queue of Object.keys(queues) as QueueName[]) {
+    const consumers = functions.filter((f) => f.triggers.some((t) => t.kind === 'queue' && t.queue === queue));
+    expect(consumers).toHaveLength(1);
+    expect(visibilityTimeoutSeconds(queue)).toBeGreaterThanOrEqual(6 * consumers[0]!.timeoutSeconds);
+  }
+});
