@@ -19,5 +19,6 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  setupFiles: ['<rootDir>/test/support/env.ts'],
   testTimeout: 30000,
 };

@@ -1,16 +1,19 @@
 /**
  * The twin end to end: HTTP → API Gateway stand-in (JWT authorizer) → the deployed handler module →
- * the database; a queue message → fauxqs → worker handler → DLQ; the health endpoint turning 503
+ * the database; a queue message → fauxqs → worker handler → DLQ; a Converse call through the real
+ * SDK client to the Bedrock stand-in, throttled or not; the health endpoint turning 503
  * when the database goes away. Runs on PGlite, or on real PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { sqsClient } from '../../layers/core/aws/clients';
+import { ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import { bedrockClient, sqsClient } from '../../layers/core/aws/clients';
+import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
 import { functions, httpRoutes } from '../../lib/manifest';
-import { startTwin, type Twin } from '../../lib/twin/twin';
+import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from '../support/db';
 
 let twin: Twin;
@@ -86,6 +89,18 @@ test('the authorizer: no token 401, forged token 401, wrong role 403, unknown ro
   expect((await call('DELETE', '/api/investigations', tokens.investigator)).status).toBe(404);
 });
 
+test('every route enforces its declared access: no token 401, an investigator on admin and cron routes 403', async () => {
+  const concrete = (path: string) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+  for (const route of httpRoutes()) {
+    const path = concrete(route.path);
+    if (route.access === 'public') continue;
+    expect([route.path, (await call(route.method, path)).status]).toEqual([route.path, 401]);
+    if (route.access === 'admin' || route.access === 'cron') {
+      expect([route.path, (await call(route.method, path, tokens.investigator)).status]).toEqual([route.path, 403]);
+    }
+  }
+});
+
 test('bad input is a 400 naming the field', async () => {
   const res = await call('GET', '/api/investigations/not-a-uuid', tokens.investigator);
   expect(res.status).toBe(400);
@@ -130,6 +145,22 @@ test('a queue message reaches the worker handler; one it cannot process ends in 
   }
   expect(dead).toEqual([JSON.stringify({ analysis_id: 'x' })]);
 }, 30_000);
+
+test('a Converse call through the real SDK client reaches the stand-in; a throttled answer surfaces as ThrottlingException', async () => {
+  const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: 'Summarize the evidence.' }] }] });
+  const primary = bedrockClient(AI_REGIONS.primary, { maxAttempts: 1 });
+  const answer = await primary.send(command);
+  expect(answer.output?.message?.content?.[0]?.text).toMatch(/^\[stand-in\]/);
+  twin.bedrock.setFaults(AI_REGIONS.primary, { throttleRatio: 1 });
+  try {
+    await expect(primary.send(command)).rejects.toMatchObject({ name: 'ThrottlingException' });
+    // the other region is unaffected: what the gateway's fallback will rely on
+    const fallback = await bedrockClient(AI_REGIONS.fallback, { maxAttempts: 1 }).send(command);
+    expect(fallback.stopReason).toBe('end_turn');
+  } finally {
+    twin.bedrock.clearFaults();
+  }
+});
 
 test('health answers 503 when the database is unreachable', async () => {
   await twin.database.close();

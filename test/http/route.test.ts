@@ -1,0 +1,65 @@
+/**
+ * The route wrapper on its own: the manifest's access level is enforced inside every handler too
+ * (defence in depth behind the API Gateway authorizer), bodies are parsed, errors keep their shape.
+ */
+import type { Context } from 'aws-lambda';
+import { groupsOf } from '../../layers/core/auth/caller';
+import { conflict } from '../../layers/core/http/errors';
+import { accessOf, httpRoute, type HttpEvent } from '../../layers/core/http/route';
+
+const event = (routeKey: string, claims?: Record<string, string>, body?: string): HttpEvent => ({
+  version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
+  ...(body !== undefined && { body }),
+  requestContext: { http: { method: 'GET' }, ...(claims && { authorizer: { jwt: { claims, scopes: [] } } }) },
+} as unknown as HttpEvent);
+
+const org = { sub: 'u1', 'custom:organization_id': '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' };
+const echo = httpRoute(async ({ caller, body }) => ({ body: { caller, body } }));
+const run = async (e: HttpEvent) => {
+  const result = await echo(e, {} as Context);
+  return { status: result.statusCode, body: JSON.parse(result.body || 'null') };
+};
+
+test('access levels come from the manifest, by route key', () => {
+  expect(accessOf('GET /api/health')).toBe('public');
+  expect(accessOf('GET /api/investigations')).toBe('investigator');
+  expect(accessOf('PUT /api/admin/settings')).toBe('admin');
+  expect(accessOf('POST /api/admin/cron/retention')).toBe('cron');
+  expect(() => accessOf('GET /api/nowhere')).toThrow(/not in the service manifest/);
+});
+
+test('investigator routes need claims and an organization', async () => {
+  expect((await run(event('GET /api/investigations'))).status).toBe(401);
+  expect((await run(event('GET /api/investigations', { sub: 'u1' }))).status).toBe(403);
+  const ok = await run(event('GET /api/investigations', org));
+  expect(ok.status).toBe(200);
+  expect(ok.body.caller).toEqual({ subject: 'u1', email: undefined, role: 'investigator', organizationId: org['custom:organization_id'] });
+});
+
+test('admin routes need the admin group, in either claim rendering', async () => {
+  expect((await run(event('GET /api/admin/users', org))).status).toBe(403);
+  expect((await run(event('GET /api/admin/users', { ...org, 'cognito:groups': '[investigator]' }))).status).toBe(403);
+  expect((await run(event('GET /api/admin/users', { ...org, 'cognito:groups': '[ops admin]' }))).status).toBe(200);
+  expect(groupsOf(['admin'])).toEqual(['admin']);
+  expect(groupsOf('[a b]')).toEqual(['a', 'b']);
+  expect(groupsOf(undefined)).toEqual([]);
+});
+
+test('a body that is not JSON is a 400 and the implementation never runs', async () => {
+  let ran = false;
+  const handler = httpRoute(async () => { ran = true; return {}; });
+  const result = await handler(event('GET /api/health', undefined, '{oops'), {} as Context);
+  expect(result.statusCode).toBe(400);
+  expect(JSON.parse(result.body!)).toEqual({ error: { code: 'bad_request', message: 'The request body is not valid JSON.' } });
+  expect(ran).toBe(false);
+});
+
+test('typed errors keep their status and details; anything else is a 500 that reveals nothing', async () => {
+  const typed = await httpRoute(async () => { throw conflict('Gate A first.', { gate: 'A' }); })(event('GET /api/health'), {} as Context);
+  expect(typed.statusCode).toBe(409);
+  expect(JSON.parse(typed.body!)).toEqual({ error: { code: 'conflict', message: 'Gate A first.', details: { gate: 'A' } } });
+  const crash = await httpRoute(async () => { throw new Error('password=hunter2 at db.internal'); })(event('GET /api/health'), {} as Context);
+  expect(crash.statusCode).toBe(500);
+  expect(crash.body).not.toContain('hunter2');
+  expect(JSON.parse(crash.body!).error.code).toBe('internal_error');
+});
