@@ -1,9 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest, migrations } from '../../layers/core/db/migrate';
 import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
 import type { Database } from '../../layers/core/db/schema';
-import { tableNames, testDatabase, testEngine } from '../support/db';
+import { tableNames, testEngine, useTestDatabase } from '../support/db';
 
 /** The tables the typed schema (layers/core/db/schema.ts) declares: it must match what migrations build. */
 const declaredTables = [
@@ -14,13 +13,7 @@ const declaredTables = [
 ] satisfies (keyof Database)[];
 
 describe(`migrations on ${testEngine()}`, () => {
-  let h: DatabaseHandle;
-  let db: Kysely<Database>;
-  beforeAll(async () => {
-    h = await testDatabase();
-    db = h.db;
-  });
-  afterAll(() => h.close());
+  const db = useTestDatabase();
 
   test('build every table of the domain, and nothing else', async () => {
     expect(await tableNames(db)).toEqual([...declaredTables].sort());

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import type { DatabaseHandle } from '../../layers/core/db/connection';
 import type { Database } from '../../layers/core/db/schema';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS } from '../../layers/core/seed/demo';
 import type { SeedFileInput } from '../../layers/core/seed/format';
@@ -7,7 +6,7 @@ import type { ObjectStorage } from '../../layers/core/storage';
 import {
   isSeeded, loadSeed, SEED_TABLES, seedDemo, SeedConflictError, SeedStorageError, SeedValidationError, type SeedTable,
 } from '../../layers/core/seed/load';
-import { testDatabase, testEngine } from '../support/db';
+import { testEngine, useTestDatabase } from '../support/db';
 
 type Counts = Record<SeedTable, number>;
 
@@ -48,13 +47,7 @@ const smallFile = (suffix: string): SeedFileInput => ({
 });
 
 describe(`seed loader on ${testEngine()}`, () => {
-  let h: DatabaseHandle;
-  let db: Kysely<Database>;
-  beforeAll(async () => {
-    h = await testDatabase();
-    db = h.db;
-  });
-  afterAll(() => h.close());
+  const db = useTestDatabase();
 
   describe('the demo data set', () => {
     const { storage, puts } = recordingStorage();

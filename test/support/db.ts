@@ -60,3 +60,22 @@ export const tableNames = async (db: Kysely<Database>): Promise<string[]> => {
     order by table_name`.execute(db);
   return rows.map((r) => r.table_name);
 };
+
+/**
+ * A fresh database for the enclosing describe block (or file): opened before its tests, closed after.
+ * Returns a stand-in that forwards to it, so a test file declares `const db = useTestDatabase()`.
+ */
+export const useTestDatabase = (): Kysely<Database> => {
+  let current: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    current = await testDatabase();
+  });
+  afterAll(() => current?.close());
+  return new Proxy({} as Kysely<Database>, {
+    get: (_, key) => {
+      if (!current) throw new Error('the test database opens in beforeAll');
+      const value = Reflect.get(current.db, key) as unknown;
+      return typeof value === 'function' ? value.bind(current.db) : value;
+    },
+  });
+};
