@@ -76,7 +76,6 @@ const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
 
 const ISSUE = {
-  gateway: 'issue 3 (AI gateway and embeddings)',
   lifecycle: 'issue 4 (analysis lifecycle)',
   feedback: 'issue 5 (engagement gates and feedback)',
   admin: 'issue 6 (admin surface and operations)',
@@ -162,7 +161,7 @@ export const functions: FunctionSpec[] = [
     triggers: [http('GET', '/api/admin/jobs/status', 'admin')], uses: ['database', 'generationQueue', 'qualityQueue'] },
 
   // ── schedules (each also reachable on its cron route) ─────────────────────────────────────
-  { id: 'embedding-sweeper', description: 'Embed pending evidence chunks; report what is still pending', entry: planned('gateway'),
+  { id: 'embedding-sweeper', description: 'Embed pending evidence chunks; report what is still pending', entry: 'functions/cron/embedding-sweeper.ts',
     timeoutSeconds: 300, memoryMb: 1024,
     triggers: [http('POST', '/api/admin/cron/embedding-sweeper', 'cron'), { kind: 'schedule', expression: 'rate(1 hour)' }],
     uses: ['database', 'bedrock', 'cronSecret'] },

@@ -48,6 +48,8 @@ export const ENV = {
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
   jwksUrl: 'JWKS_URL',
+  /** 'true' switches the throttle shedder off (quality calls are then never shed) */
+  aiShedderDisabled: 'AI_SHEDDER_DISABLED',
   /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */
   aiModelAnalysis: 'AI_MODEL_ANALYSIS',
   aiModelQuality: 'AI_MODEL_QUALITY',

@@ -169,7 +169,7 @@ export const converse = (modelId: string, body: unknown, latencyMs = 0): Convers
   if (base.includes('embed')) throw invalid(`The model ${modelId} does not support the Converse operation.`);
   if (!TEXT_MODEL.test(base)) throw notFound(`Model ${modelId} is not known to the Bedrock stand-in.`);
   if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');
-  const { messages, system } = body;
+  const { messages, system, requestMetadata } = body;
   if (!Array.isArray(messages) || messages.length === 0) throw invalid('The messages field must be a non-empty list.');
   if (!messages.every((m) => isObject(m) && (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content)))
     throw invalid('Each message needs a role (user or assistant) and a content list.');
@@ -181,7 +181,8 @@ export const converse = (modelId: string, body: unknown, latencyMs = 0): Convers
     .filter((m) => isObject(m) && m.role === 'user')
     .map((m) => blockText(isObject(m) ? m.content : undefined))
     .join('\n\n');
-  const text = composeAnswer(systemText, userText);
+  const purpose = isObject(requestMetadata) && typeof requestMetadata.purpose === 'string' ? requestMetadata.purpose : undefined;
+  const text = composeAnswer(systemText, userText, purpose);
   const allInput = [systemText, ...messages.map((m) => blockText(isObject(m) ? m.content : undefined))].join('\n');
   const inputTokens = estimateTokens(allInput);
   const outputTokens = estimateTokens(text);

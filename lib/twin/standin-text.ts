@@ -214,9 +214,76 @@ export const answerText = (findings: Finding[]): string => {
   return [head, ...lines].join('\n');
 };
 
-/** The stand-in's whole Converse answer text for a system prompt and the user messages' text. */
-export const composeAnswer = (system: string, user: string): string => {
+// ---- per purpose -----------------------------------------------------------------------------
+// The gateway names the purpose of each Converse call in `requestMetadata.purpose`. Analysis (and
+// any unnamed purpose) gets the extractive findings above; quality and judge calls get the verdict
+// shapes below, computed from word overlap between the text under review and the evidence.
+
+export type StandinPurpose = 'analysis' | 'quality' | 'judge';
+
+export interface ClaimVerdict {
+  statement: string;
+  supported: boolean;
+  citations: string[];
+}
+
+export interface QualityAnswer {
+  standin: true;
+  /** share of the reviewed claims supported by some evidence passage, 0–1 */
+  score: number;
+  claims: ClaimVerdict[];
+  rationale: string;
+}
+
+export interface JudgeAnswer {
+  standin: true;
+  scores: Record<'relevance' | 'completeness' | 'accuracy' | 'professional_tone', { score: 1 | 2 | 3 | 4 | 5; reason: string }>;
+}
+
+/** A claim is supported when most of its content words occur in one passage. */
+export const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVerdict => {
+  const words = [...new Set(contentWords(claim))];
+  const supporting = passages.filter((p) => {
+    const have = new Set(contentWords(p.text));
+    return words.length > 0 && words.filter((w) => have.has(w)).length / words.length >= 0.6;
+  });
+  return { statement: claim, supported: supporting.length > 0, citations: supporting.flatMap((p) => (p.chunkId ? [p.chunkId] : [])) };
+};
+
+/**
+ * The claims under review: the quotable sentences of the user's text outside the evidence passages
+ * (the system prompt holds instructions, not claims).
+ */
+const reviewedClaims = (user: string): string[] => sentences(parsePrompt('', user).instructions).filter(quotable);
+
+export const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
+  const claims = reviewedClaims(user).map((claim) => verdictFor(claim, prompt.passages));
+  const supported = claims.filter((c) => c.supported).length;
+  const score = claims.length === 0 ? 0 : Math.round((supported / claims.length) * 100) / 100;
+  return { standin: true, score, claims, rationale: `${STANDIN_LABEL} ${supported} of ${claims.length} claim(s) share most of their words with a cited passage.` };
+};
+
+export const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
+  const quality = answerQuality(prompt, user);
+  const grade = (x: number) => (Math.max(1, Math.min(5, Math.round(1 + x * 4))) as 1 | 2 | 3 | 4 | 5);
+  const reason = `${STANDIN_LABEL} derived from word overlap, not a model's judgement`;
+  const coverage = prompt.passages.length === 0 ? 0 : Math.min(1, quality.claims.length / prompt.passages.length);
+  return {
+    standin: true,
+    scores: {
+      relevance: { score: grade(quality.score), reason },
+      completeness: { score: grade(coverage), reason },
+      accuracy: { score: grade(quality.score), reason },
+      professional_tone: { score: 4, reason },
+    },
+  };
+};
+
+/** The stand-in's whole Converse answer text for a system prompt, the user messages' text and the purpose. */
+export const composeAnswer = (system: string, user: string, purpose?: string): string => {
   const prompt = parsePrompt(system, user);
+  if (purpose === 'quality') return JSON.stringify(answerQuality(prompt, user));
+  if (purpose === 'judge') return JSON.stringify(answerJudge(prompt, user));
   const findings = extractFindings(prompt);
   return prompt.asksForJson ? JSON.stringify(answerJson(findings)) : answerText(findings);
 };

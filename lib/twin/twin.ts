@@ -33,7 +33,7 @@ export interface TwinOptions {
   databaseUrl?: string;
   /** seed the demo investigation into an empty database (default true) */
   seed?: boolean;
-  /** run schedule triggers on timers (default true) */
+  /** run schedule triggers on timers, and once at start (default true) */
   schedules?: boolean;
   /** queue visibility timeout override (seconds), so tests see redrives quickly */
   visibilityTimeoutSeconds?: number;
@@ -51,6 +51,8 @@ export interface Twin {
   database: DatabaseHandle;
   seeded: boolean;
   token: (who: TokenSubject) => Promise<string>;
+  /** resolves when the schedules' start-up runs (and any run in progress) have finished */
+  schedulesSettled: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     process.env[ENV.jwksUrl] = `${url}/.well-known/jwks.json`;
 
     const pollers: Poller[] = [];
+    const schedules: { settled: () => Promise<void> }[] = [];
     for (const fn of functions) {
       for (const trigger of fn.triggers) {
         const handler = handlers.get(fn.id)!;
@@ -152,13 +155,18 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
           pollers.push(startPoller({ sqs: sqsClient(), fn, trigger: trigger as QueueTrigger, queue: aws.queues[trigger.queue], handler, log }));
         } else if (trigger.kind === 'schedule' && options.schedules !== false) {
           const schedule = startSchedule(fn, trigger as ScheduleTrigger, handler, log);
+          schedules.push(schedule);
           cleanups.push(() => schedule.stop());
         }
       }
     }
     cleanups.push(async () => { await Promise.all(pollers.map((p) => p.stop())); });
 
-    return { url, port, twinDir, cronSecret, aws, bedrock, database, seeded, token: (who) => mintToken(keys, who), stop };
+    return {
+      url, port, twinDir, cronSecret, aws, bedrock, database, seeded, stop,
+      token: (who) => mintToken(keys, who),
+      schedulesSettled: async () => { await Promise.all(schedules.map((s) => s.settled())); },
+    };
   } catch (error) {
     await stop();
     throw error;

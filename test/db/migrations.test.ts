@@ -10,6 +10,7 @@ const declaredTables = [
   'attachments', 'background_documents', 'embedding_sources', 'text_chunks', 'prompt_templates', 'analyses',
   'analysis_engagements', 'analysis_revisions', 'retrieval_records', 'feedback', 'audit_log', 'audit_failures',
   'ai_calls', 'job_runs', 'rate_limit_counters', 'payment_events', 'milestones',
+  'ai_quota_reservations',
 ] satisfies (keyof Database)[];
 
 describe(`migrations on ${testEngine()}`, () => {

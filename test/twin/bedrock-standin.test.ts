@@ -17,6 +17,7 @@ import {
   type BedrockStandin,
 } from '../../lib/twin/bedrock-standin';
 import {
+  composeAnswer,
   cosineSimilarity,
   embedText,
   fnv1a32,
@@ -310,5 +311,25 @@ describe('pure helpers', () => {
     expect(parseFaultsEnv('{"us-east-1":{"throttleRatio":0.5,"outage":false}}')).toEqual({ 'us-east-1': { throttleRatio: 0.5, outage: false } });
     expect(() => parseFaultsEnv('[1]')).toThrow();
     expect(() => parseFaultsEnv('{"us-east-1":{"latencyMs":-1}}')).toThrow(/latencyMs/);
+  });
+});
+
+describe('answers shaped by purpose (requestMetadata.purpose)', () => {
+  const evidence = '[chunk:e1] The March invoices were split to stay below the 25,000 threshold.\n\n';
+  test('quality: each reviewed claim is judged against the passages', () => {
+    const answer = JSON.parse(composeAnswer('Check the claims. Reply in JSON.', `${evidence}The March invoices were split below the threshold. The vendor was paid in gold bars.`, 'quality'));
+    expect(answer.standin).toBe(true);
+    expect(answer.claims.map((c: { supported: boolean }) => c.supported)).toEqual([true, false]);
+    expect(answer.claims[0].citations).toEqual(['e1']);
+    expect(answer.score).toBe(0.5);
+  });
+  test('judge: four rubric scores from 1 to 5, labelled as stand-in', () => {
+    const answer = JSON.parse(composeAnswer('Score the answer. Reply in JSON.', `${evidence}The March invoices were split below the threshold.`, 'judge'));
+    expect(Object.keys(answer.scores).sort()).toEqual(['accuracy', 'completeness', 'professional_tone', 'relevance']);
+    for (const s of Object.values(answer.scores) as { score: number; reason: string }[]) {
+      expect(s.score).toBeGreaterThanOrEqual(1);
+      expect(s.score).toBeLessThanOrEqual(5);
+      expect(s.reason).toMatch(/stand-in/);
+    }
   });
 });

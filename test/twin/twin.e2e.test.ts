@@ -25,7 +25,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ias-twin-'));
   let databaseUrl: string | undefined;
   if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, schedules: false, visibilityTimeoutSeconds: 1, ...(databaseUrl && { databaseUrl }) });
+  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 1, ...(databaseUrl && { databaseUrl }) });
   const as = (role: 'admin' | 'investigator', org: string = DEMO_ORGANIZATION_IDS.northwind) => {
     const u = demoUser(role, org);
     return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
@@ -51,6 +51,16 @@ const call = async (method: string, path: string, token?: string, body?: unknown
 
 test('first start seeds the demo investigation', () => {
   expect(twin.seeded).toBe(true);
+});
+
+test('first start embeds the seeded evidence (the schedules run once at start)', async () => {
+  await twin.schedulesSettled();
+  const db = twin.database.db;
+  const statuses = await db.selectFrom('embedding_sources').select(['status']).execute();
+  expect(statuses.length).toBeGreaterThan(30);
+  expect(statuses.every((s) => s.status === 'embedded')).toBe(true);
+  const { n } = await db.selectFrom('text_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('embedding', 'is not', null).executeTakeFirstOrThrow();
+  expect(Number(n)).toBeGreaterThanOrEqual(statuses.length);
 });
 
 test('GET /api/health → 200 with every component checked', async () => {

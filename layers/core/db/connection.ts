@@ -8,6 +8,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolConfig } from 'pg';
 import { env, ENV, requireEnv } from '../config';
+import { logger } from '../logger';
 import type { Database } from './schema';
 
 export const POOL_MAX = 10;
@@ -50,6 +51,8 @@ const readDatabaseSecret = async (arn: string): Promise<{ username: string; pass
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
   if (target.engine === 'postgres') {
     const pool = new Pool({ max: POOL_MAX, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...target.config });
+    // An idle connection closed by the server or RDS Proxy is replaced on next use; unheard, it would crash the process.
+    pool.on('error', (error) => logger.warn('idle database connection closed', { error: error.message }));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

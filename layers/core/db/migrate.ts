@@ -2,9 +2,11 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import { migration as domain } from './migrations/0001-domain';
+import { migration as aiQuota } from './migrations/0002-ai-quota';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
+  '0002-ai-quota': aiQuota,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

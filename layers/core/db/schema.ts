@@ -268,8 +268,12 @@ export interface Database {
   rate_limit_counters: RateLimitCountersTable;
   payment_events: PaymentEventsTable;
   milestones: MilestonesTable;
+  ai_quota_reservations: AiQuotaReservationsTable;
 }
 
 export type Investigation = Selectable<InvestigationsTable>;
 export type NewEvidenceItem = Insertable<EvidenceItemsTable>;
 export type AnalysisUpdate = Updateable<AnalysesTable>;
+
+/** 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota). */
+export interface AiQuotaReservationsTable { id: Generated<string>; region: string; reserved_at: ColumnType<Date, Date | string, Date | string> }

@@ -3,6 +3,7 @@
  * document is generated from them, so the contract is written once.
  */
 import * as z from 'zod';
+import { sweepRunSchema } from '../embeddings/report';
 import { uuid } from './params';
 
 export interface RouteContract {
@@ -39,6 +40,7 @@ export const contracts = {
       topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
     }),
   },
+  'embedding-sweeper': { response: sweepRunSchema },
 } satisfies Record<string, RouteContract>;
 
 export const contractOf = (functionId: string): RouteContract => (contracts as Record<string, RouteContract>)[functionId] ?? {};

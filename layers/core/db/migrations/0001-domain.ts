@@ -280,7 +280,7 @@ const up = [
   )`,
   `create index job_runs_job_idx on job_runs (job, started_at desc)`,
 
-  // Fixed-window counters shared by every instance: the API rate limiter and the per-region AI quota.
+  // Fixed-window counters shared by every instance, for the API rate limiter.
   `create table rate_limit_counters (
     key text not null,
     window_start timestamptz not null,

@@ -1,0 +1,54 @@
+/**
+ * How the gateway reads a failed model call, and the typed failures it hands its callers.
+ * Classification is pure: the SDK's error name, HTTP status and Node's network error codes.
+ */
+
+export type FailureKind =
+  /** the region is shedding load: retry with backoff, count it for the shedder */
+  | 'throttle'
+  /** a transient fault (5xx, model not ready, timeout, connection): retry, then the other region */
+  | 'retryable'
+  /** the request itself is wrong (validation, access, unknown model): no retry, no fallback */
+  | 'fatal';
+
+const THROTTLE_NAMES = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'RateLimitError', 'TooManyRequestsException']);
+const RETRYABLE_NAMES = new Set([
+  'InternalServerException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ModelTimeoutException', 'TimeoutError', 'RequestTimeout',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']);
+
+interface SdkLikeError {
+  name?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: { throttling?: boolean };
+}
+
+export const classifyFailure = (error: unknown): FailureKind => {
+  const e = (error ?? {}) as SdkLikeError;
+  const status = e.$metadata?.httpStatusCode;
+  if ((e.name && THROTTLE_NAMES.has(e.name)) || status === 429 || e.$retryable?.throttling) return 'throttle';
+  if ((e.name && RETRYABLE_NAMES.has(e.name)) || (status !== undefined && status >= 500)) return 'retryable';
+  if (e.code && NETWORK_CODES.has(e.code)) return 'retryable';
+  return 'fatal';
+};
+
+/** Both regions exhausted their retries: the caller fails the work with a message the user can act on. */
+export class AiUnavailableError extends Error {
+  override name = 'AiUnavailableError';
+  constructor(readonly attempts: { region: string; error: string }[]) {
+    super('The AI service is unavailable in both regions right now. Nothing was lost; please try again in a few minutes.');
+  }
+}
+
+/** The model service refused the request itself; retrying or another region would not help. */
+export class AiRequestError extends Error {
+  override name = 'AiRequestError';
+  constructor(readonly region: string, override readonly cause: unknown) {
+    super(`The AI service refused the request: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+  }
+}
+
+/** Exponential backoff with full jitter, capped; `random` is injectable so tests are deterministic. */
+export const backoffMs = (attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number =>
+  Math.round(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));

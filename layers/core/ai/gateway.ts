@@ -1,0 +1,193 @@
+/**
+ * The one gateway every AI call passes through (Amazon Bedrock): Converse for analysis, quality and
+ * judge prompts, InvokeModel for Titan Text Embeddings V2.
+ *
+ * Per call: quality and judge calls are refused up front while the throttle shedder is hot; each
+ * attempt first takes a slot of the shared per-region quota (waiting, or moving to the other region,
+ * rather than being sent to be throttled); the primary region gets the retry budget for throttles,
+ * 5xx and connection faults, then the same call goes to the fallback region (`[AI:fallback]`);
+ * a refused request (validation, access, unknown model) fails at once. Every attempt is written to
+ * the ledger; throttles also feed the shedder (`[AI:Throttle]`).
+ */
+import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { Kysely } from 'kysely';
+import { bedrockClient } from '../aws/clients';
+import { AI_MODEL_ENV, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '../config';
+import { database } from '../db/connection';
+import type { AiPurpose, Database } from '../db/schema';
+import { logger } from '../logger';
+import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
+import { recordCall } from './ledger';
+import { acquire, QuotaExhaustedError } from './quota';
+import { guardAgainstShedding, recordThrottle, shedderDisabled, shedderStatus } from './shedder';
+
+export type TextPurpose = Exclude<AiPurpose, 'embedding'>;
+
+export interface GatewayConfig {
+  regions: { primary: string; fallback: string };
+  models: AiModels;
+  /** attempts in a region before moving on (the SDK's own retries are off so every throttle is seen) */
+  attemptsPerRegion: number;
+  backoff: { baseMs: number; capMs: number };
+  shedderDisabled: boolean;
+  /** longest wait for a quota slot when both regions are full */
+  quotaMaxWaitMs: number;
+  embeddingDimensions: 256 | 512 | 1024;
+}
+
+export interface GatewayDeps {
+  db: Kysely<Database>;
+  client: (region: string) => BedrockRuntimeClient;
+  config: GatewayConfig;
+  now?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface CallContext {
+  userId?: string | undefined;
+  analysisId?: string | undefined;
+}
+
+export interface ConverseRequest extends CallContext {
+  purpose: TextPurpose;
+  system: string;
+  prompt: string;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface CallResult {
+  region: string;
+  modelId: string;
+  fellBack: boolean;
+  attempts: number;
+  latencyMs: number;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+export interface ConverseResult extends CallResult { text: string }
+export interface EmbedResult extends CallResult { embedding: number[] }
+
+export interface AiGateway {
+  converse: (request: ConverseRequest) => Promise<ConverseResult>;
+  embed: (text: string, context?: CallContext) => Promise<EmbedResult>;
+  /** the shedder's state, for the queue-stats route */
+  shedderStatus: () => Promise<{ hot: boolean; recentThrottles: number; fallbackRegion: string; disabled: boolean }>;
+}
+
+interface Attempt<T> {
+  send: (client: BedrockRuntimeClient) => Promise<T>;
+  usage: (out: T) => CallResult['usage'];
+}
+
+export const createAiGateway = (deps: GatewayDeps): AiGateway => {
+  const { db, client, config } = deps;
+  const now = deps.now ?? (() => new Date());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const { primary, fallback } = config.regions;
+
+  const call = async <T>(purpose: AiPurpose, modelId: string, context: CallContext, attempt: Attempt<T>): Promise<T & CallResult> => {
+    const failures: { region: string; error: string }[] = [];
+    let attempts = 0;
+    for (const phase of [{ home: primary, regions: [primary, fallback] }, { home: fallback, regions: [fallback] }]) {
+      if (phase.home === fallback) {
+        logger.warn('[AI:fallback]', { purpose, from: primary, to: fallback, modelId, failures, ...context });
+      }
+      for (let n = 1; n <= config.attemptsPerRegion; n++) {
+        let region: string;
+        try {
+          region = await acquire(db, { regions: phase.regions, now, sleep, maxWaitMs: config.quotaMaxWaitMs });
+        } catch (error) {
+          if (!(error instanceof QuotaExhaustedError)) throw error;
+          failures.push({ region: phase.regions.join('+'), error: 'quota exhausted' });
+          break;
+        }
+        attempts++;
+        const at = now();
+        const started = performance.now();
+        try {
+          const out = await attempt.send(client(region));
+          const latencyMs = Math.round(performance.now() - started);
+          const usage = attempt.usage(out);
+          await recordCall(db, { purpose, region, modelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
+          return { ...out, region, modelId, fellBack: region !== primary, attempts, latencyMs, usage };
+        } catch (error) {
+          const kind = classifyFailure(error);
+          const errorName = (error as Error).name ?? 'Error';
+          const latencyMs = performance.now() - started;
+          if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId, at, errorName, ...context });
+          else await recordCall(db, { purpose, region, modelId, outcome: 'error', errorName, latencyMs, ...context, at });
+          if (kind === 'fatal') throw new AiRequestError(region, error);
+          failures.push({ region, error: `${errorName}: ${(error as Error).message}` });
+          if (n < config.attemptsPerRegion) await sleep(backoffMs(n, config.backoff.baseMs, config.backoff.capMs, deps.random));
+        }
+      }
+    }
+    logger.error('AI call failed in both regions', { purpose, modelId, failures, ...context });
+    throw new AiUnavailableError(failures);
+  };
+
+  return {
+    converse: async (request) => {
+      const modelId = config.models[request.purpose];
+      const context = { userId: request.userId, analysisId: request.analysisId };
+      await guardAgainstShedding(db, {
+        purpose: request.purpose, now: now(), disabled: config.shedderDisabled, region: primary, modelId, ...context,
+      });
+      const command = new ConverseCommand({
+        modelId,
+        system: [{ text: request.system }],
+        messages: [{ role: 'user', content: [{ text: request.prompt }] }],
+        inferenceConfig: { maxTokens: request.maxTokens ?? 4096, temperature: request.temperature ?? 0 },
+        // shows in Bedrock invocation logs; the twin's stand-in shapes its answer by purpose
+        requestMetadata: { purpose: request.purpose, ...(request.analysisId && { analysis_id: request.analysisId }) },
+      });
+      const out = await call(request.purpose, modelId, context, {
+        send: async (c) => {
+          const res = await c.send(command);
+          return { text: (res.output?.message?.content ?? []).map((block) => block.text ?? '').join(''), usage: res.usage };
+        },
+        usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
+      });
+      return { text: out.text, region: out.region, modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+    },
+
+    embed: async (text, context = {}) => {
+      const modelId = config.models.embedding;
+      const body = JSON.stringify({ inputText: text, dimensions: config.embeddingDimensions, normalize: true });
+      const out = await call('embedding', modelId, context, {
+        send: async (c) => {
+          const res = await c.send(new InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body }));
+          return JSON.parse(new TextDecoder().decode(res.body)) as { embedding: number[]; inputTextTokenCount?: number };
+        },
+        usage: (res) => ({ inputTokens: res.inputTextTokenCount ?? 0, outputTokens: 0 }),
+      });
+      return { embedding: out.embedding, region: out.region, modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+    },
+
+    shedderStatus: () => shedderStatus(db, { now: now(), disabled: config.shedderDisabled, fallbackRegion: fallback }),
+  };
+};
+
+/** Configuration from the environment (set by CDK per function; by the twin locally), with code defaults. */
+export const gatewayConfigFromEnv = (): GatewayConfig => ({
+  regions: { primary: env(ENV.aiPrimaryRegion) ?? 'us-east-1', fallback: env(ENV.aiFallbackRegion) ?? 'us-west-2' },
+  models: Object.fromEntries(Object.entries(DEFAULT_AI_MODELS).map(([purpose, id]) => [purpose, env(AI_MODEL_ENV[purpose as keyof AiModels]) ?? id])) as unknown as AiModels,
+  attemptsPerRegion: 3,
+  backoff: { baseMs: 200, capMs: 2_000 },
+  shedderDisabled: shedderDisabled(),
+  quotaMaxWaitMs: 20_000,
+  embeddingDimensions: 1024,
+});
+
+let shared: AiGateway | undefined;
+
+/** The process-wide gateway over the process-wide database. */
+export const aiGateway = async (): Promise<AiGateway> => {
+  if (!shared) {
+    const db = await database();
+    shared ??= createAiGateway({ db, client: (region) => bedrockClient(region, { maxAttempts: 1 }), config: gatewayConfigFromEnv() });
+  }
+  return shared;
+};

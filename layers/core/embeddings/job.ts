@@ -1,0 +1,54 @@
+/**
+ * One run of the embedding sweeper as a job: a job_runs row (running → succeeded with the report, or
+ * failed with the error), the sweep, the PendingOver24hAfterSweep metric, a log line. What both the
+ * cron route and the schedule call.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { logger } from '../logger';
+import { publishSweepMetrics } from './metrics';
+import type { SweepReport, SweepRun } from './report';
+import { errorMessageOf, sweepEmbeddings, SWEEP_DEFAULTS, type SweepOptions } from './sweeper';
+
+export const EMBEDDING_SWEEPER_JOB = 'embedding-sweeper';
+
+export type JobTrigger = 'schedule' | 'http';
+
+export interface RunOptions extends SweepOptions {
+  trigger: JobTrigger;
+  /** where the metric goes (default: EMF through Powertools Metrics) */
+  publish?: (report: SweepReport) => void;
+}
+
+/** Time budget for a run: what the invocation has left minus a margin, capped per trigger. */
+export const SWEEP_BUDGET = {
+  /** scheduled runs: up to SWEEP_DEFAULTS.timeBudgetMs of the 300 s Lambda */
+  schedule: { capMs: SWEEP_DEFAULTS.timeBudgetMs, marginMs: 30_000 },
+  /** the cron route answers through API Gateway, whose integration timeout is 30 s */
+  http: { capMs: 20_000, marginMs: 5_000 },
+} as const;
+
+export const timeBudgetFor = (trigger: JobTrigger, remainingMs: number | undefined): number => {
+  const { capMs, marginMs } = SWEEP_BUDGET[trigger];
+  return Math.max(0, Math.min(capMs, (remainingMs ?? Number.POSITIVE_INFINITY) - marginMs));
+};
+
+export const runEmbeddingSweep = async (db: Kysely<Database>, { trigger, publish = publishSweepMetrics, ...options }: RunOptions): Promise<SweepRun> => {
+  const run = await db.insertInto('job_runs').values({ job: EMBEDDING_SWEEPER_JOB, trigger, status: 'running', report: null, error_message: null })
+    .returning('id').executeTakeFirstOrThrow();
+  let report: SweepReport;
+  try {
+    report = await sweepEmbeddings(db, options);
+  } catch (error) {
+    logger.error('embedding sweep failed', { error: error as Error, jobRunId: run.id, trigger });
+    await db.updateTable('job_runs').set({ status: 'failed', error_message: errorMessageOf(error), finished_at: sql`now()` })
+      .where('id', '=', run.id).execute()
+      .catch((e: unknown) => logger.error('could not record the failed embedding sweep', { error: e as Error, jobRunId: run.id }));
+    throw error;
+  }
+  await db.updateTable('job_runs').set({ status: 'succeeded', report: JSON.stringify(report), finished_at: sql`now()` })
+    .where('id', '=', run.id).execute();
+  publish(report);
+  logger.info('embedding sweep finished', { jobRunId: run.id, trigger, report });
+  return { ...report, job_run_id: run.id };
+};

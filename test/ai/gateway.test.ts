@@ -1,0 +1,191 @@
+/**
+ * The AI gateway through the real Bedrock SDK client against the local stand-in, over the real
+ * database: regional fallback, the throttle shedder, typed failures, the ledger. Time is simulated
+ * (the shedder and quota read the injected clock), backoff sleeps are instant.
+ */
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { sql } from 'kysely';
+import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '../../layers/core/ai/errors';
+import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
+import { QUOTA_LIMIT, reserve } from '../../layers/core/ai/quota';
+import { QualityShedError } from '../../layers/core/ai/shedder';
+import { logger } from '../../layers/core/logger';
+import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { useTestDatabase } from '../support/db';
+
+const PRIMARY = 'us-east-1';
+const FALLBACK = 'us-west-2';
+const db = useTestDatabase();
+let standin: BedrockStandin;
+const clients = new Map<string, BedrockRuntimeClient>();
+
+beforeAll(async () => {
+  standin = await startBedrockStandin();
+});
+afterAll(async () => {
+  for (const c of clients.values()) c.destroy();
+  await standin.stop();
+});
+beforeEach(async () => {
+  standin.clearFaults();
+  await sql`truncate ai_calls, ai_quota_reservations`.execute(db);
+});
+
+const client = (region: string) => {
+  let c = clients.get(region);
+  if (!c) {
+    c = new BedrockRuntimeClient({
+      region, endpoint: standin.url, maxAttempts: 1, requestHandler: new NodeHttpHandler(),
+      credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
+    });
+    clients.set(region, c);
+  }
+  return c;
+};
+
+const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
+  regions: { primary: PRIMARY, fallback: FALLBACK },
+  models: DEFAULT_AI_MODELS,
+  attemptsPerRegion: 3,
+  backoff: { baseMs: 100, capMs: 1000 },
+  shedderDisabled: false,
+  quotaMaxWaitMs: 0,
+  embeddingDimensions: 1024,
+  ...overrides,
+});
+
+/** A gateway on a simulated clock that starts at `start` and only moves when told. */
+const gatewayAt = (start: Date, overrides: Partial<GatewayConfig> = {}) => {
+  const clock = { now: start };
+  const gateway = createAiGateway({ db, client, config: config(overrides), now: () => clock.now, sleep: async () => undefined });
+  return { gateway, clock, advance: (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); } };
+};
+
+const ask = { system: 'Answer in JSON.', prompt: '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice?' };
+
+const ledger = async () =>
+  (await db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome']).orderBy('id').execute()).map((r) => `${r.purpose}:${r.region}:${r.outcome}`);
+
+test('failures are classified by name, status and network code', () => {
+  expect(classifyFailure({ name: 'ThrottlingException' })).toBe('throttle');
+  expect(classifyFailure({ name: 'ServiceQuotaExceededException' })).toBe('throttle');
+  expect(classifyFailure({ name: 'RateLimitError' })).toBe('throttle');
+  expect(classifyFailure({ name: 'Whatever', $metadata: { httpStatusCode: 429 } })).toBe('throttle');
+  expect(classifyFailure({ name: 'ServiceUnavailableException' })).toBe('retryable');
+  expect(classifyFailure({ name: 'Weird', $metadata: { httpStatusCode: 502 } })).toBe('retryable');
+  expect(classifyFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('retryable');
+  expect(classifyFailure({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } })).toBe('fatal');
+  expect(classifyFailure({ name: 'AccessDeniedException' })).toBe('fatal');
+  expect(backoffMs(1, 100, 1000, () => 1)).toBe(100);
+  expect(backoffMs(5, 100, 1000, () => 1)).toBe(1000);
+  expect(backoffMs(3, 100, 1000, () => 0)).toBe(0);
+});
+
+test('a healthy primary answers, and the call is in the ledger with its tokens', async () => {
+  const { gateway } = gatewayAt(new Date('2026-11-22T10:00:00Z'));
+  const out = await gateway.converse({ purpose: 'analysis', ...ask });
+  expect(out.region).toBe(PRIMARY);
+  expect(out.fellBack).toBe(false);
+  expect(JSON.parse(out.text).findings[0].citations).toEqual(['c1']);
+  const rows = await db.selectFrom('ai_calls').selectAll().execute();
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ purpose: 'analysis', region: PRIMARY, outcome: 'ok', model_id: DEFAULT_AI_MODELS.analysis });
+  expect(rows[0]!.output_tokens).toBe(out.usage.outputTokens);
+  expect(out.usage.outputTokens).toBeGreaterThan(0);
+});
+
+test('a throttle storm on the primary: retries, then the fallback serves, [AI:fallback] logged', async () => {
+  const warn = jest.spyOn(logger, 'warn');
+  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  const { gateway } = gatewayAt(new Date('2026-11-22T11:00:00Z'));
+  const out = await gateway.converse({ purpose: 'analysis', ...ask });
+  expect(out.region).toBe(FALLBACK);
+  expect(out.fellBack).toBe(true);
+  expect(out.attempts).toBe(4);
+  expect(await ledger()).toEqual([
+    `analysis:${PRIMARY}:throttled`, `analysis:${PRIMARY}:throttled`, `analysis:${PRIMARY}:throttled`, `analysis:${FALLBACK}:ok`,
+  ]);
+  expect(warn.mock.calls.map((c) => c[0])).toContain('[AI:fallback]');
+  warn.mockRestore();
+});
+
+test('4 throttles in 60 s: a quality call is shed before it starts, an analysis call at the same moment is served; 61 s later it is not hot', async () => {
+  const warn = jest.spyOn(logger, 'warn');
+  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  const { gateway, advance } = gatewayAt(new Date('2026-11-22T12:00:00Z'));
+  await gateway.converse({ purpose: 'analysis', ...ask }); // 3 throttles, served by the fallback
+  advance(10_000);
+  await gateway.converse({ purpose: 'analysis', ...ask }); // 3 more
+  standin.clearFaults();
+  const before = standin.stats()[PRIMARY]?.total ?? 0;
+  await expect(gateway.converse({ purpose: 'quality', ...ask })).rejects.toBeInstanceOf(QualityShedError);
+  expect(standin.stats()[PRIMARY]?.total ?? 0).toBe(before); // rejected before any request was sent
+  expect(warn.mock.calls.map((c) => c[0])).toContain('[AI:Shed]');
+  expect((await gateway.converse({ purpose: 'analysis', ...ask })).region).toBe(PRIMARY);
+  expect(await gateway.shedderStatus()).toEqual({ hot: true, recentThrottles: 6, fallbackRegion: FALLBACK, disabled: false });
+
+  advance(61_000); // every throttle is now older than the window
+  expect((await gateway.shedderStatus()).hot).toBe(false);
+  expect((await gateway.converse({ purpose: 'quality', ...ask })).region).toBe(PRIMARY);
+  warn.mockRestore();
+});
+
+test('with the shedder disabled, quality calls are never shed', async () => {
+  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  const { gateway } = gatewayAt(new Date('2026-11-22T13:00:00Z'), { shedderDisabled: true });
+  await gateway.converse({ purpose: 'analysis', ...ask });
+  await gateway.converse({ purpose: 'analysis', ...ask });
+  const out = await gateway.converse({ purpose: 'quality', ...ask });
+  expect(out.region).toBe(FALLBACK);
+  expect(await gateway.shedderStatus()).toMatchObject({ hot: false, disabled: true });
+});
+
+test('both regions down: a typed failure after each region spent its budget', async () => {
+  standin.setFaults(PRIMARY, { outage: true });
+  standin.setFaults(FALLBACK, { errorRatio: 1 });
+  const { gateway } = gatewayAt(new Date('2026-11-22T14:00:00Z'));
+  const error = await gateway.converse({ purpose: 'analysis', ...ask }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AiUnavailableError);
+  expect((error as AiUnavailableError).message).toMatch(/try again/);
+  expect((error as AiUnavailableError).attempts.map((a) => a.region)).toEqual([PRIMARY, PRIMARY, PRIMARY, FALLBACK, FALLBACK, FALLBACK]);
+  expect((await ledger()).every((row) => row.endsWith(':error'))).toBe(true);
+});
+
+test('a validation error fails at once: no retry, no fallback', async () => {
+  const { gateway } = gatewayAt(new Date('2026-11-22T15:00:00Z'), { models: { ...DEFAULT_AI_MODELS, analysis: DEFAULT_AI_MODELS.embedding } });
+  const fallbackBefore = standin.stats()[FALLBACK]?.total ?? 0;
+  await expect(gateway.converse({ purpose: 'analysis', ...ask })).rejects.toBeInstanceOf(AiRequestError);
+  expect(await ledger()).toEqual([`analysis:${PRIMARY}:error`]);
+  expect(standin.stats()[FALLBACK]?.total ?? 0).toBe(fallbackBefore);
+});
+
+test('over quota, a request goes to the other region (not to be throttled), and waits when both are full', async () => {
+  const clock = { now: new Date('2026-11-22T17:00:00Z') };
+  const sleep = async (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); };
+  const gateway = createAiGateway({ db, client, config: config({ quotaMaxWaitMs: 120_000 }), now: () => clock.now, sleep });
+  for (let i = 0; i < QUOTA_LIMIT; i++) expect(await reserve(db, { region: PRIMARY, now: clock.now })).toEqual({ granted: true });
+  const primaryBefore = standin.stats()[PRIMARY]?.total ?? 0;
+  expect((await gateway.converse({ purpose: 'analysis', ...ask })).region).toBe(FALLBACK);
+  expect(standin.stats()[PRIMARY]?.total ?? 0).toBe(primaryBefore); // nothing sent to a full region
+
+  for (let i = 1; i < QUOTA_LIMIT; i++) await reserve(db, { region: FALLBACK, now: clock.now });
+  const started = clock.now.getTime();
+  const waited = await gateway.converse({ purpose: 'analysis', ...ask });
+  expect(waited.region).toBe(PRIMARY); // the primary's window frees first
+  expect(clock.now.getTime() - started).toBe(60_000);
+  expect((await ledger()).filter((r) => r.endsWith(':throttled'))).toEqual([]);
+});
+
+test('embeddings go through the same path: 1024 unit-length dimensions, fallback on outage', async () => {
+  const { gateway } = gatewayAt(new Date('2026-11-22T16:00:00Z'));
+  const a = await gateway.embed('Brightline invoices split below the bid threshold');
+  expect(a.embedding).toHaveLength(1024);
+  expect(Math.hypot(...a.embedding)).toBeCloseTo(1);
+  standin.setFaults(PRIMARY, { outage: true });
+  const b = await gateway.embed('Brightline invoices split below the bid threshold');
+  expect(b.region).toBe(FALLBACK);
+  expect(b.embedding).toEqual(a.embedding);
+  expect(await ledger()).toContain(`embedding:${FALLBACK}:ok`);
+});

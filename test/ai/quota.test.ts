@@ -1,0 +1,254 @@
+import { sql } from 'kysely';
+import type { Sleep } from '../../layers/core/ai/clock';
+import {
+  acquire, decide, inWindow, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor,
+} from '../../layers/core/ai/quota';
+import { testEngine, useTestDatabase } from '../support/db';
+
+const PRIMARY = 'us-east-1';
+const FALLBACK = 'us-west-2';
+const W = QUOTA_WINDOW_MS;
+const T0 = Date.parse('2025-03-01T12:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms);
+
+/** The most stamps in any window [t, t + W): checking windows that start at a stamp covers them all. */
+const maxInAnyWindow = (times: readonly number[]): number => {
+  const sorted = [...times].sort((a, b) => a - b);
+  let max = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (j < sorted.length && sorted[j]! < sorted[i]! + W) j++;
+    max = Math.max(max, j - i);
+  }
+  return max;
+};
+
+/** A clock that only moves when slept on: simulated minutes pass in milliseconds. */
+const simulatedClock = (startMs: number) => {
+  let t = startMs;
+  const slept: number[] = [];
+  const sleep: Sleep = async (ms) => {
+    slept.push(ms);
+    t += ms;
+    await new Promise((resolve) => setImmediate(resolve)); // let the other callers run meanwhile
+  };
+  return { now: () => new Date(t), sleep, slept };
+};
+
+/**
+ * One simulated clock shared by many parallel callers (discrete-event time): it jumps to the next
+ * wake-up only once every caller is asleep or done, and everyone due at that moment runs concurrently.
+ */
+class SimulatedTime {
+  private t: number;
+  private running = 0;
+  private sleepers: { until: number; wake: () => void }[] = [];
+
+  constructor(startMs: number) { this.t = startMs; }
+
+  now = (): Date => new Date(this.t);
+
+  sleep: Sleep = (ms) => new Promise<void>((wake) => {
+    this.sleepers.push({ until: this.t + ms, wake });
+    this.running--;
+    this.advance();
+  });
+
+  /** Runs `fn` as a caller arriving at startMs + offsetMs. Call start() once every caller is added. */
+  spawn<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> {
+    return new Promise<void>((wake) => this.sleepers.push({ until: this.t + offsetMs, wake }))
+      .then(fn)
+      .finally(() => { this.running--; this.advance(); });
+  }
+
+  start(): void { this.advance(); }
+
+  private advance(): void {
+    if (this.running > 0 || this.sleepers.length === 0) return;
+    this.t = Math.min(...this.sleepers.map((s) => s.until));
+    const due = this.sleepers.filter((s) => s.until === this.t);
+    this.sleepers = this.sleepers.filter((s) => s.until !== this.t);
+    this.running += due.length;
+    due.forEach((s) => s.wake());
+  }
+}
+
+describe('quota window math', () => {
+  const times = (...ms: number[]) => ms.map(at);
+
+  test('the window is (at − W, at]', () => {
+    expect(inWindow(times(0, 1, W, W + 1), at(W), W)).toEqual(times(1, W));
+  });
+
+  test('retryAt: when the (count − limit + 1)-th oldest leaves the window', () => {
+    expect(retryAtFor(times(0, 10, 20), 3, W)).toEqual(at(W));
+    expect(retryAtFor(times(0, 10, 20, 30), 3, W)).toEqual(at(10 + W));
+    expect(() => retryAtFor(times(0, 10), 3, W)).toThrow(RangeError);
+  });
+
+  test('stamps never go back in time', () => {
+    expect(stampFor(at(5), undefined)).toEqual(at(5));
+    expect(stampFor(at(5), at(3))).toEqual(at(5));
+    expect(stampFor(at(5), at(9))).toEqual(at(9));
+  });
+
+  test('decide grants below the limit, refuses at it', () => {
+    expect(decide(times(0, 10), at(20), 3, W)).toEqual({ granted: true, at: at(20) });
+    expect(decide(times(0, 10, 20), at(30), 3, W)).toEqual({ granted: false, retryAt: at(W) });
+    expect(decide(times(0, 10, 20), at(W), 3, W)).toEqual({ granted: true, at: at(W) });
+    // a caller whose clock is behind the latest stamp is counted at that stamp
+    expect(decide(times(0, 10, 20), at(15), 3, W)).toEqual({ granted: false, retryAt: at(W) });
+    expect(decide(times(10, 20, W + 5), at(W), 3, W)).toEqual({ granted: false, retryAt: at(10 + W) });
+  });
+});
+
+describe(`quota on ${testEngine()}`, () => {
+  const db = useTestDatabase();
+
+  beforeAll(async () => {
+    // Test-only history of every grant: housekeeping deletes old reservations, the windows check needs them all.
+    await sql`create table quota_history (region text not null, reserved_at timestamptz not null)`.execute(db);
+    await sql`create function quota_history_log() returns trigger language plpgsql as $$
+      begin insert into quota_history values (new.region, new.reserved_at); return new; end $$`.execute(db);
+    await sql`create trigger quota_history_log after insert on ai_quota_reservations
+      for each row execute function quota_history_log()`.execute(db);
+  });
+
+  beforeEach(async () => {
+    await db.deleteFrom('ai_quota_reservations').execute();
+    await sql`delete from quota_history`.execute(db);
+  });
+
+  const history = async (region: string): Promise<number[]> => {
+    const { rows } = await sql<{ reserved_at: Date }>`select reserved_at from quota_history where region = ${region} order by reserved_at`.execute(db);
+    return rows.map((r) => r.reserved_at.getTime() - T0);
+  };
+
+  test('sequential: 50 granted, the 51st refused until the oldest leaves the window, then one more', async () => {
+    for (let i = 0; i < QUOTA_LIMIT; i++) {
+      expect(await reserve(db, { region: PRIMARY, now: at(i * 100) })).toEqual({ granted: true });
+    }
+    expect(await reserve(db, { region: PRIMARY, now: at(10_000) })).toEqual({ granted: false, retryAt: at(W) });
+    expect(await reserve(db, { region: PRIMARY, now: at(W - 1) })).toEqual({ granted: false, retryAt: at(W) });
+    expect(await reserve(db, { region: PRIMARY, now: at(W) })).toEqual({ granted: true });
+    expect(await reserve(db, { region: PRIMARY, now: at(W) })).toEqual({ granted: false, retryAt: at(100 + W) });
+    expect(await reserve(db, { region: PRIMARY, now: at(100 + W) })).toEqual({ granted: true });
+    // housekeeping: the two stamps that left the window are gone
+    const left = await db.selectFrom('ai_quota_reservations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(QUOTA_LIMIT);
+  });
+
+  test('regions are independent', async () => {
+    for (let i = 0; i < QUOTA_LIMIT; i++) await reserve(db, { region: PRIMARY, now: at(i) });
+    expect(await reserve(db, { region: PRIMARY, now: at(100) })).toMatchObject({ granted: false });
+    expect(await reserve(db, { region: FALLBACK, now: at(100) })).toEqual({ granted: true });
+  });
+
+  test('concurrency: parallel bursts over 3 simulated minutes grant exactly what the limit allows, never more in any window', async () => {
+    // Every 5 s, a burst of parallel callers per region (deterministic sizes); each burst settles before the clock moves.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const steps = Array.from({ length: 36 }, (_, i) => ({
+      t: i * 5_000,
+      demand: { [PRIMARY]: Math.floor(random() * 13), [FALLBACK]: Math.floor(random() * 9) } as Record<string, number>,
+    }));
+
+    // Reference: an exact sliding-window limiter, one request at a time.
+    const expected: Record<string, number[]> = { [PRIMARY]: [], [FALLBACK]: [] };
+    const modelled: Record<string, number[]> = { [PRIMARY]: [], [FALLBACK]: [] };
+    for (const { t, demand } of steps) {
+      for (const region of [PRIMARY, FALLBACK]) {
+        const room = QUOTA_LIMIT - modelled[region]!.filter((s) => s > t - W && s <= t).length;
+        const granted = Math.min(demand[region]!, room);
+        modelled[region]!.push(...Array<number>(granted).fill(t));
+        expected[region]!.push(granted);
+      }
+    }
+
+    const actual: Record<string, number[]> = { [PRIMARY]: [], [FALLBACK]: [] };
+    let callers = 0;
+    for (const { t, demand } of steps) {
+      const burst = [PRIMARY, FALLBACK].flatMap((region) => Array.from({ length: demand[region]! }, () => ({ region })));
+      callers += burst.length;
+      const results = await Promise.all(burst.map(({ region }) => reserve(db, { region, now: at(t) }).then((r) => ({ region, r }))));
+      for (const region of [PRIMARY, FALLBACK]) actual[region]!.push(results.filter((x) => x.region === region && x.r.granted).length);
+    }
+
+    expect(callers).toBeGreaterThanOrEqual(200);
+    expect(actual).toEqual(expected);
+    for (const region of [PRIMARY, FALLBACK]) {
+      const stamps = await history(region);
+      expect(stamps.length).toBe(modelled[region]!.length);
+      expect(maxInAnyWindow(stamps)).toBeLessThanOrEqual(QUOTA_LIMIT);
+    }
+    // the primary is oversubscribed: the limit is used to the full in its first minute
+    expect(maxInAnyWindow(await history(PRIMARY))).toBe(QUOTA_LIMIT);
+  });
+
+  test('concurrency: out-of-order parallel callers (clocks disagree) never exceed the limit in any window', async () => {
+    // 150 callers with request times over 90 s, started at once in a shuffled order, so the lock is
+    // taken out of time order (on PGlite in this order; on PostgreSQL in whatever order the server picks).
+    const times = Array.from({ length: 150 }, (_, i) => (i * 37 % 150) * 600);
+    const results = await Promise.all(times.map((t) => reserve(db, { region: PRIMARY, now: at(t) })));
+    const stamps = await history(PRIMARY);
+    expect(stamps.length).toBe(results.filter((r) => r.granted).length);
+    expect(stamps.length).toBeGreaterThanOrEqual(QUOTA_LIMIT);
+    expect(maxInAnyWindow(stamps)).toBeLessThanOrEqual(QUOTA_LIMIT);
+  });
+
+  test('concurrency: 200 parallel acquire callers in bursts on a shared simulated clock are all served at the full rate of both regions, waiting when both are full', async () => {
+    // 50 callers at each of 0, 20, 40 and 50 s on one simulated clock; callers due at the same moment run in parallel.
+    const arrivals = [0, 20_000, 40_000, 50_000].flatMap((t) => Array<number>(QUOTA_LIMIT).fill(t));
+    const time = new SimulatedTime(T0);
+    let waited = 0;
+    const sleep: Sleep = (ms) => { waited++; return time.sleep(ms); };
+    const calls = arrivals.map((arrival) => time.spawn(arrival, () =>
+      acquire(db, { regions: [PRIMARY, FALLBACK], now: time.now, sleep, maxWaitMs: 60_000 })));
+    time.start();
+    const served = await Promise.all(calls);
+
+    const primary = await history(PRIMARY);
+    const fallback = await history(FALLBACK);
+    expect(served.filter((r) => r === PRIMARY).length).toBe(primary.length);
+    expect(primary.length + fallback.length).toBe(arrivals.length);
+    const histogram = (stamps: number[]) => Object.fromEntries([...new Set(stamps)].map((t) => [t, stamps.filter((s) => s === t).length]));
+    // 0 s → primary; 20 s → fallback; 40 s and 50 s → both full: half take the primary when it frees at 60 s,
+    // the rest the fallback at 80 s
+    expect(histogram(primary)).toEqual({ 0: 50, 60000: 50 });
+    expect(histogram(fallback)).toEqual({ 20000: 50, 80000: 50 });
+    for (const stamps of [primary, fallback]) expect(maxInAnyWindow(stamps)).toBeLessThanOrEqual(QUOTA_LIMIT);
+    expect(waited).toBe(150); // 100 callers wait for 60 s, and 50 of them again for 80 s
+  });
+
+  test('acquire: primary first, the fallback when the primary is full', async () => {
+    const clock = simulatedClock(T0);
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(PRIMARY);
+    for (let i = 1; i < QUOTA_LIMIT; i++) await reserve(db, { region: PRIMARY, now: at(0) });
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(FALLBACK);
+    expect(clock.slept).toEqual([]);
+  });
+
+  test('acquire: both full → waits for the earliest free slot, then takes it', async () => {
+    for (let i = 0; i < QUOTA_LIMIT; i++) {
+      await reserve(db, { region: PRIMARY, now: at(20_000) });
+      await reserve(db, { region: FALLBACK, now: at(10_000) });
+    }
+    const clock = simulatedClock(T0 + 30_000);
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], now: clock.now, sleep: clock.sleep, maxWaitMs: 60_000 })).toBe(FALLBACK);
+    expect(clock.slept).toEqual([40_000]); // the fallback's oldest (10 s) leaves at 70 s
+    expect(clock.now()).toEqual(at(70_000));
+  });
+
+  test('acquire: throws QuotaExhaustedError (with retryAt) when the wait would exceed maxWaitMs', async () => {
+    for (let i = 0; i < QUOTA_LIMIT; i++) {
+      await reserve(db, { region: PRIMARY, now: at(0) });
+      await reserve(db, { region: FALLBACK, now: at(5_000) });
+    }
+    const clock = simulatedClock(T0 + 30_000);
+    const attempt = acquire(db, { regions: [PRIMARY, FALLBACK], now: clock.now, sleep: clock.sleep, maxWaitMs: 29_999 });
+    await expect(attempt).rejects.toBeInstanceOf(QuotaExhaustedError);
+    await expect(attempt).rejects.toMatchObject({ name: 'QuotaExhaustedError', retryAt: at(W), regions: [PRIMARY, FALLBACK] });
+    expect(clock.slept).toEqual([]);
+    // exactly the wait allowed: served
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], now: clock.now, sleep: clock.sleep, maxWaitMs: 30_000 })).toBe(PRIMARY);
+  });
+});
