@@ -2,13 +2,27 @@
  * `npm run bench` — prints figures, asserts nothing:
  * 1. twin start time, cold (empty twin folder: initdb, migrations, demo seed) and warm (same folder again);
  * 2. per-function bundle size, bundled with the options CDK deploys with;
- * 3. handler init time: a fresh Node process loading each bundle (the Lambda cold-start share that is ours).
+ * 3. handler init time: a fresh Node process loading each bundle (the Lambda cold-start share that is ours);
+ * 4. AI gateway overhead per call against the Bedrock stand-in (gateway vs the bare SDK client);
+ * 5. quota use under a burst: achieved requests per minute per region vs the 50 allowed, and overruns.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { buildSync } from 'esbuild';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import { createAiGateway } from '../../layers/core/ai/gateway';
+import { acquire, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '../../layers/core/ai/quota';
+import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+import { openPglite } from '../../layers/core/db/connection';
+import { migrateToLatest } from '../../layers/core/db/migrate';
+import type { Database } from '../../layers/core/db/schema';
+import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
+import { SimulatedTime } from '../support/simulated-time';
 import { entryOf, functions } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { EXTERNAL_MODULES } from '../../lib/stacks/service-function';
@@ -77,8 +91,87 @@ const bundles = () => {
   console.log(`  ${functions.length} functions; bundle min ${Math.min(...kb).toFixed(0)} kB, max ${Math.max(...kb).toFixed(0)} kB; init median ${median(rows.map((r) => r.initMs)).toFixed(1)} ms`);
 };
 
+const memoryDatabase = async (): Promise<Kysely<Database>> => {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(await openPglite('memory://')) });
+  await migrateToLatest(db as Kysely<unknown>);
+  return db;
+};
+
+const gatewayOverhead = async () => {
+  const CALLS = 100;
+  const db = await memoryDatabase();
+  const standin = await startBedrockStandin();
+  const clients = new Map<string, BedrockRuntimeClient>();
+  const client = (region: string) => {
+    if (!clients.has(region)) {
+      clients.set(region, new BedrockRuntimeClient({
+        region, endpoint: standin.url, maxAttempts: 1, requestHandler: new NodeHttpHandler(), credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+      }));
+    }
+    return clients.get(region)!;
+  };
+  const gateway = createAiGateway({
+    db, client,
+    config: {
+      regions: { primary: 'us-east-1', fallback: 'us-west-2' }, models: DEFAULT_AI_MODELS, attemptsPerRegion: 3,
+      backoff: { baseMs: 200, capMs: 2000 }, shedderDisabled: false, quotaMaxWaitMs: 0, embeddingDimensions: 1024,
+    },
+    // a fresh minute per call keeps the quota out of this measurement (it is measured below)
+    now: (() => { let t = Date.UTC(2026, 0, 1); return () => new Date((t += QUOTA_WINDOW_MS)); })(),
+  });
+  const prompt = '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice? Answer in JSON.';
+  const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: prompt }] }] });
+  const time = async (fn: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const started = performance.now();
+      await fn();
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
+  };
+  await time(() => client('us-east-1').send(command)); // warm both paths
+  const bare = await time(() => client('us-east-1').send(command));
+  const through = await time(() => gateway.converse({ purpose: 'analysis', system: 'Answer in JSON.', prompt }));
+  console.log(`\nAI gateway overhead (median of ${CALLS} sequential Converse calls against the stand-in, embedded PGlite):`);
+  console.log(`  bare SDK client ${bare.toFixed(2)} ms, through the gateway ${through.toFixed(2)} ms → overhead ${(through - bare).toFixed(2)} ms per call (quota slot + ledger row)`);
+  for (const c of clients.values()) c.destroy();
+  await standin.stop();
+  await db.destroy();
+};
+
+const quotaBurst = async () => {
+  const db = await memoryDatabase();
+  const start = Date.UTC(2026, 0, 1);
+  const time = new SimulatedTime(start);
+  const MINUTES = 5;
+  const CALLERS = 1000; // 200 a minute against 100 a minute of capacity (50 per region)
+  const grants: { region: string; at: number }[] = [];
+  const calls = Array.from({ length: CALLERS }, (_, i) => time.spawn(Math.floor((i * MINUTES * 60_000) / CALLERS), async () => {
+    const region = await acquire(db, { regions: ['us-east-1', 'us-west-2'], now: time.now, sleep: time.sleep, maxWaitMs: 30_000 }).catch(() => undefined);
+    if (region) grants.push({ region, at: time.now().getTime() });
+  }));
+  time.start();
+  await Promise.all(calls);
+  console.log(`\nQuota under a burst (${CALLERS} callers over ${MINUTES} simulated minutes, ${QUOTA_LIMIT}/min per region, waits up to 30 s):`);
+  for (const region of ['us-east-1', 'us-west-2']) {
+    const stamps = grants.filter((g) => g.region === region).map((g) => g.at).sort((a, b) => a - b);
+    let worst = 0;
+    for (let i = 0, j = 0; i < stamps.length; i++) {
+      while (j < stamps.length && stamps[j]! < stamps[i]! + QUOTA_WINDOW_MS) j++;
+      worst = Math.max(worst, j - i);
+    }
+    const inBurst = stamps.filter((t) => t < start + MINUTES * 60_000).length;
+    console.log(`  ${region}: ${stamps.length} granted (${(inBurst / MINUTES).toFixed(1)} req/min over the ${MINUTES} minutes), busiest 60-s window ${worst}, overruns ${Math.max(0, worst - QUOTA_LIMIT)}`);
+  }
+  console.log(`  refused after waiting 30 s: ${CALLERS - grants.length}`);
+  await db.destroy();
+};
+
 const main = async () => {
   console.log(`Node ${process.version}, ${RUNS} run(s) each`);
+  await gatewayOverhead();
+  await quotaBurst();
   bundles();
   await twinStart();
 };
