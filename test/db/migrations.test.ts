@@ -56,8 +56,8 @@ describe(`migrations on ${testEngine()}`, () => {
     expect(a.generation_status).toBe('queued');
     await expect(db.insertInto('retrieval_records')
       .values({ analysis_id: a.id, rank: 1, source_type: 'content', similarity: 0.2, included: false }).execute()).rejects.toThrow();
-    await db.insertInto('prompt_templates').values({ prompt_type: 'analysis_question', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute();
-    await expect(db.insertInto('prompt_templates').values({ prompt_type: 'analysis_question', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute())
+    await db.insertInto('prompt_templates').values({ prompt_type: 'test_prompt', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute();
+    await expect(db.insertInto('prompt_templates').values({ prompt_type: 'test_prompt', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute())
       .rejects.toThrow();
   });
 

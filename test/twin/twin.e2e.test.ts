@@ -121,8 +121,9 @@ test('routes a later issue builds answer 501 naming it, behind their access chec
   const res = await call('GET', '/api/admin/settings', tokens.admin);
   expect(res.status).toBe(501);
   expect(res.body.error.message).toMatch(/issue 6/);
-  const assess = await call('POST', '/api/analysis/assess', tokens.investigator, {});
-  expect(assess.status).toBe(501);
+  const metrics = await call('GET', `/api/analysis/feedback-metrics?investigation_id=${DEMO_INVESTIGATION_IDS.northwind}`, tokens.investigator);
+  expect(metrics.status).toBe(501);
+  expect(metrics.body.error.message).toMatch(/issue 5/);
 });
 
 test('cron routes take the scheduler secret or an admin token, nothing else', async () => {
@@ -143,14 +144,14 @@ test('every manifest route is served, and the OpenAPI document lists it', async 
 });
 
 test('a queue message reaches the worker handler; one it cannot process ends in the DLQ, not lost', async () => {
-  const worker = functions.find((f) => f.id === 'generation-worker')!;
+  const worker = functions.find((f) => f.id === 'quality-worker')!;
   expect(typeof worker.entry).toBe('object'); // still planned: it fails every message back
   const sqs = sqsClient();
-  await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.url, MessageBody: JSON.stringify({ analysis_id: 'x' }) }));
+  await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.quality.url, MessageBody: JSON.stringify({ analysis_id: 'x' }) }));
   const deadline = Date.now() + 20_000;
   let dead: string[] = [];
   while (dead.length === 0 && Date.now() < deadline) {
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: twin.aws.queues.generation.dlqUrl, WaitTimeSeconds: 1 }));
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: twin.aws.queues.quality.dlqUrl, WaitTimeSeconds: 1 }));
     dead = (out.Messages ?? []).map((m) => m.Body ?? '');
   }
   expect(dead).toEqual([JSON.stringify({ analysis_id: 'x' })]);

@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import { migration as domain } from './migrations/0001-domain';
 import { migration as aiQuota } from './migrations/0002-ai-quota';
+import { migration as promptTemplates } from './migrations/0003-prompt-templates';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
   '0002-ai-quota': aiQuota,
+  '0003-prompt-templates': promptTemplates,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

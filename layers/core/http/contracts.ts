@@ -3,7 +3,10 @@
  * document is generated from them, so the contract is written once.
  */
 import * as z from 'zod';
+import { assessmentSchema } from '../analysis/assess';
 import { sweepRunSchema } from '../embeddings/report';
+import { analysisAnswerSchema } from '../analysis/answer';
+import { analysisRequestSchema } from '../analysis/selection';
 import { uuid } from './params';
 
 export interface RouteContract {
@@ -24,6 +27,36 @@ const investigationSummary = z.object({
   created_at: z.iso.datetime(),
 });
 
+const timestamp = z.iso.datetime().nullable();
+
+const analysisViewSchema = z.object({
+  analysis_id: uuid,
+  investigation_id: uuid,
+  analysis_type: z.enum(['question', 'topic', 'summary', 'gap', 'error_check']),
+  question_id: uuid.nullable(),
+  topic_id: uuid.nullable(),
+  regenerated_from: uuid.nullable(),
+  generation_status: z.enum(['queued', 'generating', 'complete', 'failed', 'checking', 'verified', 'quality_unavailable']),
+  error_message: z.string().nullable(),
+  result: analysisAnswerSchema.nullable(),
+  faithfulness_score: z.number().min(0).max(1).nullable(),
+  coverage_score: z.number().min(0).max(1).nullable(),
+  quality_confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).nullable(),
+  evidence_coverage: z.object({ considered: z.number().int(), total: z.number().int() }).nullable(),
+  retrieval_quality: z.record(z.string(), z.unknown()).nullable(),
+  validation_status: z.enum(['valid', 'citations_removed', 'uncited_findings']).nullable(),
+  token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).nullable(),
+  prompt_type: z.string().nullable(),
+  prompt_version: z.number().int().nullable(),
+  model_id: z.string().nullable(),
+  detail_reviewed_at: timestamp,
+  citation_checked_at: timestamp,
+  feedback_status: z.enum(['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed']).nullable(),
+  feedback_badge: z.object({ key: z.string(), label: z.string(), color: z.string() }).nullable(),
+  created_at: z.iso.datetime(),
+  generated_at: timestamp,
+});
+
 export const contracts = {
   health: {
     response: z.object({
@@ -40,6 +73,12 @@ export const contracts = {
       topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
     }),
   },
+  'analysis-create': {
+    body: analysisRequestSchema,
+    response: z.object({ analysis_id: uuid, generation_status: z.literal('queued'), poll: z.string() }),
+  },
+  'analysis-get': { params: z.object({ analysis_id: uuid }), response: analysisViewSchema },
+  'analysis-assess': { body: analysisRequestSchema, response: assessmentSchema },
   'embedding-sweeper': { response: sweepRunSchema },
 } satisfies Record<string, RouteContract>;
 

@@ -1,0 +1,58 @@
+/**
+ * Reading the model's answer: JSON in the shape the analysis prompts ask for, validated with zod, and
+ * every citation checked against the chunks that were actually in the prompt. Pure.
+ */
+import * as z from 'zod';
+
+export const analysisAnswerSchema = z.object({
+  summary: z.string().min(1),
+  findings: z.array(z.object({ statement: z.string().min(1), citations: z.array(z.string()) })),
+  confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).optional(),
+  evidence_gaps: z.array(z.string()).default([]),
+  /** set by the twin's Bedrock stand-in, so its output is never passed off as AI output */
+  standin: z.boolean().optional(),
+});
+
+export type AnalysisAnswer = z.infer<typeof analysisAnswerSchema>;
+
+/**
+ * valid: every finding cites included chunks only;
+ * citations_removed: some citations named chunks that were not in the prompt and were dropped;
+ * uncited_findings: after that, at least one finding cites nothing.
+ */
+export type ValidationStatus = 'valid' | 'citations_removed' | 'uncited_findings';
+
+export class UnreadableAnswerError extends Error {
+  override name = 'UnreadableAnswerError';
+  constructor(readonly detail: string) {
+    super('The AI answered in a form the service could not read. Nothing was lost; please run the analysis again.');
+  }
+}
+
+/** Models sometimes wrap JSON in a fenced block or add a sentence around it. */
+const jsonPart = (text: string): string => {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const body = fenced ? fenced[1]! : text;
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  return start >= 0 && end > start ? body.slice(start, end + 1) : body;
+};
+
+export const readAnswer = (text: string, includedChunkIds: ReadonlySet<string>): { answer: AnalysisAnswer; validation_status: ValidationStatus } => {
+  let json: unknown;
+  try {
+    json = JSON.parse(jsonPart(text));
+  } catch (error) {
+    throw new UnreadableAnswerError(`not JSON: ${(error as Error).message}`);
+  }
+  const parsed = analysisAnswerSchema.safeParse(json);
+  if (!parsed.success) throw new UnreadableAnswerError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  let removed = false;
+  const findings = parsed.data.findings.map((f) => {
+    const citations = [...new Set(f.citations)].filter((id) => includedChunkIds.has(id));
+    if (citations.length !== new Set(f.citations).size) removed = true;
+    return { ...f, citations };
+  });
+  const validation_status: ValidationStatus = findings.some((f) => f.citations.length === 0) ? 'uncited_findings' : removed ? 'citations_removed' : 'valid';
+  return { answer: { ...parsed.data, findings }, validation_status };
+};

@@ -1,0 +1,125 @@
+/**
+ * The evidence check before generation (POST /api/analysis/assess): which evidence exists for the
+ * selected analysis. It makes no AI call and does no similarity scoring — it only counts rows — and
+ * it is one SQL statement (one round trip), every count served by an index on investigation_id
+ * (evidence items, background documents), evidence_item_id (attachments) or the link table's
+ * primary key (question_id, evidence_item_id). The spec's limit is under 100 ms.
+ *
+ * What the figures mean:
+ * - total_evidence: evidence items in the investigation. This is "the evidence": the only figure
+ *   that can block generation.
+ * - linked_evidence: evidence items linked to the selected question (question analyses); null for
+ *   every other type, which has no question to link to.
+ * - background_documents.count: all background documents of the investigation; .included: whether at
+ *   least one of them is included for the AI; .included_count: how many are (an addition to the
+ *   documented wire names, so a client can show "2 of 3 included").
+ * - source_breakdown: the sources retrieval can draw on, by the retrieval chunk types — content:
+ *   evidence items whose text content is not blank; attachments: files attached to the
+ *   investigation's evidence items; background_docs: background documents included for the AI (an
+ *   excluded one is never retrieved, so it is not a source). Text extraction and embedding status
+ *   are not looked at: a source waiting for them is still evidence the analysis will use once
+ *   processed, and the check must stay a cheap count.
+ * - blocking: a message when, and only when, total_evidence is 0; can_generate is exactly
+ *   `blocking === null`. Background documents alone do not count as evidence: they are reference
+ *   material (policies, codes, procedures) that helps interpret evidence, and an analysis built on
+ *   them alone would describe the rules, not the facts of the case.
+ * - note: informational only, never blocking — set for a question analysis when evidence exists but
+ *   none is linked to the question, because retrieval searches all of the investigation's evidence
+ *   by semantic similarity and still finds what is relevant.
+ *
+ * The caller has already resolved the investigation (and question) within the caller's organization
+ * (see ./selection); this module does no access check of its own.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import * as z from 'zod';
+import type { AnalysisType, Database } from '../db/schema';
+
+const count = z.number().int().nonnegative();
+
+export const assessmentSchema = z.object({
+  total_evidence: count.describe('evidence items in the investigation'),
+  linked_evidence: count.nullable().describe('evidence items linked to the selected question; null unless a question analysis'),
+  background_documents: z.object({
+    count: count.describe('background documents of the investigation'),
+    included: z.boolean().describe('whether any background document is included for the AI'),
+    included_count: count.describe('background documents included for the AI'),
+  }),
+  source_breakdown: z.object({
+    content: count.describe('evidence items with non-blank text content'),
+    attachments: count.describe("attachments of the investigation's evidence items"),
+    background_docs: count.describe('background documents included for the AI'),
+  }),
+  note: z.string().nullable().describe('informational (never blocks): no evidence is linked directly to the question'),
+  blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
+  can_generate: z.boolean().describe('true exactly when blocking is null'),
+});
+
+export type Assessment = z.infer<typeof assessmentSchema>;
+
+export interface AssessmentInput {
+  investigationId: string;
+  analysisType: AnalysisType;
+  /** required for a question analysis, ignored otherwise */
+  questionId?: string;
+}
+
+export const BLOCKING_NO_EVIDENCE = 'This investigation has no evidence yet. Add at least one evidence item before generating an analysis.';
+const BACKGROUND_ONLY = ' Background documents are reference material, not evidence, so they cannot be analysed on their own.';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export const noLinkedEvidenceNote = (totalEvidence: number): string =>
+  `No evidence is linked directly to this question. That does not block the analysis: it searches all ${plural(totalEvidence, 'evidence item', 'evidence items')} `
+  + 'of the investigation by semantic similarity, so relevant evidence is still found.';
+
+const int = (expression: RawBuilder<unknown>) => sql<number>`cast(${expression} as int)`;
+
+/** Counts what the investigation holds for the selected analysis and says whether generation can proceed. */
+export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInput): Promise<Assessment> => {
+  const { investigationId, analysisType, questionId } = input;
+  if (analysisType === 'question' && !questionId) throw new TypeError('a question analysis is assessed for a question: questionId is required');
+  const isQuestion = analysisType === 'question';
+
+  const row = await db
+    .selectFrom([
+      db.selectFrom('evidence_items').where('investigation_id', '=', investigationId)
+        .select([
+          int(sql`count(*)`).as('total'),
+          int(sql`count(*) filter (where content ~ '[^[:space:]]')`).as('with_content'),
+        ]).as('e'),
+      db.selectFrom('attachments as a').innerJoin('evidence_items as ai', 'ai.id', 'a.evidence_item_id')
+        .where('ai.investigation_id', '=', investigationId)
+        .select(int(sql`count(*)`).as('attachments')).as('a'),
+      db.selectFrom('background_documents').where('investigation_id', '=', investigationId)
+        .select([
+          int(sql`count(*)`).as('total'),
+          int(sql`count(*) filter (where included_for_ai)`).as('included'),
+        ]).as('b'),
+      // a non-question analysis asks for no link count: the subquery is a constant then, not a scan
+      (isQuestion
+        ? db.selectFrom('evidence_question_links as l').innerJoin('evidence_items as li', 'li.id', 'l.evidence_item_id')
+          .where('l.question_id', '=', questionId!).where('li.investigation_id', '=', investigationId)
+          .select(int(sql`count(*)`).as('linked'))
+        : db.selectNoFrom(sql<number | null>`null::int`.as('linked'))).as('l'),
+    ])
+    .select([
+      'e.total as total_evidence', 'e.with_content', 'a.attachments',
+      'b.total as background_total', 'b.included as background_included', 'l.linked',
+    ])
+    .executeTakeFirstOrThrow();
+
+  const totalEvidence = row.total_evidence;
+  const linked = isQuestion ? row.linked ?? 0 : null;
+  const blocking = totalEvidence === 0 ? BLOCKING_NO_EVIDENCE + (row.background_total > 0 ? BACKGROUND_ONLY : '') : null;
+  const note = isQuestion && totalEvidence > 0 && linked === 0 ? noLinkedEvidenceNote(totalEvidence) : null;
+
+  return {
+    total_evidence: totalEvidence,
+    linked_evidence: linked,
+    background_documents: { count: row.background_total, included: row.background_included > 0, included_count: row.background_included },
+    source_breakdown: { content: row.with_content, attachments: row.attachments, background_docs: row.background_included },
+    note,
+    blocking,
+    can_generate: blocking === null,
+  };
+};

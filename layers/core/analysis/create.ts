@@ -1,0 +1,48 @@
+/**
+ * Starting an analysis: the request is checked (type, selection, organization, evidence, an active
+ * prompt template) before anything is written; then one `queued` row and one generation message.
+ * If the message cannot be sent, the row is marked failed with a retry-later message — never left queued.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { conflict, unavailable } from '../http/errors';
+import { logger } from '../logger';
+import type { AnalysisMessage } from '../queues';
+import { assessEvidence } from './assess';
+import { assertPromptAvailable, PROMPT_TYPE } from './prompts';
+import { resolveSelection, type AnalysisRequest } from './selection';
+
+export interface CreateDeps {
+  db: Kysely<Database>;
+  send: (message: AnalysisMessage) => Promise<void>;
+}
+
+export const createAnalysis = async (
+  { db, send }: CreateDeps,
+  caller: { organizationId: string; userId: string | undefined },
+  request: AnalysisRequest,
+): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
+  const { investigation } = await resolveSelection(db, caller.organizationId, request);
+  const assessment = await assessEvidence(db, {
+    investigationId: investigation.id, analysisType: request.analysis_type, questionId: request.question_id,
+  });
+  if (assessment.blocking) throw conflict(assessment.blocking, { reason: 'no_evidence' });
+  await assertPromptAvailable(db, PROMPT_TYPE[request.analysis_type]);
+
+  const row = await db.insertInto('analyses').values({
+    investigation_id: investigation.id,
+    analysis_type: request.analysis_type,
+    question_id: request.question_id ?? null,
+    topic_id: request.topic_id ?? null,
+    requested_by: caller.userId ?? null,
+  }).returning('id').executeTakeFirstOrThrow();
+  try {
+    await send({ analysis_id: row.id });
+  } catch (error) {
+    logger.error('could not queue an analysis', { analysisId: row.id, error: error as Error });
+    await db.updateTable('analyses').set({ generation_status: 'failed', error_message: 'The analysis could not be queued. Please try again in a moment.' })
+      .where('id', '=', row.id).execute();
+    throw unavailable('The analysis could not be queued. Please try again in a moment.', { analysis_id: row.id });
+  }
+  return { analysis_id: row.id, generation_status: 'queued' };
+};

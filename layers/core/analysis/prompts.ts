@@ -1,0 +1,45 @@
+/** Prompt templates: the active version of a prompt type, and rendering its placeholders. */
+import type { Kysely } from 'kysely';
+import type { AnalysisType, Database } from '../db/schema';
+import { conflict } from '../http/errors';
+
+export const PROMPT_TYPE: Record<AnalysisType, string> = {
+  question: 'analysis_question',
+  topic: 'analysis_topic',
+  summary: 'analysis_summary',
+  gap: 'analysis_gap',
+  error_check: 'analysis_error_check',
+};
+
+export interface ActiveTemplate {
+  prompt_type: string;
+  version: number;
+  system_prompt: string;
+  user_prompt_template: string;
+}
+
+export class PromptUnavailableError extends Error {
+  override name = 'PromptUnavailableError';
+}
+
+/**
+ * The newest active version of a prompt type. A type whose templates are all deactivated refuses
+ * generation with a message an administrator can act on.
+ */
+export const activeTemplate = async (db: Kysely<Database>, promptType: string): Promise<ActiveTemplate> => {
+  const row = await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'system_prompt', 'user_prompt_template'])
+    .where('prompt_type', '=', promptType).where('is_active', '=', true).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  if (!row) throw new PromptUnavailableError(`The prompt template ${promptType} is deactivated; an administrator must activate a version before analyses of this type can run.`);
+  return row;
+};
+
+/** Checks before queueing work, so a deactivated type is refused at once (409) instead of failing later. */
+export const assertPromptAvailable = async (db: Kysely<Database>, promptType: string): Promise<void> => {
+  await activeTemplate(db, promptType).catch((error: unknown) => {
+    throw error instanceof PromptUnavailableError ? conflict(error.message) : error;
+  });
+};
+
+/** Replaces each {{name}} with its value; unknown placeholders become empty, so a template may omit any. */
+export const renderTemplate = (template: string, values: Record<string, string>): string =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');

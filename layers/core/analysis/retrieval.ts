@@ -1,0 +1,67 @@
+/**
+ * Semantic retrieval for an analysis: the investigation's chunks nearest to the query (pgvector
+ * cosine distance), and which of them go into the AI's context. Background documents an
+ * administrator excluded from the AI are never candidates.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database, SourceType } from '../db/schema';
+
+export const RETRIEVAL = {
+  /** nearest chunks considered (and shown on the retrieval panel) */
+  candidates: 20,
+  /** at most this many go into the prompt */
+  maxIncluded: 8,
+  /**
+   * below this cosine similarity a chunk is not relevant enough to include. Low on purpose: cosine
+   * similarity between a short question and an 800-character passage rarely passes 0.6 even when the
+   * passage answers it (Titan V2 and the twin's feature hashing alike), so the ranking and the
+   * context limit do most of the choosing; the bands shown to investigators stay the spec's.
+   */
+  minSimilarity: 0.2,
+} as const;
+
+export const EXCLUSION = {
+  belowThreshold: 'below similarity threshold',
+  contextFull: 'context limit reached (more relevant chunks were included)',
+} as const;
+
+export interface Candidate {
+  chunk_id: string;
+  text: string;
+  source_type: SourceType;
+  evidence_item_id: string | null;
+  background_document_id: string | null;
+  similarity: number;
+}
+
+export interface Ranked extends Candidate {
+  rank: number;
+  included: boolean;
+  exclusion_reason: string | null;
+}
+
+/** Pure: candidates arrive nearest first; the first `maxIncluded` above the threshold are included. */
+export const decideInclusion = (candidates: Candidate[], rules: { maxIncluded: number; minSimilarity: number } = RETRIEVAL): Ranked[] => {
+  let included = 0;
+  return candidates.map((c, i) => {
+    const relevant = c.similarity >= rules.minSimilarity;
+    const take = relevant && included < rules.maxIncluded;
+    if (take) included++;
+    return { ...c, rank: i + 1, included: take, exclusion_reason: take ? null : relevant ? EXCLUSION.contextFull : EXCLUSION.belowThreshold };
+  });
+};
+
+export const toVector = (embedding: number[]): string => `[${embedding.join(',')}]`;
+
+export const nearestChunks = async (db: Kysely<Database>, investigationId: string, query: number[], limit: number = RETRIEVAL.candidates): Promise<Candidate[]> => {
+  const vector = toVector(query);
+  const { rows } = await sql<Candidate>`
+    select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id,
+           1 - (c.embedding <=> ${vector}::vector) as similarity
+    from text_chunks c
+    left join background_documents b on b.id = c.background_document_id
+    where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
+    order by c.embedding <=> ${vector}::vector
+    limit ${limit}`.execute(db);
+  return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
+};

@@ -1,0 +1,141 @@
+/**
+ * POST /api/analysis/assess end to end through the twin: HTTP → API Gateway stand-in (JWT
+ * authorizer) → functions/http/analysis-assess.ts → the seeded demo database. Runs on PGlite, or on
+ * real PostgreSQL when TEST_DATABASE_URL is set.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BLOCKING_NO_EVIDENCE } from '../../layers/core/analysis/assess';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { startTwin, type Twin } from '../../lib/twin/twin';
+import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+
+const PATH = '/api/analysis/assess';
+const NORTHWIND = DEMO_INVESTIGATION_IDS.northwind;
+/** The demo question nothing is linked to (demo.json key q-others-involved). */
+const UNLINKED_QUESTION_TEXT = 'Were any other Northwind employees aware of or involved in the arrangement with Brightline?';
+
+let twin: Twin;
+let dir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+const tokens = { northwind: '', harbor: '' };
+let questions: { question_id: string; text: string; linked_evidence_count: number }[];
+let topicId: string;
+
+const call = async (body: unknown, token: string | undefined = tokens.northwind) => {
+  const res = await fetch(`${twin.url}${PATH}`, {
+    method: 'POST',
+    headers: { ...(token && { authorization: `Bearer ${token}` }), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ias-assess-'));
+  let databaseUrl: string | undefined;
+  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
+  twin = await startTwin({ port: 0, twinDir: dir, schedules: false, ...(databaseUrl && { databaseUrl }) });
+  const token = (org: string) => {
+    const u = demoUser('investigator', org);
+    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
+  };
+  [tokens.northwind, tokens.harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
+  const detail = await fetch(`${twin.url}/api/investigations/${NORTHWIND}`, { headers: { authorization: `Bearer ${tokens.northwind}` } });
+  const investigation = (await detail.json()) as { questions: typeof questions; topics: { topic_id: string }[] };
+  questions = investigation.questions;
+  topicId = investigation.topics[0]!.topic_id;
+}, 60_000);
+
+afterAll(async () => {
+  await twin?.stop();
+  await dropDatabase?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the demo question with nothing linked: an informational note, and generation may proceed', async () => {
+  const unlinked = questions.find((q) => q.text === UNLINKED_QUESTION_TEXT)!;
+  expect(unlinked.linked_evidence_count).toBe(0);
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'question', question_id: unlinked.question_id });
+  expect(res.status).toBe(200);
+  expect(res.body.linked_evidence).toBe(0);
+  expect(res.body.total_evidence).toBeGreaterThanOrEqual(30);
+  expect(res.body.note).toMatch(/No evidence is linked directly to this question/);
+  expect(res.body.blocking).toBeNull();
+  expect(res.body.can_generate).toBe(true);
+});
+
+test('a demo question with links: linked_evidence counted, no note, the full wire shape', async () => {
+  const linked = questions.find((q) => q.linked_evidence_count > 0)!;
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'question', question_id: linked.question_id });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({
+    total_evidence: expect.any(Number),
+    linked_evidence: linked.linked_evidence_count,
+    background_documents: { count: expect.any(Number), included: true, included_count: expect.any(Number) },
+    source_breakdown: { content: expect.any(Number), attachments: expect.any(Number), background_docs: expect.any(Number) },
+    note: null,
+    blocking: null,
+    can_generate: true,
+  });
+  expect(res.body.linked_evidence).toBeGreaterThan(0);
+  expect(res.body.source_breakdown.attachments).toBeGreaterThan(0);
+  expect(res.body.background_documents.count).toBeGreaterThan(0);
+});
+
+test('topic and summary analyses: no linked count', async () => {
+  for (const body of [
+    { investigation_id: NORTHWIND, analysis_type: 'topic', topic_id: topicId },
+    { investigation_id: NORTHWIND, analysis_type: 'summary' },
+  ]) {
+    const res = await call(body);
+    expect(res.status).toBe(200);
+    expect(res.body.linked_evidence).toBeNull();
+    expect(res.body.can_generate).toBe(true);
+  }
+});
+
+test("an investigator of another organization gets 404, as for a missing investigation", async () => {
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'summary' }, tokens.harbor);
+  expect(res.status).toBe(404);
+  expect(res.body.error).toEqual({ code: 'not_found', message: 'The investigation was not found.' });
+});
+
+test('no token: 401', async () => {
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'summary' }, '');
+  expect(res.status).toBe(401);
+});
+
+test('a design-only type: 400 saying it is not available', async () => {
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'Timeline Analysis' });
+  expect(res.status).toBe(400);
+  expect(res.body.error.code).toBe('analysis_type_unavailable');
+  expect(res.body.error.message).toMatch(/^Timeline Analysis is a design-only analysis type and is not available\./);
+});
+
+test('bad input: 400 naming the field', async () => {
+  const res = await call({ investigation_id: NORTHWIND, analysis_type: 'question' });
+  expect(res.status).toBe(400);
+  expect(res.body.error.details).toEqual([{ path: 'question_id', message: 'is required for a question analysis' }]);
+});
+
+test('an investigation with zero evidence: the blocking message, and generation may not proceed', async () => {
+  const db = twin.database.db;
+  const { id } = await db.insertInto('investigations')
+    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, title: 'Just opened' }).returning('id').executeTakeFirstOrThrow();
+  const { id: questionId } = await db.insertInto('questions').values({ investigation_id: id, text: 'What happened?' })
+    .returning('id').executeTakeFirstOrThrow();
+  const res = await call({ investigation_id: id, analysis_type: 'question', question_id: questionId });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({
+    total_evidence: 0,
+    linked_evidence: 0,
+    background_documents: { count: 0, included: false, included_count: 0 },
+    source_breakdown: { content: 0, attachments: 0, background_docs: 0 },
+    note: null,
+    blocking: BLOCKING_NO_EVIDENCE,
+    can_generate: false,
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Creating and generating analyses through the twin's HTTP API: 202 at once, the generation worker
+ * behind the queue, polling until complete; retrieval records behind every citation; organization
+ * scoping; the failure path when both AI regions are down. Runs on PGlite, or real PostgreSQL with
+ * TEST_DATABASE_URL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
+import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+
+let twin: Twin;
+let dir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+let investigator = '';
+let harbor = '';
+const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ias-generation-'));
+  let databaseUrl: string | undefined;
+  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
+  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 2, ...(databaseUrl && { databaseUrl }) });
+  await twin.schedulesSettled(); // the seeded evidence is embedded
+  const token = (org: string) => {
+    const u = demoUser('investigator', org);
+    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
+  };
+  [investigator, harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
+}, 90_000);
+
+afterAll(async () => {
+  await twin?.stop();
+  await dropDatabase?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const call = async (method: string, path: string, token: string, body?: unknown) => {
+  const res = await fetch(`${twin.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+};
+
+/** Polls like the SPA (every 3 s for up to 5 min), faster here. */
+const pollUntilSettled = async (analysisId: string, token = investigator) => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await call('GET', `/api/analysis/${analysisId}`, token);
+    expect(res.status).toBe(200);
+    if (!['queued', 'generating'].includes(res.body.generation_status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`analysis still ${res.body.generation_status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const firstQuestion = async () => (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions
+  .find((q: { linked_evidence_count: number }) => q.linked_evidence_count > 0);
+
+test('a question analysis: 202 at once, then complete with findings citing the chunks it was given', async () => {
+  const question = await firstQuestion();
+  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: question.question_id });
+  expect(created.status).toBe(202);
+  expect(created.body).toMatchObject({ generation_status: 'queued', poll: `/api/analysis/${created.body.analysis_id}` });
+
+  const analysis = await pollUntilSettled(created.body.analysis_id);
+  expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(analysis.generation_status);
+  expect(analysis).toMatchObject({ analysis_type: 'question', question_id: question.question_id, prompt_type: 'analysis_question', prompt_version: 1, error_message: null });
+  expect(analysis.result.findings.length).toBeGreaterThan(0);
+  expect(analysis.result.standin).toBe(true); // the twin's stand-in labels its output
+  expect(analysis.token_usage.output_tokens).toBeGreaterThan(0);
+  expect(analysis.evidence_coverage.total).toBeGreaterThanOrEqual(30);
+  expect(analysis.evidence_coverage.considered).toBeGreaterThan(0);
+  expect(analysis.evidence_coverage.considered).toBeLessThanOrEqual(analysis.evidence_coverage.total);
+  expect(analysis.validation_status).toBe('valid');
+
+  const records = await twin.database.db.selectFrom('retrieval_records').selectAll().where('analysis_id', '=', created.body.analysis_id).orderBy('rank').execute();
+  expect(records.length).toBeGreaterThan(0);
+  const included = new Set(records.filter((r) => r.included).map((r) => r.chunk_id));
+  for (const finding of analysis.result.findings) for (const id of finding.citations) expect(included.has(id)).toBe(true);
+  for (const r of records.filter((x) => !x.included)) expect(r.exclusion_reason).toBeTruthy();
+  expect(records.map((r) => r.similarity)).toEqual([...records.map((r) => r.similarity)].sort((a, b) => b - a));
+});
+
+test('a summary needs no selection; another organization cannot read it (404)', async () => {
+  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
+  expect(created.status).toBe(202);
+  const analysis = await pollUntilSettled(created.body.analysis_id);
+  expect(analysis.prompt_type).toBe('analysis_summary');
+  expect((await call('GET', `/api/analysis/${created.body.analysis_id}`, harbor)).status).toBe(404);
+  expect((await call('POST', '/api/analysis', harbor, { investigation_id: INVESTIGATION, analysis_type: 'summary' })).status).toBe(404);
+});
+
+test('bad requests change nothing: design-only type 400, missing question 400, zero evidence 409', async () => {
+  const before = await twin.database.db.selectFrom('analyses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const timeline = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'timeline' });
+  expect(timeline.status).toBe(400);
+  expect(timeline.body.error.message).toMatch(/not available/i);
+  expect((await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'question' })).status).toBe(400);
+  const empty = await twin.database.db.insertInto('investigations')
+    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, title: 'Nothing yet' }).returning('id').executeTakeFirstOrThrow();
+  const blocked = await call('POST', '/api/analysis', investigator, { investigation_id: empty.id, analysis_type: 'summary' });
+  expect(blocked.status).toBe(409);
+  expect(blocked.body.error.message).toMatch(/evidence/i);
+  const after = await twin.database.db.selectFrom('analyses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  expect(Number(after.n)).toBe(Number(before.n));
+});
+
+test('both AI regions down: the analysis fails with a retry-later message; the evidence is intact', async () => {
+  const evidenceBefore = await twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('investigation_id', '=', INVESTIGATION).executeTakeFirstOrThrow();
+  twin.bedrock.setFaults(AI_REGIONS.primary, { outage: true });
+  twin.bedrock.setFaults(AI_REGIONS.fallback, { outage: true });
+  try {
+    const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'gap' });
+    expect(created.status).toBe(202);
+    const analysis = await pollUntilSettled(created.body.analysis_id);
+    expect(analysis.generation_status).toBe('failed');
+    expect(analysis.error_message).toMatch(/try again/i);
+  } finally {
+    twin.bedrock.clearFaults();
+  }
+  const evidenceAfter = await twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('investigation_id', '=', INVESTIGATION).executeTakeFirstOrThrow();
+  expect(Number(evidenceAfter.n)).toBe(Number(evidenceBefore.n));
+}, 60_000);
+
+test('duplicate delivery of a generation message produces one analysis', async () => {
+  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'error_check' });
+  const done = await pollUntilSettled(created.body.analysis_id);
+  const { enqueue } = await import('../../layers/core/queues');
+  await enqueue('generation', { analysis_id: created.body.analysis_id });
+  await new Promise((r) => setTimeout(r, 1500));
+  const again = await call('GET', `/api/analysis/${created.body.analysis_id}`, investigator);
+  expect(again.body.generated_at).toBe(done.generated_at);
+  const records = await twin.database.db.selectFrom('retrieval_records').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('analysis_id', '=', created.body.analysis_id).executeTakeFirstOrThrow();
+  expect(Number(records.n)).toBeLessThanOrEqual(20);
+});
