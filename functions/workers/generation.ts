@@ -1,8 +1,8 @@
 /**
  * Generation worker (SQS, batch size 1): generates each analysis named in the batch. A message whose
- * work failed for a reason worth retrying is reported back, so it returns after the visibility
- * timeout and, in the end, reaches the DLQ; a final failure (both AI regions down, unreadable answer)
- * is recorded on the analysis and the message is done.
+ * work failed for a reason worth retrying, or that is malformed, is reported back, so it returns after
+ * the visibility timeout and, in the end, rests in the DLQ; a final failure (both AI regions down,
+ * unreadable answer) is recorded on the analysis and the message is done.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
@@ -20,7 +20,9 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   for (const record of event.Records) {
     const message = Message.safeParse((() => { try { return JSON.parse(record.body); } catch { return undefined; } })());
     if (!message.success) {
-      logger.error('generation message is malformed; dropped', { messageId: record.messageId, body: record.body.slice(0, 200) });
+      // it can never succeed: failed back until it rests in the DLQ, where it can be inspected
+      logger.error('generation message is malformed', { messageId: record.messageId, body: record.body.slice(0, 200) });
+      batchItemFailures.push({ itemIdentifier: record.messageId });
       continue;
     }
     try {

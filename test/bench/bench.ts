@@ -4,7 +4,14 @@
  * 2. per-function bundle size, bundled with the options CDK deploys with;
  * 3. handler init time: a fresh Node process loading each bundle (the Lambda cold-start share that is ours);
  * 4. AI gateway overhead per call against the Bedrock stand-in (gateway vs the bare SDK client);
- * 5. quota use under a burst: achieved requests per minute per region vs the 50 allowed, and overruns.
+ * 5. quota use under a burst: achieved requests per minute per region vs the 50 allowed, and overruns;
+ * 6. assess latency through HTTP with 100,000 evidence items, on PGlite and real PostgreSQL;
+ * 7. retrieval latency and recall@20 (HNSW vs exact) with the HNSW build time (./analysis-bench.ts).
+ *
+ * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval).
+ * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
+ * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -16,6 +23,7 @@ import { buildSync } from 'esbuild';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createAiGateway } from '../../layers/core/ai/gateway';
+import { assessBench, retrievalBench } from './analysis-bench';
 import { acquire, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '../../layers/core/ai/quota';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { openPglite } from '../../layers/core/db/connection';
@@ -168,12 +176,32 @@ const quotaBurst = async () => {
   await db.destroy();
 };
 
-const main = async () => {
-  console.log(`Node ${process.version}, ${RUNS} run(s) each`);
-  await gatewayOverhead();
-  await quotaBurst();
-  bundles();
-  await twinStart();
+const SECTIONS: Record<string, () => unknown> = {
+  gateway: gatewayOverhead,
+  quota: quotaBurst,
+  bundles,
+  twin: twinStart,
+  assess: assessBench,
+  retrieval: retrievalBench,
 };
 
-void main();
+const main = async () => {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((name) => !(name in SECTIONS));
+  if (unknown.length > 0) {
+    console.error(`unknown bench section(s): ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}`);
+    process.exit(2);
+  }
+  const selected = asked.length > 0 ? Object.keys(SECTIONS).filter((name) => asked.includes(name)) : Object.keys(SECTIONS);
+  console.log(`Node ${process.version}, ${RUNS} run(s) each; sections: ${selected.join(', ')}`);
+  for (const name of selected) {
+    const started = performance.now();
+    await SECTIONS[name]!();
+    console.log(`  [${name}: ${((performance.now() - started) / 1000).toFixed(1)} s]`);
+  }
+};
+
+main().then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,47 +1,107 @@
-/** An analysis as clients read it (DESIGN.md wire names), scoped to the caller's organization. */
-import type { Kysely } from 'kysely';
+/** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (typeof v === 'string' ? JSON.parse(v) : v) as T);
 
-export const getAnalysis = async (db: Kysely<Database>, organizationId: string, analysisId: string, userId: string | undefined) => {
-  const row = await db.selectFrom('analyses as a')
+/** No user row (e.g. a token whose subject is not provisioned yet): a UUID no engagement row has. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+/** Analyses of the caller's organization with the caller's engagement gates: the rows every view is made from. */
+const analysisRows = (db: Kysely<Database>, organizationId: string, userId: string | undefined) =>
+  db.selectFrom('analyses as a')
     .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
-    .leftJoin('analysis_engagements as e', (join) => join.onRef('e.analysis_id', '=', 'a.id').on('e.user_id', '=', userId ?? '00000000-0000-0000-0000-000000000000'))
+    .leftJoin('analysis_engagements as e', (join) => join.onRef('e.analysis_id', '=', 'a.id').on('e.user_id', '=', userId ?? NO_USER))
     .selectAll('a')
     .select(['e.detail_reviewed_at', 'e.citation_checked_at'])
-    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    analysis_id: row.id,
-    investigation_id: row.investigation_id,
-    analysis_type: row.analysis_type,
-    question_id: row.question_id,
-    topic_id: row.topic_id,
-    regenerated_from: row.regenerated_from,
-    generation_status: row.generation_status,
-    error_message: row.error_message,
-    result: json(row.result),
-    faithfulness_score: row.faithfulness_score,
-    coverage_score: row.coverage_score,
-    quality_confidence: row.quality_confidence,
-    evidence_coverage: json<{ considered: number; total: number }>(row.evidence_coverage),
-    retrieval_quality: json(row.retrieval_quality),
-    validation_status: row.validation_status,
-    token_usage: json<{ input_tokens: number; output_tokens: number }>(row.token_usage),
-    prompt_type: row.prompt_type,
-    prompt_version: row.prompt_version,
-    model_id: row.model_id,
-    detail_reviewed_at: iso(row.detail_reviewed_at),
-    citation_checked_at: iso(row.citation_checked_at),
-    feedback_status: row.feedback_status,
-    feedback_badge: feedbackBadge(row.feedback_status),
-    created_at: iso(row.created_at),
-    generated_at: iso(row.generated_at),
-  };
+    .where('i.organization_id', '=', organizationId);
+
+type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisRows>['executeTakeFirstOrThrow']>>;
+
+/** One row (analysis + the caller's engagement) → the wire view of GET /api/analysis/{id} and of each list item. */
+export const toAnalysisView = (row: AnalysisRow) => ({
+  analysis_id: row.id,
+  investigation_id: row.investigation_id,
+  analysis_type: row.analysis_type,
+  question_id: row.question_id,
+  topic_id: row.topic_id,
+  regenerated_from: row.regenerated_from,
+  generation_status: row.generation_status,
+  error_message: row.error_message,
+  result: json(row.result),
+  faithfulness_score: row.faithfulness_score,
+  coverage_score: row.coverage_score,
+  quality_confidence: row.quality_confidence,
+  evidence_coverage: json<{ considered: number; total: number }>(row.evidence_coverage),
+  retrieval_quality: json(row.retrieval_quality),
+  validation_status: row.validation_status,
+  token_usage: json<{ input_tokens: number; output_tokens: number }>(row.token_usage),
+  prompt_type: row.prompt_type,
+  prompt_version: row.prompt_version,
+  model_id: row.model_id,
+  detail_reviewed_at: iso(row.detail_reviewed_at),
+  citation_checked_at: iso(row.citation_checked_at),
+  feedback_status: row.feedback_status,
+  feedback_badge: feedbackBadge(row.feedback_status),
+  created_at: iso(row.created_at),
+  generated_at: iso(row.generated_at),
+});
+
+export type AnalysisView = ReturnType<typeof toAnalysisView>;
+
+export const getAnalysis = async (db: Kysely<Database>, organizationId: string, analysisId: string, userId: string | undefined): Promise<AnalysisView | undefined> => {
+  const row = await analysisRows(db, organizationId, userId).where('a.id', '=', analysisId).executeTakeFirst();
+  return row ? toAnalysisView(row) : undefined;
 };
 
-export type AnalysisView = NonNullable<Awaited<ReturnType<typeof getAnalysis>>>;
+export const ANALYSIS_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+
+export interface AnalysisListOptions {
+  /** page size, 1..200 (default 50) */
+  limit?: number;
+  /** only analyses created strictly before this instant (millisecond precision): the `next_before` of the previous page */
+  before?: Date;
+}
+
+export interface AnalysisList {
+  analyses: AnalysisView[];
+  /** pass as `before` for the next page; null when this page is the last */
+  next_before: string | null;
+}
+
+/**
+ * An investigation's analyses, newest first (ties broken by id), each the same view as getAnalysis.
+ * Undefined when the investigation is missing or not the organization's.
+ *
+ * Paging: the cursor is a created_at ISO timestamp, which has millisecond precision while the column
+ * has microseconds, so rows are compared truncated to the millisecond. So that no analysis is skipped
+ * or repeated, a page never ends inside a millisecond: if the row after the page shares the last row's
+ * millisecond, the rows of that millisecond move to the next page; and should one millisecond hold
+ * more analyses than a page (no real workload does), that page is the whole millisecond, longer than
+ * `limit`.
+ */
+export const listAnalyses = async (
+  db: Kysely<Database>, organizationId: string, investigationId: string, userId: string | undefined, options: AnalysisListOptions = {},
+): Promise<AnalysisList | undefined> => {
+  const investigation = await db.selectFrom('investigations').select('id')
+    .where('id', '=', investigationId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!investigation) return undefined;
+  const limit = Math.min(ANALYSIS_LIST.maxLimit, Math.max(1, Math.trunc(options.limit ?? ANALYSIS_LIST.defaultLimit)));
+  let query = analysisRows(db, organizationId, userId).where('a.investigation_id', '=', investigationId);
+  if (options.before) query = query.where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '<', options.before);
+  const rows = await query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+  if (rows.length <= limit) return { analyses: rows.map(toAnalysisView), next_before: null };
+  const ms = (r: AnalysisRow) => new Date(r.created_at).getTime();
+  const boundary = ms(rows[limit]!);
+  let page = rows.slice(0, limit);
+  if (ms(page[page.length - 1]!) === boundary) {
+    const whole = page.filter((r) => ms(r) !== boundary);
+    // one millisecond holding more than a page: that page is the whole millisecond, longer than `limit`
+    page = whole.length > 0 ? whole : await analysisRows(db, organizationId, userId).where('a.investigation_id', '=', investigationId)
+      .where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '=', new Date(boundary))
+      .orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').execute();
+  }
+  return { analyses: page.map(toAnalysisView), next_before: iso(page[page.length - 1]!.created_at) };
+};

@@ -79,6 +79,55 @@ export const contracts = {
   },
   'analysis-get': { params: z.object({ analysis_id: uuid }), response: analysisViewSchema },
   'analysis-assess': { body: analysisRequestSchema, response: assessmentSchema },
+  'analysis-retrieval': {
+    params: z.object({ analysis_id: uuid }),
+    response: z.object({
+      analysis_id: uuid,
+      chunks: z.array(z.object({
+        rank: z.number().int(),
+        source_title: z.string(),
+        type: z.enum(['content', 'attachment', 'background_doc']),
+        included: z.boolean(),
+        similarity: z.number().min(0).max(1),
+        band: z.object({ key: z.enum(['high', 'relevant', 'somewhat', 'low']), label: z.string(), color: z.string(), percent: z.number().int() }),
+        exclusion_reason: z.string().nullable(),
+        chunk_id: uuid.nullable(),
+        evidence_item_id: uuid.nullable(),
+        background_document_id: uuid.nullable(),
+        attachment_file_name: z.string().nullable(),
+        source_deleted: z.boolean(),
+        text: z.string().nullable(),
+        text_truncated: z.boolean(),
+      })),
+      summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
+    }),
+  },
+  'analysis-list': {
+    query: z.object({
+      investigation_id: uuid,
+      limit: z.coerce.number({ error: 'must be an integer from 1 to 200' }).int().min(1).max(200).default(50),
+      before: z.iso.datetime({ offset: true, error: 'must be an ISO timestamp' }).optional(),
+    }),
+    response: z.object({ analyses: z.array(analysisViewSchema), next_before: timestamp }),
+  },
+  'analysis-quality-check': {
+    params: z.object({ analysis_id: uuid }),
+    response: z.object({ analysis_id: uuid, generation_status: z.literal('checking'), poll: z.string() }),
+  },
+  'analysis-quality-status': {
+    params: z.object({ analysis_id: uuid }),
+    response: z.object({
+      analysis_id: uuid,
+      generation_status: analysisViewSchema.shape.generation_status,
+      quality_state: z.enum(['not_started', 'checking', 'verified', 'failed', 'unavailable']),
+      faithfulness_score: z.number().min(0).max(1).nullable(),
+      coverage_score: z.number().min(0).max(1).nullable(),
+      quality_confidence: analysisViewSchema.shape.quality_confidence,
+      quality_error: z.string().nullable(),
+      quality_checked_at: timestamp,
+      checking_since: timestamp,
+    }),
+  },
   'embedding-sweeper': { response: sweepRunSchema },
 } satisfies Record<string, RouteContract>;
 

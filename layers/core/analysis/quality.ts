@@ -1,0 +1,252 @@
+/**
+ * Quality checks of a generated analysis (SPEC "States and transitions"): complete → checking →
+ * verified; any failure → complete with `[QUALITY_CHECK_FAILURE]` logged; shed → quality_unavailable.
+ * Never left on checking: every way out of a check writes a resting status, and the watchdog
+ * (watchdog.ts) releases what a crashed worker left behind.
+ *
+ * Protocol (who moves the row into checking):
+ * - the generation worker queues `{ analysis_id }` after complete: the message means "check it", and the
+ *   quality worker itself moves complete → checking;
+ * - the manual route (startQualityCheck) moves complete | verified | quality_unavailable → checking,
+ *   then queues the same message; the worker finds the row already checking and runs the checks.
+ * So a message runs the checks when the row is complete or checking, and is a no-op otherwise: a
+ * duplicate finding verified (or quality_unavailable) changes nothing, and an analysis still being
+ * generated (or failed, or gone) is not checked. A message redelivered after a worker crashed finds
+ * checking (or complete, if the watchdog released it meanwhile) and runs the checks again.
+ * Two copies of one message delivered at the same moment may both run the checks; every write is
+ * conditional on checking and both write the same kind of result, so the row still ends in one state.
+ *
+ * Decisions where the spec is silent:
+ * - a failed or shed check keeps earlier scores ("quality never degrades"); quality_error says why the
+ *   last check did not finish, and is cleared by the next successful one;
+ * - a failed check returns to complete even when it came from quality_unavailable (SPEC invariant:
+ *   complete or quality_unavailable after a failed check; complete is the state a re-check starts from);
+ * - {{analysis}} is the summary and the findings with their citations written as plain ids (never as
+ *   `[chunk:<id>]` markers, which would read as evidence passages); {{evidence}} is the included
+ *   retrieval chunks of the analysis, `[chunk:<id>] text` separated by blank lines, in rank order.
+ */
+import type { Kysely } from 'kysely';
+import * as z from 'zod';
+import type { AiGateway } from '../ai/gateway';
+import { QualityShedError } from '../ai/shedder';
+import type { Database, GenerationStatus } from '../db/schema';
+import { qualityConfidence, retrievalSignal } from '../domain/confidence';
+import { canTransition } from '../domain/generation-status';
+import type { RetrievalQuality } from '../domain/similarity';
+import { conflict, notFound } from '../http/errors';
+import { logger } from '../logger';
+import { activeTemplate, renderTemplate } from './prompts';
+
+export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
+
+export const QUALITY_FAILURE_MARKER = '[QUALITY_CHECK_FAILURE]';
+
+export type QualityOutcome = 'verified' | 'failed' | 'shed' | 'skipped';
+
+export interface QualityDeps {
+  db: Kysely<Database>;
+  gateway: Pick<AiGateway, 'converse'>;
+  now?: () => Date;
+}
+
+const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (typeof v === 'string' ? JSON.parse(v) : v) as T);
+
+// ---- reading a verdict (pure) -----------------------------------------------------------------
+
+export const qualityVerdictSchema = z.looseObject({
+  score: z.number().min(0).max(1),
+  claims: z.array(z.looseObject({ statement: z.string(), supported: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
+  rationale: z.string().optional(),
+});
+
+export class UnreadableVerdictError extends Error {
+  override name = 'UnreadableVerdictError';
+}
+
+/** Models sometimes wrap JSON in a fenced block or add a sentence around it. */
+const jsonPart = (text: string): string => {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const body = fenced ? fenced[1]! : text;
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  return start >= 0 && end > start ? body.slice(start, end + 1) : body;
+};
+
+/** The score (0..1) of a quality answer; UnreadableVerdictError when it is not JSON of that shape. */
+export const readVerdict = (check: string, text: string): number => {
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonPart(text));
+  } catch (error) {
+    throw new UnreadableVerdictError(`${check} check answer is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = qualityVerdictSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new UnreadableVerdictError(`${check} check answer has the wrong shape: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data.score;
+};
+
+interface StoredAnswer { summary?: string; findings?: { statement: string; citations?: string[] }[] }
+
+/** The analysis under review as the quality prompts' {{analysis}}. */
+export const renderAnalysis = (result: StoredAnswer | null): string => {
+  if (!result) return '';
+  const findings = (result.findings ?? []).map((f, i) =>
+    `${i + 1}. ${f.statement}${f.citations?.length ? ` (citations: ${f.citations.join(', ')})` : ' (no citations)'}`);
+  return [`Summary: ${result.summary ?? ''}`, '', 'Findings:', ...(findings.length ? findings : ['(none)'])].join('\n');
+};
+
+// ---- starting a check (the manual route) ------------------------------------------------------
+
+/**
+ * Moves the caller's analysis into checking (404 when it is not theirs or does not exist, 409 when
+ * it is not in a state a check can start from). Returns the status it came from, so a caller whose
+ * enqueue fails can put it back with revertQualityStart.
+ */
+export const startQualityCheck = async (
+  db: Kysely<Database>, analysisId: string, orgScope?: string,
+): Promise<{ analysis_id: string; previous_status: GenerationStatus }> => {
+  const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    .select(['a.id', 'a.generation_status', 'i.organization_id']).where('a.id', '=', analysisId).executeTakeFirst();
+  if (!row || (orgScope !== undefined && row.organization_id !== orgScope)) throw notFound('The analysis');
+  const explain = (status: GenerationStatus) => conflict(
+    status === 'checking'
+      ? 'The quality checks of this analysis are already running; poll its quality status.'
+      : `The quality checks cannot start while the analysis is ${status}; they run once it is complete.`,
+    { generation_status: status },
+  );
+  if (!canTransition(row.generation_status, 'start_quality')) throw explain(row.generation_status);
+  const moved = await db.updateTable('analyses').set({ generation_status: 'checking', updated_at: new Date() })
+    .where('id', '=', analysisId).where('generation_status', '=', row.generation_status).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 0) {
+    // it changed under us: report what it is now
+    const now = await db.selectFrom('analyses').select('generation_status').where('id', '=', analysisId).executeTakeFirst();
+    throw explain(now?.generation_status ?? row.generation_status);
+  }
+  return { analysis_id: analysisId, previous_status: row.generation_status };
+};
+
+/** Undoes startQualityCheck when the message could not be queued (only if nothing moved it since). */
+export const revertQualityStart = async (db: Kysely<Database>, analysisId: string, previous: GenerationStatus): Promise<void> => {
+  await db.updateTable('analyses').set({ generation_status: previous, updated_at: new Date() })
+    .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+};
+
+// ---- running a check (the quality worker) -----------------------------------------------------
+
+/** Claims the check: complete → checking, or already checking. Anything else: not ours to check. */
+const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promise<boolean> => {
+  const moved = await db.updateTable('analyses').set({ generation_status: 'checking', updated_at: now })
+    .where('id', '=', analysisId).where('generation_status', '=', 'complete').executeTakeFirst();
+  if (Number(moved.numUpdatedRows) > 0) return true;
+  const row = await db.selectFrom('analyses').select('generation_status').where('id', '=', analysisId).executeTakeFirst();
+  return row?.generation_status === 'checking';
+};
+
+const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<string> => {
+  const rows = await db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
+    .select(['c.id', 'c.text']).where('r.analysis_id', '=', analysisId).where('r.included', '=', true).orderBy('r.rank').execute();
+  return rows.map((r) => `[chunk:${r.id}] ${r.text}`).join('\n\n');
+};
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/**
+ * Runs the faithfulness and coverage checks of one analysis and stores the outcome. Never throws for
+ * a failed check (the analysis stays usable); throws only when even the failure cannot be recorded
+ * (the database is gone), so the message is retried and, in the end, the watchdog releases the row.
+ */
+export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
+  if (!(await claim(db, analysisId, now()))) return 'skipped';
+  try {
+    const row = await db.selectFrom('analyses').select(['result', 'question_id', 'topic_id', 'retrieval_quality', 'requested_by'])
+      .where('id', '=', analysisId).executeTakeFirstOrThrow();
+    const [question, topic, faithfulnessTemplate, coverageTemplate, evidence] = await Promise.all([
+      row.question_id ? db.selectFrom('questions').select('text').where('id', '=', row.question_id).executeTakeFirst() : undefined,
+      row.topic_id ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', row.topic_id).executeTakeFirst() : undefined,
+      activeTemplate(db, QUALITY_PROMPT_TYPES.faithfulness),
+      activeTemplate(db, QUALITY_PROMPT_TYPES.coverage),
+      includedEvidence(db, analysisId),
+    ]);
+    const values = {
+      analysis: renderAnalysis(json<StoredAnswer>(row.result)),
+      question: question?.text ?? '',
+      topic: topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '',
+      evidence,
+    };
+    const context = { analysisId, userId: row.requested_by ?? undefined };
+    // sequential: the second call is not made when the first is shed or fails
+    const scores: number[] = [];
+    for (const [check, template] of [['faithfulness', faithfulnessTemplate], ['coverage', coverageTemplate]] as const) {
+      const answer = await gateway.converse({
+        purpose: 'quality', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
+      });
+      scores.push(readVerdict(check, answer.text));
+    }
+    const [faithfulness, coverage] = scores as [number, number];
+    const confidence = qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(json<RetrievalQuality>(row.retrieval_quality)) });
+    const written = await db.updateTable('analyses').set({
+      generation_status: 'verified',
+      faithfulness_score: faithfulness,
+      coverage_score: coverage,
+      quality_confidence: confidence.level,
+      quality_error: null,
+      quality_checked_at: now(),
+      updated_at: now(),
+    }).where('id', '=', analysisId).where('generation_status', '=', 'checking').executeTakeFirst();
+    logger.info('quality checks verified', { analysisId, faithfulness, coverage, confidence: confidence.level, written: Number(written.numUpdatedRows) > 0 });
+    return 'verified';
+  } catch (error) {
+    if (error instanceof QualityShedError) {
+      // `[AI:Shed]` was logged by the gateway; the analysis ships without a quality score
+      await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, updated_at: now() })
+        .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+      return 'shed';
+    }
+    const reason = reasonOf(error);
+    logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
+    await db.updateTable('analyses').set({ generation_status: 'complete', quality_error: reason.slice(0, 2000), updated_at: now() })
+      .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+    return 'failed';
+  }
+};
+
+// ---- polling ----------------------------------------------------------------------------------
+
+export type QualityState = 'not_started' | 'checking' | 'verified' | 'failed' | 'unavailable';
+
+/** Pure: the quality state shown to clients for a status and the last check's error. */
+export const qualityStateOf = (status: GenerationStatus, qualityError: string | null): QualityState => {
+  if (status === 'checking') return 'checking';
+  if (status === 'verified') return 'verified';
+  if (status === 'quality_unavailable') return 'unavailable';
+  if (status === 'complete' && qualityError) return 'failed';
+  return 'not_started';
+};
+
+const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
+
+/** The quality progress of the caller's analysis, or undefined when it is not theirs or missing. */
+export const qualityStatus = async (db: Kysely<Database>, organizationId: string, analysisId: string) => {
+  const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    .select(['a.id', 'a.generation_status', 'a.faithfulness_score', 'a.coverage_score', 'a.quality_confidence', 'a.quality_error',
+      'a.quality_checked_at', 'a.updated_at'])
+    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    analysis_id: row.id,
+    generation_status: row.generation_status,
+    quality_state: qualityStateOf(row.generation_status, row.quality_error),
+    faithfulness_score: row.faithfulness_score === null ? null : Number(row.faithfulness_score),
+    coverage_score: row.coverage_score === null ? null : Number(row.coverage_score),
+    quality_confidence: row.quality_confidence,
+    quality_error: row.quality_error,
+    quality_checked_at: iso(row.quality_checked_at),
+    // the row's last change is the move into checking (nothing else writes it while checking)
+    checking_since: row.generation_status === 'checking' ? iso(row.updated_at) : null,
+  };
+};
+
+export type QualityStatusView = NonNullable<Awaited<ReturnType<typeof qualityStatus>>>;

@@ -1,0 +1,110 @@
+/**
+ * GET /api/analysis/{analysis_id}/retrieval: the chunks the AI considered for one analysis, as the
+ * retrieval panel shows them (SPEC "Retrieval chunk", DESIGN.md wire names), read in one query.
+ *
+ * source_title:
+ * - content chunk: the parent evidence item's title;
+ * - attachment chunk: the parent evidence item's title and the attachment's file name,
+ *   "Invoice BIS-1041 — bis-1041.txt" (just the evidence title when the chunk has since been
+ *   re-chunked or removed, so the attachment can no longer be told);
+ * - background_doc chunk: the background document's title;
+ * - parent deleted (retrieval_records' foreign keys are `on delete set null`): "(evidence item deleted)"
+ *   or "(background document deleted)", with `source_deleted: true` — never a made-up placeholder.
+ *
+ * similarity is the stored cosine similarity clamped to 0..1 (pgvector can return slightly negative
+ * values); band is similarityBand() of it (key, label, color, whole percent). exclusion_reason is null
+ * for included chunks. text is an excerpt of the chunk (first 300 characters, text_truncated says if
+ * cut), null when the chunk no longer exists.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, SourceType } from '../db/schema';
+import { similarityBand, type SimilarityBand } from '../domain/similarity';
+
+export const EXCERPT_CHARS = 300;
+
+export const DELETED_TITLE = {
+  evidence: '(evidence item deleted)',
+  background: '(background document deleted)',
+} as const;
+
+export interface RetrievalChunkView {
+  rank: number;
+  source_title: string;
+  type: SourceType;
+  included: boolean;
+  similarity: number;
+  band: SimilarityBand;
+  exclusion_reason: string | null;
+  chunk_id: string | null;
+  evidence_item_id: string | null;
+  background_document_id: string | null;
+  attachment_file_name: string | null;
+  source_deleted: boolean;
+  text: string | null;
+  text_truncated: boolean;
+}
+
+export interface RetrievalView {
+  analysis_id: string;
+  chunks: RetrievalChunkView[];
+  summary: { total: number; included: number; excluded: number };
+}
+
+interface Titles {
+  type: SourceType;
+  evidence_title: string | null;
+  background_title: string | null;
+  file_name: string | null;
+}
+
+export const sourceTitle = ({ type, evidence_title, background_title, file_name }: Titles): { title: string; deleted: boolean } => {
+  if (type === 'background_doc') {
+    return background_title === null ? { title: DELETED_TITLE.background, deleted: true } : { title: background_title, deleted: false };
+  }
+  if (evidence_title === null) return { title: DELETED_TITLE.evidence, deleted: true };
+  return { title: type === 'attachment' && file_name ? `${evidence_title} — ${file_name}` : evidence_title, deleted: false };
+};
+
+/** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
+export const getRetrieval = async (db: Kysely<Database>, organizationId: string, analysisId: string): Promise<RetrievalView | undefined> => {
+  const rows = await db.selectFrom('analyses as a')
+    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    .leftJoin('retrieval_records as r', 'r.analysis_id', 'a.id')
+    .leftJoin('text_chunks as c', 'c.id', 'r.chunk_id')
+    .leftJoin('evidence_items as ei', 'ei.id', 'r.evidence_item_id')
+    .leftJoin('background_documents as bd', 'bd.id', 'r.background_document_id')
+    .leftJoin('embedding_sources as es', (join) => join.onRef('es.id', '=', 'c.embedding_source_id').on('es.source_type', '=', 'attachment'))
+    .leftJoin('attachments as at', (join) => join.onRef('at.id', '=', 'es.source_id').onRef('at.evidence_item_id', '=', 'r.evidence_item_id'))
+    .select([
+      'a.id as analysis_id', 'r.rank', 'r.source_type', 'r.included', 'r.similarity', 'r.exclusion_reason', 'r.chunk_id',
+      'r.evidence_item_id', 'r.background_document_id', 'c.text', 'ei.title as evidence_title', 'bd.title as background_title',
+      'at.file_name',
+    ])
+    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId)
+    .orderBy('r.rank')
+    .execute();
+  if (rows.length === 0) return undefined;
+  const chunks = rows.flatMap((row): RetrievalChunkView[] => {
+    if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
+    const similarity = Math.min(1, Math.max(0, row.similarity));
+    const { title, deleted } = sourceTitle({ type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name });
+    return [{
+      rank: row.rank,
+      source_title: title,
+      type: row.source_type,
+      included: row.included,
+      similarity,
+      band: similarityBand(row.similarity),
+      exclusion_reason: row.included ? null : row.exclusion_reason,
+      chunk_id: row.chunk_id,
+      evidence_item_id: row.evidence_item_id,
+      background_document_id: row.background_document_id,
+      attachment_file_name: row.source_type === 'attachment' ? row.file_name : null,
+      source_deleted: deleted,
+      text: row.text === null ? null : row.text.slice(0, EXCERPT_CHARS),
+      text_truncated: row.text !== null && row.text.length > EXCERPT_CHARS,
+    }];
+  });
+  const included = chunks.filter((c) => c.included).length;
+  return { analysis_id: analysisId, chunks, summary: { total: chunks.length, included, excluded: chunks.length - included } };
+};

@@ -1,0 +1,141 @@
+/**
+ * Reading analyses through the twin's HTTP API: the retrieval panel of a generated question analysis
+ * (real evidence titles, bands, reasons, summary) and the investigation's analysis list (newest
+ * first, with badges); organization scoping, validation and authentication. Runs on PGlite, or real
+ * PostgreSQL with TEST_DATABASE_URL.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { similarityBand } from '../../layers/core/domain/similarity';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { startTwin, type Twin } from '../../lib/twin/twin';
+import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+
+let twin: Twin;
+let dir: string;
+let dropDatabase: (() => Promise<void>) | undefined;
+let investigator = '';
+let harbor = '';
+let analysisId = '';
+const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
+
+const call = async (method: string, path: string, token?: string, body?: unknown) => {
+  const res = await fetch(`${twin.url}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+};
+
+const pollUntilSettled = async (id: string) => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await call('GET', `/api/analysis/${id}`, investigator);
+    expect(res.status).toBe(200);
+    if (!['queued', 'generating'].includes(res.body.generation_status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`analysis still ${res.body.generation_status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ias-read-'));
+  let databaseUrl: string | undefined;
+  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
+  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 2, ...(databaseUrl && { databaseUrl }) });
+  await twin.schedulesSettled(); // the seeded evidence is embedded
+  const token = (org: string) => {
+    const u = demoUser('investigator', org);
+    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
+  };
+  [investigator, harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
+
+  const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions
+    .find((q: { linked_evidence_count: number }) => q.linked_evidence_count > 0);
+  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: question.question_id });
+  expect(created.status).toBe(202);
+  analysisId = created.body.analysis_id;
+  const analysis = await pollUntilSettled(analysisId);
+  expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(analysis.generation_status);
+}, 120_000);
+
+afterAll(async () => {
+  await twin?.stop();
+  await dropDatabase?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the retrieval panel: ranked chunks titled by their real sources, with bands, reasons and a consistent summary', async () => {
+  const res = await call('GET', `/api/analysis/${analysisId}/retrieval`, investigator);
+  expect(res.status).toBe(200);
+  const { chunks, summary } = res.body;
+  expect(res.body.analysis_id).toBe(analysisId);
+  expect(chunks.length).toBeGreaterThan(0);
+  expect(chunks.map((c: { rank: number }) => c.rank)).toEqual(chunks.map((_: unknown, i: number) => i + 1));
+
+  const items = await twin.database.db.selectFrom('evidence_items').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
+  const docs = await twin.database.db.selectFrom('background_documents').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
+  const titleOf = new Map([...items, ...docs].map((r) => [r.id, r.title]));
+  for (const c of chunks) {
+    expect(c.source_title).not.toMatch(/unknown/i);
+    expect(c.source_deleted).toBe(false);
+    if (c.type === 'background_doc') expect(c.source_title).toBe(titleOf.get(c.background_document_id));
+    else if (c.type === 'content') expect(c.source_title).toBe(titleOf.get(c.evidence_item_id));
+    else expect(c.source_title.startsWith(titleOf.get(c.evidence_item_id)!)).toBe(true);
+    expect(c.similarity).toBeGreaterThanOrEqual(0);
+    expect(c.similarity).toBeLessThanOrEqual(1);
+    expect(c.band).toEqual(similarityBand(c.similarity));
+    expect(typeof c.text).toBe('string');
+    if (c.included) expect(c.exclusion_reason).toBeNull();
+    else expect(c.exclusion_reason).toMatch(/\w/);
+  }
+  const included = chunks.filter((c: { included: boolean }) => c.included).length;
+  expect(summary).toEqual({ total: chunks.length, included, excluded: chunks.length - included });
+  expect(included).toBeGreaterThan(0);
+  expect(summary.excluded).toBeGreaterThan(0); // 20 candidates, at most 8 in the context
+  const stored = await twin.database.db.selectFrom('retrieval_records').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('analysis_id', '=', analysisId).executeTakeFirstOrThrow();
+  expect(summary.total).toBe(Number(stored.n));
+});
+
+test('the analysis list: newest first, the same view as the single read, with badges', async () => {
+  const newer = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
+  expect(newer.status).toBe(202);
+  const res = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}`, investigator);
+  expect(res.status).toBe(200);
+  const ids = res.body.analyses.map((a: { analysis_id: string }) => a.analysis_id);
+  expect(ids.indexOf(newer.body.analysis_id)).toBeLessThan(ids.indexOf(analysisId));
+  expect(ids.indexOf(analysisId)).toBeGreaterThanOrEqual(0);
+  const created = res.body.analyses.map((a: { created_at: string }) => a.created_at);
+  expect(created).toEqual([...created].sort().reverse());
+  const one = await call('GET', `/api/analysis/${analysisId}`, investigator);
+  const listed = res.body.analyses.find((a: { analysis_id: string }) => a.analysis_id === analysisId);
+  expect(Object.keys(listed).sort()).toEqual(Object.keys(one.body).sort());
+  expect(listed).toHaveProperty('feedback_badge');
+
+  const page = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1`, investigator);
+  expect(page.body.analyses).toHaveLength(1);
+  expect(page.body.analyses[0].analysis_id).toBe(ids[0]);
+  const next = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1&before=${encodeURIComponent(page.body.next_before)}`, investigator);
+  expect(next.body.analyses[0].analysis_id).toBe(ids[1]);
+  await pollUntilSettled(newer.body.analysis_id);
+});
+
+test('organization scoping, validation and authentication', async () => {
+  expect((await call('GET', `/api/analysis/${analysisId}/retrieval`, harbor)).status).toBe(404);
+  expect((await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}`, harbor)).status).toBe(404);
+  expect((await call('GET', `/api/analysis/${analysisId}/retrieval`)).status).toBe(401);
+  expect((await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}`)).status).toBe(401);
+
+  const badId = await call('GET', '/api/analysis/not-a-uuid/retrieval', investigator);
+  expect(badId.status).toBe(400);
+  expect(badId.body.error.details).toEqual([{ path: 'analysis_id', message: 'must be a UUID' }]);
+  const missing = await call('GET', '/api/analysis', investigator);
+  expect(missing.status).toBe(400);
+  expect(missing.body.error.details.map((d: { path: string }) => d.path)).toEqual(['investigation_id']);
+  expect((await call('GET', '/api/analysis?investigation_id=nope', investigator)).status).toBe(400);
+  expect((await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=500`, investigator)).status).toBe(400);
+});
