@@ -61,6 +61,37 @@ describe(`migrations on ${testEngine()}`, () => {
       .rejects.toThrow();
   });
 
+  test('evidence counters on the investigation stay exact through bulk inserts, updates and cascaded deletes', async () => {
+    const org = await db.insertInto('organizations').values({ name: 'Counters' }).returning('id').executeTakeFirstOrThrow();
+    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Counted' }).returning('id').executeTakeFirstOrThrow();
+    const other = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Other' }).returning('id').executeTakeFirstOrThrow();
+    const counters = async (id: string) => db.selectFrom('investigations').select(['evidence_count', 'content_evidence_count', 'attachment_count'])
+      .where('id', '=', id).executeTakeFirstOrThrow();
+    const items = await db.insertInto('evidence_items').values([
+      { investigation_id: inv.id, title: 'a', content: 'text' },
+      { investigation_id: inv.id, title: 'b', content: '  \n ' },
+      { investigation_id: inv.id, title: 'c', content: 'more text' },
+      { investigation_id: other.id, title: 'd', content: 'elsewhere' },
+    ]).returning('id').execute();
+    await db.insertInto('attachments').values(items.slice(0, 2).flatMap((item, i) => [0, 1].map((k) => ({
+      evidence_item_id: item.id, file_name: `f${i}${k}.txt`, content_type: 'text/plain', storage_key: `k/${i}/${k}`,
+    })))).execute();
+    expect(await counters(inv.id)).toEqual({ evidence_count: 3, content_evidence_count: 2, attachment_count: 4 });
+    expect(await counters(other.id)).toEqual({ evidence_count: 1, content_evidence_count: 1, attachment_count: 0 });
+    const filled = await db.selectFrom('attachments').select('investigation_id').distinct().execute();
+    expect(filled).toEqual([{ investigation_id: inv.id }]);
+
+    await db.updateTable('evidence_items').set({ content: 'now it has text' }).where('id', '=', items[1]!.id).execute();
+    expect(await counters(inv.id)).toMatchObject({ content_evidence_count: 3 });
+    await db.deleteFrom('evidence_items').where('id', '=', items[0]!.id).execute(); // cascades its 2 attachments
+    expect(await counters(inv.id)).toEqual({ evidence_count: 2, content_evidence_count: 2, attachment_count: 2 });
+    const { rows } = await sql<{ e: number; c: number; a: number }>`
+      select (select count(*)::int from evidence_items where investigation_id = ${inv.id}) as e,
+             (select count(*)::int from evidence_items where investigation_id = ${inv.id} and content ~ '[^[:space:]]') as c,
+             (select count(*)::int from attachments where investigation_id = ${inv.id}) as a`.execute(db);
+    expect(rows[0]).toEqual({ e: 2, c: 2, a: 2 });
+  });
+
   test('counts cast to int agree across engines', async () => {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from organizations`.execute(db);
     expect(typeof rows[0]!.n).toBe('number');

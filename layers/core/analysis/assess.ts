@@ -1,9 +1,9 @@
 /**
  * The evidence check before generation (POST /api/analysis/assess): which evidence exists for the
  * selected analysis. It makes no AI call and does no similarity scoring — it only counts rows — and
- * it is one SQL statement (one round trip), every count served by an index on investigation_id
- * (evidence items, background documents), evidence_item_id (attachments) or the link table's
- * primary key (question_id, evidence_item_id). The spec's limit is under 100 ms.
+ * it is one SQL statement (one round trip): the evidence, content and attachment counts are kept on
+ * the investigation row by triggers (migration 0004), the background documents and question links
+ * are counted through their indexes. The spec's limit is under 100 ms, at any investigation size.
  *
  * What the figures mean:
  * - total_evidence: evidence items in the investigation. This is "the evidence": the only figure
@@ -82,14 +82,9 @@ export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInpu
 
   const row = await db
     .selectFrom([
-      db.selectFrom('evidence_items').where('investigation_id', '=', investigationId)
-        .select([
-          int(sql`count(*)`).as('total'),
-          int(sql`count(*) filter (where content ~ '[^[:space:]]')`).as('with_content'),
-        ]).as('e'),
-      db.selectFrom('attachments as a').innerJoin('evidence_items as ai', 'ai.id', 'a.evidence_item_id')
-        .where('ai.investigation_id', '=', investigationId)
-        .select(int(sql`count(*)`).as('attachments')).as('a'),
+      // counts kept on the investigation row by triggers (migration 0004): one row, whatever the size
+      db.selectFrom('investigations').where('id', '=', investigationId)
+        .select(['evidence_count as total', 'content_evidence_count as with_content', 'attachment_count as attachments']).as('e'),
       db.selectFrom('background_documents').where('investigation_id', '=', investigationId)
         .select([
           int(sql`count(*)`).as('total'),
@@ -103,7 +98,7 @@ export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInpu
         : db.selectNoFrom(sql<number | null>`null::int`.as('linked'))).as('l'),
     ])
     .select([
-      'e.total as total_evidence', 'e.with_content', 'a.attachments',
+      'e.total as total_evidence', 'e.with_content', 'e.attachments',
       'b.total as background_total', 'b.included as background_included', 'l.linked',
     ])
     .executeTakeFirstOrThrow();

@@ -4,11 +4,13 @@ import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migrat
 import { migration as domain } from './migrations/0001-domain';
 import { migration as aiQuota } from './migrations/0002-ai-quota';
 import { migration as promptTemplates } from './migrations/0003-prompt-templates';
+import { migration as evidenceCounters } from './migrations/0004-evidence-counters';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
   '0002-ai-quota': aiQuota,
   '0003-prompt-templates': promptTemplates,
+  '0004-evidence-counters': evidenceCounters,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -35,6 +35,10 @@ export interface InvestigationsTable {
   organization_id: string;
   title: string;
   description: Generated<string>;
+  /** maintained by triggers (migration 0004): evidence items, those with non-blank content, their attachments */
+  evidence_count: ColumnType<number, never, never>;
+  content_evidence_count: ColumnType<number, never, never>;
+  attachment_count: ColumnType<number, never, never>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
@@ -64,6 +68,8 @@ export interface EvidenceQuestionLinksTable { evidence_item_id: string; question
 export interface AttachmentsTable {
   id: Generated<string>;
   evidence_item_id: string;
+  /** filled from the evidence item by a trigger (migration 0004) */
+  investigation_id: ColumnType<string, never, never>;
   file_name: string;
   content_type: string;
   size_bytes: ColumnType<string | number, number | undefined, number>;
