@@ -350,8 +350,8 @@ const printRetrieval = (r: Awaited<ReturnType<typeof retrievalOn>>) => {
   const perRowIndexed = r.incrementalMs / n;
   const perRowPlain = r.plainMs / n;
   console.log(`    one-by-one insert, indexed table  ${perRowIndexed.toFixed(1)} ms/row (${perRowPlain.toFixed(1)} ms/row unindexed) → ${r.chunks.toLocaleString('en')} rows one by one ≈ ${seconds(perRowIndexed * r.chunks)} vs bulk load + build ${seconds(r.loadMs + r.buildMs)}`);
-  console.log(`    ${'search'.padEnd(28)} ${'recall@20'.padStart(9)} ${'min'.padStart(5)}   latency`);
-  console.log(`    ${'exact (index scans off)'.padEnd(28)} ${'1.000'.padStart(9)} ${'1.00'.padStart(5)}   ${stats(r.exact.latencies)}   [${r.exact.plan}]`);
+  console.log(`    ${'search'.padEnd(38)} ${'recall@20'.padStart(9)} ${'min'.padStart(5)}   latency`);
+  console.log(`    ${'exact (index scans off)'.padEnd(38)} ${'1.000'.padStart(9)} ${'1.00'.padStart(5)}   ${stats(r.exact.latencies)}   [${r.exact.plan}]`);
   for (const row of r.rows) {
     console.log(`    ${row.label.padEnd(38)} ${row.recall.toFixed(3).padStart(9)} ${row.minRecall.toFixed(2).padStart(5)}   ${stats(row.latencies)}   [${row.plan}]`);
   }
