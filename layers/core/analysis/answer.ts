@@ -30,7 +30,7 @@ export class UnreadableAnswerError extends Error {
 }
 
 /** Models sometimes wrap JSON in a fenced block or add a sentence around it. */
-const jsonPart = (text: string): string => {
+export const jsonPart = (text: string): string => {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
   const body = fenced ? fenced[1]! : text;
   const start = body.indexOf('{');

@@ -27,6 +27,7 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
+import { jsonPart } from './answer';
 import type { AiGateway } from '../ai/gateway';
 import { QualityShedError } from '../ai/shedder';
 import type { Database, GenerationStatus } from '../db/schema';
@@ -62,15 +63,6 @@ export const qualityVerdictSchema = z.looseObject({
 export class UnreadableVerdictError extends Error {
   override name = 'UnreadableVerdictError';
 }
-
-/** Models sometimes wrap JSON in a fenced block or add a sentence around it. */
-const jsonPart = (text: string): string => {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
-  const body = fenced ? fenced[1]! : text;
-  const start = body.indexOf('{');
-  const end = body.lastIndexOf('}');
-  return start >= 0 && end > start ? body.slice(start, end + 1) : body;
-};
 
 /** The score (0..1) of a quality answer; UnreadableVerdictError when it is not JSON of that shape. */
 export const readVerdict = (check: string, text: string): number => {
