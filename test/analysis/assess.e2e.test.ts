@@ -3,56 +3,30 @@
  * authorizer) → functions/http/analysis-assess.ts → the seeded demo database. Runs on PGlite, or on
  * real PostgreSQL when TEST_DATABASE_URL is set.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BLOCKING_NO_EVIDENCE } from '../../layers/core/analysis/assess';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { startTwin, type Twin } from '../../lib/twin/twin';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import type { Twin } from '../../lib/twin/twin';
+import { useTwin } from '../support/twin';
 
 const PATH = '/api/analysis/assess';
 const NORTHWIND = DEMO_INVESTIGATION_IDS.northwind;
 /** The demo question nothing is linked to (demo.json key q-others-involved). */
 const UNLINKED_QUESTION_TEXT = 'Were any other Northwind employees aware of or involved in the arrangement with Brightline?';
 
+const e2e = useTwin({ schedules: false });
 let twin: Twin;
-let dir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
 const tokens = { northwind: '', harbor: '' };
 let questions: { question_id: string; text: string; linked_evidence_count: number }[];
 let topicId: string;
 
-const call = async (body: unknown, token: string | undefined = tokens.northwind) => {
-  const res = await fetch(`${twin.url}${PATH}`, {
-    method: 'POST',
-    headers: { ...(token && { authorization: `Bearer ${token}` }), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const call = (body: unknown, token: string | undefined = tokens.northwind) => e2e.call('POST', PATH, token, body);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ias-assess-'));
-  let databaseUrl: string | undefined;
-  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, schedules: false, ...(databaseUrl && { databaseUrl }) });
-  const token = (org: string) => {
-    const u = demoUser('investigator', org);
-    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
-  };
-  [tokens.northwind, tokens.harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
-  const detail = await fetch(`${twin.url}/api/investigations/${NORTHWIND}`, { headers: { authorization: `Bearer ${tokens.northwind}` } });
-  const investigation = (await detail.json()) as { questions: typeof questions; topics: { topic_id: string }[] };
+  twin = e2e.twin;
+  [tokens.northwind, tokens.harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
+  const investigation = (await e2e.call('GET', `/api/investigations/${NORTHWIND}`, tokens.northwind)).body as { questions: typeof questions; topics: { topic_id: string }[] };
   questions = investigation.questions;
   topicId = investigation.topics[0]!.topic_id;
-}, 60_000);
-
-afterAll(async () => {
-  await twin?.stop();
-  await dropDatabase?.();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test('the demo question with nothing linked: an informational note, and generation may proceed', async () => {

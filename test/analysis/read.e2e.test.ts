@@ -4,54 +4,21 @@
  * first, with badges); organization scoping, validation and authentication. Runs on PGlite, or real
  * PostgreSQL with TEST_DATABASE_URL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { similarityBand } from '../../layers/core/domain/similarity';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { startTwin, type Twin } from '../../lib/twin/twin';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { useTwin } from '../support/twin';
 
-let twin: Twin;
-let dir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
+const e2e = useTwin({ visibilityTimeoutSeconds: 2 });
+const { call } = e2e;
 let investigator = '';
 let harbor = '';
 let analysisId = '';
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
 
-const call = async (method: string, path: string, token?: string, body?: unknown) => {
-  const res = await fetch(`${twin.url}${path}`, {
-    method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
-
-const pollUntilSettled = async (id: string) => {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await call('GET', `/api/analysis/${id}`, investigator);
-    expect(res.status).toBe(200);
-    if (!['queued', 'generating'].includes(res.body.generation_status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`analysis still ${res.body.generation_status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const pollUntilSettled = (id: string) => e2e.pollUntilGenerated(id, investigator);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ias-read-'));
-  let databaseUrl: string | undefined;
-  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 2, ...(databaseUrl && { databaseUrl }) });
-  await twin.schedulesSettled(); // the seeded evidence is embedded
-  const token = (org: string) => {
-    const u = demoUser('investigator', org);
-    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
-  };
-  [investigator, harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
+  [investigator, harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
 
   const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions
     .find((q: { linked_evidence_count: number }) => q.linked_evidence_count > 0);
@@ -62,12 +29,6 @@ beforeAll(async () => {
   expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(analysis.generation_status);
 }, 120_000);
 
-afterAll(async () => {
-  await twin?.stop();
-  await dropDatabase?.();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 test('the retrieval panel: ranked chunks titled by their real sources, with bands, reasons and a consistent summary', async () => {
   const res = await call('GET', `/api/analysis/${analysisId}/retrieval`, investigator);
   expect(res.status).toBe(200);
@@ -76,8 +37,8 @@ test('the retrieval panel: ranked chunks titled by their real sources, with band
   expect(chunks.length).toBeGreaterThan(0);
   expect(chunks.map((c: { rank: number }) => c.rank)).toEqual(chunks.map((_: unknown, i: number) => i + 1));
 
-  const items = await twin.database.db.selectFrom('evidence_items').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
-  const docs = await twin.database.db.selectFrom('background_documents').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
+  const items = await e2e.twin.database.db.selectFrom('evidence_items').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
+  const docs = await e2e.twin.database.db.selectFrom('background_documents').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
   const titleOf = new Map([...items, ...docs].map((r) => [r.id, r.title]));
   for (const c of chunks) {
     expect(c.source_title).not.toMatch(/unknown/i);
@@ -96,7 +57,7 @@ test('the retrieval panel: ranked chunks titled by their real sources, with band
   expect(summary).toEqual({ total: chunks.length, included, excluded: chunks.length - included });
   expect(included).toBeGreaterThan(0);
   expect(summary.excluded).toBeGreaterThan(0); // 20 candidates, at most 8 in the context
-  const stored = await twin.database.db.selectFrom('retrieval_records').select((eb) => eb.fn.countAll<number>().as('n'))
+  const stored = await e2e.twin.database.db.selectFrom('retrieval_records').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('analysis_id', '=', analysisId).executeTakeFirstOrThrow();
   expect(summary.total).toBe(Number(stored.n));
 });

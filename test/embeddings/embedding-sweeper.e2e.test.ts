@@ -5,9 +5,6 @@
  * the same handler. Needs the manifest entry of `embedding-sweeper` to be
  * 'functions/cron/embedding-sweeper.ts'. Runs on PGlite, or on real PostgreSQL with TEST_DATABASE_URL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../layers/core/db/schema';
@@ -16,24 +13,20 @@ import { fromVectorLiteral } from '../../layers/core/embeddings/sources';
 import { functionById, scheduledEvent, type ScheduleTrigger } from '../../lib/manifest';
 import { lambdaContext } from '../../lib/twin/gateway';
 import { embedText } from '../../lib/twin/standin-text';
-import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { useTwin } from '../support/twin';
 
 const PATH = '/api/admin/cron/embedding-sweeper';
 
+const e2e = useTwin({ schedules: false, seed: false });
 let twin: Twin;
-let dir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
 let db: Kysely<Database>;
 let investigationId: string;
 let organizationId: string;
 let itemId: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ias-sweeper-'));
-  let databaseUrl: string | undefined;
-  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, schedules: false, seed: false, ...(databaseUrl && { databaseUrl }) });
+  twin = e2e.twin;
   db = twin.database.db;
 
   // a small investigation with one source of each type (the background document not included for the AI)
@@ -59,17 +52,7 @@ beforeAll(async () => {
   ]).execute();
 }, 60_000);
 
-afterAll(async () => {
-  await twin?.stop();
-  await dropDatabase?.();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const post = async (token?: string) => {
-  const res = await fetch(`${twin.url}${PATH}`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const post = (token?: string) => e2e.call('POST', PATH, token);
 
 const statuses = async () => (await db.selectFrom('embedding_sources').select(['source_type', 'status']).orderBy('source_type').execute());
 

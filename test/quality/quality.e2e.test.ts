@@ -4,48 +4,21 @@
  * check returns to complete with the reason; a hot shedder (primary region throttling, generation
  * served by the fallback) leaves the analysis quality_unavailable; organization scoping and auth.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { useTwin } from '../support/twin';
 
+const e2e = useTwin({ visibilityTimeoutSeconds: 2 });
+const { call } = e2e;
 let twin: Twin;
-let dir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
 let investigator = '';
 let harbor = '';
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ias-quality-'));
-  let databaseUrl: string | undefined;
-  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 2, ...(databaseUrl && { databaseUrl }) });
-  await twin.schedulesSettled(); // the seeded evidence is embedded
-  const token = (org: string) => {
-    const u = demoUser('investigator', org);
-    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
-  };
-  [investigator, harbor] = await Promise.all([token(DEMO_ORGANIZATION_IDS.northwind), token(DEMO_ORGANIZATION_IDS.harbor)]);
-}, 90_000);
-
-afterAll(async () => {
-  await twin?.stop();
-  await dropDatabase?.();
-  rmSync(dir, { recursive: true, force: true });
+  twin = e2e.twin;
+  [investigator, harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
 });
-
-const call = async (method: string, path: string, token?: string, body?: unknown) => {
-  const res = await fetch(`${twin.url}${path}`, {
-    method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
 
 /**
  * Polls quality-status (one read per round, so the state is consistent) until the analysis rests: generation

@@ -4,50 +4,26 @@
  * SDK client to the Bedrock stand-in, throttled or not; the health endpoint turning 503
  * when the database goes away. Runs on PGlite, or on real PostgreSQL when TEST_DATABASE_URL is set.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { bedrockClient, sqsClient } from '../../layers/core/aws/clients';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { httpRoutes } from '../../lib/manifest';
-import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { useTwin } from '../support/twin';
 
+const e2e = useTwin({ visibilityTimeoutSeconds: 1 });
+const { call } = e2e;
 let twin: Twin;
-let dir: string;
-let dropDatabase: (() => Promise<void>) | undefined;
 const tokens: Record<'investigator' | 'admin' | 'harbor', string> = { investigator: '', admin: '', harbor: '' };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ias-twin-'));
-  let databaseUrl: string | undefined;
-  if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-  twin = await startTwin({ port: 0, twinDir: dir, visibilityTimeoutSeconds: 1, ...(databaseUrl && { databaseUrl }) });
-  const as = (role: 'admin' | 'investigator', org: string = DEMO_ORGANIZATION_IDS.northwind) => {
-    const u = demoUser(role, org);
-    return twin.token({ subject: u.idp_subject, email: u.email, role: u.role, organizationId: u.organization_id });
-  };
-  [tokens.investigator, tokens.admin, tokens.harbor] = await Promise.all([as('investigator'), as('admin'), as('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
-}, 60_000);
-
-afterAll(async () => {
-  await twin?.stop();
-  await dropDatabase?.();
-  rmSync(dir, { recursive: true, force: true });
+  twin = e2e.twin;
+  [tokens.investigator, tokens.admin, tokens.harbor] = await Promise.all([
+    e2e.token('investigator'), e2e.token('admin'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
+  ]);
 });
-
-const call = async (method: string, path: string, token?: string, body?: unknown) => {
-  const res = await fetch(`${twin.url}${path}`, {
-    method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-};
 
 test('first start seeds the demo investigation', () => {
   expect(twin.seeded).toBe(true);
