@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database, SourceType } from '../db/schema';
+import { toVectorLiteral } from '../embeddings/sources';
 
 export const RETRIEVAL = {
   /** nearest chunks considered (and shown on the retrieval panel) */
@@ -53,8 +54,6 @@ export const decideInclusion = (candidates: Candidate[], rules: { maxIncluded: n
   });
 };
 
-export const toVector = (embedding: number[]): string => `[${embedding.join(',')}]`;
-
 export interface SearchOptions {
   limit?: number;
   /** HNSW candidate list size: higher is better recall, a little slower (pgvector's default is 40) */
@@ -70,7 +69,7 @@ export interface SearchOptions {
  */
 export const nearestChunks = (db: Kysely<Database>, investigationId: string, query: number[], options: SearchOptions = {}): Promise<Candidate[]> => {
   const { limit = RETRIEVAL.candidates, efSearch = RETRIEVAL.efSearch, exact = false } = options;
-  const vector = toVector(query);
+  const vector = toVectorLiteral(query);
   return db.transaction().execute(async (trx) => {
     if (exact) {
       await sql`set local enable_indexscan = off`.execute(trx);

@@ -85,12 +85,6 @@ export const useDatabase = (next: DatabaseHandle | undefined): void => {
   shared = next ? Promise.resolve(next) : undefined;
 };
 
-export const closeDatabase = async (): Promise<void> => {
-  const current = shared;
-  shared = undefined;
-  if (current) await (await current).close();
-};
-
 /** A cheap round trip, for health checks. */
 export const ping = async (db: Kysely<Database>): Promise<void> => {
   await sql`select 1`.execute(db);

@@ -2,7 +2,7 @@
  * Typed view of the database (kysely). Mirrors the migrations in ./migrations; a test compares the
  * two so they cannot drift apart.
  */
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -277,9 +277,6 @@ export interface Database {
   ai_quota_reservations: AiQuotaReservationsTable;
 }
 
-export type Investigation = Selectable<InvestigationsTable>;
-export type NewEvidenceItem = Insertable<EvidenceItemsTable>;
-export type AnalysisUpdate = Updateable<AnalysesTable>;
 
 /** 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota). */
 export interface AiQuotaReservationsTable { id: Generated<string>; region: string; reserved_at: ColumnType<Date, Date | string, Date | string> }
