@@ -11,7 +11,7 @@ import type { Database } from '../db/schema';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
-import { activeTemplate, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
+import { activeTemplate, PROMPT_TYPE, PromptUnavailableError, renderTemplate, topicText } from './prompts';
 import { decideInclusion, nearestChunks } from './retrieval';
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
@@ -61,7 +61,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
     const values = {
       investigation_title: investigation.title,
       question: question?.text ?? '',
-      topic: topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '',
+      topic: topicText(topic),
       evidence: included.map((c) => `[chunk:${c.chunk_id}] ${c.text}`).join('\n\n'),
       regeneration,
     };

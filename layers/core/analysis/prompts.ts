@@ -43,3 +43,7 @@ export const assertPromptAvailable = async (db: Kysely<Database>, promptType: st
 /** Replaces each {{name}} with its value; unknown placeholders become empty, so a template may omit any. */
 export const renderTemplate = (template: string, values: Record<string, string>): string =>
   template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+
+/** A topic as the prompts' {{topic}}: its title, and its description when it has one. */
+export const topicText = (topic: { title: string; description: string } | undefined): string =>
+  topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '';

@@ -36,7 +36,8 @@ import { canTransition } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
 import { conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
-import { activeTemplate, renderTemplate } from './prompts';
+import { activeTemplate, renderTemplate, topicText } from './prompts';
+import { isoTime, jsonColumn } from '../db/values';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
 
@@ -50,7 +51,6 @@ export interface QualityDeps {
   now?: () => Date;
 }
 
-const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (typeof v === 'string' ? JSON.parse(v) : v) as T);
 
 // ---- reading a verdict (pure) -----------------------------------------------------------------
 
@@ -162,9 +162,9 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: Q
       includedEvidence(db, analysisId),
     ]);
     const values = {
-      analysis: renderAnalysis(json<StoredAnswer>(row.result)),
+      analysis: renderAnalysis(jsonColumn<StoredAnswer>(row.result)),
       question: question?.text ?? '',
-      topic: topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '',
+      topic: topicText(topic),
       evidence,
     };
     const context = { analysisId, userId: row.requested_by ?? undefined };
@@ -177,7 +177,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: Q
       scores.push(readVerdict(check, answer.text));
     }
     const [faithfulness, coverage] = scores as [number, number];
-    const confidence = qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(json<RetrievalQuality>(row.retrieval_quality)) });
+    const confidence = qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(jsonColumn<RetrievalQuality>(row.retrieval_quality)) });
     const written = await db.updateTable('analyses').set({
       generation_status: 'verified',
       faithfulness_score: faithfulness,
@@ -217,7 +217,6 @@ export const qualityStateOf = (status: GenerationStatus, qualityError: string | 
   return 'not_started';
 };
 
-const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
 /** The quality progress of the caller's analysis, or undefined when it is not theirs or missing. */
 export const qualityStatus = async (db: Kysely<Database>, organizationId: string, analysisId: string) => {
@@ -235,9 +234,9 @@ export const qualityStatus = async (db: Kysely<Database>, organizationId: string
     coverage_score: row.coverage_score === null ? null : Number(row.coverage_score),
     quality_confidence: row.quality_confidence,
     quality_error: row.quality_error,
-    quality_checked_at: iso(row.quality_checked_at),
+    quality_checked_at: isoTime(row.quality_checked_at),
     // the row's last change is the move into checking (nothing else writes it while checking)
-    checking_since: row.generation_status === 'checking' ? iso(row.updated_at) : null,
+    checking_since: row.generation_status === 'checking' ? isoTime(row.updated_at) : null,
   };
 };
 

@@ -2,9 +2,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
+import { isoTime, jsonColumn } from '../db/values';
 
-const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
-const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : (typeof v === 'string' ? JSON.parse(v) : v) as T);
 
 /** No user row (e.g. a token whose subject is not provisioned yet): a UUID no engagement row has. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
@@ -30,23 +29,23 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   regenerated_from: row.regenerated_from,
   generation_status: row.generation_status,
   error_message: row.error_message,
-  result: json(row.result),
+  result: jsonColumn(row.result),
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,
   quality_confidence: row.quality_confidence,
-  evidence_coverage: json<{ considered: number; total: number }>(row.evidence_coverage),
-  retrieval_quality: json(row.retrieval_quality),
+  evidence_coverage: jsonColumn<{ considered: number; total: number }>(row.evidence_coverage),
+  retrieval_quality: jsonColumn(row.retrieval_quality),
   validation_status: row.validation_status,
-  token_usage: json<{ input_tokens: number; output_tokens: number }>(row.token_usage),
+  token_usage: jsonColumn<{ input_tokens: number; output_tokens: number }>(row.token_usage),
   prompt_type: row.prompt_type,
   prompt_version: row.prompt_version,
   model_id: row.model_id,
-  detail_reviewed_at: iso(row.detail_reviewed_at),
-  citation_checked_at: iso(row.citation_checked_at),
+  detail_reviewed_at: isoTime(row.detail_reviewed_at),
+  citation_checked_at: isoTime(row.citation_checked_at),
   feedback_status: row.feedback_status,
   feedback_badge: feedbackBadge(row.feedback_status),
-  created_at: iso(row.created_at),
-  generated_at: iso(row.generated_at),
+  created_at: isoTime(row.created_at),
+  generated_at: isoTime(row.generated_at),
 });
 
 export type AnalysisView = ReturnType<typeof toAnalysisView>;
@@ -103,5 +102,5 @@ export const listAnalyses = async (
       .where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '=', new Date(boundary))
       .orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').execute();
   }
-  return { analyses: page.map(toAnalysisView), next_before: iso(page[page.length - 1]!.created_at) };
+  return { analyses: page.map(toAnalysisView), next_before: isoTime(page[page.length - 1]!.created_at) };
 };
