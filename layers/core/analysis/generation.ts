@@ -1,7 +1,8 @@
 /**
  * Generating one analysis (the generation worker's core): queued → generating → complete, or failed
  * with a message the user can act on. Duplicate delivery of the same message finds the row already
- * claimed and does nothing, so it produces one analysis. The investigation and its evidence are only
+ * claimed and generates nothing, so it produces one analysis; it only queues the quality checks again
+ * when the analysis is complete and was never checked (the first run's queueing failed). The investigation and its evidence are only
  * read here, never changed.
  */
 import type { Kysely } from 'kysely';
@@ -38,7 +39,14 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
     .where('id', '=', analysisId).where('generation_status', '=', 'queued')
     .returning(['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction'])
     .executeTakeFirst();
-  if (!claimed) return 'duplicate';
+  if (!claimed) {
+    // A redelivered message whose first run completed the analysis but could not queue its checks
+    // (onComplete threw, so the message came back): queue them now, so no analysis stays unchecked.
+    const settled = await db.selectFrom('analyses').select('id').where('id', '=', analysisId).where('generation_status', '=', 'complete')
+      .where('quality_checked_at', 'is', null).where('quality_error', 'is', null).executeTakeFirst();
+    if (settled) await onComplete?.(analysisId);
+    return 'duplicate';
+  }
 
   try {
     const investigation = await db.selectFrom('investigations').select(['title', 'description']).where('id', '=', claimed.investigation_id).executeTakeFirstOrThrow();

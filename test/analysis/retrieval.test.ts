@@ -1,0 +1,69 @@
+/**
+ * Retrieval through the HNSW index. On small data the planner prefers a sequential scan, so this test
+ * forces the index path (no investigation index, no sequential scan) and checks that a small
+ * investigation beside a large one still gets all its chunks, in exact order: the HNSW graph spans
+ * every investigation, and without pgvector's iterative scan the filtered search would come back short.
+ */
+import { sql } from 'kysely';
+import { nearestChunks } from '../../layers/core/analysis/retrieval';
+import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
+import { toVectorLiteral } from '../../layers/core/embeddings/sources';
+import { useTestDatabase } from '../support/db';
+
+const db = useTestDatabase();
+const ids = { large: '', small: '' };
+
+/** Deterministic pseudo-random unit-free vectors (a small LCG), so the test is the same on every run. */
+const vectors = (count: number, seed: number) => {
+  let state = seed;
+  const next = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+  return Array.from({ length: count }, () => Array.from({ length: EMBEDDING_DIMENSIONS }, next));
+};
+
+const addChunks = async (investigationId: string, embeddings: number[][]) => {
+  const evidence = (await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Item', content: 'x' })
+    .returning('id').executeTakeFirstOrThrow()).id;
+  const source = (await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: evidence })
+    .returning('id').executeTakeFirstOrThrow()).id;
+  for (let from = 0; from < embeddings.length; from += 100) {
+    await db.insertInto('text_chunks').values(embeddings.slice(from, from + 100).map((embedding, i) => ({
+      investigation_id: investigationId, embedding_source_id: source, source_type: 'content' as const, evidence_item_id: evidence,
+      chunk_index: from + i, text: `chunk ${from + i}`, embedding: toVectorLiteral(embedding),
+    }))).execute();
+  }
+};
+
+beforeAll(async () => {
+  const org = (await db.insertInto('organizations').values({ name: 'Retrieval Org' }).returning('id').executeTakeFirstOrThrow()).id;
+  ids.large = (await db.insertInto('investigations').values({ organization_id: org, title: 'Large' }).returning('id').executeTakeFirstOrThrow()).id;
+  ids.small = (await db.insertInto('investigations').values({ organization_id: org, title: 'Small' }).returning('id').executeTakeFirstOrThrow()).id;
+  await addChunks(ids.large, vectors(600, 7));
+  await addChunks(ids.small, vectors(12, 99));
+  // this file's database only: the investigation index would otherwise answer the small investigation exactly
+  await sql`drop index text_chunks_investigation_idx`.execute(db);
+}, 60_000);
+
+test('through the HNSW index, a small investigation beside a large one gets all its chunks, nearest first', async () => {
+  const [query] = vectors(1, 12345);
+  const exact = await nearestChunks(db, ids.small, query!, { exact: true });
+  expect(exact).toHaveLength(12);
+
+  await db.connection().execute(async (connection) => {
+    await sql`set enable_seqscan = off`.execute(connection);
+    try {
+      const plan = await connection.transaction().execute(async (trx) => {
+        await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
+        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from text_chunks where investigation_id = ${ids.small}
+          order by embedding <=> ${toVectorLiteral(query!)}::vector limit 20`.execute(trx);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('text_chunks_embedding_idx');
+
+      const viaIndex = await nearestChunks(connection, ids.small, query!);
+      expect(viaIndex.map((c) => c.chunk_id)).toEqual(exact.map((c) => c.chunk_id));
+      for (const [i, c] of viaIndex.entries()) expect(c.similarity).toBeCloseTo(exact[i]!.similarity, 6);
+    } finally {
+      await sql`reset enable_seqscan`.execute(connection);
+    }
+  });
+}, 60_000);
