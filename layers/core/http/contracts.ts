@@ -8,6 +8,10 @@ import { sweepRunSchema } from '../embeddings/report';
 import { analysisAnswerSchema } from '../analysis/answer';
 import { analysisRequestSchema } from '../analysis/selection';
 import { uuid } from './params';
+import { adminContracts } from './contracts-admin';
+import { authContracts } from './contracts-auth';
+import { feedbackContracts } from './contracts-feedback';
+import { operationsContracts } from './contracts-operations';
 
 export interface RouteContract {
   params?: z.ZodObject;
@@ -29,7 +33,7 @@ const investigationSummary = z.object({
 
 const timestamp = z.iso.datetime().nullable();
 
-const analysisViewSchema = z.object({
+export const analysisViewSchema = z.object({
   analysis_id: uuid,
   investigation_id: uuid,
   analysis_type: z.enum(['question', 'topic', 'summary', 'gap', 'error_check']),
@@ -129,6 +133,10 @@ export const contracts = {
     }),
   },
   'embedding-sweeper': { response: sweepRunSchema },
+  ...feedbackContracts,
+  ...adminContracts,
+  ...operationsContracts,
+  ...authContracts,
 } satisfies Record<string, RouteContract>;
 
 export const contractOf = (functionId: string): RouteContract => (contracts as Record<string, RouteContract>)[functionId] ?? {};

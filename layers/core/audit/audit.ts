@@ -1,0 +1,46 @@
+/**
+ * The audit trail (SPEC part 11, "Audit"): admin actions, settings changes and sign-in failures write
+ * one `audit_log` row each. An audit write never fails the user's request: a write that fails logs
+ * `[AUDIT FAILURE]` and is remembered (best effort) in `audit_failures`, which audit-health reads.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { logger } from '../logger';
+
+export const AUDIT_FAILURE_MARKER = '[AUDIT FAILURE]';
+
+export interface AuditEntry {
+  /** dotted action type, e.g. `admin.prompt.rollback`, `auth.login_failed` */
+  action: string;
+  outcome: 'success' | 'failure';
+  actorUserId?: string | null;
+  /** the caller's address, for anonymous actions such as a failed sign-in */
+  actorAddress?: string | null;
+  organizationId?: string | null;
+  /** what the action was done to, e.g. `prompt:analysis_question` */
+  target?: string | null;
+  detail?: Record<string, unknown> | null;
+}
+
+/** Writes one audit row; true when written. Never throws. */
+export const writeAudit = async (db: Kysely<Database>, entry: AuditEntry): Promise<boolean> => {
+  try {
+    await db.insertInto('audit_log').values({
+      action: entry.action,
+      outcome: entry.outcome,
+      actor_user_id: entry.actorUserId ?? null,
+      actor_address: entry.actorAddress ?? null,
+      organization_id: entry.organizationId ?? null,
+      target: entry.target ?? null,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    }).execute();
+    return true;
+  } catch (error) {
+    const message = (error as Error).message?.slice(0, 2000) || String(error);
+    logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, outcome: entry.outcome, error: message });
+    // remembered for audit-health; when the database itself is down this fails too, and the log line is what is left
+    await db.insertInto('audit_failures').values({ action: entry.action, error_message: message }).execute()
+      .catch((cause: unknown) => logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, error: 'could not record the failure', cause: String(cause) }));
+    return false;
+  }
+};
