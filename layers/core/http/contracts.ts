@@ -11,6 +11,7 @@ import { uuid } from './params';
 import { adminContracts } from './contracts-admin';
 import { authContracts } from './contracts-auth';
 import { feedbackContracts } from './contracts-feedback';
+import { filesContracts } from './contracts-files';
 import { operationsContracts } from './contracts-operations';
 
 export interface RouteContract {
@@ -136,6 +137,7 @@ export const contracts = {
   ...feedbackContracts,
   ...adminContracts,
   ...operationsContracts,
+  ...filesContracts,
   ...authContracts,
 } satisfies Record<string, RouteContract>;
 
