@@ -27,13 +27,14 @@ beforeAll(async () => {
 });
 
 const fakeGateway = () => {
-  const calls = { converse: 0, embed: 0 };
+  const calls = { converse: 0, embed: 0, prompts: [] as string[] };
   const usage = { inputTokens: 3, outputTokens: 5 };
   const base = { region: 'us-east-1', modelId: 'test-model', fellBack: false, attempts: 1, latencyMs: 1, usage };
   const gateway = {
     embed: async () => { calls.embed += 1; return { ...base, embedding: unit }; },
-    converse: async () => {
+    converse: async (request: { prompt: string }) => {
       calls.converse += 1;
+      calls.prompts.push(request.prompt);
       return { ...base, text: JSON.stringify({ summary: 'Two payments.', findings: [{ statement: 'Paid twice.', citations: [ids.chunk] }] }) };
     },
   } as unknown as AiGateway;
@@ -77,4 +78,17 @@ test('a duplicate message for an analysis already checked (or checking, or faile
 
   for (const id of [checked, releasedAfterFailure, failed]) expect(await generateAnalysis({ db, gateway, onComplete }, id)).toBe('duplicate');
   expect(queued).toEqual([]);
+});
+
+test('a regeneration carries the investigator\'s reason (as shown in the dropdown) and direction into the prompt', async () => {
+  const { gateway, calls } = fakeGateway();
+  const original = await queuedAnalysis();
+  await generateAnalysis({ db, gateway }, original);
+  const regenerated = (await db.insertInto('analyses').values({
+    investigation_id: ids.investigation, analysis_type: 'summary', regenerated_from: original,
+    regeneration_reason: 'missing_evidence', regeneration_direction: 'Look at the March ledger pages.',
+  }).returning('id').executeTakeFirstOrThrow()).id;
+  expect(await generateAnalysis({ db, gateway }, regenerated)).toBe('complete');
+  expect(calls.prompts[0]).not.toContain('asked for a new version');
+  expect(calls.prompts[1]).toContain('Reason: Missing evidence. Direction: Look at the March ledger pages.');
 });

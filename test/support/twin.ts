@@ -24,6 +24,8 @@ export interface TwinTest {
   /** a dev token of the demo user with that role in that organization (Northwind by default) */
   token: (role: Role, organizationId?: string) => Promise<string>;
   call: (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
+  /** stops the twin and starts it again on the same folder and database (what persists must survive this) */
+  restart: () => Promise<void>;
   /** polls GET /api/analysis/{id} (as the SPA does, only faster) until generation has settled */
   pollUntilGenerated: (analysisId: string, token: string) => Promise<Reply['body']>;
 }
@@ -32,13 +34,17 @@ export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databas
   let twin: Twin | undefined;
   let dir: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string | undefined;
+
+  const start = async () => {
+    twin = await startTwin({ port: 0, twinDir: dir, ...options, ...(databaseUrl && { databaseUrl }) });
+    if (options.schedules !== false) await twin.schedulesSettled();
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ias-e2e-'));
-    let databaseUrl: string | undefined;
     if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-    twin = await startTwin({ port: 0, twinDir: dir, ...options, ...(databaseUrl && { databaseUrl }) });
-    if (options.schedules !== false) await twin.schedulesSettled();
+    await start();
   }, 90_000);
 
   afterAll(async () => {
@@ -69,6 +75,11 @@ export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databas
       return current().token({ subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id });
     },
     call,
+    restart: async () => {
+      await current().stop();
+      twin = undefined;
+      await start();
+    },
     pollUntilGenerated: async (analysisId, token) => {
       const deadline = Date.now() + 60_000;
       for (;;) {

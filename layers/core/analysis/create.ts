@@ -17,18 +17,27 @@ export interface CreateDeps {
   send: (message: AnalysisMessage) => Promise<void>;
 }
 
-export const createAnalysis = async (
-  { db, send }: CreateDeps,
-  caller: { organizationId: string; userId: string | undefined },
-  request: AnalysisRequest,
-): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
-  const { investigation } = await resolveSelection(db, caller.organizationId, request);
+/**
+ * The checks before any analysis row is written, for a new analysis and a regeneration alike: the
+ * selection is the organization's, the investigation has evidence, the prompt type is active.
+ * Returns the investigation.
+ */
+export const assertCanGenerate = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest) => {
+  const { investigation } = await resolveSelection(db, organizationId, request);
   const assessment = await assessEvidence(db, {
     investigationId: investigation.id, analysisType: request.analysis_type, questionId: request.question_id,
   });
   if (assessment.blocking) throw conflict(assessment.blocking, { reason: 'no_evidence' });
   await assertPromptAvailable(db, PROMPT_TYPE[request.analysis_type]);
+  return investigation;
+};
 
+export const createAnalysis = async (
+  { db, send }: CreateDeps,
+  caller: { organizationId: string; userId: string | undefined },
+  request: AnalysisRequest,
+): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
+  const investigation = await assertCanGenerate(db, caller.organizationId, request);
   const row = await db.insertInto('analyses').values({
     investigation_id: investigation.id,
     analysis_type: request.analysis_type,

@@ -9,11 +9,16 @@ import type { Kysely } from 'kysely';
 import type { AiGateway } from '../ai/gateway';
 import { AiRequestError, AiUnavailableError } from '../ai/errors';
 import type { Database } from '../db/schema';
+import { REGENERATION_REASONS } from '../domain/feedback';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
 import { activeTemplate, PROMPT_TYPE, PromptUnavailableError, renderTemplate, topicText } from './prompts';
 import { decideInclusion, nearestChunks } from './retrieval';
+
+/** The reason as the investigator chose it in the dropdown (stored as its key). */
+const reasonLabel = (reason: string): string =>
+  Object.hasOwn(REGENERATION_REASONS, reason) ? REGENERATION_REASONS[reason as keyof typeof REGENERATION_REASONS] : reason;
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
@@ -64,7 +69,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
     if (ranked.length === 0) throw new NoEvidenceError();
 
     const regeneration = claimed.regeneration_reason
-      ? `\nThe investigator asked for a new version. Reason: ${claimed.regeneration_reason}.${claimed.regeneration_direction ? ` Direction: ${claimed.regeneration_direction}` : ''}`
+      ? `\nThe investigator asked for a new version. Reason: ${reasonLabel(claimed.regeneration_reason)}.${claimed.regeneration_direction ? ` Direction: ${claimed.regeneration_direction}` : ''}`
       : '';
     const values = {
       investigation_title: investigation.title,

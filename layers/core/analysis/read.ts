@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
+import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
 
 
@@ -42,6 +43,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   model_id: row.model_id,
   detail_reviewed_at: isoTime(row.detail_reviewed_at),
   citation_checked_at: isoTime(row.citation_checked_at),
+  judgment_enabled: judgmentEnabled(row.generation_status, row),
   feedback_status: row.feedback_status,
   feedback_badge: feedbackBadge(row.feedback_status),
   created_at: isoTime(row.created_at),
@@ -50,9 +52,25 @@ export const toAnalysisView = (row: AnalysisRow) => ({
 
 export type AnalysisView = ReturnType<typeof toAnalysisView>;
 
-export const getAnalysis = async (db: Kysely<Database>, organizationId: string, analysisId: string, userId: string | undefined): Promise<AnalysisView | undefined> => {
+/**
+ * One analysis, and the investigator's edit if there is one: the latest revision, beside the AI's
+ * `result`, which an edit never replaces.
+ */
+export const getAnalysis = async (db: Kysely<Database>, organizationId: string, analysisId: string, userId: string | undefined) => {
   const row = await analysisRows(db, organizationId, userId).where('a.id', '=', analysisId).executeTakeFirst();
-  return row ? toAnalysisView(row) : undefined;
+  if (!row) return undefined;
+  const revision = await db.selectFrom('analysis_revisions as r').leftJoin('users as u', 'u.id', 'r.author_id')
+    .select(['r.id', 'r.content', 'r.author_id', 'u.display_name', 'r.created_at'])
+    .where('r.analysis_id', '=', analysisId).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(1).executeTakeFirst();
+  return {
+    ...toAnalysisView(row),
+    edit: revision ? {
+      revision_id: revision.id,
+      content: jsonColumn<{ text: string }>(revision.content)!.text,
+      edited_by: revision.author_id ? { user_id: revision.author_id, display_name: revision.display_name } : null,
+      edited_at: isoTime(revision.created_at)!,
+    } : null,
+  };
 };
 
 export const ANALYSIS_LIST = { defaultLimit: 50, maxLimit: 200 } as const;

@@ -25,13 +25,9 @@ import type { AnalysisType, Database } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
 import { uuid } from '../http/params';
 import { parseWith } from '../http/route';
+import { ANALYSIS_TYPES } from '../domain/analysis-types';
 
-/** The analysis types the service generates, in the order the SPA offers them. */
-export const ANALYSIS_TYPES = ['question', 'topic', 'summary', 'gap', 'error_check'] as const satisfies readonly AnalysisType[];
-
-// compile-time guard: the list above covers every type the database accepts
-const everyTypeListed: AnalysisType extends (typeof ANALYSIS_TYPES)[number] ? true : never = true;
-void everyTypeListed;
+export { ANALYSIS_TYPES };
 
 /** Design-only analysis types (spec, item 9): named so they can be refused clearly, never generated. */
 export const DESIGN_ONLY_ANALYSIS_TYPES = {

@@ -5,12 +5,14 @@ import { migration as domain } from './migrations/0001-domain';
 import { migration as aiQuota } from './migrations/0002-ai-quota';
 import { migration as promptTemplates } from './migrations/0003-prompt-templates';
 import { migration as evidenceCounters } from './migrations/0004-evidence-counters';
+import { migration as feedback } from './migrations/0005-feedback';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
   '0002-ai-quota': aiQuota,
   '0003-prompt-templates': promptTemplates,
   '0004-evidence-counters': evidenceCounters,
+  '0005-feedback': feedback,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -193,6 +193,8 @@ export interface FeedbackTable {
   reason: string | null;
   direction: string | null;
   request_id: string | null;
+  regenerated_analysis_id: string | null;
+  revision_id: string | null;
   created_at: CreatedAt;
 }
 

@@ -1,5 +1,122 @@
 /** Request and response schemas of the feedback routes (see contracts.ts, which gathers every area's). */
+import * as z from 'zod';
+import { ENGAGEMENT_STEPS } from '../feedback/engagement';
+import { FEEDBACK_ACTIONS, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from '../domain/feedback';
+import { ANALYSIS_TYPES } from '../domain/analysis-types';
 import type { RouteContract } from './contracts';
+import { uuid } from './params';
+
+export const FEEDBACK_LIMITS = { reason: 2000, direction: 2000, content: 50_000, requestId: 128 } as const;
+
+const text = (max: number, what: string) =>
+  z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`);
+
+/** A client-chosen id that makes a retried submit record once (also accepted as the Idempotency-Key header). */
+export const requestIdSchema = z.string().trim().min(1).max(FEEDBACK_LIMITS.requestId)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'request_id may hold letters, digits and . _ : - only');
+
+const idempotent = { request_id: requestIdSchema.optional() };
+const reasonList = REGENERATION_REASON_KEYS.join(', ');
+
+/** First the action alone, so an unknown action gets a message naming the allowed ones. */
+export const feedbackActionSchema = z.looseObject({
+  action: z.enum(FEEDBACK_ACTIONS, { error: `action must be one of ${FEEDBACK_ACTIONS.join(', ')}` }),
+});
+
+export const feedbackBodySchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('agree'), ...idempotent }),
+  z.strictObject({ action: z.literal('disagree'), reason: text(FEEDBACK_LIMITS.reason, 'reason (why you disagree)'), ...idempotent }),
+  z.strictObject({ action: z.literal('unsure'), direction: text(FEEDBACK_LIMITS.direction, 'direction').optional(), ...idempotent }),
+  z.strictObject({
+    action: z.literal('regenerate'),
+    reason: z.enum(REGENERATION_REASON_KEYS, { error: `reason must be one of ${reasonList}` }),
+    direction: text(FEEDBACK_LIMITS.direction, 'direction').optional(),
+    ...idempotent,
+  }).refine((body) => body.reason !== 'other' || body.direction !== undefined, {
+    path: ['direction'], message: "direction is required when the reason is 'other'",
+  }),
+  z.strictObject({ action: z.literal('edit'), content: text(FEEDBACK_LIMITS.content, 'content'), ...idempotent }),
+  z.strictObject({ action: z.literal('view'), ...idempotent }),
+]);
+
+export type FeedbackBody = z.infer<typeof feedbackBodySchema>;
+
+const badge = z.object({ key: z.string(), label: z.string(), color: z.string() });
+const feedbackStatus = z.enum(['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed']);
+const timestamp = z.iso.datetime();
+
+export const feedbackRecordSchema = z.object({
+  feedback_id: uuid,
+  action: z.enum(FEEDBACK_ACTIONS),
+  status: feedbackStatus,
+  reason: z.string().nullable(),
+  direction: z.string().nullable(),
+  actor: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
+  regenerated_analysis_id: uuid.nullable(),
+  revision_id: uuid.nullable(),
+  content: z.string().nullable(),
+  created_at: timestamp,
+});
+
+const rates = z.object({
+  acceptance: z.number().nullable(),
+  rejection: z.number().nullable(),
+  needs_revision: z.number().nullable(),
+  regeneration: z.number().nullable(),
+  edit: z.number().nullable(),
+});
+const counts = {
+  analyses: z.number().int(),
+  judgments: z.number().int(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  needs_revision: z.number().int(),
+  regenerated_analyses: z.number().int(),
+  edited_analyses: z.number().int(),
+};
 
 export const feedbackContracts = {
+  'analysis-engagement': {
+    params: z.object({ analysis_id: uuid }),
+    body: z.strictObject({ step: z.enum(ENGAGEMENT_STEPS, { error: `step must be one of ${ENGAGEMENT_STEPS.join(', ')}` }) }),
+    response: z.object({
+      analysis_id: uuid,
+      detail_reviewed_at: timestamp.nullable(),
+      citation_checked_at: timestamp.nullable(),
+      judgment_enabled: z.boolean(),
+    }),
+  },
+  'analysis-feedback-create': {
+    params: z.object({ analysis_id: uuid }),
+    body: feedbackBodySchema,
+    response: z.object({
+      feedback: feedbackRecordSchema,
+      analysis: z.object({ analysis_id: uuid, feedback_status: feedbackStatus.nullable(), feedback_badge: badge.nullable() }),
+      regenerated_analysis: z.object({ analysis_id: uuid, generation_status: z.string(), poll: z.string() }).optional(),
+      prompt: z.string().optional(),
+      regeneration_draft: z.object({ reason: z.enum(REGENERATION_REASON_KEYS), direction: z.string() }).optional(),
+      replayed: z.boolean(),
+    }),
+  },
+  'analysis-feedback-list': {
+    params: z.object({ analysis_id: uuid }),
+    response: z.object({ analysis_id: uuid, feedback: z.array(feedbackRecordSchema) }),
+  },
+  'feedback-metrics': {
+    query: z.object({ investigation_id: uuid }),
+    response: z.object({
+      investigation_id: uuid,
+      as_of: timestamp,
+      totals: z.object({ ...counts, regenerations: z.number().int(), edits: z.number().int(), views: z.number().int() }),
+      rates,
+      by_type: z.array(z.object({ analysis_type: z.enum(ANALYSIS_TYPES), ...counts, rates })),
+      top_regeneration_reasons: z.array(z.object({
+        reason: z.enum(REGENERATION_REASON_KEYS), label: z.enum(Object.values(REGENERATION_REASONS)), count: z.number().int(), share: z.number(),
+      })),
+      weekly_trend: z.array(z.object({
+        week_start: timestamp, judgments: z.number().int(), accepted: z.number().int(), rejected: z.number().int(),
+        needs_revision: z.number().int(), acceptance_rate: z.number().nullable(), regenerations: z.number().int(), edits: z.number().int(),
+      })).length(8),
+    }),
+  },
 } satisfies Record<string, RouteContract>;

@@ -56,6 +56,7 @@ export const analysisViewSchema = z.object({
   model_id: z.string().nullable(),
   detail_reviewed_at: timestamp,
   citation_checked_at: timestamp,
+  judgment_enabled: z.boolean(),
   feedback_status: z.enum(['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed']).nullable(),
   feedback_badge: z.object({ key: z.string(), label: z.string(), color: z.string() }).nullable(),
   created_at: z.iso.datetime(),
@@ -82,7 +83,17 @@ export const contracts = {
     body: analysisRequestSchema,
     response: z.object({ analysis_id: uuid, generation_status: z.literal('queued'), poll: z.string() }),
   },
-  'analysis-get': { params: z.object({ analysis_id: uuid }), response: analysisViewSchema },
+  'analysis-get': {
+    params: z.object({ analysis_id: uuid }),
+    response: analysisViewSchema.extend({
+      edit: z.object({
+        revision_id: uuid,
+        content: z.string(),
+        edited_by: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
+        edited_at: z.iso.datetime(),
+      }).nullable(),
+    }),
+  },
   'analysis-assess': { body: analysisRequestSchema, response: assessmentSchema },
   'analysis-retrieval': {
     params: z.object({ analysis_id: uuid }),

@@ -1,0 +1,29 @@
+/**
+ * POST /api/analysis/{analysis_id}/feedback — agree, disagree, unsure (after both gates), regenerate,
+ * edit or view. 201 with what was recorded; a retry with the same request id (body `request_id` or the
+ * Idempotency-Key header) records nothing new and answers 200 with the first result.
+ */
+import { database } from '../../layers/core/db/connection';
+import { recordFeedback } from '../../layers/core/feedback/actions';
+import { badRequest } from '../../layers/core/http/errors';
+import { contracts } from '../../layers/core/http/contracts';
+import { feedbackActionSchema, requestIdSchema } from '../../layers/core/http/contracts-feedback';
+import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { enqueue } from '../../layers/core/queues';
+import { ensureUser } from '../../layers/core/repositories/users';
+
+export const handler = httpRoute(async ({ caller, params, body, event }) => {
+  const { analysis_id } = parseWith(contracts['analysis-feedback-create'].params, params);
+  parseWith(feedbackActionSchema, body);
+  const { request_id: bodyRequestId, ...input } = parseWith(contracts['analysis-feedback-create'].body, body);
+  const headerKey = event.headers?.['idempotency-key'];
+  const headerRequestId = headerKey === undefined ? undefined : parseWith(requestIdSchema, headerKey);
+  if (bodyRequestId && headerRequestId && bodyRequestId !== headerRequestId) {
+    throw badRequest('request_id and the Idempotency-Key header differ; send one of them.');
+  }
+  const org = requireOrg(caller);
+  const db = await database();
+  const actor = { organizationId: org.organizationId, userId: await ensureUser(db, org) };
+  const result = await recordFeedback({ db, send: (message) => enqueue('generation', message) }, actor, analysis_id, input, bodyRequestId ?? headerRequestId);
+  return { status: result.replayed ? 200 : 201, body: result };
+});

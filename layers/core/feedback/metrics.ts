@@ -1,0 +1,20 @@
+/** GET /api/analysis/feedback-metrics: the investigation's analyses and feedback, measured by the pure rules. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { feedbackMetrics } from '../domain/feedback-metrics';
+import { notFound } from '../http/errors';
+
+export const investigationFeedbackMetrics = async (db: Kysely<Database>, organizationId: string, investigationId: string, now = new Date()) => {
+  const investigation = await db.selectFrom('investigations').select('id')
+    .where('id', '=', investigationId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!investigation) throw notFound('The investigation');
+  const [analyses, feedback] = await Promise.all([
+    db.selectFrom('analyses').select(['id as analysis_id', 'analysis_type', 'generation_status'])
+      .where('investigation_id', '=', investigationId).execute(),
+    db.selectFrom('feedback as f').innerJoin('analyses as a', 'a.id', 'f.analysis_id')
+      .select(['f.analysis_id', 'f.user_id', 'f.action', 'f.reason', 'f.created_at'])
+      .where('a.investigation_id', '=', investigationId).execute(),
+  ]);
+  const metrics = feedbackMetrics({ analyses, feedback: feedback.map((f) => ({ ...f, created_at: new Date(f.created_at) })), now });
+  return { investigation_id: investigationId, as_of: now.toISOString(), ...metrics };
+};
