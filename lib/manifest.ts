@@ -26,6 +26,8 @@ export type Resource =
   | 'filesBucket'
   | 'generationQueue'
   | 'qualityQueue'
+  /** read-only depths of both queues and their DLQs, and the AI regions (for the shedder status) */
+  | 'queueStats'
   | 'bedrock'
   | 'cronSecret'
   | 'userPool'
@@ -59,29 +61,16 @@ export interface FunctionSpec {
   /** stable id: CDK construct id, log group name part, FUNCTION_ID env var */
   id: string;
   description: string;
-  /**
-   * Handler module relative to the project root (exporting `handler`), or `planned` for a function
-   * a later issue builds: it deploys now and answers 501 naming that issue.
-   */
-  entry: string | { planned: string };
+  /** Handler module relative to the project root (exporting `handler`) */
+  entry: string;
   timeoutSeconds: number;
   memoryMb: number;
   triggers: Trigger[];
   uses: Resource[];
 }
 
-export const PLANNED_HANDLER = 'functions/http/planned.ts';
-
 const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
-
-const ISSUE = {
-  lifecycle: 'issue 4 (analysis lifecycle)',
-  feedback: 'issue 5 (engagement gates and feedback)',
-  admin: 'issue 6 (admin surface and operations)',
-} as const;
-
-const planned = (issue: keyof typeof ISSUE) => ({ planned: ISSUE[issue] });
 
 export const queues: Record<QueueName, { description: string; maxReceiveCount: number }> = {
   generation: { description: 'analysis generation requests', maxReceiveCount: 3 },
@@ -94,15 +83,15 @@ export const functions: FunctionSpec[] = [
     triggers: [http('GET', '/api/health', 'public')], uses: ['database', 'generationQueue', 'qualityQueue', 'filesBucket'] },
   { id: 'openapi', description: 'OpenAPI 3.1 document of every route', entry: 'functions/http/openapi.ts', ...API,
     triggers: [http('GET', '/api/openapi.json', 'public')], uses: [] },
-  { id: 'auth-login', description: 'Password sign-in through the identity provider; failures audited', entry: planned('admin'), ...API,
+  { id: 'auth-login', description: 'Password sign-in through the identity provider; failures audited', entry: 'functions/http/auth-login.ts', ...API,
     triggers: [http('POST', '/api/auth/login', 'public')], uses: ['database', 'userPool'] },
-  { id: 'auth-mfa-verify', description: 'Multi-factor step of sign-in', entry: planned('admin'), ...API,
+  { id: 'auth-mfa-verify', description: 'Multi-factor step of sign-in', entry: 'functions/http/auth-mfa-verify.ts', ...API,
     triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPool'] },
-  { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: planned('admin'), ...API,
+  { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: 'functions/http/auth-webauthn-verify.ts', ...API,
     triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPool'] },
-  { id: 'auth-forgot-password', description: 'Forgot-password flow', entry: planned('admin'), ...API,
+  { id: 'auth-forgot-password', description: 'Forgot-password flow', entry: 'functions/http/auth-forgot-password.ts', ...API,
     triggers: [http('POST', '/api/auth/forgot-password', 'public')], uses: ['database', 'userPool'] },
-  { id: 'payment-webhook', description: 'Invoice-paid events, signature-checked and idempotent', entry: planned('admin'), ...API,
+  { id: 'payment-webhook', description: 'Invoice-paid events, signature-checked and idempotent', entry: 'functions/http/payment-webhook.ts', ...API,
     triggers: [http('POST', '/api/webhooks/payment', 'public')], uses: ['database', 'webhookSecret'] },
 
   // ── investigator ──────────────────────────────────────────────────────────────────────────
@@ -132,43 +121,43 @@ export const functions: FunctionSpec[] = [
     triggers: [http('GET', '/api/analysis/{analysis_id}/feedback', 'investigator')], uses: ['database'] },
   { id: 'feedback-metrics', description: 'Feedback rates, breakdown, top reasons, 8-week trend', entry: 'functions/http/feedback-metrics.ts', ...API,
     triggers: [http('GET', '/api/analysis/feedback-metrics', 'investigator')], uses: ['database'] },
-  { id: 'storage-view', description: 'File viewer proxy for attachments and background documents', entry: planned('admin'), ...API,
+  { id: 'storage-view', description: 'File viewer proxy for attachments and background documents', entry: 'functions/http/storage-view.ts', ...API,
     triggers: [http('GET', '/api/storage/view', 'investigator')], uses: ['database', 'filesBucket'] },
-  { id: 'background-extract-text', description: 'Extract text from a background document for the AI', entry: planned('admin'),
+  { id: 'background-extract-text', description: 'Extract text from a background document for the AI', entry: 'functions/http/background-extract-text.ts',
     timeoutSeconds: 60, memoryMb: 1024,
     triggers: [http('POST', '/api/background/extract-text', 'investigator')], uses: ['database', 'filesBucket'] },
 
   // ── admin ─────────────────────────────────────────────────────────────────────────────────
-  { id: 'admin-prompt-history', description: 'Versions of a prompt template, or one version in full', entry: planned('admin'), ...API,
+  { id: 'admin-prompt-history', description: 'Versions of a prompt template, or one version in full', entry: 'functions/http/admin-prompt-history.ts', ...API,
     triggers: [http('GET', '/api/admin/prompts/history', 'admin')], uses: ['database'] },
-  { id: 'admin-prompt-rollback', description: 'Roll a prompt template back by creating a new version', entry: planned('admin'), ...API,
+  { id: 'admin-prompt-rollback', description: 'Roll a prompt template back by creating a new version', entry: 'functions/http/admin-prompt-rollback.ts', ...API,
     triggers: [http('POST', '/api/admin/prompts/history', 'admin')], uses: ['database'] },
-  { id: 'admin-prompt-create', description: 'Create a new version of a prompt template', entry: planned('admin'), ...API,
+  { id: 'admin-prompt-create', description: 'Create a new version of a prompt template', entry: 'functions/http/admin-prompt-create.ts', ...API,
     triggers: [http('POST', '/api/admin/prompts', 'admin')], uses: ['database'] },
-  { id: 'admin-prompt-update', description: 'Deactivate a prompt template', entry: planned('admin'), ...API,
+  { id: 'admin-prompt-update', description: 'Deactivate a prompt template', entry: 'functions/http/admin-prompt-update.ts', ...API,
     triggers: [http('PATCH', '/api/admin/prompts/{prompt_type}', 'admin')], uses: ['database'] },
-  { id: 'admin-settings-get', description: 'Runtime settings (currently none)', entry: planned('admin'), ...API,
+  { id: 'admin-settings-get', description: 'Runtime settings (currently none)', entry: 'functions/http/admin-settings-get.ts', ...API,
     triggers: [http('GET', '/api/admin/settings', 'admin')], uses: ['database'] },
-  { id: 'admin-settings-put', description: 'Settings change (no key is modifiable; audited)', entry: planned('admin'), ...API,
+  { id: 'admin-settings-put', description: 'Settings change (no key is modifiable; audited)', entry: 'functions/http/admin-settings-put.ts', ...API,
     triggers: [http('PUT', '/api/admin/settings', 'admin')], uses: ['database'] },
-  { id: 'admin-queue-stats', description: 'Queue depths and the throttle shedder status', entry: planned('admin'), ...API,
-    triggers: [http('GET', '/api/admin/queue-stats', 'admin')], uses: ['database', 'generationQueue', 'qualityQueue'] },
-  { id: 'admin-audit-health', description: 'Audit action types that are failing', entry: planned('admin'), ...API,
+  { id: 'admin-queue-stats', description: 'Queue depths and the throttle shedder status', entry: 'functions/http/admin-queue-stats.ts', ...API,
+    triggers: [http('GET', '/api/admin/queue-stats', 'admin')], uses: ['database', 'queueStats'] },
+  { id: 'admin-audit-health', description: 'Audit action types that are failing', entry: 'functions/http/admin-audit-health.ts', ...API,
     triggers: [http('GET', '/api/admin/audit-health', 'admin')], uses: ['database'] },
-  { id: 'admin-users', description: 'Users with their AI usage counts', entry: planned('admin'), ...API,
+  { id: 'admin-users', description: 'Users with their AI usage counts', entry: 'functions/http/admin-users.ts', ...API,
     triggers: [http('GET', '/api/admin/users', 'admin')], uses: ['database'] },
-  { id: 'admin-jobs-status', description: 'Background job status', entry: planned('admin'), ...API,
-    triggers: [http('GET', '/api/admin/jobs/status', 'admin')], uses: ['database', 'generationQueue', 'qualityQueue'] },
+  { id: 'admin-jobs-status', description: 'Background job status', entry: 'functions/http/admin-jobs-status.ts', ...API,
+    triggers: [http('GET', '/api/admin/jobs/status', 'admin')], uses: ['database', 'queueStats'] },
 
   // ── schedules (each also reachable on its cron route) ─────────────────────────────────────
   { id: 'embedding-sweeper', description: 'Embed pending evidence chunks; report what is still pending', entry: 'functions/cron/embedding-sweeper.ts',
     timeoutSeconds: 300, memoryMb: 1024,
     triggers: [http('POST', '/api/admin/cron/embedding-sweeper', 'cron'), { kind: 'schedule', expression: 'rate(1 hour)' }],
     uses: ['database', 'bedrock', 'cronSecret'] },
-  { id: 'retention-sweep', description: 'Delete what has outlived its retention; logs RetentionCronLastRun', entry: planned('admin'),
+  { id: 'retention-sweep', description: 'Delete what has outlived its retention; logs RetentionCronLastRun', entry: 'functions/cron/retention-sweep.ts',
     timeoutSeconds: 300, memoryMb: 512,
     triggers: [http('POST', '/api/admin/cron/retention', 'cron'), { kind: 'schedule', expression: 'rate(1 day)' }],
-    uses: ['database', 'filesBucket', 'cronSecret'] },
+    uses: ['database', 'cronSecret'] },
   { id: 'analysis-watchdog', description: 'Release analyses stuck in checking; fail those stuck in generating or queued', entry: 'functions/schedules/analysis-watchdog.ts',
     timeoutSeconds: 60, memoryMb: 256,
     triggers: [{ kind: 'schedule', expression: 'rate(5 minutes)' }],
@@ -193,9 +182,6 @@ export const functionById = (id: string): FunctionSpec => {
   if (!fn) throw new Error(`no function '${id}' in the service manifest`);
   return fn;
 };
-
-/** Handler module of a function: its own, or the 501 stand-in while it is planned. */
-export const entryOf = (fn: FunctionSpec): string => (typeof fn.entry === 'string' ? fn.entry : PLANNED_HANDLER);
 
 /** Visibility timeout for a queue: at least 6 × its consumer's timeout (AWS guidance for Lambda). */
 export const visibilityTimeoutSeconds = (queue: QueueName): number => {

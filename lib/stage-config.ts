@@ -7,6 +7,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
+import { parseRateLimits } from '../layers/core/ratelimit/limits';
 
 export type { AiModels };
 
@@ -33,9 +34,11 @@ export interface StageConfig {
   database: { instanceType: string; multiAz: boolean; deletionProtection: boolean; backupRetentionDays: number };
   /** Cognito feature plan: `plus` adds threat protection (priced per monthly active user) */
   cognitoPlan: 'essentials' | 'plus';
+  /** RATE_LIMITS and GENERATION_CAP overrides for the functions (unset: the code's documented defaults) */
+  limits: { rateLimits?: string; generationCap?: number };
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin'>> = {
+const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits'>> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.TWO_WEEKS,
@@ -62,6 +65,8 @@ export const CONTEXT = {
   aiModelQuality: 'aiModelQuality',
   aiModelJudge: 'aiModelJudge',
   aiModelEmbedding: 'aiModelEmbedding',
+  rateLimits: 'rateLimits',
+  generationCap: 'generationCap',
 } as const;
 
 export const stageConfig = (node: Node): StageConfig => {
@@ -74,6 +79,12 @@ export const stageConfig = (node: Node): StageConfig => {
   const corsOrigin = ctx('corsOrigin');
   if (stage === 'prod' && !corsOrigin?.startsWith('https://')) {
     throw new Error("stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com");
+  }
+  const rateLimits = ctx('rateLimits');
+  if (rateLimits) parseRateLimits(rateLimits); // a malformed value fails the synth, not the first request
+  const generationCap = ctx('generationCap');
+  if (generationCap !== undefined && !(Number.isInteger(Number(generationCap)) && Number(generationCap) >= 1)) {
+    throw new Error(`generationCap must be an integer of at least 1, got '${generationCap}'`);
   }
   return {
     stage: stage as Stage,
@@ -89,6 +100,7 @@ export const stageConfig = (node: Node): StageConfig => {
       },
     },
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
+    limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     ...PER_STAGE[stage as Stage],
   };
 };

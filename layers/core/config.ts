@@ -41,6 +41,8 @@ export const ENV = {
   /** cron bearer: the secret itself (twin) or its Secrets Manager ARN (AWS) */
   cronSecret: 'CRON_SECRET',
   cronSecretArn: 'CRON_SECRET_ARN',
+  /** payment webhook signing secret: the secret itself (twin) or its Secrets Manager ARN (AWS) */
+  webhookSecret: 'WEBHOOK_SECRET',
   webhookSecretArn: 'WEBHOOK_SECRET_ARN',
   userPoolId: 'USER_POOL_ID',
   userPoolClientId: 'USER_POOL_CLIENT_ID',

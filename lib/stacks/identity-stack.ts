@@ -41,6 +41,10 @@ export class IdentityStack extends Stack {
         passwordHistorySize: 5,
       },
       featurePlan: plus ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
+      // passkeys as a first factor (USER_AUTH → WEB_AUTHN through /api/auth/*); the relying party is the SPA's host
+      signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: true } },
+      passkeyRelyingPartyId: new URL(config.corsOrigin).hostname,
+      passkeyUserVerification: cognito.PasskeyUserVerification.PREFERRED,
       ...(plus && { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }),
       deletionProtection: config.removalPolicy === RemovalPolicy.RETAIN,
       removalPolicy: config.removalPolicy,

@@ -10,7 +10,8 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../layers/core/config';
-import { entryOf, type FunctionSpec } from '../manifest';
+import { GENERATION_CAP_ENV, RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
+import type { FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
@@ -35,7 +36,7 @@ export class ServiceFunction extends NodejsFunction {
     const inVpc = spec.uses.includes('database');
     super(scope, spec.id, {
       description: spec.description,
-      entry: path.join(PROJECT_ROOT, entryOf(spec)),
+      entry: path.join(PROJECT_ROOT, spec.entry),
       handler: 'handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
@@ -55,6 +56,9 @@ export class ServiceFunction extends NodejsFunction {
         [ENV.jwtIssuer]: identity.issuer,
         [ENV.jwtAudience]: identity.client.userPoolClientId,
         ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources))),
+        // limit overrides from CDK context, only where they apply (HTTP routes; generation starters)
+        ...(config.limits.rateLimits && spec.triggers.some((t) => t.kind === 'http') && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
+        ...(config.limits.generationCap && spec.uses.includes('generationQueue') && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
       },
       // only the database is inside the VPC; everything else is reached over endpoints or the NAT
       ...(inVpc && {

@@ -40,7 +40,7 @@ export interface ServiceResources {
   cronSecret: secretsmanager.ISecret;
   webhookSecret: secretsmanager.ISecret;
   identity: IdentityResources;
-  queues: Record<QueueName, sqs.IQueue>;
+  queues: Record<QueueName, sqs.Queue>;
   ai: StageConfig['ai'];
 }
 
@@ -82,6 +82,17 @@ export const BINDINGS: Record<Resource, Binding> = {
   },
   generationQueue: queue('generation', ENV.generationQueueUrl),
   qualityQueue: queue('quality', ENV.qualityQueueUrl),
+  queueStats: {
+    env: ({ queues, ai }) => ({
+      [ENV.generationQueueUrl]: queues.generation.queueUrl,
+      [ENV.qualityQueueUrl]: queues.quality.queueUrl,
+      [ENV.aiPrimaryRegion]: ai.primaryRegion,
+      [ENV.aiFallbackRegion]: ai.fallbackRegion,
+    }),
+    // attributes only (depths, redrive policy): no send, receive or delete
+    grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).flatMap((q) =>
+      [q.queueArn, ...(q.deadLetterQueue ? [q.deadLetterQueue.queue.queueArn] : [])])),
+  },
   bedrock: {
     env: ({ ai }) => ({
       [ENV.aiPrimaryRegion]: ai.primaryRegion,

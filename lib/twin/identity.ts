@@ -14,7 +14,7 @@ export const TWIN_ISSUER = 'https://twin.local/idp';
 export const TWIN_CLIENT_ID = 'twin-spa';
 const KEY_ID = 'twin-1';
 
-interface KeyFile { privateJwk: JWK; publicJwk: JWK }
+export interface KeyFile { privateJwk: JWK; publicJwk: JWK }
 
 export const keyFilePath = (twinDir: string) => join(twinDir, 'idp-keys.json');
 
@@ -40,11 +40,16 @@ export interface TokenSubject {
   organizationId: string;
 }
 
-export const mintToken = async (keys: KeyFile, who: TokenSubject, ttlSeconds = 3600): Promise<string> => {
+/**
+ * A token shaped like Cognito's: an access token (`client_id`) or an ID token (`aud`). A negative
+ * ttlSeconds gives a token that has already expired (for tests of the authorizer).
+ */
+export const mintToken = async (keys: KeyFile, who: TokenSubject, ttlSeconds = 3600, use: 'access' | 'id' = 'access'): Promise<string> => {
   const key = await importJWK(keys.privateJwk, 'RS256');
-  return new SignJWT({
-    client_id: TWIN_CLIENT_ID,
-    token_use: 'access',
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT({
+    ...(use === 'access' && { client_id: TWIN_CLIENT_ID }),
+    token_use: use,
     email: who.email,
     [GROUPS_CLAIM]: who.role === 'admin' ? ['admin'] : ['investigator'],
     [ORGANIZATION_CLAIM]: who.organizationId,
@@ -52,7 +57,8 @@ export const mintToken = async (keys: KeyFile, who: TokenSubject, ttlSeconds = 3
     .setProtectedHeader({ alg: 'RS256', kid: KEY_ID })
     .setSubject(who.subject)
     .setIssuer(TWIN_ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(key);
+    .setIssuedAt(ttlSeconds > 0 ? now : now + ttlSeconds - 3600)
+    .setExpirationTime(now + ttlSeconds);
+  if (use === 'id') jwt.setAudience(TWIN_CLIENT_ID);
+  return jwt.sign(key);
 };

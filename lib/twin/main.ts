@@ -26,6 +26,7 @@ Investigation Analysis Service — local twin ready in ${seconds} s
   Bedrock         ${twin.bedrock.url} (deterministic stand-in; faults: PUT ${twin.bedrock.url}/_standin/faults/<region>)
   Tokens          npm run token -- --role investigator   (or --role admin)
   Cron secret     ${twin.cronSecret}
+  Webhook secret  ${twin.webhookSecret}   (signs POST /api/webhooks/payment; see docs/operations.md)
 Ctrl-C stops.`);
 
   let stopping = false;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { entryOf, functions, type QueueTrigger, type ScheduleTrigger } from '../manifest';
+import { functions, type QueueTrigger, type ScheduleTrigger } from '../manifest';
 import { ENV } from '../../layers/core/config';
 import { openDatabase, useDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
@@ -17,6 +17,8 @@ import { sqsClient } from '../../layers/core/aws/clients';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
 import { createGateway, type LambdaHandler } from './gateway';
 import { jwksDocument, loadOrCreateKeys, mintToken, TWIN_CLIENT_ID, TWIN_ISSUER, type TokenSubject } from './identity';
+import { startLocalIdentityProvider, TWIN_USER_POOL_ID, type LocalIdentityProvider } from './identity-provider';
+import { loadOrCreatePasskey } from './passkey';
 import { startLocalAws, type LocalAws } from './local-aws';
 import { PROJECT_ROOT, twinDirectory } from '../paths';
 import { startPoller, type Poller } from './pollers';
@@ -46,8 +48,12 @@ export interface Twin {
   port: number;
   twinDir: string;
   cronSecret: string;
+  /** signs test deliveries to POST /api/webhooks/payment (Stripe-Signature) */
+  webhookSecret: string;
   aws: LocalAws;
   bedrock: BedrockStandin;
+  /** the local Cognito-compatible sign-in endpoint behind /api/auth/* */
+  identityProvider: LocalIdentityProvider;
   database: DatabaseHandle;
   seeded: boolean;
   token: (who: TokenSubject) => Promise<string>;
@@ -74,8 +80,8 @@ const readOrCreateSecret = (path: string): string => {
 
 const loadHandlers = async (): Promise<Map<string, LambdaHandler>> => {
   const entries = await Promise.all(functions.map(async (fn) => {
-    const mod = (await import(join(PROJECT_ROOT, entryOf(fn)))) as { handler?: LambdaHandler };
-    if (typeof mod.handler !== 'function') throw new Error(`${entryOf(fn)} exports no handler`);
+    const mod = (await import(join(PROJECT_ROOT, fn.entry))) as { handler?: LambdaHandler };
+    if (typeof mod.handler !== 'function') throw new Error(`${fn.entry} exports no handler`);
     return [fn.id, mod.handler] as const;
   }));
   return new Map(entries);
@@ -105,6 +111,10 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     useDatabase(database);
     cleanups.push(() => useDatabase(undefined));
     const cronSecret = readOrCreateSecret(join(twinDir, 'cron-secret'));
+    const corsOrigin = options.corsOrigin ?? process.env.CORS_ORIGIN ?? 'http://localhost:5173';
+    const identityProvider = await startLocalIdentityProvider({ db: database.db, keys, passkey: await loadOrCreatePasskey(twinDir), origin: corsOrigin, log });
+    cleanups.push(() => identityProvider.stop());
+    const webhookSecret = readOrCreateSecret(join(twinDir, 'webhook-secret'));
 
     // What the CDK stacks set on each Lambda, pointed at the local stand-ins.
     Object.assign(process.env, {
@@ -118,8 +128,12 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       [ENV.qualityQueueUrl]: aws.queues.quality.url,
       [ENV.filesBucket]: aws.bucket,
       [ENV.cronSecret]: cronSecret,
+      [ENV.webhookSecret]: webhookSecret,
       [ENV.jwtIssuer]: TWIN_ISSUER,
       [ENV.jwtAudience]: TWIN_CLIENT_ID,
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: identityProvider.url,
+      [ENV.userPoolId]: TWIN_USER_POOL_ID,
+      [ENV.userPoolClientId]: TWIN_CLIENT_ID,
       [ENV.aiPrimaryRegion]: AI_REGIONS.primary,
       [ENV.aiFallbackRegion]: AI_REGIONS.fallback,
       POWERTOOLS_SERVICE_NAME: 'investigation-analysis-twin',
@@ -130,7 +144,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
     const server: Server = createServer(createGateway({
       handlers,
-      corsOrigin: options.corsOrigin ?? process.env.CORS_ORIGIN ?? 'http://localhost:5173',
+      corsOrigin,
       extras: { '/.well-known/jwks.json': () => jwksDocument(keys) },
       onRequest: log,
     }));
@@ -163,7 +177,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     cleanups.push(async () => { await Promise.all(pollers.map((p) => p.stop())); });
 
     return {
-      url, port, twinDir, cronSecret, aws, bedrock, database, seeded, stop,
+      url, port, twinDir, cronSecret, webhookSecret, aws, bedrock, identityProvider, database, seeded, stop,
       token: (who) => mintToken(keys, who),
       schedulesSettled: async () => { await Promise.all(schedules.map((s) => s.settled())); },
     };

@@ -31,7 +31,7 @@ import { migrateToLatest } from '../../layers/core/db/migrate';
 import type { Database } from '../../layers/core/db/schema';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { SimulatedTime } from '../support/simulated-time';
-import { entryOf, functions } from '../../lib/manifest';
+import { functions } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { EXTERNAL_MODULES } from '../../lib/stacks/service-function';
 
@@ -85,12 +85,12 @@ const bundles = () => {
   for (const fn of functions) {
     const outfile = join(outDir, `${fn.id}.js`);
     buildSync({
-      entryPoints: [join(PROJECT_ROOT, entryOf(fn))], outfile, bundle: true, minify: true, platform: 'node', target: 'node22',
+      entryPoints: [join(PROJECT_ROOT, fn.entry)], outfile, bundle: true, minify: true, platform: 'node', target: 'node22',
       format: 'cjs', external: EXTERNAL_MODULES, logLevel: 'error',
     });
     const script = `const t=performance.now();require(${JSON.stringify(outfile)});process.stdout.write(String(performance.now()-t))`;
     const inits = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' })));
-    rows.push({ id: fn.id, entry: entryOf(fn), kb: statSync(outfile).size / 1024, initMs: median(inits) });
+    rows.push({ id: fn.id, entry: fn.entry, kb: statSync(outfile).size / 1024, initMs: median(inits) });
   }
   console.log(`\nPer-function bundle (esbuild, minified, @aws-sdk external as in the Lambda runtime) and handler init (fresh process, median of ${RUNS}):`);
   console.log(`  ${'function'.padEnd(26)} ${'bundle'.padStart(9)} ${'init'.padStart(9)}  entry`);

@@ -25,6 +25,7 @@ const EXPECTED_ENV: Record<Resource, string[]> = {
   filesBucket: [ENV.filesBucket],
   generationQueue: [ENV.generationQueueUrl],
   qualityQueue: [ENV.qualityQueueUrl],
+  queueStats: [ENV.generationQueueUrl, ENV.qualityQueueUrl, ENV.aiPrimaryRegion, ENV.aiFallbackRegion],
   bedrock: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_ANALYSIS', 'AI_MODEL_QUALITY', 'AI_MODEL_JUDGE', 'AI_MODEL_EMBEDDING'],
   cronSecret: [ENV.cronSecretArn],
   webhookSecret: [ENV.webhookSecretArn],
@@ -38,6 +39,7 @@ const EXPECTED_SERVICES: Record<Resource, string[]> = {
   filesBucket: ['s3'],
   generationQueue: ['sqs'],
   qualityQueue: ['sqs'],
+  queueStats: ['sqs'],
   bedrock: ['bedrock'],
   cronSecret: ['secretsmanager'],
   webhookSecret: ['secretsmanager'],
@@ -223,6 +225,12 @@ describe('the dev app', () => {
     }
     expect(actionsOf(fn('auth-login')).filter((a) => a.startsWith('cognito-idp:')).sort())
       .toEqual(['cognito-idp:AdminInitiateAuth', 'cognito-idp:AdminRespondToAuthChallenge']);
+    // queue stats read the depths of both queues and both DLQs, and may not send, receive or delete
+    const stats = fn('admin-queue-stats').statements.filter((s) => asArray(s.Action as string[]).some((a) => a.startsWith('sqs:')));
+    expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
+    const queueArns = stats.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
+    expect(queueArns).toHaveLength(4);
+    for (const queue of ['generationqueue', 'generationdlq', 'qualityqueue', 'qualitydlq']) expect(queueArns.some((a) => a.toLowerCase().replace(/-/g, '').includes(queue))).toBe(true);
   });
 
   test('environment variables follow `uses`; only database users run in the VPC', () => {

@@ -76,10 +76,9 @@ test('the four design-only analysis types have no route or function', () => {
 
 test('every entry file exists, and every cron route is also on a schedule', () => {
   for (const fn of functions) {
-    if (typeof fn.entry === 'string') expect(existsSync(join(PROJECT_ROOT, fn.entry))).toBe(true);
+    expect(existsSync(join(PROJECT_ROOT, fn.entry))).toBe(true);
     if (fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron')) expect(fn.triggers.some((t) => t.kind === 'schedule')).toBe(true);
   }
-  expect(existsSync(join(PROJECT_ROOT, 'functions/http/planned.ts'))).toBe(true);
 });
 
 test('schedules: embedding sweeper hourly, retention daily', () => {

@@ -1,12 +1,14 @@
 /**
  * Starting an analysis: the request is checked (type, selection, organization, evidence, an active
- * prompt template) before anything is written; then one `queued` row and one generation message.
+ * prompt template, the organization's cap on concurrent generations) before anything is written; then
+ * one `queued` row and one generation message.
  * If the message cannot be sent, the row is marked failed with a retry-later message — never left queued.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { conflict, unavailable } from '../http/errors';
 import { logger } from '../logger';
+import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import type { AnalysisMessage } from '../queues';
 import { assessEvidence } from './assess';
 import { assertPromptAvailable, PROMPT_TYPE } from './prompts';
@@ -38,13 +40,17 @@ export const createAnalysis = async (
   request: AnalysisRequest,
 ): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
   const investigation = await assertCanGenerate(db, caller.organizationId, request);
-  const row = await db.insertInto('analyses').values({
-    investigation_id: investigation.id,
-    analysis_type: request.analysis_type,
-    question_id: request.question_id ?? null,
-    topic_id: request.topic_id ?? null,
-    requested_by: caller.userId ?? null,
-  }).returning('id').executeTakeFirstOrThrow();
+  // the cap check and the insert share a transaction, so the organization's cap is exact
+  const row = await db.transaction().execute(async (trx) => {
+    await assertGenerationCapacity(trx, caller.organizationId);
+    return trx.insertInto('analyses').values({
+      investigation_id: investigation.id,
+      analysis_type: request.analysis_type,
+      question_id: request.question_id ?? null,
+      topic_id: request.topic_id ?? null,
+      requested_by: caller.userId ?? null,
+    }).returning('id').executeTakeFirstOrThrow();
+  });
   try {
     await send({ analysis_id: row.id });
   } catch (error) {

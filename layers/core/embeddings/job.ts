@@ -3,12 +3,13 @@
  * failed with the error), the sweep, the PendingOver24hAfterSweep metric, a log line. What both the
  * cron route and the schedule call.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { logger } from '../logger';
 import { publishSweepMetrics } from './metrics';
 import type { SweepReport, SweepRun } from './report';
-import { errorMessageOf, sweepEmbeddings, SWEEP_DEFAULTS, type SweepOptions } from './sweeper';
+import { recordJobRun } from '../operations/job-runs';
+import { sweepEmbeddings, SWEEP_DEFAULTS, type SweepOptions } from './sweeper';
 
 export const EMBEDDING_SWEEPER_JOB = 'embedding-sweeper';
 
@@ -34,21 +35,8 @@ export const timeBudgetFor = (trigger: JobTrigger, remainingMs: number | undefin
 };
 
 export const runEmbeddingSweep = async (db: Kysely<Database>, { trigger, publish = publishSweepMetrics, ...options }: RunOptions): Promise<SweepRun> => {
-  const run = await db.insertInto('job_runs').values({ job: EMBEDDING_SWEEPER_JOB, trigger, status: 'running', report: null, error_message: null })
-    .returning('id').executeTakeFirstOrThrow();
-  let report: SweepReport;
-  try {
-    report = await sweepEmbeddings(db, options);
-  } catch (error) {
-    logger.error('embedding sweep failed', { error: error as Error, jobRunId: run.id, trigger });
-    await db.updateTable('job_runs').set({ status: 'failed', error_message: errorMessageOf(error), finished_at: sql`now()` })
-      .where('id', '=', run.id).execute()
-      .catch((e: unknown) => logger.error('could not record the failed embedding sweep', { error: e as Error, jobRunId: run.id }));
-    throw error;
-  }
-  await db.updateTable('job_runs').set({ status: 'succeeded', report: JSON.stringify(report), finished_at: sql`now()` })
-    .where('id', '=', run.id).execute();
+  const { report, jobRunId } = await recordJobRun(db, { job: EMBEDDING_SWEEPER_JOB, trigger }, () => sweepEmbeddings(db, options));
   publish(report);
-  logger.info('embedding sweep finished', { jobRunId: run.id, trigger, report });
-  return { ...report, job_run_id: run.id };
+  logger.info('embedding sweep finished', { jobRunId, trigger, report });
+  return { ...report, job_run_id: jobRunId };
 };

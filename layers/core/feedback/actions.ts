@@ -20,6 +20,7 @@ import {
 } from '../domain/feedback';
 import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
+import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import type { AnalysisMessage } from '../queues';
 import { assertCanGenerate } from '../analysis/create';
 import type { AnalysisRequest } from '../analysis/selection';
@@ -37,8 +38,6 @@ export interface FeedbackDeps {
   db: Kysely<Database>;
   /** queues a regenerated analysis for generation */
   send: (message: AnalysisMessage) => Promise<void>;
-  /** throws (429) when the organization may not start another generation now */
-  assertCapacity?: (db: Kysely<Database>, organizationId: string) => Promise<void>;
 }
 
 /** A second request with a request id already used: answered from the first one's row. */
@@ -69,7 +68,7 @@ export const recordFeedback = async (deps: FeedbackDeps, actor: Actor, analysisI
 
       let regeneratedAnalysisId: string | null = null;
       let revisionId: string | null = null;
-      if (input.action === 'regenerate') regeneratedAnalysisId = await insertRegeneration(deps, trx, actor, analysis, input);
+      if (input.action === 'regenerate') regeneratedAnalysisId = await insertRegeneration(trx, actor, analysis, input);
       if (input.action === 'edit') {
         revisionId = (await trx.insertInto('analysis_revisions').values({ analysis_id: analysisId, author_id: actor.userId, content: JSON.stringify({ text: input.content }) })
           .returning('id').executeTakeFirstOrThrow()).id;
@@ -103,7 +102,7 @@ type LockedAnalysis = NonNullable<Awaited<ReturnType<ReturnType<typeof analysisO
 
 /** The new analysis of a regeneration: same type and selection, linked to the one it replaces. */
 const insertRegeneration = async (
-  deps: FeedbackDeps, trx: Kysely<Database>, actor: Actor, analysis: LockedAnalysis, input: { reason: RegenerationReason; direction?: string | undefined },
+  trx: Kysely<Database>, actor: Actor, analysis: LockedAnalysis, input: { reason: RegenerationReason; direction?: string | undefined },
 ) => {
   if ((analysis.analysis_type === 'question' && !analysis.question_id) || (analysis.analysis_type === 'topic' && !analysis.topic_id)) {
     throw conflict(`The ${analysis.analysis_type} this analysis answered no longer exists, so it cannot be regenerated.`);
@@ -113,7 +112,7 @@ const insertRegeneration = async (
     investigation_id: analysis.investigation_id, analysis_type: analysis.analysis_type,
     question_id: analysis.question_id ?? undefined, topic_id: analysis.topic_id ?? undefined,
   } as AnalysisRequest);
-  await deps.assertCapacity?.(trx, actor.organizationId);
+  await assertGenerationCapacity(trx, actor.organizationId);
   return (await trx.insertInto('analyses').values({
     investigation_id: analysis.investigation_id,
     analysis_type: analysis.analysis_type,

@@ -1,5 +1,24 @@
 /** Request and response schemas of the admin routes (see contracts.ts, which gathers every area's). */
+import * as z from 'zod';
+import { auditHealthQuerySchema, auditHealthSchema } from '../admin/audit-health';
+import {
+  activationBodySchema, activationSchema, createBodySchema, historyListSchema, historyQuerySchema, rollbackBodySchema, versionDetailSchema, versionSchema,
+} from '../admin/prompts';
+import { PROMPT_TYPES } from '../admin/prompt-rules';
+import { settingsChangeSchema, settingsListSchema } from '../admin/settings';
+import { usersQuerySchema, usersSchema } from '../admin/users';
 import type { RouteContract } from './contracts';
 
 export const adminContracts = {
+  'admin-prompt-history': {
+    query: historyQuerySchema,
+    response: z.union([historyListSchema, versionDetailSchema]).describe('without version: the list (up to 20, newest first); with version: that version in full and its diff against the current one'),
+  },
+  'admin-prompt-rollback': { body: rollbackBodySchema, response: versionSchema },
+  'admin-prompt-create': { body: createBodySchema, response: versionSchema },
+  'admin-prompt-update': { params: z.object({ prompt_type: z.enum(PROMPT_TYPES) }), body: activationBodySchema, response: activationSchema },
+  'admin-settings-get': { response: settingsListSchema },
+  'admin-settings-put': { body: settingsChangeSchema, response: settingsListSchema },
+  'admin-audit-health': { query: auditHealthQuerySchema, response: auditHealthSchema },
+  'admin-users': { query: usersQuerySchema, response: usersSchema },
 } satisfies Record<string, RouteContract>;

@@ -1,5 +1,83 @@
 /** Request and response schemas of the auth routes (see contracts.ts, which gathers every area's). */
+import * as z from 'zod';
 import type { RouteContract } from './contracts';
 
+const email = z.email().max(254);
+/** what the identity provider calls the user in a challenge (Cognito: its username); echoed back by the client */
+const username = z.string().min(1).max(256);
+const session = z.string().min(1).max(8192);
+
+const signedIn = z.object({
+  status: z.literal('signed_in'),
+  access_token: z.string(),
+  id_token: z.string(),
+  refresh_token: z.string().optional(),
+  expires_in: z.number().int(),
+  token_type: z.literal('Bearer'),
+});
+
+const challenge = z.object({
+  status: z.literal('challenge'),
+  /** totp: a code from the authenticator app; sms: a texted code; passkey: a WebAuthn assertion */
+  challenge: z.enum(['totp', 'sms', 'passkey']),
+  username,
+  session,
+  /** passkey only: PublicKeyCredentialRequestOptions (JSON) for navigator.credentials.get */
+  credential_request_options: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const signInResponseSchema = z.discriminatedUnion('status', [signedIn, challenge]);
+export type SignInResponse = z.infer<typeof signInResponseSchema>;
+
+/** A WebAuthn assertion as browsers serialise it (PublicKeyCredential.toJSON()). */
+const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'base64url').max(16_384);
+export const webauthnCredentialSchema = z.object({
+  id: b64url.min(1),
+  rawId: b64url.min(1),
+  type: z.literal('public-key'),
+  response: z.object({
+    clientDataJSON: b64url.min(1),
+    authenticatorData: b64url.min(1),
+    signature: b64url.min(1),
+    userHandle: b64url.optional(),
+  }),
+  authenticatorAttachment: z.string().optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+});
+
+const password = z.string().min(1).max(256);
+
+export const loginBodySchema = z.object({
+  email,
+  /** `passkey` starts a passkey sign-in: the answer is a passkey challenge for /api/auth/webauthn/authenticate/verify */
+  method: z.enum(['password', 'passkey']).default('password'),
+  password: password.optional(),
+}).strict().refine((b) => b.method === 'passkey' || b.password !== undefined, { path: ['password'], message: 'Required for password sign-in' });
+
+export const mfaBodySchema = z.object({
+  username,
+  session,
+  challenge: z.enum(['totp', 'sms']),
+  code: z.string().regex(/^\d{6,8}$/, 'a 6 to 8 digit code'),
+}).strict();
+
+export const webauthnBodySchema = z.object({ username, session, credential: webauthnCredentialSchema }).strict();
+
+export const forgotPasswordBodySchema = z.object({
+  email,
+  /** with `code` and `new_password`: the second step, setting the new password */
+  code: z.string().regex(/^\d{4,8}$/, 'the code from the reset message').optional(),
+  new_password: password.optional(),
+}).strict().refine((b) => (b.code === undefined) === (b.new_password === undefined), {
+  path: ['new_password'], message: 'code and new_password go together',
+});
+
 export const authContracts = {
+  'auth-login': { body: loginBodySchema, response: signInResponseSchema },
+  'auth-mfa-verify': { body: mfaBodySchema, response: signInResponseSchema },
+  'auth-webauthn-verify': { body: webauthnBodySchema, response: signInResponseSchema },
+  'auth-forgot-password': {
+    body: forgotPasswordBodySchema,
+    response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
+  },
 } satisfies Record<string, RouteContract>;

@@ -1,5 +1,24 @@
 /** Request and response schemas of the files routes (see contracts.ts, which gathers every area's). */
+import * as z from 'zod';
 import type { RouteContract } from './contracts';
+import { extractionReportSchema, fileViewLinkSchema } from '../files/wire';
+import { uuid } from './params';
+
+const viewQuerySchema = z.object({
+  attachment_id: uuid.optional(),
+  background_document_id: uuid.optional(),
+  redirect: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true')
+    .describe('true (default): 302 to the presigned URL; false: 200 with the link as JSON (for clients that cannot read a redirect)'),
+}).superRefine((query, ctx) => {
+  if ((query.attachment_id === undefined) === (query.background_document_id === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of attachment_id or background_document_id' });
+  }
+});
 
 export const filesContracts = {
+  'storage-view': { query: viewQuerySchema, response: fileViewLinkSchema },
+  'background-extract-text': {
+    body: z.strictObject({ background_document_id: uuid }),
+    response: extractionReportSchema,
+  },
 } satisfies Record<string, RouteContract>;

@@ -22,7 +22,6 @@ export const unauthorized = (message = 'A valid bearer token is required.') => n
 export const forbidden = (message = 'You may not call this route.') => new ApiError(403, 'forbidden', message);
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} was not found.`);
 export const conflict = (message: string, details?: unknown) => new ApiError(409, 'conflict', message, details);
-export const notImplemented = (message: string) => new ApiError(501, 'not_implemented', message);
 export const unavailable = (message: string, details?: unknown) => new ApiError(503, 'unavailable', message, details);
 
 export interface ErrorBody {

@@ -24,12 +24,10 @@ export const openApiDocument = () => {
         name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, schema: jsonSchema(schema as z.ZodType),
       })),
     ];
-    const planned = typeof route.fn.entry !== 'string';
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: route.fn.id,
       summary: route.fn.description,
-      ...(planned && { description: `Not built yet: answers 501 until ${(route.fn.entry as { planned: string }).planned}.` }),
       'x-access': route.access,
       security: security[route.access],
       ...(parameters.length > 0 && { parameters }),
@@ -42,7 +40,6 @@ export const openApiDocument = () => {
         ...(contract.params || contract.query || contract.body ? { 400: errorResponse('Invalid input; nothing changed') } : {}),
         ...(route.access !== 'public' && { 401: errorResponse('Missing or invalid token'), 403: errorResponse('Not allowed for this caller') }),
         ...(route.fn.id === 'health' && { 503: { description: 'A component is unavailable', content: { 'application/json': { schema: jsonSchema(contract.response!) } } } }),
-        ...(planned && { 501: errorResponse('Not built yet') }),
       },
     };
   }

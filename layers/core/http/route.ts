@@ -11,6 +11,7 @@ import { callerFromClaims, callerFromEvent, type Caller } from '../auth/caller';
 import { cronSecret, sameSecret } from '../auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
 import { logger } from '../logger';
+import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -35,13 +36,15 @@ export interface RouteResponse {
   headers?: Record<string, string>;
 }
 
-const accessByRouteKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r.access]));
+const routeByKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r]));
 
-export const accessOf = (routeKey: string): Access => {
-  const access = accessByRouteKey.get(routeKey);
-  if (!access) throw new Error(`route '${routeKey}' is not in the service manifest`);
-  return access;
+const routeOf = (routeKey: string) => {
+  const route = routeByKey.get(routeKey);
+  if (!route) throw new Error(`route '${routeKey}' is not in the service manifest`);
+  return route;
 };
+
+export const accessOf = (routeKey: string): Access => routeOf(routeKey).access;
 
 const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
@@ -110,7 +113,10 @@ export const requireOrg = (caller: Caller | undefined): OrgCaller => {
 export const httpRoute = (impl: (request: RouteRequest) => Promise<RouteResponse>) =>
   middy<HttpEvent, HttpResult>().handler(async (event) => {
     try {
-      const access = accessOf(event.routeKey);
+      const route = routeOf(event.routeKey);
+      const { access } = route;
+      // before the access check, so failed attempts count too (the key is the verified subject or the address)
+      await enforceRateLimit(event, route);
       const caller = await authorize(event, access);
       const response = await impl({
         event,

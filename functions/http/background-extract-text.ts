@@ -1,0 +1,16 @@
+/**
+ * POST /api/background/extract-text { background_document_id } — extracts the text of a background
+ * document of the caller's organization (PDF, DOCX, plain text), stores it, chunks it and queues it
+ * for embedding; answers what it did. 415 for a format it cannot read, 422 for a damaged file.
+ */
+import { database } from '../../layers/core/db/connection';
+import { extractBackgroundDocument } from '../../layers/core/files/extraction';
+import { s3FileReader } from '../../layers/core/files/object-store';
+import { contracts } from '../../layers/core/http/contracts';
+import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+
+export const handler = httpRoute(async ({ caller, body }) => {
+  const { background_document_id } = parseWith(contracts['background-extract-text'].body, body);
+  const org = requireOrg(caller);
+  return { body: await extractBackgroundDocument({ db: await database(), files: s3FileReader() }, org.organizationId, background_document_id) };
+});

@@ -1,0 +1,57 @@
+/**
+ * Every admin write leaves one audit row — the refused attempts too (outcome `failure`, with the
+ * error's code and message), so the trail shows what an administrator tried, not only what changed.
+ * The row is written after the change has committed (an audit row inside the change's transaction
+ * would take the change down with it when the audit insert fails), and `writeAudit` never throws.
+ */
+import type { Kysely } from 'kysely';
+import type { Caller } from '../auth/caller';
+import { writeAudit } from '../audit/audit';
+import type { Database } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { userIdBySubject } from '../repositories/users';
+
+export interface AdminActor {
+  /** the admin's users row; null when the identity provider knows them but the service does not */
+  userId: string | null;
+  subject: string;
+  organizationId: string | null;
+}
+
+export const adminActor = async (db: Kysely<Database>, caller: Caller): Promise<AdminActor> => ({
+  userId: (await userIdBySubject(db, caller.subject)) ?? null,
+  subject: caller.subject,
+  organizationId: caller.organizationId ?? null,
+});
+
+export interface AuditedResult<T> {
+  result: T;
+  /** what was changed, when it is only known once the change ran */
+  target?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+const errorDetail = (error: unknown) => error instanceof ApiError
+  ? { code: error.code, message: error.message, ...(error.details !== undefined && { details: error.details }) }
+  : { code: 'internal_error', message: error instanceof Error ? error.message.slice(0, 500) : String(error) };
+
+/**
+ * Runs one admin write and audits it: `success` with the write's detail, or `failure` with the
+ * error (which is then rethrown unchanged, so the caller gets the same 4xx/5xx).
+ */
+export const auditedWrite = async <T>(
+  db: Kysely<Database>,
+  actor: AdminActor,
+  audit: { action: string; target: string | null },
+  write: () => Promise<AuditedResult<T>>,
+): Promise<T> => {
+  const base = { action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId };
+  try {
+    const { result, target, detail } = await write();
+    await writeAudit(db, { ...base, outcome: 'success', target: target ?? audit.target, detail: { actor_subject: actor.subject, ...detail } });
+    return result;
+  } catch (error) {
+    await writeAudit(db, { ...base, outcome: 'failure', target: audit.target, detail: { actor_subject: actor.subject, error: errorDetail(error) } });
+    throw error;
+  }
+};

@@ -1,0 +1,46 @@
+/**
+ * Runtime settings (SPEC part 8): the list exposes no settings, and no key is modifiable. A change
+ * request is still accepted for reading so that every attempt — one naming keys, an empty one, a
+ * malformed one — leaves an `admin.settings.update` audit row saying what was asked and why it was
+ * refused.
+ */
+import type { Kysely } from 'kysely';
+import * as z from 'zod';
+import type { Database } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { parseWith } from '../http/route';
+import { auditedWrite, type AdminActor } from './audit-trail';
+
+export const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
+export type RuntimeSetting = z.infer<typeof settingSchema>;
+
+/** The runtime settings an administrator may read and change: none (the spec's current state). */
+export const RUNTIME_SETTINGS: readonly RuntimeSetting[] = Object.freeze([]);
+
+export const settingsListSchema = z.object({ settings: z.array(settingSchema) });
+
+export const settingsChangeSchema = z.strictObject({
+  settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object of key → value' }),
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}: send { "settings": { "<key>": <value> } }` : undefined) });
+
+export const listSettings = () => ({ settings: [...RUNTIME_SETTINGS] });
+
+const settingsNotModifiable = (keys: string[]) => new ApiError(
+  400, 'settings_not_modifiable',
+  `No setting can be changed here; refused: ${keys.join(', ')}.`,
+  { refused_keys: keys },
+);
+
+/**
+ * PUT /api/admin/settings with `{ "settings": { "<key>": <value> } }`. Every key is refused (400
+ * `settings_not_modifiable`, `details.refused_keys`); an empty object changes nothing and answers the
+ * (empty) list. Each call is audited, the refused and malformed ones as failures.
+ */
+export const changeSettings = (db: Kysely<Database>, actor: AdminActor, body: unknown) =>
+  auditedWrite(db, actor, { action: 'admin.settings.update', target: 'settings' }, async () => {
+    const { settings } = parseWith(settingsChangeSchema, body ?? {});
+    const keys = Object.keys(settings);
+    // the list is empty, so every key named is refused
+    if (keys.length > 0) throw settingsNotModifiable(keys);
+    return { result: listSettings(), detail: { keys } };
+  });

@@ -1,0 +1,10 @@
+/** The caller's origin as API Gateway reports it, for the sign-in proxies' audit rows and Cognito's threat protection. */
+import type { HttpEvent } from '../http/route';
+import type { RequestOrigin } from './sign-in';
+
+export const requestOrigin = (event: HttpEvent): RequestOrigin => ({
+  sourceIp: event.requestContext?.http?.sourceIp ?? 'unknown',
+  serverName: event.requestContext?.domainName ?? 'unknown',
+  serverPath: event.rawPath ?? '/',
+  userAgent: event.requestContext?.http?.userAgent ?? '',
+});

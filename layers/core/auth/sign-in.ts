@@ -1,0 +1,226 @@
+/**
+ * Sign-in under /api/auth/: thin proxies to the identity provider — Cognito's server-side API in AWS,
+ * the twin's local Cognito-compatible endpoint on a laptop (the same SDK client, pointed at it by
+ * AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER). The server-side (Admin*) flows keep the password path
+ * behind this API, so every attempt passes the rate limiter and every failure is audited, and they
+ * hand Cognito the caller's real address for threat protection.
+ *
+ * Failures answer without telling whether the account exists: a wrong password and an unknown email
+ * are the same 401; forgot-password answers the same whether or not the account exists.
+ */
+import {
+  AdminInitiateAuthCommand, AdminRespondToAuthChallengeCommand, CognitoIdentityProviderClient, ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand, type AdminInitiateAuthCommandOutput, type ContextDataType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { Kysely } from 'kysely';
+import type * as z from 'zod';
+import { writeAudit } from '../audit/audit';
+import { requireEnv, ENV } from '../config';
+import type { Database } from '../db/schema';
+import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
+import type { forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, SignInResponse, webauthnBodySchema } from '../http/contracts-auth';
+import { logger } from '../logger';
+import { tooManyRequests } from '../ratelimit/limits';
+
+export const LOGIN_FAILED = 'auth.login_failed';
+export const WEBAUTHN_VERIFY = 'auth.webauthn.authenticate.verify';
+
+/** The part of the SDK client the proxies use (tests hand in a fake). */
+export type IdentityProviderClient = Pick<CognitoIdentityProviderClient, 'send'>;
+
+export interface SignInDeps {
+  db: Kysely<Database>;
+  idp: IdentityProviderClient;
+  userPoolId: string;
+  clientId: string;
+}
+
+/** Where the request came from: audited as the actor's address and passed to Cognito's threat protection. */
+export interface RequestOrigin {
+  sourceIp: string;
+  serverName: string;
+  serverPath: string;
+  userAgent: string;
+}
+
+let client: CognitoIdentityProviderClient | undefined;
+
+export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
+  db,
+  idp: (client ??= new CognitoIdentityProviderClient({})),
+  userPoolId: requireEnv(ENV.userPoolId),
+  clientId: requireEnv(ENV.userPoolClientId),
+});
+
+const CHALLENGES = { SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey' } as const;
+const CHALLENGE_NAMES = { totp: 'SOFTWARE_TOKEN_MFA', sms: 'SMS_MFA' } as const;
+
+/** Identity-provider errors that mean "these credentials (or this code, or this session) are not good". */
+const REJECTIONS = new Set([
+  'NotAuthorizedException', 'UserNotFoundException', 'UserNotConfirmedException', 'PasswordResetRequiredException',
+  'CodeMismatchException', 'ExpiredCodeException', 'WebAuthnChallengeNotFoundException', 'WebAuthnClientMismatchException',
+  'WebAuthnCredentialNotSupportedException', 'WebAuthnOriginNotAllowedException', 'WebAuthnRelyingPartyMismatchException',
+  'InvalidParameterException',
+]);
+const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsException', 'LimitExceededException']);
+/** Cognito names no wait; a minute is what its per-user lockout starts at */
+const IDP_RETRY_AFTER_SECONDS = 60;
+
+const nameOf = (error: unknown): string => (error instanceof Error ? error.name : 'Error');
+
+/** An identity-provider failure that is not about the credentials: busy (429) or unavailable (503). */
+const providerTrouble = (error: unknown, what: string): ApiError => {
+  if (THROTTLES.has(nameOf(error))) return tooManyRequests('Too many sign-in attempts; wait a minute and try again.', IDP_RETRY_AFTER_SECONDS);
+  logger.error('identity provider call failed', { what, error: error as Error });
+  return unavailable('Sign-in is unavailable right now; try again shortly.');
+};
+
+/** The audit row of a failed step; the user's id and organization when the name is a known user. */
+const auditFailure = async (db: Kysely<Database>, action: string, name: string, origin: RequestOrigin, detail: Record<string, unknown>) => {
+  const lower = name.toLowerCase();
+  const user = await db.selectFrom('users').select(['id', 'organization_id'])
+    .where((eb) => eb.or([eb('email', '=', lower), eb('idp_subject', '=', name)])).executeTakeFirst()
+    .catch(() => undefined); // the audit row matters more than its user link
+  await writeAudit(db, {
+    action, outcome: 'failure', actorUserId: user?.id ?? null, actorAddress: origin.sourceIp,
+    organizationId: user?.organization_id ?? null, target: `user:${lower}`, detail,
+  });
+};
+
+const contextData = (origin: RequestOrigin): ContextDataType => ({
+  IpAddress: origin.sourceIp,
+  ServerName: origin.serverName,
+  ServerPath: origin.serverPath,
+  HttpHeaders: [{ headerName: 'user-agent', headerValue: origin.userAgent }],
+});
+
+/** Tokens, or the next challenge, from an InitiateAuth/RespondToAuthChallenge answer. */
+const toResponse = (out: Pick<AdminInitiateAuthCommandOutput, 'AuthenticationResult' | 'ChallengeName' | 'ChallengeParameters' | 'Session'>, name: string): SignInResponse => {
+  const result = out.AuthenticationResult;
+  if (result?.AccessToken && result.IdToken) {
+    return {
+      status: 'signed_in',
+      access_token: result.AccessToken,
+      id_token: result.IdToken,
+      ...(result.RefreshToken && { refresh_token: result.RefreshToken }),
+      expires_in: result.ExpiresIn ?? 3600,
+      token_type: 'Bearer',
+    };
+  }
+  const challenge = out.ChallengeName && CHALLENGES[out.ChallengeName as keyof typeof CHALLENGES];
+  if (!challenge || !out.Session) {
+    logger.error('identity provider asked for a challenge the sign-in proxies do not answer', { challenge: out.ChallengeName });
+    throw new ApiError(409, 'challenge_unsupported', `This account needs a sign-in step this API does not offer (${out.ChallengeName ?? 'none'}); contact an administrator.`);
+  }
+  const params = out.ChallengeParameters ?? {};
+  return {
+    status: 'challenge',
+    challenge,
+    username: params.USER_ID_FOR_SRP ?? params.USERNAME ?? name,
+    session: out.Session,
+    ...(challenge === 'passkey' && params.CREDENTIAL_REQUEST_OPTIONS && {
+      credential_request_options: JSON.parse(params.CREDENTIAL_REQUEST_OPTIONS) as Record<string, unknown>,
+    }),
+  };
+};
+
+/**
+ * Runs one identity-provider step; a rejection is audited under `action` and answered 401 with
+ * `message` (the same whatever the reason), trouble with the provider is a 429 or 503.
+ */
+const step = async (
+  { db }: SignInDeps, origin: RequestOrigin, audit: { action: string; name: string; stage: string }, message: string,
+  call: () => Promise<SignInResponse>,
+): Promise<SignInResponse> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const reason = nameOf(error);
+    const rejected = REJECTIONS.has(reason);
+    if (rejected || THROTTLES.has(reason)) await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
+    if (rejected) throw unauthorized(message);
+    throw providerTrouble(error, audit.stage);
+  }
+};
+
+export const WRONG_CREDENTIALS = 'The email address or password is not correct.';
+
+/** POST /api/auth/login: password sign-in (tokens, or an MFA challenge), or the start of a passkey sign-in. */
+export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, origin: RequestOrigin): Promise<SignInResponse> => {
+  const passkey = input.method === 'passkey';
+  return step(deps, origin, { action: passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, name: input.email, stage: passkey ? 'passkey_start' : 'password' },
+    passkey ? 'Passkey sign-in is not available for this account.' : WRONG_CREDENTIALS,
+    async () => {
+      const out = await deps.idp.send(new AdminInitiateAuthCommand({
+        UserPoolId: deps.userPoolId,
+        ClientId: deps.clientId,
+        ...(passkey
+          ? { AuthFlow: 'USER_AUTH', AuthParameters: { USERNAME: input.email, PREFERRED_CHALLENGE: 'WEB_AUTHN' } }
+          : { AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: input.email, PASSWORD: input.password! } }),
+        ContextData: contextData(origin),
+      }));
+      const response = toResponse(out, input.email);
+      // a passkey start must end in the passkey challenge (not, say, a password prompt)
+      if (passkey && !(response.status === 'challenge' && response.challenge === 'passkey')) {
+        throw Object.assign(new Error('no passkey challenge'), { name: 'NotAuthorizedException' });
+      }
+      return response;
+    });
+};
+
+/** POST /api/auth/mfa/verify: the code of a totp or sms challenge. */
+export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
+  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: input.challenge }, 'The code is not correct, or the sign-in has expired; sign in again.',
+    async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+      UserPoolId: deps.userPoolId,
+      ClientId: deps.clientId,
+      ChallengeName: CHALLENGE_NAMES[input.challenge],
+      Session: input.session,
+      ChallengeResponses: { USERNAME: input.username, [input.challenge === 'totp' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'SMS_MFA_CODE']: input.code },
+      ContextData: contextData(origin),
+    })), input.username));
+
+/** POST /api/auth/webauthn/authenticate/verify: the passkey assertion answering a passkey challenge. */
+export const verifyPasskey = (deps: SignInDeps, input: z.infer<typeof webauthnBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
+  step(deps, origin, { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' }, 'The passkey could not be verified; sign in again.',
+    async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+      UserPoolId: deps.userPoolId,
+      ClientId: deps.clientId,
+      ChallengeName: 'WEB_AUTHN',
+      Session: input.session,
+      ChallengeResponses: { USERNAME: input.username, CREDENTIAL: JSON.stringify(input.credential) },
+      ContextData: contextData(origin),
+    })), input.username));
+
+export const RESET_CODE_SENT = 'If an account exists for this email address, a reset code has been sent to it.';
+
+/**
+ * POST /api/auth/forgot-password. Without a code: sends a reset code, answering the same whether or
+ * not the account exists (every refusal is logged, none is shown). With code and new_password: sets it.
+ */
+export const forgotPassword = async (
+  deps: SignInDeps, input: z.infer<typeof forgotPasswordBodySchema>,
+): Promise<{ status: 'code_sent' | 'password_reset'; message: string }> => {
+  if (input.code === undefined || input.new_password === undefined) {
+    try {
+      await deps.idp.send(new ForgotPasswordCommand({ ClientId: deps.clientId, Username: input.email }));
+    } catch (error) {
+      if (!REJECTIONS.has(nameOf(error)) && !THROTTLES.has(nameOf(error))) throw providerTrouble(error, 'forgot_password');
+      logger.warn('forgot-password request refused by the identity provider', { reason: nameOf(error) });
+    }
+    return { status: 'code_sent', message: RESET_CODE_SENT };
+  }
+  try {
+    await deps.idp.send(new ConfirmForgotPasswordCommand({
+      ClientId: deps.clientId, Username: input.email, ConfirmationCode: input.code, Password: input.new_password,
+    }));
+  } catch (error) {
+    if (nameOf(error) === 'InvalidPasswordException') {
+      throw badRequest('The new password does not meet the password policy: at least 12 characters with upper and lower case letters, a digit and a symbol.');
+    }
+    if (REJECTIONS.has(nameOf(error))) throw badRequest('The reset code is not valid or has expired; ask for a new one.');
+    throw providerTrouble(error, 'confirm_forgot_password');
+  }
+  return { status: 'password_reset', message: 'Your password has been changed; sign in with the new one.' };
+};

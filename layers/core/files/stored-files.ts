@@ -1,0 +1,77 @@
+/**
+ * Data access for stored files: attachments and background documents, looked up only within the
+ * caller's organization (another organization's file is simply not found), and the write that
+ * replaces a background document's extracted text and its chunks.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { TextChunk } from '../embeddings/chunking';
+import { enqueueEmbedding } from '../embeddings/sources';
+
+export type FileKind = 'attachment' | 'background_document';
+
+export interface StoredFile {
+  kind: FileKind;
+  id: string;
+  investigation_id: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  storage_key: string;
+}
+
+const FILE_COLUMNS = ['f.id', 'f.investigation_id', 'f.file_name', 'f.content_type', 'f.size_bytes', 'f.storage_key'] as const;
+
+/** An attachment or background document of an investigation of this organization, or undefined. */
+export const findStoredFile = async (db: Kysely<Database>, organizationId: string, kind: FileKind, id: string): Promise<StoredFile | undefined> => {
+  // both tables have these columns with the same types, so one query shape serves both
+  const table = (kind === 'attachment' ? 'attachments' : 'background_documents') as 'background_documents';
+  const row = await db.selectFrom(`${table} as f`)
+    .innerJoin('investigations as i', 'i.id', 'f.investigation_id')
+    .select(FILE_COLUMNS)
+    .where('f.id', '=', id)
+    .where('i.organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row && { kind, ...row, size_bytes: Number(row.size_bytes) };
+};
+
+export interface StoredExtraction {
+  /** chunks of the previous text that were removed */
+  replacedChunks: number;
+}
+
+/** Unembedded chunks per insert statement (each carries up to ~800 characters of text). */
+const INSERT_BATCH = 50;
+
+/**
+ * Stores a background document's extracted text and its chunks, and queues the document for the
+ * embedding sweeper, in one transaction. The previous text's chunks (embedded or not) are removed at
+ * once: they describe text the document no longer has, and retrieval must not cite them. The new
+ * chunks have no embedding yet, so retrieval skips them until the sweeper embeds the source (it
+ * chunks the same text the same way and replaces them with embedded ones). Queuing resets the
+ * source's lease, so a sweep embedding the old text at this moment cannot store its chunks.
+ */
+export const storeExtraction = (db: Kysely<Database>, document: StoredFile, text: string, chunks: readonly TextChunk[]): Promise<StoredExtraction> =>
+  db.transaction().execute(async (trx) => {
+    // first: locks the document row, so concurrent extractions of one document run one after the other
+    await trx.updateTable('background_documents')
+      .set({ extracted_text: text, extraction_status: 'extracted', extraction_error: null })
+      .where('id', '=', document.id)
+      .executeTakeFirstOrThrow();
+    const source = await enqueueEmbedding(trx, { investigation_id: document.investigation_id, source_type: 'background_doc', source_id: document.id });
+    const removed = await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', source.id).executeTakeFirst();
+    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+      await trx.insertInto('text_chunks').values(chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
+        investigation_id: document.investigation_id,
+        embedding_source_id: source.id,
+        source_type: 'background_doc' as const,
+        evidence_item_id: null,
+        background_document_id: document.id,
+        chunk_index: chunk.index,
+        text: chunk.text,
+        token_count: chunk.tokenCount,
+        embedding: null,
+      }))).execute();
+    }
+    return { replacedChunks: Number(removed.numDeletedRows) };
+  });

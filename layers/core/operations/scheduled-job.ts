@@ -1,0 +1,28 @@
+/**
+ * One Lambda handler for a job that has both a schedule and a cron route (DESIGN: "the same handlers
+ * back the cron routes"):
+ * - the cron route (cron bearer or admin token, enforced by httpRoute) → 200 with what the run
+ *   returns; a run that breaks answers 500;
+ * - the schedule (`{ source: 'schedule', function_id, expression }`) → what the run returns; a run that
+ *   breaks throws, so EventBridge Scheduler retries it.
+ */
+import type { Context } from 'aws-lambda';
+import type { JobTrigger } from '../embeddings/job';
+import { httpRoute, type HttpEvent } from '../http/route';
+
+export interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
+
+export const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
+
+export const scheduledJobHandler = <R>(
+  functionId: string,
+  run: (trigger: JobTrigger, context: Context | undefined) => Promise<R>,
+) => {
+  // API Gateway's 30 s caps an HTTP run well inside the function's own timeout, so no context is needed
+  const http = httpRoute(async () => ({ body: await run('http', undefined) }));
+  return async (event: HttpEvent | ScheduledEvent, context: Context) => {
+    if ('routeKey' in event) return http(event, context);
+    if (isScheduled(event)) return run('schedule', context);
+    throw new Error(`${functionId}: unrecognised event (expected an HTTP API request or a scheduled run)`);
+  };
+};

@@ -1,0 +1,45 @@
+/**
+ * Per-organization cap on concurrent generations: an organization with GENERATION_CAP analyses
+ * already queued or generating gets a 429 (Retry-After) for the next one, so one organization cannot
+ * fill the generation queue and the AI quota every organization shares.
+ *
+ * Called inside the transaction that inserts the `queued` row, the cap is exact: the check takes a
+ * per-organization transaction lock first, so concurrent creates of one organization queue behind it.
+ * Called outside a transaction it is a soft cap (simultaneous requests may each pass once).
+ */
+import { sql, type Kysely } from 'kysely';
+import { intEnv } from '../config';
+import type { Database } from '../db/schema';
+import { GENERATION_CAP_ENV, tooManyRequests } from './limits';
+export const DEFAULT_GENERATION_CAP = 10;
+/** a generation takes 2–3 minutes; half a minute later one has usually finished */
+export const GENERATION_CAP_RETRY_AFTER_SECONDS = 30;
+
+export const generationCap = (): number => {
+  const cap = intEnv(GENERATION_CAP_ENV, DEFAULT_GENERATION_CAP);
+  if (cap < 1) throw new Error(`${GENERATION_CAP_ENV} must be at least 1, got ${cap}`);
+  return cap;
+};
+
+/** Analyses of the organization that are queued or generating. */
+export const generationsInFlight = async (db: Kysely<Database>, organizationId: string): Promise<number> => {
+  const row = await db.selectFrom('analyses as a')
+    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    .where('i.organization_id', '=', organizationId)
+    .where('a.generation_status', 'in', ['queued', 'generating'])
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return row.n;
+};
+
+/** Throws 429 with Retry-After when the organization is at its cap of concurrent generations. */
+export const assertGenerationCapacity = async (db: Kysely<Database>, organizationId: string, cap = generationCap()): Promise<void> => {
+  if (db.isTransaction) await sql`select pg_advisory_xact_lock(hashtextextended(${`generation-cap:${organizationId}`}, 0))`.execute(db);
+  const inFlight = await generationsInFlight(db, organizationId);
+  if (inFlight >= cap) {
+    throw tooManyRequests(
+      `Your organization already has ${inFlight} analyses being generated (the limit is ${cap}); try again when one has finished.`,
+      GENERATION_CAP_RETRY_AFTER_SECONDS,
+    );
+  }
+};

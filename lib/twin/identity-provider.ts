@@ -1,0 +1,243 @@
+/**
+ * The twin's local identity provider: a tiny Cognito-compatible endpoint (AWS JSON 1.1, the
+ * operations the /api/auth/* proxies use) that the real CognitoIdentityProviderClient talks to
+ * through AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER — the same way the Bedrock stand-in serves the
+ * real Bedrock client. Its users are the service's `users` rows; its tokens are signed with the twin's
+ * key, so they pass the twin's authorizer like `npm run token` tokens.
+ *
+ * Local rules (documented in docs/auth.md):
+ *   password   every user's password is TWIN_PASSWORD until reset through forgot-password (in memory,
+ *              so a restart restores it)
+ *   MFA        administrators have a TOTP authenticator enrolled with secret TWIN_TOTP_SECRET;
+ *              investigators sign in with the password alone
+ *   passkey    every user has the twin's demo passkey (./passkey.ts), verified with @simplewebauthn/server
+ *   reset      forgot-password "sends" a 6-digit code: written to the twin log and kept in `outbox()`
+ * Unknown users get the same answers as known ones (Cognito's prevent-user-existence-errors).
+ * Operations: AdminInitiateAuth (ADMIN_USER_PASSWORD_AUTH; USER_AUTH with PREFERRED_CHALLENGE
+ * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN), ForgotPassword,
+ * ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and `{"__type","message"}`.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../../layers/core/db/schema';
+import { mintToken, TWIN_CLIENT_ID, type KeyFile } from './identity';
+import { cosePublicKey, passkeyCredentialId, TWIN_RP_ID, type PasskeyFile } from './passkey';
+import { totpMatches } from './totp';
+
+export const TWIN_USER_POOL_ID = 'us-east-1_twin';
+/** meets the Cognito pool's policy: 12+ characters, upper and lower case, a digit, a symbol */
+export const TWIN_PASSWORD = 'Demo-Password-1!';
+/** base32 TOTP secret of every administrator in the twin (add it to any authenticator app) */
+export const TWIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+
+const SESSION_MS = 3 * 60_000; // Cognito's sign-in sessions last 3 minutes
+const RESET_CODE_MS = 60 * 60_000;
+const PASSWORD_POLICY = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/;
+
+class IdpError extends Error {
+  constructor(readonly type: string, message: string) {
+    super(message);
+  }
+}
+
+const notAuthorized = (message = 'Incorrect username or password.') => new IdpError('NotAuthorizedException', message);
+const invalidParameter = (message: string) => new IdpError('InvalidParameterException', message);
+
+interface User { subject: string; email: string; role: Role; organizationId: string }
+interface Session { username: string; email: string | undefined; challenge: 'SOFTWARE_TOKEN_MFA' | 'WEB_AUTHN'; webauthnChallenge?: string; expires: number }
+export interface OutboxMessage { email: string; code: string; at: Date }
+
+export interface LocalIdentityProviderOptions {
+  db: Kysely<Database>;
+  keys: KeyFile;
+  passkey: PasskeyFile;
+  /** the SPA's origin, the only one passkey assertions may come from */
+  origin: string;
+  log?: (line: string) => void;
+}
+
+export interface LocalIdentityProvider {
+  url: string;
+  /** reset codes "sent" so far, oldest first */
+  outbox(): OutboxMessage[];
+  stop(): Promise<void>;
+}
+
+/** A stable stand-in username for an unknown email, shaped like a real one (no user enumeration). */
+const phantomSubject = (email: string) => {
+  const h = createHash('sha256').update(`twin-phantom:${email}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+const masked = (email: string) => email.replace(/^(.).*(@.).*$/, '$1***$2***');
+
+export const startLocalIdentityProvider = async (options: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> => {
+  const { db, keys, passkey, origin, log = () => undefined } = options;
+  const sessions = new Map<string, Session>();
+  const passwords = new Map<string, string>();
+  const resets = new Map<string, { code: string; expires: number }>();
+  const outbox: OutboxMessage[] = [];
+  const publicKey = cosePublicKey(passkey.publicJwk);
+
+  const findUser = async (name: string): Promise<User | undefined> => {
+    const row = await db.selectFrom('users').select(['idp_subject', 'email', 'role', 'organization_id'])
+      .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)])).executeTakeFirst();
+    return row && { subject: row.idp_subject, email: row.email, role: row.role, organizationId: row.organization_id };
+  };
+
+  const tokens = async (user: User) => {
+    const who = { subject: user.subject, email: user.email, role: user.role, organizationId: user.organizationId };
+    return { AuthenticationResult: { AccessToken: await mintToken(keys, who), IdToken: await mintToken(keys, who, 3600, 'id'), ExpiresIn: 3600, TokenType: 'Bearer' } };
+  };
+
+  const openSession = (session: Omit<Session, 'expires'>): string => {
+    const id = randomBytes(48).toString('base64url');
+    sessions.set(id, { ...session, expires: Date.now() + SESSION_MS });
+    return id;
+  };
+
+  /** A session is used once, whatever the answer (a wrong code means signing in again). */
+  const takeSession = (id: unknown, challenge: unknown, username: unknown): Session => {
+    const session = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (typeof id === 'string') sessions.delete(id);
+    if (!session || session.expires < Date.now()) throw notAuthorized('Invalid session for the user, session is expired.');
+    if (session.challenge !== challenge || session.username !== username) throw notAuthorized('Invalid session for the user.');
+    return session;
+  };
+
+  const checkPool = (body: Record<string, unknown>, withPool: boolean) => {
+    if (body.ClientId !== TWIN_CLIENT_ID) throw new IdpError('ResourceNotFoundException', 'User pool client does not exist.');
+    if (withPool && body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+  };
+
+  const operations: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
+    AdminInitiateAuth: async (body) => {
+      checkPool(body, true);
+      const params = (body.AuthParameters ?? {}) as Record<string, string | undefined>;
+      const name = params.USERNAME;
+      if (!name) throw invalidParameter('Missing required parameter USERNAME');
+      const user = await findUser(name);
+      if (body.AuthFlow === 'ADMIN_USER_PASSWORD_AUTH' || body.AuthFlow === 'ADMIN_NO_SRP_AUTH') {
+        if (!user || params.PASSWORD !== (passwords.get(user.email) ?? TWIN_PASSWORD)) throw notAuthorized();
+        if (user.role !== 'admin') return tokens(user);
+        return {
+          ChallengeName: 'SOFTWARE_TOKEN_MFA',
+          ChallengeParameters: { USER_ID_FOR_SRP: user.subject },
+          Session: openSession({ username: user.subject, email: user.email, challenge: 'SOFTWARE_TOKEN_MFA' }),
+        };
+      }
+      if (body.AuthFlow === 'USER_AUTH' && params.PREFERRED_CHALLENGE === 'WEB_AUTHN') {
+        const email = user?.email ?? name.toLowerCase();
+        const requestOptions = await generateAuthenticationOptions({ rpID: TWIN_RP_ID, allowCredentials: [{ id: passkeyCredentialId(email) }], userVerification: 'preferred' });
+        const username = user?.subject ?? phantomSubject(email);
+        return {
+          ChallengeName: 'WEB_AUTHN',
+          ChallengeParameters: { USERNAME: username, CREDENTIAL_REQUEST_OPTIONS: JSON.stringify(requestOptions) },
+          Session: openSession({ username, email: user?.email, challenge: 'WEB_AUTHN', webauthnChallenge: requestOptions.challenge }),
+        };
+      }
+      throw invalidParameter(`The local identity provider supports ADMIN_USER_PASSWORD_AUTH and USER_AUTH with PREFERRED_CHALLENGE WEB_AUTHN, not ${String(body.AuthFlow)}.`);
+    },
+
+    AdminRespondToAuthChallenge: async (body) => {
+      checkPool(body, true);
+      const responses = (body.ChallengeResponses ?? {}) as Record<string, string | undefined>;
+      const session = takeSession(body.Session, body.ChallengeName, responses.USERNAME);
+      const user = session.email ? await findUser(session.email) : undefined;
+      if (session.challenge === 'SOFTWARE_TOKEN_MFA') {
+        if (!user || !totpMatches(TWIN_TOTP_SECRET, responses.SOFTWARE_TOKEN_MFA_CODE ?? '')) throw new IdpError('CodeMismatchException', 'Invalid code received for user');
+        return tokens(user);
+      }
+      let credential: AuthenticationResponseJSON;
+      try {
+        credential = JSON.parse(responses.CREDENTIAL ?? '') as AuthenticationResponseJSON;
+      } catch {
+        throw invalidParameter('CREDENTIAL is not JSON');
+      }
+      if (!user || credential.id !== passkeyCredentialId(user.email)) throw notAuthorized('Failed to verify the passkey.');
+      const verified = await verifyAuthenticationResponse({
+        response: credential,
+        expectedChallenge: session.webauthnChallenge!,
+        expectedOrigin: origin,
+        expectedRPID: TWIN_RP_ID,
+        credential: { id: credential.id, publicKey, counter: 0 },
+        requireUserVerification: false,
+      }).catch((error: unknown) => {
+        log(`[twin idp] passkey verification failed for ${user.email}: ${(error as Error).message}`);
+        return { verified: false };
+      });
+      if (!verified.verified) throw notAuthorized('Failed to verify the passkey.');
+      return tokens(user);
+    },
+
+    ForgotPassword: async (body) => {
+      checkPool(body, false);
+      const name = typeof body.Username === 'string' ? body.Username : '';
+      if (!name) throw invalidParameter('Missing required parameter Username');
+      const user = await findUser(name);
+      if (user) {
+        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        resets.set(user.email, { code, expires: Date.now() + RESET_CODE_MS });
+        outbox.push({ email: user.email, code, at: new Date() });
+        log(`[twin idp] password reset code for ${user.email}: ${code}`);
+      }
+      return { CodeDeliveryDetails: { Destination: masked(user?.email ?? name.toLowerCase()), DeliveryMedium: 'EMAIL', AttributeName: 'email' } };
+    },
+
+    ConfirmForgotPassword: async (body) => {
+      checkPool(body, false);
+      const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
+      const reset = user && resets.get(user.email);
+      if (!user || !reset || reset.expires < Date.now() || reset.code !== body.ConfirmationCode) {
+        throw new IdpError('CodeMismatchException', 'Invalid verification code provided, please try again.');
+      }
+      if (typeof body.Password !== 'string' || !PASSWORD_POLICY.test(body.Password)) {
+        throw new IdpError('InvalidPasswordException', 'Password does not conform to policy.');
+      }
+      resets.delete(user.email);
+      passwords.set(user.email, body.Password);
+      return {};
+    },
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const operation = String(req.headers['x-amz-target'] ?? '').replace(/^AWSCognitoIdentityProviderService\./, '');
+      const answer = (status: number, body: unknown, type?: string) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', ...(type && { 'x-amzn-errortype': type }) });
+        res.end(JSON.stringify(body));
+      };
+      const run = operations[operation];
+      if (!run) return answer(400, { __type: 'UnknownOperationException', message: `Unknown operation ${operation}` }, 'UnknownOperationException');
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        return answer(400, { __type: 'SerializationException', message: 'body is not JSON' }, 'SerializationException');
+      }
+      run(body).then(
+        (out) => answer(200, out),
+        (error: unknown) => {
+          if (error instanceof IdpError) return answer(400, { __type: error.type, message: error.message }, error.type);
+          log(`[twin idp] ${operation} failed: ${(error as Error).stack ?? String(error)}`);
+          return answer(500, { __type: 'InternalErrorException', message: 'internal error' }, 'InternalErrorException');
+        },
+      );
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    outbox: () => [...outbox],
+    stop: () => new Promise<void>((ok) => {
+      server.closeAllConnections();
+      server.close(() => ok());
+    }),
+  };
+};

@@ -1,0 +1,156 @@
+/**
+ * Settings, audit health and the user list on the database: no setting is modifiable and every
+ * change attempt is audited; audit health groups recent audit_failures by action with the latest
+ * error; users of every organization carry their AI usage from the ledger, page by page.
+ */
+import type { AdminActor } from '../../layers/core/admin/audit-trail';
+import { auditHealth } from '../../layers/core/admin/audit-health';
+import { changeSettings, listSettings } from '../../layers/core/admin/settings';
+import { listUsers } from '../../layers/core/admin/users';
+import { jsonColumn } from '../../layers/core/db/values';
+import { ApiError } from '../../layers/core/http/errors';
+import { useTestDatabase } from '../support/db';
+
+const db = useTestDatabase();
+let actor: AdminActor;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  const [alpha, beta] = await db.insertInto('organizations').values([{ name: 'Alpha Org' }, { name: 'Beta Org' }]).returning(['id', 'name']).execute();
+  const users = await db.insertInto('users').values([
+    { organization_id: alpha!.id, idp_subject: 's-admin', email: 'admin@alpha.test', display_name: 'Ada Admin', role: 'admin' },
+    { organization_id: alpha!.id, idp_subject: 's-ivy', email: 'ivy@alpha.test', display_name: 'Ivy', role: 'investigator' },
+    { organization_id: beta!.id, idp_subject: 's-bo', email: 'bo@beta.test', display_name: 'Bo', role: 'investigator' },
+  ]).returning(['id', 'email']).execute();
+  for (const u of users) ids[u.email] = u.id;
+  actor = { userId: ids['admin@alpha.test']!, subject: 's-admin', organizationId: alpha!.id };
+});
+
+const refusal = async (run: Promise<unknown>) => {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
+};
+
+describe('settings', () => {
+  const audits = () => db.selectFrom('audit_log').selectAll().where('action', '=', 'admin.settings.update').orderBy('id').execute();
+
+  test('the list is empty', () => {
+    expect(listSettings()).toEqual({ settings: [] });
+  });
+
+  test('naming keys → 400 settings_not_modifiable listing each refused key; audited as a failure with the keys', async () => {
+    const error = await refusal(changeSettings(db, actor, { settings: { ai_primary_region: 'eu-west-1', shedder_disabled: true } }));
+    expect(error).toMatchObject({ status: 400, code: 'settings_not_modifiable', details: { refused_keys: ['ai_primary_region', 'shedder_disabled'] } });
+    expect(error.message).toContain('ai_primary_region, shedder_disabled');
+    const [row] = await audits();
+    expect(row).toMatchObject({ outcome: 'failure', actor_user_id: actor.userId, organization_id: actor.organizationId, target: 'settings' });
+    expect(jsonColumn(row!.detail)).toMatchObject({ error: { code: 'settings_not_modifiable', details: { refused_keys: ['ai_primary_region', 'shedder_disabled'] } } });
+    expect(listSettings()).toEqual({ settings: [] }); // nothing changed
+  });
+
+  test('an empty change is a no-op answering the list, audited as a success naming no keys', async () => {
+    expect(await changeSettings(db, actor, { settings: {} })).toEqual({ settings: [] });
+    const row = (await audits()).at(-1)!;
+    expect(row.outcome).toBe('success');
+    expect(jsonColumn(row.detail)).toMatchObject({ keys: [] });
+  });
+
+  test.each([
+    ['no body', undefined],
+    ['keys at the top level', { ai_primary_region: 'eu-west-1' }],
+    ['settings not an object', { settings: ['a'] }],
+  ])('%s → 400 validation_failed, audited as a failure', async (_, body) => {
+    const count = (await audits()).length;
+    expect(await refusal(changeSettings(db, actor, body))).toMatchObject({ status: 400, code: 'validation_failed' });
+    const rows = await audits();
+    expect(rows).toHaveLength(count + 1);
+    expect(rows.at(-1)).toMatchObject({ outcome: 'failure' });
+  });
+});
+
+describe('audit health', () => {
+  const NOW = new Date('2026-05-01T12:00:00.000Z');
+  const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
+
+  test('healthy with no failures in the window', async () => {
+    expect(await auditHealth(db, {}, NOW)).toEqual({
+      status: 'healthy', window_hours: 24, since: hoursAgo(24).toISOString(), checked_at: NOW.toISOString(), total_failures: 0, failing_actions: [],
+    });
+  });
+
+  test('degraded: each failing action with its count in the window, rows written, and the latest error; old failures left out', async () => {
+    await db.insertInto('audit_failures').values([
+      { action: 'auth.login_failed', error_message: 'old failure', created_at: hoursAgo(30) },
+      { action: 'auth.login_failed', error_message: 'timeout 1', created_at: hoursAgo(5) },
+      { action: 'auth.login_failed', error_message: 'timeout 2', created_at: hoursAgo(2) },
+      { action: 'admin.prompt.create', error_message: 'disk full', created_at: hoursAgo(1) },
+    ]).execute();
+    await db.insertInto('audit_log').values([
+      { action: 'auth.login_failed', outcome: 'failure', created_at: hoursAgo(3) },
+      { action: 'auth.login_failed', outcome: 'failure', created_at: hoursAgo(40) },
+    ]).execute();
+
+    const health = await auditHealth(db, {}, NOW);
+    expect(health.status).toBe('degraded');
+    expect(health.total_failures).toBe(3);
+    expect(health.failing_actions).toEqual([
+      { action: 'admin.prompt.create', failures: 1, written: 0, last_error_message: 'disk full', last_failed_at: hoursAgo(1).toISOString() },
+      { action: 'auth.login_failed', failures: 2, written: 1, last_error_message: 'timeout 2', last_failed_at: hoursAgo(2).toISOString() },
+    ]);
+
+    const wide = await auditHealth(db, { window_hours: '48' }, NOW);
+    expect(wide.failing_actions.find((f) => f.action === 'auth.login_failed')).toMatchObject({ failures: 3, written: 2, last_error_message: 'timeout 2' });
+    // the window includes its start
+    expect((await auditHealth(db, { window_hours: '1' }, NOW)).failing_actions.map((f) => f.action)).toEqual(['admin.prompt.create']);
+  });
+
+  test.each([{ window_hours: '0' }, { window_hours: '721' }, { window_hours: 'day' }, { window_hours: '1.5' }, { hours: '2' }])('bad query %j → 400', async (query) => {
+    expect(await refusal(auditHealth(db, query, NOW))).toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+});
+
+describe('users', () => {
+  beforeAll(async () => {
+    const ivy = ids['ivy@alpha.test']!;
+    await db.insertInto('ai_calls').values([
+      { purpose: 'analysis', region: 'us-east-1', model_id: 'm', outcome: 'ok', input_tokens: 100, output_tokens: 40, user_id: ivy, created_at: new Date('2026-04-01T10:00:00Z') },
+      { purpose: 'quality', region: 'us-east-1', model_id: 'm', outcome: 'throttled', user_id: ivy, created_at: new Date('2026-04-01T10:00:01Z') },
+      { purpose: 'quality', region: 'us-west-2', model_id: 'm', outcome: 'ok', input_tokens: 50, output_tokens: 5, user_id: ivy, created_at: new Date('2026-04-02T09:00:00Z') },
+      // the sweeps' calls belong to no user
+      { purpose: 'embedding', region: 'us-east-1', model_id: 'e', outcome: 'ok', input_tokens: 7 },
+    ]).execute();
+  });
+
+  test('every organization, with names, roles and AI usage from the ledger', async () => {
+    const { users, next_after } = await listUsers(db, {});
+    expect(next_after).toBeNull();
+    expect(users.map((u) => u.email)).toEqual(['admin@alpha.test', 'bo@beta.test', 'ivy@alpha.test']);
+    expect(users.find((u) => u.email === 'ivy@alpha.test')).toEqual({
+      user_id: ids['ivy@alpha.test'], email: 'ivy@alpha.test', display_name: 'Ivy', role: 'investigator',
+      organization_id: expect.any(String), organization_name: 'Alpha Org', created_at: expect.any(String),
+      ai_usage: { calls: 3, successful_calls: 2, input_tokens: 150, output_tokens: 45, last_call_at: '2026-04-02T09:00:00.000Z' },
+    });
+    expect(users.find((u) => u.email === 'bo@beta.test')).toMatchObject({
+      organization_name: 'Beta Org', ai_usage: { calls: 0, successful_calls: 0, input_tokens: 0, output_tokens: 0, last_call_at: null },
+    });
+    expect(users.find((u) => u.email === 'admin@alpha.test')!.role).toBe('admin');
+  });
+
+  test('pages follow next_after until null', async () => {
+    const first = await listUsers(db, { limit: '2' });
+    expect(first.users.map((u) => u.email)).toEqual(['admin@alpha.test', 'bo@beta.test']);
+    expect(first.next_after).toBe('bo@beta.test');
+    const second = await listUsers(db, { limit: '2', after: first.next_after! });
+    expect(second.users.map((u) => u.email)).toEqual(['ivy@alpha.test']);
+    expect(second.next_after).toBeNull();
+  });
+
+  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { after: '' }, { page: '2' }])('bad query %j → 400', async (query) => {
+    expect(await refusal(listUsers(db, query))).toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * Prompt template versions on the database: the rollback acceptance case (versions 1..3, roll back
+ * to 1 → version 4 holds 1's content, 1..3 unchanged, listed first), the history list and one version
+ * with its diff, creating versions (placeholder checks, no duplicate of the current content, concurrent
+ * creates), deactivation as generation sees it, and bad input that changes nothing. Every write, the
+ * refused ones included, leaves an audit row with the admin's user id.
+ */
+import type { AdminActor } from '../../layers/core/admin/audit-trail';
+import { createPromptVersion, HISTORY_LIMIT, promptHistory, rollbackPrompt, setPromptActive } from '../../layers/core/admin/prompts';
+import { activeTemplate, assertPromptAvailable } from '../../layers/core/analysis/prompts';
+import { jsonColumn } from '../../layers/core/db/values';
+import { ApiError } from '../../layers/core/http/errors';
+import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
+import { useTestDatabase } from '../support/db';
+
+const db = useTestDatabase();
+let actor: AdminActor;
+
+beforeAll(async () => {
+  const org = await db.insertInto('organizations').values({ name: 'Prompt Org' }).returning('id').executeTakeFirstOrThrow();
+  const user = await db.insertInto('users').values({
+    organization_id: org.id, idp_subject: 'prompt-admin', email: 'prompt-admin@example.test', display_name: 'Pat Prompt', role: 'admin',
+  }).returning('id').executeTakeFirstOrThrow();
+  actor = { userId: user.id, subject: 'prompt-admin', organizationId: org.id };
+});
+
+const versionsOf = (type: string) => db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', type).orderBy('version').execute();
+const auditRows = (action: string) => db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
+
+/** The error an admin call is refused with (status, code, details). */
+const refusal = async (run: Promise<unknown>) => {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, details: error.details };
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
+};
+
+/** A valid new content for an analysis type: the seeded template with a marker line. */
+const content = (type: string, marker: string) => {
+  const seeded = INITIAL_TEMPLATES[type]!;
+  return { prompt_type: type, system_prompt: `${seeded.system}\n${marker}`, user_prompt_template: `${marker}\n${seeded.user}` };
+};
+
+describe('rollback (acceptance)', () => {
+  const TYPE = 'analysis_gap';
+
+  test('versions 1..3, roll back to 1 → version 4 equals 1, versions 1..3 unchanged, the list shows 4 first', async () => {
+    await createPromptVersion(db, actor, content(TYPE, 'second'));
+    await createPromptVersion(db, actor, content(TYPE, 'third'));
+    const before = await versionsOf(TYPE);
+    expect(before.map((v) => v.version)).toEqual([1, 2, 3]);
+
+    const restored = await rollbackPrompt(db, actor, { prompt_type: TYPE, version: 1 });
+    expect(restored).toMatchObject({ prompt_type: TYPE, version: 4, restored_from_version: 1, is_current: true, is_active: true });
+    expect(restored.created_by).toEqual({ user_id: actor.userId, email: 'prompt-admin@example.test', display_name: 'Pat Prompt' });
+
+    const after = await versionsOf(TYPE);
+    expect(after.slice(0, 3)).toEqual(before); // history untouched, row for row
+    expect(after[3]).toMatchObject({ version: 4, system_prompt: before[0]!.system_prompt, user_prompt_template: before[0]!.user_prompt_template, restored_from_version: 1 });
+
+    const list = await promptHistory(db, { prompt_type: TYPE });
+    expect('versions' in list && list.versions.map((v) => [v.version, v.is_current, v.restored_from_version])).toEqual([[4, true, 1], [3, false, null], [2, false, null], [1, false, null]]);
+    // generation now uses version 4, i.e. version 1's content
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 4, system_prompt: INITIAL_TEMPLATES[TYPE]!.system });
+
+    const [audit] = await auditRows('admin.prompt.rollback');
+    expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, organization_id: actor.organizationId, target: `prompt:${TYPE}` });
+    expect(jsonColumn(audit!.detail)).toMatchObject({ version: 4, restored_from_version: 1, actor_subject: 'prompt-admin' });
+  });
+
+  test('restoring what the current version already holds is a 409 and creates nothing', async () => {
+    const count = (await versionsOf(TYPE)).length;
+    expect(await refusal(rollbackPrompt(db, actor, { prompt_type: TYPE, version: 1 }))).toMatchObject({ status: 409, message: expect.stringContaining('current version 4') });
+    expect(await versionsOf(TYPE)).toHaveLength(count);
+    expect((await auditRows('admin.prompt.rollback')).at(-1)).toMatchObject({ outcome: 'failure' });
+  });
+});
+
+describe('history list and one version with its diff', () => {
+  const TYPE = 'analysis_error_check';
+
+  test('the list holds at most 20 versions, newest first, with previews but not the full text', async () => {
+    for (let i = 2; i <= HISTORY_LIMIT + 2; i++) await createPromptVersion(db, actor, content(TYPE, `edition ${i}`));
+    const list = await promptHistory(db, { prompt_type: TYPE });
+    if (!('versions' in list)) throw new Error('expected the list');
+    expect(list).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 22, latest_version: 22, total_versions: 22 });
+    expect(list.versions.map((v) => v.version)).toEqual(Array.from({ length: HISTORY_LIMIT }, (_, i) => 22 - i));
+    expect(list.versions[0]).toMatchObject({ preview: expect.stringMatching(/^edition 22 Investigation:/), created_by: { user_id: actor.userId } });
+    expect(list.versions[0]).not.toHaveProperty('system_prompt');
+    expect(list.versions[0]!.user_prompt_template_chars).toBe(content(TYPE, 'edition 22').user_prompt_template.length);
+  });
+
+  test('?version=N: the full texts, and a line diff against the current version (left N, right current)', async () => {
+    const detail = await promptHistory(db, { prompt_type: TYPE, version: '1' });
+    if (!('diff' in detail)) throw new Error('expected one version');
+    expect(detail).toMatchObject({
+      prompt_type: TYPE, version: 1, is_current: false, current_version: 22, created_by: null,
+      system_prompt: INITIAL_TEMPLATES[TYPE]!.system, user_prompt_template: INITIAL_TEMPLATES[TYPE]!.user,
+    });
+    expect(detail.diff).toMatchObject({ left_version: 1, right_version: 22, identical: false });
+    expect(detail.diff.counts.system_prompt).toMatchObject({ added: 1, removed: 0, changed: 0 });
+    expect(detail.diff.system_prompt.at(-1)).toEqual({ kind: 'added', left_line_no: null, left: null, right_line_no: detail.diff.system_prompt.length, right: 'edition 22' });
+    expect(detail.diff.user_prompt_template[0]).toMatchObject({ kind: 'added', right: 'edition 22' });
+
+    const near = await promptHistory(db, { prompt_type: TYPE, version: '21' });
+    if (!('diff' in near)) throw new Error('expected one version');
+    expect(near.diff.system_prompt.filter((r) => r.kind !== 'same')).toEqual([
+      expect.objectContaining({ kind: 'changed', left: 'edition 21', right: 'edition 22' }),
+    ]);
+
+    const current = await promptHistory(db, { prompt_type: TYPE, version: '22' });
+    if (!('diff' in current)) throw new Error('expected one version');
+    expect(current.diff.identical).toBe(true);
+    expect(current.diff.user_prompt_template.every((r) => r.kind === 'same')).toBe(true);
+  });
+
+  test.each([
+    [{ prompt_type: 'analysis_timeline' }, 400, 'prompt_type'],
+    [{}, 400, 'prompt_type'],
+    [{ prompt_type: TYPE, version: 'abc' }, 400, 'version'],
+    [{ prompt_type: TYPE, version: '1.5' }, 400, 'version'],
+    [{ prompt_type: TYPE, version: '0' }, 400, 'version'],
+    [{ prompt_type: TYPE, version: '' }, 400, 'version'],
+    [{ prompt_type: TYPE, version: '99999999999' }, 400, 'version'],
+    [{ prompt_type: TYPE, versoin: '2' }, 400, ''],
+  ])('bad query %j → %d naming %s', async (query, status, path) => {
+    const refused = await refusal(promptHistory(db, query));
+    expect(refused).toMatchObject({ status, code: 'validation_failed' });
+    expect(refused.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+  });
+
+  test('a version beyond the latest is a 404 that says which versions exist', async () => {
+    expect(await refusal(promptHistory(db, { prompt_type: TYPE, version: '23' })))
+      .toMatchObject({ status: 404, message: expect.stringContaining('it has versions 1 to 22') });
+  });
+});
+
+describe('creating versions', () => {
+  const TYPE = 'analysis_question';
+
+  test('a valid version becomes current at once, stored with its author, and audited', async () => {
+    const created = await createPromptVersion(db, actor, content(TYPE, 'be brief'));
+    expect(created).toMatchObject({ prompt_type: TYPE, version: 2, is_active: true, is_current: true, restored_from_version: null });
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 2, user_prompt_template: content(TYPE, 'be brief').user_prompt_template });
+    const audit = (await auditRows('admin.prompt.create')).at(-1)!;
+    expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, target: `prompt:${TYPE}` });
+    expect(jsonColumn(audit.detail)).toMatchObject({ version: 2, is_active: true });
+  });
+
+  test.each([
+    ['unknown prompt type', { ...content(TYPE, 'x'), prompt_type: 'analysis_timeline' }, 'prompt_type'],
+    ['missing user template', { prompt_type: TYPE, system_prompt: 'x' }, 'user_prompt_template'],
+    ['blank system prompt', { ...content(TYPE, 'x'), system_prompt: '   ' }, 'system_prompt'],
+    ['misspelt placeholder', { ...content(TYPE, 'x'), user_prompt_template: content(TYPE, 'x').user_prompt_template.replace('{{question}}', '{{questoin}}') }, 'user_prompt_template'],
+    ['no evidence placeholder', { ...content(TYPE, 'x'), user_prompt_template: 'Question: {{question}}{{regeneration}}' }, 'user_prompt_template'],
+    ['too long', { ...content(TYPE, 'x'), system_prompt: 'x'.repeat(20_001) }, 'system_prompt'],
+    ['unknown field', { ...content(TYPE, 'x'), is_active: false }, ''],
+    ['not an object', 'hello', ''],
+  ])('%s → 400 naming the field, nothing stored, a failure audited', async (_, body, path) => {
+    const before = await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute();
+    const audits = (await auditRows('admin.prompt.create')).length;
+    const refused = await refusal(createPromptVersion(db, actor, body));
+    expect(refused).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect(refused.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    expect(await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute()).toEqual(before);
+    const audit = (await auditRows('admin.prompt.create'));
+    expect(audit).toHaveLength(audits + 1);
+    expect(audit.at(-1)).toMatchObject({ outcome: 'failure', actor_user_id: actor.userId });
+    expect(jsonColumn<{ error: { code: string } }>(audit.at(-1)!.detail)!.error.code).toBe('validation_failed');
+  });
+
+  test('a version identical to the current one is a 409', async () => {
+    expect(await refusal(createPromptVersion(db, actor, content(TYPE, 'be brief')))).toMatchObject({ status: 409 });
+    expect((await versionsOf(TYPE)).map((v) => v.version)).toEqual([1, 2]);
+  });
+
+  test('concurrent creates get distinct, consecutive version numbers', async () => {
+    const created = await Promise.all([1, 2, 3, 4].map((i) => createPromptVersion(db, actor, content(TYPE, `parallel ${i}`))));
+    expect(created.map((c) => c.version).sort()).toEqual([3, 4, 5, 6]);
+  });
+});
+
+describe('deactivating a type', () => {
+  const TYPE = 'analysis_topic';
+
+  test('is_active false stops generation of the type with a clear 409; true resumes it with the newest version', async () => {
+    await createPromptVersion(db, actor, content(TYPE, 'v2'));
+    const off = await setPromptActive(db, actor, TYPE, { is_active: false });
+    expect(off).toEqual({ prompt_type: TYPE, is_active: false, changed: true, current_version: 2 });
+    expect((await versionsOf(TYPE)).map((v) => v.is_active)).toEqual([false, false]);
+
+    await expect(activeTemplate(db, TYPE)).rejects.toThrow(/analysis_topic is deactivated/);
+    expect(await refusal(assertPromptAvailable(db, TYPE))).toMatchObject({ status: 409, message: expect.stringContaining('deactivated') });
+    // other types are unaffected
+    await expect(assertPromptAvailable(db, 'analysis_summary')).resolves.toBeUndefined();
+
+    const list = await promptHistory(db, { prompt_type: TYPE });
+    expect(list).toMatchObject({ is_active: false, current_version: 2 });
+
+    // a version created while the type is off stays off: creating content never re-enables generation
+    const draft = await createPromptVersion(db, actor, content(TYPE, 'v3 draft'));
+    expect(draft).toMatchObject({ version: 3, is_active: false, is_current: true });
+    await expect(activeTemplate(db, TYPE)).rejects.toThrow(/deactivated/);
+
+    expect(await setPromptActive(db, actor, TYPE, { is_active: false })).toMatchObject({ changed: false });
+    expect(await setPromptActive(db, actor, TYPE, { is_active: true })).toEqual({ prompt_type: TYPE, is_active: true, changed: true, current_version: 3 });
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 3 });
+
+    const audits = await auditRows('admin.prompt.update');
+    expect(audits.map((a) => [a.outcome, jsonColumn<{ is_active: boolean; changed: boolean }>(a.detail)])).toEqual([
+      ['success', expect.objectContaining({ is_active: false, changed: true })],
+      ['success', expect.objectContaining({ is_active: false, changed: false })],
+      ['success', expect.objectContaining({ is_active: true, changed: true })],
+    ]);
+  });
+
+  test.each([
+    ['unknown type', 404, 'analysis_timeline', { is_active: false }],
+    ['no type', 404, undefined, { is_active: false }],
+    ['is_active not a boolean', 400, TYPE, { is_active: 'false' }],
+    ['missing is_active', 400, TYPE, {}],
+    ['other fields', 400, TYPE, { is_active: false, version: 2 }],
+  ])('%s → %d, nothing switched, a failure audited', async (_, status, type, body) => {
+    const before = await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'is_active']).orderBy('prompt_type').orderBy('version').execute();
+    expect(await refusal(setPromptActive(db, actor, type, body))).toMatchObject({ status });
+    expect(await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'is_active']).orderBy('prompt_type').orderBy('version').execute()).toEqual(before);
+    expect((await auditRows('admin.prompt.update')).at(-1)).toMatchObject({ outcome: 'failure' });
+  });
+});
+
+describe('rollback input', () => {
+  test.each([
+    [{ prompt_type: 'analysis_summary', version: 9 }, 404],
+    [{ prompt_type: 'analysis_summary', version: 0 }, 400],
+    [{ prompt_type: 'analysis_summary', version: 1.5 }, 400],
+    [{ prompt_type: 'analysis_summary', version: '1' }, 400],
+    [{ prompt_type: 'analysis_summary' }, 400],
+    [{ version: 1 }, 400],
+    [{ prompt_type: 'nope', version: 1 }, 400],
+  ])('%j → %d and nothing created', async (body, status) => {
+    const before = await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute();
+    expect(await refusal(rollbackPrompt(db, actor, body))).toMatchObject({ status });
+    expect(await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute()).toEqual(before);
+  });
+});

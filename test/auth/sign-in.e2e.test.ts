@@ -1,0 +1,184 @@
+/**
+ * Sign-in through the twin's HTTP API: the /api/auth/* proxies drive the real Cognito SDK client
+ * against the twin's local Cognito-compatible provider. Password sign-in, the TOTP step, passkey
+ * verification with a real WebAuthn assertion, forgot-password; failures audited without the
+ * password; no user enumeration; the tokens work on the other routes. PGlite, or real PostgreSQL
+ * with TEST_DATABASE_URL.
+ */
+import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
+import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/passkey';
+import { totpCode } from '../../lib/twin/totp';
+import { useTwin } from '../support/twin';
+
+// this file signs in far more often than the anonymous sign-in limit allows one address (test/ratelimit covers that)
+process.env.RATE_LIMITS = 'auth=1000/60';
+const e2e = useTwin({ schedules: false });
+const { call } = e2e;
+const investigator = demoUser('investigator');
+const admin = demoUser('admin');
+const ORIGIN = 'http://localhost:5173'; // the twin's default SPA origin
+let passkey: PasskeyFile;
+
+beforeAll(async () => {
+  passkey = await loadOrCreatePasskey(e2e.twin.twinDir);
+});
+
+const auditRows = (action: string) =>
+  e2e.twin.database.db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
+
+const login = (body: unknown) => call('POST', '/api/auth/login', undefined, body);
+
+test('password sign-in returns tokens that work on the other routes', async () => {
+  const res = await login({ email: investigator.email.toUpperCase(), password: TWIN_PASSWORD });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ status: 'signed_in', token_type: 'Bearer', expires_in: 3600 });
+  for (const token of [res.body.access_token, res.body.id_token]) {
+    const list = await call('GET', '/api/investigations', token);
+    expect(list.status).toBe(200);
+    expect(list.body.investigations.length).toBeGreaterThan(0);
+  }
+});
+
+test('a wrong password and an unknown email get the same 401; each is audited with the address, never the password', async () => {
+  const before = (await auditRows('auth.login_failed')).length;
+  const wrong = await login({ email: investigator.email, password: 'Not-the-password-9!' });
+  const unknown = await login({ email: 'nobody@example.com', password: 'Not-the-password-9!' });
+  expect(wrong.status).toBe(401);
+  expect(unknown.status).toBe(401);
+  expect(unknown.body).toEqual(wrong.body);
+  expect(wrong.body.error.message).toMatch(/email address or password is not correct/);
+
+  const rows = (await auditRows('auth.login_failed')).slice(before);
+  expect(rows).toHaveLength(2);
+  expect(rows[0]).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', target: `user:${investigator.email}`, organization_id: investigator.organization_id });
+  expect(rows[0]!.actor_user_id).not.toBeNull();
+  expect(rows[1]).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', target: 'user:nobody@example.com', actor_user_id: null });
+  expect(JSON.stringify(rows)).not.toContain('Not-the-password-9!');
+});
+
+test('bad input is a 400 naming each field, and nothing is audited', async () => {
+  const before = (await e2e.twin.database.db.selectFrom('audit_log').select('id').execute()).length;
+  const cases: [string, unknown, string][] = [
+    ['/api/auth/login', { email: 'not-an-email', password: 'x' }, 'email'],
+    ['/api/auth/login', { email: investigator.email }, 'password'],
+    ['/api/auth/login', { email: investigator.email, password: 'x', extra: 1 }, ''],
+    ['/api/auth/mfa/verify', { username: 'u', session: 's', challenge: 'totp', code: '12ab56' }, 'code'],
+    ['/api/auth/webauthn/authenticate/verify', { username: 'u', session: 's', credential: { id: 'x' } }, 'credential.rawId'],
+    ['/api/auth/forgot-password', { email: investigator.email, code: '123456' }, 'new_password'],
+  ];
+  for (const [path, body, field] of cases) {
+    const res = await call('POST', path, undefined, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
+  }
+  expect((await call('POST', '/api/auth/login', undefined, undefined)).status).toBe(400);
+  expect((await e2e.twin.database.db.selectFrom('audit_log').select('id').execute()).length).toBe(before);
+});
+
+test('administrators answer a TOTP challenge; a wrong code is a 401, audited, and the session is spent', async () => {
+  const first = await login({ email: admin.email, password: TWIN_PASSWORD });
+  expect(first.status).toBe(200);
+  expect(first.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: admin.idp_subject });
+  expect(first.body.access_token).toBeUndefined();
+
+  const before = (await auditRows('auth.login_failed')).length;
+  const wrongCode = String((Number(totpCode(TWIN_TOTP_SECRET)) + 500_000) % 1_000_000).padStart(6, '0');
+  const wrong = await call('POST', '/api/auth/mfa/verify', undefined, { username: first.body.username, session: first.body.session, challenge: 'totp', code: wrongCode });
+  expect(wrong.status).toBe(401);
+  const [row] = (await auditRows('auth.login_failed')).slice(before);
+  expect(row).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', detail: expect.objectContaining({ stage: 'totp', reason: 'CodeMismatchException' }) });
+  const spent = await call('POST', '/api/auth/mfa/verify', undefined, { username: first.body.username, session: first.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+  expect(spent.status).toBe(401);
+
+  const again = await login({ email: admin.email, password: TWIN_PASSWORD });
+  const ok = await call('POST', '/api/auth/mfa/verify', undefined, { username: again.body.username, session: again.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+  expect(ok.status).toBe(200);
+  expect(ok.body.status).toBe('signed_in');
+  // an admin token: admin routes let it in, where an investigator's token is refused
+  const investigatorToken = (await login({ email: investigator.email, password: TWIN_PASSWORD })).body.access_token;
+  expect((await call('GET', '/api/admin/settings', investigatorToken)).status).toBe(403);
+  expect([401, 403]).not.toContain((await call('GET', '/api/admin/settings', ok.body.access_token)).status);
+});
+
+describe('passkeys', () => {
+  const start = async (email: string) => {
+    const res = await login({ email, method: 'passkey' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'challenge', challenge: 'passkey' });
+    return res.body as { username: string; session: string; credential_request_options: { challenge: string; rpId: string; allowCredentials: unknown[] } };
+  };
+  const verify = (body: unknown) => call('POST', '/api/auth/webauthn/authenticate/verify', undefined, body);
+
+  test('a valid assertion signs in; replaying it is refused and audited', async () => {
+    const challenge = await start(investigator.email);
+    expect(challenge.credential_request_options).toMatchObject({ rpId: 'localhost', allowCredentials: [expect.objectContaining({ type: 'public-key' })] });
+    const credential = signPasskeyAssertion({ passkey, email: investigator.email, challenge: challenge.credential_request_options.challenge, origin: ORIGIN });
+    const ok = await verify({ username: challenge.username, session: challenge.session, credential });
+    expect(ok.status).toBe(200);
+    expect((await call('GET', '/api/investigations', ok.body.access_token)).status).toBe(200);
+
+    const before = (await auditRows('auth.webauthn.authenticate.verify')).length;
+    const replay = await verify({ username: challenge.username, session: challenge.session, credential });
+    expect(replay.status).toBe(401);
+    const [row] = (await auditRows('auth.webauthn.authenticate.verify')).slice(before);
+    expect(row).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', organization_id: investigator.organization_id });
+  });
+
+  test('a bad signature, another origin or an unknown user fail with the same 401, each audited', async () => {
+    const before = (await auditRows('auth.webauthn.authenticate.verify')).length;
+    const answers = [];
+
+    const tampered = await start(investigator.email);
+    const credential = signPasskeyAssertion({ passkey, email: investigator.email, challenge: tampered.credential_request_options.challenge, origin: ORIGIN });
+    const signature = Buffer.from(credential.response.signature, 'base64url');
+    signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0xff, signature.length - 1);
+    answers.push(await verify({ username: tampered.username, session: tampered.session, credential: { ...credential, response: { ...credential.response, signature: signature.toString('base64url') } } }));
+
+    const phished = await start(investigator.email);
+    answers.push(await verify({ username: phished.username, session: phished.session,
+      credential: signPasskeyAssertion({ passkey, email: investigator.email, challenge: phished.credential_request_options.challenge, origin: 'https://evil.example' }) }));
+
+    const nobody = await start('nobody@example.com'); // answered like a real account
+    expect(nobody.credential_request_options.allowCredentials).toHaveLength(1);
+    answers.push(await verify({ username: nobody.username, session: nobody.session,
+      credential: signPasskeyAssertion({ passkey, email: 'nobody@example.com', challenge: nobody.credential_request_options.challenge, origin: ORIGIN }) }));
+
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    const rows = (await auditRows('auth.webauthn.authenticate.verify')).slice(before);
+    expect(rows.map((r) => r.outcome)).toEqual(['failure', 'failure', 'failure']);
+  });
+});
+
+test('forgot-password answers the same whether or not the account exists; the code sets a new password', async () => {
+  const harbor = demoUser('investigator', DEMO_ORGANIZATION_IDS.harbor);
+  const outbox = () => e2e.twin.identityProvider.outbox().filter((m) => m.email === harbor.email);
+  const known = await call('POST', '/api/auth/forgot-password', undefined, { email: harbor.email });
+  const unknown = await call('POST', '/api/auth/forgot-password', undefined, { email: 'nobody@example.com' });
+  expect(known.status).toBe(202);
+  expect(unknown.status).toBe(202);
+  expect(unknown.body).toEqual(known.body);
+  expect(e2e.twin.identityProvider.outbox().map((m) => m.email)).not.toContain('nobody@example.com');
+  const [message] = outbox();
+  expect(message!.code).toMatch(/^\d{6}$/);
+
+  const confirm = (code: string, newPassword: string, email = harbor.email) =>
+    call('POST', '/api/auth/forgot-password', undefined, { email, code, new_password: newPassword });
+  const otherCode = String((Number(message!.code) + 1) % 1_000_000).padStart(6, '0');
+  expect((await confirm(otherCode, 'Brand-New-Passw0rd!')).status).toBe(400);
+  expect((await confirm(message!.code, 'Brand-New-Passw0rd!', 'nobody@example.com')).status).toBe(400);
+  const weak = await confirm(message!.code, 'short');
+  expect(weak.status).toBe(400);
+  expect(weak.body.error.message).toMatch(/password policy/);
+  // none of the refusals changed the password
+  expect((await login({ email: harbor.email, password: TWIN_PASSWORD })).status).toBe(200);
+
+  const done = await confirm(message!.code, 'Brand-New-Passw0rd!');
+  expect(done.status).toBe(200);
+  expect(done.body.status).toBe('password_reset');
+  expect((await login({ email: harbor.email, password: TWIN_PASSWORD })).status).toBe(401);
+  expect((await login({ email: harbor.email, password: 'Brand-New-Passw0rd!' })).status).toBe(200);
+  expect((await confirm(message!.code, 'Another-Passw0rd!')).status).toBe(400); // a code is used once
+});

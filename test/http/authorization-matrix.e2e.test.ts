@@ -1,0 +1,145 @@
+/**
+ * The authorization matrix: every HTTP route of the service manifest × {anonymous, investigator of
+ * org A, investigator of org B, admin (of org A), cron secret, wrong cron secret, expired token},
+ * through the twin's HTTP API. Expectations follow from each route's access level and from who owns
+ * the resource it names (org A's demo investigation, an analysis created here), never from a list of
+ * statuses, so routes added to the manifest are covered as they come. A 400 (no sample body) still
+ * shows the caller got in. Public routes
+ * must answer every caller alike, whatever bearer it sends.
+ * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
+ */
+import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { loadOrCreateKeys, mintToken } from '../../lib/twin/identity';
+import { useTwin, type Reply } from '../support/twin';
+
+// the point here is who gets in; the limiter has its own tests (test/ratelimit)
+process.env.RATE_LIMITS = 'off';
+const e2e = useTwin({ schedules: false });
+
+const IDENTITIES = ['anonymous', 'investigatorA', 'investigatorB', 'admin', 'cronSecret', 'wrongCronSecret', 'expired'] as const;
+type Identity = (typeof IDENTITIES)[number];
+
+const INVESTIGATION_A = DEMO_INVESTIGATION_IDS.northwind;
+let analysisA = '';
+const bearer: Partial<Record<Identity, string>> = {};
+
+/** Bodies that get past validation, so ownership decides the answer; other routes get none (400 counts as "let in"). */
+const BODIES: Record<string, () => unknown> = {
+  'analysis-assess': () => ({ investigation_id: INVESTIGATION_A, analysis_type: 'summary' }),
+  'analysis-create': () => ({ investigation_id: INVESTIGATION_A, analysis_type: 'summary' }),
+  'analysis-engagement': () => ({ step: 'detail_reviewed' }),
+  'analysis-feedback-create': () => ({ action: 'view' }),
+};
+/** Query strings naming org A's resources. */
+const QUERIES: Record<string, () => string> = {
+  'analysis-list': () => `investigation_id=${INVESTIGATION_A}`,
+  'feedback-metrics': () => `investigation_id=${INVESTIGATION_A}`,
+};
+const PATH_PARAMS: Record<string, () => string> = {
+  investigation_id: () => INVESTIGATION_A,
+  analysis_id: () => analysisA,
+  prompt_type: () => 'analysis_question',
+};
+
+type Route = HttpTrigger & { fn: FunctionSpec };
+
+const pathOf = (route: Route) => route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const value = PATH_PARAMS[name];
+  if (!value) throw new Error(`the matrix has no sample for path parameter {${name}} of ${route.fn.id}; add one to PATH_PARAMS`);
+  return value();
+});
+
+/** Whether the request names something that belongs to org A (so org B must not see it exists). */
+const namesOrgAResource = (route: Route) =>
+  /\{(investigation_id|analysis_id)\}/.test(route.path) || route.fn.id in QUERIES || JSON.stringify(BODIES[route.fn.id]?.() ?? null).includes(INVESTIGATION_A);
+
+const letIn = (status: number) => status !== 401 && status !== 403;
+/** an authorized caller's answer: anything but an auth refusal or a server fault */
+const served = (status: number) => letIn(status) && status < 500;
+
+/** What each identity must get, as a check on the status (with A's own answer for reference). */
+const expectation = (route: Route, who: Identity, status: number, statusOfA: number): string | undefined => {
+  const unauthenticated = who === 'anonymous' || who === 'expired' || who === 'wrongCronSecret';
+  switch (route.access) {
+    case 'public':
+      // a public route ignores the bearer (it may check something else, e.g. a webhook signature)
+      return status !== 403 && status === statusOfA ? undefined : 'a public route answers every caller alike';
+    case 'investigator':
+    case 'admin': {
+      if (unauthenticated || who === 'cronSecret') return status === 401 ? undefined : 'no valid token → 401';
+      if (route.access === 'admin') {
+        if (who === 'admin') return served(status) ? undefined : 'an admin is let in';
+        return status === 403 ? undefined : 'an investigator on an admin route → 403';
+      }
+      if (who === 'investigatorB' && namesOrgAResource(route)) {
+        if (status === 404) return undefined;
+        if (status === 400 && statusOfA === 400) return undefined; // no sample body: refused before ownership is looked at
+        return "org A's resource is not found for org B → 404";
+      }
+      if (!served(status)) return 'an investigator is let in';
+      return status === 404 ? "org A's own resource is found" : undefined;
+    }
+    case 'cron':
+      if (who === 'cronSecret' || who === 'admin') {
+        return status >= 200 && status < 300 ? undefined : 'the cron secret or an admin token runs it → 2xx';
+      }
+      if (who === 'investigatorA' || who === 'investigatorB') return status === 403 ? undefined : 'an investigator token on a cron route → 403';
+      return status === 401 ? undefined : 'a wrong or missing secret → 401';
+  }
+};
+
+beforeAll(async () => {
+  const { twin } = e2e;
+  const a = demoUser('investigator', DEMO_ORGANIZATION_IDS.northwind);
+  const [investigatorA, investigatorB, admin, expired] = await Promise.all([
+    e2e.token('investigator', DEMO_ORGANIZATION_IDS.northwind),
+    e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
+    e2e.token('admin', DEMO_ORGANIZATION_IDS.northwind),
+    mintToken(await loadOrCreateKeys(twin.twinDir), { subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id }, -60),
+  ]);
+  Object.assign(bearer, { investigatorA, investigatorB, admin, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });
+  const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
+  expect(created.status).toBe(202);
+  analysisA = created.body.analysis_id;
+});
+
+const send = async (route: Route, who: Identity): Promise<Reply> => {
+  const query = QUERIES[route.fn.id]?.();
+  const body = BODIES[route.fn.id]?.();
+  const res = await fetch(`${e2e.twin.url}${pathOf(route)}${query ? `?${query}` : ''}`, {
+    method: route.method,
+    headers: { ...(bearer[who] && { authorization: `Bearer ${bearer[who]}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text, headers: res.headers };
+};
+
+test('every route of the manifest × every identity gets the status its access level and ownership call for', async () => {
+  const routes = httpRoutes();
+  expect(routes.length).toBeGreaterThan(30);
+  const rows: string[] = [];
+  const wrong: string[] = [];
+  for (const route of routes) {
+    const statuses = {} as Record<Identity, number>;
+    // org A's investigator first: the others are judged against its answer
+    for (const who of ['investigatorA', ...IDENTITIES.filter((i) => i !== 'investigatorA')] as Identity[]) {
+      const res = await send(route, who);
+      statuses[who] = res.status;
+      const problem = expectation(route, who, res.status, statuses.investigatorA);
+      if (problem) wrong.push(`${route.method} ${route.path} as ${who}: ${res.status} — expected ${problem} (${res.body.slice(0, 160)})`);
+    }
+    rows.push(`${`${route.method} ${route.path}`.padEnd(52)} ${route.access.padEnd(12)} ${IDENTITIES.map((i) => `${i}=${statuses[i]}`).join(' ')}`);
+  }
+  if (wrong.length > 0) console.log(`authorization matrix:\n${rows.join('\n')}`);
+  expect(wrong).toEqual([]);
+}, 240_000);
+
+test("org B's list of investigations holds none of org A's", async () => {
+  const res = await e2e.call('GET', '/api/investigations', bearer.investigatorB);
+  expect(res.status).toBe(200);
+  const ids = res.body.investigations.map((i: { investigation_id: string }) => i.investigation_id);
+  expect(ids).toContain(DEMO_INVESTIGATION_IDS.harbor);
+  expect(ids).not.toContain(INVESTIGATION_A);
+});

@@ -1,0 +1,129 @@
+/**
+ * The rate limiter against the database (PGlite, or real PostgreSQL with TEST_DATABASE_URL): one
+ * atomic counter per key and window, concurrent requests counted exactly, old windows dropped, the
+ * 429 with Retry-After and the [RATE_LIMIT] line, and failing open when the store is down.
+ */
+import type { Context } from 'aws-lambda';
+import type { Kysely } from 'kysely';
+import { functionById, type HttpTrigger } from '../../lib/manifest';
+import { useDatabase } from '../../layers/core/db/connection';
+import type { Database } from '../../layers/core/db/schema';
+import { httpRoute, type HttpEvent } from '../../layers/core/http/route';
+import { logger } from '../../layers/core/logger';
+import { countHit, enforceRateLimit, rateKeyOf } from '../../layers/core/ratelimit/limiter';
+import { RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
+import { useTestDatabase } from '../support/db';
+
+const db = useTestDatabase();
+const savedLimits = process.env[RATE_LIMITS_ENV];
+
+beforeAll(() => useDatabase({ db, engine: 'pglite', close: async () => undefined }));
+afterAll(() => useDatabase(undefined));
+afterEach(() => {
+  if (savedLimits === undefined) delete process.env[RATE_LIMITS_ENV];
+  else process.env[RATE_LIMITS_ENV] = savedLimits;
+  jest.restoreAllMocks();
+});
+
+const event = (routeKey: string, { sub, ip = '203.0.113.7' }: { sub?: string; ip?: string } = {}): HttpEvent => ({
+  version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
+  requestContext: {
+    http: { method: routeKey.split(' ')[0], sourceIp: ip },
+    ...(sub && { authorizer: { jwt: { claims: { sub, 'custom:organization_id': '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' }, scopes: [] } } }),
+  },
+} as unknown as HttpEvent);
+
+const route = (id: string) => {
+  const fn = functionById(id);
+  return { ...(fn.triggers.find((t) => t.kind === 'http') as HttpTrigger), fn };
+};
+
+const rows = (key: string) => db.selectFrom('rate_limit_counters').selectAll().where('key', '=', key).execute();
+
+test('one counter row per key and window; concurrent hits are each counted once', async () => {
+  const hits = await Promise.all(Array.from({ length: 25 }, () => countHit(db, 'test:concurrent', 3600)));
+  expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  const stored = await rows('test:concurrent');
+  expect(stored).toHaveLength(1);
+  expect(stored[0]!.count).toBe(25);
+  // the window is aligned on the hour, so it ends at the next full hour
+  const expected = 3600 - (Math.floor(Date.now() / 1000) % 3600);
+  for (const h of hits) expect(Math.abs(h.retryAfterSeconds - expected)).toBeLessThanOrEqual(2);
+});
+
+test("a new window starts at 1 and drops the key's earlier windows", async () => {
+  await db.insertInto('rate_limit_counters').values([
+    { key: 'test:old', window_start: new Date(Date.now() - 7200_000), count: 99 },
+    { key: 'test:other', window_start: new Date(Date.now() - 7200_000), count: 5 },
+  ]).execute();
+  expect((await countHit(db, 'test:old', 60)).count).toBe(1);
+  const stored = await rows('test:old');
+  expect(stored.map((r) => r.count)).toEqual([1]);
+  expect(await rows('test:other')).toHaveLength(1); // other keys are not touched
+});
+
+test('keys: the verified subject, else the source address', () => {
+  expect(rateKeyOf(event('GET /api/investigations', { sub: 'user-1' }))).toBe('user:user-1');
+  expect(rateKeyOf(event('POST /api/auth/login', { ip: '198.51.100.9' }))).toBe('ip:198.51.100.9');
+});
+
+test('over the limit: 429 with Retry-After and a [RATE_LIMIT] line; per user, per class', async () => {
+  process.env[RATE_LIMITS_ENV] = 'investigator=3/3600';
+  const warn = jest.spyOn(logger, 'warn');
+  const list = route('investigations-list');
+  for (let i = 0; i < 3; i++) await enforceRateLimit(event('GET /api/investigations', { sub: 'alice' }), list);
+  const refused = await enforceRateLimit(event('GET /api/investigations', { sub: 'alice' }), list).catch((e: unknown) => e);
+  expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
+  const retryAfter = Number((refused as { headers: Record<string, string> }).headers['retry-after']);
+  expect(Math.abs(retryAfter - (3600 - (Math.floor(Date.now() / 1000) % 3600)))).toBeLessThanOrEqual(2);
+  expect(warn).toHaveBeenCalledWith('[RATE_LIMIT] request refused', expect.objectContaining({
+    key: 'investigator:user:alice', route: 'GET /api/investigations', limit: 3, windowSeconds: 3600, count: 4,
+  }));
+  // another user, and the same user on an admin-class route, have their own counters
+  await expect(enforceRateLimit(event('GET /api/investigations', { sub: 'bob' }), list)).resolves.toBeUndefined();
+  await expect(enforceRateLimit(event('GET /api/admin/users', { sub: 'alice' }), route('admin-users'))).resolves.toBeUndefined();
+});
+
+test('exempt routes and classes switched off are never counted', async () => {
+  process.env[RATE_LIMITS_ENV] = 'public=1/3600,cron=off';
+  const health = event('GET /api/health', { ip: '192.0.2.50' });
+  for (let i = 0; i < 3; i++) await enforceRateLimit(health, route('health'));
+  for (let i = 0; i < 3; i++) await enforceRateLimit(event('POST /api/admin/cron/retention', { ip: '192.0.2.50' }), route('retention-sweep'));
+  expect(await db.selectFrom('rate_limit_counters').selectAll().where('key', 'like', '%192.0.2.50').execute()).toEqual([]);
+});
+
+test('through httpRoute: the limiter runs before the access check, and a refused request never reaches the handler', async () => {
+  process.env[RATE_LIMITS_ENV] = 'auth=2/3600';
+  let ran = 0;
+  const handler = httpRoute(async () => { ran += 1; return { body: { ok: true } }; });
+  const login = event('POST /api/auth/login', { ip: '192.0.2.77' });
+  const statuses = [];
+  for (let i = 0; i < 3; i++) statuses.push((await handler(login, {} as Context)).statusCode);
+  expect(statuses).toEqual([200, 200, 429]);
+  expect(ran).toBe(2);
+  const refused = await handler(login, {} as Context);
+  expect(refused.headers?.['retry-after']).toMatch(/^\d+$/);
+  expect(JSON.parse(refused.body!).error.code).toBe('rate_limited');
+});
+
+test('a failing counter store lets the request through and says so', async () => {
+  process.env[RATE_LIMITS_ENV] = 'investigator=1/3600';
+  const broken = { handle: undefined } as unknown as Kysely<Database>;
+  useDatabase({ db: broken, engine: 'pglite', close: async () => undefined });
+  const error = jest.spyOn(logger, 'error');
+  try {
+    const list = route('investigations-list');
+    for (let i = 0; i < 3; i++) await expect(enforceRateLimit(event('GET /api/investigations', { sub: 'carol' }), list)).resolves.toBeUndefined();
+    expect(error).toHaveBeenCalledWith('[RATE_LIMIT] counter store unavailable; request allowed', expect.objectContaining({ key: 'investigator:user:carol' }));
+  } finally {
+    useDatabase({ db, engine: 'pglite', close: async () => undefined });
+  }
+});
+
+test('an invalid RATE_LIMITS is logged and the defaults apply', async () => {
+  process.env[RATE_LIMITS_ENV] = 'investigator=lots';
+  const error = jest.spyOn(logger, 'error');
+  await enforceRateLimit(event('GET /api/investigations', { sub: 'dave' }), route('investigations-list'));
+  expect(error).toHaveBeenCalledWith('[RATE_LIMIT] invalid configuration; using the defaults', expect.objectContaining({ error: expect.stringContaining('investigator=lots') }));
+  expect((await rows('investigator:user:dave'))[0]!.count).toBe(1);
+});

@@ -1,0 +1,59 @@
+/**
+ * Rate limit acceptance, through the twin's HTTP API: the 429 arrives at the configured count, its
+ * Retry-After is the time left in the window (and the request passes once it has gone by), the
+ * [RATE_LIMIT] line is written; users are counted apart, anonymous callers by address, the health
+ * check never. PGlite, or real PostgreSQL with TEST_DATABASE_URL.
+ */
+import { logger } from '../../layers/core/logger';
+import { demoUser } from '../../layers/core/seed/demo';
+import { useTwin } from '../support/twin';
+
+// read by the handlers on each request: 5 an hour for investigators, 3 per 5 s on the sign-in routes
+process.env.RATE_LIMITS = 'investigator=5/3600,auth=3/5';
+const e2e = useTwin({ schedules: false });
+const { call } = e2e;
+
+afterEach(() => jest.restoreAllMocks());
+
+const secondsToNextHour = () => 3600 - (Math.floor(Date.now() / 1000) % 3600);
+
+test('the 6th request of the hour is a 429 with the time left in the window, and a [RATE_LIMIT] line', async () => {
+  const warn = jest.spyOn(logger, 'warn');
+  const token = await e2e.token('investigator');
+  const statuses = [];
+  for (let i = 0; i < 5; i++) statuses.push((await call('GET', '/api/investigations', token)).status);
+  expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  expect(warn).not.toHaveBeenCalledWith('[RATE_LIMIT] request refused', expect.anything());
+
+  const refused = await call('GET', '/api/investigations', token);
+  expect(refused.status).toBe(429);
+  expect(refused.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/try again in \d+ seconds/) });
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  expect(Math.abs(retryAfter - secondsToNextHour())).toBeLessThanOrEqual(2);
+  expect(refused.body.error.details.retry_after_seconds).toBe(retryAfter);
+  expect(warn).toHaveBeenCalledWith('[RATE_LIMIT] request refused', expect.objectContaining({
+    key: `investigator:user:${demoUser('investigator').idp_subject}`, route: 'GET /api/investigations', limit: 5, windowSeconds: 3600, count: 6,
+  }));
+
+  // the count is per user: an administrator (another subject) is still let in
+  expect((await call('GET', '/api/investigations', await e2e.token('admin'))).status).toBe(200);
+  // and the health check is never limited
+  for (let i = 0; i < 8; i++) expect((await call('GET', '/api/health')).status).not.toBe(429);
+});
+
+test('anonymous sign-in is counted by address; after Retry-After seconds the window has freed', async () => {
+  // start at the beginning of a 5-second window so the four requests share it
+  while (Date.now() % 5000 > 300) await new Promise((r) => setTimeout(r, 50));
+  const attempt = () => call('POST', '/api/auth/login', undefined, { email: 'nobody@example.com', password: 'wrong-password' });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await attempt()).status);
+  expect(statuses).toEqual([401, 401, 401, 429]);
+  const refused = await attempt();
+  expect(refused.status).toBe(429);
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(5);
+
+  await new Promise((r) => setTimeout(r, retryAfter * 1000));
+  expect((await attempt()).status).toBe(401);
+}, 20_000);
