@@ -10,13 +10,13 @@ import { usersQuerySchema, usersSchema } from '../admin/users';
 import type { RouteContract } from './contracts';
 
 export const adminContracts = {
-  'admin-prompt-history': {
+  'admin-prompt-history': { errors: { 404: 'No such version' },
     query: historyQuerySchema,
     response: z.union([historyListSchema, versionDetailSchema]).describe('without version: the list (up to 20, newest first); with version: that version in full and its diff against the current one'),
   },
-  'admin-prompt-rollback': { body: rollbackBodySchema, response: versionSchema },
-  'admin-prompt-create': { body: createBodySchema, response: versionSchema },
-  'admin-prompt-update': { params: z.object({ prompt_type: z.enum(PROMPT_TYPES) }), body: activationBodySchema, response: activationSchema },
+  'admin-prompt-rollback': { status: 201, errors: { 404: 'No such version', 409: 'Same content as the current version' }, body: rollbackBodySchema, response: versionSchema },
+  'admin-prompt-create': { status: 201, errors: { 409: 'Same content as the current version' }, body: createBodySchema, response: versionSchema },
+  'admin-prompt-update': { errors: { 404: 'No such prompt type' }, params: z.object({ prompt_type: z.enum(PROMPT_TYPES) }), body: activationBodySchema, response: activationSchema },
   'admin-settings-get': { response: settingsListSchema },
   'admin-settings-put': { body: settingsChangeSchema, response: settingsListSchema },
   'admin-audit-health': { query: auditHealthQuerySchema, response: auditHealthSchema },

@@ -73,9 +73,9 @@ export const forgotPasswordBodySchema = z.object({
 });
 
 export const authContracts = {
-  'auth-login': { body: loginBodySchema, response: signInResponseSchema },
-  'auth-mfa-verify': { body: mfaBodySchema, response: signInResponseSchema },
-  'auth-webauthn-verify': { body: webauthnBodySchema, response: signInResponseSchema },
+  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
+  'auth-mfa-verify': { errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema },
+  'auth-webauthn-verify': { errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema },
   'auth-forgot-password': {
     body: forgotPasswordBodySchema,
     response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),

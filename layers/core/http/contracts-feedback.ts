@@ -76,7 +76,7 @@ const counts = {
 };
 
 export const feedbackContracts = {
-  'analysis-engagement': {
+  'analysis-engagement': { errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Gate B before Gate A, or no output yet' },
     params: z.object({ analysis_id: uuid }),
     body: z.strictObject({ step: z.enum(ENGAGEMENT_STEPS, { error: `step must be one of ${ENGAGEMENT_STEPS.join(', ')}` }) }),
     response: z.object({
@@ -86,7 +86,7 @@ export const feedbackContracts = {
       judgment_enabled: z.boolean(),
     }),
   },
-  'analysis-feedback-create': {
+  'analysis-feedback-create': { status: 201, errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Judgment before both gates, no output yet, or a request id reused for another action', 429: 'Regeneration over the organization\'s generation cap', 503: 'The regeneration could not be queued; nothing was recorded' },
     params: z.object({ analysis_id: uuid }),
     body: feedbackBodySchema,
     response: z.object({
@@ -98,11 +98,11 @@ export const feedbackContracts = {
       replayed: z.boolean(),
     }),
   },
-  'analysis-feedback-list': {
+  'analysis-feedback-list': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({ analysis_id: uuid, feedback: z.array(feedbackRecordSchema) }),
   },
-  'feedback-metrics': {
+  'feedback-metrics': { errors: { 404: 'No such investigation in the caller\'s organization' },
     query: z.object({ investigation_id: uuid }),
     response: z.object({
       investigation_id: uuid,

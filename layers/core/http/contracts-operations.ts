@@ -9,5 +9,5 @@ export const operationsContracts = {
   'admin-queue-stats': { response: queueStatsSchema },
   'admin-jobs-status': { response: jobsStatusSchema },
   'retention-sweep': { response: retentionRunSchema },
-  'payment-webhook': { body: paymentEventSchema, response: webhookResultSchema },
+  'payment-webhook': { errors: { 401: 'Missing, bad or stale signature; nothing stored', 503: 'The signing secret is not configured' }, body: paymentEventSchema, response: webhookResultSchema },
 } satisfies Record<string, RouteContract>;

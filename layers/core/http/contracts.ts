@@ -15,6 +15,10 @@ import { filesContracts } from './contracts-files';
 import { operationsContracts } from './contracts-operations';
 
 export interface RouteContract {
+  /** the success status when it is not 200 */
+  status?: number;
+  /** the statuses this route answers beyond the common ones (400, 401, 403, 429), with what each means */
+  errors?: Record<number, string>;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -72,18 +76,18 @@ export const contracts = {
     }),
   },
   'investigations-list': { response: z.object({ investigations: z.array(investigationSummary) }) },
-  'investigation-get': {
+  'investigation-get': { errors: { 404: 'Not the caller\'s organization, or no such investigation' },
     params: z.object({ investigation_id: uuid }),
     response: investigationSummary.extend({
       questions: z.array(z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() })),
       topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
     }),
   },
-  'analysis-create': {
+  'analysis-create': { status: 202, errors: { 404: 'Investigation, question or topic not found', 409: 'No evidence, or the prompt type is deactivated', 429: 'The organization is at its cap of concurrent generations', 503: 'Could not be queued; nothing was kept' },
     body: analysisRequestSchema,
     response: z.object({ analysis_id: uuid, generation_status: z.literal('queued'), poll: z.string() }),
   },
-  'analysis-get': {
+  'analysis-get': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
     response: analysisViewSchema.extend({
       edit: z.object({
@@ -94,8 +98,8 @@ export const contracts = {
       }).nullable(),
     }),
   },
-  'analysis-assess': { body: analysisRequestSchema, response: assessmentSchema },
-  'analysis-retrieval': {
+  'analysis-assess': { errors: { 404: 'Investigation, question or topic not found' }, body: analysisRequestSchema, response: assessmentSchema },
+  'analysis-retrieval': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({
       analysis_id: uuid,
@@ -118,7 +122,7 @@ export const contracts = {
       summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
     }),
   },
-  'analysis-list': {
+  'analysis-list': { errors: { 404: 'No such investigation in the caller\'s organization' },
     query: z.object({
       investigation_id: uuid,
       limit: z.coerce.number({ error: 'must be an integer from 1 to 200' }).int().min(1).max(200).default(50),
@@ -126,11 +130,11 @@ export const contracts = {
     }),
     response: z.object({ analyses: z.array(analysisViewSchema), next_before: timestamp }),
   },
-  'analysis-quality-check': {
+  'analysis-quality-check': { status: 202, errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Still generating, failed, or already checking', 503: 'Could not be queued; nothing changed' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({ analysis_id: uuid, generation_status: z.literal('checking'), poll: z.string() }),
   },
-  'analysis-quality-status': {
+  'analysis-quality-status': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({
       analysis_id: uuid,

@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document: every manifest route, with the zod contracts where a route has them. */
 import * as z from 'zod';
 import { httpRoutes, type Access } from '../../../lib/manifest';
+import { isExempt } from '../ratelimit/limits';
 import { contractOf, errorSchema } from './contracts';
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -33,12 +34,15 @@ export const openApiDocument = () => {
       ...(parameters.length > 0 && { parameters }),
       ...(contract.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(contract.body) } } } }),
       responses: {
-        200: {
+        [contract.status ?? 200]: {
           description: 'Success',
           ...(contract.response && { content: { 'application/json': { schema: jsonSchema(contract.response) } } }),
         },
         ...(contract.params || contract.query || contract.body ? { 400: errorResponse('Invalid input; nothing changed') } : {}),
         ...(route.access !== 'public' && { 401: errorResponse('Missing or invalid token'), 403: errorResponse('Not allowed for this caller') }),
+        ...(!isExempt(route.fn) && { 429: errorResponse('Rate limit reached; retry after the Retry-After header\'s seconds') }),
+        ...Object.fromEntries(Object.entries(contract.errors ?? {}).map(([status, description]) =>
+          [status, Number(status) < 400 ? { description } : errorResponse(description)])),
         ...(route.fn.id === 'health' && { 503: { description: 'A component is unavailable', content: { 'application/json': { schema: jsonSchema(contract.response!) } } } }),
       },
     };
