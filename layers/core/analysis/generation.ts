@@ -9,16 +9,11 @@ import type { Kysely } from 'kysely';
 import type { AiGateway } from '../ai/gateway';
 import { AiRequestError, AiUnavailableError } from '../ai/errors';
 import type { Database } from '../db/schema';
-import { REGENERATION_REASONS } from '../domain/feedback';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
-import { activeTemplate, PROMPT_TYPE, PromptUnavailableError, renderTemplate, topicText } from './prompts';
+import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
 import { decideInclusion, nearestChunks } from './retrieval';
-
-/** The reason as the investigator chose it in the dropdown (stored as its key). */
-const reasonLabel = (reason: string): string =>
-  Object.hasOwn(REGENERATION_REASONS, reason) ? REGENERATION_REASONS[reason as keyof typeof REGENERATION_REASONS] : reason;
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
@@ -68,16 +63,13 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 
-    const regeneration = claimed.regeneration_reason
-      ? `\nThe investigator asked for a new version. Reason: ${reasonLabel(claimed.regeneration_reason)}.${claimed.regeneration_direction ? ` Direction: ${claimed.regeneration_direction}` : ''}`
-      : '';
-    const values = {
-      investigation_title: investigation.title,
-      question: question?.text ?? '',
-      topic: topicText(topic),
-      evidence: included.map((c) => `[chunk:${c.chunk_id}] ${c.text}`).join('\n\n'),
-      regeneration,
-    };
+    const values = analysisPromptValues({
+      investigationTitle: investigation.title,
+      question: question?.text,
+      topic,
+      evidence: included.map((c) => ({ id: c.chunk_id, text: c.text })),
+      regeneration: claimed.regeneration_reason ? { reason: claimed.regeneration_reason, direction: claimed.regeneration_direction } : null,
+    });
     const answer = await gateway.converse({
       purpose: 'analysis', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
     });

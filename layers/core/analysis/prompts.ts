@@ -1,5 +1,6 @@
 /** Prompt templates: the active version of a prompt type, and rendering its placeholders. */
 import type { Kysely } from 'kysely';
+import { REGENERATION_REASONS } from '../domain/feedback';
 import type { AnalysisType, Database } from '../db/schema';
 import { conflict } from '../http/errors';
 
@@ -47,3 +48,32 @@ export const renderTemplate = (template: string, values: Record<string, string>)
 /** A topic as the prompts' {{topic}}: its title, and its description when it has one. */
 export const topicText = (topic: { title: string; description: string } | undefined): string =>
   topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '';
+
+/** Evidence passages as the prompts' {{evidence}}: `[chunk:<id>] text`, blank-line separated, in rank order. */
+export const evidenceText = (passages: readonly { id: string; text: string }[]): string =>
+  passages.map((p) => `[chunk:${p.id}] ${p.text}`).join('\n\n');
+
+/** The reason as the investigator chose it in the dropdown (stored as its key). */
+const reasonLabel = (reason: string): string =>
+  Object.hasOwn(REGENERATION_REASONS, reason) ? REGENERATION_REASONS[reason as keyof typeof REGENERATION_REASONS] : reason;
+
+/** The prompts' {{regeneration}}: empty, or the investigator's reason and direction for a new version. */
+export const regenerationText = (regeneration: { reason: string; direction?: string | null } | null | undefined): string =>
+  regeneration
+    ? `\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`
+    : '';
+
+/** The placeholder values of an analysis prompt (the generation worker and the evaluation CLI alike). */
+export const analysisPromptValues = (input: {
+  investigationTitle: string;
+  question?: string | null | undefined;
+  topic?: { title: string; description: string } | undefined;
+  evidence: readonly { id: string; text: string }[];
+  regeneration?: { reason: string; direction?: string | null } | null | undefined;
+}): Record<string, string> => ({
+  investigation_title: input.investigationTitle,
+  question: input.question ?? '',
+  topic: topicText(input.topic),
+  evidence: evidenceText(input.evidence),
+  regeneration: regenerationText(input.regeneration),
+});

@@ -36,7 +36,7 @@ import { canTransition } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
 import { conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
-import { activeTemplate, renderTemplate, topicText } from './prompts';
+import { activeTemplate, evidenceText, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
@@ -139,7 +139,7 @@ const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promi
 const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<string> => {
   const rows = await db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
     .select(['c.id', 'c.text']).where('r.analysis_id', '=', analysisId).where('r.included', '=', true).orderBy('r.rank').execute();
-  return rows.map((r) => `[chunk:${r.id}] ${r.text}`).join('\n\n');
+  return evidenceText(rows);
 };
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

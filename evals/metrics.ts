@@ -1,0 +1,240 @@
+/**
+ * Metrics of model outputs (pure). Structural metrics read an answer the way the service reads it
+ * (`jsonPart`, `analysisAnswerSchema`, `readAnswer` for analyses; `qualityVerdictSchema` for quality
+ * verdicts); expectations are each fixture's own pass/fail checks; run metrics aggregate them.
+ *
+ * Every gated metric is a share or a score in 0..1 where higher is better, so "dropped by more than
+ * 5 %" means the same thing for all of them (see compare.ts). Informational metrics (counts per answer,
+ * coverage) are reported and compared but never flagged: more or fewer findings is not better or worse.
+ */
+import { analysisAnswerSchema, jsonPart, readAnswer, type ValidationStatus } from '../layers/core/analysis/answer';
+import { qualityVerdictSchema } from '../layers/core/analysis/quality';
+import type { Expectations } from './fixtures';
+import { JUDGE_DIMENSIONS, type JudgeScores } from './judge';
+
+export const CONFIDENCE_LEVELS = ['established', 'probable', 'possible', 'insufficient'] as const;
+export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
+
+export interface AnalysisStructure {
+  kind: 'analysis';
+  json_parseable: boolean;
+  schema_valid: boolean;
+  schema_errors: string | null;
+  /** what the service would store as validation_status (null when unreadable) */
+  validation_status: ValidationStatus | null;
+  findings: number;
+  /** distinct ids cited per finding, summed */
+  citations: number;
+  /** of those, ids of passages that were in the prompt */
+  valid_citations: number;
+  invalid_citations: string[];
+  /** findings citing at least one real passage */
+  cited_findings: number;
+  confidence: Confidence | null;
+  evidence_gaps: number;
+  /** distinct real passages cited, and passages in the prompt */
+  evidence_cited: number;
+  evidence_total: number;
+  /** every text of the answer, for the mention checks (not written to results) */
+  text: string;
+  cited_ids: string[];
+}
+
+export interface QualityStructure {
+  kind: 'quality';
+  json_parseable: boolean;
+  schema_valid: boolean;
+  schema_errors: string | null;
+  score: number | null;
+}
+
+export type Structure = AnalysisStructure | QualityStructure;
+
+const parseJson = (output: string): { ok: true; value: unknown } | { ok: false } => {
+  try {
+    return { ok: true, value: JSON.parse(jsonPart(output)) };
+  } catch {
+    return { ok: false };
+  }
+};
+
+const issues = (error: { issues: { path: PropertyKey[]; message: string }[] }): string =>
+  error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+
+export const analysisStructure = (output: string, chunkIds: ReadonlySet<string>): AnalysisStructure => {
+  const empty: AnalysisStructure = {
+    kind: 'analysis', json_parseable: false, schema_valid: false, schema_errors: null, validation_status: null, findings: 0, citations: 0,
+    valid_citations: 0, invalid_citations: [], cited_findings: 0, confidence: null, evidence_gaps: 0, evidence_cited: 0,
+    evidence_total: chunkIds.size, text: '', cited_ids: [],
+  };
+  const json = parseJson(output);
+  if (!json.ok) return empty;
+  const parsed = analysisAnswerSchema.safeParse(json.value);
+  if (!parsed.success) return { ...empty, json_parseable: true, schema_errors: issues(parsed.error) };
+  const answer = parsed.data;
+  const perFinding = answer.findings.map((f) => [...new Set(f.citations)]);
+  const all = perFinding.flat();
+  const valid = all.filter((id) => chunkIds.has(id));
+  return {
+    kind: 'analysis',
+    json_parseable: true,
+    schema_valid: true,
+    schema_errors: null,
+    validation_status: readAnswer(output, chunkIds).validation_status,
+    findings: answer.findings.length,
+    citations: all.length,
+    valid_citations: valid.length,
+    invalid_citations: [...new Set(all.filter((id) => !chunkIds.has(id)))],
+    cited_findings: perFinding.filter((ids) => ids.some((id) => chunkIds.has(id))).length,
+    confidence: answer.confidence ?? null,
+    evidence_gaps: answer.evidence_gaps.length,
+    evidence_cited: new Set(valid).size,
+    evidence_total: chunkIds.size,
+    text: [answer.summary, ...answer.findings.map((f) => f.statement), ...answer.evidence_gaps].join('\n'),
+    cited_ids: [...new Set(all)],
+  };
+};
+
+export const qualityStructure = (output: string): QualityStructure => {
+  const json = parseJson(output);
+  if (!json.ok) return { kind: 'quality', json_parseable: false, schema_valid: false, schema_errors: null, score: null };
+  const parsed = qualityVerdictSchema.safeParse(json.value);
+  return parsed.success
+    ? { kind: 'quality', json_parseable: true, schema_valid: true, schema_errors: null, score: parsed.data.score }
+    : { kind: 'quality', json_parseable: true, schema_valid: false, schema_errors: issues(parsed.error), score: null };
+};
+
+// ---- expectations -----------------------------------------------------------------------------
+
+export interface ExpectationResult { name: string; passed: boolean; detail: string }
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Each expectation of a fixture, plus the one every fixture has: the answer is readable (JSON of the
+ * shape its prompt asks for). An unreadable answer fails every expectation: the service would store nothing.
+ */
+export const checkExpectations = (structure: Structure, expectations: Expectations): ExpectationResult[] => {
+  const readable: ExpectationResult = {
+    name: 'readable', passed: structure.schema_valid,
+    detail: structure.schema_valid ? 'JSON of the expected shape' : structure.json_parseable ? `wrong shape: ${structure.schema_errors}` : 'not JSON',
+  };
+  const names = Object.entries(expectations).filter(([, v]) => v !== undefined).map(([k]) => k);
+  if (!structure.schema_valid) return [readable, ...names.map((name) => ({ name, passed: false, detail: 'the answer could not be read' }))];
+  const results = [readable];
+  const add = (name: string, passed: boolean, detail: string) => results.push({ name, passed, detail });
+  const e = expectations;
+  if (structure.kind === 'quality') {
+    if (e.score_between) {
+      const [min, max] = e.score_between;
+      add('score_between', structure.score! >= min && structure.score! <= max, `score ${structure.score} (expected ${min}–${max})`);
+    }
+    for (const name of names.filter((n) => n !== 'score_between')) add(name, false, 'does not apply to a quality verdict');
+    return results;
+  }
+  const s = structure;
+  if (e.must_cite !== undefined) {
+    const ok = s.findings > 0 && s.cited_findings === s.findings;
+    add('must_cite', ok === e.must_cite, `${s.cited_findings} of ${s.findings} finding(s) cite a real passage`);
+  }
+  if (e.must_flag_missing_evidence !== undefined) {
+    const flagged = s.evidence_gaps > 0 || s.confidence === 'insufficient';
+    add('must_flag_missing_evidence', flagged === e.must_flag_missing_evidence, `${s.evidence_gaps} evidence gap(s), confidence ${s.confidence ?? 'none'}`);
+  }
+  if (e.confidence_in) add('confidence_in', s.confidence !== null && e.confidence_in.includes(s.confidence), `confidence ${s.confidence ?? 'none'} (expected ${e.confidence_in.join(' | ')})`);
+  if (e.min_findings !== undefined) add('min_findings', s.findings >= e.min_findings, `${s.findings} finding(s) (at least ${e.min_findings})`);
+  if (e.max_findings !== undefined) add('max_findings', s.findings <= e.max_findings, `${s.findings} finding(s) (at most ${e.max_findings})`);
+  if (e.must_mention) {
+    const missing = e.must_mention.filter((p) => !lower(s.text).includes(lower(p)));
+    add('must_mention', missing.length === 0, missing.length ? `missing: ${missing.join(', ')}` : 'all mentioned');
+  }
+  if (e.must_not_mention) {
+    const found = e.must_not_mention.filter((p) => lower(s.text).includes(lower(p)));
+    add('must_not_mention', found.length === 0, found.length ? `contains: ${found.join(', ')}` : 'none present');
+  }
+  if (e.must_not_match) {
+    const matched = e.must_not_match.filter((source) => new RegExp(source).test(s.text));
+    add('must_not_match', matched.length === 0, matched.length ? `matches: ${matched.join(', ')}` : 'no match');
+  }
+  if (e.must_not_cite) {
+    const cited = e.must_not_cite.filter((id) => s.cited_ids.includes(id));
+    add('must_not_cite', cited.length === 0, cited.length ? `cites: ${cited.join(', ')}` : 'none cited');
+  }
+  if (e.score_between) add('score_between', false, 'applies to quality verdicts only');
+  return results;
+};
+
+// ---- run metrics ------------------------------------------------------------------------------
+
+export interface MetricInfo { gated: boolean; description: string }
+
+export const METRICS = {
+  json_parse_rate: { gated: true, description: 'answers that parse as JSON' },
+  schema_valid_rate: { gated: true, description: 'answers of the shape the prompt asks for (the service can store them)' },
+  citation_validity: { gated: true, description: 'citations that name a passage actually in the prompt' },
+  cited_finding_rate: { gated: true, description: 'findings citing at least one real passage' },
+  confidence_reported_rate: { gated: true, description: 'readable analyses that state a confidence level' },
+  expectation_pass_rate: { gated: true, description: 'fixture expectations met' },
+  fixture_pass_rate: { gated: true, description: 'fixtures meeting all their expectations' },
+  judge_readable_rate: { gated: true, description: 'judge answers in the rubric shape (live runs)' },
+  judge_relevance: { gated: true, description: 'judge: answers the question or task asked (1–5 scaled to 0–1)' },
+  judge_completeness: { gated: true, description: 'judge: covers what the evidence holds on it (1–5 scaled to 0–1)' },
+  judge_accuracy: { gated: true, description: 'judge: every claim supported by the cited passages (1–5 scaled to 0–1)' },
+  judge_professional_tone: { gated: true, description: 'judge: neutral, precise investigator language (1–5 scaled to 0–1)' },
+  findings_per_answer: { gated: false, description: 'findings per readable analysis' },
+  citations_per_finding: { gated: false, description: 'distinct citations per finding' },
+  evidence_gaps_per_answer: { gated: false, description: 'evidence gaps per readable analysis' },
+  evidence_coverage: { gated: false, description: 'share of the passages in the prompt that the analysis cites' },
+} as const satisfies Record<string, MetricInfo>;
+export type MetricName = keyof typeof METRICS;
+export type Metrics = Record<MetricName, number | null>;
+
+export interface ScoredFixture {
+  structure: Structure;
+  expectations: ExpectationResult[];
+  /** undefined: not judged (offline, or a quality fixture); null: the judge answer was unreadable */
+  judge?: JudgeScores | null | undefined;
+}
+
+const ratio = (num: number, den: number): number | null => (den === 0 ? null : num / den);
+const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
+const count = <T>(items: T[], pick: (item: T) => boolean): number => items.filter(pick).length;
+const sum = <T>(items: T[], pick: (item: T) => number): number => items.reduce((total, item) => total + pick(item), 0);
+
+/** A judge score 1..5 on the 0..1 scale of every other metric. */
+export const scaleJudge = (score: number): number => (score - 1) / 4;
+
+export const aggregate = (scored: ScoredFixture[]): Metrics => {
+  const structures = scored.map((s) => s.structure);
+  const analyses = structures.filter((s): s is AnalysisStructure => s.kind === 'analysis');
+  const readable = analyses.filter((s) => s.schema_valid);
+  const expectations = scored.flatMap((s) => s.expectations);
+  const judged = scored.filter((s) => s.judge !== undefined);
+  const judges = judged.flatMap((s) => (s.judge ? [s.judge] : []));
+  const judgeMean = (dimension: (typeof JUDGE_DIMENSIONS)[number]) => mean(judges.map((j) => scaleJudge(j[dimension].score)));
+  const findings = sum(readable, (s) => s.findings);
+  return {
+    json_parse_rate: ratio(count(structures, (s) => s.json_parseable), structures.length),
+    schema_valid_rate: ratio(count(structures, (s) => s.schema_valid), structures.length),
+    citation_validity: ratio(sum(readable, (s) => s.valid_citations), sum(readable, (s) => s.citations)),
+    cited_finding_rate: ratio(sum(readable, (s) => s.cited_findings), findings),
+    confidence_reported_rate: ratio(count(readable, (s) => s.confidence !== null), readable.length),
+    expectation_pass_rate: ratio(count(expectations, (e) => e.passed), expectations.length),
+    fixture_pass_rate: ratio(count(scored, (s) => s.expectations.every((e) => e.passed)), scored.length),
+    judge_readable_rate: ratio(judges.length, judged.length),
+    judge_relevance: judgeMean('relevance'),
+    judge_completeness: judgeMean('completeness'),
+    judge_accuracy: judgeMean('accuracy'),
+    judge_professional_tone: judgeMean('professional_tone'),
+    findings_per_answer: ratio(findings, readable.length),
+    citations_per_finding: ratio(sum(readable, (s) => s.citations), findings),
+    evidence_gaps_per_answer: ratio(sum(readable, (s) => s.evidence_gaps), readable.length),
+    evidence_coverage: mean(readable.filter((s) => s.evidence_total > 0).map((s) => s.evidence_cited / s.evidence_total)),
+  };
+};
+
+export const confidenceLevels = (scored: ScoredFixture[]): Record<Confidence | 'none', number> => {
+  const levels = { established: 0, probable: 0, possible: 0, insufficient: 0, none: 0 };
+  for (const { structure: s } of scored) if (s.kind === 'analysis' && s.schema_valid) levels[s.confidence ?? 'none']++;
+  return levels;
+};
