@@ -89,6 +89,8 @@ export const functions: FunctionSpec[] = [
     triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPool'] },
   { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: 'functions/http/auth-webauthn-verify.ts', ...API,
     triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPool'] },
+  { id: 'auth-new-password', description: 'First sign-in of an invited user: replaces the temporary password; failures audited', entry: 'functions/http/auth-new-password.ts', ...API,
+    triggers: [http('POST', '/api/auth/new-password', 'public')], uses: ['database', 'userPool'] },
   { id: 'auth-forgot-password', description: 'Forgot-password flow', entry: 'functions/http/auth-forgot-password.ts', ...API,
     triggers: [http('POST', '/api/auth/forgot-password', 'public')], uses: ['database', 'userPool'] },
   { id: 'payment-webhook', description: 'Invoice-paid events, signature-checked and idempotent', entry: 'functions/http/payment-webhook.ts', ...API,

@@ -12,10 +12,14 @@
  *              investigators sign in with the password alone
  *   passkey    every user has the twin's demo passkey (./passkey.ts), verified with @simplewebauthn/server
  *   reset      forgot-password "sends" a 6-digit code: written to the twin log and kept in `outbox()`
+ *   invite     AdminCreateUser puts a `users` row in FORCE_CHANGE_PASSWORD with a temporary password
+ *              (in memory): it signs in with that password alone, answers NEW_PASSWORD_REQUIRED, and
+ *              has no passkey and no password reset until then
  * Unknown users get the same answers as known ones (Cognito's prevent-user-existence-errors).
  * Operations: AdminInitiateAuth (ADMIN_USER_PASSWORD_AUTH; USER_AUTH with PREFERRED_CHALLENGE
- * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN), ForgotPassword,
- * ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and `{"__type","message"}`.
+ * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN, NEW_PASSWORD_REQUIRED),
+ * AdminCreateUser, ForgotPassword, ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and
+ * `{"__type","message"}`.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
@@ -47,7 +51,13 @@ const notAuthorized = (message = 'Incorrect username or password.') => new IdpEr
 const invalidParameter = (message: string) => new IdpError('InvalidParameterException', message);
 
 interface User { subject: string; email: string; role: Role; organizationId: string }
-interface Session { username: string; email: string | undefined; challenge: 'SOFTWARE_TOKEN_MFA' | 'WEB_AUTHN'; webauthnChallenge?: string; expires: number }
+interface Session {
+  username: string;
+  email: string | undefined;
+  challenge: 'SOFTWARE_TOKEN_MFA' | 'WEB_AUTHN' | 'NEW_PASSWORD_REQUIRED';
+  webauthnChallenge?: string;
+  expires: number;
+}
 export interface OutboxMessage { email: string; code: string; at: Date }
 
 export interface LocalIdentityProviderOptions {
@@ -78,6 +88,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   const { db, keys, passkey, origin, log = () => undefined } = options;
   const sessions = new Map<string, Session>();
   const passwords = new Map<string, string>();
+  /** temporary passwords of invited users (FORCE_CHANGE_PASSWORD), by email */
+  const invited = new Map<string, string>();
   const resets = new Map<string, { code: string; expires: number }>();
   const outbox: OutboxMessage[] = [];
   const publicKey = cosePublicKey(passkey.publicJwk);
@@ -108,6 +120,20 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     return session;
   };
 
+  /** After the password: administrators answer their TOTP challenge, investigators get tokens. */
+  const passwordAccepted = async (user: User) => {
+    if (user.role !== 'admin') return tokens(user);
+    return {
+      ChallengeName: 'SOFTWARE_TOKEN_MFA',
+      ChallengeParameters: { USER_ID_FOR_SRP: user.subject },
+      Session: openSession({ username: user.subject, email: user.email, challenge: 'SOFTWARE_TOKEN_MFA' }),
+    };
+  };
+
+  function checkPolicy(password: unknown): asserts password is string {
+    if (typeof password !== 'string' || !PASSWORD_POLICY.test(password)) throw new IdpError('InvalidPasswordException', 'Password does not conform to policy.');
+  }
+
   const checkPool = (body: Record<string, unknown>, withPool: boolean) => {
     if (body.ClientId !== TWIN_CLIENT_ID) throw new IdpError('ResourceNotFoundException', 'User pool client does not exist.');
     if (withPool && body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
@@ -121,22 +147,25 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       if (!name) throw invalidParameter('Missing required parameter USERNAME');
       const user = await findUser(name);
       if (body.AuthFlow === 'ADMIN_USER_PASSWORD_AUTH' || body.AuthFlow === 'ADMIN_NO_SRP_AUTH') {
-        if (!user || params.PASSWORD !== (passwords.get(user.email) ?? TWIN_PASSWORD)) throw notAuthorized();
-        if (user.role !== 'admin') return tokens(user);
+        const temporary = user && invited.get(user.email);
+        if (!user || params.PASSWORD !== (temporary ?? passwords.get(user.email) ?? TWIN_PASSWORD)) throw notAuthorized();
+        if (temporary === undefined) return passwordAccepted(user);
         return {
-          ChallengeName: 'SOFTWARE_TOKEN_MFA',
-          ChallengeParameters: { USER_ID_FOR_SRP: user.subject },
-          Session: openSession({ username: user.subject, email: user.email, challenge: 'SOFTWARE_TOKEN_MFA' }),
+          ChallengeName: 'NEW_PASSWORD_REQUIRED',
+          ChallengeParameters: { USER_ID_FOR_SRP: user.subject, requiredAttributes: '[]', userAttributes: JSON.stringify({ email: user.email }) },
+          Session: openSession({ username: user.subject, email: user.email, challenge: 'NEW_PASSWORD_REQUIRED' }),
         };
       }
       if (body.AuthFlow === 'USER_AUTH' && params.PREFERRED_CHALLENGE === 'WEB_AUTHN') {
         const email = user?.email ?? name.toLowerCase();
         const requestOptions = await generateAuthenticationOptions({ rpID: TWIN_RP_ID, allowCredentials: [{ id: passkeyCredentialId(email) }], userVerification: 'preferred' });
         const username = user?.subject ?? phantomSubject(email);
+        // an invited user has registered no passkey yet: the challenge looks the same and fails at verify
+        const holder = user && !invited.has(user.email) ? user.email : undefined;
         return {
           ChallengeName: 'WEB_AUTHN',
           ChallengeParameters: { USERNAME: username, CREDENTIAL_REQUEST_OPTIONS: JSON.stringify(requestOptions) },
-          Session: openSession({ username, email: user?.email, challenge: 'WEB_AUTHN', webauthnChallenge: requestOptions.challenge }),
+          Session: openSession({ username, email: holder, challenge: 'WEB_AUTHN', webauthnChallenge: requestOptions.challenge }),
         };
       }
       throw invalidParameter(`The local identity provider supports ADMIN_USER_PASSWORD_AUTH and USER_AUTH with PREFERRED_CHALLENGE WEB_AUTHN, not ${String(body.AuthFlow)}.`);
@@ -150,6 +179,13 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       if (session.challenge === 'SOFTWARE_TOKEN_MFA') {
         if (!user || !totpMatches(TWIN_TOTP_SECRET, responses.SOFTWARE_TOKEN_MFA_CODE ?? '')) throw new IdpError('CodeMismatchException', 'Invalid code received for user');
         return tokens(user);
+      }
+      if (session.challenge === 'NEW_PASSWORD_REQUIRED') {
+        if (!user || !invited.has(user.email)) throw notAuthorized('Invalid session for the user.');
+        checkPolicy(responses.NEW_PASSWORD);
+        invited.delete(user.email);
+        passwords.set(user.email, responses.NEW_PASSWORD);
+        return passwordAccepted(user);
       }
       let credential: AuthenticationResponseJSON;
       try {
@@ -173,11 +209,37 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       return tokens(user);
     },
 
+    /**
+     * An invitation. The twin's pool is the `users` table, so the user must already be a row (seed it
+     * first); this puts it in FORCE_CHANGE_PASSWORD with TemporaryPassword (required here: the twin
+     * mails nothing), inviting it again when it already was.
+     */
+    AdminCreateUser: async (body) => {
+      if (body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
+      if (!user) throw invalidParameter('The twin\'s users are the users table: add the user (npm run seed) before AdminCreateUser.');
+      if (typeof body.TemporaryPassword !== 'string') throw invalidParameter('The twin sends no invitation mail: give TemporaryPassword.');
+      checkPolicy(body.TemporaryPassword);
+      invited.set(user.email, body.TemporaryPassword);
+      passwords.delete(user.email);
+      resets.delete(user.email);
+      log(`[twin idp] ${user.email} invited (FORCE_CHANGE_PASSWORD)`);
+      const now = Date.now() / 1000;
+      return {
+        User: {
+          Username: user.subject, Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD', UserCreateDate: now, UserLastModifiedDate: now,
+          Attributes: [{ Name: 'sub', Value: user.subject }, { Name: 'email', Value: user.email }],
+        },
+      };
+    },
+
     ForgotPassword: async (body) => {
       checkPool(body, false);
       const name = typeof body.Username === 'string' ? body.Username : '';
       if (!name) throw invalidParameter('Missing required parameter Username');
       const user = await findUser(name);
+      // as in Cognito: an invited user's password cannot be reset before the first sign-in
+      if (user && invited.has(user.email)) throw notAuthorized('User password cannot be reset in the current state.');
       if (user) {
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
         resets.set(user.email, { code, expires: Date.now() + RESET_CODE_MS });
@@ -194,9 +256,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       if (!user || !reset || reset.expires < Date.now() || reset.code !== body.ConfirmationCode) {
         throw new IdpError('CodeMismatchException', 'Invalid verification code provided, please try again.');
       }
-      if (typeof body.Password !== 'string' || !PASSWORD_POLICY.test(body.Password)) {
-        throw new IdpError('InvalidPasswordException', 'Password does not conform to policy.');
-      }
+      checkPolicy(body.Password);
       resets.delete(user.email);
       passwords.set(user.email, body.Password);
       return {};

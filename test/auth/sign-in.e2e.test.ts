@@ -1,12 +1,16 @@
 /**
  * Sign-in through the twin's HTTP API: the /api/auth/* proxies drive the real Cognito SDK client
  * against the twin's local Cognito-compatible provider. Password sign-in, the TOTP step, passkey
- * verification with a real WebAuthn assertion, forgot-password; failures audited without the
- * password; no user enumeration; the tokens work on the other routes. PGlite, or real PostgreSQL
+ * verification with a real WebAuthn assertion, forgot-password, an invited user's first sign-in
+ * (new password); failures audited without the password; no user enumeration; the tokens work on the
+ * other routes. PGlite, or real PostgreSQL
  * with TEST_DATABASE_URL.
  */
+import { randomUUID } from 'node:crypto';
+import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET, TWIN_USER_POOL_ID } from '../../lib/twin/identity-provider';
 import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/passkey';
 import { totpCode } from '../../lib/twin/totp';
 import { useTwin } from '../support/twin';
@@ -66,6 +70,7 @@ test('bad input is a 400 naming each field, and nothing is audited', async () =>
     ['/api/auth/mfa/verify', { username: 'u', session: 's', challenge: 'totp', code: '12ab56' }, 'code'],
     ['/api/auth/webauthn/authenticate/verify', { username: 'u', session: 's', credential: { id: 'x' } }, 'credential.rawId'],
     ['/api/auth/forgot-password', { email: investigator.email, code: '123456' }, 'new_password'],
+    ['/api/auth/new-password', { username: 'u', session: 's' }, 'new_password'],
   ];
   for (const [path, body, field] of cases) {
     const res = await call('POST', path, undefined, body);
@@ -181,4 +186,110 @@ test('forgot-password answers the same whether or not the account exists; the co
   expect((await login({ email: harbor.email, password: TWIN_PASSWORD })).status).toBe(401);
   expect((await login({ email: harbor.email, password: 'Brand-New-Passw0rd!' })).status).toBe(200);
   expect((await confirm(message!.code, 'Another-Passw0rd!')).status).toBe(400); // a code is used once
+});
+
+describe('an invited user\'s first sign-in', () => {
+  const TEMPORARY = 'Temporary-Passw0rd!';
+  const CHOSEN = 'My-Own-Passw0rd!';
+  const setPassword = (body: unknown) => call('POST', '/api/auth/new-password', undefined, body);
+
+  /** a users row, invited the way an administrator would: AdminCreateUser through the real SDK client */
+  const invite = async (role: Role) => {
+    const subject = randomUUID();
+    const email = `invited-${subject.slice(0, 8)}@northwind.example`;
+    await e2e.twin.database.db.insertInto('users')
+      .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'Invited User', role }).execute();
+    const idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
+    const created = await idp.send(new AdminCreateUserCommand({ UserPoolId: TWIN_USER_POOL_ID, Username: email, TemporaryPassword: TEMPORARY, MessageAction: 'SUPPRESS' }));
+    expect(created.User).toMatchObject({ Username: subject, UserStatus: 'FORCE_CHANGE_PASSWORD' });
+    return { subject, email };
+  };
+
+  const challenge = async (email: string) => {
+    const res = await login({ email, password: TEMPORARY });
+    expect(res.status).toBe(200);
+    return res.body as { status: string; challenge: string; username: string; session: string; access_token?: string };
+  };
+
+  test('the temporary password leads to the new_password challenge; the new password signs in, and only it', async () => {
+    const user = await invite('investigator');
+    expect((await login({ email: user.email, password: TWIN_PASSWORD })).status).toBe(401); // no password but the temporary one
+    const first = await challenge(user.email);
+    expect(first).toMatchObject({ status: 'challenge', challenge: 'new_password', username: user.subject });
+    expect(first.access_token).toBeUndefined();
+
+    const ok = await setPassword({ username: first.username, session: first.session, new_password: CHOSEN });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'signed_in', token_type: 'Bearer' });
+    const list = await call('GET', '/api/investigations', ok.body.id_token);
+    expect(list.status).toBe(200);
+    expect(list.body.investigations.length).toBeGreaterThan(0);
+
+    expect((await setPassword({ username: first.username, session: first.session, new_password: 'Another-Passw0rd!' })).status).toBe(401); // spent
+    expect((await login({ email: user.email, password: TEMPORARY })).status).toBe(401);
+    expect((await login({ email: user.email, password: CHOSEN })).body.status).toBe('signed_in');
+  });
+
+  test('a password that breaks the policy is a 400 naming it, audited without the password, and changes nothing', async () => {
+    const user = await invite('investigator');
+    const first = await challenge(user.email);
+    const before = (await auditRows('auth.login_failed')).length;
+    const weak = await setPassword({ username: first.username, session: first.session, new_password: 'weakpassword' });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.message).toMatch(/password policy: at least 12 characters with upper and lower case letters, a digit and a symbol/);
+
+    const rows = (await auditRows('auth.login_failed')).slice(before);
+    expect(rows).toEqual([expect.objectContaining({
+      outcome: 'failure', actor_address: '127.0.0.1', target: `user:${user.subject}`, organization_id: DEMO_ORGANIZATION_IDS.northwind,
+      detail: { stage: 'new_password', reason: 'InvalidPasswordException' },
+    })]);
+    expect(rows[0]!.actor_user_id).not.toBeNull();
+    expect(JSON.stringify(rows)).not.toContain('weakpassword');
+    // still invited: the weak password signs nobody in, the temporary one still leads to the challenge
+    expect((await login({ email: user.email, password: 'weakpassword' })).status).toBe(401);
+    expect(await challenge(user.email)).toMatchObject({ challenge: 'new_password' });
+  });
+
+  test('an invalid session, or another user\'s, is a 401, audited, and changes nothing', async () => {
+    const user = await invite('investigator');
+    const other = await invite('investigator');
+    const otherChallenge = await challenge(other.email);
+    const before = (await auditRows('auth.login_failed')).length;
+    const answers = [
+      await setPassword({ username: user.subject, session: 'not-a-session', new_password: CHOSEN }),
+      await setPassword({ username: user.subject, session: otherChallenge.session, new_password: CHOSEN }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([401, 401]);
+    expect(answers[0]!.body.error.message).toMatch(/sign in again with your temporary password/);
+    const rows = (await auditRows('auth.login_failed')).slice(before);
+    expect(rows.map((r) => [r.target, r.detail])).toEqual([
+      [`user:${user.subject}`, { stage: 'new_password', reason: 'NotAuthorizedException' }],
+      [`user:${user.subject}`, { stage: 'new_password', reason: 'NotAuthorizedException' }],
+    ]);
+    expect((await login({ email: user.email, password: CHOSEN })).status).toBe(401);
+    expect(await challenge(user.email)).toMatchObject({ challenge: 'new_password' });
+  });
+
+  test('an invited administrator answers the TOTP challenge after the new password', async () => {
+    const user = await invite('admin');
+    const first = await challenge(user.email);
+    const next = await setPassword({ username: first.username, session: first.session, new_password: CHOSEN });
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: user.subject });
+    const ok = await call('POST', '/api/auth/mfa/verify', undefined, { username: next.body.username, session: next.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+    expect(ok.body.status).toBe('signed_in');
+    expect((await call('GET', '/api/investigations', ok.body.access_token)).status).toBe(200);
+  });
+
+  test('before the first sign-in there is no password reset and no passkey (each answered as usual)', async () => {
+    const user = await invite('investigator');
+    const res = await call('POST', '/api/auth/forgot-password', undefined, { email: user.email });
+    expect(res.status).toBe(202);
+    expect(e2e.twin.identityProvider.outbox().map((m) => m.email)).not.toContain(user.email);
+
+    const start = await login({ email: user.email, method: 'passkey' });
+    expect(start.body).toMatchObject({ status: 'challenge', challenge: 'passkey' });
+    const credential = signPasskeyAssertion({ passkey, email: user.email, challenge: start.body.credential_request_options.challenge, origin: ORIGIN });
+    expect((await call('POST', '/api/auth/webauthn/authenticate/verify', undefined, { username: start.body.username, session: start.body.session, credential })).status).toBe(401);
+  });
 });

@@ -18,7 +18,9 @@ import { writeAudit } from '../audit/audit';
 import { requireEnv, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
-import type { forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, SignInResponse, webauthnBodySchema } from '../http/contracts-auth';
+import type {
+  forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
+} from '../http/contracts-auth';
 import { logger } from '../logger';
 import { tooManyRequests } from '../ratelimit/limits';
 
@@ -52,7 +54,8 @@ export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
   clientId: requireEnv(ENV.userPoolClientId),
 });
 
-const CHALLENGES = { SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey' } as const;
+/** MFA_SETUP (enrolling an authenticator during sign-in, only when the pool requires MFA) is not offered: it stays a 409 */
+const CHALLENGES = { SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey', NEW_PASSWORD_REQUIRED: 'new_password' } as const;
 const CHALLENGE_NAMES = { totp: 'SOFTWARE_TOKEN_MFA', sms: 'SMS_MFA' } as const;
 
 /** Identity-provider errors that mean "these credentials (or this code, or this session) are not good". */
@@ -63,6 +66,11 @@ const REJECTIONS = new Set([
   'InvalidParameterException',
 ]);
 const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsException', 'LimitExceededException']);
+/** Identity-provider errors refusing a new password (the pool's policy, or one of the last 5 passwords) */
+const PASSWORD_REFUSALS = new Set(['InvalidPasswordException', 'PasswordHistoryPolicyViolationException']);
+/** the pool's policy (lib/stacks/identity-stack.ts), named in every refusal of a new password */
+export const PASSWORD_POLICY = 'The new password does not meet the password policy: at least 12 characters with upper and lower case letters, '
+  + 'a digit and a symbol, and none of your last 5 passwords.';
 /** Cognito names no wait; a minute is what its per-user lockout starts at */
 const IDP_RETRY_AFTER_SECONDS = 60;
 
@@ -126,10 +134,12 @@ const toResponse = (out: Pick<AdminInitiateAuthCommandOutput, 'AuthenticationRes
 
 /**
  * Runs one identity-provider step; a rejection is audited under `action` and answered 401 with
- * `message` (the same whatever the reason), trouble with the provider is a 429 or 503.
+ * `message` (the same whatever the reason), a refused new password is audited and answered 400 with
+ * `badPassword`, trouble with the provider is a 429 or 503.
  */
 const step = async (
-  { db }: SignInDeps, origin: RequestOrigin, audit: { action: string; name: string; stage: string }, message: string,
+  { db }: SignInDeps, origin: RequestOrigin, audit: { action: string; name: string; stage: string },
+  { message, badPassword = PASSWORD_POLICY }: { message: string; badPassword?: string },
   call: () => Promise<SignInResponse>,
 ): Promise<SignInResponse> => {
   try {
@@ -138,19 +148,24 @@ const step = async (
     if (error instanceof ApiError) throw error;
     const reason = nameOf(error);
     const rejected = REJECTIONS.has(reason);
-    if (rejected || THROTTLES.has(reason)) await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
+    const refusedPassword = PASSWORD_REFUSALS.has(reason);
+    if (rejected || refusedPassword || THROTTLES.has(reason)) await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
     if (rejected) throw unauthorized(message);
+    if (refusedPassword) throw badRequest(badPassword);
     throw providerTrouble(error, audit.stage);
   }
 };
 
 export const WRONG_CREDENTIALS = 'The email address or password is not correct.';
 
-/** POST /api/auth/login: password sign-in (tokens, or an MFA challenge), or the start of a passkey sign-in. */
+/**
+ * POST /api/auth/login: password sign-in (tokens, an MFA challenge, or for an invited user signing in
+ * with the temporary password the new_password challenge), or the start of a passkey sign-in.
+ */
 export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, origin: RequestOrigin): Promise<SignInResponse> => {
   const passkey = input.method === 'passkey';
   return step(deps, origin, { action: passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, name: input.email, stage: passkey ? 'passkey_start' : 'password' },
-    passkey ? 'Passkey sign-in is not available for this account.' : WRONG_CREDENTIALS,
+    { message: passkey ? 'Passkey sign-in is not available for this account.' : WRONG_CREDENTIALS },
     async () => {
       const out = await deps.idp.send(new AdminInitiateAuthCommand({
         UserPoolId: deps.userPoolId,
@@ -171,7 +186,7 @@ export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, 
 
 /** POST /api/auth/mfa/verify: the code of a totp or sms challenge. */
 export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: input.challenge }, 'The code is not correct, or the sign-in has expired; sign in again.',
+  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: input.challenge }, { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
     async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
       UserPoolId: deps.userPoolId,
       ClientId: deps.clientId,
@@ -183,7 +198,7 @@ export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>
 
 /** POST /api/auth/webauthn/authenticate/verify: the passkey assertion answering a passkey challenge. */
 export const verifyPasskey = (deps: SignInDeps, input: z.infer<typeof webauthnBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' }, 'The passkey could not be verified; sign in again.',
+  step(deps, origin, { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' }, { message: 'The passkey could not be verified; sign in again.' },
     async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
       UserPoolId: deps.userPoolId,
       ClientId: deps.clientId,
@@ -192,6 +207,24 @@ export const verifyPasskey = (deps: SignInDeps, input: z.infer<typeof webauthnBo
       ChallengeResponses: { USERNAME: input.username, CREDENTIAL: JSON.stringify(input.credential) },
       ContextData: contextData(origin),
     })), input.username));
+
+/**
+ * POST /api/auth/new-password: an invited user's first sign-in, replacing the temporary password
+ * (NEW_PASSWORD_REQUIRED). Answers tokens or the next challenge. The session is spent whatever the
+ * answer, so after a refused password the user signs in again with the temporary one.
+ */
+export const setNewPassword = (deps: SignInDeps, input: z.infer<typeof newPasswordBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
+  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: 'new_password' }, {
+    message: 'The sign-in has expired or is not valid; sign in again with your temporary password.',
+    badPassword: `${PASSWORD_POLICY} Sign in again with your temporary password and choose another one.`,
+  }, async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+    UserPoolId: deps.userPoolId,
+    ClientId: deps.clientId,
+    ChallengeName: 'NEW_PASSWORD_REQUIRED',
+    Session: input.session,
+    ChallengeResponses: { USERNAME: input.username, NEW_PASSWORD: input.new_password },
+    ContextData: contextData(origin),
+  })), input.username));
 
 export const RESET_CODE_SENT = 'If an account exists for this email address, a reset code has been sent to it.';
 
@@ -216,9 +249,7 @@ export const forgotPassword = async (
       ClientId: deps.clientId, Username: input.email, ConfirmationCode: input.code, Password: input.new_password,
     }));
   } catch (error) {
-    if (nameOf(error) === 'InvalidPasswordException') {
-      throw badRequest('The new password does not meet the password policy: at least 12 characters with upper and lower case letters, a digit and a symbol.');
-    }
+    if (PASSWORD_REFUSALS.has(nameOf(error))) throw badRequest(PASSWORD_POLICY);
     if (REJECTIONS.has(nameOf(error))) throw badRequest('The reset code is not valid or has expired; ask for a new one.');
     throw providerTrouble(error, 'confirm_forgot_password');
   }

@@ -18,8 +18,11 @@ const signedIn = z.object({
 
 const challenge = z.object({
   status: z.literal('challenge'),
-  /** totp: a code from the authenticator app; sms: a texted code; passkey: a WebAuthn assertion */
-  challenge: z.enum(['totp', 'sms', 'passkey']),
+  /**
+   * totp: a code from the authenticator app; sms: a texted code; passkey: a WebAuthn assertion;
+   * new_password: an invited user's first sign-in, replacing the temporary password (/api/auth/new-password)
+   */
+  challenge: z.enum(['totp', 'sms', 'passkey', 'new_password']),
   username,
   session,
   /** passkey only: PublicKeyCredentialRequestOptions (JSON) for navigator.credentials.get */
@@ -63,6 +66,9 @@ export const mfaBodySchema = z.object({
 
 export const webauthnBodySchema = z.object({ username, session, credential: webauthnCredentialSchema }).strict();
 
+/** the policy itself is the identity provider's (a breach is a 400 naming it), so only the length is checked here */
+export const newPasswordBodySchema = z.object({ username, session, new_password: password }).strict();
+
 export const forgotPasswordBodySchema = z.object({
   email,
   /** with `code` and `new_password`: the second step, setting the new password */
@@ -73,9 +79,19 @@ export const forgotPasswordBodySchema = z.object({
 });
 
 export const authContracts = {
-  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
+  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. MFA_SETUP)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
   'auth-mfa-verify': { errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema },
   'auth-webauthn-verify': { errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema },
+  'auth-new-password': {
+    errors: {
+      400: 'The new password breaks the password policy (sign in again with the temporary password)',
+      401: 'The session is expired, spent or not this user\'s',
+      409: 'A next step this API does not offer (MFA_SETUP, when the pool requires MFA)',
+      503: 'The identity provider is unavailable',
+    },
+    body: newPasswordBodySchema,
+    response: signInResponseSchema,
+  },
   'auth-forgot-password': {
     body: forgotPasswordBodySchema,
     response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
