@@ -1,18 +1,23 @@
 /**
- * Per-stage settings of the CDK app, read from CDK context (`cdk synth -c stage=prod -c corsOrigin=…`).
- * Defaults live here; nothing account-specific is hard-coded (stacks are environment-agnostic and
- * deploy to whatever account/region the CLI's credentials name).
+ * Per-stage settings of the CDK app, read from CDK context: `-c key=value` on the command line, or the
+ * stage's block in cdk.json (`"ias:prod": { "corsOrigin": "https://app.example.com" }`). Defaults live
+ * here; nothing account-specific is hard-coded (stacks are environment-agnostic and deploy to whatever
+ * account/region the CLI's credentials name). docs/deploy.md lists every key.
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
 import { parseRateLimits } from '../layers/core/ratelimit/limits';
+import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
 
 export type { AiModels };
 
 export const STAGES = ['dev', 'prod'] as const;
 export type Stage = (typeof STAGES)[number];
+
+export const MFA_MODES = ['optional', 'required'] as const;
+export type MfaMode = (typeof MFA_MODES)[number];
 
 export interface StageConfig {
   stage: Stage;
@@ -23,28 +28,37 @@ export interface StageConfig {
   corsOrigin: string;
   /** for stateful resources (database, buckets, user pool, secrets, log groups) */
   removalPolicy: RemovalPolicy;
+  /** retention of every log group the app creates (functions, API access, flow logs, database) */
   logRetention: RetentionDays;
   /**
    * NAT gateways of the VPC. AWS services the functions call (Secrets Manager, SQS, Bedrock in the
-   * primary region, S3) go through VPC endpoints; only Cognito (sign-in proxies, JWKS) and the
-   * cross-region Bedrock fallback leave through a NAT. Dev has one (if its AZ fails, so does that
+   * primary region, S3) go through VPC endpoints; only Cognito (sign-in proxies, JWKS), Lambda Insights
+   * telemetry and the cross-region Bedrock fallback leave through a NAT (docs/deploy.md). Dev has one (if its AZ fails, so does that
    * egress); prod has one per AZ so sign-in survives an AZ outage. No more are ever needed.
    */
   natGateways: number;
   database: { instanceType: string; multiAz: boolean; deletionProtection: boolean; backupRetentionDays: number };
   /** Cognito feature plan: `plus` adds threat protection (priced per monthly active user) */
   cognitoPlan: 'essentials' | 'plus';
+  /**
+   * `optional`: users may enrol a TOTP app, passkeys are a first factor. `required`: every sign-in needs
+   * TOTP, and Cognito then offers no passkey first factor (docs/deploy.md says when to switch).
+   */
+  mfa: MfaMode;
   /** RATE_LIMITS and GENERATION_CAP overrides for the functions (unset: the code's documented defaults) */
   limits: { rateLimits?: string; generationCap?: number };
+  /** alarm threshold overrides (context `alarmThresholds`; the defaults are the table in lib/alarms.ts) */
+  alarms: AlarmOverrides;
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits'>> = {
+const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms'>> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
-    logRetention: RetentionDays.TWO_WEEKS,
+    logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
     database: { instanceType: 't4g.micro', multiAz: false, deletionProtection: false, backupRetentionDays: 1 },
     cognitoPlan: 'essentials',
+    mfa: 'optional',
   },
   prod: {
     removalPolicy: RemovalPolicy.RETAIN,
@@ -52,6 +66,7 @@ const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'co
     natGateways: 2,
     database: { instanceType: 'm7g.large', multiAz: true, deletionProtection: true, backupRetentionDays: 14 },
     cognitoPlan: 'plus',
+    mfa: 'optional',
   },
 };
 
@@ -67,18 +82,27 @@ export const CONTEXT = {
   aiModelEmbedding: 'aiModelEmbedding',
   rateLimits: 'rateLimits',
   generationCap: 'generationCap',
+  alarmThresholds: 'alarmThresholds',
+  logRetentionDays: 'logRetentionDays',
+  databaseInstanceType: 'databaseInstanceType',
+  mfa: 'mfa',
 } as const;
 
+/** Context key of a stage's settings block in cdk.json, e.g. `ias:prod`. */
+export const stageContextKey = (stage: string): string => `ias:${stage}`;
+
 export const stageConfig = (node: Node): StageConfig => {
+  // `-c key=value` wins, then the stage's block in cdk.json (`"ias:prod": { "corsOrigin": "https://…" }`), then the defaults here
+  const stageBlock = (): Record<string, unknown> => node.tryGetContext(stageContextKey(String(node.tryGetContext(CONTEXT.stage) ?? 'dev'))) ?? {};
   const ctx = (key: keyof typeof CONTEXT): string | undefined => {
-    const value: unknown = node.tryGetContext(CONTEXT[key]);
+    const value: unknown = node.tryGetContext(CONTEXT[key]) ?? stageBlock()[CONTEXT[key]];
     return value === undefined || value === '' ? undefined : String(value);
   };
   const stage = ctx('stage') ?? 'dev';
   if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`unknown stage '${stage}' (expected ${STAGES.join(' or ')})`);
   const corsOrigin = ctx('corsOrigin');
   if (stage === 'prod' && !corsOrigin?.startsWith('https://')) {
-    throw new Error("stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com");
+    throw new Error(`stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com, or "${stageContextKey('prod')}": { "corsOrigin": "https://…" } in cdk.json`);
   }
   const rateLimits = ctx('rateLimits');
   if (rateLimits) parseRateLimits(rateLimits); // a malformed value fails the synth, not the first request
@@ -86,6 +110,17 @@ export const stageConfig = (node: Node): StageConfig => {
   if (generationCap !== undefined && !(Number.isInteger(Number(generationCap)) && Number(generationCap) >= 1)) {
     throw new Error(`generationCap must be an integer of at least 1, got '${generationCap}'`);
   }
+  const defaults = PER_STAGE[stage as Stage];
+  const logRetentionDays = ctx('logRetentionDays');
+  if (logRetentionDays !== undefined && !Object.values(RetentionDays).includes(Number(logRetentionDays))) {
+    throw new Error(`logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …, 3653 days), got '${logRetentionDays}'`);
+  }
+  const instanceType = ctx('databaseInstanceType');
+  if (instanceType !== undefined && !/^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(instanceType)) {
+    throw new Error(`databaseInstanceType is an RDS class without the db. prefix, e.g. m7g.large, got '${instanceType}'`);
+  }
+  const mfa = ctx('mfa') ?? defaults.mfa;
+  if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
   return {
     stage: stage as Stage,
     prefix: `ias-${stage}`,
@@ -101,6 +136,10 @@ export const stageConfig = (node: Node): StageConfig => {
     },
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
-    ...PER_STAGE[stage as Stage],
+    ...defaults,
+    ...(logRetentionDays !== undefined && { logRetention: Number(logRetentionDays) as RetentionDays }),
+    ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),
+    mfa: mfa as MfaMode,
+    alarms: parseAlarmOverrides(node.tryGetContext(CONTEXT.alarmThresholds)),
   };
 };

@@ -36,6 +36,8 @@ export interface ApiStackProps extends StackProps {
 
 export class ApiStack extends Stack {
   readonly api: apigw.HttpApi;
+  /** the HTTP API's access log (per-route traffic on the dashboard) */
+  readonly accessLogs: logs.LogGroup;
   readonly functions: ServiceFunction[];
 
   constructor(scope: Construct, id: string, { config, resources, specs, ...props }: ApiStackProps) {
@@ -53,7 +55,7 @@ export class ApiStack extends Stack {
         maxAge: Duration.hours(1),
       },
     });
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });
+    const accessLogs = this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,

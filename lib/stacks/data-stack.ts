@@ -1,7 +1,8 @@
 /**
- * Stateful resources: the VPC, PostgreSQL behind RDS Proxy, the files bucket and the service's secrets.
+ * Stateful resources: the VPC, PostgreSQL behind RDS Proxy (migrated on every deploy), the files bucket
+ * and the service's secrets.
  */
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnCondition, Duration, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
@@ -9,6 +10,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config';
+import { Migrations } from './migrations';
 import type { DatabaseResources } from './service-resources';
 
 /** The database name (layers/core/db/connection.ts defaults to the same). */
@@ -21,9 +23,12 @@ export interface DataStackProps extends StackProps {
 
 export class DataStack extends Stack {
   readonly database: DatabaseResources;
+  /** the RDS instance itself (its metrics feed the database alarms) */
+  readonly instance: rds.DatabaseInstance;
   readonly filesBucket: s3.Bucket;
   readonly cronSecret: secretsmanager.Secret;
   readonly webhookSecret: secretsmanager.Secret;
+  readonly migrations: Migrations;
 
   constructor(scope: Construct, id: string, { config, ...props }: DataStackProps) {
     super(scope, id, props);
@@ -58,10 +63,18 @@ export class DataStack extends Stack {
     const endpoint = (name: string, service: ec2.InterfaceVpcEndpointAwsService, ...callers: ec2.ISecurityGroup[]) => {
       const e = vpc.addInterfaceEndpoint(name, { service, subnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }, open: false });
       for (const caller of callers) e.connections.allowDefaultPortFrom(caller);
+      return e;
     };
-    endpoint('SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER, clients, rotation);
-    endpoint('Sqs', ec2.InterfaceVpcEndpointAwsService.SQS, clients);
-    endpoint('BedrockRuntime', ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME, clients);
+    const endpoints = [
+      endpoint('SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER, clients, rotation),
+      endpoint('Sqs', ec2.InterfaceVpcEndpointAwsService.SQS, clients),
+    ];
+    // An endpoint serves only its own region: it carries Bedrock calls only where the stack's region is the
+    // AI primary region, and is not created elsewhere (those calls, like every fallback call, take the NAT).
+    const bedrock = endpoint('BedrockRuntime', ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME, clients);
+    (bedrock.node.defaultChild as ec2.CfnVPCEndpoint).cfnOptions.condition = new CfnCondition(this, 'InAiPrimaryRegion', {
+      expression: Fn.conditionEquals(Aws.REGION, config.ai.primaryRegion),
+    });
 
     // ── database ─────────────────────────────────────────────────────────────────────────────
     const instanceIdentifier = `${config.prefix}-db`;
@@ -107,7 +120,13 @@ export class DataStack extends Stack {
       iamAuth: false,
     });
     proxy.connections.allowFrom(clients, ec2.Port.tcp(POSTGRES_PORT), 'service functions to RDS Proxy');
+    this.instance = instance;
     this.database = { vpc, proxy, secret, name: DATABASE_NAME, clients };
+    this.migrations = new Migrations(this, 'Migrations', {
+      config,
+      database: this.database,
+      after: [instance, proxy, ...endpoints, vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).internetConnectivityEstablished],
+    });
 
     ack(instance, 'AwsSolutions-RDS11',
       'Only the RDS Proxy and the rotation function reach the instance, from inside isolated subnets; a non-default port would add no protection and the proxy speaks 5432 anyway.');

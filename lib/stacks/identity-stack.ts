@@ -23,13 +23,14 @@ export class IdentityStack extends Stack {
   constructor(scope: Construct, id: string, { config, ...props }: IdentityStackProps) {
     super(scope, id, props);
     const plus = config.cognitoPlan === 'plus';
+    const mfaRequired = config.mfa === 'required';
     const userPool = new cognito.UserPool(this, 'Users', {
       userPoolName: `${config.prefix}-users`,
       selfSignUpEnabled: false, // administrators invite investigators
       signInAliases: { email: true },
       autoVerify: { email: true },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
-      mfa: cognito.Mfa.OPTIONAL,
+      mfa: mfaRequired ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       passwordPolicy: {
         minLength: 12,
@@ -41,8 +42,9 @@ export class IdentityStack extends Stack {
         passwordHistorySize: 5,
       },
       featurePlan: plus ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
-      // passkeys as a first factor (USER_AUTH → WEB_AUTHN through /api/auth/*); the relying party is the SPA's host
-      signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: true } },
+      // passkeys as a first factor (USER_AUTH → WEB_AUTHN through /api/auth/*); the relying party is the SPA's host.
+      // Cognito offers no passkey first factor while MFA is required.
+      signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: !mfaRequired } },
       passkeyRelyingPartyId: new URL(config.corsOrigin).hostname,
       passkeyUserVerification: cognito.PasskeyUserVerification.PREFERRED,
       ...(plus && { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }),
@@ -66,10 +68,12 @@ export class IdentityStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: client.userPoolClientId });
 
-    Validations.of(userPool).acknowledge({
-      id: 'AwsSolutions-COG2',
-      reason: 'MFA is offered, not forced (SPEC: MFA exists); users enrol a TOTP app and SMS is off. Forcing it needs the enrolment flow of the /api/auth proxies (issue 6).',
-    });
+    if (!mfaRequired) {
+      Validations.of(userPool).acknowledge({
+        id: 'AwsSolutions-COG2',
+        reason: 'MFA is offered, not forced (SPEC: MFA exists; -c mfa=required forces it); users enrol a TOTP app and SMS is off. Required MFA would also turn off passkey sign-in.',
+      });
+    }
     if (!plus) {
       Validations.of(userPool).acknowledge({
         id: 'AwsSolutions-COG8',

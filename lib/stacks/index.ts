@@ -2,7 +2,8 @@
  * Renders the service manifest (lib/manifest.ts) into CDK stacks. bin/app.ts and the infra tests both
  * call buildApp, so what is tested is what is deployed.
  *
- * Dependencies run one way: data, identity → workers (queues) → api → schedules; observability stands alone.
+ * Dependencies run one way: data, identity → workers (queues) → api → schedules → observability (which
+ * watches them all).
  */
 import { Validations, type App } from 'aws-cdk-lib';
 import { functions } from '../manifest';
@@ -53,7 +54,18 @@ export const buildApp = (app: App): ServiceApp => {
     ...common,
     targets: built.filter((fn) => scheduleTriggers(fn.spec).length > 0).map((fn) => ({ spec: fn.spec, fn })),
   });
-  const observability = new ObservabilityStack(app, name('observability'), { ...common, config });
+  const observability = new ObservabilityStack(app, name('observability'), {
+    ...common,
+    config,
+    watched: {
+      functions: built.map((fn) => ({ spec: fn.spec, logGroup: fn.logGroup })),
+      httpApi: api.api,
+      accessLogs: api.accessLogs,
+      database: data.instance,
+      queues: workers.queues,
+      scheduleDeadLetters: schedules.deadLetters,
+    },
+  });
 
   Validations.of(app).addPlugins(new NagChecks(app));
   return { config, data, identity, workers, api, schedules, observability };

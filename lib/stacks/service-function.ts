@@ -1,6 +1,7 @@
 /**
  * The one place a manifest FunctionSpec becomes a Lambda function: runtime, bundling, logs, tracing,
  * network placement, and exactly the environment and grants its `uses` name (service-resources.ts).
+ * ServiceLambda holds what every function of the app shares (the deploy-time migration function too).
  */
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -15,53 +16,60 @@ import type { FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
-import { BINDINGS, type ServiceResources } from './service-resources';
+import { BINDINGS, type DatabaseResources, type ServiceResources } from './service-resources';
 
 /** Bundled by the Lambda runtime (SDK v3) or only used by the local twin. */
 export const EXTERNAL_MODULES = ['@aws-sdk/*', '@electric-sql/*', 'kysely-pglite-dialect', 'fauxqs'];
 
 export const SERVICE_NAME = 'investigation-analysis';
 
-export interface ServiceFunctionProps {
-  spec: FunctionSpec;
-  resources: ServiceResources;
+/** Lambda Insights extension (arm64 layer, per region): memory and CPU metrics in the LambdaInsights namespace. */
+export const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
+
+/**
+ * Deployed name of a function: `<prefix>-<id>`, e.g. `ias-prod-analysis-get`. Fixed so alarms and
+ * dashboards (Lambda Insights' `function_name` dimension, AWS/Lambda's `FunctionName`) can name a
+ * function without a cross-stack reference, and operators can find it.
+ */
+export const functionName = (config: Pick<StageConfig, 'prefix'>, id: string): string => `${config.prefix}-${id}`;
+
+// the partition shows as <AWS::Partition> or a literal, depending on the stack's environment
+const managedPolicy = (name: string) => new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:(<AWS::Partition>|[\\w-]+):iam::aws:policy/${name}\\]$`);
+
+export interface ServiceLambdaProps {
   config: StageConfig;
+  description: string;
+  /** handler module relative to the project root (exporting `handler`) */
+  entry: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  environment: Record<string, string>;
+  /** run in the VPC's app subnets with the database clients' security group */
+  database?: DatabaseResources;
 }
 
-export class ServiceFunction extends NodejsFunction {
-  readonly spec: FunctionSpec;
-
-  constructor(scope: Construct, { spec, resources, config }: ServiceFunctionProps) {
-    const { database, identity } = resources;
-    const inVpc = spec.uses.includes('database');
-    super(scope, spec.id, {
-      description: spec.description,
-      entry: path.join(PROJECT_ROOT, spec.entry),
+/** nodejs22.x on arm64, esbuild-bundled, its own log group with the stage's retention, X-Ray, Lambda Insights. */
+export class ServiceLambda extends NodejsFunction {
+  constructor(scope: Construct, id: string, { config, description, entry, timeoutSeconds, memoryMb, environment, database }: ServiceLambdaProps) {
+    super(scope, id, {
+      functionName: functionName(config, id),
+      description,
+      entry: path.join(PROJECT_ROOT, entry),
       handler: 'handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      timeout: Duration.seconds(spec.timeoutSeconds),
-      memorySize: spec.memoryMb,
+      timeout: Duration.seconds(timeoutSeconds),
+      memorySize: memoryMb,
       tracing: lambda.Tracing.ACTIVE,
-      logGroup: new logs.LogGroup(scope, `${spec.id}-logs`, {
-        logGroupName: `/${config.prefix}/functions/${spec.id}`,
+      insightsVersion: INSIGHTS_VERSION,
+      logGroup: new logs.LogGroup(scope, `${id}-logs`, {
+        logGroupName: `/${config.prefix}/functions/${id}`,
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
-      environment: {
-        [ENV.functionId]: spec.id,
-        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-        NODE_OPTIONS: '--enable-source-maps',
-        // cron routes accept an admin token, so every handler can verify one
-        [ENV.jwtIssuer]: identity.issuer,
-        [ENV.jwtAudience]: identity.client.userPoolClientId,
-        ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources))),
-        // limit overrides from CDK context, only where they apply (HTTP routes; generation starters)
-        ...(config.limits.rateLimits && spec.triggers.some((t) => t.kind === 'http') && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
-        ...(config.limits.generationCap && spec.uses.includes('generationQueue') && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
-      },
-      // only the database is inside the VPC; everything else is reached over endpoints or the NAT
-      ...(inVpc && {
+      environment: { POWERTOOLS_SERVICE_NAME: SERVICE_NAME, NODE_OPTIONS: '--enable-source-maps', ...environment },
+      // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
+      ...(database && {
         vpc: database.vpc,
         vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },
         securityGroups: [database.clients],
@@ -77,18 +85,52 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: EXTERNAL_MODULES,
       },
     });
-    this.spec = spec;
-    for (const use of spec.uses) BINDINGS[use].grant(resources, this);
 
-    // the partition shows as <AWS::Partition> or a literal, depending on the stack's environment
-    const managedPolicy = (name: string) => new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:(<AWS::Partition>|[\\w-]+):iam::aws:policy/service-role/${name}\\]$`);
-    acknowledgeMatching(this, managedPolicy('AWSLambdaBasicExecutionRole'),
+    acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaBasicExecutionRole'),
       "AWS-managed minimum for writing the function's own logs (CreateLogGroup/CreateLogStream/PutLogEvents).");
-    acknowledgeMatching(this, managedPolicy('AWSLambdaVPCAccessExecutionRole'),
+    acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaVPCAccessExecutionRole'),
       "AWS-managed minimum for managing the function's ENIs in the VPC; the EC2 network-interface actions have no resource-level scoping.");
+    acknowledgeMatching(this, managedPolicy('CloudWatchLambdaInsightsExecutionRolePolicy'),
+      'AWS-managed policy of the Lambda Insights extension: it writes only to the /aws/lambda-insights log group, and AWS keeps it in step with the extension.');
     const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
     ack('AwsSolutions-L1', 'nodejs22.x is the pinned target runtime of the service (bundles target node22, local tooling runs Node 22); moving to nodejs24.x is a deliberate upgrade.');
     ack('AwsSolutions-IAM5[Resource::*]',
       'X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no resource-level permissions; no other statement uses *.');
+  }
+}
+
+export interface ServiceFunctionProps {
+  spec: FunctionSpec;
+  resources: ServiceResources;
+  config: StageConfig;
+}
+
+/** A manifest function: ServiceLambda plus exactly the environment and grants its `uses` name. */
+export class ServiceFunction extends ServiceLambda {
+  readonly spec: FunctionSpec;
+
+  constructor(scope: Construct, { spec, resources, config }: ServiceFunctionProps) {
+    const { identity } = resources;
+    super(scope, spec.id, {
+      config,
+      description: spec.description,
+      entry: spec.entry,
+      timeoutSeconds: spec.timeoutSeconds,
+      memoryMb: spec.memoryMb,
+      environment: {
+        [ENV.functionId]: spec.id,
+        // cron routes accept an admin token, so every handler can verify one
+        [ENV.jwtIssuer]: identity.issuer,
+        [ENV.jwtAudience]: identity.client.userPoolClientId,
+        ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources))),
+        // limit overrides from CDK context, only where they apply (HTTP routes; generation starters)
+        ...(config.limits.rateLimits && spec.triggers.some((t) => t.kind === 'http') && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
+        ...(config.limits.generationCap && spec.uses.includes('generationQueue') && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
+      },
+      // only the database is inside the VPC
+      ...(spec.uses.includes('database') && { database: resources.database }),
+    });
+    this.spec = spec;
+    for (const use of spec.uses) BINDINGS[use].grant(resources, this);
   }
 }

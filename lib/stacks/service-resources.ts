@@ -64,18 +64,23 @@ const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: s
   grant: (r, fn) => pick(r).grantRead(fn),
 });
 
+/** What layers/core/db/connection.ts reads to reach the database through the proxy. */
+export const databaseEnv = (database: DatabaseResources): Record<string, string> =>
+  ({ [ENV.dbSecretArn]: database.secret.secretArn, [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name });
+
 export const BINDINGS: Record<Resource, Binding> = {
   // network access to the proxy comes with the VPC placement (service-function.ts)
   database: {
-    env: ({ database }) => ({ [ENV.dbSecretArn]: database.secret.secretArn, [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name }),
+    env: ({ database }) => databaseEnv(database),
     grant: ({ database }, fn) => database.secret.grantRead(fn),
   },
   filesBucket: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
     grant: ({ filesBucket }, fn) => {
-      allow(fn, ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], [filesBucket.arnForObjects('*')]);
+      // read only: no function writes or deletes files (they arrive with the investigation's evidence)
+      allow(fn, ['s3:GetObject'], [filesBucket.arnForObjects('*')]);
       acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/\*\]$/,
-        'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read/write/delete in this one bucket.');
+        'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read in this one bucket.');
       // HeadBucket (health) and 404-instead-of-403 for missing keys
       allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]);
     },

@@ -11,7 +11,11 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { ENV } from '../../layers/core/config';
 import { functions, httpRoutes, queues, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type Resource } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
+import { IdentityStack } from '../../lib/stacks/identity-stack';
+import { MIGRATE_FUNCTION_ID } from '../../lib/stacks/migrations';
 import { NagChecks } from '../../lib/stacks/nag';
+import { functionName } from '../../lib/stacks/service-function';
+import { stageConfig } from '../../lib/stage-config';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -53,24 +57,38 @@ interface Deployed {
   logicalId: string;
   props: Json;
   statements: Json[];
+  managedPolicies: string[];
+  logGroup: Json;
 }
 
+/** Every function of the app's stacks (the data stack's migrate function too), keyed by FUNCTION_ID. */
 const deployedFunctions = (service: ServiceApp): Map<string, Deployed> => {
   const found = new Map<string, Deployed>();
-  for (const stack of [service.api, service.workers]) {
+  for (const stack of [service.data, service.api, service.workers]) {
     const template = Template.fromStack(stack);
+    const resources = template.toJSON().Resources as Record<string, Json>;
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
     for (const [logicalId, resource] of Object.entries(template.findResources('AWS::Lambda::Function'))) {
       const props = resource.Properties as Json;
+      const id = props.Environment?.Variables?.[ENV.functionId] as string | undefined;
+      if (!id) continue; // CDK's own custom-resource handlers
       const role = (props.Role as Json)['Fn::GetAtt'][0] as string;
       const statements = policies
         .filter((p) => (p.Properties.Roles as Json[]).some((r) => r.Ref === role))
         .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[]);
-      found.set(props.Environment.Variables[ENV.functionId] as string, { logicalId, props, statements });
+      const managedPolicies = (resources[role]!.Properties.ManagedPolicyArns as Json[]).map((arn) => (arn['Fn::Join'][1] as string[]).at(-1)!);
+      const logGroup = resources[props.LoggingConfig.LogGroup.Ref as string]!.Properties as Json;
+      found.set(id, { logicalId, props, statements, managedPolicies, logGroup });
     }
   }
   return found;
 };
+
+/** The ARN a statement names, as the logical id of the resource it points at (GetAtt) or the text itself. */
+const resourceIds = (statement: Json): string[] =>
+  asArray(statement.Resource as Json | Json[]).map((r) => (typeof r === 'string' ? r : (r['Fn::GetAtt']?.[0] as string) ?? JSON.stringify(r)));
+
+const INSIGHTS_POLICY = ':iam::aws:policy/CloudWatchLambdaInsightsExecutionRolePolicy';
 
 const actionsOf = (d: Deployed) => d.statements.flatMap((s) => asArray(s.Action as string | string[]));
 const servicesOf = (d: Deployed) => new Set(actionsOf(d).map((a) => a.split(':')[0]));
@@ -94,11 +112,12 @@ describe('the dev app', () => {
     return d;
   };
 
-  test('one Lambda per manifest function: nodejs22.x on arm64 with the manifest limits', () => {
-    expect([...deployed.keys()].sort()).toEqual(functions.map((f) => f.id).sort());
+  test('one Lambda per manifest function, plus the migrate function: nodejs22.x on arm64 with the manifest limits', () => {
+    expect([...deployed.keys()].sort()).toEqual([...functions.map((f) => f.id), MIGRATE_FUNCTION_ID].sort());
     for (const spec of functions) {
       const { props } = fn(spec.id);
       expect(props).toMatchObject({
+        FunctionName: `ias-dev-${spec.id}`,
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
@@ -106,11 +125,62 @@ describe('the dev app', () => {
         MemorySize: spec.memoryMb,
         TracingConfig: { Mode: 'Active' },
       });
+      expect(props.FunctionName).toBe(functionName(service.config, spec.id));
       expect(props.Environment.Variables).toMatchObject({ FUNCTION_ID: spec.id, NODE_OPTIONS: '--enable-source-maps' });
     }
-    // the only other Lambda is CDK's custom resource that strips the VPC's default security group
-    const others = Template.fromStack(service.data).findResources('AWS::Lambda::Function');
-    expect(Object.keys(others)).toHaveLength(1);
+    // besides ours, only CDK's handlers: the VPC's default-security-group stripper and the trigger provider
+    const others = Object.keys(Template.fromStack(service.data).findResources('AWS::Lambda::Function')).filter((id) => id !== fn(MIGRATE_FUNCTION_ID).logicalId);
+    expect(others.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort())
+      .toEqual(['AWSCDKTriggerCustomResourceProviderCustomResourceProviderHandler', 'CustomVpcRestrictDefaultSGCustomResourceProviderHandler']);
+  });
+
+  test('every function: its own log group with the stage retention, X-Ray, and the arm64 Lambda Insights layer with its policy', () => {
+    for (const [id, d] of deployed) {
+      expect(d.logGroup).toEqual({ LogGroupName: `/ias-dev/functions/${id}`, RetentionInDays: 30 });
+      expect(d.props.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(d.props.Layers).toEqual([{ 'Fn::FindInMap': [expect.any(String), { Ref: 'AWS::Region' }, expect.stringMatching(/arm64$/)] }]);
+      expect(d.managedPolicies).toContain(INSIGHTS_POLICY);
+    }
+    // the regional layer map names the Lambda Insights extension for arm64 in the AI regions
+    const api = Template.fromStack(service.api).toJSON() as Json;
+    const [mapName, , key] = fn('analysis-get').props.Layers[0]['Fn::FindInMap'] as [string, unknown, string];
+    for (const region of ['us-east-1', 'us-west-2']) {
+      expect(api.Mappings[mapName][region][key]).toMatch(new RegExp(`^arn:aws:lambda:${region}:\\d+:layer:LambdaInsightsExtension-Arm64:\\d+$`));
+    }
+  });
+
+  test('migrations run on deploy: a trigger invokes the migrate function after the database, proxy and endpoints exist', () => {
+    const data = Template.fromStack(service.data);
+    const migrate = fn(MIGRATE_FUNCTION_ID);
+    const triggers = data.findResources('Custom::Trigger');
+    expect(Object.keys(triggers)).toHaveLength(1);
+    const trigger = Object.values(triggers)[0]!;
+    // the current version: a new bundle (new migrations) or configuration is a new version, and re-runs it
+    const version = data.findResources('AWS::Lambda::Version', { Properties: { FunctionName: { Ref: migrate.logicalId } } });
+    expect(trigger.Properties).toMatchObject({ HandlerArn: { Ref: Object.keys(version)[0] }, InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true });
+    const logicalIdOf = (type: string, props?: Json) => Object.keys(data.findResources(type, props && { Properties: props }));
+    const endpoints = (service: string) => logicalIdOf('AWS::EC2::VPCEndpoint', { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([`.${service}`])] }) });
+    for (const needed of [
+      ...logicalIdOf('AWS::RDS::DBInstance'),
+      ...logicalIdOf('AWS::RDS::DBProxy'),
+      ...logicalIdOf('AWS::RDS::DBProxyTargetGroup'),
+      ...endpoints('secretsmanager'),
+      ...endpoints('sqs'),
+      ...logicalIdOf('AWS::EC2::Route', { NatGatewayId: Match.anyValue() }), // the app subnets' way out (X-Ray, Lambda Insights)
+    ]) {
+      expect(trigger.DependsOn).toContain(needed);
+    }
+    // through the proxy, from inside the VPC, reading only the database secret
+    expect(migrate.props).toMatchObject({
+      FunctionName: 'ias-dev-migrate',
+      Timeout: 600,
+      VpcConfig: { SecurityGroupIds: [{ 'Fn::GetAtt': [expect.stringMatching(/^DatabaseClients/), 'GroupId'] }], SubnetIds: expect.any(Array) },
+    });
+    expect(Object.keys(migrate.props.Environment.Variables).sort()).toEqual(
+      [...BASE_ENV.filter((k) => k !== ENV.jwtIssuer && k !== ENV.jwtAudience), ...EXPECTED_ENV.database].sort());
+    expect([...servicesOf(migrate)].sort()).toEqual(['secretsmanager', 'xray']);
+    // the functions' stacks deploy after the data stack, so no function runs before the schema it expects
+    for (const stack of [service.api, service.workers]) expect(stack.dependencies).toContain(service.data);
   });
 
   test('every HTTP trigger has its route, with the JWT authorizer exactly for investigator/admin', () => {
@@ -206,6 +276,33 @@ describe('the dev app', () => {
     expect(generation.has('s3')).toBe(false);
   });
 
+  test('least privilege: only functions whose `uses` name a queue may send to it; a worker consumes only its own queue', () => {
+    const workers = Template.fromStack(service.workers);
+    const queueIds = Object.fromEntries((Object.keys(queues) as QueueName[]).map((name) => {
+      const ids = Object.keys(workers.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith(`${name}queue`));
+      expect(ids).toHaveLength(1);
+      return [name, ids[0]!];
+    })) as Record<QueueName, string>;
+    // the api stack names a queue through a stack output whose name carries the queue's logical id
+    const SENDS: Partial<Record<Resource, QueueName>> = { generationQueue: 'generation', qualityQueue: 'quality' };
+    for (const spec of functions) {
+      const may = spec.uses.flatMap((use) => SENDS[use] ?? []);
+      const sendsTo = fn(spec.id).statements
+        .filter((s) => asArray(s.Action as string[]).includes('sqs:SendMessage'))
+        .flatMap(resourceIds).join(' ');
+      if (may.length === 0) expect(sendsTo).toBe('');
+      for (const name of Object.keys(queues) as QueueName[]) expect(sendsTo.includes(queueIds[name])).toBe(may.includes(name));
+    }
+    for (const spec of functions) {
+      const consumes = fn(spec.id).statements.filter((s) => asArray(s.Action as string[]).some((a) => ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'].includes(a)));
+      const own = spec.triggers.flatMap((t) => (t.kind === 'queue' ? [queueIds[t.queue]] : []));
+      expect(consumes.flatMap(resourceIds).sort()).toEqual(own.sort());
+    }
+    // the health check and the file routes only read: nothing sends to a queue or writes a file it does not own
+    expect(actionsOf(fn('health')).filter((a) => a === 'sqs:SendMessage')).toEqual([]);
+    for (const spec of functions) expect(actionsOf(fn(spec.id)).filter((a) => ['s3:PutObject', 's3:DeleteObject'].includes(a))).toEqual([]);
+  });
+
   test('least privilege: no wildcard beyond X-Ray; secrets, models and Cognito actions are exact', () => {
     for (const spec of functions) {
       const d = fn(spec.id);
@@ -270,6 +367,14 @@ describe('the dev app', () => {
     for (const service of ['secretsmanager', 'sqs', 'bedrock-runtime', 's3']) {
       data.hasResourceProperties('AWS::EC2::VPCEndpoint', { ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] } });
     }
+    // a Bedrock endpoint serves only its own region: created only where that is the AI primary region
+    const [bedrock] = Object.values(data.findResources('AWS::EC2::VPCEndpoint', { Properties: { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['.bedrock-runtime'])] }) } }));
+    expect(bedrock!.Condition).toBeDefined();
+    data.templateMatches({ Conditions: { [bedrock!.Condition as string]: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] } } });
+    for (const e of Object.values(data.findResources('AWS::EC2::VPCEndpoint'))) {
+      if (e !== bedrock) expect(e.Condition).toBeUndefined();
+    }
+    data.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/aws/rds/instance/ias-dev-db/postgresql', RetentionInDays: 30 });
   });
 
   test('identity: invitation only, optional TOTP MFA, strong passwords, an admin group', () => {
@@ -279,6 +384,12 @@ describe('the dev app', () => {
       MfaConfiguration: 'OPTIONAL',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
       Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true, RequireNumbers: true, RequireUppercase: true, RequireLowercase: true }) },
+    });
+    identity.hasResourceProperties('AWS::Cognito::UserPool', {
+      // passkeys as a first factor for the SPA's host; forgot-password by verified email
+      Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } }),
+      WebAuthnRelyingPartyID: 'localhost',
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
     });
     identity.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'admin' });
     identity.hasResourceProperties('AWS::Cognito::UserPoolClient', { GenerateSecret: false });
@@ -314,14 +425,26 @@ describe('the prod stage', () => {
   });
 
   test('is Multi-AZ, protected, retained, a NAT per AZ, on the Plus plan, and passes cdk-nag without the dev acknowledgements', () => {
-    const app = newApp({ stage: 'prod', corsOrigin: 'https://app.example.com' });
+    // settings from the stage's block in cdk.json, as an operator records them
+    const app = newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', aiFallbackRegion: 'eu-central-1' } });
     const service = buildApp(app);
     expect(() => app.synth()).not.toThrow();
     const data = Template.fromStack(service.data);
-    data.hasResourceProperties('AWS::RDS::DBInstance', { MultiAZ: true, DeletionProtection: true });
+    data.hasResourceProperties('AWS::RDS::DBInstance', { MultiAZ: true, DeletionProtection: true, DBInstanceClass: 'db.m7g.large' });
+    data.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'ias-prod-migrate' });
+    data.resourceCountIs('Custom::Trigger', 1);
+    // prod keeps logs for a year
+    for (const stack of [service.data, service.api, service.workers]) {
+      for (const group of Object.values(Template.fromStack(stack).findResources('AWS::Logs::LogGroup'))) expect(group.Properties.RetentionInDays).toBe(365);
+    }
+    Template.fromStack(service.workers).hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'ias-prod-generation-worker',
+      Environment: { Variables: Match.objectLike({ AI_PRIMARY_REGION: 'us-east-1', AI_FALLBACK_REGION: 'eu-central-1' }) },
+    });
     data.hasResource('AWS::RDS::DBInstance', { DeletionPolicy: 'Retain' });
     data.resourceCountIs('AWS::EC2::NatGateway', 2);
     Template.fromStack(service.identity).hasResourceProperties('AWS::Cognito::UserPool', {
+      WebAuthnRelyingPartyID: 'app.example.com',
       UserPoolTier: 'PLUS',
       UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
       DeletionProtection: 'ACTIVE',
@@ -330,5 +453,44 @@ describe('the prod stage', () => {
       CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),
     });
     expect(Stack.of(service.api).stackName).toBe('ias-prod-api');
+  });
+});
+
+describe('stage configuration from CDK context', () => {
+  const config = (context: Json) => stageConfig(new App({ context }).node);
+
+  test('defaults per stage: retention, database class, MFA', () => {
+    expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });
+    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com' }))
+      .toMatchObject({ stage: 'prod', logRetention: 365, database: { instanceType: 'm7g.large', multiAz: true }, mfa: 'optional' });
+  });
+
+  test("-c wins over the stage block, which wins over the defaults; another stage's block is ignored", () => {
+    const context = {
+      stage: 'prod',
+      'ias:prod': { corsOrigin: 'https://block.example.com', databaseInstanceType: 'r7g.xlarge', logRetentionDays: 731 },
+      'ias:dev': { aiPrimaryRegion: 'eu-west-1' },
+    };
+    expect(config(context)).toMatchObject({ corsOrigin: 'https://block.example.com', database: { instanceType: 'r7g.xlarge', multiAz: true }, logRetention: 731, ai: { primaryRegion: 'us-east-1' } });
+    expect(config({ ...context, corsOrigin: 'https://flag.example.com', mfa: 'required' })).toMatchObject({ corsOrigin: 'https://flag.example.com', mfa: 'required' });
+  });
+
+  test.each([
+    [{ logRetentionDays: 10 }, /logRetentionDays/],
+    [{ databaseInstanceType: 'db.t4g.micro' }, /without the db\. prefix/],
+    [{ mfa: 'sometimes' }, /mfa must be optional or required/],
+    [{ stage: 'staging' }, /unknown stage/],
+  ])('rejects %j at synth', (context, message) => {
+    expect(() => config(context)).toThrow(message);
+  });
+
+  test('required MFA: Cognito enforces it, with TOTP, and offers no passkey first factor', () => {
+    const app = newApp({ mfa: 'required' });
+    const identity = Template.fromStack(new IdentityStack(app, 'Identity', { config: stageConfig(app.node) }));
+    identity.hasResourceProperties('AWS::Cognito::UserPool', {
+      MfaConfiguration: 'ON',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD'] } }),
+    });
   });
 });
