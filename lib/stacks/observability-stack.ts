@@ -28,7 +28,7 @@ import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 import { scheduleTriggers } from './schedules-stack';
-import { functionName, SERVICE_NAME } from './service-function';
+import { functionName, serviceNameOf } from './service-function';
 
 /** What the observability stack watches, built by the other stacks. */
 export interface Watched {
@@ -216,7 +216,7 @@ export class ObservabilityStack extends Stack {
     const pending = new cloudwatch.Metric({
       namespace: SWEEPER_METRIC.namespace,
       metricName: SWEEPER_METRIC.pendingOver24h,
-      dimensionsMap: { [SWEEPER_METRIC.dimension]: SERVICE_NAME },
+      dimensionsMap: { [SWEEPER_METRIC.dimension]: serviceNameOf(config) },
       ...windowOf(rules.embeddingPending),
     });
     raise('embeddingPending', rules.embeddingPending, pending);

@@ -23,6 +23,13 @@ export const EXTERNAL_MODULES = ['@aws-sdk/*', '@electric-sql/*', 'kysely-pglite
 
 export const SERVICE_NAME = 'investigation-analysis';
 
+/**
+ * The functions' Powertools service name, per stage (`investigation-analysis-prod`): it is the `service`
+ * field of every log line and the dimension of the sweeper's EMF metric, so two stages in one account
+ * never feed each other's alarms.
+ */
+export const serviceNameOf = (config: Pick<StageConfig, 'stage'>): string => `${SERVICE_NAME}-${config.stage}`;
+
 /** Lambda Insights extension (arm64 layer, per region): memory and CPU metrics in the LambdaInsights namespace. */
 export const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
 
@@ -67,7 +74,7 @@ export class ServiceLambda extends NodejsFunction {
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
-      environment: { POWERTOOLS_SERVICE_NAME: SERVICE_NAME, NODE_OPTIONS: '--enable-source-maps', ...environment },
+      environment: { POWERTOOLS_SERVICE_NAME: serviceNameOf(config), NODE_OPTIONS: '--enable-source-maps', ...environment },
       // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
       ...(database && {
         vpc: database.vpc,

@@ -135,8 +135,12 @@ describe('observability of the dev app', () => {
     const a = alarm('embeddingPending');
     expectWindow(a, { periods: 1, comparison: GREATER, threshold: 0, missing: 'notBreaching' });
     expect(metricsOf(a)).toEqual([{
-      namespace: 'InvestigationAnalysis', metricName: 'PendingOver24hAfterSweep', dimensions: { service: 'investigation-analysis' }, stat: 'Maximum', period: 3600,
+      namespace: 'InvestigationAnalysis', metricName: 'PendingOver24hAfterSweep', dimensions: { service: 'investigation-analysis-dev' }, stat: 'Maximum', period: 3600,
     }]);
+    // the dimension is what the sweeper publishes under: its Powertools service name, per stage
+    const sweeper = Object.values(Template.fromStack(service.api).findResources('AWS::Lambda::Function'))
+      .find((r) => r.Properties.Environment.Variables.FUNCTION_ID === 'embedding-sweeper')!;
+    expect(sweeper.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('investigation-analysis-dev');
   });
 
   test('RetentionCronLastRun absent for 26 hours: 26 hourly periods without a run, missing data breaching', () => {

@@ -10,7 +10,7 @@ import type { SweepReport } from './report';
 export const SWEEPER_METRIC = {
   namespace: 'InvestigationAnalysis',
   pendingOver24h: 'PendingOver24hAfterSweep',
-  /** the only dimension: Powertools always adds `service` (POWERTOOLS_SERVICE_NAME; 'investigation-analysis' in AWS) */
+  /** the only dimension: Powertools always adds `service` (POWERTOOLS_SERVICE_NAME; 'investigation-analysis-<stage>' in AWS) */
   dimension: 'service',
 } as const;
 
