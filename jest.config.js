@@ -4,6 +4,8 @@
  */
 const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect', 'jose'];
 
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -21,4 +23,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
   testTimeout: 30000,
+  // jest's default (cores - 1) is one worker on a 2-core machine; most suites wait on I/O (twin HTTP,
+  // queues, PGlite), so two workers there halve the run (4 min 57 s → 2 min 58 s measured here)
+  maxWorkers: Math.max(2, availableParallelism() - 1),
 };
