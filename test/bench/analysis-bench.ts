@@ -139,29 +139,7 @@ const loadAssessFixture = async (db: Kysely<Database>): Promise<AssessFixture> =
   return { organizationId, investigationId, questionId: question.id, linked };
 };
 
-/**
- * A second twin in one process: the SQS client is cached from the first twin's endpoint, so the
- * pollers follow the queue URLs and the SDK warns about it on every poll. Muted while the twin runs.
- */
-const muteSqsEndpointWarnings = () => {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && (args[0].includes('differs from SQSClient resolved endpoint') || args[0].includes('useQueueUrlAsEndpoint'))) return;
-    warn(...args);
-  };
-  return () => { console.warn = warn; };
-};
-
 const assessOn = async (engine: Engine, databaseUrl?: string) => {
-  const unmute = muteSqsEndpointWarnings();
-  try {
-    return await assessOnTwin(engine, databaseUrl);
-  } finally {
-    unmute();
-  }
-};
-
-const assessOnTwin = async (engine: Engine, databaseUrl?: string) => {
   const twinDir = mkdtempSync(join(tmpdir(), `ias-bench-assess-${engine}-`));
   try {
     log(`${engine}: starting the twin (seed off, schedules off)`);

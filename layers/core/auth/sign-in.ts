@@ -15,7 +15,8 @@ import {
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
 import { writeAudit } from '../audit/audit';
-import { requireEnv, ENV } from '../config';
+import { cachedClient } from '../aws/client-cache';
+import { env, requireEnv, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
 import type {
@@ -45,11 +46,9 @@ export interface RequestOrigin {
   userAgent: string;
 }
 
-let client: CognitoIdentityProviderClient | undefined;
-
 export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
   db,
-  idp: (client ??= new CognitoIdentityProviderClient({})),
+  idp: cachedClient(`cognito ${env('AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER') ?? ''}`, () => new CognitoIdentityProviderClient({})),
   userPoolId: requireEnv(ENV.userPoolId),
   clientId: requireEnv(ENV.userPoolClientId),
 });

@@ -8,15 +8,16 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { env, ENV } from '../config';
+import { cachedClient } from './client-cache';
 
-let sqs: SQSClient | undefined;
-let s3: S3Client | undefined;
-const bedrock = new Map<string, BedrockRuntimeClient>();
-
-export const sqsClient = (): SQSClient => (sqs ??= new SQSClient({}));
+export const sqsClient = (): SQSClient => cachedClient(`sqs ${env('AWS_ENDPOINT_URL_SQS') ?? ''}`, () => new SQSClient({}));
 
 /** fauxqs (like most S3 stand-ins) needs path-style addressing. */
-export const s3Client = (): S3Client => (s3 ??= new S3Client({ forcePathStyle: env('AWS_ENDPOINT_URL_S3') !== undefined }));
+export const s3Client = (): S3Client => {
+  const endpoint = env('AWS_ENDPOINT_URL_S3');
+  return cachedClient(`s3 ${endpoint ?? ''}`, () => new S3Client({ forcePathStyle: endpoint !== undefined }));
+};
+
 
 export interface BedrockClientOptions {
   /** SDK retry budget per region; the AI gateway falls back to the other region once it is spent */
@@ -28,16 +29,10 @@ export interface BedrockClientOptions {
  * stand-in is plain HTTP/1.1, so an explicit endpoint gets the HTTP/1.1 handler.
  */
 export const bedrockClient = (region: string, options: BedrockClientOptions = {}): BedrockRuntimeClient => {
-  const key = `${region}:${options.maxAttempts ?? 'default'}`;
-  let client = bedrock.get(key);
-  if (!client) {
-    const local = env(ENV.bedrockEndpoint) !== undefined;
-    client = new BedrockRuntimeClient({
-      region,
-      ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
-      ...(local && { requestHandler: new NodeHttpHandler() }),
-    });
-    bedrock.set(key, client);
-  }
-  return client;
+  const endpoint = env(ENV.bedrockEndpoint);
+  return cachedClient(`bedrock ${region} ${options.maxAttempts ?? 'default'} ${endpoint ?? ''}`, () => new BedrockRuntimeClient({
+    region,
+    ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
+    ...(endpoint !== undefined && { requestHandler: new NodeHttpHandler() }),
+  }));
 };

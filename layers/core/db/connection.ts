@@ -10,6 +10,7 @@ import { Pool, type PoolConfig } from 'pg';
 import { env, ENV, requireEnv } from '../config';
 import { logger } from '../logger';
 import type { Database } from './schema';
+import { secretString } from '../aws/secrets';
 
 export const POOL_MAX = 10;
 
@@ -42,11 +43,8 @@ export const resolveTarget = async (): Promise<DatabaseTarget> => {
   return { engine: 'pglite', dataDir: env(ENV.dataDir) ?? DEFAULT_DATA_DIR };
 };
 
-const readDatabaseSecret = async (arn: string): Promise<{ username: string; password: string }> => {
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
-  return JSON.parse(out.SecretString ?? '{}') as { username: string; password: string };
-};
+const readDatabaseSecret = async (arn: string): Promise<{ username: string; password: string }> =>
+  JSON.parse((await secretString(arn)) ?? '{}') as { username: string; password: string };
 
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
   if (target.engine === 'postgres') {

@@ -1,0 +1,16 @@
+/** The process's SDK clients, cached (its own module, so a function pays only for the clients it loads). */
+
+const clients = new Map<string, unknown>();
+
+/**
+ * One client per service, options and endpoint: a process that starts a second twin (the bench, a test
+ * restarting the twin) gets clients for the new endpoints instead of the first twin's.
+ */
+export const cachedClient = <T>(key: string, make: () => T): T => {
+  let client = clients.get(key) as T | undefined;
+  if (client === undefined) {
+    client = make();
+    clients.set(key, client);
+  }
+  return client;
+};
