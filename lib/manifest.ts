@@ -87,6 +87,8 @@ export const functions: FunctionSpec[] = [
     triggers: [http('POST', '/api/auth/login', 'public')], uses: ['database', 'userPool'] },
   { id: 'auth-mfa-verify', description: 'Multi-factor step of sign-in', entry: 'functions/http/auth-mfa-verify.ts', ...API,
     triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPool'] },
+  { id: 'auth-mfa-setup', description: 'Enrols a TOTP authenticator during sign-in (MFA_SETUP, when the pool requires MFA); failures audited', entry: 'functions/http/auth-mfa-setup.ts', ...API,
+    triggers: [http('POST', '/api/auth/mfa/setup', 'public')], uses: ['database', 'userPool'] },
   { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: 'functions/http/auth-webauthn-verify.ts', ...API,
     triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPool'] },
   { id: 'auth-new-password', description: 'First sign-in of an invited user: replaces the temporary password; failures audited', entry: 'functions/http/auth-new-password.ts', ...API,

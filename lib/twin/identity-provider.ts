@@ -9,7 +9,9 @@
  *   password   every user's password is TWIN_PASSWORD until reset through forgot-password (in memory,
  *              so a restart restores it)
  *   MFA        administrators have a TOTP authenticator enrolled with secret TWIN_TOTP_SECRET;
- *              investigators sign in with the password alone
+ *              investigators sign in with the password alone, unless SetUserPoolMfaConfig turned MFA
+ *              ON: then a user with no authenticator answers MFA_SETUP after the password, enrolling
+ *              one (AssociateSoftwareToken, VerifySoftwareToken with the session; in memory)
  *   passkey    every user has the twin's demo passkey (./passkey.ts), verified with @simplewebauthn/server
  *   reset      forgot-password "sends" a 6-digit code: written to the twin log and kept in `outbox()`
  *   invite     AdminCreateUser puts a `users` row in FORCE_CHANGE_PASSWORD with a temporary password
@@ -17,8 +19,9 @@
  *              has no passkey and no password reset until then
  * Unknown users get the same answers as known ones (Cognito's prevent-user-existence-errors).
  * Operations: AdminInitiateAuth (ADMIN_USER_PASSWORD_AUTH; USER_AUTH with PREFERRED_CHALLENGE
- * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN, NEW_PASSWORD_REQUIRED),
- * AdminCreateUser, ForgotPassword, ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and
+ * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN, NEW_PASSWORD_REQUIRED, MFA_SETUP),
+ * AssociateSoftwareToken and VerifySoftwareToken (with a Session), AdminCreateUser, SetUserPoolMfaConfig,
+ * ForgotPassword, ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and
  * `{"__type","message"}`.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
@@ -29,7 +32,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Role } from '../../layers/core/db/schema';
 import { mintToken, TWIN_CLIENT_ID, type KeyFile } from './identity';
 import { cosePublicKey, passkeyCredentialId, TWIN_RP_ID, type PasskeyFile } from './passkey';
-import { totpMatches } from './totp';
+import { newTotpSecret, totpMatches } from './totp';
 
 export const TWIN_USER_POOL_ID = 'us-east-1_twin';
 /** meets the Cognito pool's policy: 12+ characters, upper and lower case, a digit, a symbol */
@@ -54,8 +57,10 @@ interface User { subject: string; email: string; role: Role; organizationId: str
 interface Session {
   username: string;
   email: string | undefined;
-  challenge: 'SOFTWARE_TOKEN_MFA' | 'WEB_AUTHN' | 'NEW_PASSWORD_REQUIRED';
+  challenge: 'SOFTWARE_TOKEN_MFA' | 'WEB_AUTHN' | 'NEW_PASSWORD_REQUIRED' | 'MFA_SETUP';
   webauthnChallenge?: string;
+  /** MFA_SETUP: the secret AssociateSoftwareToken gave, and whether VerifySoftwareToken accepted a code of it */
+  mfaSetup?: { secret: string; verified: boolean };
   expires: number;
 }
 export interface OutboxMessage { email: string; code: string; at: Date }
@@ -82,6 +87,9 @@ const phantomSubject = (email: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
+/** takeSession's "no username: the session alone authorizes the call" */
+const BY_SESSION = Symbol('by session');
+
 const masked = (email: string) => email.replace(/^(.).*(@.).*$/, '$1***$2***');
 
 export const startLocalIdentityProvider = async (options: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> => {
@@ -91,6 +99,10 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   /** temporary passwords of invited users (FORCE_CHANGE_PASSWORD), by email */
   const invited = new Map<string, string>();
   const resets = new Map<string, { code: string; expires: number }>();
+  /** TOTP secrets enrolled through MFA_SETUP, by email */
+  const authenticators = new Map<string, string>();
+  /** the pool's MfaConfiguration is ON (SetUserPoolMfaConfig): a user with no authenticator must enrol one */
+  let mfaRequired = false;
   const outbox: OutboxMessage[] = [];
   const publicKey = cosePublicKey(passkey.publicJwk);
 
@@ -111,22 +123,28 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     return id;
   };
 
-  /** A session is used once, whatever the answer (a wrong code means signing in again). */
+  /**
+   * A session is used once, whatever the answer (a wrong code means signing in again). `BY_SESSION`:
+   * the call names no user, the session alone authorizes it (AssociateSoftwareToken, VerifySoftwareToken).
+   */
   const takeSession = (id: unknown, challenge: unknown, username: unknown): Session => {
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     if (typeof id === 'string') sessions.delete(id);
     if (!session || session.expires < Date.now()) throw notAuthorized('Invalid session for the user, session is expired.');
-    if (session.challenge !== challenge || session.username !== username) throw notAuthorized('Invalid session for the user.');
+    if (session.challenge !== challenge || (username !== BY_SESSION && session.username !== username)) throw notAuthorized('Invalid session for the user.');
     return session;
   };
 
-  /** After the password: administrators answer their TOTP challenge, investigators get tokens. */
+  const totpSecretOf = (user: User) => authenticators.get(user.email) ?? (user.role === 'admin' ? TWIN_TOTP_SECRET : undefined);
+
+  /** After the password: a user with an authenticator answers the TOTP challenge, one without gets tokens, or MFA_SETUP when MFA is ON. */
   const passwordAccepted = async (user: User) => {
-    if (user.role !== 'admin') return tokens(user);
+    const challenge = totpSecretOf(user) ? 'SOFTWARE_TOKEN_MFA' : mfaRequired ? 'MFA_SETUP' : undefined;
+    if (!challenge) return tokens(user);
     return {
-      ChallengeName: 'SOFTWARE_TOKEN_MFA',
-      ChallengeParameters: { USER_ID_FOR_SRP: user.subject },
-      Session: openSession({ username: user.subject, email: user.email, challenge: 'SOFTWARE_TOKEN_MFA' }),
+      ChallengeName: challenge,
+      ChallengeParameters: { USER_ID_FOR_SRP: user.subject, ...(challenge === 'MFA_SETUP' && { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' }) },
+      Session: openSession({ username: user.subject, email: user.email, challenge }),
     };
   };
 
@@ -177,7 +195,14 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       const session = takeSession(body.Session, body.ChallengeName, responses.USERNAME);
       const user = session.email ? await findUser(session.email) : undefined;
       if (session.challenge === 'SOFTWARE_TOKEN_MFA') {
-        if (!user || !totpMatches(TWIN_TOTP_SECRET, responses.SOFTWARE_TOKEN_MFA_CODE ?? '')) throw new IdpError('CodeMismatchException', 'Invalid code received for user');
+        const secret = user && totpSecretOf(user);
+        if (!user || !secret || !totpMatches(secret, responses.SOFTWARE_TOKEN_MFA_CODE ?? '')) throw new IdpError('CodeMismatchException', 'Invalid code received for user');
+        return tokens(user);
+      }
+      if (session.challenge === 'MFA_SETUP') {
+        if (!user || !session.mfaSetup?.verified) throw notAuthorized('Invalid session for the user.');
+        authenticators.set(user.email, session.mfaSetup.secret);
+        log(`[twin idp] ${user.email} enrolled a TOTP authenticator`);
         return tokens(user);
       }
       if (session.challenge === 'NEW_PASSWORD_REQUIRED') {
@@ -207,6 +232,35 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       });
       if (!verified.verified) throw notAuthorized('Failed to verify the passkey.');
       return tokens(user);
+    },
+
+    /** The first step of MFA_SETUP: a new secret for the user's authenticator app. */
+    AssociateSoftwareToken: async (body) => {
+      if (body.AccessToken !== undefined) throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
+      const session = takeSession(body.Session, 'MFA_SETUP', BY_SESSION);
+      if (session.mfaSetup) throw notAuthorized('Invalid session for the user.');
+      const secret = newTotpSecret();
+      return { SecretCode: secret, Session: openSession({ ...session, mfaSetup: { secret, verified: false } }) };
+    },
+
+    /** The second step of MFA_SETUP: a code from the new authenticator; its session answers the challenge. */
+    VerifySoftwareToken: async (body) => {
+      if (body.AccessToken !== undefined) throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
+      const session = takeSession(body.Session, 'MFA_SETUP', BY_SESSION);
+      if (!session.mfaSetup || session.mfaSetup.verified) throw notAuthorized('Invalid session for the user.');
+      if (!totpMatches(session.mfaSetup.secret, typeof body.UserCode === 'string' ? body.UserCode : '')) {
+        throw new IdpError('EnableSoftwareTokenMFAException', 'Code mismatch and fail enable Software Token MFA');
+      }
+      return { Status: 'SUCCESS', Session: openSession({ ...session, mfaSetup: { ...session.mfaSetup, verified: true } }) };
+    },
+
+    /** The pool's MFA mode: ON makes every user without an authenticator enrol one at sign-in (Cognito's `-c mfa=required`). */
+    SetUserPoolMfaConfig: async (body) => {
+      if (body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      if (!['OFF', 'ON', 'OPTIONAL'].includes(String(body.MfaConfiguration))) throw invalidParameter('MfaConfiguration must be OFF, ON or OPTIONAL.');
+      mfaRequired = body.MfaConfiguration === 'ON';
+      log(`[twin idp] MFA ${mfaRequired ? 'required' : 'optional'}`);
+      return { MfaConfiguration: body.MfaConfiguration, SoftwareTokenMfaConfiguration: { Enabled: true } };
     },
 
     /**

@@ -3,7 +3,7 @@
  * identity provider and for tests that answer its MFA challenge. Any authenticator app given the same
  * base32 secret shows the same codes.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -16,6 +16,12 @@ const base32Decode = (secret: string): Buffer => {
   }
   const bytes = bits.match(/.{8}/g) ?? [];
   return Buffer.from(bytes.map((b) => parseInt(b, 2)));
+};
+
+/** A secret for a new authenticator, base32 (RFC 4648, no padding) as Cognito's AssociateSoftwareToken gives it. */
+export const newTotpSecret = (bytes = randomBytes(20)): string => {
+  const bits = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
+  return (bits.match(/.{1,5}/g) ?? []).map((chunk) => BASE32[parseInt(chunk.padEnd(5, '0'), 2)]).join('');
 };
 
 const STEP_MS = 30_000;

@@ -2,12 +2,15 @@
  * The sign-in proxies' answers to identity-provider trouble, with a fake provider client over a test
  * database: throttling is a 429 (audited), an unreachable provider a 503 (not audited: nobody failed
  * to sign in), a challenge the API does not offer a 409; an invited user's new password is sent as
- * Cognito expects it, and a refused one is a 400 naming the policy; forgot-password hides every refusal.
+ * Cognito expects it, and a refused one is a 400 naming the policy; MFA_SETUP walks AssociateSoftwareToken,
+ * VerifySoftwareToken and the MFA_SETUP answer with Cognito's sessions; forgot-password hides every refusal.
  * Plus the twin's TOTP against the RFC 6238 test vector.
  */
 import type { AdminRespondToAuthChallengeCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { login, forgotPassword, RESET_CODE_SENT, setNewPassword, type IdentityProviderClient, type SignInDeps } from '../../layers/core/auth/sign-in';
-import { totpCode, totpMatches } from '../../lib/twin/totp';
+import {
+  login, forgotPassword, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
+} from '../../layers/core/auth/sign-in';
+import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/totp';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -71,9 +74,75 @@ describe('an invited user (NEW_PASSWORD_REQUIRED)', () => {
     expect(JSON.stringify(rows)).not.toContain('Chosen-Passw0rd!');
   });
 
-  test('MFA_SETUP (a pool that requires MFA, for a user with no authenticator) stays a 409 naming it', async () => {
-    const out = { ChallengeName: 'MFA_SETUP', Session: 'session-2', ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' } };
-    await expect(setNewPassword(deps(answering(out)), newPassword, origin)).rejects.toMatchObject({ status: 409, code: 'challenge_unsupported', message: expect.stringContaining('MFA_SETUP') });
+});
+
+describe('MFA_SETUP (a pool that requires MFA, for a user with no authenticator)', () => {
+  /** a provider answering each operation in turn, recording what it was sent */
+  const scripted = (...answers: unknown[]) => {
+    const sent: { name: string; input: Record<string, unknown> }[] = [];
+    const idp = { send: async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+      sent.push({ name: command.constructor.name, input: command.input });
+      const answer = answers.shift();
+      if (answer instanceof Error) throw answer;
+      return answer;
+    } } as unknown as IdentityProviderClient;
+    return { idp, sent };
+  };
+  const mfaSetup = { ChallengeName: 'MFA_SETUP', Session: 'session-1', ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]', USER_ID_FOR_SRP: 'sub-9' } };
+  const rejection = (name: string) => Object.assign(new Error(name), { name });
+
+  test('login answers the secret from AssociateSoftwareToken (given the challenge\'s session) and its new session', async () => {
+    const org = (await db.insertInto('organizations').values({ name: 'Enrolling Org' }).returning('id').executeTakeFirstOrThrow()).id;
+    await db.insertInto('users').values({
+      organization_id: org, idp_subject: 'sub-9', email: 'enrolling@northwind.example', display_name: 'Enrolling', role: 'investigator',
+    }).execute();
+    const { idp, sent } = scripted(mfaSetup, { SecretCode: 'ABCDEFGH234567', Session: 'session-2' });
+    await expect(login(deps(idp), attempt, origin)).resolves.toEqual({
+      status: 'challenge', challenge: 'mfa_setup', username: 'sub-9', session: 'session-2', secret_code: 'ABCDEFGH234567',
+      otpauth_uri: 'otpauth://totp/Investigation%20Analysis:enrolling%40northwind.example?secret=ABCDEFGH234567&issuer=Investigation%20Analysis',
+    });
+    expect(sent.map((c) => c.name)).toEqual(['AdminInitiateAuthCommand', 'AssociateSoftwareTokenCommand']);
+    expect(sent[1]!.input).toEqual({ Session: 'session-1' });
+  });
+
+  test('after a new password too', async () => {
+    const { idp } = scripted(mfaSetup, { SecretCode: 'ABCDEFGH234567', Session: 'session-2' });
+    await expect(setNewPassword(deps(idp), { username: 'sub-9', session: 's', new_password: 'Chosen-Passw0rd!' }, origin))
+      .resolves.toMatchObject({ challenge: 'mfa_setup', session: 'session-2', secret_code: 'ABCDEFGH234567' });
+  });
+
+  test('a pool that offers no TOTP to set up is a 409 naming MFA_SETUP, and nothing is associated', async () => {
+    const { idp, sent } = scripted({ ...mfaSetup, ChallengeParameters: { MFAS_CAN_SETUP: '["SMS_MFA"]' } });
+    await expect(login(deps(idp), attempt, origin)).rejects.toMatchObject({ status: 409, code: 'challenge_unsupported', message: expect.stringContaining('MFA_SETUP') });
+    expect(sent).toHaveLength(1);
+  });
+
+  test('the code is verified with the session, and the verified session answers MFA_SETUP', async () => {
+    const { idp, sent } = scripted({ Status: 'SUCCESS', Session: 'session-3' }, { AuthenticationResult: { AccessToken: 'a', IdToken: 'i', ExpiresIn: 3600 } });
+    await expect(setUpMfa(deps(idp), { username: 'sub-9', session: 'session-2', code: '123456' }, origin))
+      .resolves.toEqual({ status: 'signed_in', access_token: 'a', id_token: 'i', expires_in: 3600, token_type: 'Bearer' });
+    expect(sent).toEqual([
+      { name: 'VerifySoftwareTokenCommand', input: { Session: 'session-2', UserCode: '123456' } },
+      { name: 'AdminRespondToAuthChallengeCommand', input: expect.objectContaining({
+        UserPoolId: 'pool', ClientId: 'client', ChallengeName: 'MFA_SETUP', Session: 'session-3', ChallengeResponses: { USERNAME: 'sub-9' },
+      }) },
+    ]);
+  });
+
+  test('a wrong code (an exception or Status ERROR) is a 401, audited at stage mfa_setup, and the challenge is not answered', async () => {
+    const before = (await failures()).length;
+    for (const answer of [rejection('EnableSoftwareTokenMFAException'), rejection('CodeMismatchException'), { Status: 'ERROR' }]) {
+      const { idp, sent } = scripted(answer);
+      await expect(setUpMfa(deps(idp), { username: 'sub-9', session: 'session-2', code: '000000' }, origin))
+        .rejects.toMatchObject({ status: 401, message: expect.stringMatching(/sign in again/) });
+      expect(sent).toHaveLength(1);
+    }
+    const rows = (await failures()).slice(before);
+    expect(rows.map((r) => [r.target, r.detail])).toEqual([
+      ['user:sub-9', { stage: 'mfa_setup', reason: 'EnableSoftwareTokenMFAException' }],
+      ['user:sub-9', { stage: 'mfa_setup', reason: 'CodeMismatchException' }],
+      ['user:sub-9', { stage: 'mfa_setup', reason: 'EnableSoftwareTokenMFAException' }],
+    ]);
   });
 });
 
@@ -92,4 +161,6 @@ test('TOTP: the RFC 6238 SHA-1 vector, and one step of drift either way', () => 
   expect(totpMatches(secret, totpCode(secret, now - 30_000), now)).toBe(true);
   expect(totpMatches(secret, totpCode(secret, now + 30_000), now)).toBe(true);
   expect(totpMatches(secret, totpCode(secret, now - 90_000), now)).toBe(false);
+  expect(newTotpSecret(Buffer.from('12345678901234567890'))).toBe(secret);
+  expect(newTotpSecret()).toMatch(/^[A-Z2-7]{32}$/);
 });

@@ -9,8 +9,8 @@
  * are the same 401; forgot-password answers the same whether or not the account exists.
  */
 import {
-  AdminInitiateAuthCommand, AdminRespondToAuthChallengeCommand, CognitoIdentityProviderClient, ConfirmForgotPasswordCommand,
-  ForgotPasswordCommand, type AdminInitiateAuthCommandOutput, type ContextDataType,
+  AdminInitiateAuthCommand, AdminRespondToAuthChallengeCommand, AssociateSoftwareTokenCommand, CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand, ForgotPasswordCommand, VerifySoftwareTokenCommand, type AdminInitiateAuthCommandOutput, type ContextDataType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
@@ -20,7 +20,7 @@ import { env, requireEnv, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
 import type {
-  forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
+  forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
 } from '../http/contracts-auth';
 import { logger } from '../logger';
 import { tooManyRequests } from '../ratelimit/limits';
@@ -53,8 +53,10 @@ export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
   clientId: requireEnv(ENV.userPoolClientId),
 });
 
-/** MFA_SETUP (enrolling an authenticator during sign-in, only when the pool requires MFA) is not offered: it stays a 409 */
-const CHALLENGES = { SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey', NEW_PASSWORD_REQUIRED: 'new_password' } as const;
+/** MFA_SETUP: a pool that requires MFA, for a user with no authenticator yet (enrolled through /api/auth/mfa/setup) */
+const CHALLENGES = {
+  SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey', NEW_PASSWORD_REQUIRED: 'new_password', MFA_SETUP: 'mfa_setup',
+} as const;
 const CHALLENGE_NAMES = { totp: 'SOFTWARE_TOKEN_MFA', sms: 'SMS_MFA' } as const;
 
 /** Identity-provider errors that mean "these credentials (or this code, or this session) are not good". */
@@ -62,7 +64,7 @@ const REJECTIONS = new Set([
   'NotAuthorizedException', 'UserNotFoundException', 'UserNotConfirmedException', 'PasswordResetRequiredException',
   'CodeMismatchException', 'ExpiredCodeException', 'WebAuthnChallengeNotFoundException', 'WebAuthnClientMismatchException',
   'WebAuthnCredentialNotSupportedException', 'WebAuthnOriginNotAllowedException', 'WebAuthnRelyingPartyMismatchException',
-  'InvalidParameterException',
+  'InvalidParameterException', 'EnableSoftwareTokenMFAException', 'SoftwareTokenMFANotFoundException',
 ]);
 const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsException', 'LimitExceededException']);
 /** Identity-provider errors refusing a new password (the pool's policy, or one of the last 5 passwords) */
@@ -82,12 +84,15 @@ const providerTrouble = (error: unknown, what: string): ApiError => {
   return unavailable('Sign-in is unavailable right now; try again shortly.');
 };
 
+/** The `users` row an email or an identity-provider username names, if any. */
+const knownUser = (db: Kysely<Database>, name: string) =>
+  db.selectFrom('users').select(['id', 'organization_id', 'email'])
+    .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)])).executeTakeFirst();
+
 /** The audit row of a failed step; the user's id and organization when the name is a known user. */
 const auditFailure = async (db: Kysely<Database>, action: string, name: string, origin: RequestOrigin, detail: Record<string, unknown>) => {
   const lower = name.toLowerCase();
-  const user = await db.selectFrom('users').select(['id', 'organization_id'])
-    .where((eb) => eb.or([eb('email', '=', lower), eb('idp_subject', '=', name)])).executeTakeFirst()
-    .catch(() => undefined); // the audit row matters more than its user link
+  const user = await knownUser(db, name).catch(() => undefined); // the audit row matters more than its user link
   await writeAudit(db, {
     action, outcome: 'failure', actorUserId: user?.id ?? null, actorAddress: origin.sourceIp,
     organizationId: user?.organization_id ?? null, target: `user:${lower}`, detail,
@@ -101,8 +106,15 @@ const contextData = (origin: RequestOrigin): ContextDataType => ({
   HttpHeaders: [{ headerName: 'user-agent', headerValue: origin.userAgent }],
 });
 
+const unsupported = (challenge: string | undefined) => {
+  logger.error('identity provider asked for a challenge the sign-in proxies do not answer', { challenge });
+  return new ApiError(409, 'challenge_unsupported', `This account needs a sign-in step this API does not offer (${challenge ?? 'none'}); contact an administrator.`);
+};
+
+type ProviderAnswer = Pick<AdminInitiateAuthCommandOutput, 'AuthenticationResult' | 'ChallengeName' | 'ChallengeParameters' | 'Session'>;
+
 /** Tokens, or the next challenge, from an InitiateAuth/RespondToAuthChallenge answer. */
-const toResponse = (out: Pick<AdminInitiateAuthCommandOutput, 'AuthenticationResult' | 'ChallengeName' | 'ChallengeParameters' | 'Session'>, name: string): SignInResponse => {
+const toResponse = (out: ProviderAnswer, name: string): SignInResponse => {
   const result = out.AuthenticationResult;
   if (result?.AccessToken && result.IdToken) {
     return {
@@ -115,10 +127,7 @@ const toResponse = (out: Pick<AdminInitiateAuthCommandOutput, 'AuthenticationRes
     };
   }
   const challenge = out.ChallengeName && CHALLENGES[out.ChallengeName as keyof typeof CHALLENGES];
-  if (!challenge || !out.Session) {
-    logger.error('identity provider asked for a challenge the sign-in proxies do not answer', { challenge: out.ChallengeName });
-    throw new ApiError(409, 'challenge_unsupported', `This account needs a sign-in step this API does not offer (${out.ChallengeName ?? 'none'}); contact an administrator.`);
-  }
+  if (!challenge || !out.Session) throw unsupported(out.ChallengeName);
   const params = out.ChallengeParameters ?? {};
   return {
     status: 'challenge',
@@ -129,6 +138,28 @@ const toResponse = (out: Pick<AdminInitiateAuthCommandOutput, 'AuthenticationRes
       credential_request_options: JSON.parse(params.CREDENTIAL_REQUEST_OPTIONS) as Record<string, unknown>,
     }),
   };
+};
+
+/** the name authenticator apps show next to the account */
+export const TOTP_ISSUER = 'Investigation Analysis';
+
+/** The otpauth:// key URI (the QR code's content) of a TOTP secret, labelled with the account's email when known. */
+export const otpauthUri = (secret: string, account: string): string =>
+  `otpauth://totp/${encodeURIComponent(TOTP_ISSUER)}:${encodeURIComponent(account)}?secret=${secret}&issuer=${encodeURIComponent(TOTP_ISSUER)}`;
+
+/**
+ * The answer to the client. MFA_SETUP starts enrolling a TOTP authenticator: AssociateSoftwareToken,
+ * authorized by the sign-in session alone (no IAM grant), gives the secret and the session that
+ * /api/auth/mfa/setup continues. Only TOTP can be set up here (the pool offers no SMS).
+ */
+const nextStep = async ({ db, idp }: SignInDeps, out: ProviderAnswer, name: string): Promise<SignInResponse> => {
+  const response = toResponse(out, name);
+  if (response.status !== 'challenge' || response.challenge !== 'mfa_setup') return response;
+  if (!(out.ChallengeParameters?.MFAS_CAN_SETUP ?? '').includes('SOFTWARE_TOKEN_MFA')) throw unsupported('MFA_SETUP without SOFTWARE_TOKEN_MFA');
+  const associated = await idp.send(new AssociateSoftwareTokenCommand({ Session: response.session }));
+  if (!associated.SecretCode || !associated.Session) throw new Error('AssociateSoftwareToken answered no secret or session');
+  const account = (await knownUser(db, response.username))?.email ?? name;
+  return { ...response, session: associated.Session, secret_code: associated.SecretCode, otpauth_uri: otpauthUri(associated.SecretCode, account) };
 };
 
 /**
@@ -174,7 +205,7 @@ export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, 
           : { AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: input.email, PASSWORD: input.password! } }),
         ContextData: contextData(origin),
       }));
-      const response = toResponse(out, input.email);
+      const response = await nextStep(deps, out, input.email);
       // a passkey start must end in the passkey challenge (not, say, a password prompt)
       if (passkey && !(response.status === 'challenge' && response.challenge === 'passkey')) {
         throw Object.assign(new Error('no passkey challenge'), { name: 'NotAuthorizedException' });
@@ -186,7 +217,7 @@ export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, 
 /** POST /api/auth/mfa/verify: the code of a totp or sms challenge. */
 export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
   step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: input.challenge }, { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
-    async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+    async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
       UserPoolId: deps.userPoolId,
       ClientId: deps.clientId,
       ChallengeName: CHALLENGE_NAMES[input.challenge],
@@ -198,7 +229,7 @@ export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>
 /** POST /api/auth/webauthn/authenticate/verify: the passkey assertion answering a passkey challenge. */
 export const verifyPasskey = (deps: SignInDeps, input: z.infer<typeof webauthnBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
   step(deps, origin, { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' }, { message: 'The passkey could not be verified; sign in again.' },
-    async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+    async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
       UserPoolId: deps.userPoolId,
       ClientId: deps.clientId,
       ChallengeName: 'WEB_AUTHN',
@@ -216,7 +247,7 @@ export const setNewPassword = (deps: SignInDeps, input: z.infer<typeof newPasswo
   step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: 'new_password' }, {
     message: 'The sign-in has expired or is not valid; sign in again with your temporary password.',
     badPassword: `${PASSWORD_POLICY} Sign in again with your temporary password and choose another one.`,
-  }, async () => toResponse(await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+  }, async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
     UserPoolId: deps.userPoolId,
     ClientId: deps.clientId,
     ChallengeName: 'NEW_PASSWORD_REQUIRED',
@@ -224,6 +255,27 @@ export const setNewPassword = (deps: SignInDeps, input: z.infer<typeof newPasswo
     ChallengeResponses: { USERNAME: input.username, NEW_PASSWORD: input.new_password },
     ContextData: contextData(origin),
   })), input.username));
+
+/**
+ * POST /api/auth/mfa/setup: the first code of the authenticator enrolled at the mfa_setup challenge.
+ * VerifySoftwareToken (authorized by the session alone) checks it and enables TOTP for the user; its
+ * session answers MFA_SETUP, and from then on the user gets the totp challenge at sign-in.
+ */
+export const setUpMfa = (deps: SignInDeps, input: z.infer<typeof mfaSetupBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
+  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: 'mfa_setup' }, { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
+    async () => {
+      const verified = await deps.idp.send(new VerifySoftwareTokenCommand({ Session: input.session, UserCode: input.code }));
+      // Cognito may answer ERROR rather than throw; either way the code did not enrol the authenticator
+      if (verified.Status !== 'SUCCESS' || !verified.Session) throw Object.assign(new Error('code not verified'), { name: 'EnableSoftwareTokenMFAException' });
+      return nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
+        UserPoolId: deps.userPoolId,
+        ClientId: deps.clientId,
+        ChallengeName: 'MFA_SETUP',
+        Session: verified.Session,
+        ChallengeResponses: { USERNAME: input.username },
+        ContextData: contextData(origin),
+      })), input.username);
+    });
 
 export const RESET_CODE_SENT = 'If an account exists for this email address, a reset code has been sent to it.';
 

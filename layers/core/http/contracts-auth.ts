@@ -20,13 +20,18 @@ const challenge = z.object({
   status: z.literal('challenge'),
   /**
    * totp: a code from the authenticator app; sms: a texted code; passkey: a WebAuthn assertion;
-   * new_password: an invited user's first sign-in, replacing the temporary password (/api/auth/new-password)
+   * new_password: an invited user's first sign-in, replacing the temporary password (/api/auth/new-password);
+   * mfa_setup: the pool requires MFA and the user has no authenticator yet: enrol secret_code, then /api/auth/mfa/setup
    */
-  challenge: z.enum(['totp', 'sms', 'passkey', 'new_password']),
+  challenge: z.enum(['totp', 'sms', 'passkey', 'new_password', 'mfa_setup']),
   username,
   session,
   /** passkey only: PublicKeyCredentialRequestOptions (JSON) for navigator.credentials.get */
   credential_request_options: z.record(z.string(), z.unknown()).optional(),
+  /** mfa_setup only: the base32 TOTP secret to add to an authenticator app */
+  secret_code: z.string().optional(),
+  /** mfa_setup only: the same secret as an otpauth:// key URI, for a QR code */
+  otpauth_uri: z.string().optional(),
 });
 
 export const signInResponseSchema = z.discriminatedUnion('status', [signedIn, challenge]);
@@ -64,6 +69,9 @@ export const mfaBodySchema = z.object({
   code: z.string().regex(/^\d{6,8}$/, 'a 6 to 8 digit code'),
 }).strict();
 
+/** the first code of the authenticator enrolled at the mfa_setup challenge (Cognito's TOTP codes have 6 digits) */
+export const mfaSetupBodySchema = z.object({ username, session, code: z.string().regex(/^\d{6}$/, 'a 6 digit code') }).strict();
+
 export const webauthnBodySchema = z.object({ username, session, credential: webauthnCredentialSchema }).strict();
 
 /** the policy itself is the identity provider's (a breach is a 400 naming it), so only the length is checked here */
@@ -79,14 +87,19 @@ export const forgotPasswordBodySchema = z.object({
 });
 
 export const authContracts = {
-  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. MFA_SETUP)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
+  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. CUSTOM_CHALLENGE)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
   'auth-mfa-verify': { errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema },
+  'auth-mfa-setup': {
+    errors: { 401: 'Wrong code, or the session is expired, spent or not this user\'s (sign in again)', 409: 'A next step this API does not offer', 503: 'The identity provider is unavailable' },
+    body: mfaSetupBodySchema,
+    response: signInResponseSchema,
+  },
   'auth-webauthn-verify': { errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema },
   'auth-new-password': {
     errors: {
       400: 'The new password breaks the password policy (sign in again with the temporary password)',
       401: 'The session is expired, spent or not this user\'s',
-      409: 'A next step this API does not offer (MFA_SETUP, when the pool requires MFA)',
+      409: 'A next step this API does not offer (e.g. CUSTOM_CHALLENGE)',
       503: 'The identity provider is unavailable',
     },
     body: newPasswordBodySchema,
