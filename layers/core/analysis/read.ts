@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
 import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
+import { isOrganizationInvestigation } from '../repositories/investigations';
 
 
 /** No user row (e.g. a token whose subject is not provisioned yet): a UUID no engagement row has. */
@@ -102,9 +103,7 @@ export interface AnalysisList {
 export const listAnalyses = async (
   db: Kysely<Database>, organizationId: string, investigationId: string, userId: string | undefined, options: AnalysisListOptions = {},
 ): Promise<AnalysisList | undefined> => {
-  const investigation = await db.selectFrom('investigations').select('id')
-    .where('id', '=', investigationId).where('organization_id', '=', organizationId).executeTakeFirst();
-  if (!investigation) return undefined;
+  if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) return undefined;
   const limit = Math.min(ANALYSIS_LIST.maxLimit, Math.max(1, Math.trunc(options.limit ?? ANALYSIS_LIST.defaultLimit)));
   let query = analysisRows(db, organizationId, userId).where('a.investigation_id', '=', investigationId);
   if (options.before) query = query.where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '<', options.before);

@@ -3,11 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackMetrics } from '../domain/feedback-metrics';
 import { notFound } from '../http/errors';
+import { isOrganizationInvestigation } from '../repositories/investigations';
 
 export const investigationFeedbackMetrics = async (db: Kysely<Database>, organizationId: string, investigationId: string, now = new Date()) => {
-  const investigation = await db.selectFrom('investigations').select('id')
-    .where('id', '=', investigationId).where('organization_id', '=', organizationId).executeTakeFirst();
-  if (!investigation) throw notFound('The investigation');
+  if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) throw notFound('The investigation');
   const [analyses, feedback] = await Promise.all([
     db.selectFrom('analyses').select(['id as analysis_id', 'analysis_type', 'generation_status'])
       .where('investigation_id', '=', investigationId).execute(),

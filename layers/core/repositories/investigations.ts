@@ -19,18 +19,22 @@ export interface InvestigationDetail extends InvestigationSummary {
 const summaries = (db: Kysely<Database>) =>
   db.selectFrom('investigations as i')
     .select((eb) => [
-      'i.id as investigation_id', 'i.title', 'i.description', 'i.created_at',
-      eb.selectFrom('evidence_items as e').whereRef('e.investigation_id', '=', 'i.id').select(sql<number>`count(*)::int`.as('n')).as('evidence_count'),
+      // kept exact by the 0004 triggers: no count over the evidence items on every list
+      'i.id as investigation_id', 'i.title', 'i.description', 'i.created_at', 'i.evidence_count',
       eb.selectFrom('background_documents as b').whereRef('b.investigation_id', '=', 'i.id').select(sql<number>`count(*)::int`.as('n'))
         .as('background_document_count'),
     ]);
 
-const toSummary = (row: { investigation_id: string; title: string; description: string; created_at: Date; evidence_count: number | null; background_document_count: number | null }): InvestigationSummary => ({
+const toSummary = (row: { investigation_id: string; title: string; description: string; created_at: Date; evidence_count: number; background_document_count: number | null }): InvestigationSummary => ({
   ...row,
-  evidence_count: row.evidence_count ?? 0,
   background_document_count: row.background_document_count ?? 0,
   created_at: row.created_at.toISOString(),
 });
+
+/** Whether the investigation exists and is the organization's (another organization's looks missing). */
+export const isOrganizationInvestigation = async (db: Kysely<Database>, organizationId: string, investigationId: string): Promise<boolean> =>
+  (await db.selectFrom('investigations').select('id').where('id', '=', investigationId).where('organization_id', '=', organizationId)
+    .executeTakeFirst()) !== undefined;
 
 export const listInvestigations = async (db: Kysely<Database>, organizationId: string): Promise<InvestigationSummary[]> =>
   (await summaries(db).where('i.organization_id', '=', organizationId).orderBy('i.created_at', 'desc').execute()).map(toSummary);
