@@ -4,11 +4,12 @@
  * `pendingOver24hAfterSweep`, whose name the spec fixes.
  */
 import * as z from 'zod';
+import { jobRunIdShape, reportCount, runTimingSchema } from '../operations/report';
 
 export const STOPPED_BY = ['done', 'batch_limit', 'time_budget', 'ai_unavailable'] as const;
 export type StoppedBy = (typeof STOPPED_BY)[number];
 
-const count = z.number().int().nonnegative();
+const count = reportCount;
 
 export const sweepReportSchema = z.object({
   embedded: count.describe('sources embedded by this sweep'),
@@ -22,13 +23,11 @@ export const sweepReportSchema = z.object({
   pendingOver24hAfterSweep: count.describe('sources not embedded whose row is older than 24 hours, counted after the sweep; 0 means none (the alarm fires above 0)'),
   max_attempts: z.number().int().positive(),
   stopped_by: z.enum(STOPPED_BY).describe('why the sweep ended: nothing left, batch limit, time budget, or the AI service unavailable'),
-  started_at: z.iso.datetime(),
-  finished_at: z.iso.datetime(),
-  duration_ms: count,
+  ...runTimingSchema,
 });
 
 export type SweepReport = z.infer<typeof sweepReportSchema>;
 
 /** What the cron route and a scheduled run return: the report and the job_runs row that holds it. */
-export const sweepRunSchema = sweepReportSchema.extend({ job_run_id: z.uuid() });
+export const sweepRunSchema = sweepReportSchema.extend(jobRunIdShape);
 export type SweepRun = z.infer<typeof sweepRunSchema>;

@@ -21,6 +21,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { EMBEDDING_DIMENSIONS } from '../db/migrations/0001-domain';
+import { runTiming } from '../operations/report';
 import { chunkText, type ChunkOptions } from './chunking';
 import type { StoppedBy, SweepReport } from './report';
 import {
@@ -130,9 +131,7 @@ export const buildReport = (input: {
   pendingOver24hAfterSweep: input.backlog.pendingOlderThanCutoff,
   max_attempts: input.maxAttempts,
   stopped_by: input.stoppedBy,
-  started_at: input.startedAt.toISOString(),
-  finished_at: input.finishedAt.toISOString(),
-  duration_ms: Math.max(0, input.finishedAt.getTime() - input.startedAt.getTime()),
+  ...runTiming(input.startedAt, input.finishedAt),
 });
 
 // ---- the sweep -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import type { Database } from '../db/schema';
 import { timeBudgetFor, type JobTrigger } from '../embeddings/job';
 import { logger } from '../logger';
 import { recordJobRun } from './job-runs';
+import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
 
 export const RETENTION_JOB = 'retention-sweep';
 
@@ -147,7 +148,7 @@ const DELETES: Record<RetentionCategory, DeleteBatch> = {
 
 // ---- The sweep ---------------------------------------------------------------------------------
 
-const count = z.number().int().nonnegative();
+const count = reportCount;
 
 export const retentionReportSchema = z.object({
   categories: z.record(z.enum(RETENTION_CATEGORIES as [RetentionCategory, ...RetentionCategory[]]), z.object({
@@ -158,14 +159,12 @@ export const retentionReportSchema = z.object({
   policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
   deleted_total: count,
   complete: z.boolean().describe('every category swept to its cut-off'),
-  started_at: z.iso.datetime(),
-  finished_at: z.iso.datetime(),
-  duration_ms: count,
+  ...runTimingSchema,
 });
 
 export type RetentionReport = z.infer<typeof retentionReportSchema>;
 
-export const retentionRunSchema = retentionReportSchema.extend({ job_run_id: z.uuid() });
+export const retentionRunSchema = retentionReportSchema.extend(jobRunIdShape);
 export type RetentionRun = z.infer<typeof retentionRunSchema>;
 
 export interface RetentionOptions {
@@ -210,9 +209,7 @@ export const sweepRetention = async (db: Kysely<Database>, options: RetentionOpt
     policy,
     deleted_total: Object.values(categories).reduce((sum, c) => sum + c.deleted, 0),
     complete: Object.values(categories).every((c) => c.complete),
-    started_at: started.toISOString(),
-    finished_at: finished.toISOString(),
-    duration_ms: finished.getTime() - started.getTime(),
+    ...runTiming(started, finished),
   };
 };
 
