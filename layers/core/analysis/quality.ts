@@ -38,6 +38,7 @@ import { conflict, notFound } from '../http/errors';
 import { logger } from '../logger';
 import { activeTemplate, evidenceText, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
+import { organizationAnalyses } from '../repositories/analyses';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
 
@@ -220,10 +221,10 @@ export const qualityStateOf = (status: GenerationStatus, qualityError: string | 
 
 /** The quality progress of the caller's analysis, or undefined when it is not theirs or missing. */
 export const qualityStatus = async (db: Kysely<Database>, organizationId: string, analysisId: string) => {
-  const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+  const row = await organizationAnalyses(db, organizationId)
     .select(['a.id', 'a.generation_status', 'a.faithfulness_score', 'a.coverage_score', 'a.quality_confidence', 'a.quality_error',
       'a.quality_checked_at', 'a.updated_at'])
-    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId)
+    .where('a.id', '=', analysisId)
     .executeTakeFirst();
   if (!row) return undefined;
   return {

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
 import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
+import { organizationAnalyses } from '../repositories/analyses';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
 
@@ -12,12 +13,10 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 /** Analyses of the caller's organization with the caller's engagement gates: the rows every view is made from. */
 const analysisRows = (db: Kysely<Database>, organizationId: string, userId: string | undefined) =>
-  db.selectFrom('analyses as a')
-    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+  organizationAnalyses(db, organizationId)
     .leftJoin('analysis_engagements as e', (join) => join.onRef('e.analysis_id', '=', 'a.id').on('e.user_id', '=', userId ?? NO_USER))
     .selectAll('a')
-    .select(['e.detail_reviewed_at', 'e.citation_checked_at'])
-    .where('i.organization_id', '=', organizationId);
+    .select(['e.detail_reviewed_at', 'e.citation_checked_at']);
 
 type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisRows>['executeTakeFirstOrThrow']>>;
 

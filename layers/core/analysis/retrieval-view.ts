@@ -19,6 +19,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, SourceType } from '../db/schema';
 import { similarityBand, type SimilarityBand } from '../domain/similarity';
+import { organizationAnalyses } from '../repositories/analyses';
 
 export const EXCERPT_CHARS = 300;
 
@@ -67,8 +68,7 @@ export const sourceTitle = ({ type, evidence_title, background_title, file_name 
 
 /** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
 export const getRetrieval = async (db: Kysely<Database>, organizationId: string, analysisId: string): Promise<RetrievalView | undefined> => {
-  const rows = await db.selectFrom('analyses as a')
-    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+  const rows = await organizationAnalyses(db, organizationId)
     .leftJoin('retrieval_records as r', 'r.analysis_id', 'a.id')
     .leftJoin('text_chunks as c', 'c.id', 'r.chunk_id')
     .leftJoin('evidence_items as ei', 'ei.id', 'r.evidence_item_id')
@@ -80,7 +80,7 @@ export const getRetrieval = async (db: Kysely<Database>, organizationId: string,
       'r.evidence_item_id', 'r.background_document_id', 'c.text', 'ei.title as evidence_title', 'bd.title as background_title',
       'at.file_name',
     ])
-    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId)
+    .where('a.id', '=', analysisId)
     .orderBy('r.rank')
     .execute();
   if (rows.length === 0) return undefined;

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { hasOutput, judgmentEnabled } from '../domain/feedback';
 import { conflict, notFound } from '../http/errors';
+import { organizationAnalyses } from '../repositories/analyses';
 
 export const ENGAGEMENT_STEPS = ['detail_reviewed', 'citation_checked'] as const;
 export type EngagementStep = (typeof ENGAGEMENT_STEPS)[number];
@@ -18,13 +19,12 @@ export interface Actor {
   userId: string;
 }
 
-/** The analysis if it is the organization's (another organization's is indistinguishable from a missing one). */
+/** The analysis if it is the organization's, with what feedback needs of it. */
 export const analysisOfOrganization = (db: Kysely<Database>, organizationId: string, analysisId: string) =>
-  db.selectFrom('analyses as a')
-    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+  organizationAnalyses(db, organizationId)
     .select(['a.id', 'a.investigation_id', 'a.analysis_type', 'a.question_id', 'a.topic_id', 'a.generation_status', 'a.feedback_status',
       'a.validation_status', 'a.faithfulness_score', 'a.coverage_score'])
-    .where('a.id', '=', analysisId).where('i.organization_id', '=', organizationId);
+    .where('a.id', '=', analysisId);
 
 export const recordEngagement = async (db: Kysely<Database>, actor: Actor, analysisId: string, step: EngagementStep, now = new Date()) => {
   const analysis = await analysisOfOrganization(db, actor.organizationId, analysisId).executeTakeFirst();

@@ -10,6 +10,7 @@
 import { sql, type Kysely } from 'kysely';
 import { intEnv } from '../config';
 import type { Database } from '../db/schema';
+import { organizationAnalyses } from '../repositories/analyses';
 import { GENERATION_CAP_ENV, tooManyRequests } from './limits';
 export const DEFAULT_GENERATION_CAP = 10;
 /** a generation takes 2–3 minutes; half a minute later one has usually finished */
@@ -23,9 +24,7 @@ export const generationCap = (): number => {
 
 /** Analyses of the organization that are queued or generating. */
 export const generationsInFlight = async (db: Kysely<Database>, organizationId: string): Promise<number> => {
-  const row = await db.selectFrom('analyses as a')
-    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
-    .where('i.organization_id', '=', organizationId)
+  const row = await organizationAnalyses(db, organizationId)
     .where('a.generation_status', 'in', ['queued', 'generating'])
     .select(sql<number>`count(*)::int`.as('n'))
     .executeTakeFirstOrThrow();
