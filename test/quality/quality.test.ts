@@ -7,7 +7,7 @@ import type { AiGateway, ConverseRequest, ConverseResult } from '../../layers/co
 import { AiUnavailableError } from '../../layers/core/ai/errors';
 import { QualityShedError } from '../../layers/core/ai/shedder';
 import {
-  qualityStateOf, qualityStatus, readVerdict, renderAnalysis, revertQualityStart, runQualityCheck, startQualityCheck, UnreadableVerdictError,
+  qualityStateOf, qualityStatus, readVerdict, renderAnalysis, requestQualityCheck, revertQualityStart, runQualityCheck, startQualityCheck, UnreadableVerdictError,
 } from '../../layers/core/analysis/quality';
 import type { GenerationStatus } from '../../layers/core/db/schema';
 import { ApiError } from '../../layers/core/http/errors';
@@ -230,6 +230,19 @@ describe('startQualityCheck and the polling view', () => {
       expect(error).toMatchObject({ status: 409 });
       expect((await row(id)).generation_status).toBe(status);
     }
+  });
+
+  test('requestQualityCheck queues the check; a queue that refuses puts the status back and answers 503', async () => {
+    const sent: string[] = [];
+    const queued = await analysis('verified');
+    await requestQualityCheck({ db, send: async (m) => { sent.push(m.analysis_id); } }, queued, ids.org);
+    expect(sent).toEqual([queued]);
+    expect((await row(queued)).generation_status).toBe('checking');
+
+    const refused = await analysis('verified');
+    const error = await requestQualityCheck({ db, send: async () => { throw new Error('SQS unavailable'); } }, refused, ids.org).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect((await row(refused)).generation_status).toBe('verified');
   });
 
   test('qualityStatus: state, scores, checking_since; undefined for another organization', async () => {

@@ -34,7 +34,7 @@ import type { Database, GenerationStatus } from '../db/schema';
 import { qualityConfidence, retrievalSignal } from '../domain/confidence';
 import { canTransition } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
 import { activeTemplate, evidenceText, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
@@ -124,6 +124,23 @@ export const startQualityCheck = async (
 export const revertQualityStart = async (db: Kysely<Database>, analysisId: string, previous: GenerationStatus): Promise<void> => {
   await db.updateTable('analyses').set({ generation_status: previous, updated_at: new Date() })
     .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+};
+
+/**
+ * The manual start (POST …/quality-check): the analysis moves to checking, then its message is queued;
+ * if the queue cannot take it, the status is put back and the caller is told nothing changed (503).
+ */
+export const requestQualityCheck = async (
+  { db, send }: { db: Kysely<Database>; send: (message: { analysis_id: string }) => Promise<void> }, analysisId: string, organizationId: string,
+): Promise<void> => {
+  const started = await startQualityCheck(db, analysisId, organizationId);
+  try {
+    await send({ analysis_id: analysisId });
+  } catch (error) {
+    logger.error('quality check could not be queued; status put back', { analysisId, error: error as Error });
+    await revertQualityStart(db, analysisId, started.previous_status);
+    throw unavailable('The quality checks could not be started right now; nothing changed. Please try again shortly.');
+  }
 };
 
 // ---- running a check (the quality worker) -----------------------------------------------------
