@@ -7,10 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kysely, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from '../../layers/core/db/connection';
-import type { Database } from '../../layers/core/db/schema';
+import { sql } from 'kysely';
+import { openDatabase } from '../../layers/core/db/connection';
 import { processAlive, runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
 import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
 
@@ -78,14 +76,9 @@ describe(`seed CLI (${testEngine()})`, () => {
 
   /** Row counts straight from the database the CLI wrote to. */
   const counts = async (): Promise<Record<string, number>> => {
-    let db: Kysely<Database>;
-    if (realPostgresUrl()) {
-      const { Pool } = await import('pg');
-      const { PostgresDialect } = await import('kysely');
-      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: dbEnv.DATABASE_URL, max: 1 }) }) });
-    } else {
-      db = new Kysely<Database>({ dialect: new PGliteDialect(await openPglite(dataDir)) });
-    }
+    const { db, close } = await openDatabase(realPostgresUrl()
+      ? { engine: 'postgres', config: { connectionString: dbEnv.DATABASE_URL, max: 1 } }
+      : { engine: 'pglite', dataDir });
     try {
       const { rows } = await sql<Record<string, number>>`select
         (select count(*)::int from organizations) as organizations, (select count(*)::int from users) as users,
@@ -93,7 +86,7 @@ describe(`seed CLI (${testEngine()})`, () => {
         (select count(*)::int from embedding_sources) as embedding_sources`.execute(db);
       return rows[0]!;
     } finally {
-      await db.destroy();
+      await close();
     }
   };
 

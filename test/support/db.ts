@@ -6,9 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Pool } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
+import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
 import type { Database } from '../../layers/core/db/schema';
 import { TEMPLATE_PATH } from './template';
@@ -17,29 +16,17 @@ export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABA
 
 export const testEngine = (): 'postgres' | 'pglite' => (realPostgresUrl() ? 'postgres' : 'pglite');
 
-/**
- * A pool whose close waits until every socket has ended: pg's pool.end() resolves before that, and a
- * forced drop of the database right after would kill connections mid-close.
- */
-const closeablePool = (connectionString: string, max: number) => {
-  const pool = new Pool({ connectionString, max });
-  const ended: Promise<unknown>[] = [];
-  pool.on('connect', (client) => ended.push(new Promise((resolve) => client.once('end', resolve))));
-  pool.on('error', () => undefined); // a connection the drop terminates is expected
-  return { pool, closed: () => Promise.all(ended) };
-};
-
 /** A database on the real server named by TEST_DATABASE_URL; returns its URL and a drop function. */
 export const createPostgresDatabase = async (migrate = true): Promise<{ url: string; drop: () => Promise<void> }> => {
   const adminUrl = realPostgresUrl();
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const { pool: admin } = closeablePool(adminUrl, 1);
+  const { pool: admin } = closeablePool({ connectionString: adminUrl, max: 1 });
   await admin.query(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   if (migrate) {
-    const { pool, closed } = closeablePool(url.toString(), 1);
+    const { pool, closed } = closeablePool({ connectionString: url.toString(), max: 1 });
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     await migrateToLatest(db);
     await db.destroy();
@@ -57,7 +44,7 @@ export const createPostgresDatabase = async (migrate = true): Promise<{ url: str
 export const testDatabase = async (): Promise<DatabaseHandle> => {
   if (realPostgresUrl()) {
     const { url, drop } = await createPostgresDatabase();
-    const { pool, closed } = closeablePool(url, 10);
+    const { pool, closed } = closeablePool({ connectionString: url });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: async () => { await db.destroy(); await closed(); await drop(); } };
   }

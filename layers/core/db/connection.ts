@@ -46,13 +46,30 @@ export const resolveTarget = async (): Promise<DatabaseTarget> => {
 const readDatabaseSecret = async (arn: string): Promise<{ username: string; password: string }> =>
   JSON.parse((await secretString(arn)) ?? '{}') as { username: string; password: string };
 
+/**
+ * A pg Pool with `closed()`, which resolves once every socket has ended after pool.end() (which resolves before that),
+ * and whose connections are heard while idle, busy or closing: a connection the server or RDS Proxy
+ * ends — or a forced database drop after close — is logged and replaced, never an unhandled crash.
+ */
+export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => Promise<void> } => {
+  const pool = new Pool({ max: POOL_MAX, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...config });
+  const ended = new Set<Promise<void>>();
+  const closedUnexpectedly = (error: Error) => logger.warn('database connection closed', { error: error.message });
+  pool.on('error', closedUnexpectedly);
+  pool.on('connect', (client) => {
+    client.on('error', closedUnexpectedly);
+    const end = new Promise<void>((resolve) => client.once('end', () => resolve()));
+    ended.add(end);
+    void end.then(() => ended.delete(end));
+  });
+  return { pool, closed: async () => { await Promise.all(ended); } };
+};
+
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
   if (target.engine === 'postgres') {
-    const pool = new Pool({ max: POOL_MAX, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...target.config });
-    // An idle connection closed by the server or RDS Proxy is replaced on next use; unheard, it would crash the process.
-    pool.on('error', (error) => logger.warn('idle database connection closed', { error: error.message }));
+    const { pool, closed } = closeablePool(target.config);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return { db, engine: 'postgres', close: async () => { await db.destroy(); await closed(); } };
   }
   const pglite = await openPglite(target.dataDir);
   const { PGliteDialect } = await import('kysely-pglite-dialect');
