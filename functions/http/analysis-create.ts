@@ -4,7 +4,6 @@ import { parseAnalysisRequest } from '../../layers/core/analysis/selection';
 import { database } from '../../layers/core/db/connection';
 import { httpRoute, requireOrg } from '../../layers/core/http/route';
 import { enqueue } from '../../layers/core/queues';
-import { userIdBySubject } from '../../layers/core/repositories/users';
 
 export const handler = httpRoute(async ({ caller, body }) => {
   const request = parseAnalysisRequest(body);
@@ -12,7 +11,7 @@ export const handler = httpRoute(async ({ caller, body }) => {
   const db = await database();
   const created = await createAnalysis(
     { db, send: (message) => enqueue('generation', message) },
-    { organizationId: org.organizationId, userId: await userIdBySubject(db, org.subject) },
+    org,
     request,
   );
   return { status: 202, body: { ...created, poll: `/api/analysis/${created.analysis_id}` }, headers: { location: `/api/analysis/${created.analysis_id}` } };

@@ -4,6 +4,7 @@
  * scoping; the failure path when both AI regions are down. Runs on PGlite, or real PostgreSQL with
  * TEST_DATABASE_URL.
  */
+import { randomUUID } from 'node:crypto';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
@@ -57,6 +58,22 @@ test('a summary needs no selection; another organization cannot read it (404)', 
   expect(analysis.prompt_type).toBe('analysis_summary');
   expect((await call('GET', `/api/analysis/${created.body.analysis_id}`, harbor)).status).toBe(404);
   expect((await call('POST', '/api/analysis', harbor, { investigation_id: INVESTIGATION, analysis_type: 'summary' })).status).toBe(404);
+});
+
+test('an investigator starting their first analysis is provisioned and recorded as its requester; a refused one leaves no trace', async () => {
+  const subject = `first-analysis-${randomUUID()}`;
+  const newcomer = await twin.token({ subject, email: `${subject}@northwind.example`, role: 'investigator', organizationId: DEMO_ORGANIZATION_IDS.northwind });
+  const refused = await call('POST', '/api/analysis', newcomer, { investigation_id: DEMO_INVESTIGATION_IDS.harbor, analysis_type: 'summary' });
+  expect(refused.status).toBe(404);
+  expect(await twin.database.db.selectFrom('users').select('id').where('idp_subject', '=', subject).executeTakeFirst()).toBeUndefined();
+
+  const created = await call('POST', '/api/analysis', newcomer, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
+  expect(created.status).toBe(202);
+  const user = await twin.database.db.selectFrom('users').select(['id', 'email', 'role', 'organization_id']).where('idp_subject', '=', subject).executeTakeFirstOrThrow();
+  expect(user).toMatchObject({ email: `${subject}@northwind.example`, role: 'investigator', organization_id: DEMO_ORGANIZATION_IDS.northwind });
+  const row = await twin.database.db.selectFrom('analyses').select('requested_by').where('id', '=', created.body.analysis_id).executeTakeFirstOrThrow();
+  expect(row.requested_by).toBe(user.id);
+  await pollUntilSettled(created.body.analysis_id, newcomer);
 });
 
 test('bad requests change nothing: design-only type 400, missing question 400, zero evidence 409', async () => {

@@ -7,8 +7,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { conflict, unavailable } from '../http/errors';
+import type { OrgCaller } from '../http/route';
 import { logger } from '../logger';
 import { assertGenerationCapacity } from '../ratelimit/generation-cap';
+import { ensureUser } from '../repositories/users';
 import type { AnalysisMessage } from '../queues';
 import { assessEvidence } from './assess';
 import { assertPromptAvailable, PROMPT_TYPE } from './prompts';
@@ -36,19 +38,21 @@ export const assertCanGenerate = async (db: Kysely<Database>, organizationId: st
 
 export const createAnalysis = async (
   { db, send }: CreateDeps,
-  caller: { organizationId: string; userId: string | undefined },
+  caller: OrgCaller,
   request: AnalysisRequest,
 ): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
   const investigation = await assertCanGenerate(db, caller.organizationId, request);
-  // the cap check and the insert share a transaction, so the organization's cap is exact
+  // the cap check and the insert share a transaction, so the organization's cap is exact; a first-time
+  // investigator is provisioned in it too, so a refused request leaves no trace
   const row = await db.transaction().execute(async (trx) => {
     await assertGenerationCapacity(trx, caller.organizationId);
+    const requestedBy = await ensureUser(trx, caller);
     return trx.insertInto('analyses').values({
       investigation_id: investigation.id,
       analysis_type: request.analysis_type,
       question_id: request.question_id ?? null,
       topic_id: request.topic_id ?? null,
-      requested_by: caller.userId ?? null,
+      requested_by: requestedBy,
     }).returning('id').executeTakeFirstOrThrow();
   });
   try {
