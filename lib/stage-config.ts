@@ -49,9 +49,11 @@ export interface StageConfig {
   limits: { rateLimits?: string; generationCap?: number };
   /** alarm threshold overrides (context `alarmThresholds`; the defaults are the table in lib/alarms.ts) */
   alarms: AlarmOverrides;
+  /** addresses subscribed to the alarm topic by email (context `alarmEmails`, comma-separated); each confirms once */
+  alarmEmails: string[];
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms'>> = {
+const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms' | 'alarmEmails'>> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
@@ -83,6 +85,7 @@ export const CONTEXT = {
   rateLimits: 'rateLimits',
   generationCap: 'generationCap',
   alarmThresholds: 'alarmThresholds',
+  alarmEmails: 'alarmEmails',
   logRetentionDays: 'logRetentionDays',
   databaseInstanceType: 'databaseInstanceType',
   mfa: 'mfa',
@@ -119,6 +122,9 @@ export const stageConfig = (node: Node): StageConfig => {
   if (instanceType !== undefined && !/^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(instanceType)) {
     throw new Error(`databaseInstanceType is an RDS class without the db. prefix, e.g. m7g.large, got '${instanceType}'`);
   }
+  const alarmEmails = (ctx('alarmEmails') ?? '').split(',').map((address) => address.trim()).filter(Boolean);
+  const notAnAddress = alarmEmails.filter((address) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address));
+  if (notAnAddress.length > 0) throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
   return {
@@ -141,5 +147,6 @@ export const stageConfig = (node: Node): StageConfig => {
     ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),
     mfa: mfa as MfaMode,
     alarms: parseAlarmOverrides(node.tryGetContext(CONTEXT.alarmThresholds)),
+    alarmEmails: [...new Set(alarmEmails)],
   };
 };

@@ -15,6 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
@@ -102,6 +103,7 @@ export class ObservabilityStack extends Stack {
       masterKey: key,
       enforceSSL: true,
     });
+    for (const address of config.alarmEmails) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(address));
     const notify = new SnsAction(this.alarmTopic);
 
     /** One alarm from a rule of the table: the rule's statistic, period, window and missing-data treatment. */

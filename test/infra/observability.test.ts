@@ -45,7 +45,7 @@ describe('observability of the dev app', () => {
   let assemblyDir: string;
 
   beforeAll(() => {
-    const app = newApp({ alarmThresholds: JSON.stringify(OVERRIDES) });
+    const app = newApp({ alarmThresholds: JSON.stringify(OVERRIDES), alarmEmails: 'oncall@example.com, ops@example.com,oncall@example.com' });
     service = buildApp(app);
     assemblyDir = app.synth().directory; // runs cdk-nag
     template = Template.fromStack(service.observability);
@@ -238,6 +238,9 @@ describe('observability of the dev app', () => {
         expect(period * a.EvaluationPeriods).toBeLessThanOrEqual(period < 3600 ? 86_400 : 604_800);
       }
     }
+    // the addresses of context alarmEmails are subscribed, each once
+    const subscribed = Object.values(template.findResources('AWS::SNS::Subscription')).map((r) => r.Properties as Json);
+    expect(subscribed).toEqual(['oncall@example.com', 'ops@example.com'].map((Endpoint) => ({ Protocol: 'email', Endpoint, TopicArn: { Ref: topics[0] } })));
     // every rule of the table is rendered, and the runbook has a section for each
     const runbook = readFileSync(join(root, 'docs/runbook.md'), 'utf8');
     for (const id of ALARM_RULE_IDS) {
@@ -318,6 +321,12 @@ describe('the alarm table', () => {
     expect(() => stageConfig(node({ databaseCpu: 90 }))).toThrow(/alarmThresholds/);
     expect(() => stageConfig(node('databaseCpu=90'))).toThrow(/JSON object/);
     expect(parseAlarmOverrides(undefined)).toEqual({});
+  });
+
+  test('context alarmEmails: a comma-separated list of addresses, none by default; a malformed one fails', () => {
+    expect(stageConfig(newApp().node).alarmEmails).toEqual([]);
+    expect(stageConfig(newApp({ alarmEmails: ' a@example.com,,b@example.org ' }).node).alarmEmails).toEqual(['a@example.com', 'b@example.org']);
+    expect(() => stageConfig(newApp({ alarmEmails: 'a@example.com, oncall' }).node)).toThrow(/alarmEmails .*not one: oncall$/);
   });
 
   test('the AI markers the alarms count are the ones the gateway and shedder log', () => {
