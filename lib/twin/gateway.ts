@@ -16,6 +16,13 @@ export type LambdaHandler = (event: unknown, context: Context) => Promise<unknow
 interface CompiledRoute { trigger: HttpTrigger; fn: FunctionSpec; segments: string[]; literals: number }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
+/** An HTTP API waits at most 30 s for its integration, then answers 504 whatever the function's own timeout. */
+export const INTEGRATION_TIMEOUT_MS = 30_000;
+
+/** The function ran out of time (Lambda's own timeout: a function error, 500) or the gateway stopped waiting (504). */
+class IntegrationTimeout extends Error {
+  constructor(readonly status: 500 | 504, message: string) { super(message); }
+}
 
 export const compileRoutes = (): CompiledRoute[] =>
   httpRoutes()
@@ -47,16 +54,18 @@ export const matchRoute = (routes: CompiledRoute[], method: string, path: string
 export const claimsAsGatewayRendersThem = (payload: JWTPayload): Record<string, string> =>
   Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'string' ? v : JSON.stringify(v)]));
 
+/** The body, or a 413 error past API Gateway's limit (the rest is read and dropped, so the client gets the answer). */
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (size - chunk.length <= MAX_BODY_BYTES) { // the chunk that crossed the limit: answer once
+        chunks.length = 0;
         reject(Object.assign(new Error('payload too large'), { status: 413 }));
-        req.destroy();
-      } else chunks.push(chunk);
+      }
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
@@ -70,6 +79,8 @@ export interface GatewayOptions {
   /** extra unauthenticated paths the twin itself serves (JWKS) */
   extras: Record<string, () => unknown>;
   onRequest?: (line: string) => void;
+  /** how long the gateway waits for a function (default INTEGRATION_TIMEOUT_MS, or the function's shorter timeout) */
+  integrationTimeoutMs?: number;
 }
 
 export const lambdaContext = (fn: FunctionSpec, requestId: string): Context => {
@@ -166,7 +177,16 @@ export const createGateway = (options: GatewayOptions) => {
       if (!claims) delete (event.requestContext as { authorizer?: unknown }).authorizer;
       const handler = options.handlers.get(route.fn.id);
       if (!handler) throw new Error(`no handler loaded for ${route.fn.id}`);
-      const result = (await handler(event, lambdaContext(route.fn, requestId))) as APIGatewayProxyStructuredResultV2 | string | undefined;
+      const functionMs = route.fn.timeoutSeconds * 1000;
+      const gatewayMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
+      const timeout = functionMs < gatewayMs
+        ? new IntegrationTimeout(500, `${route.fn.id}: Task timed out after ${route.fn.timeoutSeconds} seconds`)
+        : new IntegrationTimeout(504, `${route.fn.id} ran past the gateway's ${gatewayMs} ms`);
+      let timer: NodeJS.Timeout | undefined;
+      const result = (await Promise.race([
+        handler(event, lambdaContext(route.fn, requestId)),
+        new Promise((_, reject) => { timer = setTimeout(() => reject(timeout), Math.min(functionMs, gatewayMs)); }),
+      ]).finally(() => clearTimeout(timer))) as APIGatewayProxyStructuredResultV2 | string | undefined;
       const structured = typeof result === 'object' && result !== null && 'statusCode' in result
         ? result
         : { statusCode: 200, body: JSON.stringify(result ?? null), headers: { 'content-type': 'application/json' } };
@@ -176,9 +196,10 @@ export const createGateway = (options: GatewayOptions) => {
       res.end(body);
       finish(status);
     } catch (error) {
-      const status = (error as { status?: number }).status === 413 ? 413 : 500;
-      // API Gateway's own answer when the integration fails
-      send(res, status, { message: status === 413 ? 'Request Entity Too Large' : 'Internal Server Error' }, cors);
+      // API Gateway's own answers: body too large, gateway stopped waiting, function failed (or timed out)
+      const status = error instanceof IntegrationTimeout ? error.status : (error as { status?: number }).status === 413 ? 413 : 500;
+      const message = status === 413 ? 'Request Entity Too Large' : status === 504 ? 'Gateway Timeout' : 'Internal Server Error';
+      send(res, status, { message }, cors);
       options.onRequest?.(`${method} ${url.pathname} → ${status}: ${error instanceof Error ? error.stack : String(error)}`);
     }
   };

@@ -1,0 +1,61 @@
+/**
+ * The twin's API Gateway answers for the function the way an HTTP API does when the integration does
+ * not: a function that throws → 500, one that runs past the integration timeout → 504, a body over
+ * 10 MB → 413, each with API Gateway's `{ message }` body and the CORS headers.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGateway, type LambdaHandler } from '../../lib/twin/gateway';
+
+const ORIGIN = 'http://localhost:5173';
+let server: Server;
+let base = '';
+let healthHandler: LambdaHandler;
+let loginHandler: LambdaHandler;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  const handlers = new Map<string, LambdaHandler>([
+    ['health', (event, context) => healthHandler(event, context)],
+    ['auth-login', (event, context) => loginHandler(event, context)],
+  ]);
+  server = createServer(createGateway({ handlers, corsOrigin: ORIGIN, extras: {}, integrationTimeoutMs: 200, onRequest: (line) => logged.push(line) }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const get = async () => {
+  const res = await fetch(`${base}/api/health`);
+  return { status: res.status, body: await res.json(), cors: res.headers.get('access-control-allow-origin') };
+};
+
+test('a function that answers in time is passed through', async () => {
+  healthHandler = async () => ({ statusCode: 200, body: JSON.stringify({ status: 'ok' }) });
+  expect(await get()).toEqual({ status: 200, body: { status: 'ok' }, cors: ORIGIN });
+});
+
+test('a function that throws: 500 Internal Server Error, the stack in the twin log', async () => {
+  healthHandler = async () => { throw new Error('boom in the handler'); };
+  expect(await get()).toEqual({ status: 500, body: { message: 'Internal Server Error' }, cors: ORIGIN });
+  expect(logged.at(-1)).toMatch(/GET \/api\/health → 500: Error: boom in the handler/);
+});
+
+test('a function past the integration timeout: 504 Gateway Timeout at the timeout, not when it ends', async () => {
+  healthHandler = () => new Promise((resolve) => setTimeout(() => resolve({ statusCode: 200, body: '{}' }), 2_000));
+  const started = Date.now();
+  expect(await get()).toEqual({ status: 504, body: { message: 'Gateway Timeout' }, cors: ORIGIN });
+  expect(Date.now() - started).toBeLessThan(1_500);
+  expect(logged.at(-1)).toMatch(/GET \/api\/health → 504: .*health ran past the gateway's 200 ms/);
+});
+
+test('a body over 10 MB: 413 and the function never runs', async () => {
+  let ran = false;
+  loginHandler = async () => { ran = true; return { statusCode: 200, body: '{}' }; };
+  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(10 * 1024 * 1024 + 1) })
+    .catch(() => undefined);
+  expect(res).toBeDefined();
+  expect([res!.status, await res!.json()]).toEqual([413, { message: 'Request Entity Too Large' }]);
+  expect(ran).toBe(false);
+});
