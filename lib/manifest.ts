@@ -69,6 +69,12 @@ export interface FunctionSpec {
   uses: Resource[];
 }
 
+/**
+ * An HTTP API waits at most 30 s for a function, then answers 504 while the function runs on; so every
+ * HTTP-triggered function stops before that, and a slow request fails as itself (500) with nothing half-done.
+ */
+export const HTTP_API_INTEGRATION_TIMEOUT_SECONDS = 30;
+
 const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
 
@@ -128,7 +134,7 @@ export const functions: FunctionSpec[] = [
   { id: 'storage-view', description: 'File viewer proxy for attachments and background documents', entry: 'functions/http/storage-view.ts', ...API,
     triggers: [http('GET', '/api/storage/view', 'investigator')], uses: ['database', 'filesBucket'] },
   { id: 'background-extract-text', description: 'Extract text from a background document for the AI', entry: 'functions/http/background-extract-text.ts',
-    timeoutSeconds: 60, memoryMb: 1024,
+    timeoutSeconds: 29, memoryMb: 1024, // a 20 MiB PDF, the largest read, parses in a few seconds
     triggers: [http('POST', '/api/background/extract-text', 'investigator')], uses: ['database', 'filesBucket'] },
 
   // ── admin ─────────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../manifest';
+import { HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, type FunctionSpec, type HttpTrigger } from '../manifest';
 import { bearerToken, verifyAccessToken } from '../../layers/core/auth/jwt';
 import type { HttpEvent } from '../../layers/core/http/route';
 
@@ -16,8 +16,7 @@ export type LambdaHandler = (event: unknown, context: Context) => Promise<unknow
 interface CompiledRoute { trigger: HttpTrigger; fn: FunctionSpec; segments: string[]; literals: number }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
-/** An HTTP API waits at most 30 s for its integration, then answers 504 whatever the function's own timeout. */
-export const INTEGRATION_TIMEOUT_MS = 30_000;
+const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
 
 /** The function ran out of time (Lambda's own timeout: a function error, 500) or the gateway stopped waiting (504). */
 class IntegrationTimeout extends Error {

@@ -6,8 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functions, httpRoutes, rateToMs, visibilityTimeoutSeconds, queues, type QueueName } from '../../lib/manifest';
+import { functions, HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, rateToMs, visibilityTimeoutSeconds, queues, type QueueName } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { SWEEP_BUDGET, timeBudgetFor } from '../../layers/core/embeddings/job';
 
 /** SPEC.md "Endpoints" tables; `?` where the spec leaves the method open. */
 const SPEC_ROUTES = [
@@ -79,6 +80,17 @@ test('every entry file exists, and every cron route is also on a schedule', () =
     expect(existsSync(join(PROJECT_ROOT, fn.entry))).toBe(true);
     if (fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron')) expect(fn.triggers.some((t) => t.kind === 'schedule')).toBe(true);
   }
+});
+
+test("every HTTP request ends before API Gateway's 30-second integration limit", () => {
+  const limitMs = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
+  for (const fn of functions.filter((f) => f.triggers.some((t) => t.kind === 'http'))) {
+    const cron = fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron');
+    // a sweep's function has the scheduled run's time; called over HTTP it works to a shorter budget
+    const httpRunMs = cron ? SWEEP_BUDGET.http.capMs : fn.timeoutSeconds * 1000;
+    expect({ id: fn.id, endsInTime: httpRunMs < limitMs }).toEqual({ id: fn.id, endsInTime: true });
+  }
+  expect(timeBudgetFor('http', 300_000)).toBeLessThan(limitMs);
 });
 
 test('schedules: embedding sweeper hourly, retention daily', () => {
