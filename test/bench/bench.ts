@@ -92,7 +92,7 @@ const bundles = () => {
     const inits = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' })));
     rows.push({ id: fn.id, entry: fn.entry, kb: statSync(outfile).size / 1024, initMs: median(inits) });
   }
-  console.log(`\nPer-function bundle (esbuild, minified, @aws-sdk external as in the Lambda runtime) and handler init (fresh process, median of ${RUNS}):`);
+  console.log(`\nPer-function bundle (esbuild, minified, the AWS SDK bundled, as deployed) and handler init (fresh process, median of ${RUNS}):`);
   console.log(`  ${'function'.padEnd(26)} ${'bundle'.padStart(9)} ${'init'.padStart(9)}  entry`);
   for (const r of rows) console.log(`  ${r.id.padEnd(26)} ${`${r.kb.toFixed(0)} kB`.padStart(9)} ${`${r.initMs.toFixed(1)} ms`.padStart(9)}  ${r.entry}`);
   const kb = rows.map((r) => r.kb);
