@@ -75,6 +75,16 @@ export interface FunctionSpec {
  */
 export const HTTP_API_INTEGRATION_TIMEOUT_SECONDS = 30;
 
+/**
+ * CORS of the HTTP API (the origin is per stage): the headers the SPA may send — `idempotency-key` for
+ * retried feedback — and may read — `retry-after` on a 429, `x-request-id` to quote in a support request.
+ */
+export const CORS = {
+  allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+  exposeHeaders: ['retry-after', 'x-request-id'],
+  maxAgeSeconds: 3600,
+} as const;
+
 const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
 

@@ -11,7 +11,7 @@ import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { Access, FunctionSpec, HttpTrigger } from '../manifest';
+import { CORS, type Access, type FunctionSpec, type HttpTrigger } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
@@ -50,9 +50,9 @@ export class ApiStack extends Stack {
       corsPreflight: {
         allowOrigins: [config.corsOrigin],
         allowMethods: [apigw.CorsHttpMethod.OPTIONS, ...methods.map((m) => apigw.CorsHttpMethod[m])],
-        allowHeaders: ['authorization', 'content-type'],
-        exposeHeaders: ['retry-after'],
-        maxAge: Duration.hours(1),
+        allowHeaders: [...CORS.allowHeaders],
+        exposeHeaders: [...CORS.exposeHeaders],
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
     const accessLogs = this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });

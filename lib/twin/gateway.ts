@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, type FunctionSpec, type HttpTrigger } from '../manifest';
+import { CORS, HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, type FunctionSpec, type HttpTrigger } from '../manifest';
 import { bearerToken, verifyAccessToken } from '../../layers/core/auth/jwt';
 import type { HttpEvent } from '../../layers/core/http/route';
 
@@ -109,7 +109,8 @@ export const createGateway = (options: GatewayOptions) => {
   const routes = compileRoutes();
   const cors = {
     'access-control-allow-origin': options.corsOrigin,
-    'access-control-allow-headers': 'authorization,content-type,idempotency-key',
+    'access-control-allow-headers': CORS.allowHeaders.join(','),
+    'access-control-expose-headers': CORS.exposeHeaders.join(','),
     'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
     vary: 'origin',
   };
@@ -123,7 +124,7 @@ export const createGateway = (options: GatewayOptions) => {
       const extra = options.extras[url.pathname];
       if (extra && method === 'GET') return send(res, 200, extra());
       if (method === 'OPTIONS') {
-        res.writeHead(204, { ...cors, 'access-control-max-age': '600' });
+        res.writeHead(204, { ...cors, 'access-control-max-age': String(CORS.maxAgeSeconds) });
         return void res.end();
       }
       const match = matchRoute(routes, method, url.pathname);

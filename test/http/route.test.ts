@@ -63,3 +63,12 @@ test('typed errors keep their status and details; anything else is a 500 that re
   expect(crash.body).not.toContain('hunter2');
   expect(JSON.parse(crash.body!).error.code).toBe('internal_error');
 });
+
+test('every answer, success or error, carries the gateway request id as x-request-id', async () => {
+  const withId = (e: HttpEvent): HttpEvent => ({ ...e, requestContext: { ...e.requestContext, requestId: 'req-7f3a' } });
+  const ok = await echo(withId(event('GET /api/health')), {} as Context);
+  const refused = await echo(withId(event('GET /api/investigations')), {} as Context);
+  const crash = await httpRoute(async () => { throw new Error('boom'); })(withId(event('GET /api/health')), {} as Context);
+  expect([ok, refused, crash].map((r) => [r.statusCode, r.headers?.['x-request-id']])).toEqual([[200, 'req-7f3a'], [401, 'req-7f3a'], [500, 'req-7f3a']]);
+  expect(ok.headers).toMatchObject({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+});

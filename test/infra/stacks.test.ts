@@ -200,7 +200,11 @@ describe('the dev app', () => {
       expect(uri['Fn::GetAtt'][0]).toBe(fn(trigger.fn.id).logicalId);
     }
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      CorsConfiguration: Match.objectLike({ AllowOrigins: ['http://localhost:5173'], AllowHeaders: Match.arrayWith(['authorization']) }),
+      // the SPA sends Idempotency-Key on retried feedback and reads Retry-After on a 429
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['http://localhost:5173'], AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+        ExposeHeaders: ['retry-after', 'x-request-id'], MaxAge: 3600,
+      }),
     });
     api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',

@@ -36,6 +36,14 @@ test('a function that answers in time is passed through', async () => {
   expect(await get()).toEqual({ status: 200, body: { status: 'ok' }, cors: ORIGIN });
 });
 
+test('a preflight allows the headers the SPA sends and exposes the ones it reads, as the deployed API does', async () => {
+  const res = await fetch(`${base}/api/analysis/x/feedback`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
+  expect(res.status).toBe(204);
+  expect(Object.fromEntries(['allow-origin', 'allow-headers', 'expose-headers', 'max-age'].map((h) => [h, res.headers.get(`access-control-${h}`)]))).toEqual({
+    'allow-origin': ORIGIN, 'allow-headers': 'authorization,content-type,idempotency-key', 'expose-headers': 'retry-after,x-request-id', 'max-age': '3600',
+  });
+});
+
 test('a function that throws: 500 Internal Server Error, the stack in the twin log', async () => {
   healthHandler = async () => { throw new Error('boom in the handler'); };
   expect(await get()).toEqual({ status: 500, body: { message: 'Internal Server Error' }, cors: ORIGIN });

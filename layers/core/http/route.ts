@@ -94,7 +94,7 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => {
   if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
-  logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey });
+  logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey, requestId: event?.requestContext?.requestId });
   return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
 };
 
@@ -110,24 +110,32 @@ export const requireOrg = (caller: Caller | undefined): OrgCaller => {
   return caller as OrgCaller;
 };
 
-export const httpRoute = (impl: (request: RouteRequest) => Promise<RouteResponse>) =>
-  middy<HttpEvent, HttpResult>().handler(async (event) => {
-    try {
-      const route = routeOf(event.routeKey);
-      const { access } = route;
-      // before the access check, so failed attempts count too (the key is the verified subject or the address)
-      await enforceRateLimit(event, route);
-      const caller = await authorize(event, access);
-      const response = await impl({
-        event,
-        access,
-        caller,
-        body: parseBody(event),
-        query: event.queryStringParameters ?? {},
-        params: event.pathParameters ?? {},
-      });
-      return json(response.status ?? 200, response.body, response.headers);
-    } catch (error) {
-      return toErrorResult(error, event);
-    }
-  });
+type RouteImpl = (request: RouteRequest) => Promise<RouteResponse>;
+
+const answer = async (impl: RouteImpl, event: HttpEvent): Promise<HttpResult> => {
+  try {
+    const route = routeOf(event.routeKey);
+    const { access } = route;
+    // before the access check, so failed attempts count too (the key is the verified subject or the address)
+    await enforceRateLimit(event, route);
+    const caller = await authorize(event, access);
+    const response = await impl({
+      event,
+      access,
+      caller,
+      body: parseBody(event),
+      query: event.queryStringParameters ?? {},
+      params: event.pathParameters ?? {},
+    });
+    return json(response.status ?? 200, response.body, response.headers);
+  } catch (error) {
+    return toErrorResult(error, event);
+  }
+};
+
+/** Every answer carries the gateway's request id (`x-request-id`), for a user to quote and an operator to find in the logs. */
+const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
+  event.requestContext?.requestId ? { ...result, headers: { ...result.headers, 'x-request-id': event.requestContext.requestId } } : result;
+
+export const httpRoute = (impl: RouteImpl) =>
+  middy<HttpEvent, HttpResult>().handler(async (event) => withRequestId(await answer(impl, event), event));
