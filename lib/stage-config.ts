@@ -51,9 +51,11 @@ export interface StageConfig {
   alarms: AlarmOverrides;
   /** addresses subscribed to the alarm topic by email (context `alarmEmails`, comma-separated); each confirms once */
   alarmEmails: string[];
+  /** the API on its own hostname (contexts `apiDomainName` + `apiCertificateArn`, an ACM certificate of the stack's region) */
+  apiDomain?: { name: string; certificateArn: string };
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms' | 'alarmEmails'>> = {
+const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms' | 'alarmEmails' | 'apiDomain'>> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
@@ -86,6 +88,8 @@ export const CONTEXT = {
   generationCap: 'generationCap',
   alarmThresholds: 'alarmThresholds',
   alarmEmails: 'alarmEmails',
+  apiDomainName: 'apiDomainName',
+  apiCertificateArn: 'apiCertificateArn',
   logRetentionDays: 'logRetentionDays',
   databaseInstanceType: 'databaseInstanceType',
   mfa: 'mfa',
@@ -125,6 +129,7 @@ export const stageConfig = (node: Node): StageConfig => {
   const alarmEmails = (ctx('alarmEmails') ?? '').split(',').map((address) => address.trim()).filter(Boolean);
   const notAnAddress = alarmEmails.filter((address) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address));
   if (notAnAddress.length > 0) throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
+  const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
   return {
@@ -148,5 +153,22 @@ export const stageConfig = (node: Node): StageConfig => {
     mfa: mfa as MfaMode,
     alarms: parseAlarmOverrides(node.tryGetContext(CONTEXT.alarmThresholds)),
     alarmEmails: [...new Set(alarmEmails)],
+    ...(apiDomain && { apiDomain }),
   };
+};
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/;
+
+/** Both or neither: a hostname, and the ARN of an ACM certificate for it in the stack's region. */
+const apiDomainOf = (name: string | undefined, certificateArn: string | undefined): StageConfig['apiDomain'] => {
+  if (name === undefined && certificateArn === undefined) return undefined;
+  if (name === undefined || certificateArn === undefined) {
+    throw new Error('apiDomainName and apiCertificateArn go together: the hostname and the ARN of its ACM certificate (in the API\'s region)');
+  }
+  if (!HOSTNAME.test(name)) throw new Error(`apiDomainName must be a lower-case hostname such as api.example.com, got '${name}'`);
+  if (!CERTIFICATE_ARN.test(certificateArn)) {
+    throw new Error(`apiCertificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), got '${certificateArn}'`);
+  }
+  return { name, certificateArn };
 };

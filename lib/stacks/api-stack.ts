@@ -7,6 +7,7 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -103,5 +104,19 @@ export class ApiStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API ({base_url})' });
+    if (config.apiDomain) {
+      const domain = new apigw.DomainName(this, 'ApiDomain', {
+        domainName: config.apiDomain.name,
+        certificate: acm.Certificate.fromCertificateArn(this, 'ApiCertificate', config.apiDomain.certificateArn),
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      });
+      new apigw.ApiMapping(this, 'ApiMapping', { api: this.api, domainName: domain, stage });
+      new CfnOutput(this, 'ApiDomainUrl', { value: `https://${config.apiDomain.name}/`, description: 'Base URL of the API on its own hostname' });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: domain.regionalDomainName,
+        description: `Point ${config.apiDomain.name} here: a CNAME, or a Route 53 alias in hosted zone ApiDomainZone`,
+      });
+      new CfnOutput(this, 'ApiDomainZone', { value: domain.regionalHostedZoneId, description: 'Hosted zone id of the regional target, for a Route 53 alias' });
+    }
   }
 }

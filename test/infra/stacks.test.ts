@@ -423,6 +423,8 @@ describe('cdk-nag wiring', () => {
   });
 });
 
+const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1c2a-4b5d-4e6f-8a9b-0c1d2e3f4a5b';
+
 describe('the prod stage', () => {
   test('needs an https CORS origin', () => {
     expect(() => buildApp(newApp({ stage: 'prod' }))).toThrow(/corsOrigin/);
@@ -430,7 +432,10 @@ describe('the prod stage', () => {
 
   test('is Multi-AZ, protected, retained, a NAT per AZ, on the Plus plan, and passes cdk-nag without the dev acknowledgements', () => {
     // settings from the stage's block in cdk.json, as an operator records them
-    const app = newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', aiFallbackRegion: 'eu-central-1' } });
+    const app = newApp({ stage: 'prod', 'ias:prod': {
+      corsOrigin: 'https://app.example.com', aiFallbackRegion: 'eu-central-1',
+      apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE,
+    } });
     const service = buildApp(app);
     expect(() => app.synth()).not.toThrow();
     const data = Template.fromStack(service.data);
@@ -457,6 +462,14 @@ describe('the prod stage', () => {
       CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),
     });
     expect(Stack.of(service.api).stackName).toBe('ias-prod-api');
+    // the API on its own hostname, TLS 1.2, mapped to the default stage
+    const api = Template.fromStack(service.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' })],
+    });
+    api.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { Stage: Match.anyValue(), ApiId: Match.anyValue() });
+    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiDomainUrl', 'ApiDomainTarget', 'ApiDomainZone']));
   });
 });
 
@@ -467,6 +480,17 @@ describe('stage configuration from CDK context', () => {
     expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });
     expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com' }))
       .toMatchObject({ stage: 'prod', logRetention: 365, database: { instanceType: 'm7g.large', multiAz: true }, mfa: 'optional' });
+  });
+
+  test('a custom API hostname: none by default; name and certificate together, each well-formed', () => {
+    expect(config({}).apiDomain).toBeUndefined();
+    expect(config({ apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE }).apiDomain).toEqual({ name: 'api.example.com', certificateArn: CERTIFICATE });
+    expect(() => config({ apiDomainName: 'api.example.com' })).toThrow(/go together/);
+    expect(() => config({ apiCertificateArn: CERTIFICATE })).toThrow(/go together/);
+    expect(() => config({ apiDomainName: 'https://api.example.com', apiCertificateArn: CERTIFICATE })).toThrow(/hostname/);
+    expect(() => config({ apiDomainName: 'api.example.com', apiCertificateArn: 'arn:aws:iam::123456789012:server-certificate/x' })).toThrow(/ACM certificate ARN/);
+    // the dev app has no domain resources
+    expect(Template.fromStack(buildApp(newApp()).api).findResources('AWS::ApiGatewayV2::DomainName')).toEqual({});
   });
 
   test("-c wins over the stage block, which wins over the defaults; another stage's block is ignored", () => {
