@@ -192,7 +192,8 @@ export const createGateway = (options: GatewayOptions) => {
         : { statusCode: 200, body: JSON.stringify(result ?? null), headers: { 'content-type': 'application/json' } };
       const status = structured.statusCode ?? 200;
       const body = structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
-      res.writeHead(status, { ...cors, ...(structured.headers as Record<string, string> | undefined), 'x-request-id': requestId });
+      // API Gateway adds its request id as apigw-requestid; the handlers put the same id in x-request-id
+      res.writeHead(status, { ...cors, ...(structured.headers as Record<string, string> | undefined), 'apigw-requestid': requestId });
       res.end(body);
       finish(status);
     } catch (error) {

@@ -31,9 +31,16 @@ const get = async () => {
   return { status: res.status, body: await res.json(), cors: res.headers.get('access-control-allow-origin') };
 };
 
-test('a function that answers in time is passed through', async () => {
-  healthHandler = async () => ({ statusCode: 200, body: JSON.stringify({ status: 'ok' }) });
-  expect(await get()).toEqual({ status: 200, body: { status: 'ok' }, cors: ORIGIN });
+test('a function that answers in time is passed through, with the gateway request id it was given', async () => {
+  let given = '';
+  healthHandler = async (event) => {
+    given = (event as { requestContext: { requestId: string } }).requestContext.requestId;
+    return { statusCode: 200, body: JSON.stringify({ status: 'ok' }) };
+  };
+  const res = await fetch(`${base}/api/health`);
+  expect([res.status, await res.json(), res.headers.get('access-control-allow-origin')]).toEqual([200, { status: 'ok' }, ORIGIN]);
+  expect(res.headers.get('apigw-requestid')).toBe(given);
+  expect(given).toMatch(/^[0-9a-f-]{36}$/);
 });
 
 test('a preflight allows the headers the SPA sends and exposes the ones it reads, as the deployed API does', async () => {
