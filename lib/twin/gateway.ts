@@ -18,9 +18,11 @@ interface CompiledRoute { trigger: HttpTrigger; fn: FunctionSpec; segments: stri
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
 
-/** The function ran out of time (Lambda's own timeout: a function error, 500) or the gateway stopped waiting (504). */
-class IntegrationTimeout extends Error {
-  constructor(readonly status: 500 | 504, message: string) { super(message); }
+/** API Gateway's own answers, when it cannot hand the function's: body too large, function failed, gave up waiting. */
+const GATEWAY_MESSAGES = { 413: 'Request Entity Too Large', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
+
+class GatewayError extends Error {
+  constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
 }
 
 export const compileRoutes = (): CompiledRoute[] =>
@@ -63,7 +65,7 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
       else if (size - chunk.length <= MAX_BODY_BYTES) { // the chunk that crossed the limit: answer once
         chunks.length = 0;
-        reject(Object.assign(new Error('payload too large'), { status: 413 }));
+        reject(new GatewayError(413, `body over ${MAX_BODY_BYTES} bytes`));
       }
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -98,6 +100,20 @@ export const lambdaContext = (fn: FunctionSpec, requestId: string): Context => {
     fail: () => undefined,
     succeed: () => undefined,
   };
+};
+
+/**
+ * The function's answer, unless time runs out first: the function's own timeout is a function error
+ * (500, as Lambda reports it), the gateway's shorter wait a 504.
+ */
+const withinTimeouts = async (invocation: Promise<unknown>, fn: FunctionSpec, gatewayMs: number): Promise<unknown> => {
+  const functionMs = fn.timeoutSeconds * 1000;
+  const timeout = functionMs < gatewayMs
+    ? new GatewayError(500, `${fn.id}: Task timed out after ${fn.timeoutSeconds} seconds`)
+    : new GatewayError(504, `${fn.id} ran past the gateway's ${gatewayMs} ms`);
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(timeout), Math.min(functionMs, gatewayMs)); });
+  return Promise.race([invocation, expiry]).finally(() => clearTimeout(timer));
 };
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -177,16 +193,8 @@ export const createGateway = (options: GatewayOptions) => {
       if (!claims) delete (event.requestContext as { authorizer?: unknown }).authorizer;
       const handler = options.handlers.get(route.fn.id);
       if (!handler) throw new Error(`no handler loaded for ${route.fn.id}`);
-      const functionMs = route.fn.timeoutSeconds * 1000;
-      const gatewayMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
-      const timeout = functionMs < gatewayMs
-        ? new IntegrationTimeout(500, `${route.fn.id}: Task timed out after ${route.fn.timeoutSeconds} seconds`)
-        : new IntegrationTimeout(504, `${route.fn.id} ran past the gateway's ${gatewayMs} ms`);
-      let timer: NodeJS.Timeout | undefined;
-      const result = (await Promise.race([
-        handler(event, lambdaContext(route.fn, requestId)),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(timeout), Math.min(functionMs, gatewayMs)); }),
-      ]).finally(() => clearTimeout(timer))) as APIGatewayProxyStructuredResultV2 | string | undefined;
+      const result = (await withinTimeouts(handler(event, lambdaContext(route.fn, requestId)), route.fn,
+        options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2 | string | undefined;
       const structured = typeof result === 'object' && result !== null && 'statusCode' in result
         ? result
         : { statusCode: 200, body: JSON.stringify(result ?? null), headers: { 'content-type': 'application/json' } };
@@ -197,10 +205,8 @@ export const createGateway = (options: GatewayOptions) => {
       res.end(body);
       finish(status);
     } catch (error) {
-      // API Gateway's own answers: body too large, gateway stopped waiting, function failed (or timed out)
-      const status = error instanceof IntegrationTimeout ? error.status : (error as { status?: number }).status === 413 ? 413 : 500;
-      const message = status === 413 ? 'Request Entity Too Large' : status === 504 ? 'Gateway Timeout' : 'Internal Server Error';
-      send(res, status, { message }, cors);
+      const status = error instanceof GatewayError ? error.status : 500; // anything else: the function failed
+      send(res, status, { message: GATEWAY_MESSAGES[status] }, cors);
       options.onRequest?.(`${method} ${url.pathname} → ${status}: ${error instanceof Error ? error.stack : String(error)}`);
     }
   };
