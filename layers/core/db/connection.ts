@@ -47,9 +47,9 @@ const readDatabaseSecret = async (arn: string): Promise<{ username: string; pass
   JSON.parse((await secretString(arn)) ?? '{}') as { username: string; password: string };
 
 /**
- * A pg Pool with `closed()`, which resolves once every socket has ended after pool.end() (which resolves before that),
- * and whose connections are heard while idle, busy or closing: a connection the server or RDS Proxy
- * ends — or a forced database drop after close — is logged and replaced, never an unhandled crash.
+ * A pg Pool whose connections are heard while idle, busy or closing — one the server or RDS Proxy ends,
+ * or a forced database drop right after close, is logged and replaced, never an unhandled crash — and
+ * `closed()`, which resolves once every socket has ended after pool.end() (which resolves before that).
  */
 export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => Promise<void> } => {
   const pool = new Pool({ max: POOL_MAX, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, ...config });
