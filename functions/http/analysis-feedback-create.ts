@@ -4,26 +4,18 @@
  * Idempotency-Key header) records nothing new and answers 200 with the first result.
  */
 import { database } from '../../layers/core/db/connection';
-import { recordFeedback } from '../../layers/core/feedback/actions';
-import { badRequest } from '../../layers/core/http/errors';
+import { parseFeedbackRequest, recordFeedback } from '../../layers/core/feedback/actions';
 import { contracts } from '../../layers/core/http/contracts';
-import { feedbackActionSchema, requestIdSchema } from '../../layers/core/http/contracts-feedback';
 import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
 import { enqueue } from '../../layers/core/queues';
 import { ensureUser } from '../../layers/core/repositories/users';
 
 export const handler = httpRoute(async ({ caller, params, body, event }) => {
   const { analysis_id } = parseWith(contracts['analysis-feedback-create'].params, params);
-  parseWith(feedbackActionSchema, body);
-  const { request_id: bodyRequestId, ...input } = parseWith(contracts['analysis-feedback-create'].body, body);
-  const headerKey = event.headers?.['idempotency-key'];
-  const headerRequestId = headerKey === undefined ? undefined : parseWith(requestIdSchema, headerKey);
-  if (bodyRequestId && headerRequestId && bodyRequestId !== headerRequestId) {
-    throw badRequest('request_id and the Idempotency-Key header differ; send one of them.');
-  }
+  const { input, requestId } = parseFeedbackRequest(body, event.headers?.['idempotency-key']);
   const org = requireOrg(caller);
   const db = await database();
   const actor = { organizationId: org.organizationId, userId: await ensureUser(db, org) };
-  const result = await recordFeedback({ db, send: (message) => enqueue('generation', message) }, actor, analysis_id, input, bodyRequestId ?? headerRequestId);
+  const result = await recordFeedback({ db, send: (message) => enqueue('generation', message) }, actor, analysis_id, input, requestId);
   return { status: result.replayed ? 200 : 201, body: result };
 });

@@ -18,7 +18,9 @@ import {
   isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT, hasOutput,
   type FeedbackAction, type RegenerationReason,
 } from '../domain/feedback';
-import { conflict, notFound, unavailable } from '../http/errors';
+import { feedbackActionSchema, feedbackBodySchema, requestIdSchema } from '../http/contracts-feedback';
+import { badRequest, conflict, notFound, unavailable } from '../http/errors';
+import { parseWith } from '../http/route';
 import { logger } from '../logger';
 import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import type { AnalysisMessage } from '../queues';
@@ -33,6 +35,20 @@ export type FeedbackInput =
   | { action: 'unsure'; direction?: string | undefined }
   | { action: 'regenerate'; reason: RegenerationReason; direction?: string | undefined }
   | { action: 'edit'; content: string };
+
+/**
+ * Validates a feedback body: the action alone first (an unknown one is named), then the action's fields;
+ * the retry id comes from the body's `request_id` or the Idempotency-Key header, which must agree.
+ */
+export const parseFeedbackRequest = (body: unknown, idempotencyKey: string | undefined): { input: FeedbackInput; requestId: string | undefined } => {
+  parseWith(feedbackActionSchema, body);
+  const { request_id: bodyRequestId, ...input } = parseWith(feedbackBodySchema, body);
+  const headerRequestId = idempotencyKey === undefined ? undefined : parseWith(requestIdSchema, idempotencyKey);
+  if (bodyRequestId && headerRequestId && bodyRequestId !== headerRequestId) {
+    throw badRequest('request_id and the Idempotency-Key header differ; send one of them.');
+  }
+  return { input, requestId: bodyRequestId ?? headerRequestId };
+};
 
 export interface FeedbackDeps {
   db: Kysely<Database>;
