@@ -28,9 +28,21 @@ export type Resource =
   | 'qualityQueue'
   /** read-only depths of both queues and their DLQs, and the AI regions (for the shedder status) */
   | 'queueStats'
-  | 'bedrock'
+  /** read-only attributes of both queues (not their DLQs): that SQS answers */
+  | 'queueHealth'
+  /** that the files bucket answers (HeadBucket), without reading a file */
+  | 'filesBucketHealth'
+  /** Bedrock in both AI regions, one pinned model each: analysis prompts, quality checks, Titan embeddings */
+  | 'bedrockAnalysis'
+  | 'bedrockQuality'
+  | 'bedrockEmbedding'
   | 'cronSecret'
+  /** the pool and app client ids, for Cognito's public sign-in API (no IAM: ForgotPassword, software tokens) */
   | 'userPool'
+  /** plus AdminInitiateAuth: starts a server-side sign-in */
+  | 'userPoolInitiateAuth'
+  /** plus AdminRespondToAuthChallenge: answers a sign-in challenge (MFA, passkey, new password) */
+  | 'userPoolRespondToChallenge'
   | 'webhookSecret';
 
 export interface HttpTrigger {
@@ -55,7 +67,14 @@ export interface ScheduleTrigger {
   expression: `rate(${number} ${'minute' | 'minutes' | 'hour' | 'hours' | 'day' | 'days'})`;
 }
 
-export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger;
+/** A user pool trigger: Cognito invokes the function during sign-in (deployed with the pool, in the identity stack). */
+export interface CognitoTrigger {
+  kind: 'cognito';
+  /** pre-token generation, V2 event (access and ID token customization; Essentials or Plus plan) */
+  event: 'preTokenGeneration';
+}
+
+export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger | CognitoTrigger;
 
 export interface FunctionSpec {
   /** stable id: CDK construct id, log group name part, FUNCTION_ID env var */
@@ -67,7 +86,36 @@ export interface FunctionSpec {
   memoryMb: number;
   triggers: Trigger[];
   uses: Resource[];
+  /**
+   * Grants of the function's policy that no end-to-end test exercises, each with the reason it must stay
+   * (`npm run iam-report` fails on an unused grant without one). Keyed by IAM action.
+   */
+  unexercisedGrants?: Partial<Record<string, string>>;
 }
+
+/**
+ * Grants a role carries for the Lambda service itself, not for the function's code: the twin's recorded
+ * calls never show them, so they are justified here once (`npm run iam-report`). Tracing: every function;
+ * the event source mapping: queue workers (CDK's SqsEventSource grants them).
+ */
+export const PLATFORM_GRANTS = {
+  tracing: {
+    'xray:PutTraceSegments': "active tracing: the Lambda service sends the function's trace segments with its role",
+    'xray:PutTelemetryRecords': "active tracing: the Lambda service sends the function's trace segments with its role",
+  },
+  eventSource: {
+    'sqs:ChangeMessageVisibility': "the SQS event source mapping (Lambda's poller, with the worker's role) may return a message early",
+    'sqs:GetQueueAttributes': 'the SQS event source mapping reads its queue when it is created and enabled',
+    'sqs:GetQueueUrl': 'the SQS event source mapping resolves its queue when it is created and enabled',
+  },
+} as const satisfies Record<string, Record<string, string>>;
+
+/** Why a function keeps a grant no test exercises, if the manifest says (`npm run iam-report`). */
+export const grantJustification = (fn: FunctionSpec | undefined, action: string): string | undefined => {
+  const platform = (table: Record<string, string>) => table[action];
+  return fn?.unexercisedGrants?.[action] ?? platform(PLATFORM_GRANTS.tracing)
+    ?? (fn?.triggers.some((t) => t.kind === 'queue') ? platform(PLATFORM_GRANTS.eventSource) : undefined);
+};
 
 /**
  * An HTTP API waits at most 30 s for a function, then answers 504 while the function runs on; so every
@@ -96,19 +144,19 @@ export const queues: Record<QueueName, { description: string; maxReceiveCount: n
 export const functions: FunctionSpec[] = [
   // ── public ────────────────────────────────────────────────────────────────────────────────
   { id: 'health', description: 'Health check read by smoke tests and canaries', entry: 'functions/http/health.ts', ...API,
-    triggers: [http('GET', '/api/health', 'public')], uses: ['database', 'queueStats', 'filesBucket'] },
+    triggers: [http('GET', '/api/health', 'public')], uses: ['database', 'queueHealth', 'filesBucketHealth'] },
   { id: 'openapi', description: 'OpenAPI 3.1 document of every route', entry: 'functions/http/openapi.ts', ...API,
     triggers: [http('GET', '/api/openapi.json', 'public')], uses: [] },
   { id: 'auth-login', description: 'Password sign-in through the identity provider; failures audited', entry: 'functions/http/auth-login.ts', ...API,
-    triggers: [http('POST', '/api/auth/login', 'public')], uses: ['database', 'userPool'] },
+    triggers: [http('POST', '/api/auth/login', 'public')], uses: ['database', 'userPoolInitiateAuth'] },
   { id: 'auth-mfa-verify', description: 'Multi-factor step of sign-in', entry: 'functions/http/auth-mfa-verify.ts', ...API,
-    triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPool'] },
+    triggers: [http('POST', '/api/auth/mfa/verify', 'public')], uses: ['database', 'userPoolRespondToChallenge'] },
   { id: 'auth-mfa-setup', description: 'Enrols a TOTP authenticator during sign-in (MFA_SETUP, when the pool requires MFA); failures audited', entry: 'functions/http/auth-mfa-setup.ts', ...API,
-    triggers: [http('POST', '/api/auth/mfa/setup', 'public')], uses: ['database', 'userPool'] },
+    triggers: [http('POST', '/api/auth/mfa/setup', 'public')], uses: ['database', 'userPoolRespondToChallenge'] },
   { id: 'auth-webauthn-verify', description: 'Passkey (WebAuthn) verification; failures audited', entry: 'functions/http/auth-webauthn-verify.ts', ...API,
-    triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPool'] },
+    triggers: [http('POST', '/api/auth/webauthn/authenticate/verify', 'public')], uses: ['database', 'userPoolRespondToChallenge'] },
   { id: 'auth-new-password', description: 'First sign-in of an invited user: replaces the temporary password; failures audited', entry: 'functions/http/auth-new-password.ts', ...API,
-    triggers: [http('POST', '/api/auth/new-password', 'public')], uses: ['database', 'userPool'] },
+    triggers: [http('POST', '/api/auth/new-password', 'public')], uses: ['database', 'userPoolRespondToChallenge'] },
   { id: 'auth-forgot-password', description: 'Forgot-password flow', entry: 'functions/http/auth-forgot-password.ts', ...API,
     triggers: [http('POST', '/api/auth/forgot-password', 'public')], uses: ['database', 'userPool'] },
   { id: 'payment-webhook', description: 'Invoice-paid events, signature-checked and idempotent', entry: 'functions/http/payment-webhook.ts', ...API,
@@ -173,7 +221,7 @@ export const functions: FunctionSpec[] = [
   { id: 'embedding-sweeper', description: 'Embed pending evidence chunks; report what is still pending', entry: 'functions/cron/embedding-sweeper.ts',
     timeoutSeconds: 300, memoryMb: 1024,
     triggers: [http('POST', '/api/admin/cron/embedding-sweeper', 'cron'), { kind: 'schedule', expression: 'rate(1 hour)' }],
-    uses: ['database', 'bedrock', 'cronSecret'] },
+    uses: ['database', 'bedrockEmbedding', 'cronSecret'] },
   { id: 'retention-sweep', description: 'Delete what has outlived its retention; logs RetentionCronLastRun', entry: 'functions/cron/retention-sweep.ts',
     timeoutSeconds: 300, memoryMb: 512,
     triggers: [http('POST', '/api/admin/cron/retention', 'cron'), { kind: 'schedule', expression: 'rate(1 day)' }],
@@ -183,16 +231,27 @@ export const functions: FunctionSpec[] = [
     triggers: [{ kind: 'schedule', expression: 'rate(5 minutes)' }],
     uses: ['database'] },
 
+  // ── user pool triggers ────────────────────────────────────────────────────────────────────
+  // Cognito waits 5 s for a trigger, then fails the sign-in: nothing here may call out
+  { id: 'pre-token-generation', description: "Puts the user's organization into the tokens Cognito issues", entry: 'functions/cognito/pre-token-generation.ts',
+    timeoutSeconds: 5, memoryMb: 256,
+    triggers: [{ kind: 'cognito', event: 'preTokenGeneration' }],
+    uses: [] },
+
   // ── queue workers ─────────────────────────────────────────────────────────────────────────
   { id: 'generation-worker', description: 'Generate an analysis from retrieved evidence', entry: 'functions/workers/generation.ts',
     timeoutSeconds: 300, memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'generation', batchSize: 1, maxConcurrency: 5 }],
-    uses: ['database', 'bedrock', 'qualityQueue'] },
+    // retrieval embeds the question with the embedding model
+    uses: ['database', 'bedrockAnalysis', 'bedrockEmbedding', 'qualityQueue'] },
   { id: 'quality-worker', description: 'Run the faithfulness and coverage checks', entry: 'functions/workers/quality.ts',
     timeoutSeconds: 120, memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
-    uses: ['database', 'bedrock'] },
+    uses: ['database', 'bedrockQuality'] },
 ];
+
+/** Whether a function calls Bedrock (any of the pinned models). */
+export const callsBedrock = (fn: FunctionSpec): boolean => fn.uses.some((use) => use.startsWith('bedrock'));
 
 export const httpRoutes = (): (HttpTrigger & { fn: FunctionSpec })[] =>
   functions.flatMap((fn) => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http').map((t) => ({ ...t, fn })));

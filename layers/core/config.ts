@@ -1,6 +1,6 @@
 /**
  * Runtime configuration, read from the environment once. The CDK stacks set these variables on each
- * Lambda (only those its manifest entry needs); the local twin sets them for its in-process handlers.
+ * Lambda (only those its manifest entry needs); the local twin runs each function with exactly those.
  * Every variable, its default and its meaning is in the README's configuration table.
  */
 export const env = (name: string): string | undefined => {
@@ -38,18 +38,14 @@ export const ENV = {
   qualityQueueUrl: 'QUALITY_QUEUE_URL',
   aiPrimaryRegion: 'AI_PRIMARY_REGION',
   aiFallbackRegion: 'AI_FALLBACK_REGION',
-  /** cron bearer: the secret itself (twin) or its Secrets Manager ARN (AWS) */
-  cronSecret: 'CRON_SECRET',
+  /** Secrets Manager ARNs: the cron routes' bearer secret, the payment webhook's signing secret */
   cronSecretArn: 'CRON_SECRET_ARN',
-  /** payment webhook signing secret: the secret itself (twin) or its Secrets Manager ARN (AWS) */
-  webhookSecret: 'WEBHOOK_SECRET',
   webhookSecretArn: 'WEBHOOK_SECRET_ARN',
   userPoolId: 'USER_POOL_ID',
   userPoolClientId: 'USER_POOL_CLIENT_ID',
   /** JWT verification for in-handler checks (cron routes accept an admin token too) */
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',
-  jwksUrl: 'JWKS_URL',
   /** 'true' switches the throttle shedder off (quality calls are then never shed) */
   aiShedderDisabled: 'AI_SHEDDER_DISABLED',
   /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */
@@ -57,7 +53,7 @@ export const ENV = {
   aiModelQuality: 'AI_MODEL_QUALITY',
   aiModelJudge: 'AI_MODEL_JUDGE',
   aiModelEmbedding: 'AI_MODEL_EMBEDDING',
-  /** set by the twin: endpoint of the local Bedrock stand-in (both regions) */
+  /** the SDK's endpoint override for Bedrock Runtime (the eval CLI against a local stand-in) */
   bedrockEndpoint: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
 } as const;
 

@@ -1,26 +1,41 @@
 /**
- * The Cognito user pool, its `admin` group and the SPA's app client. Its own stack (not the API's)
- * because every function, the queue workers included, gets JWT_ISSUER/JWT_AUDIENCE while the API's
- * functions need the workers' queues: with the pool in the API stack the two stacks would depend on
- * each other. It is also stateful (users), like the data stack.
+ * The Cognito user pool, its `admin` group, the SPA's app client and the pool's own trigger function.
+ * Its own stack (not the API's) because the workers and the API both need the pool's issuer while the
+ * API's functions need the workers' queues: with the pool in the API stack the two stacks would depend
+ * on each other. It is also stateful (users), like the data stack.
+ *
+ * Tenancy: every customer account carries the immutable custom attribute `organization_id`, which the
+ * app client can read but never write; the pre-token-generation trigger (V2: access-token customization,
+ * Essentials/Plus plan) copies it into the access and ID tokens as `organization_id`
+ * (layers/core/auth/token-claims.ts).
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
+import type { FunctionSpec } from '../manifest';
 import type { StageConfig } from '../stage-config';
+import { ServiceFunction } from './service-function';
 import type { IdentityResources } from './service-resources';
 
 /** Cognito group whose members pass `admin` access (the handlers check the `cognito:groups` claim). */
 export const ADMIN_GROUP = 'admin';
 
+/** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
+export const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';
+
+export const cognitoTriggers = (fn: FunctionSpec) => fn.triggers.filter((t) => t.kind === 'cognito');
+
 export interface IdentityStackProps extends StackProps {
   config: StageConfig;
+  /** manifest functions with a user pool trigger */
+  triggers: FunctionSpec[];
 }
 
 export class IdentityStack extends Stack {
   readonly identity: IdentityResources;
+  readonly functions: ServiceFunction[];
 
-  constructor(scope: Construct, id: string, { config, ...props }: IdentityStackProps) {
+  constructor(scope: Construct, id: string, { config, triggers, ...props }: IdentityStackProps) {
     super(scope, id, props);
     const plus = config.cognitoPlan === 'plus';
     const mfaRequired = config.mfa === 'required';
@@ -32,6 +47,7 @@ export class IdentityStack extends Stack {
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       mfa: mfaRequired ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
+      customAttributes: { [ORGANIZATION_ATTRIBUTE_NAME]: new cognito.StringAttribute({ minLen: 36, maxLen: 36, mutable: false }) },
       passwordPolicy: {
         minLength: 12,
         requireLowercase: true,
@@ -58,6 +74,9 @@ export class IdentityStack extends Stack {
       // SRP from the SPA; ADMIN_USER_PASSWORD and USER_AUTH (passkeys) for the /api/auth/* proxies
       authFlows: { userSrp: true, adminUserPassword: true, user: true },
       disableOAuth: true, // sign-in goes through the API's proxies, not the hosted UI
+      // the organization is readable (ID tokens carry it) and writable by no client: only the operator sets it
+      readAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes(ORGANIZATION_ATTRIBUTE_NAME),
+      writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true }),
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       accessTokenValidity: Duration.hours(1),
@@ -65,6 +84,13 @@ export class IdentityStack extends Stack {
       refreshTokenValidity: Duration.days(30),
     });
     this.identity = { userPool, client, issuer: userPool.userPoolProviderUrl };
+    this.functions = triggers.map((spec) => {
+      const fn = new ServiceFunction(this, { spec, resources: undefined, config });
+      for (const trigger of cognitoTriggers(spec)) {
+        if (trigger.event === 'preTokenGeneration') userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, fn, cognito.LambdaVersion.V2_0);
+      }
+      return fn;
+    });
     new CfnOutput(this, 'UserPoolId', { value: userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: client.userPoolClientId });
 

@@ -10,7 +10,7 @@ import { functions } from '../manifest';
 import { stageConfig, type StageConfig } from '../stage-config';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
-import { IdentityStack } from './identity-stack';
+import { cognitoTriggers, IdentityStack } from './identity-stack';
 import { NagChecks } from './nag';
 import { ObservabilityStack } from './observability-stack';
 import { scheduleTriggers, SchedulesStack } from './schedules-stack';
@@ -27,13 +27,18 @@ export interface ServiceApp {
   observability: ObservabilityStack;
 }
 
-export const buildApp = (app: App): ServiceApp => {
+export interface BuildOptions {
+  /** run cdk-nag at synth (default true; the local twin's synth skips it: it renders, it does not review) */
+  nag?: boolean;
+}
+
+export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const config = stageConfig(app.node);
   const name = (part: string) => `${config.prefix}-${part}`;
   const common = { description: `Investigation Analysis Service (${config.stage})`, tags: { service: SERVICE_NAME, stage: config.stage } };
 
   const data = new DataStack(app, name('data'), { ...common, config });
-  const identity = new IdentityStack(app, name('identity'), { ...common, config });
+  const identity = new IdentityStack(app, name('identity'), { ...common, config, triggers: functions.filter((fn) => cognitoTriggers(fn).length > 0) });
   const shared = {
     database: data.database,
     filesBucket: data.filesBucket,
@@ -47,9 +52,9 @@ export const buildApp = (app: App): ServiceApp => {
     ...common,
     config,
     resources: { ...shared, queues: workers.queues },
-    specs: functions.filter((fn) => !isWorker(fn)),
+    specs: functions.filter((fn) => !isWorker(fn) && cognitoTriggers(fn).length === 0),
   });
-  const built = [...workers.functions, ...api.functions];
+  const built = [...identity.functions, ...workers.functions, ...api.functions];
   const schedules = new SchedulesStack(app, name('schedules'), {
     ...common,
     targets: built.filter((fn) => scheduleTriggers(fn.spec).length > 0).map((fn) => ({ spec: fn.spec, fn })),
@@ -67,6 +72,6 @@ export const buildApp = (app: App): ServiceApp => {
     },
   });
 
-  Validations.of(app).addPlugins(new NagChecks(app));
+  if (options.nag !== false) Validations.of(app).addPlugins(new NagChecks(app));
   return { config, data, identity, workers, api, schedules, observability };
 };

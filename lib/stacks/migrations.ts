@@ -11,7 +11,7 @@ import { Construct, type IDependable } from 'constructs';
 import { ENV } from '../../layers/core/config';
 import type { StageConfig } from '../stage-config';
 import { ServiceLambda } from './service-function';
-import { databaseEnv, type DatabaseResources } from './service-resources';
+import { databaseEnv, readSecret, type DatabaseResources } from './service-resources';
 
 /** Function id (deployed as `<prefix>-migrate`); not a manifest function: nothing calls it but the deploy. */
 export const MIGRATE_FUNCTION_ID = 'migrate';
@@ -40,7 +40,7 @@ export class Migrations extends Construct {
       environment: { [ENV.functionId]: MIGRATE_FUNCTION_ID, ...databaseEnv(database) },
       database,
     });
-    database.secret.grantRead(this.fn);
+    readSecret(this.fn, database.secret);
 
     this.trigger = new Trigger(this, 'Run', { handler: this.fn, timeout: TIMEOUT, executeOnHandlerChange: true });
     for (const dependency of after) this.trigger.node.addDependency(dependency);

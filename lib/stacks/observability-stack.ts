@@ -24,7 +24,7 @@ import { AUDIT_FAILURE_MARKER } from '../../layers/core/audit/audit';
 import { SWEEPER_METRIC } from '../../layers/core/embeddings/metrics';
 import { RETENTION_LOG_MARKER } from '../../layers/core/operations/retention';
 import { AI_MARKERS, allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
-import { httpRoutes, type FunctionSpec, type QueueName } from '../manifest';
+import { callsBedrock, httpRoutes, type FunctionSpec, type QueueName } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
@@ -55,7 +55,6 @@ const MISSING_DATA: Record<MissingData, cloudwatch.TreatMissingData> = {
   missing: cloudwatch.TreatMissingData.MISSING,
 };
 
-const callsBedrock = (fn: FunctionSpec) => fn.uses.includes('bedrock');
 // writeAudit needs the database; so does every path that fails a quality check (worker, watchdog)
 const usesDatabase = (fn: FunctionSpec) => fn.uses.includes('database');
 

@@ -12,19 +12,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../layers/core/config';
 import { GENERATION_CAP_ENV, RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
+import { BUNDLING } from '../bundling';
 import type { FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 import { BINDINGS, type DatabaseResources, type ServiceResources } from './service-resources';
 
-/**
- * Left out of the bundles: only the local twin uses these. The AWS SDK is bundled, not taken from the
- * Lambda runtime, whose copy lags behind and need not carry every package used (s3-request-presigner);
- * a bundled SDK is the one the tests ran. It also starts faster (`npm run bench -- bundles`: init
- * median 130 ms bundled against 183 ms loading it from node_modules).
- */
-export const EXTERNAL_MODULES = ['@electric-sql/*', 'kysely-pglite-dialect', 'fauxqs'];
 
 export const SERVICE_NAME = 'investigation-analysis';
 
@@ -62,6 +56,9 @@ export interface ServiceLambdaProps {
 
 /** nodejs22.x on arm64, esbuild-bundled, its own log group with the stage's retention, X-Ray, Lambda Insights. */
 export class ServiceLambda extends NodejsFunction {
+  /** the handler module, relative to the project root (the local twin bundles it as this function's code) */
+  readonly entry: string;
+
   constructor(scope: Construct, id: string, { config, description, entry, timeoutSeconds, memoryMb, environment, database }: ServiceLambdaProps) {
     super(scope, id, {
       functionName: functionName(config, id),
@@ -89,15 +86,16 @@ export class ServiceLambda extends NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: path.join(PROJECT_ROOT, 'package-lock.json'),
       bundling: {
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        target: 'node22',
+        minify: BUNDLING.minify,
+        sourceMap: BUNDLING.sourceMap,
+        sourcesContent: BUNDLING.sourcesContent,
+        target: BUNDLING.target,
         format: OutputFormat.CJS,
-        externalModules: EXTERNAL_MODULES,
+        externalModules: [...BUNDLING.externalModules],
       },
     });
 
+    this.entry = entry;
     acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaBasicExecutionRole'),
       "AWS-managed minimum for writing the function's own logs (CreateLogGroup/CreateLogStream/PutLogEvents).");
     acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaVPCAccessExecutionRole'),
@@ -113,16 +111,20 @@ export class ServiceLambda extends NodejsFunction {
 
 export interface ServiceFunctionProps {
   spec: FunctionSpec;
-  resources: ServiceResources;
+  /** what the function may be bound to; the user pool's trigger, deployed with the pool, gets none */
+  resources: ServiceResources | undefined;
   config: StageConfig;
 }
+
+/** Cron routes accept an admin token, so their handlers verify one against the pool; no other handler reads a token. */
+const verifiesTokens = (spec: FunctionSpec): boolean => spec.triggers.some((t) => t.kind === 'http' && t.access === 'cron');
 
 /** A manifest function: ServiceLambda plus exactly the environment and grants its `uses` name. */
 export class ServiceFunction extends ServiceLambda {
   readonly spec: FunctionSpec;
 
   constructor(scope: Construct, { spec, resources, config }: ServiceFunctionProps) {
-    const { identity } = resources;
+    if (!resources && (spec.uses.length > 0 || verifiesTokens(spec))) throw new Error(`${spec.id} uses resources, so it cannot be deployed with the user pool`);
     super(scope, spec.id, {
       config,
       description: spec.description,
@@ -131,18 +133,16 @@ export class ServiceFunction extends ServiceLambda {
       memoryMb: spec.memoryMb,
       environment: {
         [ENV.functionId]: spec.id,
-        // cron routes accept an admin token, so every handler can verify one
-        [ENV.jwtIssuer]: identity.issuer,
-        [ENV.jwtAudience]: identity.client.userPoolClientId,
-        ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources))),
+        ...(resources && verifiesTokens(spec) && { [ENV.jwtIssuer]: resources.identity.issuer, [ENV.jwtAudience]: resources.identity.client.userPoolClientId }),
+        ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources!))),
         // limit overrides from CDK context, only where they apply (HTTP routes; generation starters)
         ...(config.limits.rateLimits && spec.triggers.some((t) => t.kind === 'http') && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
         ...(config.limits.generationCap && spec.uses.includes('generationQueue') && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
       },
       // only the database is inside the VPC
-      ...(spec.uses.includes('database') && { database: resources.database }),
+      ...(spec.uses.includes('database') && { database: resources!.database }),
     });
     this.spec = spec;
-    for (const use of spec.uses) BINDINGS[use].grant(resources, this);
+    for (const use of spec.uses) BINDINGS[use].grant(resources!, this);
   }
 }

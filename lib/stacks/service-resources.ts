@@ -54,15 +54,28 @@ export interface Binding {
 const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) =>
   iam.Grant.addToPrincipal({ grantee, actions, resourceArns });
 
+// Grants name the actions the code calls and nothing more (CDK's grantSendMessages and grantRead add
+// GetQueueAttributes/GetQueueUrl and DescribeSecret, which no function calls: `npm run iam-report`).
 const queue = (name: QueueName, urlVar: string): Binding => ({
   env: (r) => ({ [urlVar]: r.queues[name].queueUrl }),
-  grant: (r, fn) => r.queues[name].grantSendMessages(fn),
+  grant: (r, fn) => allow(fn, ['sqs:SendMessage'], [r.queues[name].queueArn]),
 });
+
+export const readSecret = (fn: Grantee, secret: secretsmanager.ISecret) => allow(fn, ['secretsmanager:GetSecretValue'], [secret.secretArn]);
 
 const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: string): Binding => ({
   env: (r) => ({ [arnVar]: pick(r).secretArn }),
-  grant: (r, fn) => pick(r).grantRead(fn),
+  grant: (r, fn) => readSecret(fn, pick(r)),
 });
+
+/** One pinned model in both AI regions: its env var and InvokeModel on its foundation-model ARNs (Converse is authorised as InvokeModel). */
+const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
+  env: ({ ai }) => ({ [ENV.aiPrimaryRegion]: ai.primaryRegion, [ENV.aiFallbackRegion]: ai.fallbackRegion, [AI_MODEL_ENV[purpose]]: ai.models[purpose] }),
+  grant: ({ ai }, fn) => allow(fn, ['bedrock:InvokeModel'],
+    [ai.primaryRegion, ai.fallbackRegion].map((region) => `arn:${Aws.PARTITION}:bedrock:${region}::foundation-model/${ai.models[purpose]}`)),
+});
+
+const userPoolEnv = ({ identity }: ServiceResources) => ({ [ENV.userPoolId]: identity.userPool.userPoolId, [ENV.userPoolClientId]: identity.client.userPoolClientId });
 
 /** What layers/core/db/connection.ts reads to reach the database through the proxy. */
 export const databaseEnv = (database: DatabaseResources): Record<string, string> =>
@@ -72,7 +85,7 @@ export const BINDINGS: Record<Resource, Binding> = {
   // network access to the proxy comes with the VPC placement (service-function.ts)
   database: {
     env: ({ database }) => databaseEnv(database),
-    grant: ({ database }, fn) => database.secret.grantRead(fn),
+    grant: ({ database }, fn) => readSecret(fn, database.secret),
   },
   filesBucket: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
@@ -87,6 +100,15 @@ export const BINDINGS: Record<Resource, Binding> = {
   },
   generationQueue: queue('generation', ENV.generationQueueUrl),
   qualityQueue: queue('quality', ENV.qualityQueueUrl),
+  queueHealth: {
+    env: ({ queues }) => ({ [ENV.generationQueueUrl]: queues.generation.queueUrl, [ENV.qualityQueueUrl]: queues.quality.queueUrl }),
+    grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).map((q) => q.queueArn)),
+  },
+  filesBucketHealth: {
+    env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
+    // HeadBucket is authorised as s3:ListBucket
+    grant: ({ filesBucket }, fn) => allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]),
+  },
   queueStats: {
     env: ({ queues, ai }) => ({
       [ENV.generationQueueUrl]: queues.generation.queueUrl,
@@ -98,22 +120,13 @@ export const BINDINGS: Record<Resource, Binding> = {
     grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).flatMap((q) =>
       [q.queueArn, ...(q.deadLetterQueue ? [q.deadLetterQueue.queue.queueArn] : [])])),
   },
-  bedrock: {
-    env: ({ ai }) => ({
-      [ENV.aiPrimaryRegion]: ai.primaryRegion,
-      [ENV.aiFallbackRegion]: ai.fallbackRegion,
-      ...Object.fromEntries(Object.entries(ai.models).map(([use, id]) => [AI_MODEL_ENV[use as keyof AiModels], id])),
-    }),
-    // Converse is authorised as bedrock:InvokeModel; only the pinned models, in the two regions
-    grant: ({ ai }, fn) =>
-      allow(fn, ['bedrock:InvokeModel'], [ai.primaryRegion, ai.fallbackRegion].flatMap((region) =>
-        [...new Set(Object.values(ai.models))].map((model) => `arn:${Aws.PARTITION}:bedrock:${region}::foundation-model/${model}`))),
-  },
+  bedrockAnalysis: bedrock('analysis'),
+  bedrockQuality: bedrock('quality'),
+  bedrockEmbedding: bedrock('embedding'),
   cronSecret: secret((r) => r.cronSecret, ENV.cronSecretArn),
   webhookSecret: secret((r) => r.webhookSecret, ENV.webhookSecretArn),
-  userPool: {
-    env: ({ identity }) => ({ [ENV.userPoolId]: identity.userPool.userPoolId, [ENV.userPoolClientId]: identity.client.userPoolClientId }),
-    // server-side sign-in (password, MFA and passkey challenges); ForgotPassword needs no IAM
-    grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminInitiateAuth', 'cognito-idp:AdminRespondToAuthChallenge'),
-  },
+  // Cognito's public API (ForgotPassword, ConfirmForgotPassword, the software-token calls) needs no IAM
+  userPool: { env: userPoolEnv, grant: () => undefined },
+  userPoolInitiateAuth: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminInitiateAuth') },
+  userPoolRespondToChallenge: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminRespondToAuthChallenge') },
 };

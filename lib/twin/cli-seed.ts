@@ -8,6 +8,7 @@ import { ENV } from '../../layers/core/config';
 import { runningTwin } from '../../layers/core/db/embedded-lock';
 import { runSeedCli } from '../../layers/core/seed/cli-seed';
 import { startLocalAws } from './local-aws';
+import { renderDeployment } from './twin';
 import { twinDirectory } from '../paths';
 
 const main = async () => {
@@ -16,8 +17,10 @@ const main = async () => {
   const args = process.argv.slice(2);
   // a running twin owns the folder's S3 (and refuses the embedded database to others): leave both to it
   const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !args.includes('--help') && !args.includes('-h');
-  const aws = wantsStorage ? await startLocalAws({ dataDir: join(twinDir, 'aws') }) : undefined;
-  if (aws) Object.assign(process.env, { [ENV.filesBucket]: aws.bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
+  const plan = wantsStorage ? (await renderDeployment()).plan : undefined;
+  const bucket = plan?.functions.map((f) => f.environment[ENV.filesBucket]).find(Boolean);
+  const aws = plan && bucket ? await startLocalAws({ dataDir: join(twinDir, 'aws'), region: plan.region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }) : undefined;
+  if (aws) Object.assign(process.env, { [ENV.filesBucket]: bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: plan!.region, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
   try {
     process.exitCode = await runSeedCli(args);
   } finally {

@@ -1,27 +1,37 @@
 /**
  * `npm run token -- --role admin|investigator [--email user@…] [--ttl seconds]`
- * Mints a dev access token for a demo user, signed with the twin's key (no database needed).
- * Use it as `Authorization: Bearer <token>` against the twin.
+ * A dev access token of a demo user from the running twin's identity provider: issued exactly as a
+ * sign-in issues it (the pool's claims, its pre-token-generation trigger), without the password round.
+ * Use it as `Authorization: Bearer <token>` against the twin. Start the twin first (`npm start`).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEMO_USERS } from '../../layers/core/seed/demo';
-import { loadOrCreateKeys, mintToken } from './identity';
 import { twinDirectory } from '../paths';
+import { TOKENS_PATH } from './identity-provider';
+import { ENDPOINTS_FILE, type TwinEndpoints } from './twin';
 
 const program = new Command('token')
-  .description('Mint a dev access token for a demo user of the local twin')
+  .description('Get a dev access token for a demo user of the running local twin')
   .addOption(new Option('--role <role>', 'role of the demo user').choices(['admin', 'investigator']).default('investigator'))
-  .option('--email <email>', `a specific demo user (${DEMO_USERS.map((u) => u.email).join(', ')})`)
-  .option('--ttl <seconds>', 'lifetime in seconds', '3600')
-  .action(async (opts: { role: 'admin' | 'investigator'; email?: string; ttl: string }) => {
-    const user = opts.email ? DEMO_USERS.find((u) => u.email === opts.email) : DEMO_USERS.find((u) => u.role === opts.role);
-    if (!user) return program.error(`no demo user ${opts.email ? `with email ${opts.email}` : `with role ${opts.role}`}`);
-    const ttl = Number(opts.ttl);
-    if (!Number.isInteger(ttl) || ttl <= 0) return program.error('--ttl must be a positive whole number of seconds');
-    const keys = await loadOrCreateKeys(twinDirectory());
-    const token = await mintToken(keys, { subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id }, ttl);
-    console.error(`# ${user.email} (${user.role}), valid ${ttl} s`);
-    console.log(token);
+  .option('--email <email>', `a specific user (demo users: ${DEMO_USERS.map((u) => u.email).join(', ')})`)
+  .option('--ttl <seconds>', 'lifetime in seconds (default: the app client\'s access token validity)')
+  .addOption(new Option('--id', 'print the ID token instead of the access token'))
+  .action(async (opts: { role: 'admin' | 'investigator'; email?: string; ttl?: string; id?: boolean }) => {
+    const email = opts.email ?? DEMO_USERS.find((u) => u.role === opts.role)?.email;
+    const ttl = opts.ttl === undefined ? undefined : Number(opts.ttl);
+    if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) return program.error('--ttl must be a positive whole number of seconds');
+    const file = join(twinDirectory(), ENDPOINTS_FILE);
+    if (!existsSync(file)) return program.error('the twin is not running: start it with `npm start` (tokens come from its identity provider)');
+    const { identityProvider } = JSON.parse(readFileSync(file, 'utf8')) as TwinEndpoints;
+    const res = await fetch(`${identityProvider}${TOKENS_PATH}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, ...(ttl !== undefined && { ttlSeconds: ttl }) }),
+    }).catch(() => program.error(`the twin's identity provider (${identityProvider}) does not answer: is the twin still running?`));
+    const body = (await res.json()) as { accessToken?: string; idToken?: string; expiresIn?: number; message?: string };
+    if (!res.ok) return program.error(body.message ?? `the identity provider answered ${res.status}`);
+    console.error(`# ${email}: ${opts.id ? 'ID' : 'access'} token`);
+    console.log(opts.id ? body.idToken : body.accessToken);
   });
 
 void program.parseAsync();

@@ -1,19 +1,21 @@
 /**
- * The twin's API Gateway: matches a request to a manifest route (literal segments win over
- * parameters, as in API Gateway), runs the JWT authorizer on investigator and admin routes, builds
- * the HTTP API v2 event, and calls the same handler module CDK deploys.
+ * The twin's API Gateway, rendered from the synthesized HTTP API: its routes (literal segments win over
+ * parameters, as in API Gateway), its JWT authorizer (the issuer and audience of the template) on the
+ * routes that have it, its CORS configuration. A matched request becomes the HTTP API v2 event and is
+ * handed to the integration's function in the twin's Lambda runtime; what API Gateway answers when the
+ * integration does not (413, 500, 504) it answers too.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { CORS, HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, type FunctionSpec, type HttpTrigger } from '../manifest';
-import { bearerToken, verifyAccessToken } from '../../layers/core/auth/jwt';
+import { HTTP_API_INTEGRATION_TIMEOUT_SECONDS } from '../manifest';
+import { bearerToken } from '../../layers/core/auth/jwt';
 import type { HttpEvent } from '../../layers/core/http/route';
+import type { PlanApi, PlanRoute } from './assembly/plan';
+import type { InvokeOutcome } from './runtime/lambda';
 
-export type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
-
-interface CompiledRoute { trigger: HttpTrigger; fn: FunctionSpec; segments: string[]; literals: number }
+interface CompiledRoute { route: PlanRoute; segments: string[]; literals: number }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
@@ -25,28 +27,28 @@ class GatewayError extends Error {
   constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
 }
 
-export const compileRoutes = (): CompiledRoute[] =>
-  httpRoutes()
-    .map(({ fn, ...trigger }) => {
-      const segments = trigger.path.split('/').filter(Boolean);
-      return { trigger, fn, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
+export const compileRoutes = (routes: PlanRoute[]): CompiledRoute[] =>
+  routes
+    .map((route) => {
+      const segments = route.path.split('/').filter(Boolean);
+      return { route, segments, literals: segments.filter((s) => !s.startsWith('{')).length };
     })
     // most literal segments first, so /api/analysis/feedback-metrics beats /api/analysis/{analysis_id}
     .sort((a, b) => b.literals - a.literals);
 
 export const matchRoute = (routes: CompiledRoute[], method: string, path: string) => {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  for (const route of routes) {
-    if (route.trigger.method !== method || route.segments.length !== parts.length) continue;
+  for (const compiled of routes) {
+    if (compiled.route.method !== method || compiled.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
-    const ok = route.segments.every((segment, i) => {
+    const ok = compiled.segments.every((segment, i) => {
       if (segment.startsWith('{')) {
         params[segment.slice(1, -1)] = parts[i]!;
         return true;
       }
       return segment === parts[i];
     });
-    if (ok) return { route, params };
+    if (ok) return { route: compiled.route, params };
   }
   return undefined;
 };
@@ -75,44 +77,25 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 const isText = (contentType: string | undefined) => !contentType || /json|text|xml|urlencoded|javascript/.test(contentType);
 
 export interface GatewayOptions {
-  handlers: Map<string, LambdaHandler>;
-  corsOrigin: string;
-  /** extra unauthenticated paths the twin itself serves (JWKS) */
-  extras: Record<string, () => unknown>;
+  api: Pick<PlanApi, 'id' | 'routes' | 'cors'>;
+  /** verifies a bearer token as the synthesized JWT authorizer does (issuer, audience, signature, expiry) */
+  authorize: (token: string) => Promise<JWTPayload>;
+  /** invokes the integration's function in the twin's Lambda runtime */
+  invoke: (functionId: string, event: HttpEvent, requestId: string) => Promise<InvokeOutcome>;
+  /** extra unauthenticated paths the twin itself serves */
+  extras?: Record<string, () => unknown>;
   onRequest?: (line: string) => void;
-  /** how long the gateway waits for a function (default INTEGRATION_TIMEOUT_MS, or the function's shorter timeout) */
+  /** how long the gateway waits for a function (default API Gateway's 30 s) */
   integrationTimeoutMs?: number;
+  account: string;
 }
 
-export const lambdaContext = (fn: FunctionSpec, requestId: string): Context => {
-  const deadline = Date.now() + fn.timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: fn.id,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${fn.id}`,
-    memoryLimitInMB: String(fn.memoryMb),
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${fn.id}`,
-    logStreamName: 'twin',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
-
-/**
- * The function's answer, unless time runs out first: the function's own timeout is a function error
- * (500, as Lambda reports it), the gateway's shorter wait a 504.
- */
-const withinTimeouts = async (invocation: Promise<unknown>, fn: FunctionSpec, gatewayMs: number): Promise<unknown> => {
-  const functionMs = fn.timeoutSeconds * 1000;
-  const timeout = functionMs < gatewayMs
-    ? new GatewayError(500, `${fn.id}: Task timed out after ${fn.timeoutSeconds} seconds`)
-    : new GatewayError(504, `${fn.id} ran past the gateway's ${gatewayMs} ms`);
+/** The function's outcome, unless the gateway's own wait runs out first (504). */
+const withinIntegrationTimeout = async (invocation: Promise<InvokeOutcome>, functionId: string, gatewayMs: number): Promise<InvokeOutcome> => {
   let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(timeout), Math.min(functionMs, gatewayMs)); });
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GatewayError(504, `${functionId} ran past the gateway's ${gatewayMs} ms`)), gatewayMs);
+  });
   return Promise.race([invocation, expiry]).finally(() => clearTimeout(timer));
 };
 
@@ -122,39 +105,50 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 export const createGateway = (options: GatewayOptions) => {
-  const routes = compileRoutes();
-  const cors = {
-    'access-control-allow-origin': options.corsOrigin,
-    'access-control-allow-headers': CORS.allowHeaders.join(','),
-    'access-control-expose-headers': CORS.exposeHeaders.join(','),
-    'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-    vary: 'origin',
-  };
+  const routes = compileRoutes(options.api.routes);
+  const cors = options.api.cors;
+  const corsHeaders = (origin: string | undefined): Record<string, string> =>
+    cors && origin && (cors.allowOrigins.includes(origin) || cors.allowOrigins.includes('*'))
+      ? {
+          'access-control-allow-origin': origin,
+          ...(cors.exposeHeaders.length > 0 && { 'access-control-expose-headers': cors.exposeHeaders.join(',') }),
+          vary: 'origin',
+        }
+      : {};
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://twin.local');
     const method = req.method ?? 'GET';
+    const origin = req.headers.origin;
     const finish = (status: number) => options.onRequest?.(`${method} ${url.pathname} → ${status} (${Math.round(performance.now() - started)} ms)`);
+    const allowed = corsHeaders(origin);
     try {
-      const extra = options.extras[url.pathname];
+      const extra = options.extras?.[url.pathname];
       if (extra && method === 'GET') return send(res, 200, extra());
-      if (method === 'OPTIONS') {
-        res.writeHead(204, { ...cors, 'access-control-max-age': String(CORS.maxAgeSeconds) });
+      if (method === 'OPTIONS' && cors && origin && req.headers['access-control-request-method']) {
+        res.writeHead(204, {
+          ...allowed,
+          ...(Object.keys(allowed).length > 0 && {
+            'access-control-allow-headers': cors.allowHeaders.join(','),
+            'access-control-allow-methods': cors.allowMethods.join(','),
+            ...(cors.maxAge !== undefined && { 'access-control-max-age': String(cors.maxAge) }),
+          }),
+        });
         return void res.end();
       }
       const match = matchRoute(routes, method, url.pathname);
       if (!match) {
-        send(res, 404, { message: 'Not Found' }, cors);
+        send(res, 404, { message: 'Not Found' }, allowed);
         return finish(404);
       }
       const { route, params } = match;
       let claims: Record<string, string> | undefined;
-      if (route.trigger.access === 'investigator' || route.trigger.access === 'admin') {
+      if (route.authorization === 'JWT') {
         const token = bearerToken(req.headers.authorization);
-        const payload = token ? await verifyAccessToken(token).catch(() => undefined) : undefined;
+        const payload = token ? await options.authorize(token).catch(() => undefined) : undefined;
         if (!payload) {
-          send(res, 401, { message: 'Unauthorized' }, { ...cors, 'www-authenticate': 'Bearer' });
+          send(res, 401, { message: 'Unauthorized' }, { ...allowed, 'www-authenticate': 'Bearer' });
           return finish(401);
         }
         claims = claimsAsGatewayRendersThem(payload);
@@ -168,20 +162,20 @@ export const createGateway = (options: GatewayOptions) => {
       const now = new Date();
       const event: HttpEvent = {
         version: '2.0',
-        routeKey: `${route.trigger.method} ${route.trigger.path}`,
+        routeKey: route.routeKey,
         rawPath: url.pathname,
         rawQueryString: url.search.slice(1),
         headers,
         ...(Object.keys(query).length > 0 && { queryStringParameters: query }),
         ...(Object.keys(params).length > 0 && { pathParameters: params }),
         requestContext: {
-          accountId: '000000000000',
-          apiId: 'twin',
+          accountId: options.account,
+          apiId: options.api.id,
           domainName: req.headers.host ?? '127.0.0.1',
-          domainPrefix: 'twin',
+          domainPrefix: options.api.id,
           http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? '' },
           requestId,
-          routeKey: `${route.trigger.method} ${route.trigger.path}`,
+          routeKey: route.routeKey,
           stage: '$default',
           time: now.toUTCString(),
           timeEpoch: now.getTime(),
@@ -191,23 +185,24 @@ export const createGateway = (options: GatewayOptions) => {
         isBase64Encoded: raw.length > 0 && !isText(contentType),
       };
       if (!claims) delete (event.requestContext as { authorizer?: unknown }).authorizer;
-      const handler = options.handlers.get(route.fn.id);
-      if (!handler) throw new Error(`no handler loaded for ${route.fn.id}`);
-      const result = (await withinTimeouts(handler(event, lambdaContext(route.fn, requestId)), route.fn,
-        options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+      const outcome = await withinIntegrationTimeout(options.invoke(route.functionId, event, requestId), route.functionId,
+        options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS);
+      // a function error or timeout is a failed integration: API Gateway answers 500
+      if (!outcome.ok) throw new GatewayError(500, `${route.functionId}: ${outcome.error.errorType}: ${outcome.error.stack ?? outcome.error.errorMessage}`);
+      const result = outcome.value as APIGatewayProxyStructuredResultV2 | string | null;
       const structured = typeof result === 'object' && result !== null && 'statusCode' in result
         ? result
-        : { statusCode: 200, body: JSON.stringify(result ?? null), headers: { 'content-type': 'application/json' } };
+        : { statusCode: 200, body: typeof result === 'string' ? result : JSON.stringify(result), headers: { 'content-type': 'application/json' } };
       const status = structured.statusCode ?? 200;
       const body = structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
       // API Gateway adds its request id as apigw-requestid; the handlers put the same id in x-request-id
-      res.writeHead(status, { ...cors, ...(structured.headers as Record<string, string> | undefined), 'apigw-requestid': requestId });
+      res.writeHead(status, { ...allowed, ...(structured.headers as Record<string, string> | undefined), 'apigw-requestid': requestId });
       res.end(body);
       finish(status);
     } catch (error) {
-      const status = error instanceof GatewayError ? error.status : 500; // anything else: the function failed
-      send(res, status, { message: GATEWAY_MESSAGES[status] }, cors);
-      options.onRequest?.(`${method} ${url.pathname} → ${status}: ${error instanceof Error ? error.stack : String(error)}`);
+      const status = error instanceof GatewayError ? error.status : 500;
+      send(res, status, { message: GATEWAY_MESSAGES[status] }, allowed);
+      options.onRequest?.(`${method} ${url.pathname} → ${status}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 };

@@ -30,15 +30,17 @@ import type { AddressInfo } from 'node:net';
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../../layers/core/db/schema';
-import { mintToken, TWIN_CLIENT_ID, type KeyFile } from './identity';
+import { jwksDocument, TriggerError, type KeyFile, type TokenIssuer, type TriggerSource } from './identity';
 import { cosePublicKey, passkeyCredentialId, TWIN_RP_ID, type PasskeyFile } from './passkey';
 import { newTotpSecret, totpMatches } from './totp';
 
-export const TWIN_USER_POOL_ID = 'us-east-1_twin';
 /** meets the Cognito pool's policy: 12+ characters, upper and lower case, a digit, a symbol */
 export const TWIN_PASSWORD = 'Demo-Password-1!';
 /** base32 TOTP secret of every administrator in the twin (add it to any authenticator app) */
 export const TWIN_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+
+/** The twin's own route for dev tokens (`npm run token`); not a Cognito operation, so no function may call it. */
+export const TOKENS_PATH = '/_twin/tokens';
 
 const SESSION_MS = 3 * 60_000; // Cognito's sign-in sessions last 3 minutes
 const RESET_CODE_MS = 60 * 60_000;
@@ -68,6 +70,10 @@ export interface OutboxMessage { email: string; code: string; at: Date }
 export interface LocalIdentityProviderOptions {
   db: Kysely<Database>;
   keys: KeyFile;
+  /** the synthesized pool's id, app client and MFA configuration */
+  pool: { userPoolId: string; clientId: string; mfa: 'OFF' | 'ON' | 'OPTIONAL' };
+  /** tokens for a signed-in user, as the pool issues them (pre-token-generation trigger included) */
+  issuer: TokenIssuer;
   passkey: PasskeyFile;
   /** the SPA's origin, the only one passkey assertions may come from */
   origin: string;
@@ -93,7 +99,7 @@ const BY_SESSION = Symbol('by session');
 const masked = (email: string) => email.replace(/^(.).*(@.).*$/, '$1***$2***');
 
 export const startLocalIdentityProvider = async (options: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> => {
-  const { db, keys, passkey, origin, log = () => undefined } = options;
+  const { db, keys, passkey, origin, pool, issuer, log = () => undefined } = options;
   const sessions = new Map<string, Session>();
   const passwords = new Map<string, string>();
   /** temporary passwords of invited users (FORCE_CHANGE_PASSWORD), by email */
@@ -102,7 +108,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   /** TOTP secrets enrolled through MFA_SETUP, by email */
   const authenticators = new Map<string, string>();
   /** the pool's MfaConfiguration is ON (SetUserPoolMfaConfig): a user with no authenticator must enrol one */
-  let mfaRequired = false;
+  let mfaRequired = pool.mfa === 'ON';
   const outbox: OutboxMessage[] = [];
   const publicKey = cosePublicKey(passkey.publicJwk);
 
@@ -112,9 +118,14 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     return row && { subject: row.idp_subject, email: row.email, role: row.role, organizationId: row.organization_id };
   };
 
-  const tokens = async (user: User) => {
-    const who = { subject: user.subject, email: user.email, role: user.role, organizationId: user.organizationId };
-    return { AuthenticationResult: { AccessToken: await mintToken(keys, who), IdToken: await mintToken(keys, who, 3600, 'id'), ExpiresIn: 3600, TokenType: 'Bearer' } };
+  const tokens = async (user: User, source?: TriggerSource) => {
+    try {
+      const { accessToken, idToken, expiresIn } = await issuer.issue(user, { ...(source && { source }) });
+      return { AuthenticationResult: { AccessToken: accessToken, IdToken: idToken, ExpiresIn: expiresIn, TokenType: 'Bearer' } };
+    } catch (error) {
+      if (error instanceof TriggerError) throw new IdpError(error.type, error.message);
+      throw error;
+    }
   };
 
   const openSession = (session: Omit<Session, 'expires'>): string => {
@@ -138,9 +149,9 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   const totpSecretOf = (user: User) => authenticators.get(user.email) ?? (user.role === 'admin' ? TWIN_TOTP_SECRET : undefined);
 
   /** After the password: a user with an authenticator answers the TOTP challenge, one without gets tokens, or MFA_SETUP when MFA is ON. */
-  const passwordAccepted = async (user: User) => {
+  const passwordAccepted = async (user: User, source?: TriggerSource) => {
     const challenge = totpSecretOf(user) ? 'SOFTWARE_TOKEN_MFA' : mfaRequired ? 'MFA_SETUP' : undefined;
-    if (!challenge) return tokens(user);
+    if (!challenge) return tokens(user, source);
     return {
       ChallengeName: challenge,
       ChallengeParameters: { USER_ID_FOR_SRP: user.subject, ...(challenge === 'MFA_SETUP' && { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' }) },
@@ -153,8 +164,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   }
 
   const checkPool = (body: Record<string, unknown>, withPool: boolean) => {
-    if (body.ClientId !== TWIN_CLIENT_ID) throw new IdpError('ResourceNotFoundException', 'User pool client does not exist.');
-    if (withPool && body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+    if (body.ClientId !== pool.clientId) throw new IdpError('ResourceNotFoundException', 'User pool client does not exist.');
+    if (withPool && body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
   };
 
   const operations: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
@@ -210,7 +221,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
         checkPolicy(responses.NEW_PASSWORD);
         invited.delete(user.email);
         passwords.set(user.email, responses.NEW_PASSWORD);
-        return passwordAccepted(user);
+        return passwordAccepted(user, 'TokenGeneration_NewPasswordChallenge');
       }
       let credential: AuthenticationResponseJSON;
       try {
@@ -256,7 +267,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
 
     /** The pool's MFA mode: ON makes every user without an authenticator enrol one at sign-in (Cognito's `-c mfa=required`). */
     SetUserPoolMfaConfig: async (body) => {
-      if (body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
       if (!['OFF', 'ON', 'OPTIONAL'].includes(String(body.MfaConfiguration))) throw invalidParameter('MfaConfiguration must be OFF, ON or OPTIONAL.');
       mfaRequired = body.MfaConfiguration === 'ON';
       log(`[twin idp] MFA ${mfaRequired ? 'required' : 'optional'}`);
@@ -269,7 +280,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
      * mails nothing), inviting it again when it already was.
      */
     AdminCreateUser: async (body) => {
-      if (body.UserPoolId !== TWIN_USER_POOL_ID) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
       const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
       if (!user) throw invalidParameter('The twin\'s users are the users table: add the user (npm run seed) before AdminCreateUser.');
       if (typeof body.TemporaryPassword !== 'string') throw invalidParameter('The twin sends no invitation mail: give TemporaryPassword.');
@@ -317,7 +328,35 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     },
   };
 
+  const jwksPath = `/${pool.userPoolId}/.well-known/jwks.json`;
+  /** `npm run token`: a user's tokens without the password round, issued exactly as a sign-in issues them */
+  const issueDevTokens = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { email, ttlSeconds } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { email?: string; ttlSeconds?: number };
+      void (async () => {
+        const user = email ? await findUser(email) : undefined;
+        if (!user) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ message: `no user ${email ?? ''} in the twin` }));
+        }
+        const tokens = await issuer.issue(user, { ...(ttlSeconds !== undefined && { ttlSeconds }) });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(tokens));
+      })().catch((error: unknown) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: (error as Error).message }));
+      });
+    });
+  };
   const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === jwksPath) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(jwksDocument(keys)));
+      return;
+    }
+    if (req.method === 'POST' && req.url === TOKENS_PATH) return void issueDevTokens(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -1,20 +1,15 @@
 /**
- * SQS and S3 on this machine (fauxqs), laid out as the CDK stacks lay them out in AWS: each manifest
- * queue with its DLQ and redrive policy, and the files bucket. State persists in the twin folder.
+ * SQS and S3 on this machine (fauxqs): the queues of the synthesized stacks with their attributes
+ * (visibility timeout, retention, redrive to their DLQ) and the buckets, under the names the twin gives
+ * them. Functions reach it only through the AWS edge (./aws-edge.ts); the twin itself and tests may use
+ * its endpoint directly, as an operator with full access. State persists in the twin folder.
  */
 import net from 'node:net';
-import { queues, visibilityTimeoutSeconds, type QueueName } from '../manifest';
-
-export const FILES_BUCKET = 'ias-files';
-const ACCOUNT = '000000000000';
-const REGION = 'us-east-1';
-
-export interface LocalQueue { url: string; arn: string; dlqUrl: string; dlqArn: string }
+import type { PlanQueue } from './assembly/plan';
 
 export interface LocalAws {
+  /** fauxqs's own endpoint (path-style S3, SQS by queue URL), for the twin and operators */
   endpoint: string;
-  queues: Record<QueueName, LocalQueue>;
-  bucket: string;
   stop: () => Promise<void>;
 }
 
@@ -34,32 +29,18 @@ const listenOnLoopbackOnly = (): (() => void) => {
   };
 };
 
-export const startLocalAws = async (options: { dataDir?: string; visibilityTimeoutSeconds?: number } = {}): Promise<LocalAws> => {
+export const startLocalAws = async (options: { dataDir?: string; region: string; queues: PlanQueue[]; buckets: string[] }): Promise<LocalAws> => {
   const { startFauxqs } = await import('fauxqs');
   const restore = listenOnLoopbackOnly();
   let server: Awaited<ReturnType<typeof startFauxqs>>;
   try {
-    server = await startFauxqs({ port: 0, logger: false, defaultRegion: REGION, ...(options.dataDir && { dataDir: options.dataDir }) });
+    server = await startFauxqs({ port: 0, logger: false, defaultRegion: options.region, ...(options.dataDir && { dataDir: options.dataDir }) });
   } finally {
     restore();
   }
-  const endpoint = `http://127.0.0.1:${server.port}`;
-  // The SDK sends each call to its queue URL's host, and fauxqs's default host does not resolve here.
-  const urlOf = (name: string) => `${endpoint}/${ACCOUNT}/${name}`;
-  const arnOf = (name: string) => `arn:aws:sqs:${REGION}:${ACCOUNT}:${name}`;
-  const names = Object.keys(queues) as QueueName[];
-  server.setup({ queues: names.map((q) => ({ name: `ias-${q}-dlq` })), buckets: [FILES_BUCKET] });
-  server.setup({
-    queues: names.map((q) => ({
-      name: `ias-${q}`,
-      attributes: {
-        VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? visibilityTimeoutSeconds(q)),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: arnOf(`ias-${q}-dlq`), maxReceiveCount: queues[q].maxReceiveCount }),
-      },
-    })),
-  });
-  const layout = Object.fromEntries(names.map((q) => [q, {
-    url: urlOf(`ias-${q}`), arn: arnOf(`ias-${q}`), dlqUrl: urlOf(`ias-${q}-dlq`), dlqArn: arnOf(`ias-${q}-dlq`),
-  }])) as Record<QueueName, LocalQueue>;
-  return { endpoint, queues: layout, bucket: FILES_BUCKET, stop: () => server.stop() };
+  // dead-letter queues first: a redrive policy names a queue that must exist
+  const redrives = (q: PlanQueue) => q.attributes.RedrivePolicy !== undefined;
+  server.setup({ queues: options.queues.filter((q) => !redrives(q)).map((q) => ({ name: q.name, attributes: q.attributes })), buckets: options.buckets });
+  server.setup({ queues: options.queues.filter(redrives).map((q) => ({ name: q.name, attributes: q.attributes })) });
+  return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
 };

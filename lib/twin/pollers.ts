@@ -1,15 +1,16 @@
 /**
- * Lambda's SQS event source, on this machine: long-polls a queue, hands batches to the worker
- * handler, deletes what succeeded and leaves reported failures (or a whole batch whose handler threw)
- * to reappear after the visibility timeout — and, past maxReceiveCount, to move to the DLQ.
+ * Lambda's SQS event source mappings, on this machine: for each mapping of the synthesized stacks, up to
+ * its maximum concurrency of pollers long-poll the queue — signed as the worker's role, so its policy is
+ * checked as AWS checks it — hand batches to the function in the twin's Lambda runtime, delete what
+ * succeeded and leave reported failures (or a whole batch whose invocation failed or timed out) to
+ * reappear after the visibility timeout — and, past maxReceiveCount, to move to the DLQ.
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { FunctionSpec, QueueTrigger } from '../manifest';
-import { lambdaContext, type LambdaHandler } from './gateway';
-import type { LocalQueue } from './local-aws';
+import type { PlanEventSource } from './assembly/plan';
+import type { InvokeOutcome } from './runtime/lambda';
 
-export const toSqsRecord = (message: Message, queueArn: string): SQSRecord => {
+export const toSqsRecord = (message: Message, queueArn: string, region: string): SQSRecord => {
   const attributes = message.Attributes ?? {};
   return {
     messageId: message.MessageId!,
@@ -28,14 +29,15 @@ export const toSqsRecord = (message: Message, queueArn: string): SQSRecord => {
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
-    awsRegion: 'us-east-1',
+    awsRegion: region,
   };
 };
 
 /** Which messages of a batch failed, by Lambda's partial-batch rules. */
-export const failedMessageIds = (batch: SQSRecord[], outcome: { response?: unknown; error?: unknown }): Set<string> => {
+export const failedMessageIds = (batch: SQSRecord[], outcome: { response?: unknown; error?: unknown }, reportBatchItemFailures = true): Set<string> => {
   const all = new Set(batch.map((r) => r.messageId));
   if (outcome.error !== undefined) return all;
+  if (!reportBatchItemFailures) return new Set();
   const failures = (outcome.response as SQSBatchResponse | undefined)?.batchItemFailures;
   if (!failures) return new Set();
   const ids = failures.map((f) => f.itemIdentifier);
@@ -46,14 +48,15 @@ export const failedMessageIds = (batch: SQSRecord[], outcome: { response?: unkno
 export interface Poller { stop: () => Promise<void> }
 
 export const startPoller = (options: {
+  /** an SQS client signed with the function's role credentials */
   sqs: SQSClient;
-  fn: FunctionSpec;
-  trigger: QueueTrigger;
-  queue: LocalQueue;
-  handler: LambdaHandler;
+  mapping: PlanEventSource;
+  queueUrl: string;
+  region: string;
+  invoke: (event: SQSEvent) => Promise<InvokeOutcome>;
   log: (line: string) => void;
 }): Poller => {
-  const { sqs, fn, trigger, queue, handler, log } = options;
+  const { sqs, mapping, queueUrl, region, invoke, log } = options;
   const abort = new AbortController();
   let running = true;
 
@@ -62,38 +65,32 @@ export const startPoller = (options: {
       let messages: Message[];
       try {
         const out = await sqs.send(new ReceiveMessageCommand({
-          QueueUrl: queue.url, MaxNumberOfMessages: trigger.batchSize, WaitTimeSeconds: 1,
+          QueueUrl: queueUrl, MaxNumberOfMessages: mapping.batchSize, WaitTimeSeconds: 1,
           MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
         }), { abortSignal: abort.signal });
         messages = out.Messages ?? [];
       } catch (error) {
         if (!running) return;
-        log(`${fn.id}: receive failed: ${(error as Error).message}`);
+        log(`${mapping.functionId}: receive failed: ${(error as Error).name}: ${(error as Error).message}`);
         await new Promise((r) => setTimeout(r, 1000));
         continue;
       }
       if (messages.length === 0) continue;
-      const batch = messages.map((m) => toSqsRecord(m, queue.arn));
-      const event: SQSEvent = { Records: batch };
-      let outcome: { response?: unknown; error?: unknown };
-      try {
-        outcome = { response: await handler(event, lambdaContext(fn, crypto.randomUUID())) };
-      } catch (error) {
-        outcome = { error };
-        log(`${fn.id}: handler threw: ${(error as Error).stack ?? String(error)}`);
-      }
-      const failed = failedMessageIds(batch, outcome);
+      const batch = messages.map((m) => toSqsRecord(m, mapping.queueArn, region));
+      const outcome = await invoke({ Records: batch });
+      if (!outcome.ok) log(`${mapping.functionId}: invocation failed: ${outcome.error.errorType}: ${outcome.error.errorMessage}`);
+      const failed = failedMessageIds(batch, outcome.ok ? { response: outcome.value } : { error: outcome.error }, mapping.reportBatchItemFailures);
       const done = batch.filter((r) => !failed.has(r.messageId));
-      if (done.length > 0) {
+      if (done.length > 0 && running) {
         await sqs.send(new DeleteMessageBatchCommand({
-          QueueUrl: queue.url, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
-        }));
+          QueueUrl: queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+        })).catch((error: unknown) => log(`${mapping.functionId}: delete failed: ${(error as Error).message}`));
       }
-      if (failed.size > 0) log(`${fn.id}: ${failed.size} of ${batch.length} message(s) failed; they return after the visibility timeout`);
+      if (failed.size > 0) log(`${mapping.functionId}: ${failed.size} of ${batch.length} message(s) failed; they return after the visibility timeout`);
     }
   };
 
-  const loops = Array.from({ length: trigger.maxConcurrency }, loop);
+  const loops = Array.from({ length: mapping.maxConcurrency ?? 5 }, loop);
   return {
     stop: async () => {
       running = false;

@@ -1,20 +1,40 @@
 /**
- * EventBridge Scheduler on this machine: each schedule trigger on a timer, never overlapping itself.
- * The twin is not always running, so each schedule also runs once at start (a catch-up for the runs it
- * missed while stopped — that is how the first start embeds the seeded demo data).
+ * EventBridge Scheduler on this machine: each schedule of the synthesized stacks on a timer, invoking its
+ * target function in the twin's Lambda runtime with the schedule's input, never overlapping itself. A run
+ * that fails or times out is recorded as failed (runs()). The twin is not always running, so each
+ * schedule also runs once at start (a catch-up for the runs it missed while stopped — that is how the
+ * first start embeds the seeded demo data).
  */
-import { rateToMs, scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '../manifest';
-import { lambdaContext, type LambdaHandler } from './gateway';
+import { rateToMs } from '../manifest';
+import type { PlanSchedule } from './assembly/plan';
+import type { InvokeOutcome } from './runtime/lambda';
 
-export const startSchedule = (fn: FunctionSpec, trigger: ScheduleTrigger, handler: LambdaHandler, log: (line: string) => void) => {
+export interface ScheduleRun {
+  schedule: string;
+  functionId: string;
+  startedAt: Date;
+  ok: boolean;
+  timedOut: boolean;
+  error?: string;
+  durationMs: number;
+}
+
+export const startSchedule = (schedule: PlanSchedule, invoke: (event: unknown) => Promise<InvokeOutcome>, record: (run: ScheduleRun) => void, log: (line: string) => void) => {
   let running: Promise<void> | undefined;
+  const event: unknown = schedule.input === undefined ? {} : JSON.parse(schedule.input);
   const run = () => {
-    running ??= handler(scheduledEvent(fn, trigger), lambdaContext(fn, crypto.randomUUID()))
-      .then((result) => log(`${fn.id} (${trigger.expression}): ${JSON.stringify(result)}`))
-      .catch((error: unknown) => log(`${fn.id} (${trigger.expression}) failed: ${(error as Error).message}`))
+    const startedAt = new Date();
+    running ??= invoke(event)
+      .then((outcome) => {
+        record({
+          schedule: schedule.name, functionId: schedule.functionId, startedAt, ok: outcome.ok, durationMs: outcome.durationMs,
+          timedOut: !outcome.ok && outcome.timedOut, ...(!outcome.ok && { error: `${outcome.error.errorType}: ${outcome.error.errorMessage}` }),
+        });
+        log(`${schedule.functionId} (${schedule.expression}): ${outcome.ok ? JSON.stringify(outcome.value) : `failed: ${outcome.error.errorMessage}`}`);
+      })
       .finally(() => { running = undefined; });
   };
-  const timer = setInterval(run, rateToMs(trigger.expression));
+  const timer = setInterval(run, rateToMs(schedule.expression as Parameters<typeof rateToMs>[0]));
   timer.unref();
   run();
   return {

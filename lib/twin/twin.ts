@@ -1,66 +1,124 @@
 /**
- * The local twin: the whole service on 127.0.0.1 with no AWS account and no Docker. It renders the
- * service manifest the way the CDK stacks do — the same handler modules behind an API Gateway
- * stand-in, SQS queues with DLQs feeding the workers, schedules on timers — over embedded PGlite
- * (or real PostgreSQL with DATABASE_URL), fauxqs for SQS and S3, and the Bedrock stand-in.
+ * The local twin: the whole service on 127.0.0.1 with no AWS account and no Docker, rendered from the
+ * synthesized cloud assembly (./assembly) rather than from a hand-kept copy. Each function runs in its
+ * own execution environments with exactly its template environment, timeout and memory (./runtime);
+ * its AWS calls reach the local stand-ins only through the AWS edge, which checks each against the
+ * function's synthesized IAM policy (./aws-edge.ts); its database connections go through an RDS Proxy
+ * stand-in that requires TLS and the secret's credentials (./db-proxy.ts). The HTTP API, its JWT
+ * authorizer, the event source mappings, the schedules and the user pool are those of the templates.
+ * Behind them: embedded PGlite (or real PostgreSQL with DATABASE_URL), fauxqs for SQS and S3, the
+ * Bedrock stand-in and the local identity provider.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { functions, type QueueTrigger, type ScheduleTrigger } from '../manifest';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createLocalJWKSet } from 'jose';
+import { Kysely, PostgresDialect } from 'kysely';
 import { ENV } from '../../layers/core/config';
-import { openDatabase, useDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
+import { verifyToken } from '../../layers/core/auth/jwt';
+import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
 import { runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
-import { sqsClient } from '../../layers/core/aws/clients';
+import type { Database } from '../../layers/core/db/schema';
+import type { QueueName } from '../manifest';
+import { twinDirectory } from '../paths';
+import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } from './assembly/assembly';
+import { ensureBootstrap, ensureBundles } from './assembly/bundles';
+import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
+import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
-import { createGateway, type LambdaHandler } from './gateway';
-import { jwksDocument, loadOrCreateKeys, mintToken, TWIN_CLIENT_ID, TWIN_ISSUER, type TokenSubject } from './identity';
-import { startLocalIdentityProvider, TWIN_USER_POOL_ID, type LocalIdentityProvider } from './identity-provider';
+import { startDatabaseProxy } from './db-proxy';
+import { edgeClientConfig, type EdgeAddress } from './edge-client';
+import { createGateway } from './gateway';
+import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } from './identity';
+import { startLocalIdentityProvider, type LocalIdentityProvider } from './identity-provider';
+import { startLocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
-import { startLocalAws, type LocalAws } from './local-aws';
-import { PROJECT_ROOT, twinDirectory } from '../paths';
+import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
-import { startSchedule } from './schedules';
+import { startLambdaRuntime, type Credentials, type FunctionStats, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
+import { startSchedule, type ScheduleRun } from './schedules';
+import { loadOrCreateSecrets } from './secrets';
+import { loadOrCreateTls } from './tls';
 
 export const AI_REGIONS = { primary: 'us-east-1', fallback: 'us-west-2' } as const;
 
 export interface TwinOptions {
   /** HTTP port; 0 picks a free one */
   port?: number;
-  /** folder for the twin's state: embedded database, queues and files, keys, cron secret */
+  /** folder for the twin's state: embedded database, queues and files, keys, secrets, certificates */
   twinDir?: string;
   /** real PostgreSQL instead of embedded PGlite */
   databaseUrl?: string;
   /** seed the demo investigation into an empty database (default true) */
   seed?: boolean;
-  /** run schedule triggers on timers, and once at start (default true) */
+  /** run the schedules on timers, and once at start (default true) */
   schedules?: boolean;
-  /** queue visibility timeout override (seconds), so tests see redrives quickly */
+  /** CDK context the stage is synthesized with, on top of cdk.json's (e.g. `{ rateLimits: 'off' }`) */
+  context?: Record<string, string>;
+  /** a migrated PGlite dump (`dumpDataDir`) to start a new embedded database from, instead of initdb + migrations (tests) */
+  databaseTemplate?: string;
+  /** a change to the deployment for a test: every queue rendered with this visibility timeout (seconds) */
   visibilityTimeoutSeconds?: number;
-  corsOrigin?: string;
+  /** a change to the rendered deployment before it runs (a test removing a grant, shortening a timeout) */
+  transformPlan?: (plan: TwinPlan) => TwinPlan;
   log?: (line: string) => void;
 }
+
+export interface TwinQueue { url: string; arn: string; dlqUrl: string; dlqArn: string }
 
 export interface Twin {
   url: string;
   port: number;
   twinDir: string;
+  /** what the twin runs: the synthesized deployment, resolved */
+  plan: TwinPlan;
   cronSecret: string;
   /** signs test deliveries to POST /api/webhooks/payment (Stripe-Signature) */
   webhookSecret: string;
-  aws: LocalAws;
+  aws: {
+    /** fauxqs's own endpoint: operator access to SQS and S3 (no IAM) */
+    endpoint: string;
+    /** the AWS edge (what the functions reach), for clients of this process (./edge-client.ts) */
+    edge: EdgeAddress;
+    bucket: string;
+    queues: Record<QueueName, TwinQueue>;
+  };
   bedrock: BedrockStandin;
-  /** the local Cognito-compatible sign-in endpoint behind /api/auth/* */
+  /** the local Cognito-compatible endpoint behind /api/auth/* */
   identityProvider: LocalIdentityProvider;
   database: DatabaseHandle;
   seeded: boolean;
-  token: (who: TokenSubject) => Promise<string>;
+  /** an access token of this user, as a sign-in gets it from the pool (trigger included); ttlSeconds < 0: already expired */
+  token: (who: TokenSubject, ttlSeconds?: number) => Promise<string>;
+  /** invokes a function as `aws lambda invoke` would (RequestResponse) */
+  invoke: (functionId: string, event: unknown) => Promise<InvokeOutcome>;
+  /** every function's log lines so far (CloudWatch Logs of the twin), or one function's */
+  logs: (functionId?: string) => LogLine[];
+  /** every AWS call a function made, with the IAM decision */
+  awsCalls: () => EdgeCall[];
+  scheduleRuns: () => ScheduleRun[];
+  functionStats: (functionId: string) => FunctionStats;
+  /** a function's latest invocations (duration, cold start, error or timeout), oldest first */
+  invocations: (functionId: string) => Invocation[];
   /** resolves when the schedules' start-up runs (and any run in progress) have finished */
   schedulesSettled: () => Promise<void>;
   stop: () => Promise<void>;
 }
+
+/** The running twin's addresses, in its folder while it runs (`npm run token` reads them). */
+export const ENDPOINTS_FILE = 'endpoints.json';
+export interface TwinEndpoints { url: string; identityProvider: string; bedrock: string; edgePort: number; pid: number }
+
+/**
+ * Where the twins of a test run record every function's AWS calls (one JSON object per line) for
+ * `npm run iam-report`, when RECORD_CALLS_ENV is `1` (test/support/env.ts sets it; global-setup empties the file).
+ */
+export const IAM_CALLS_FILE = join(CACHE_ROOT, 'iam-calls.jsonl');
+export const RECORD_CALLS_ENV = 'TWIN_RECORD_CALLS';
 
 /** One twin per folder: the embedded database must never be opened by two processes. */
 const claimFolder = (twinDir: string): string => {
@@ -71,20 +129,65 @@ const claimFolder = (twinDir: string): string => {
   return file;
 };
 
-const readOrCreateSecret = (path: string): string => {
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  const secret = randomBytes(24).toString('base64url');
-  writeFileSync(path, secret, { mode: 0o600 });
-  return secret;
+/** Temporary credentials of a function's role session: stable per function, so logs and reports can name them. */
+const credentialsOf = (fn: PlanFunction): Credentials => {
+  const digest = createHash('sha256').update(`${fn.stack}/${fn.logicalId}`).digest();
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  return {
+    accessKeyId: `ASIA${Array.from(digest.subarray(0, 16), (b) => alphabet[b % 32]).join('')}`,
+    secretAccessKey: digest.toString('base64'),
+    sessionToken: randomBytes(32).toString('base64'),
+  };
 };
 
-const loadHandlers = async (): Promise<Map<string, LambdaHandler>> => {
-  const entries = await Promise.all(functions.map(async (fn) => {
-    const mod = (await import(join(PROJECT_ROOT, fn.entry))) as { handler?: LambdaHandler };
-    if (typeof mod.handler !== 'function') throw new Error(`${fn.entry} exports no handler`);
-    return [fn.id, mod.handler] as const;
-  }));
-  return new Map(entries);
+const REGION_PATTERN = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+
+/** The database engine behind the proxy, and the twin's own (operator) handle on it. */
+const openBackend = async (twinDir: string, databaseUrl: string | undefined, template: string | undefined) => {
+  if (databaseUrl) {
+    const url = new URL(databaseUrl);
+    const { pool, closed } = closeablePool({ connectionString: databaseUrl });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      handle: { db, engine: 'postgres' as const, close: async () => { await db.destroy(); await closed(); } },
+      backend: { host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password), database: url.pathname.slice(1) || 'postgres' },
+    };
+  }
+  const dataDir = join(twinDir, 'pgdata');
+  const fresh = template && !existsSync(join(dataDir, 'PG_VERSION'));
+  const pglite = await openPglite(dataDir, fresh ? new Blob([readFileSync(template)]) : undefined);
+  const server = await startPgliteServer(pglite);
+  const { port } = server;
+  const { pool, closed } = closeablePool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    handle: { db, engine: 'pglite' as const, close: async () => { await db.destroy(); await closed(); await server.stop(); await pglite.close(); } },
+    backend: { host: '127.0.0.1', port, user: 'postgres', database: 'postgres' },
+  };
+};
+
+/** The rendered deployment for these options: the cloud assembly (synthesized if the sources changed) and the bundles. */
+export const renderDeployment = async (options: Pick<TwinOptions, 'context' | 'visibilityTimeoutSeconds' | 'transformPlan'> = {}) => {
+  const sourceHash = appSourceHash();
+  const corsOrigin = process.env.CORS_ORIGIN;
+  const context = { ...(corsOrigin && { corsOrigin }), ...options.context };
+  const [assemblyDir, bootstrapPath] = await Promise.all([ensureAssembly(context, sourceHash), ensureBootstrap()]);
+  const assembly = readAssembly(assemblyDir);
+  const bundlesDir = await ensureBundles(assembly.functions, sourceHash);
+  void pruneCache();
+  let plan = planFromAssembly(assembly);
+  if (options.visibilityTimeoutSeconds !== undefined) {
+    const seconds = String(options.visibilityTimeoutSeconds);
+    plan = { ...plan, queues: plan.queues.map((q) => ({ ...q, attributes: { ...q.attributes, VisibilityTimeout: seconds } })) };
+  }
+  return { plan: options.transformPlan ? options.transformPlan(plan) : plan, bundlesDir, bootstrapPath };
+};
+
+/** The value a function environment variable has in the plan (e.g. which bucket is FILES_BUCKET). */
+const environmentValue = (plan: TwinPlan, name: string): string => {
+  const value = plan.functions.map((f) => f.environment[name]).find((v) => v !== undefined);
+  if (value === undefined) throw new Error(`no function of the deployment has ${name}`);
+  return value;
 };
 
 export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
@@ -94,58 +197,142 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   const pidFile = claimFolder(twinDir);
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(pidFile, { force: true })];
   const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch((error: unknown) => log(`stopping: ${String(error)}`));
   };
 
   try {
-    const [aws, bedrock, keys, database] = await Promise.all([
-      startLocalAws({ dataDir: join(twinDir, 'aws'), ...(options.visibilityTimeoutSeconds !== undefined && { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds }) }),
+    const [{ plan, bundlesDir, bootstrapPath }, backend, bedrock, keys] = await Promise.all([
+      renderDeployment(options),
+      openBackend(twinDir, options.databaseUrl, options.databaseTemplate),
       startBedrockStandin(),
       loadOrCreateKeys(twinDir),
-      openDatabase(options.databaseUrl
-        ? { engine: 'postgres', config: { connectionString: options.databaseUrl } }
-        : { engine: 'pglite', dataDir: join(twinDir, 'pgdata') }),
     ]);
-    cleanups.push(() => aws.stop(), () => bedrock.stop(), () => database.close());
+    cleanups.push(() => backend.handle.close(), () => bedrock.stop());
+    const database: DatabaseHandle = backend.handle;
+    const { region, account } = plan;
+
+    const regions = [...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))])];
+    const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
+    const [aws, certificates] = await Promise.all([
+      startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }),
+      loadOrCreateTls(join(twinDir, 'tls'), [...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]), '*.s3.amazonaws.com', `*.${proxyDomain}`]),
+    ]);
+    cleanups.push(() => aws.stop());
+
     await migrateToLatest(database.db as never);
-    useDatabase(database);
-    cleanups.push(() => useDatabase(undefined));
-    const cronSecret = readOrCreateSecret(join(twinDir, 'cron-secret'));
-    const corsOrigin = options.corsOrigin ?? process.env.CORS_ORIGIN ?? 'http://localhost:5173';
-    const identityProvider = await startLocalIdentityProvider({ db: database.db, keys, passkey: await loadOrCreatePasskey(twinDir), origin: corsOrigin, log });
-    cleanups.push(() => identityProvider.stop());
-    const webhookSecret = readOrCreateSecret(join(twinDir, 'webhook-secret'));
-
-    // What the CDK stacks set on each Lambda, pointed at the local stand-ins.
-    Object.assign(process.env, {
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'twin',
-      AWS_SECRET_ACCESS_KEY: 'twin-secret',
-      AWS_ENDPOINT_URL_SQS: aws.endpoint,
-      AWS_ENDPOINT_URL_S3: aws.endpoint,
-      [ENV.bedrockEndpoint]: bedrock.url,
-      [ENV.generationQueueUrl]: aws.queues.generation.url,
-      [ENV.qualityQueueUrl]: aws.queues.quality.url,
-      [ENV.filesBucket]: aws.bucket,
-      [ENV.cronSecret]: cronSecret,
-      [ENV.webhookSecret]: webhookSecret,
-      [ENV.jwtIssuer]: TWIN_ISSUER,
-      [ENV.jwtAudience]: TWIN_CLIENT_ID,
-      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: identityProvider.url,
-      [ENV.userPoolId]: TWIN_USER_POOL_ID,
-      [ENV.userPoolClientId]: TWIN_CLIENT_ID,
-      [ENV.aiPrimaryRegion]: AI_REGIONS.primary,
-      [ENV.aiFallbackRegion]: AI_REGIONS.fallback,
-      POWERTOOLS_SERVICE_NAME: 'investigation-analysis-twin',
+    const secrets = loadOrCreateSecrets(twinDir, plan.secrets, plan.database);
+    const secretValue = (arnVar: string) => {
+      const value = secrets.value(environmentValue(plan, arnVar));
+      if (value === undefined) throw new Error(`the secret ${arnVar} names is not in the deployment`);
+      return value;
+    };
+    const cronSecret = secretValue(ENV.cronSecretArn);
+    const webhookSecret = secretValue(ENV.webhookSecretArn);
+    const proxy = await startDatabaseProxy({
+      tls: certificates,
+      credentials: async () => JSON.parse(secrets.value(plan.database.secretArn) ?? '{}') as { username: string; password: string },
+      backend: backend.backend,
+      log,
     });
+    cleanups.push(() => proxy.stop());
 
-    const seeded = options.seed === false ? false : await seedDemoData(database);
-    const handlers = await loadHandlers();
+    const bucket = environmentValue(plan, ENV.filesBucket);
+    const corsOrigin = plan.api.cors?.allowOrigins[0] ?? 'http://localhost:5173';
 
+    // the runtime starts once the edge it routes to is up; the identity provider (behind the edge) may invoke the pool's trigger in it
+    const started: { runtime?: LambdaRuntime } = {};
+    const invokeFunction: LambdaRuntime['invoke'] = (id, event, invokeOptions) => {
+      if (!started.runtime) throw new Error('the Lambda runtime is not running yet');
+      return started.runtime.invoke(id, event, invokeOptions);
+    };
+
+    // the pool and its trigger: Cognito invokes the trigger function only if its resource policy lets it
+    const trigger = plan.userPool.preTokenGeneration && plan.functions.find((f) => f.id === plan.userPool.preTokenGeneration!.functionId);
+    const issuer = createTokenIssuer({
+      keys, pool: plan.userPool, region,
+      ...(trigger && {
+        trigger: async (event) => (trigger.invokers.some((i) => i.principal === 'cognito-idp.amazonaws.com')
+          ? invokeFunction(trigger.id, event)
+          : { ok: false, timedOut: false, error: { errorType: 'AccessDeniedException', errorMessage: `Cognito may not invoke ${trigger.functionName}` } }),
+      }),
+    });
+    const identityProvider = await startLocalIdentityProvider({
+      db: database.db, keys, issuer, passkey: await loadOrCreatePasskey(twinDir), origin: corsOrigin, log,
+      pool: { userPoolId: plan.userPool.id, clientId: plan.userPool.clients[0]!.id, mfa: plan.userPool.mfa },
+    });
+    cleanups.push(() => identityProvider.stop());
+
+    // ── the AWS edge and the functions' runtime ───────────────────────────────────────────────
+    const credentials = new Map(plan.functions.map((fn) => [fn.id, credentialsOf(fn)]));
+    const identities = new Map<string, EdgeIdentity>(plan.functions.map((fn) => [credentials.get(fn.id)!.accessKeyId, {
+      functionId: fn.id,
+      principalArn: `arn:aws:sts::${account}:assumed-role/${fn.roleName}/${fn.functionName}`,
+      policy: fn.policy,
+    }]));
+    const calls: EdgeCall[] = [];
+    const recording = process.env[RECORD_CALLS_ENV] === '1';
+    const changedDeployment = options.transformPlan !== undefined;
+    const resourcePolicies = new Map<string, NonNullable<TwinPlan['queues'][number]['policy']>>([
+      ...plan.queues.map((q) => [q.arn, q.policy] as const),
+      ...plan.buckets.map((b) => [b.arn, b.policy] as const),
+      ...plan.secrets.map((s) => [s.arn, s.policy] as const),
+    ]);
+    const edge = await startAwsEdge({
+      tls: certificates,
+      account,
+      backends: {
+        sqs: { url: aws.endpoint, keepHost: true },
+        s3: { url: aws.endpoint, keepHost: true },
+        'bedrock-runtime': { url: bedrock.url },
+        'cognito-idp': { url: identityProvider.url },
+        secretsmanager: { handle: secrets.handle },
+      },
+      identities,
+      resourcePolicy: (arn) => resourcePolicies.get(arn) ?? resourcePolicies.get(arn.replace(/\/.*$/, '')),
+      secretArnOf: secrets.arnOf,
+      record: (call) => {
+        calls.push(call);
+        if (recording) appendFileSync(IAM_CALLS_FILE, `${JSON.stringify({ ...call, ...(changedDeployment && { changedDeployment }) })}\n`);
+      },
+      log,
+    });
+    cleanups.push(() => edge.stop());
+    const edgeAddress: EdgeAddress = { port: edge.port, caPem: certificates.caPem };
+
+    const toEdge = { host: '127.0.0.1', port: edge.port };
+    const awsRoutes: NetworkRoute[] = ['sqs.*.amazonaws.com', '*.s3.*.amazonaws.com', 's3.*.amazonaws.com', '*.s3.amazonaws.com',
+      'bedrock-runtime.*.amazonaws.com', 'cognito-idp.*.amazonaws.com', 'secretsmanager.*.amazonaws.com'].map((host) => ({ host, to: toEdge }));
+    const logs: LogLine[] = [];
+    const runtime = startLambdaRuntime(plan.functions, {
+      bundlesDir,
+      bootstrapPath,
+      caPem: certificates.caPem,
+      region,
+      credentials: (fn) => credentials.get(fn.id)!,
+      // the proxy sits in the VPC's isolated subnets: only functions placed in the VPC reach it
+      routes: (fn) => [...awsRoutes, { host: plan.database.proxyEndpoint, to: fn.inVpc ? { host: '127.0.0.1', port: proxy.port } : 'blackhole' }],
+      onLog: (line) => {
+        logs.push(line);
+        if (logs.length > 20_000) logs.splice(0, 5_000);
+        for (const text of line.text.split('\n').filter(Boolean)) log(`[${line.functionId}] ${text}`);
+      },
+    });
+    started.runtime = runtime;
+    cleanups.push(() => runtime.stop());
+
+    const seeded = options.seed === false ? false : await seedDemoData(database, aws.endpoint, bucket, region);
+
+    // ── the HTTP API ──────────────────────────────────────────────────────────────────────────
+    const authorizer = plan.api.authorizer;
+    const localKeys = createLocalJWKSet(jwksDocument(keys));
     const server: Server = createServer(createGateway({
-      handlers,
-      corsOrigin,
-      extras: { '/.well-known/jwks.json': () => jwksDocument(keys) },
+      api: plan.api,
+      account,
+      authorize: (token) => {
+        if (!authorizer) throw new Error('the API has no JWT authorizer');
+        return verifyToken(token, localKeys, { issuer: authorizer.issuer, audience: authorizer.audience });
+      },
+      invoke: (functionId, event, requestId) => invokeFunction(functionId, event, { requestId }),
       onRequest: log,
     }));
     await new Promise<void>((ok, fail) => {
@@ -157,28 +344,43 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       server.close(() => ok());
     }));
     const port = (server.address() as { port: number }).port;
-    const url = `http://127.0.0.1:${port}`;
-    process.env[ENV.jwksUrl] = `${url}/.well-known/jwks.json`;
+    const endpoints: TwinEndpoints = { url: `http://127.0.0.1:${port}`, identityProvider: identityProvider.url, bedrock: bedrock.url, edgePort: edge.port, pid: process.pid };
+    writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 1));
+    cleanups.push(() => rmSync(join(twinDir, ENDPOINTS_FILE), { force: true }));
 
-    const pollers: Poller[] = [];
-    const schedules: { settled: () => Promise<void> }[] = [];
-    for (const fn of functions) {
-      for (const trigger of fn.triggers) {
-        const handler = handlers.get(fn.id)!;
-        if (trigger.kind === 'queue') {
-          pollers.push(startPoller({ sqs: sqsClient(), fn, trigger: trigger as QueueTrigger, queue: aws.queues[trigger.queue], handler, log }));
-        } else if (trigger.kind === 'schedule' && options.schedules !== false) {
-          const schedule = startSchedule(fn, trigger as ScheduleTrigger, handler, log);
-          schedules.push(schedule);
-          cleanups.push(() => schedule.stop());
-        }
-      }
-    }
+    // ── event source mappings and schedules ───────────────────────────────────────────────────
+    const pollers: Poller[] = plan.eventSources.map((mapping) => {
+      const queue = plan.queues.find((q) => q.arn === mapping.queueArn);
+      if (!queue) throw new Error(`event source of ${mapping.functionId}: no queue ${mapping.queueArn}`);
+      const sqs = new SQSClient(edgeClientConfig(edgeAddress, region, credentials.get(mapping.functionId)!));
+      cleanups.push(() => sqs.destroy());
+      return startPoller({ sqs, mapping, queueUrl: queue.url, region, invoke: (event) => invokeFunction(mapping.functionId, event), log });
+    });
     cleanups.push(async () => { await Promise.all(pollers.map((p) => p.stop())); });
+    const runs: ScheduleRun[] = [];
+    const schedules = options.schedules === false ? [] : plan.schedules.map((schedule) =>
+      startSchedule(schedule, (event) => invokeFunction(schedule.functionId, event), (run) => runs.push(run), log));
+    for (const schedule of schedules) cleanups.push(() => schedule.stop());
+
+    const queueOf = (urlVar: string): TwinQueue => {
+      const url = environmentValue(plan, urlVar);
+      const queue = plan.queues.find((q) => q.url === url)!;
+      const dlqArn = (JSON.parse(queue.attributes.RedrivePolicy ?? '{}') as { deadLetterTargetArn?: string }).deadLetterTargetArn;
+      const dlq = plan.queues.find((q) => q.arn === dlqArn);
+      if (!dlq) throw new Error(`queue ${queue.name} has no dead-letter queue`);
+      return { url: queue.url, arn: queue.arn, dlqUrl: dlq.url, dlqArn: dlq.arn };
+    };
 
     return {
-      url, port, twinDir, cronSecret, webhookSecret, aws, bedrock, identityProvider, database, seeded, stop,
-      token: (who) => mintToken(keys, who),
+      url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
+      aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(ENV.generationQueueUrl), quality: queueOf(ENV.qualityQueueUrl) } },
+      token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
+      invoke: (functionId, event) => invokeFunction(functionId, event),
+      logs: (functionId) => (functionId ? logs.filter((l) => l.functionId === functionId) : [...logs]),
+      awsCalls: () => [...calls],
+      scheduleRuns: () => [...runs],
+      functionStats: (functionId) => runtime.stats(functionId),
+      invocations: (functionId) => runtime.invocations(functionId),
       schedulesSettled: async () => { await Promise.all(schedules.map((s) => s.settled())); },
     };
   } catch (error) {
@@ -187,9 +389,18 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   }
 };
 
-/** First start: the demo investigation (files into the local bucket, rows into the database). */
-const seedDemoData = async (database: DatabaseHandle): Promise<boolean> => {
+/** First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database). */
+const seedDemoData = async (database: DatabaseHandle, endpoint: string, bucket: string, region: string): Promise<boolean> => {
   const { seedDemo } = await import('../../layers/core/seed/load');
-  const { s3Storage } = await import('../../layers/core/storage');
-  return (await seedDemo(database.db, { storage: s3Storage() })) !== null;
+  const s3 = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' } });
+  try {
+    const storage = {
+      put: async (key: string, body: string | Uint8Array, contentType: string) => {
+        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }));
+      },
+    };
+    return (await seedDemo(database.db, { storage })) !== null;
+  } finally {
+    s3.destroy();
+  }
 };

@@ -9,11 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand, CognitoIdentityProviderClient, SetUserPoolMfaConfigCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET, TWIN_USER_POOL_ID } from '../../lib/twin/identity-provider';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
 import { totpCode } from '../../lib/twin/totp';
 import { useTwin } from '../support/twin';
 
-process.env.RATE_LIMITS = 'auth=1000/60'; // many sign-ins from one address (test/ratelimit covers the limit)
 const e2e = useTwin({ schedules: false });
 const { call } = e2e;
 const investigator = demoUser('investigator');
@@ -22,7 +21,7 @@ const admin = demoUser('admin');
 
 let idp: CognitoIdentityProviderClient;
 const setPoolMfa = (MfaConfiguration: 'ON' | 'OPTIONAL') =>
-  idp.send(new SetUserPoolMfaConfigCommand({ UserPoolId: TWIN_USER_POOL_ID, MfaConfiguration, SoftwareTokenMfaConfiguration: { Enabled: true } }));
+  idp.send(new SetUserPoolMfaConfigCommand({ UserPoolId: e2e.twin.plan.userPool.id, MfaConfiguration, SoftwareTokenMfaConfiguration: { Enabled: true } }));
 
 beforeAll(async () => {
   idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
@@ -112,7 +111,7 @@ const newUser = async () => {
 
 test('an invited user sets up MFA right after choosing a password', async () => {
   const { subject, email } = await newUser();
-  await idp.send(new AdminCreateUserCommand({ UserPoolId: TWIN_USER_POOL_ID, Username: email, TemporaryPassword: 'Temporary-Passw0rd!', MessageAction: 'SUPPRESS' }));
+  await idp.send(new AdminCreateUserCommand({ UserPoolId: e2e.twin.plan.userPool.id, Username: email, TemporaryPassword: 'Temporary-Passw0rd!', MessageAction: 'SUPPRESS' }));
   const invited = await login(email, 'Temporary-Passw0rd!');
   expect(invited.body).toMatchObject({ challenge: 'new_password' });
   const next = await call('POST', '/api/auth/new-password', undefined, { username: invited.body.username, session: invited.body.session, new_password: 'My-Own-Passw0rd!' });

@@ -10,13 +10,12 @@ import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET, TWIN_USER_POOL_ID } from '../../lib/twin/identity-provider';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
 import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/passkey';
 import { totpCode } from '../../lib/twin/totp';
 import { useTwin } from '../support/twin';
 
 // this file signs in far more often than the anonymous sign-in limit allows one address (test/ratelimit covers that)
-process.env.RATE_LIMITS = 'auth=1000/60';
 const e2e = useTwin({ schedules: false });
 const { call } = e2e;
 const investigator = demoUser('investigator');
@@ -200,7 +199,7 @@ describe('an invited user\'s first sign-in', () => {
     await e2e.twin.database.db.insertInto('users')
       .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'Invited User', role }).execute();
     const idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
-    const created = await idp.send(new AdminCreateUserCommand({ UserPoolId: TWIN_USER_POOL_ID, Username: email, TemporaryPassword: TEMPORARY, MessageAction: 'SUPPRESS' }));
+    const created = await idp.send(new AdminCreateUserCommand({ UserPoolId: e2e.twin.plan.userPool.id, Username: email, TemporaryPassword: TEMPORARY, MessageAction: 'SUPPRESS' }));
     expect(created.User).toMatchObject({ Username: subject, UserStatus: 'FORCE_CHANGE_PASSWORD' });
     return { subject, email };
   };

@@ -10,8 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../layers/core/db/schema';
 import { sweepRunSchema } from '../../layers/core/embeddings/report';
 import { fromVectorLiteral } from '../../layers/core/embeddings/sources';
-import { functionById, scheduledEvent, type ScheduleTrigger } from '../../lib/manifest';
-import { lambdaContext } from '../../lib/twin/gateway';
+import { functionById } from '../../lib/manifest';
 import { embedText } from '../../lib/twin/standin-text';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
@@ -56,18 +55,11 @@ const post = (token?: string) => e2e.call('POST', PATH, token);
 
 const statuses = async () => (await db.selectFrom('embedding_sources').select(['source_type', 'status']).orderBy('source_type').execute());
 
-/** Runs `fn` with stdout captured (the EMF metric line goes there); returns the lines written. */
+/** Runs `fn`; returns what the sweeper function wrote to its log meanwhile (the EMF metric line goes there). */
 const capturingStdout = async <T>(fn: () => Promise<T>): Promise<{ result: T; lines: string[] }> => {
-  const lines: string[] = [];
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  try {
-    return { result: await fn(), lines };
-  } finally {
-    write.mockRestore();
-  }
+  const before = twin.logs('embedding-sweeper').length;
+  const result = await fn();
+  return { result, lines: twin.logs('embedding-sweeper').slice(before).flatMap((l) => l.text.split('\n')).filter(Boolean) };
 };
 
 test('the manifest points the embedding sweeper at its handler', () => {
@@ -122,13 +114,14 @@ test('an admin token may run it too', async () => {
 });
 
 test('the scheduled run of the same handler embeds what is pending and returns the report', async () => {
-  const fn = functionById('embedding-sweeper');
-  const trigger = fn.triggers.find((t): t is ScheduleTrigger => t.kind === 'schedule')!;
+  const schedule = twin.plan.schedules.find((s) => s.functionId === 'embedding-sweeper')!;
   const another = await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Late item', content: 'A late note about the audit.' })
     .returning('id').executeTakeFirstOrThrow();
   await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: another.id }).execute();
-  const { handler } = (await import('../../functions/cron/embedding-sweeper')) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
-  const { result } = await capturingStdout(() => handler(scheduledEvent(fn, trigger), lambdaContext(fn, randomUUID())));
+  // what EventBridge Scheduler sends: the schedule's input, to the function
+  const outcome = await twin.invoke(schedule.functionId, JSON.parse(schedule.input!));
+  expect(outcome.ok).toBe(true);
+  const result = outcome.ok ? outcome.value : undefined;
   expect(sweepRunSchema.parse(result)).toMatchObject({ embedded: 1, remaining: 0 });
   const run = await db.selectFrom('job_runs').selectAll().where('id', '=', (result as { job_run_id: string }).job_run_id).executeTakeFirstOrThrow();
   expect(run).toMatchObject({ trigger: 'schedule', status: 'succeeded' });

@@ -1,6 +1,7 @@
 /**
- * The files routes end to end through the twin: GET /api/storage/view redirects to a presigned URL
- * on fauxqs's S3 that really downloads the file; POST /api/background/extract-text reads a PDF from
+ * The files routes end to end through the twin: GET /api/storage/view redirects to a presigned URL on
+ * the files bucket (its AWS host, signed by the function's role) that really downloads the file through
+ * the twin's AWS edge; POST /api/background/extract-text reads a PDF from
  * that bucket, stores and chunks its text, and the embedding sweeper (cron route, Bedrock stand-in)
  * then embeds it. Runs on PGlite, or on real PostgreSQL with TEST_DATABASE_URL.
  */
@@ -10,6 +11,7 @@ import type { Database } from '../../layers/core/db/schema';
 import { s3FileReader } from '../../layers/core/files/object-store';
 import { extractionReportSchema, fileViewLinkSchema } from '../../layers/core/files/wire';
 import { s3Storage } from '../../layers/core/storage';
+import { edgeGet } from '../../lib/twin/edge-client';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 import { CONTENT_TYPES, pdfFile, pngFile, truncatedPdf } from './fixtures';
@@ -48,6 +50,10 @@ const addDocument = async (org: Org, fileName: string, contentType: string, byte
 beforeAll(async () => {
   twin = e2e.twin;
   db = twin.database.db;
+  // this process puts and reads files as an operator would, straight in the twin's S3 (no function's role)
+  Object.assign(process.env, {
+    FILES_BUCKET: twin.aws.bucket, AWS_ENDPOINT_URL_S3: twin.aws.endpoint, AWS_REGION: twin.plan.region, AWS_ACCESS_KEY_ID: 'operator', AWS_SECRET_ACCESS_KEY: 'operator',
+  });
   alpha = await newOrg('Alpha Compliance');
   beta = await newOrg('Beta Insurance');
   const item = await db.insertInto('evidence_items').values({ investigation_id: alpha.investigationId, title: 'Invoice' }).returning('id').executeTakeFirstOrThrow();
@@ -68,8 +74,8 @@ describe('GET /api/storage/view', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const location = new URL(res.headers.get('location')!);
-    expect(location.origin).toBe(twin.aws.endpoint);
-    expect(location.pathname).toBe(`/${twin.aws.bucket}/${attachmentKey}`);
+    expect(location.origin).toBe(`https://${twin.aws.bucket}.s3.${twin.plan.region}.amazonaws.com`);
+    expect(location.pathname).toBe(`/${attachmentKey}`);
     expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(location.searchParams.get('response-content-type')).toBe('application/pdf');
@@ -77,17 +83,17 @@ describe('GET /api/storage/view', () => {
     // the body says the same, for clients that read it
     expect(fileViewLinkSchema.parse(await res.json())).toMatchObject({ kind: 'attachment', id: attachmentId, url: location.toString() });
 
-    const file = await fetch(location);
+    const file = await edgeGet(twin.aws.edge, location.toString());
     expect(file.status).toBe(200);
-    expect(file.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await file.arrayBuffer()).equals(attachmentBytes)).toBe(true);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.body.equals(attachmentBytes)).toBe(true);
   });
 
   it('a browser following the redirect gets the background document itself', async () => {
-    const res = await view(`background_document_id=${policyId}`, alpha.token, 'follow');
-    expect(res.status).toBe(200);
-    expect(res.url.startsWith(twin.aws.endpoint)).toBe(true);
-    expect(await res.text()).toBe(policyText);
+    const res = await view(`background_document_id=${policyId}`, alpha.token);
+    expect(res.status).toBe(302);
+    const file = await edgeGet(twin.aws.edge, res.headers.get('location')!);
+    expect([file.status, file.body.toString('utf8')]).toEqual([200, policyText]);
   });
 
   it('with redirect=false answers the link as JSON', async () => {
@@ -96,7 +102,19 @@ describe('GET /api/storage/view', () => {
     expect(res.headers.get('location')).toBeNull();
     const link = fileViewLinkSchema.parse(res.body);
     expect(link).toMatchObject({ kind: 'background_document', id: policyId, file_name: 'gift policy.txt', content_type: 'text/plain; charset=utf-8', expires_in_seconds: 300 });
-    expect(await (await fetch(link.url)).text()).toBe(policyText);
+    expect((await edgeGet(twin.aws.edge, link.url)).body.toString('utf8')).toBe(policyText);
+  });
+
+  it("a link to a file gone from the bucket gets S3's 404 (the viewer's role may list the bucket, so S3 says so)", async () => {
+    const gone = await db.insertInto('background_documents').values({
+      investigation_id: alpha.investigationId, title: 'Gone', file_name: 'gone.txt', content_type: 'text/plain', size_bytes: 1,
+      storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.txt`,
+    }).returning('id').executeTakeFirstOrThrow();
+    const res = await view(`background_document_id=${gone.id}`, alpha.token);
+    expect(res.status).toBe(302);
+    const file = await edgeGet(twin.aws.edge, res.headers.get('location')!);
+    expect(file.status).toBe(404);
+    expect(file.body.toString('utf8')).toContain('NoSuchKey');
   });
 
   it("never serves another organization's file, nor says it exists", async () => {
@@ -175,6 +193,16 @@ describe('POST /api/background/extract-text', () => {
       .toEqual({ extracted_text: null, extraction_status: 'pending' });
     expect(await chunks(id)).toEqual([]);
     expect(await db.selectFrom('embedding_sources').select('id').where('source_id', '=', id).execute()).toEqual([]);
+  });
+
+  it('a document whose file is gone from the bucket is a 422 saying so (S3 answers 404 because the role may list the bucket)', async () => {
+    const gone = await db.insertInto('background_documents').values({
+      investigation_id: alpha.investigationId, title: 'Gone', file_name: 'gone.pdf', content_type: CONTENT_TYPES.pdf, size_bytes: 10,
+      storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.pdf`,
+    }).returning('id').executeTakeFirstOrThrow();
+    const res = await extract(gone.id);
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'file_missing', message: expect.stringContaining('gone.pdf') });
   });
 
   it("another organization's document is not found; a bad body is a 400", async () => {

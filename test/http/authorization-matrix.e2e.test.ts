@@ -10,11 +10,9 @@
  */
 import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
-import { loadOrCreateKeys, mintToken } from '../../lib/twin/identity';
 import { useTwin, type Reply } from '../support/twin';
 
 // the point here is who gets in; the limiter has its own tests (test/ratelimit)
-process.env.RATE_LIMITS = 'off';
 const e2e = useTwin({ schedules: false });
 
 const IDENTITIES = ['anonymous', 'investigatorA', 'investigatorB', 'admin', 'cronSecret', 'wrongCronSecret', 'expired'] as const;
@@ -96,7 +94,7 @@ beforeAll(async () => {
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.northwind),
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
     e2e.token('admin', DEMO_ORGANIZATION_IDS.northwind),
-    mintToken(await loadOrCreateKeys(twin.twinDir), { subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id }, -60),
+    twin.token({ subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id }, -60),
   ]);
   Object.assign(bearer, { investigatorA, investigatorB, admin, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });

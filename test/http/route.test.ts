@@ -13,7 +13,7 @@ const event = (routeKey: string, claims?: Record<string, string>, body?: string)
   requestContext: { http: { method: 'GET' }, ...(claims && { authorizer: { jwt: { claims, scopes: [] } } }) },
 } as unknown as HttpEvent);
 
-const org = { sub: 'u1', 'custom:organization_id': '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' };
+const org = { sub: 'u1', organization_id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' };
 const echo = httpRoute(async ({ caller, body }) => ({ body: { caller, body } }));
 const run = async (e: HttpEvent) => {
   const result = await echo(e, {} as Context);
@@ -33,7 +33,7 @@ test('investigator routes need claims and an organization', async () => {
   expect((await run(event('GET /api/investigations', { sub: 'u1' }))).status).toBe(403);
   const ok = await run(event('GET /api/investigations', org));
   expect(ok.status).toBe(200);
-  expect(ok.body.caller).toEqual({ subject: 'u1', email: undefined, role: 'investigator', organizationId: org['custom:organization_id'] });
+  expect(ok.body.caller).toEqual({ subject: 'u1', email: undefined, role: 'investigator', organizationId: org.organization_id });
 });
 
 test('admin routes need the admin group, in either claim rendering', async () => {

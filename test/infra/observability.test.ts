@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ALARM_RULE_IDS, assertLegalWindow, defaultMaxConnections, FUNCTION_COMPUTE_THRESHOLDS, parseAlarmOverrides, resolveAlarms } from '../../lib/alarms';
-import { functions, type QueueName } from '../../lib/manifest';
+import { functions, type QueueName, callsBedrock } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
 
@@ -72,7 +72,7 @@ describe('observability of the dev app', () => {
     for (const m of metrics) expect(m).toMatchObject({ namespace: 'InvestigationAnalysis/dev', metricName: 'AiThrottles', stat: 'Sum', period: 300 });
     expect(expressionOf(a)).toBe('FILL(r0, 0) + FILL(r1, 0)');
     // one filter per log group of a function that calls Bedrock, with the region as dimension
-    const bedrockUsers = functions.filter((f) => f.uses.includes('bedrock'));
+    const bedrockUsers = functions.filter(callsBedrock);
     const throttleFilters = metricFilters().filter((f) => f.MetricTransformations[0].MetricName === 'AiThrottles');
     expect(throttleFilters).toHaveLength(bedrockUsers.length);
     for (const fn of bedrockUsers) {
@@ -178,7 +178,7 @@ describe('observability of the dev app', () => {
   test('log markers: [AUDIT FAILURE], [QUALITY_CHECK_FAILURE], [AI:fallback] and [AI:Shed] are counted and alarmed', () => {
     const filtersFor = (metric: string) => metricFilters().filter((f) => f.MetricTransformations[0].MetricName === metric);
     const databaseUsers = functions.filter((f) => f.uses.includes('database')).length;
-    const bedrockUsers = functions.filter((f) => f.uses.includes('bedrock')).length;
+    const bedrockUsers = functions.filter(callsBedrock).length;
     for (const [metric, marker, count] of [
       ['AuditFailures', '[AUDIT FAILURE]', databaseUsers],
       ['QualityCheckFailures', '[QUALITY_CHECK_FAILURE]', databaseUsers],

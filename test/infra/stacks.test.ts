@@ -30,12 +30,20 @@ const EXPECTED_ENV: Record<Resource, string[]> = {
   generationQueue: [ENV.generationQueueUrl],
   qualityQueue: [ENV.qualityQueueUrl],
   queueStats: [ENV.generationQueueUrl, ENV.qualityQueueUrl, ENV.aiPrimaryRegion, ENV.aiFallbackRegion],
-  bedrock: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_ANALYSIS', 'AI_MODEL_QUALITY', 'AI_MODEL_JUDGE', 'AI_MODEL_EMBEDDING'],
+  queueHealth: [ENV.generationQueueUrl, ENV.qualityQueueUrl],
+  filesBucketHealth: [ENV.filesBucket],
+  bedrockAnalysis: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_ANALYSIS'],
+  bedrockQuality: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_QUALITY'],
+  bedrockEmbedding: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_EMBEDDING'],
   cronSecret: [ENV.cronSecretArn],
   webhookSecret: [ENV.webhookSecretArn],
   userPool: [ENV.userPoolId, ENV.userPoolClientId],
+  userPoolInitiateAuth: [ENV.userPoolId, ENV.userPoolClientId],
+  userPoolRespondToChallenge: [ENV.userPoolId, ENV.userPoolClientId],
 };
-const BASE_ENV = [ENV.functionId, 'POWERTOOLS_SERVICE_NAME', 'NODE_OPTIONS', ENV.jwtIssuer, ENV.jwtAudience];
+const BASE_ENV = [ENV.functionId, 'POWERTOOLS_SERVICE_NAME', 'NODE_OPTIONS'];
+/** Cron routes accept an admin token: only their functions verify one, so only they get the pool's issuer. */
+const TOKEN_ENV = [ENV.jwtIssuer, ENV.jwtAudience];
 
 /** The IAM services a resource may add to a function's policy. */
 const EXPECTED_SERVICES: Record<Resource, string[]> = {
@@ -44,10 +52,16 @@ const EXPECTED_SERVICES: Record<Resource, string[]> = {
   generationQueue: ['sqs'],
   qualityQueue: ['sqs'],
   queueStats: ['sqs'],
-  bedrock: ['bedrock'],
+  queueHealth: ['sqs'],
+  filesBucketHealth: ['s3'],
+  bedrockAnalysis: ['bedrock'],
+  bedrockQuality: ['bedrock'],
+  bedrockEmbedding: ['bedrock'],
   cronSecret: ['secretsmanager'],
   webhookSecret: ['secretsmanager'],
-  userPool: ['cognito-idp'],
+  userPool: [],
+  userPoolInitiateAuth: ['cognito-idp'],
+  userPoolRespondToChallenge: ['cognito-idp'],
 };
 
 const asArray = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
@@ -64,7 +78,7 @@ interface Deployed {
 /** Every function of the app's stacks (the data stack's migrate function too), keyed by FUNCTION_ID. */
 const deployedFunctions = (service: ServiceApp): Map<string, Deployed> => {
   const found = new Map<string, Deployed>();
-  for (const stack of [service.data, service.api, service.workers]) {
+  for (const stack of [service.data, service.identity, service.api, service.workers]) {
     const template = Template.fromStack(stack);
     const resources = template.toJSON().Resources as Record<string, Json>;
     const policies = Object.values(template.findResources('AWS::IAM::Policy'));
@@ -177,7 +191,7 @@ describe('the dev app', () => {
       VpcConfig: { SecurityGroupIds: [{ 'Fn::GetAtt': [expect.stringMatching(/^DatabaseClients/), 'GroupId'] }], SubnetIds: expect.any(Array) },
     });
     expect(Object.keys(migrate.props.Environment.Variables).sort()).toEqual(
-      [...BASE_ENV.filter((k) => k !== ENV.jwtIssuer && k !== ENV.jwtAudience), ...EXPECTED_ENV.database].sort());
+      [...BASE_ENV, ...EXPECTED_ENV.database].sort());
     expect([...servicesOf(migrate)].sort()).toEqual(['secretsmanager', 'xray']);
     // the functions' stacks deploy after the data stack, so no function runs before the schema it expects
     for (const stack of [service.api, service.workers]) expect(stack.dependencies).toContain(service.data);
@@ -318,14 +332,25 @@ describe('the dev app', () => {
       const secretUses = spec.uses.filter((u) => ['database', 'cronSecret', 'webhookSecret'].includes(u)).length;
       expect(secretReads.flatMap((s) => asArray(s.Resource as unknown))).toHaveLength(secretUses);
     }
-    const bedrock = fn('quality-worker').statements.find((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))!;
-    const arns = asArray(bedrock.Resource as Json[]).map((r) => JSON.stringify(r));
-    expect(arns).toHaveLength(2 * new Set(Object.values(DEFAULT_AI_MODELS)).size);
+    // each Bedrock user may invoke its own models, in both AI regions, and no other (the judge model: no function)
+    const models = (id: string) => fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
+      .flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r).replace(/.*foundation-model\//, '').replace(/"\]\]\}$/, ''));
+    const inBothRegions = (...ids: string[]) => ids.flatMap((id) => [id, id]).sort();
+    expect(models('quality-worker').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.quality));
+    expect(models('embedding-sweeper').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.embedding));
+    expect(models('generation-worker').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.embedding));
     for (const region of ['us-east-1', 'us-west-2']) {
-      for (const model of Object.values(DEFAULT_AI_MODELS)) expect(arns.some((a) => a.includes(`:bedrock:${region}::foundation-model/${model}`))).toBe(true);
+      const arns = fn('generation-worker').statements.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
+      expect(arns.some((a) => a.includes(`:bedrock:${region}::foundation-model/${DEFAULT_AI_MODELS.analysis}`))).toBe(true);
     }
-    expect(actionsOf(fn('auth-login')).filter((a) => a.startsWith('cognito-idp:')).sort())
-      .toEqual(['cognito-idp:AdminInitiateAuth', 'cognito-idp:AdminRespondToAuthChallenge']);
+    // sign-in: the route that starts it initiates, the routes that answer a challenge respond, forgot-password needs no IAM
+    const cognito = (id: string) => actionsOf(fn(id)).filter((a) => a.startsWith('cognito-idp:')).sort();
+    expect(cognito('auth-login')).toEqual(['cognito-idp:AdminInitiateAuth']);
+    for (const id of ['auth-mfa-verify', 'auth-mfa-setup', 'auth-webauthn-verify', 'auth-new-password']) expect(cognito(id)).toEqual(['cognito-idp:AdminRespondToAuthChallenge']);
+    expect(cognito('auth-forgot-password')).toEqual([]);
+    // sending and reading secrets name the one action the code calls
+    expect(actionsOf(fn('analysis-create')).filter((a) => a.startsWith('sqs:') || a.startsWith('secretsmanager:')).sort())
+      .toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
     // queue stats read the depths of both queues and both DLQs, and may not send, receive or delete
     const stats = fn('admin-queue-stats').statements.filter((s) => asArray(s.Action as string[]).some((a) => a.startsWith('sqs:')));
     expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
@@ -337,7 +362,8 @@ describe('the dev app', () => {
   test('environment variables follow `uses`; only database users run in the VPC', () => {
     for (const spec of functions) {
       const { props } = fn(spec.id);
-      const expected = [...BASE_ENV, ...spec.uses.flatMap((use) => EXPECTED_ENV[use])];
+      const cron = spec.triggers.some((t) => t.kind === 'http' && t.access === 'cron');
+      const expected = [...BASE_ENV, ...(cron ? TOKEN_ENV : []), ...spec.uses.flatMap((use) => EXPECTED_ENV[use])];
       expect(Object.keys(props.Environment.Variables as Json).sort()).toEqual([...new Set(expected)].sort());
       expect('VpcConfig' in props).toBe(spec.uses.includes('database'));
     }
@@ -443,7 +469,7 @@ describe('the prod stage', () => {
     data.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'ias-prod-migrate' });
     data.resourceCountIs('Custom::Trigger', 1);
     // prod keeps logs for a year
-    for (const stack of [service.data, service.api, service.workers]) {
+    for (const stack of [service.data, service.identity, service.api, service.workers]) {
       for (const group of Object.values(Template.fromStack(stack).findResources('AWS::Logs::LogGroup'))) expect(group.Properties.RetentionInDays).toBe(365);
     }
     Template.fromStack(service.workers).hasResourceProperties('AWS::Lambda::Function', {
@@ -514,7 +540,7 @@ describe('stage configuration from CDK context', () => {
 
   test('required MFA: Cognito enforces it, with TOTP, and offers no passkey first factor', () => {
     const app = newApp({ mfa: 'required' });
-    const identity = Template.fromStack(new IdentityStack(app, 'Identity', { config: stageConfig(app.node) }));
+    const identity = Template.fromStack(new IdentityStack(app, 'Identity', { config: stageConfig(app.node), triggers: [] }));
     identity.hasResourceProperties('AWS::Cognito::UserPool', {
       MfaConfiguration: 'ON',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],

@@ -4,19 +4,14 @@
  * GetQueueAttributes calls (DLQ included) with the shedder, the jobs status, the retention sweep on its
  * cron route and its schedule, and signed webhook deliveries.
  */
-import { randomUUID } from 'node:crypto';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Kysely } from 'kysely';
-import { sqsClient } from '../../layers/core/aws/clients';
 import type { Database } from '../../layers/core/db/schema';
-import { logger } from '../../layers/core/logger';
 import { jobsStatusSchema } from '../../layers/core/operations/jobs-status';
 import { queueStatsSchema } from '../../layers/core/operations/queue-stats';
 import { RETENTION_LOG_MARKER, retentionRunSchema } from '../../layers/core/operations/retention';
 import { signatureHeader } from '../../layers/core/payments/signature';
 import { FIRST_PAID_INVOICE } from '../../layers/core/payments/webhook';
-import { functionById, scheduledEvent, type ScheduleTrigger } from '../../lib/manifest';
-import { lambdaContext } from '../../lib/twin/gateway';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 
@@ -44,7 +39,7 @@ describe('GET /api/admin/queue-stats', () => {
   });
 
   test('per queue: the SQS numbers and the DLQ depth; and the shedder, hot after a throttle storm', async () => {
-    const sqs = sqsClient();
+    const sqs = new SQSClient(e2e.awsConfig());
     for (const n of [1, 2]) {
       await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.dlqUrl, MessageBody: JSON.stringify({ analysis_id: `dead-${n}` }) }));
     }
@@ -86,7 +81,6 @@ describe('the retention sweep and the jobs status', () => {
   });
 
   test('the cron secret → 200 with the report; old rows gone, new kept; RetentionCronLastRun logged; jobs status shows the run', async () => {
-    const info = jest.spyOn(logger, 'info');
     const res = await e2e.call('POST', PATH, twin.cronSecret);
     expect(res.status).toBe(200);
     expect(retentionRunSchema.parse(res.body)).toEqual(res.body);
@@ -94,8 +88,7 @@ describe('the retention sweep and the jobs status', () => {
     expect(res.body).toMatchObject({ deleted_total: 1, complete: true });
     expect(await failures()).toEqual([newFailure]);
     const { job_run_id, ...report } = res.body;
-    expect(info).toHaveBeenCalledWith(RETENTION_LOG_MARKER, { jobRunId: job_run_id, trigger: 'http', report });
-    info.mockRestore();
+    expect(e2e.logged('retention-sweep')).toContainEqual(expect.objectContaining({ level: 'INFO', message: RETENTION_LOG_MARKER, jobRunId: job_run_id, trigger: 'http', report }));
 
     expect((await e2e.call('GET', '/api/admin/jobs/status', tokens.investigator)).status).toBe(403);
     const status = await e2e.call('GET', '/api/admin/jobs/status', tokens.admin);
@@ -111,10 +104,11 @@ describe('the retention sweep and the jobs status', () => {
 
   test('an admin token may run it, and the daily schedule runs the same handler', async () => {
     expect((await e2e.call('POST', PATH, tokens.admin)).status).toBe(200);
-    const fn = functionById('retention-sweep');
-    const trigger = fn.triggers.find((t): t is ScheduleTrigger => t.kind === 'schedule')!;
-    const { handler } = (await import('../../functions/cron/retention-sweep')) as { handler: (e: unknown, c: unknown) => Promise<unknown> };
-    const result = retentionRunSchema.parse(await handler(scheduledEvent(fn, trigger), lambdaContext(fn, randomUUID())));
+    // what EventBridge Scheduler sends: the schedule's input, to the function
+    const schedule = twin.plan.schedules.find((s) => s.functionId === 'retention-sweep')!;
+    expect(schedule.expression).toBe('rate(1 day)');
+    const outcome = await twin.invoke(schedule.functionId, JSON.parse(schedule.input!));
+    const result = retentionRunSchema.parse(outcome.ok ? outcome.value : outcome.error);
     const run = await db.selectFrom('job_runs').selectAll().where('id', '=', result.job_run_id).executeTakeFirstOrThrow();
     expect(run).toMatchObject({ job: 'retention-sweep', trigger: 'schedule', status: 'succeeded' });
   });

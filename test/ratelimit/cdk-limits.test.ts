@@ -14,7 +14,7 @@ const cdkContext = (JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), '
 const synth = (context: Record<string, unknown>) => {
   const service = buildApp(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } }));
   const env = new Map<string, Record<string, string>>();
-  for (const stack of [service.api, service.workers]) {
+  for (const stack of [service.identity, service.api, service.workers]) {
     for (const resource of Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))) {
       const variables = (resource.Properties as { Environment: { Variables: Record<string, string> } }).Environment.Variables;
       env.set(variables.FUNCTION_ID!, variables);

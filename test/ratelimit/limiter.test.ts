@@ -29,7 +29,7 @@ const event = (routeKey: string, { sub, ip = '203.0.113.7' }: { sub?: string; ip
   version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
   requestContext: {
     http: { method: routeKey.split(' ')[0], sourceIp: ip },
-    ...(sub && { authorizer: { jwt: { claims: { sub, 'custom:organization_id': '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' }, scopes: [] } } }),
+    ...(sub && { authorizer: { jwt: { claims: { sub, organization_id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' }, scopes: [] } } }),
   },
 } as unknown as HttpEvent);
 

@@ -2,3 +2,5 @@
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 // The rate limiter counts in the database; tests that do not exercise it turn it off (test/ratelimit sets its own).
 process.env.RATE_LIMITS ??= 'off';
+// Every twin of the run records its functions' AWS calls for `npm run iam-report` (global-setup empties the file first).
+process.env.TWIN_RECORD_CALLS ??= '1';

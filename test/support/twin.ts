@@ -2,15 +2,18 @@
  * The local twin for an end-to-end test file: started before its tests in a temporary folder (on
  * PGlite, or on a fresh database of the real PostgreSQL named by TEST_DATABASE_URL), stopped and
  * removed after. With schedules on, start-up waits for their first run, so the seeded evidence is
- * embedded before any test asks for an analysis.
+ * embedded before any test asks for an analysis. The stage is synthesized with rate limiting off
+ * (CDK context `rateLimits`) unless the test names its own limits; test/ratelimit covers them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
+import { TEMPLATE_PATH } from './template';
 
 export interface Reply {
   status: number;
@@ -26,6 +29,13 @@ export interface TwinTest {
   call: (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
   /** stops the twin and starts it again on the same folder and database (what persists must survive this) */
   restart: () => Promise<void>;
+  /**
+   * Configuration of an AWS SDK client that calls the twin's AWS services as an operator would (the
+   * edge, with credentials that belong to no function, so no function policy applies).
+   */
+  awsConfig: (region?: string) => ReturnType<typeof edgeClientConfig>;
+  /** the JSON log records a function has written so far (Powertools lines, EMF metrics), oldest first */
+  logged: (functionId: string) => Record<string, unknown>[];
   /** polls GET /api/analysis/{id} (as the SPA does, only faster) until generation has settled */
   pollUntilGenerated: (analysisId: string, token: string) => Promise<Reply['body']>;
 }
@@ -37,7 +47,11 @@ export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databas
   let databaseUrl: string | undefined;
 
   const start = async () => {
-    twin = await startTwin({ port: 0, twinDir: dir, ...options, ...(databaseUrl && { databaseUrl }) });
+    twin = await startTwin({
+      port: 0, twinDir: dir, ...options, context: { rateLimits: 'off', ...options.context },
+      // the migrated template the unit tests load (global-setup builds it), instead of initdb per twin
+      ...(databaseUrl ? { databaseUrl } : { databaseTemplate: TEMPLATE_PATH }),
+    });
     if (options.schedules !== false) await twin.schedulesSettled();
   };
 
@@ -75,6 +89,15 @@ export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databas
       return current().token({ subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id });
     },
     call,
+    logged: (functionId) => current().logs(functionId).flatMap((line) => line.text.split('\n')).flatMap((text) => {
+      try {
+        const record: unknown = JSON.parse(text);
+        return record && typeof record === 'object' ? [record as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    }),
+    awsConfig: (region) => edgeClientConfig(current().aws.edge, region ?? current().plan.region, { accessKeyId: 'AKIAOPERATOR', secretAccessKey: 'operator' }),
     restart: async () => {
       await current().stop();
       twin = undefined;

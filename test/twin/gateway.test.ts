@@ -1,25 +1,49 @@
 /**
  * The twin's API Gateway answers for the function the way an HTTP API does when the integration does
- * not: a function that throws → 500, one that runs past the integration timeout → 504, a body over
- * 10 MB → 413, each with API Gateway's `{ message }` body and the CORS headers.
+ * not: a function that fails → 500, one that runs past the integration timeout → 504, a body over
+ * 10 MB → 413, each with API Gateway's `{ message }` body and, for an allowed Origin, the CORS headers.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createGateway, type LambdaHandler } from '../../lib/twin/gateway';
+import { CORS } from '../../lib/manifest';
+import { createGateway } from '../../lib/twin/gateway';
+import type { InvokeOutcome } from '../../lib/twin/runtime/lambda';
 
 const ORIGIN = 'http://localhost:5173';
+type Handler = (event: unknown) => Promise<unknown>;
 let server: Server;
 let base = '';
-let healthHandler: LambdaHandler;
-let loginHandler: LambdaHandler;
+let healthHandler: Handler;
+let loginHandler: Handler;
 const logged: string[] = [];
 
+/** What the twin's Lambda runtime reports for a handler: its value, or the error as Lambda reports it. */
+const run = async (handler: Handler, event: unknown): Promise<InvokeOutcome> => {
+  try {
+    return { ok: true, value: await handler(event), durationMs: 1, coldStart: false };
+  } catch (error) {
+    return { ok: false, timedOut: false, error: { errorType: (error as Error).name, errorMessage: (error as Error).message }, durationMs: 1, coldStart: false };
+  }
+};
+
 beforeAll(async () => {
-  const handlers = new Map<string, LambdaHandler>([
-    ['health', (event, context) => healthHandler(event, context)],
-    ['auth-login', (event, context) => loginHandler(event, context)],
-  ]);
-  server = createServer(createGateway({ handlers, corsOrigin: ORIGIN, extras: {}, integrationTimeoutMs: 200, onRequest: (line) => logged.push(line) }));
+  const handlers: Record<string, () => Handler> = { health: () => healthHandler, 'auth-login': () => loginHandler };
+  server = createServer(createGateway({
+    account: '000000000000',
+    api: {
+      id: 'api',
+      routes: [
+        { routeKey: 'GET /api/health', method: 'GET', path: '/api/health', functionId: 'health', authorization: 'NONE' },
+        { routeKey: 'POST /api/auth/login', method: 'POST', path: '/api/auth/login', functionId: 'auth-login', authorization: 'NONE' },
+        { routeKey: 'POST /api/analysis/{analysis_id}/feedback', method: 'POST', path: '/api/analysis/{analysis_id}/feedback', functionId: 'health', authorization: 'JWT' },
+      ],
+      cors: { allowOrigins: [ORIGIN], allowMethods: ['OPTIONS', 'GET', 'POST'], allowHeaders: [...CORS.allowHeaders], exposeHeaders: [...CORS.exposeHeaders], maxAge: CORS.maxAgeSeconds },
+    },
+    authorize: async () => { throw new Error('no tokens in this test'); },
+    invoke: (id, event) => run(handlers[id]!(), event),
+    integrationTimeoutMs: 200,
+    onRequest: (line) => logged.push(line),
+  }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -27,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 const get = async () => {
-  const res = await fetch(`${base}/api/health`);
+  const res = await fetch(`${base}/api/health`, { headers: { origin: ORIGIN } });
   return { status: res.status, body: await res.json(), cors: res.headers.get('access-control-allow-origin') };
 };
 
@@ -37,7 +61,7 @@ test('a function that answers in time is passed through, with the gateway reques
     given = (event as { requestContext: { requestId: string } }).requestContext.requestId;
     return { statusCode: 200, body: JSON.stringify({ status: 'ok' }) };
   };
-  const res = await fetch(`${base}/api/health`);
+  const res = await fetch(`${base}/api/health`, { headers: { origin: ORIGIN } });
   expect([res.status, await res.json(), res.headers.get('access-control-allow-origin')]).toEqual([200, { status: 'ok' }, ORIGIN]);
   expect(res.headers.get('apigw-requestid')).toBe(given);
   expect(given).toMatch(/^[0-9a-f-]{36}$/);
@@ -51,10 +75,17 @@ test('a preflight allows the headers the SPA sends and exposes the ones it reads
   });
 });
 
+test('an origin the API does not allow gets no CORS headers, as from API Gateway', async () => {
+  healthHandler = async () => ({ statusCode: 200, body: '{}' });
+  const res = await fetch(`${base}/api/health`, { headers: { origin: 'https://elsewhere.example' } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('access-control-allow-origin')).toBeNull();
+});
+
 test('a function that throws: 500 Internal Server Error, the stack in the twin log', async () => {
   healthHandler = async () => { throw new Error('boom in the handler'); };
   expect(await get()).toEqual({ status: 500, body: { message: 'Internal Server Error' }, cors: ORIGIN });
-  expect(logged.at(-1)).toMatch(/GET \/api\/health → 500: Error: boom in the handler/);
+  expect(logged.at(-1)).toMatch(/GET \/api\/health → 500: health: Error: boom in the handler/);
 });
 
 test('a function past the integration timeout: 504 Gateway Timeout at the timeout, not when it ends', async () => {

@@ -4,24 +4,31 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { functionById, type QueueTrigger } from '../../lib/manifest';
 import { startLocalAws, type LocalAws } from '../../lib/twin/local-aws';
 import { failedMessageIds, startPoller, type Poller } from '../../lib/twin/pollers';
+
+const arn = (name: string) => `arn:aws:sqs:us-east-1:000000000000:${name}`;
+const url = (name: string) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`;
+const queue = { name: 'work', arn: arn('work'), url: url('work') };
+const dlq = { name: 'work-dlq', arn: arn('work-dlq'), url: url('work-dlq') };
 
 let aws: LocalAws;
 let sqs: SQSClient;
 
 beforeAll(async () => {
-  aws = await startLocalAws({ visibilityTimeoutSeconds: 1 });
+  aws = await startLocalAws({
+    region: 'us-east-1', buckets: [],
+    queues: [
+      { ...dlq, logicalId: 'Dlq', attributes: {}, policy: [] },
+      { ...queue, logicalId: 'Queue', policy: [], attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: 3 }) } },
+    ],
+  });
   sqs = new SQSClient({ region: 'us-east-1', endpoint: aws.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
 });
 afterAll(async () => {
   sqs.destroy();
   await aws.stop();
 });
-
-const worker = functionById('generation-worker');
-const trigger = worker.triggers[0] as QueueTrigger;
 
 const until = async (check: () => boolean, ms = 15_000) => {
   const deadline = Date.now() + ms;
@@ -45,15 +52,17 @@ test('a message reaches the worker, a failing one is retried and then dead-lette
   let poller: Poller | undefined;
   try {
     poller = startPoller({
-      sqs, fn: worker, trigger: { ...trigger, maxConcurrency: 1 }, queue: aws.queues.generation, log: () => undefined,
-      handler: async (event) => {
-        const records = (event as SQSEvent).Records;
+      sqs, queueUrl: queue.url, region: 'us-east-1', log: () => undefined,
+      mapping: { functionId: 'worker', queueArn: queue.arn, batchSize: 1, maxConcurrency: 1, reportBatchItemFailures: true },
+      invoke: async (event: SQSEvent) => {
+        const records = event.Records;
         seen.push(...records.map((r) => ({ body: r.body, receiveCount: r.attributes.ApproximateReceiveCount })));
-        return { batchItemFailures: records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })) } satisfies SQSBatchResponse;
+        const value = { batchItemFailures: records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })) } satisfies SQSBatchResponse;
+        return { ok: true, value, durationMs: 1, coldStart: false };
       },
     });
-    await sqs.send(new SendMessageCommand({ QueueUrl: aws.queues.generation.url, MessageBody: 'good' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: aws.queues.generation.url, MessageBody: 'poison' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'good' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'poison' }));
     await until(() => seen.filter((s) => s.body === 'poison').length >= 3);
     await new Promise((r) => setTimeout(r, 1500));
   } finally {
@@ -61,8 +70,8 @@ test('a message reaches the worker, a failing one is retried and then dead-lette
   }
   expect(seen.filter((s) => s.body === 'good')).toHaveLength(1);
   expect(seen.filter((s) => s.body === 'poison').map((s) => s.receiveCount)).toEqual(['1', '2', '3']);
-  const dlq = await sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.queues.generation.dlqUrl, MaxNumberOfMessages: 10 }));
-  expect(dlq.Messages?.map((m) => m.Body)).toEqual(['poison']);
-  const main = await sqs.send(new ReceiveMessageCommand({ QueueUrl: aws.queues.generation.url, MaxNumberOfMessages: 10 }));
+  const dead = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.url, MaxNumberOfMessages: 10 }));
+  expect(dead.Messages?.map((m) => m.Body)).toEqual(['poison']);
+  const main = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10 }));
   expect(main.Messages ?? []).toHaveLength(0);
 });

@@ -1,12 +1,12 @@
 /**
- * The twin end to end: HTTP → API Gateway stand-in (JWT authorizer) → the deployed handler module →
- * the database; a queue message → fauxqs → worker handler → DLQ; a Converse call through the real
- * SDK client to the Bedrock stand-in, throttled or not; the health endpoint turning 503
- * when the database goes away. Runs on PGlite, or on real PostgreSQL when TEST_DATABASE_URL is set.
+ * The twin end to end: HTTP → API Gateway stand-in (JWT authorizer) → the deployed handler bundle in
+ * its own isolate → the database proxy; a queue message → fauxqs → worker → DLQ; a Converse call
+ * through the real SDK client and the AWS edge to the Bedrock stand-in, throttled or not; the health
+ * endpoint turning 503 when the database goes away. Runs on PGlite, or on real PostgreSQL when
+ * TEST_DATABASE_URL is set.
  */
-import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
-import { bedrockClient, sqsClient } from '../../layers/core/aws/clients';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { httpRoutes } from '../../lib/manifest';
@@ -111,7 +111,7 @@ test('every manifest route is served, and the OpenAPI document lists it', async 
 });
 
 test('a queue message reaches the worker handler; one it cannot process ends in the DLQ, not lost', async () => {
-  const sqs = sqsClient();
+  const sqs = new SQSClient(e2e.awsConfig());
   await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.url, MessageBody: JSON.stringify({ analysis_id: 'x' }) }));
   const deadline = Date.now() + 20_000;
   let dead: string[] = [];
@@ -124,14 +124,14 @@ test('a queue message reaches the worker handler; one it cannot process ends in 
 
 test('a Converse call through the real SDK client reaches the stand-in; a throttled answer surfaces as ThrottlingException', async () => {
   const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: 'Summarize the evidence.' }] }] });
-  const primary = bedrockClient(AI_REGIONS.primary, { maxAttempts: 1 });
+  const primary = new BedrockRuntimeClient({ ...e2e.awsConfig(AI_REGIONS.primary), maxAttempts: 1 });
   const answer = await primary.send(command);
   expect(answer.output?.message?.content?.[0]?.text).toMatch(/^\[stand-in\]/);
   twin.bedrock.setFaults(AI_REGIONS.primary, { throttleRatio: 1 });
   try {
     await expect(primary.send(command)).rejects.toMatchObject({ name: 'ThrottlingException' });
     // the other region is unaffected: what the gateway's fallback will rely on
-    const fallback = await bedrockClient(AI_REGIONS.fallback, { maxAttempts: 1 }).send(command);
+    const fallback = await new BedrockRuntimeClient({ ...e2e.awsConfig(AI_REGIONS.fallback), maxAttempts: 1 }).send(command);
     expect(fallback.stopReason).toBe('end_turn');
   } finally {
     twin.bedrock.clearFaults();

@@ -1,11 +1,13 @@
 /**
  * Who is calling, from the claims the API Gateway JWT authorizer put on the event (the twin's
  * authorizer puts them there the same way). Cognito group `admin` is the admin role; everyone else is
- * an investigator. The organization comes from the signed custom attribute `custom:organization_id`,
- * which only administrators can set (it is not writable by the app client).
+ * an investigator. The organization is the `organization_id` claim our pre-token-generation trigger
+ * adds from the immutable custom attribute `custom:organization_id` (./token-claims.ts), which the app
+ * client cannot write.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { Role } from '../db/schema';
+import { ORGANIZATION_CLAIM } from './token-claims';
 
 export interface Caller {
   subject: string;
@@ -14,7 +16,6 @@ export interface Caller {
   organizationId: string | undefined;
 }
 
-export const ORGANIZATION_CLAIM = 'custom:organization_id';
 export const GROUPS_CLAIM = 'cognito:groups';
 
 /**

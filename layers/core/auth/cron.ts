@@ -1,13 +1,12 @@
 /**
- * The scheduler's bearer secret for /api/admin/cron/* routes, compared in constant time. In AWS the
- * secret lives in Secrets Manager (CRON_SECRET_ARN, read once per container); the twin passes it in
- * CRON_SECRET.
+ * The scheduler's bearer secret for /api/admin/cron/* routes, compared in constant time. It lives in
+ * Secrets Manager (CRON_SECRET_ARN, read once per container).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { secretReader } from '../aws/secrets';
 import { ENV } from '../config';
 
-export const cronSecret = secretReader(ENV.cronSecret, ENV.cronSecretArn);
+export const cronSecret = secretReader(ENV.cronSecretArn);
 
 /** Equal-length digests, so neither content nor length leaks through timing. */
 export const sameSecret = (given: string, expected: string): boolean =>

@@ -4,18 +4,14 @@
  * tokens in `aud`, and the authorizer accepts either. The twin's authorizer and in-handler checks (cron
  * routes accept an admin token) share this one verifier.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { env, ENV, requireEnv } from '../config';
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-let jwksFor: string | undefined;
 
+/** The issuer's keys, where Cognito publishes them: `<issuer>/.well-known/jwks.json`. */
 const keySet = () => {
-  const url = env(ENV.jwksUrl) ?? `${requireEnv(ENV.jwtIssuer)}/.well-known/jwks.json`;
-  if (!jwks || jwksFor !== url) {
-    jwks = createRemoteJWKSet(new URL(url));
-    jwksFor = url;
-  }
+  jwks ??= createRemoteJWKSet(new URL(`${requireEnv(ENV.jwtIssuer)}/.well-known/jwks.json`));
   return jwks;
 };
 
@@ -23,19 +19,25 @@ export class InvalidTokenError extends Error {
   override name = 'InvalidTokenError';
 }
 
-export const verifyAccessToken = async (token: string): Promise<JWTPayload> => {
+/** A token's payload if its signature, issuer, expiry and (when given) audience hold. */
+export const verifyToken = async (token: string, keys: JWTVerifyGetKey, expected: { issuer: string; audience?: string[] }): Promise<JWTPayload> => {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, keySet(), { issuer: requireEnv(ENV.jwtIssuer) }));
+    ({ payload } = await jwtVerify(token, keys, { issuer: expected.issuer }));
   } catch (error) {
     throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
   }
-  const audience = env(ENV.jwtAudience);
-  if (audience) {
+  if (expected.audience) {
     const auds = [payload.aud, payload.client_id].flat().filter((a): a is string => typeof a === 'string');
-    if (!auds.includes(audience)) throw new InvalidTokenError('token audience does not match');
+    if (!auds.some((a) => expected.audience!.includes(a))) throw new InvalidTokenError('token audience does not match');
   }
   return payload;
+};
+
+/** In a handler: a token of the pool the function's JWT_ISSUER / JWT_AUDIENCE name. */
+export const verifyAccessToken = (token: string): Promise<JWTPayload> => {
+  const audience = env(ENV.jwtAudience);
+  return verifyToken(token, keySet(), { issuer: requireEnv(ENV.jwtIssuer), ...(audience && { audience: [audience] }) });
 };
 
 export const bearerToken = (authorization: string | undefined): string | undefined => {

@@ -1,6 +1,6 @@
 /**
- * Secrets: a value from its direct variable (the twin, tests), else from Secrets Manager by the ARN
- * variable (AWS). Read once per container and cached; read again after a failure.
+ * Secrets from Secrets Manager, by the ARN in the function's environment (in AWS, and in the twin, whose
+ * Secrets Manager serves the synthesized secrets). Read once per container and cached; read again after a failure.
  */
 import { env } from '../config';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -14,13 +14,11 @@ export const secretString = async (arn: string): Promise<string | undefined> => 
   return (await client.send(new GetSecretValueCommand({ SecretId: arn }))).SecretString;
 };
 
-/** A reader of one secret: the direct variable's value, else the ARN variable's secret; undefined when neither is set. */
-export const secretReader = (directVar: string, arnVar: string): (() => Promise<string | undefined>) => {
+/** A reader of one secret: the secret whose ARN the variable holds; undefined when the variable is not set. */
+export const secretReader = (arnVar: string): (() => Promise<string | undefined>) => {
   let cached: Promise<string | undefined> | undefined;
   return () => {
     cached ??= (async () => {
-      const direct = env(directVar);
-      if (direct) return direct;
       const arn = env(arnVar);
       return arn ? secretString(arn) : undefined;
     })().catch((error: unknown) => {

@@ -1,10 +1,9 @@
 /**
- * The payment processor's webhook signing secret. In AWS it lives in Secrets Manager
- * (WEBHOOK_SECRET_ARN, read once per container; the stack creates a placeholder to replace with the
- * processor's value); the twin passes the value itself in WEBHOOK_SECRET (.twin/webhook-secret,
- * created on first start like the cron secret).
+ * The payment processor's webhook signing secret, in Secrets Manager (WEBHOOK_SECRET_ARN, read once
+ * per container; the stack creates a placeholder to replace with the processor's value; the twin
+ * generates one and prints it at start).
  */
 import { secretReader } from '../aws/secrets';
 import { ENV } from '../config';
 
-export const webhookSecret = secretReader(ENV.webhookSecret, ENV.webhookSecretArn);
+export const webhookSecret = secretReader(ENV.webhookSecretArn);

@@ -1,0 +1,164 @@
+/**
+ * The twin's AWS front door. Inside a function's environment every AWS hostname (sqs., s3., bedrock-
+ * runtime., cognito-idp., secretsmanager. …amazonaws.com) leads here, over TLS with the twin's own
+ * certificate (HTTP/1.1 and HTTP/2, as the SDK speaks each). For every call it finds who signed it (the
+ * access key of the calling function's role), works out the IAM permissions the call needs, evaluates
+ * them against that role's synthesized policy and the resource's own policy, and either answers the
+ * service's AccessDenied exactly as AWS does or forwards the call to the local stand-in behind it
+ * (fauxqs for SQS and S3, the Bedrock stand-in, the identity provider, the secrets store). Every
+ * decision is recorded: `npm run iam-report` compares what was used with what was granted.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { evaluate, type PolicyStatement } from './iam/policy';
+import { accessDenied, requiredPermissions, serviceOfHost, signingAccessKey, type AwsHttpRequest, type AwsService } from './iam/requests';
+
+/** Who signs with an access key: a function's role session. */
+export interface EdgeIdentity {
+  principalArn: string;
+  /** the function (PlanFunction.id) whose role this is */
+  functionId: string;
+  policy: PolicyStatement[];
+}
+
+export interface EdgeCall {
+  functionId: string | undefined;
+  service: AwsService;
+  action: string;
+  resource: string;
+  allowed: boolean;
+  at: Date;
+}
+
+/** A backend: a local HTTP server, or an in-process handler (the secrets store). */
+export type Backend =
+  | { url: string; keepHost?: boolean }
+  | { handle: (request: AwsHttpRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }> };
+
+export interface AwsEdgeOptions {
+  tls: { keyPem: string; certPem: string };
+  account: string;
+  backends: Record<AwsService, Backend>;
+  identities: Map<string, EdgeIdentity>;
+  /** the resource-based policy of an ARN (queue, bucket or object, secret), if it has one */
+  resourcePolicy: (arn: string) => PolicyStatement[] | undefined;
+  secretArnOf: (nameOrArn: string) => string | undefined;
+  record: (call: EdgeCall) => void;
+  log?: (line: string) => void;
+}
+
+export interface AwsEdge { port: number; stop: () => Promise<void> }
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'host', 'http2-settings']);
+
+const readBody = (req: http.IncomingMessage | http2.Http2ServerRequest): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+const headersOf = (req: http.IncomingMessage | http2.Http2ServerRequest): Record<string, string> =>
+  Object.fromEntries(Object.entries(req.headers)
+    .filter(([k]) => !k.startsWith(':'))
+    .map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : String(v ?? '')]));
+
+const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> =>
+  new Promise((resolve, reject) => {
+    const target = new URL(backend.url);
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+    const out = http.request({
+      host: target.hostname,
+      port: target.port,
+      method: request.method,
+      path: request.path,
+      headers: { ...headers, host: backend.keepHost ? request.host : target.host, 'content-length': String(request.body.length) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({
+        status: res.statusCode ?? 502,
+        headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => !HOP_BY_HOP.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')])),
+        body: Buffer.concat(chunks),
+      }));
+      res.on('error', reject);
+    });
+    out.on('error', reject);
+    out.end(request.body);
+  });
+
+export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> => {
+  const { account, backends, identities, record, log = () => undefined } = options;
+
+  const handle = async (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+    const host = String(req.headers[':authority'] ?? req.headers.host ?? '').replace(/:\d+$/, '');
+    const reply = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+      const out = res as http.ServerResponse; // the HTTP/2 compatibility response takes the same calls
+      out.writeHead(status, headers);
+      if (req.method === 'HEAD') out.end();
+      else out.end(body);
+    };
+    const located = serviceOfHost(host);
+    if (!located) return reply(404, { 'content-type': 'text/plain' }, `no AWS service at ${host} in the twin`);
+    const request: AwsHttpRequest = {
+      service: located.service, region: located.region, account, host,
+      method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body: await readBody(req),
+    };
+    const accessKey = signingAccessKey(request);
+    const identity = accessKey ? identities.get(accessKey) : undefined;
+    const needed = requiredPermissions(request, { secretArnOf: options.secretArnOf });
+    /** the role's decision on one permission, recorded; undefined when allowed, else the service's AccessDenied */
+    const check = (caller: EdgeIdentity, { action, resource }: { action: string; resource: string }) => {
+      const decision = evaluate(caller.policy, {
+        principalArn: caller.principalArn, action, resource,
+        context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': caller.principalArn },
+      }, options.resourcePolicy(resource));
+      record({ functionId: caller.functionId, service: request.service, action, resource, allowed: decision.allowed, at: new Date() });
+      if (decision.allowed) return undefined;
+      log(`[iam] ${caller.functionId}: ${action} on ${resource} denied (${decision.reason})`);
+      return accessDenied(request, { principalArn: caller.principalArn, action, resource, reason: decision.reason });
+    };
+    // a key the twin did not issue to a function is the operator's (tests, the CLI): not a function's call
+    if (needed !== 'unauthenticated' && identity) {
+      for (const permission of needed) {
+        const denial = check(identity, permission);
+        if (denial) return reply(denial.status, denial.headers, denial.body);
+      }
+    }
+    const backend = backends[request.service];
+    const answer = 'handle' in backend ? await backend.handle(request) : await forward(backend, request);
+    // S3 tells a caller that a key is missing (404) only if it may list the bucket; otherwise it answers 403
+    if (answer.status === 404 && identity && request.service === 's3' && needed !== 'unauthenticated' && needed.some((p) => p.action === 's3:GetObject')) {
+      const bucketArn = needed[0]!.resource.replace(/\/.*$/, '');
+      const denial = check(identity, { action: 's3:ListBucket', resource: bucketArn });
+      if (denial) return reply(denial.status, denial.headers, denial.body);
+    }
+    reply(answer.status, answer.headers, answer.body);
+  };
+
+  const server = http2.createSecureServer({ key: options.tls.keyPem, cert: options.tls.certPem, allowHTTP1: true }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`[aws-edge] ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() });
+        res.end(JSON.stringify({ message: 'the twin failed to serve this call' }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session) => { sessions.add(session); session.once('close', () => sessions.delete(session)); });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (socket) => { sockets.add(socket); socket.once('close', () => sockets.delete(socket)); });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((resolve) => {
+      for (const session of sessions) session.destroy();
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+};

@@ -1,0 +1,151 @@
+/**
+ * The twin's Lambda runtime inside one execution environment (a worker thread of its own, with the
+ * function's template environment as its whole process.env). Before the handler loads it sets up what
+ * the environment of a deployed function has around it:
+ * - the network: AWS hostnames lead to the twin's local endpoints (its "DNS"); a host the function
+ *   cannot reach from where it is placed (the database proxy from outside the VPC) never answers;
+ * - trust: the twin's certificate authority joins the default CA store, as Amazon's CAs are in Lambda's;
+ * - the task root: the handler's bundle can require Node's built-ins and its own files, nothing else
+ *   (no node_modules of the project, no stand-in packages);
+ * - logs: whatever the function writes goes to the twin, in order with the invocation results.
+ * Then it answers invocations one at a time, as a Lambda execution environment does.
+ * Bundled to plain JavaScript (lib/twin/assembly/bundles.ts): worker threads skip jest's and tsx's transforms.
+ */
+import Module from 'node:module';
+import net from 'node:net';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import tls from 'node:tls';
+import { parentPort, workerData } from 'node:worker_threads';
+
+export interface NetworkRoute {
+  /** host name pattern: `*.amazonaws.com` style, one `*` for any run of characters */
+  host: string;
+  /** where connections to it go; `blackhole` never connects (a security group dropping the packets) */
+  to: { host: string; port: number } | 'blackhole';
+}
+
+export interface BootstrapData {
+  /** folder of the function's bundle (index.js) */
+  taskRoot: string;
+  /** `index.handler` */
+  handler: string;
+  routes: NetworkRoute[];
+  caPem: string;
+}
+
+export type ToRuntime =
+  | { type: 'invoke'; id: string; event: unknown; context: { awsRequestId: string; deadline: number; functionName: string; functionVersion: string; invokedFunctionArn: string; memoryLimitInMB: string; logGroupName: string; logStreamName: string } };
+
+export type FromRuntime =
+  | { type: 'ready'; initMs: number }
+  | { type: 'init-error'; error: SerializedError }
+  | { type: 'result'; id: string; value: unknown }
+  | { type: 'error'; id: string; error: SerializedError }
+  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string };
+
+export interface SerializedError { errorType: string; errorMessage: string; stack?: string }
+
+const serialize = (error: unknown): SerializedError => {
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { errorType: e.name, errorMessage: e.message, ...(e.stack && { stack: e.stack }) };
+};
+
+const post = (message: FromRuntime) => parentPort!.postMessage(message);
+
+const matches = (pattern: string, host: string): boolean =>
+  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i').test(host);
+
+/** Rewrites where sockets connect: every client (http, https, http2, fetch, pg) ends in net.Socket#connect. */
+const routeConnections = (routes: NetworkRoute[]) => {
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function routed(this: net.Socket, ...args: unknown[]) {
+    const [first] = args;
+    const options: Record<string, unknown> | undefined = first && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
+    const host = options ? options.host : typeof args[1] === 'string' ? args[1] : undefined;
+    const route = typeof host === 'string' ? routes.find((r) => matches(r.host, host)) : undefined;
+    if (!route) return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+    if (route.to === 'blackhole') return this; // no SYN-ACK ever: the caller's own timeout decides
+    const to = route.to;
+    const rewritten = options
+      ? { ...options, host: to.host, port: to.port }
+      : { host: to.host, port: to.port };
+    const callback = args.find((a) => typeof a === 'function');
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, callback ? [rewritten, callback] : [rewritten]);
+  } as typeof connect;
+};
+
+/** Lambda's task root holds the bundle only: anything else the bundle requires is missing, as there. */
+const confineModules = (taskRoot: string) => {
+  const original = (Module as unknown as { _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string })._resolveFilename;
+  (Module as unknown as { _resolveFilename: typeof original })._resolveFilename = function confined(request, parent, ...rest) {
+    if (Module.isBuiltin(request)) return original.call(this, request, parent, ...rest);
+    const from = (parent as { filename?: string } | undefined)?.filename;
+    const local = request.startsWith('.') || isAbsolute(request);
+    const candidate = local && from ? resolve(dirname(from), request) : local ? resolve(request) : undefined;
+    if (candidate && (candidate === taskRoot || candidate.startsWith(taskRoot + sep))) return original.call(this, request, parent, ...rest);
+    throw Object.assign(new Error(`Cannot find module '${request}'\nRequire stack:\n- ${from ?? taskRoot}`), { code: 'MODULE_NOT_FOUND' });
+  };
+};
+
+/** stdout/stderr travel with the results (ordered), instead of the worker's own asynchronous stdio pipe. */
+const captureOutput = () => {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    (process[stream] as { write: unknown }).write = (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
+      post({ type: 'log', stream, text: typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8') });
+      const done = typeof encoding === 'function' ? encoding : callback;
+      if (typeof done === 'function') (done as () => void)();
+      return true;
+    };
+  }
+};
+
+const main = async () => {
+  const data = workerData as BootstrapData;
+  const started = performance.now();
+  captureOutput();
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), data.caPem]);
+  routeConnections(data.routes);
+  if (process.env.NODE_OPTIONS?.includes('--enable-source-maps')) process.setSourceMapsEnabled(true);
+  const taskRoot = resolve(data.taskRoot);
+  confineModules(taskRoot);
+
+  const [file, exportName] = data.handler.split(/\.(?=[^.]+$)/) as [string, string];
+  let handler: (event: unknown, context: unknown) => Promise<unknown>;
+  try {
+    const mod = Module.createRequire(join(taskRoot, 'index.js'))(join(taskRoot, `${file}.js`)) as Record<string, unknown>;
+    const candidate = mod[exportName];
+    if (typeof candidate !== 'function') throw Object.assign(new Error(`${data.handler} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+    handler = candidate as typeof handler;
+  } catch (error) {
+    post({ type: 'init-error', error: serialize(error) });
+    return;
+  }
+  post({ type: 'ready', initMs: performance.now() - started });
+
+  parentPort!.on('message', (message: ToRuntime) => {
+    if (message.type !== 'invoke') return;
+    const { deadline, ...context } = message.context;
+    const lambdaContext = {
+      ...context,
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+      done: () => undefined,
+      fail: () => undefined,
+      succeed: () => undefined,
+    };
+    Promise.resolve()
+      .then(() => handler(message.event, lambdaContext))
+      .then(
+        (value) => post({ type: 'result', id: message.id, value: value === undefined ? null : value }),
+        (error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }),
+      );
+  });
+};
+
+// a crash outside an invocation's promise ends the environment, as the Lambda runtime exits
+process.on('uncaughtException', (error) => {
+  post({ type: 'init-error', error: serialize(error) });
+  process.exit(1);
+});
+
+void main();

@@ -1,0 +1,285 @@
+/**
+ * The RDS Proxy stand-in: a pg Pool configured as a deployed function's (TLS verified against the twin's CA,
+ * the secret's username and password, database "analysis") reaches the backend through it — the twin's
+ * PGlite server always, and a fresh database on real PostgreSQL in the runs on TEST_DATABASE_URL (CI's
+ * second pass), where those tests are defined.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Pool, type ClientConfig } from 'pg';
+import { openPglite } from '../../layers/core/db/connection';
+import { md5Password, scramClientFinal, startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions } from '../../lib/twin/db-proxy';
+import { startPgliteServer, type PgliteServer } from '../../lib/twin/pglite-server';
+import { loadOrCreateTls, type TwinTls } from '../../lib/twin/tls';
+import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+
+const SECRET = { username: 'analysis_app', password: 'pa$$ word:with,odd"chars' };
+const PROXY_HOST = 'ias-proxy.proxy-abc123.us-east-1.rds.amazonaws.com';
+
+let dir: string;
+let tls: TwinTls;
+let pglite: Awaited<ReturnType<typeof openPglite>>;
+let socketServer: PgliteServer;
+let proxy: DatabaseProxy;
+const logs: string[] = [];
+
+const backendOf = (server: PgliteServer): DatabaseProxyOptions['backend'] => ({
+  host: '127.0.0.1',
+  port: server.port,
+  user: 'postgres',
+  database: 'postgres',
+});
+
+const startProxy = (backend: DatabaseProxyOptions['backend']) =>
+  startDatabaseProxy({ tls, credentials: async () => SECRET, backend, log: (line) => logs.push(line) });
+
+/** What connection.ts builds from DB_SECRET_ARN/DB_HOST/DB_NAME, pointed at the local port. */
+const clientConfig = (port: number, overrides: ClientConfig = {}): ClientConfig => ({
+  host: '127.0.0.1',
+  port,
+  user: SECRET.username,
+  password: SECRET.password,
+  database: 'analysis',
+  ssl: { ca: tls.caPem, servername: PROXY_HOST },
+  ...overrides,
+});
+
+const errorOf = async (config: ClientConfig): Promise<{ code?: string; message: string }> => {
+  const client = new Client(config);
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    return error as { code?: string; message: string };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  throw new Error('connected');
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'twin-db-proxy-'));
+  tls = await loadOrCreateTls(dir, ['localhost', '*.proxy-abc123.us-east-1.rds.amazonaws.com']);
+  pglite = await openPglite('memory://');
+  socketServer = await startPgliteServer(pglite);
+  proxy = await startProxy(backendOf(socketServer));
+});
+
+afterAll(async () => {
+  await proxy?.stop();
+  await socketServer?.stop();
+  await pglite?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Queries, pgvector, a transaction (rolled back, then committed) and 10 queries on 10 connections at once. */
+const exercise = async (port: number) => {
+  const pool = new Pool({ ...clientConfig(port), max: 10 });
+  try {
+    expect((await pool.query('select 1 + 1 as n')).rows).toEqual([{ n: 2 }]);
+
+    await pool.query('create extension if not exists vector');
+    const distance = await pool.query<{ d: number }>(`select '[1,2,3]'::vector <-> '[1,2,4]'::vector as d`);
+    expect(distance.rows[0]!.d).toBe(1);
+
+    await pool.query('create table if not exists proxy_items (id int primary key, label text)');
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`insert into proxy_items values (1, 'rolled back')`);
+      await client.query('rollback');
+      await client.query('begin');
+      await client.query(`insert into proxy_items values (2, 'kept')`);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    expect((await pool.query('select id, label from proxy_items order by id')).rows).toEqual([{ id: 2, label: 'kept' }]);
+
+    const parallel = await Promise.all(Array.from({ length: 10 }, (_, i) => pool.query<{ n: number }>('select $1::int * 2 as n', [i])));
+    expect(parallel.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 10 }, (_, i) => i * 2));
+    expect(pool.totalCount).toBe(10);
+  } finally {
+    await pool.end();
+  }
+};
+
+describe("over the twin's PGlite server", () => {
+  test('a pool configured as in AWS runs queries, a transaction and 10 parallel connections', async () => {
+    await exercise(proxy.port);
+  });
+
+  test('a wrong password or user is refused with 28P01', async () => {
+    const wrongPassword = await errorOf(clientConfig(proxy.port, { password: 'guess' }));
+    expect(wrongPassword).toMatchObject({ code: '28P01', message: `password authentication failed for user "${SECRET.username}"` });
+    const wrongUser = await errorOf(clientConfig(proxy.port, { user: 'postgres' }));
+    expect(wrongUser).toMatchObject({ code: '28P01', message: 'password authentication failed for user "postgres"' });
+    expect(logs).toContain('[twin db proxy] password authentication failed for user "postgres"');
+  });
+
+  test('a client without TLS is refused with 28000', async () => {
+    const error = await errorOf(clientConfig(proxy.port, { ssl: false }));
+    expect(error).toMatchObject({ code: '28000', message: 'This RDS Proxy requires TLS connections' });
+  });
+
+  test('a client that does not trust the twin CA, or names another host, does not connect', async () => {
+    expect(await errorOf(clientConfig(proxy.port, { ssl: { servername: PROXY_HOST } }))).toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    expect(await errorOf(clientConfig(proxy.port, { ssl: { ca: tls.caPem, servername: 'db.example.com' } }))).toMatchObject({
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+  });
+
+  test('GSSENCRequest is declined, CancelRequest closes quietly, bytes sent ahead of the TLS handshake end the connection', async () => {
+    /** What the proxy answers to `bytes` before it closes the connection. */
+    const answer = (bytes: Buffer) =>
+      new Promise<string>((resolve) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(proxy.port, '127.0.0.1', () => socket.write(bytes));
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      });
+    const packet = (code: number, rest = Buffer.alloc(0)) => {
+      const header = Buffer.alloc(8);
+      header.writeInt32BE(8 + rest.length, 0);
+      header.writeInt32BE(code, 4);
+      return Buffer.concat([header, rest]);
+    };
+    expect(await answer(Buffer.concat([packet(80877104), packet(80877102, Buffer.alloc(8))]))).toBe('N');
+    // an injected query after SSLRequest must never run: the connection ends before or at the handshake
+    expect(['', 'S']).toContain(await answer(Buffer.concat([packet(80877103), Buffer.from('Q\0\0\0\rselect 1\0')])));
+  });
+
+  test('a client killed mid-transaction or mid-result leaves the proxy and the backend usable', async () => {
+    const { rows: [before] } = await pglite.query<{ n: number }>('select count(*)::int as n from proxy_items');
+    const logged = logs.length;
+
+    const inTransaction = new Client(clientConfig(proxy.port));
+    inTransaction.on('error', () => undefined);
+    await inTransaction.connect();
+    await inTransaction.query('begin');
+    await inTransaction.query(`insert into proxy_items values (100, 'never committed')`);
+    inTransaction.connection.stream.destroy();
+
+    const midResult = new Client(clientConfig(proxy.port));
+    midResult.on('error', () => undefined);
+    await midResult.connect();
+    const large = midResult.query(`select g, repeat('x', 200) from generate_series(1, 50000) g`).catch((error: Error) => error);
+    setTimeout(() => midResult.connection.stream.destroy(), 5);
+    expect(await large).toBeInstanceOf(Error);
+
+    const next = new Client(clientConfig(proxy.port));
+    await next.connect();
+    try {
+      const { rows } = await next.query<{ n: number }>('select count(*)::int as n from proxy_items');
+      expect(rows[0]!.n).toBe(before!.n);
+      await next.query('begin');
+      await next.query(`insert into proxy_items values (101, 'after the kill')`);
+      await next.query('commit');
+    } finally {
+      await next.end();
+    }
+    expect((await pglite.query('select id from proxy_items where id >= 100')).rows).toEqual([{ id: 101 }]);
+    expect(logs.slice(logged)).toEqual([]); // a client leaving is not an error
+  });
+
+  test('a backend that cannot be reached is reported to the client as 08006', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await startProxy({ ...backendOf(socketServer), port });
+    try {
+      const error = await errorOf(clientConfig(unreachable.port));
+      expect(error.code).toBe('08006');
+      expect(error.message).toMatch(/^the proxy could not open a database connection: connect ECONNREFUSED/);
+    } finally {
+      await unreachable.stop();
+    }
+  });
+
+  test('stop() ends open connections and resolves', async () => {
+    const own = await startProxy(backendOf(socketServer));
+    const client = new Client(clientConfig(own.port));
+    const ended = new Promise<void>((resolve) => client.on('end', resolve));
+    client.on('error', () => undefined);
+    await client.connect();
+    await own.stop();
+    await ended;
+    expect(await errorOf(clientConfig(own.port)).catch((error: Error) => error)).toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('backend authentication math', () => {
+  test('SCRAM-SHA-256 matches RFC 7677', async () => {
+    const step = await scramClientFinal(
+      'pencil',
+      'n=user,r=rOprNGfwEbeRWgbNEkqO',
+      'r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096',
+    );
+    expect(step).toEqual({
+      clientFinal: 'c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=',
+      serverSignature: '6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=',
+    });
+  });
+
+  test('a server nonce that does not extend the client nonce is rejected', async () => {
+    await expect(scramClientFinal('pencil', 'n=,r=abc', 'r=xyz123,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096')).rejects.toThrow('invalid SCRAM');
+  });
+
+  test('MD5 is "md5" + md5(md5(password + user) + salt)', () => {
+    // computed apart, with Python's hashlib
+    expect(md5Password('analysis', 'secret', Buffer.from([0x01, 0xa2, 0xff, 0x00]))).toBe('md5d6dc4b85d2fa98716d438a12283a8d44');
+  });
+});
+
+if (realPostgresUrl()) describe('over real PostgreSQL (TEST_DATABASE_URL)', () => {
+  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+  let backend: DatabaseProxyOptions['backend'];
+
+  beforeAll(async () => {
+    database = await createPostgresDatabase(false);
+    const url = new URL(database.url);
+    backend = {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      user: decodeURIComponent(url.username),
+      ...(url.password && { password: decodeURIComponent(url.password) }),
+      database: url.pathname.slice(1),
+    };
+  });
+  afterAll(() => database?.drop());
+
+  test('a pool configured as in AWS runs queries, a transaction and 10 parallel connections', async () => {
+    const real = await startProxy(backend);
+    try {
+      await exercise(real.port);
+    } finally {
+      await real.stop();
+    }
+  });
+
+  test("the client's own startup parameters reach the backend (PGlite ignores them)", async () => {
+    const real = await startProxy(backend);
+    const client = new Client(clientConfig(real.port, { application_name: 'proxy-test' }));
+    try {
+      await client.connect();
+      const { rows } = await client.query(`select current_setting('application_name') as name, current_user as role, current_database() as db`);
+      expect(rows).toEqual([{ name: 'proxy-test', role: backend.user, db: backend.database }]);
+    } finally {
+      await client.end();
+      await real.stop();
+    }
+  });
+
+  test("the backend's startup error reaches the client", async () => {
+    const real = await startProxy({ ...backend, database: 'no_such_database' });
+    try {
+      expect(await errorOf(clientConfig(real.port))).toMatchObject({ code: '3D000' });
+    } finally {
+      await real.stop();
+    }
+  });
+});
