@@ -29,6 +29,7 @@ import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } f
 import { ensureBootstrap, ensureBundles } from './assembly/bundles';
 import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
 import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
+import { matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
 import { startDatabaseProxy } from './db-proxy';
 import { edgeClientConfig, type EdgeAddress } from './edge-client';
@@ -91,6 +92,8 @@ export interface Twin {
   /** the local Cognito-compatible endpoint behind /api/auth/* */
   identityProvider: LocalIdentityProvider;
   database: DatabaseHandle;
+  /** the RDS Proxy stand-in the functions reach the database through; stop() takes the database away from them */
+  databaseProxy: { stop: () => Promise<void> };
   seeded: boolean;
   /** an access token of this user, as a sign-in gets it from the pool (trigger included); ttlSeconds < 0: already expired */
   token: (who: TokenSubject, ttlSeconds?: number) => Promise<string>;
@@ -234,7 +237,9 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       backend: backend.backend,
       log,
     });
-    cleanups.push(() => proxy.stop());
+    let proxyStopped: Promise<void> | undefined;
+    const stopProxy = () => (proxyStopped ??= proxy.stop());
+    cleanups.push(stopProxy);
 
     const bucket = environmentValue(plan, ENV.filesBucket);
     const corsOrigin = plan.api.cors?.allowOrigins[0] ?? 'http://localhost:5173';
@@ -332,7 +337,15 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         if (!authorizer) throw new Error('the API has no JWT authorizer');
         return verifyToken(token, localKeys, { issuer: authorizer.issuer, audience: authorizer.audience });
       },
-      invoke: (functionId, event, requestId) => invokeFunction(functionId, event, { requestId }),
+      // API Gateway may invoke an integration only where the function's resource policy lets it (AWS::Lambda::Permission)
+      invoke: async (functionId, event, requestId) => {
+        const fn = plan.functions.find((f) => f.id === functionId)!;
+        const source = `arn:aws:execute-api:${region}:${account}:${plan.api.id}/$default/${event.routeKey.replace(' ', '')}`;
+        if (!fn.invokers.some((i) => i.principal === 'apigateway.amazonaws.com' && (!i.sourceArn || matchesResource(i.sourceArn, source)))) {
+          return { ok: false, timedOut: false, durationMs: 0, coldStart: false, error: { errorType: 'AccessDeniedException', errorMessage: `API Gateway may not invoke ${fn.functionName} (${source})` } };
+        }
+        return invokeFunction(functionId, event, { requestId });
+      },
       onRequest: log,
     }));
     await new Promise<void>((ok, fail) => {
@@ -373,6 +386,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
     return {
       url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
+      databaseProxy: { stop: stopProxy },
       aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(ENV.generationQueueUrl), quality: queueOf(ENV.qualityQueueUrl) } },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
@@ -39,6 +40,12 @@ export interface TwinTest {
   /** polls GET /api/analysis/{id} (as the SPA does, only faster) until generation has settled */
   pollUntilGenerated: (analysisId: string, token: string) => Promise<Reply['body']>;
 }
+
+/** A change to the deployment for a test: one function's plan entry (its environment, policy, timeout, permissions) changed. */
+export const changing = (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) => (plan: TwinPlan): TwinPlan => ({
+  ...plan,
+  functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
+});
 
 export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'> = {}): TwinTest => {
   let twin: Twin | undefined;

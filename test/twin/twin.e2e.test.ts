@@ -139,7 +139,7 @@ test('a Converse call through the real SDK client reaches the stand-in; a thrott
 });
 
 test('health answers 503 when the database is unreachable', async () => {
-  await twin.database.close();
+  await twin.databaseProxy.stop();
   const res = await call('GET', '/api/health');
   expect(res.status).toBe(503);
   expect(res.body.status).toBe('unavailable');
