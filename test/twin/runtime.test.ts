@@ -5,6 +5,7 @@
  * environments, and is ended at its timeout (the next invocation starts cold).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlanFunction } from '../../lib/twin/assembly/plan';
@@ -20,6 +21,12 @@ const HANDLERS: Record<string, string> = {
   state: 'let count = 0; exports.handler = async (event) => { count += 1; await new Promise((r) => setTimeout(r, event.waitMs ?? 0)); return count; };',
   slow: "exports.handler = async (event) => { console.log('starting'); await new Promise((r) => setTimeout(r, event.ms)); return 'done'; };",
   failing: "exports.handler = async () => { throw new TypeError('bad input'); };",
+  network: `exports.handler = async (event) => new Promise((resolve) => {
+    const socket = require('node:net').connect({ host: event.host, port: 5432 });
+    const timer = setTimeout(() => { socket.destroy(); resolve('no answer'); }, 500);
+    socket.once('data', (data) => { clearTimeout(timer); socket.destroy(); resolve(data.toString()); });
+    socket.once('error', (error) => { clearTimeout(timer); resolve(error.code); });
+  });`,
 };
 
 const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
@@ -31,6 +38,7 @@ const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
 
 let dir: string;
 let runtime: LambdaRuntime;
+let server: Server;
 const logs: LogLine[] = [];
 
 beforeAll(async () => {
@@ -40,12 +48,16 @@ beforeAll(async () => {
     writeFileSync(join(dir, id, 'index.js'), code);
   }
   const tls = await loadOrCreateTls(join(dir, 'tls'), ['localhost']);
-  runtime = startLambdaRuntime([fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing')], {
+  server = createServer((socket) => socket.end('hello from the twin'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  runtime = startLambdaRuntime([fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('network')], {
     bundlesDir: dir,
     bootstrapPath: await ensureBootstrap(),
     caPem: tls.caPem,
     region: 'us-east-1',
-    routes: () => [],
+    // the twin's DNS: a service host leads to a local server, the database (from outside the VPC) to nowhere
+    routes: () => [{ host: '*.service.amazonaws.com', to: { host: '127.0.0.1', port } }, { host: 'db.proxy.amazonaws.com', to: 'blackhole' }],
     credentials: () => ({ accessKeyId: 'ASIATEST', secretAccessKey: 'secret', sessionToken: 'token' }),
     onLog: (line) => logs.push(line),
   });
@@ -53,6 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.stop();
+  server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -99,4 +112,9 @@ test('an invocation past the timeout ends as Lambda reports it, and the next one
 test("a handler's error is the invocation's error; the environment stays warm", async () => {
   expect(await runtime.invoke('failing', {})).toMatchObject({ ok: false, timedOut: false, error: { errorType: 'TypeError', errorMessage: 'bad input' } });
   expect(await runtime.invoke('failing', {})).toMatchObject({ ok: false, coldStart: false });
+});
+
+test("the function's network: an AWS host leads to the twin's server, an unreachable one never answers", async () => {
+  expect(await valueOf('network', { host: 'sqs.service.amazonaws.com' })).toBe('hello from the twin');
+  expect(await valueOf('network', { host: 'db.proxy.amazonaws.com' })).toBe('no answer');
 });

@@ -60,15 +60,19 @@ const routeConnections = (routes: NetworkRoute[]) => {
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function routed(this: net.Socket, ...args: unknown[]) {
     const [first] = args;
-    const options: Record<string, unknown> | undefined = first && typeof first === 'object' ? (first as Record<string, unknown>) : undefined;
+    // net.connect() hands over its arguments already normalized, as one array [options, callback]
+    const normalized = Array.isArray(first) ? (first as unknown[]) : undefined;
+    const head = normalized ? normalized[0] : first;
+    const options: Record<string, unknown> | undefined = head && typeof head === 'object' ? (head as Record<string, unknown>) : undefined;
     const host = options ? options.host : typeof args[1] === 'string' ? args[1] : undefined;
     const route = typeof host === 'string' ? routes.find((r) => matches(r.host, host)) : undefined;
     if (!route) return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
     if (route.to === 'blackhole') return this; // no SYN-ACK ever: the caller's own timeout decides
-    const to = route.to;
-    const rewritten = options
-      ? { ...options, host: to.host, port: to.port }
-      : { host: to.host, port: to.port };
+    const rewritten = { ...options, host: route.to.host, port: route.to.port };
+    if (normalized) {
+      normalized[0] = rewritten; // in place: the array carries node's "already normalized" mark
+      return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+    }
     const callback = args.find((a) => typeof a === 'function');
     return (connect as (...a: unknown[]) => net.Socket).apply(this, callback ? [rewritten, callback] : [rewritten]);
   } as typeof connect;
