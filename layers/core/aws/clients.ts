@@ -1,7 +1,8 @@
 /**
- * AWS SDK clients, one per process. In AWS they use the function's role and region. In the twin the
- * SDK's own service-specific endpoint variables point them at the local stand-ins
- * (AWS_ENDPOINT_URL_SQS / _S3 at fauxqs, AWS_ENDPOINT_URL_BEDROCK_RUNTIME at the Bedrock stand-in).
+ * AWS SDK clients, one per process, with the function's role and region: in AWS, and in the twin, where
+ * a function's AWS hostnames lead to the twin's AWS edge (docs/twin.md). Tools run outside a function
+ * (the eval CLI, the seed loader) may point them elsewhere with the SDK's own endpoint variables
+ * (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_BEDROCK_RUNTIME, …).
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -25,8 +26,8 @@ export interface BedrockClientOptions {
 }
 
 /**
- * A Bedrock Runtime client for one region. The SDK speaks HTTP/2 to Bedrock by default; the local
- * stand-in is plain HTTP/1.1, so an explicit endpoint gets the HTTP/1.1 handler.
+ * A Bedrock Runtime client for one region. The SDK speaks HTTP/2 to Bedrock by default (the twin's edge
+ * does too); the stand-in's own endpoint is plain HTTP/1.1, so an explicit endpoint gets the HTTP/1.1 handler.
  */
 export const bedrockClient = (region: string, options: BedrockClientOptions = {}): BedrockRuntimeClient => {
   const endpoint = env(ENV.bedrockEndpoint);
