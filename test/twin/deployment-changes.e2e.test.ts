@@ -1,12 +1,12 @@
 /**
  * The twin refuses what AWS would refuse, because it runs the synthesized deployment. Each twin here runs
  * the deployment changed the way a mistake in the stacks would change it: a variable not bound, a Lambda
- * permission or an IAM grant missing, a timeout the work does not fit in, a scheduled run that breaks.
+ * permission or an IAM grant missing, a scheduled run that breaks (a timeout the work does not fit in:
+ * function-timeout.e2e.test.ts).
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { ENV } from '../../layers/core/config';
 import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
-import { AI_REGIONS } from '../../lib/twin/twin';
 import { changing, useTwin } from '../support/twin';
 
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
@@ -78,47 +78,4 @@ describe('a grant removed from a synthesized policy', () => {
   test('the other functions keep their grants', async () => {
     expect(e2e.twin.awsCalls().filter((c) => c.functionId !== 'analysis-create' && !c.allowed)).toEqual([]);
   });
-});
-
-describe('a primary region that answers after 90 seconds', () => {
-  // the quality worker deployed with a 4-second timeout, so the test need not wait its real 120 s out
-  const TIMEOUT_S = 4;
-  const e2e = useTwin({
-    visibilityTimeoutSeconds: 5,
-    transformPlan: changing('quality-worker', (fn) => ({ ...fn, timeoutSeconds: TIMEOUT_S })),
-  });
-
-  test('the quality worker is ended at its configured timeout, and its message comes back', async () => {
-    const token = await e2e.token('investigator');
-    const created = await e2e.call('POST', '/api/analysis', token, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
-    expect(created.status).toBe(202);
-    const generated = await e2e.pollUntilGenerated(created.body.analysis_id, token);
-    expect(['complete', 'checking', 'verified']).toContain(generated.generation_status);
-    // wait for the automatic check to finish; then, a minute later as it were (the start-up sweep's quota
-    // reservations gone, so calls go to the primary region), make the primary answer after 90 s and check again
-    for (let i = 0; i < 100 && e2e.twin.invocations('quality-worker').length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    await e2e.twin.database.db.deleteFrom('ai_quota_reservations').execute();
-    e2e.twin.bedrock.setFaults(AI_REGIONS.primary, { latencyMs: 90_000 });
-    try {
-      const before = e2e.twin.invocations('quality-worker').length;
-      await new Promise((r) => setTimeout(r, 500));
-      const check = await e2e.call('POST', `/api/analysis/${created.body.analysis_id}/quality-check`, token);
-      expect([202, 409]).toContain(check.status);
-      const deadline = Date.now() + 30_000;
-      while (e2e.twin.invocations('quality-worker').slice(before).filter((i) => i.timedOut).length < 2 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      const timedOut = e2e.twin.invocations('quality-worker').slice(before).filter((i) => i.timedOut);
-      // the same message, twice: deleted by no one, back after the visibility timeout
-      expect(timedOut.length).toBeGreaterThanOrEqual(2);
-      for (const invocation of timedOut) {
-        expect(invocation.durationMs).toBeGreaterThanOrEqual(TIMEOUT_S * 1000);
-        expect(invocation.durationMs).toBeLessThan(TIMEOUT_S * 1000 + 1000);
-        expect(invocation.errorType).toBe('Sandbox.Timedout');
-      }
-      expect(e2e.twin.logs('quality-worker').map((l) => l.text)).toContainEqual(expect.stringContaining(`Task timed out after ${TIMEOUT_S}.00 seconds`));
-    } finally {
-      e2e.twin.bedrock.clearFaults();
-    }
-  }, 60_000);
 });
