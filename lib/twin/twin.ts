@@ -29,7 +29,7 @@ import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } f
 import { ensureBootstrap, ensureBundles } from './assembly/bundles';
 import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
 import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
-import { matchesResource } from './iam/policy';
+import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
 import { startDatabaseProxy } from './db-proxy';
 import { edgeClientConfig, type EdgeAddress } from './edge-client';
@@ -371,8 +371,17 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     });
     cleanups.push(async () => { await Promise.all(pollers.map((p) => p.stop())); });
     const runs: ScheduleRun[] = [];
+    // EventBridge Scheduler invokes the target with the schedule's role: it must allow lambda:InvokeFunction on it
+    const scheduled = (schedule: TwinPlan['schedules'][number]) => async (event: unknown): Promise<InvokeOutcome> => {
+      const target = plan.functions.find((f) => f.id === schedule.functionId)!;
+      const decision = evaluate(schedule.policy, { principalArn: schedule.roleArn, action: 'lambda:InvokeFunction', resource: target.arn });
+      if (!decision.allowed) {
+        return { ok: false, timedOut: false, durationMs: 0, coldStart: false, error: { errorType: 'AccessDeniedException', errorMessage: `${schedule.roleArn} may not invoke ${target.arn}` } };
+      }
+      return invokeFunction(schedule.functionId, event);
+    };
     const schedules = options.schedules === false ? [] : plan.schedules.map((schedule) =>
-      startSchedule(schedule, (event) => invokeFunction(schedule.functionId, event), (run) => runs.push(run), log));
+      startSchedule(schedule, scheduled(schedule), (run) => runs.push(run), log));
     for (const schedule of schedules) cleanups.push(() => schedule.stop());
 
     const queueOf = (urlVar: string): TwinQueue => {

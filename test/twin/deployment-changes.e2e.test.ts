@@ -52,6 +52,21 @@ describe('a scheduled run that fails', () => {
   });
 });
 
+describe('a schedule whose role may not invoke its target', () => {
+  // the retention schedule's role without its lambda:InvokeFunction statement
+  const e2e = useTwin({
+    transformPlan: (plan) => ({
+      ...plan,
+      schedules: plan.schedules.map((s) => (s.functionId === 'retention-sweep' ? { ...s, policy: s.policy.filter((st) => ![st.Action].flat().includes('lambda:InvokeFunction')) } : s)),
+    }),
+  });
+
+  test('never runs the function; the run is recorded as failed', () => {
+    expect(e2e.twin.scheduleRuns().find((r) => r.functionId === 'retention-sweep')).toMatchObject({ ok: false, error: expect.stringContaining('AccessDeniedException') });
+    expect(e2e.twin.invocations('retention-sweep')).toEqual([]);
+  });
+});
+
 describe('a grant removed from a synthesized policy', () => {
   // analysis-create's role without the statement that lets it send to the generation queue
   const e2e = useTwin({

@@ -79,6 +79,8 @@ export interface PlanSchedule {
   retryAttempts: number;
   maxEventAgeSeconds?: number;
   roleArn: string;
+  /** the statements of the role EventBridge Scheduler invokes the target with */
+  policy: PolicyStatement[];
 }
 
 export interface PlanSecret {
@@ -159,14 +161,20 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     for (const role of asList(r.property(policy, 'Roles'))) rolePolicies.set(role, [...(rolePolicies.get(role) ?? []), ...document]);
   }
 
+  /** A role of the assembly by ARN: its name and every identity statement it has (inline and attached). */
+  const roleOf = (roleArn: string, where: string) => {
+    const role = r.findByArn('AWS::IAM::Role', roleArn);
+    if (!role) throw new Error(`${where}: role ${roleArn} is not in the assembly`);
+    const roleName = r.physicalName(role);
+    const inline = ((r.property(role, 'Policies') ?? []) as { PolicyDocument: unknown }[]).flatMap((p) => statements(p.PolicyDocument));
+    return { role, roleName, policy: [...inline, ...(rolePolicies.get(roleName) ?? [])] };
+  };
+
   const functions = assembly.functions.map((entry): PlanFunction => {
     const ref = refOf(entry);
     const props = (name: string) => r.property(ref, name);
     const roleArn = String(props('Role'));
-    const role = r.findByArn('AWS::IAM::Role', roleArn);
-    if (!role) throw new Error(`${entry.stack}/${entry.logicalId}: role ${roleArn} is not in the assembly`);
-    const roleName = r.physicalName(role);
-    const inline = ((r.property(role, 'Policies') ?? []) as { PolicyDocument: unknown }[]).flatMap((p) => statements(p.PolicyDocument));
+    const { role, roleName, policy } = roleOf(roleArn, `${entry.stack}/${entry.logicalId}`);
     const environment = ((props('Environment') as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
     const arn = r.getAtt(ref, 'Arn');
     const vpc = props('VpcConfig') as { SubnetIds?: unknown[] } | undefined;
@@ -185,7 +193,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
       memoryMb: Number(props('MemorySize') ?? 128),
       environment: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])),
       inVpc: (vpc?.SubnetIds?.length ?? 0) > 0,
-      policy: [...inline, ...(rolePolicies.get(roleName) ?? [])],
+      policy,
       managedPolicyArns: asList(r.property(role, 'ManagedPolicyArns')),
       invokers: r.all('AWS::Lambda::Permission')
         .filter((p) => [arn, r.physicalName(ref)].includes(String(r.property(p, 'FunctionName'))))
@@ -264,6 +272,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
       retryAttempts: target.RetryPolicy?.MaximumRetryAttempts ?? 185,
       ...(target.RetryPolicy?.MaximumEventAgeInSeconds !== undefined && { maxEventAgeSeconds: target.RetryPolicy.MaximumEventAgeInSeconds }),
       roleArn: target.RoleArn,
+      policy: roleOf(target.RoleArn, `schedule ${s.logicalId}`).policy,
     };
   });
 
