@@ -40,7 +40,7 @@ import { startLocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
-import { startLambdaRuntime, type Credentials, type FunctionStats, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
+import { startLambdaRuntime, type Credentials, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
 import { startSchedule, type ScheduleRun } from './schedules';
 import { loadOrCreateSecrets } from './secrets';
 import { loadOrCreateTls } from './tls';
@@ -62,7 +62,11 @@ export interface TwinOptions {
   context?: Record<string, string>;
   /** a migrated PGlite dump (`dumpDataDir`) to start a new embedded database from, instead of initdb + migrations (tests) */
   databaseTemplate?: string;
-  /** a change to the deployment for a test: every queue rendered with this visibility timeout (seconds) */
+  /**
+   * a change to the deployment for a test: every queue rendered with this visibility timeout (seconds), so
+   * redeliveries come quickly. Shorter than a consumer's timeout, AWS would refuse it at deploy; the synthesized
+   * deployment itself is checked for that (assembly/plan.ts), this change is not.
+   */
   visibilityTimeoutSeconds?: number;
   /** a change to the rendered deployment before it runs (a test removing a grant, shortening a timeout) */
   transformPlan?: (plan: TwinPlan) => TwinPlan;
@@ -104,7 +108,6 @@ export interface Twin {
   /** every AWS call a function made, with the IAM decision */
   awsCalls: () => EdgeCall[];
   scheduleRuns: () => ScheduleRun[];
-  functionStats: (functionId: string) => FunctionStats;
   /** a function's latest invocations (duration, cold start, error or timeout), oldest first */
   invocations: (functionId: string) => Invocation[];
   /** resolves when the schedules' start-up runs (and any run in progress) have finished */
@@ -402,7 +405,6 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       logs: (functionId) => (functionId ? logs.filter((l) => l.functionId === functionId) : [...logs]),
       awsCalls: () => [...calls],
       scheduleRuns: () => [...runs],
-      functionStats: (functionId) => runtime.stats(functionId),
       invocations: (functionId) => runtime.invocations(functionId),
       schedulesSettled: async () => { await Promise.all(schedules.map((s) => s.settled())); },
     };

@@ -5,8 +5,8 @@
  * buckets and secrets; the user pool with its client, groups, attributes and triggers; the database
  * proxy. Pure: a test may change a template (drop a grant, shorten a timeout) and plan again.
  */
-import type { PolicyStatement } from '../iam/policy';
-import { readAssembly, type CloudAssembly, type FunctionEntry } from './assembly';
+import { statementsOf, type PolicyStatement } from '../iam/policy';
+import type { CloudAssembly, FunctionEntry } from './assembly';
 import { Resolver, type ResourceRef } from './resolve';
 
 export interface PlanFunction {
@@ -138,17 +138,12 @@ export interface TwinPlan {
   database: PlanDatabase;
 }
 
-const statements = (document: unknown): PolicyStatement[] => {
-  const list = (document as { Statement?: unknown } | undefined)?.Statement;
-  return (Array.isArray(list) ? list : list ? [list] : []) as PolicyStatement[];
-};
-
 const one = <T>(items: T[], what: string): T => {
   if (items.length !== 1) throw new Error(`the cloud assembly has ${items.length} ${what}; the twin renders exactly one`);
   return items[0]!;
 };
 
-const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
+export const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
 
 export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'functions'>, options: { region?: string; account?: string } = {}): TwinPlan => {
   const r = new Resolver(assembly.templates, options.region, options.account);
@@ -157,7 +152,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   // ── IAM: identity policies by role name, resource policies by resource ARN ─────────────────────
   const rolePolicies = new Map<string, PolicyStatement[]>();
   for (const policy of r.all('AWS::IAM::Policy')) {
-    const document = statements(r.property(policy, 'PolicyDocument'));
+    const document = statementsOf(r.property(policy, 'PolicyDocument'));
     for (const role of asList(r.property(policy, 'Roles'))) rolePolicies.set(role, [...(rolePolicies.get(role) ?? []), ...document]);
   }
 
@@ -166,7 +161,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     const role = r.findByArn('AWS::IAM::Role', roleArn);
     if (!role) throw new Error(`${where}: role ${roleArn} is not in the assembly`);
     const roleName = r.physicalName(role);
-    const inline = ((r.property(role, 'Policies') ?? []) as { PolicyDocument: unknown }[]).flatMap((p) => statements(p.PolicyDocument));
+    const inline = ((r.property(role, 'Policies') ?? []) as { PolicyDocument: unknown }[]).flatMap((p) => statementsOf(p.PolicyDocument));
     return { role, roleName, policy: [...inline, ...(rolePolicies.get(roleName) ?? [])] };
   };
 
@@ -234,7 +229,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   };
 
   // ── queues, event sources, schedules ───────────────────────────────────────────────────────
-  const queuePolicies = r.all('AWS::SQS::QueuePolicy').flatMap((p) => asList(r.property(p, 'Queues')).map((url) => [url, statements(r.property(p, 'PolicyDocument'))] as const));
+  const queuePolicies = r.all('AWS::SQS::QueuePolicy').flatMap((p) => asList(r.property(p, 'Queues')).map((url) => [url, statementsOf(r.property(p, 'PolicyDocument'))] as const));
   const queues = r.all('AWS::SQS::Queue').map((q): PlanQueue => {
     const props = r.resource(q).Properties ?? {};
     const attribute = (name: string, cfnName = name) => (props[cfnName] === undefined ? {} : { [name]: (v => (typeof v === 'object' ? JSON.stringify(v) : String(v)))(r.property(q, cfnName)) });
@@ -262,6 +257,16 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
       reportBatchItemFailures: asList(r.property(m, 'FunctionResponseTypes')).includes('ReportBatchItemFailures'),
     };
   });
+  // what CreateEventSourceMapping refuses at deploy time: a queue that hands a message to another
+  // consumer while the function may still be working on it
+  for (const mapping of eventSources) {
+    const queue = queues.find((q) => q.arn === mapping.queueArn);
+    const fn = functions.find((f) => f.id === mapping.functionId)!;
+    const visibility = Number(queue?.attributes.VisibilityTimeout ?? 30);
+    if (visibility < fn.timeoutSeconds) {
+      throw new Error(`event source of ${fn.id}: Queue visibility timeout: ${visibility} seconds is less than Function timeout: ${fn.timeoutSeconds} seconds`);
+    }
+  }
   const schedules = r.all('AWS::Scheduler::Schedule').filter((s) => String(r.property(s, 'State') ?? 'ENABLED') === 'ENABLED').map((s): PlanSchedule => {
     const target = r.property<{ Arn: string; Input?: string; RetryPolicy?: { MaximumRetryAttempts?: number; MaximumEventAgeInSeconds?: number }; RoleArn: string }>(s, 'Target');
     return {
@@ -277,12 +282,12 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   });
 
   // ── buckets and secrets ────────────────────────────────────────────────────────────────────
-  const bucketPolicies = r.all('AWS::S3::BucketPolicy').map((p) => [String(r.property(p, 'Bucket')), statements(r.property(p, 'PolicyDocument'))] as const);
+  const bucketPolicies = r.all('AWS::S3::BucketPolicy').map((p) => [String(r.property(p, 'Bucket')), statementsOf(r.property(p, 'PolicyDocument'))] as const);
   const buckets = r.all('AWS::S3::Bucket').map((b) => {
     const name = r.physicalName(b);
     return { name, arn: r.getAtt(b, 'Arn'), policy: bucketPolicies.filter(([n]) => n === name).flatMap(([, s]) => s) };
   });
-  const secretPolicies = r.all('AWS::SecretsManager::ResourcePolicy').map((p) => [String(r.property(p, 'SecretId')), statements(r.property(p, 'ResourcePolicy'))] as const);
+  const secretPolicies = r.all('AWS::SecretsManager::ResourcePolicy').map((p) => [String(r.property(p, 'SecretId')), statementsOf(r.property(p, 'ResourcePolicy'))] as const);
   const secrets = r.all('AWS::SecretsManager::Secret').map((s): PlanSecret => {
     const arn = r.ref(s);
     const generate = r.property<Record<string, unknown> | undefined>(s, 'GenerateSecretString');
@@ -349,10 +354,3 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   return { account: r.account, region: r.region, functions, api, queues, eventSources, schedules, buckets, secrets, userPool, database };
 };
 
-export const readPlan = (assemblyDir: string): TwinPlan => planFromAssembly(readAssembly(assemblyDir));
-
-export const planFunction = (plan: TwinPlan, id: string): PlanFunction => {
-  const fn = plan.functions.find((f) => f.id === id);
-  if (!fn) throw new Error(`no function '${id}' in the twin's plan`);
-  return fn;
-};

@@ -45,10 +45,11 @@ export class Resolver {
     return resource;
   }
 
-  /** Every resource of a type, across the stacks. */
+  /** Every resource of a type, across the stacks, that CloudFormation creates (its Condition, if any, holds). */
   all(type: string): (ResourceRef & { resource: CfnResource })[] {
     return [...this.templates].flatMap(([stack, template]) =>
-      Object.entries(template.Resources).filter(([, r]) => r.Type === type).map(([logicalId, resource]) => ({ stack, logicalId, resource })));
+      Object.entries(template.Resources).filter(([, r]) => r.Type === type).map(([logicalId, resource]) => ({ stack, logicalId, resource })))
+      .filter((ref) => this.exists(ref));
   }
 
   /** A resource property, resolved. */

@@ -4,7 +4,7 @@
  * were refused. Pure: the CLI (lib/twin/cli-iam-report.ts) feeds it the plan and the calls the twins of
  * a test run recorded.
  */
-import type { PlanFunction } from '../assembly/plan';
+import { asList, type PlanFunction } from '../assembly/plan';
 import { matchesAction, matchesResource, type PolicyStatement } from './policy';
 
 export interface RecordedCall { functionId: string | undefined; action: string; resource: string; allowed: boolean }
@@ -19,11 +19,9 @@ export interface FunctionReport {
   used: number;
 }
 
-const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
-
 /** Every (action, resource) pair an identity policy allows outright. */
 export const grantsOf = (policy: PolicyStatement[]): Grant[] =>
-  policy.filter((s) => s.Effect === 'Allow').flatMap((s) => list(s.Action).flatMap((action) => list(s.Resource).map((resource) => ({ action, resource }))));
+  policy.filter((s) => s.Effect === 'Allow').flatMap((s) => asList(s.Action).flatMap((action) => asList(s.Resource).map((resource) => ({ action, resource }))));
 
 export const iamReport = (
   functions: Pick<PlanFunction, 'id' | 'policy'>[],
