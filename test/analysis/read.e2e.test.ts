@@ -8,7 +8,7 @@ import { similarityBand } from '../../layers/core/domain/similarity';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { useTwin } from '../support/twin';
 
-const e2e = useTwin({ visibilityTimeoutSeconds: 2 });
+const e2e = useTwin();
 const { call } = e2e;
 let investigator = '';
 let harbor = '';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { useTwin } from '../support/twin';
 
-const e2e = useTwin({ visibilityTimeoutSeconds: 2 });
+const e2e = useTwin();
 const { call } = e2e;
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
 let investigator = '';

@@ -8,7 +8,7 @@ import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 
-const e2e = useTwin({ visibilityTimeoutSeconds: 2 });
+const e2e = useTwin();
 const { call } = e2e;
 let twin: Twin;
 let investigator = '';
