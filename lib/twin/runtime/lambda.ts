@@ -179,12 +179,14 @@ class FunctionPool {
     }
     const { env, cold } = slot;
     const startedAt = new Date();
-    const started = performance.now();
+    // Lambda's Duration (and its timeout) runs from the invoke, after the cold start's Init Duration
+    let started = performance.now();
     this.stats.invocations++;
     if (cold) this.stats.coldStarts++;
     let outcome: Settled;
     try {
       await env.ready;
+      started = performance.now();
       outcome = await env.invoke(event, requestId, options.timeoutMs ?? this.fn.timeoutSeconds * 1000);
     } catch (error) {
       const serialized = (error as { serialized?: SerializedError }).serialized ?? { errorType: 'Runtime.Unknown', errorMessage: String(error) };
