@@ -7,6 +7,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { modelIdForRegion, parseModelId } from '../layers/core/ai/models';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
 import { parseRateLimits } from '../layers/core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
@@ -132,19 +133,20 @@ export const stageConfig = (node: Node): StageConfig => {
   const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
+  const ai = checkedAi({
+    primaryRegion: ctx('aiPrimaryRegion') ?? 'us-east-1',
+    fallbackRegion: ctx('aiFallbackRegion') ?? 'us-west-2',
+    models: {
+      analysis: ctx('aiModelAnalysis') ?? DEFAULT_AI_MODELS.analysis,
+      quality: ctx('aiModelQuality') ?? DEFAULT_AI_MODELS.quality,
+      judge: ctx('aiModelJudge') ?? DEFAULT_AI_MODELS.judge,
+      embedding: ctx('aiModelEmbedding') ?? DEFAULT_AI_MODELS.embedding,
+    },
+  });
   return {
     stage: stage as Stage,
     prefix: `ias-${stage}`,
-    ai: {
-      primaryRegion: ctx('aiPrimaryRegion') ?? 'us-east-1',
-      fallbackRegion: ctx('aiFallbackRegion') ?? 'us-west-2',
-      models: {
-        analysis: ctx('aiModelAnalysis') ?? DEFAULT_AI_MODELS.analysis,
-        quality: ctx('aiModelQuality') ?? DEFAULT_AI_MODELS.quality,
-        judge: ctx('aiModelJudge') ?? DEFAULT_AI_MODELS.judge,
-        embedding: ctx('aiModelEmbedding') ?? DEFAULT_AI_MODELS.embedding,
-      },
-    },
+    ai,
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     ...defaults,
@@ -155,6 +157,31 @@ export const stageConfig = (node: Node): StageConfig => {
     alarmEmails: [...new Set(alarmEmails)],
     ...(apiDomain && { apiDomain }),
   };
+};
+
+const MODEL_CONTEXT: Record<keyof AiModels, keyof typeof CONTEXT> = {
+  analysis: 'aiModelAnalysis', quality: 'aiModelQuality', judge: 'aiModelJudge', embedding: 'aiModelEmbedding',
+};
+
+/**
+ * Every model id must be well-formed and callable from both AI regions (an inference profile gets the
+ * fallback region's geography there): a bad id fails the synth, not the first analysis after a deploy.
+ */
+const checkedAi = (ai: StageConfig['ai']): StageConfig['ai'] => {
+  const failing = (what: string, check: () => unknown) => {
+    try {
+      check();
+    } catch (error) {
+      throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  for (const [purpose, id] of Object.entries(ai.models) as [keyof AiModels, string][]) {
+    const key = CONTEXT[MODEL_CONTEXT[purpose]];
+    failing(key, () => parseModelId(id));
+    failing(`${key} cannot be used in ${CONTEXT.aiPrimaryRegion} ${ai.primaryRegion}`, () => modelIdForRegion(id, ai.primaryRegion));
+    failing(`${key} cannot be used in ${CONTEXT.aiFallbackRegion} ${ai.fallbackRegion}`, () => modelIdForRegion(id, ai.fallbackRegion));
+  }
+  return ai;
 };
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

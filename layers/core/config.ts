@@ -66,12 +66,16 @@ export interface AiModels {
 
 /**
  * Pinned model ids: the code defaults, overridden per deployment (CDK context → AI_MODEL_* variables).
- * Changing one needs the pre-flight checklist in the README.
+ * Changing one needs the pre-flight checklist in the README. Ids are foundation model ids or system
+ * inference profile ids (ai/models.ts): current Anthropic models are served only through a profile, and
+ * the gateway calls each region with the profile valid there. Quality checks (two per analysis, shed
+ * first under throttling) use Haiku: scoring passages against claims needs less than writing the
+ * analysis, and a model of its own keeps them off the analysis model's per-model quota.
  */
 export const DEFAULT_AI_MODELS: AiModels = {
-  analysis: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-  quality: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
-  judge: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
+  analysis: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  quality: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+  judge: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
   embedding: 'amazon.titan-embed-text-v2:0',
 };
 

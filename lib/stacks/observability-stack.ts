@@ -19,6 +19,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
+import { modelIdForRegion } from '../../layers/core/ai/models';
 import { QUALITY_FAILURE_MARKER } from '../../layers/core/analysis/quality';
 import { AUDIT_FAILURE_MARKER } from '../../layers/core/audit/audit';
 import { SWEEPER_METRIC } from '../../layers/core/embeddings/metrics';
@@ -327,17 +328,18 @@ export class ObservabilityStack extends Stack {
       graph('Dead-letter queues', deadLetters.map(([name, dlq]) =>
         dlq.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} DLQ` }))),
     );
-    // AI: the service's own markers per region, and Bedrock's view of the calls per region
+    // AI: the service's own markers per region, and Bedrock's view of the calls per region (by the id each
+    // region is called with: the fallback may use another geography's inference profile)
     const models = [...new Set(Object.values(config.ai.models))];
     this.dashboard.addWidgets(
       graph('AI throttles, fallbacks and sheds per region', [
         ...perRegion('AiThrottles', sum5), ...perRegion('AiFallbacks', sum5), ...perRegion('AiSheds', sum5),
       ], { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] }),
       graph('AI calls per region (Bedrock invocations)', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
-        namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: model }, region, ...sum5, label: `${region} ${model}`,
+        namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
       })))),
       graph('Bedrock throttles per region', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
-        namespace: 'AWS/Bedrock', metricName: 'InvocationThrottles', dimensionsMap: { ModelId: model }, region, ...sum5, label: `${region} ${model}`,
+        namespace: 'AWS/Bedrock', metricName: 'InvocationThrottles', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
       })))),
     );
     // quality outcomes

@@ -12,6 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
+import { invocationResources } from '../../layers/core/ai/models';
 import { AI_MODEL_ENV, ENV, type AiModels } from '../../layers/core/config';
 import type { QueueName, Resource } from '../manifest';
 import type { StageConfig } from '../stage-config';
@@ -68,11 +69,26 @@ const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: s
   grant: (r, fn) => readSecret(fn, pick(r)),
 });
 
-/** One pinned model in both AI regions: its env var and InvokeModel on its foundation-model ARNs (Converse is authorised as InvokeModel). */
+/**
+ * The ARNs InvokeModel must allow to call a model id from `region` (Converse is authorised as
+ * InvokeModel): a foundation model in that region; an inference profile (as called there) and its
+ * foundation model in every region it routes to; a global profile's model also region-less, the ARN
+ * AWS documents for global routing.
+ */
+export const bedrockModelArns = (id: string, region: string): string[] => {
+  const { profile, model, foundationModelRegions, regionlessFoundationModel } = invocationResources(id, region);
+  return [
+    ...(profile ? [`arn:${Aws.PARTITION}:bedrock:${region}:${Aws.ACCOUNT_ID}:inference-profile/${profile}`] : []),
+    ...foundationModelRegions.map((r) => `arn:${Aws.PARTITION}:bedrock:${r}::foundation-model/${model}`),
+    ...(regionlessFoundationModel ? [`arn:${Aws.PARTITION}:bedrock:::foundation-model/${model}`] : []),
+  ];
+};
+
+/** One pinned model in both AI regions: its env var, and InvokeModel on what calling it from either region needs. */
 const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
   env: ({ ai }) => ({ [ENV.aiPrimaryRegion]: ai.primaryRegion, [ENV.aiFallbackRegion]: ai.fallbackRegion, [AI_MODEL_ENV[purpose]]: ai.models[purpose] }),
   grant: ({ ai }, fn) => allow(fn, ['bedrock:InvokeModel'],
-    [ai.primaryRegion, ai.fallbackRegion].map((region) => `arn:${Aws.PARTITION}:bedrock:${region}::foundation-model/${ai.models[purpose]}`)),
+    [...new Set([ai.primaryRegion, ai.fallbackRegion].flatMap((region) => bedrockModelArns(ai.models[purpose], region)))]),
 });
 
 const userPoolEnv = ({ identity }: ServiceResources) => ({ [ENV.userPoolId]: identity.userPool.userPoolId, [ENV.userPoolClientId]: identity.client.userPoolClientId });

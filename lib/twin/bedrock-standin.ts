@@ -7,7 +7,9 @@
  * Operations (REST-JSON, like Bedrock Runtime):
  *   POST /model/{modelId}/converse   text models (anthropic.*, amazon.nova-*, meta.*, ..., with or
  *                                    without an inference-profile prefix such as `us.`, or as an ARN):
- *                                    deterministic extractive answer, see ./standin-text.ts
+ *                                    deterministic extractive answer, see ./standin-text.ts; a
+ *                                    geographic profile called from outside its geography is refused
+ *                                    (400 ValidationException, as Bedrock does)
  *   POST /model/{modelId}/invoke     amazon.titan-embed-text-v2:0 only: feature-hashing embedding
  * Errors: status, header `x-amzn-ErrorType: <Name>`, body `{"message": "..."}`; unknown path or
  * model 404 ResourceNotFoundException, bad input 400 ValidationException, unsigned 403
@@ -33,6 +35,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { profileValidIn, splitProfileId } from '../../layers/core/ai/models';
 import { composeAnswer, embedText, estimateTokens } from './standin-text';
 
 export interface RegionFaults {
@@ -139,9 +142,20 @@ export const parseFaultsEnv = (raw: string | undefined): Record<string, RegionFa
   return Object.fromEntries(Object.entries(value).map(([region, f]) => [region, parseRegionFaults(f, `${FAULTS_ENV}.${region}`)]));
 };
 
+/** The id an ARN names (`…:inference-profile/us.anthropic…` → `us.anthropic…`), or the id itself. */
+const resourceId = (modelId: string): string => modelId.replace(/^arn:[^:]+:bedrock:[^:]*:[^:]*:[a-z-]+\//, '');
+
 /** The bare model id of an id, an inference profile id (`us.anthropic...`) or an ARN. */
-const baseModelId = (modelId: string): string =>
-  modelId.replace(/^arn:[^:]+:bedrock:[^:]*:[^:]*:[a-z-]+\//, '').replace(/^(us|us-gov|eu|apac|jp|au|ca|global)\./, '');
+const baseModelId = (modelId: string): string => {
+  const id = resourceId(modelId);
+  return splitProfileId(id)?.model ?? id;
+};
+
+/** Bedrock refuses a geographic inference profile called from outside its geography (`eu.…` in us-east-1), as it does a malformed id. */
+const checkProfileRegion = (modelId: string, region: string): void => {
+  const profile = splitProfileId(resourceId(modelId));
+  if (profile && !profileValidIn(profile.geography, region)) throw invalid('The provided model identifier is invalid.');
+};
 
 const TEXT_MODEL = /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
 
@@ -345,6 +359,7 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     } catch {
       throw invalid('The model identifier is not validly URL-encoded.');
     }
+    checkProfileRegion(modelId, region);
     const body = parseJson(raw);
     send(res, 200, route[2] === 'converse' ? converse(modelId, body, latencyMs) : invokeEmbedding(modelId, body));
     return 'ok';

@@ -111,6 +111,20 @@ test('a throttle storm on the primary: retries, then the fallback serves, [AI:fa
   warn.mockRestore();
 });
 
+test('a fallback region in another geography is called with its own inference profile (the configured one would be refused there)', async () => {
+  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  const europe = 'eu-west-1';
+  const { gateway } = gatewayAt(new Date('2026-11-22T11:30:00Z'), { regions: { primary: PRIMARY, fallback: europe } });
+  const model = DEFAULT_AI_MODELS.analysis.replace(/^us\./, '');
+  const out = await gateway.converse({ purpose: 'analysis', ...ask });
+  expect(out).toMatchObject({ region: europe, fellBack: true, modelId: `eu.${model}` });
+  const rows = await db.selectFrom('ai_calls').select(['region', 'model_id', 'outcome']).orderBy('id').execute();
+  expect(rows.at(-1)).toEqual({ region: europe, model_id: `eu.${model}`, outcome: 'ok' });
+  expect(rows[0]).toEqual({ region: PRIMARY, model_id: DEFAULT_AI_MODELS.analysis, outcome: 'throttled' });
+  // the embedding model is a foundation model: the same id in every region
+  expect((await gateway.embed('the fallback embeds too')).modelId).toBe(DEFAULT_AI_MODELS.embedding);
+});
+
 test('4 throttles in 60 s: a quality call is shed before it starts, an analysis call at the same moment is served; 61 s later it is not hot', async () => {
   const warn = jest.spyOn(logger, 'warn');
   standin.setFaults(PRIMARY, { throttleRatio: 1 });

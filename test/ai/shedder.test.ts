@@ -8,7 +8,7 @@ import { testEngine, useTestDatabase } from '../support/db';
 
 const PRIMARY = 'us-east-1';
 const FALLBACK = 'us-west-2';
-const MODEL = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
+const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const T0 = Date.parse('2025-03-01T12:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 

@@ -17,6 +17,7 @@ import { NagChecks } from '../../lib/stacks/nag';
 import { functionName } from '../../lib/stacks/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+import { parseModelId } from '../../layers/core/ai/models';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -332,17 +333,14 @@ describe('the dev app', () => {
       const secretUses = spec.uses.filter((u) => ['database', 'cronSecret', 'webhookSecret'].includes(u)).length;
       expect(secretReads.flatMap((s) => asArray(s.Resource as unknown))).toHaveLength(secretUses);
     }
-    // each Bedrock user may invoke its own models, in both AI regions, and no other (the judge model: no function)
-    const models = (id: string) => fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
-      .flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r).replace(/.*foundation-model\//, '').replace(/"\]\]\}$/, ''));
-    const inBothRegions = (...ids: string[]) => ids.flatMap((id) => [id, id]).sort();
-    expect(models('quality-worker').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.quality));
-    expect(models('embedding-sweeper').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.embedding));
-    expect(models('generation-worker').sort()).toEqual(inBothRegions(DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.embedding));
-    for (const region of ['us-east-1', 'us-west-2']) {
-      const arns = fn('generation-worker').statements.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
-      expect(arns.some((a) => a.includes(`:bedrock:${region}::foundation-model/${DEFAULT_AI_MODELS.analysis}`))).toBe(true);
-    }
+    // each Bedrock user may invoke its own models (inference profile and foundation model), and no other (the judge
+    // model: no function); the ARNs per kind of model id and region are test/infra/models.test.ts
+    const models = (id: string) => new Set(fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
+      .flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r).replace(/.*(?:foundation-model|inference-profile)\//, '').replace(/"\]\]\}$/, '')));
+    const profileAndModel = (...ids: string[]) => new Set(ids.flatMap((id) => [id, parseModelId(id).model]));
+    expect(models('quality-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.quality));
+    expect(models('embedding-sweeper')).toEqual(profileAndModel(DEFAULT_AI_MODELS.embedding));
+    expect(models('generation-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.embedding));
     // sign-in: the route that starts it initiates, the routes that answer a challenge respond, forgot-password needs no IAM
     const cognito = (id: string) => actionsOf(fn(id)).filter((a) => a.startsWith('cognito-idp:')).sort();
     expect(cognito('auth-login')).toEqual(['cognito-idp:AdminInitiateAuth']);

@@ -28,7 +28,7 @@ import {
 
 const A = 'us-east-1';
 const B = 'us-west-2';
-const CHAT_MODEL = 'us.anthropic.claude-3-5-sonnet-20241022-v2:0';
+const CHAT_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const EMBED_MODEL = 'amazon.titan-embed-text-v2:0';
 
 let standin: BedrockStandin;
@@ -139,6 +139,17 @@ describe('Converse', () => {
     expect(await outcome(answerOf(inA, converseInput('x', 'y', 'acme.unknown-model-v1:0')))).toBe('ResourceNotFoundException 404');
     expect(await outcome(answerOf(inA, converseInput('x', 'y', EMBED_MODEL)))).toBe('ValidationException 400');
     expect(await outcome(inA.send(new ConverseCommand({ modelId: CHAT_MODEL, messages: [] })))).toBe('ValidationException 400');
+  });
+
+  test('a geographic inference profile answers only in its own geography, as Bedrock does; global and foundation ids anywhere', async () => {
+    const model = CHAT_MODEL.replace(/^us\./, '');
+    const inEurope = client('eu-west-1');
+    const refused = inA.send(new ConverseCommand(converseInput('x', 'y', `eu.${model}`)));
+    await expect(refused).rejects.toMatchObject({ name: 'ValidationException', message: 'The provided model identifier is invalid.' });
+    expect(await outcome(answerOf(inEurope, converseInput('x', 'y', CHAT_MODEL)))).toBe('ValidationException 400');
+    expect(await outcome(answerOf(inEurope, converseInput('x', 'y', `arn:aws:bedrock:us-east-1:000000000000:inference-profile/${CHAT_MODEL}`)))).toBe('ValidationException 400');
+    for (const modelId of [`eu.${model}`, `global.${model}`, model]) expect(await outcome(answerOf(inEurope, converseInput('x', 'y', modelId)))).toBe('ok');
+    expect(await outcome(answerOf(inB, converseInput('x', 'y', CHAT_MODEL)))).toBe('ok');
   });
 });
 

@@ -9,7 +9,7 @@
  * a refused request (validation, access, unknown model) fails at once. Every attempt is written to
  * the ledger; throttles also feed the shedder (`[AI:Throttle]`).
  */
-import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { Kysely } from 'kysely';
 import { bedrockClient } from '../aws/clients';
 import { AI_MODEL_ENV, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '../config';
@@ -18,6 +18,7 @@ import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
 import { recordCall } from './ledger';
+import { modelIdForRegion } from './models';
 import { acquire, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, shedderDisabled, shedderStatus } from './shedder';
 
@@ -59,6 +60,7 @@ export interface ConverseRequest extends CallContext {
 
 export interface CallResult {
   region: string;
+  /** the id called in that region (a geographic inference profile is re-prefixed for the fallback region) */
   modelId: string;
   fellBack: boolean;
   attempts: number;
@@ -77,7 +79,8 @@ export interface AiGateway {
 }
 
 interface Attempt<T> {
-  send: (client: BedrockRuntimeClient) => Promise<T>;
+  /** `modelId`: the configured id as that region must be called with it (modelIdForRegion) */
+  send: (client: BedrockRuntimeClient, modelId: string) => Promise<T>;
   usage: (out: T) => CallResult['usage'];
 }
 
@@ -104,20 +107,22 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
           break;
         }
         attempts++;
+        // a geographic profile is valid only in its own geography: the fallback region may need another prefix
+        const regionModelId = modelIdForRegion(modelId, region);
         const at = now();
         const started = performance.now();
         try {
-          const out = await attempt.send(client(region));
+          const out = await attempt.send(client(region), regionModelId);
           const latencyMs = Math.round(performance.now() - started);
           const usage = attempt.usage(out);
-          await recordCall(db, { purpose, region, modelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
-          return { ...out, region, modelId, fellBack: region !== primary, attempts, latencyMs, usage };
+          await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
+          return { ...out, region, modelId: regionModelId, fellBack: region !== primary, attempts, latencyMs, usage };
         } catch (error) {
           const kind = classifyFailure(error);
           const errorName = (error as Error).name ?? 'Error';
           const latencyMs = performance.now() - started;
-          if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId, at, errorName, ...context });
-          else await recordCall(db, { purpose, region, modelId, outcome: 'error', errorName, latencyMs, ...context, at });
+          if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId: regionModelId, at, errorName, ...context });
+          else await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'error', errorName, latencyMs, ...context, at });
           if (kind === 'fatal') throw new AiRequestError(region, error);
           failures.push({ region, error: `${errorName}: ${(error as Error).message}` });
           if (n < config.attemptsPerRegion) await sleep(backoffMs(n, config.backoff.baseMs, config.backoff.capMs, deps.random));
@@ -133,37 +138,36 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       const modelId = config.models[request.purpose];
       const context = { userId: request.userId, analysisId: request.analysisId };
       await guardAgainstShedding(db, {
-        purpose: request.purpose, now: now(), disabled: config.shedderDisabled, region: primary, modelId, ...context,
+        purpose: request.purpose, now: now(), disabled: config.shedderDisabled, region: primary, modelId: modelIdForRegion(modelId, primary), ...context,
       });
-      const command = new ConverseCommand({
-        modelId,
+      const input: Omit<ConverseCommandInput, 'modelId'> = {
         system: [{ text: request.system }],
         messages: [{ role: 'user', content: [{ text: request.prompt }] }],
         inferenceConfig: { maxTokens: request.maxTokens ?? 4096, temperature: request.temperature ?? 0 },
         // shows in Bedrock invocation logs; the twin's stand-in shapes its answer by purpose
         requestMetadata: { purpose: request.purpose, ...(request.analysisId && { analysis_id: request.analysisId }) },
-      });
+      };
       const out = await call(request.purpose, modelId, context, {
-        send: async (c) => {
-          const res = await c.send(command);
+        send: async (c, regionModelId) => {
+          const res = await c.send(new ConverseCommand({ modelId: regionModelId, ...input }));
           return { text: (res.output?.message?.content ?? []).map((block) => block.text ?? '').join(''), usage: res.usage };
         },
         usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
       });
-      return { text: out.text, region: out.region, modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+      return { text: out.text, region: out.region, modelId: out.modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
     },
 
     embed: async (text, context = {}) => {
       const modelId = config.models.embedding;
       const body = JSON.stringify({ inputText: text, dimensions: config.embeddingDimensions, normalize: true });
       const out = await call('embedding', modelId, context, {
-        send: async (c) => {
-          const res = await c.send(new InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body }));
+        send: async (c, regionModelId) => {
+          const res = await c.send(new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }));
           return JSON.parse(new TextDecoder().decode(res.body)) as { embedding: number[]; inputTextTokenCount?: number };
         },
         usage: (res) => ({ inputTokens: res.inputTextTokenCount ?? 0, outputTokens: 0 }),
       });
-      return { embedding: out.embedding, region: out.region, modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+      return { embedding: out.embedding, region: out.region, modelId: out.modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
     },
 
     shedderStatus: () => shedderStatus(db, { now: now(), disabled: config.shedderDisabled, fallbackRegion: fallback }),

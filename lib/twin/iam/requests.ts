@@ -8,6 +8,7 @@
  * except a service-wide wildcard such as `s3:*` — and that would grant the real operation too.
  */
 import { createHash } from 'node:crypto';
+import { splitProfileId } from '../../../layers/core/ai/models';
 
 export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager';
 
@@ -222,29 +223,22 @@ const BEDROCK_OPERATIONS: Record<string, string> = {
   'invoke-with-response-stream': 'bedrock:InvokeModelWithResponseStream',
 };
 
-/** The geography prefixes of cross-region inference profile ids (`us.anthropic.claude-...`). */
-const INFERENCE_PROFILE_PREFIXES = new Set(['us', 'eu', 'apac', 'us-gov', 'ca', 'jp', 'au', 'global']);
-
-const withoutProfilePrefix = (profileId: string): string => {
-  const dot = profileId.indexOf('.');
-  return dot > 0 && INFERENCE_PROFILE_PREFIXES.has(profileId.slice(0, dot)) ? profileId.slice(dot + 1) : profileId;
-};
-
 /**
- * An inference profile needs the profile and the foundation model it routes to. AWS checks the
- * model in every region the profile routes to; the twin checks it in the calling region only (a
- * documented simplification: the stacks grant the same models in each region they use).
+ * An inference profile needs the profile and the foundation model it routes to; a global profile also
+ * the region-less foundation-model ARN, as AWS documents for global routing. AWS checks the model in
+ * the region the request is routed to; the twin checks it in the calling region only (a documented
+ * simplification: the stacks grant the model in every region the profile routes to).
  */
 const bedrockModelResources = (modelId: string, request: AwsHttpRequest): string[] => {
   const foundationModel = (id: string) => `arn:aws:bedrock:${request.region}::foundation-model/${id}`;
-  if (isArn(modelId)) {
-    const profile = /:inference-profile\/(.+)$/.exec(modelId)?.[1];
-    return profile ? [modelId, foundationModel(withoutProfilePrefix(profile))] : [modelId];
-  }
-  const model = withoutProfilePrefix(modelId);
-  return model === modelId
-    ? [foundationModel(modelId)]
-    : [`arn:aws:bedrock:${request.region}:${request.account}:inference-profile/${modelId}`, foundationModel(model)];
+  const profileId = isArn(modelId) ? /:inference-profile\/(.+)$/.exec(modelId)?.[1] : modelId;
+  const profile = profileId === undefined ? undefined : splitProfileId(profileId);
+  if (!profile) return [isArn(modelId) ? modelId : foundationModel(modelId)];
+  return [
+    isArn(modelId) ? modelId : `arn:aws:bedrock:${request.region}:${request.account}:inference-profile/${modelId}`,
+    foundationModel(profile.model),
+    ...(profile.geography === 'global' ? [`arn:aws:bedrock:::foundation-model/${profile.model}`] : []),
+  ];
 };
 
 const bedrockPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
