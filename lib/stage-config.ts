@@ -130,6 +130,9 @@ export const stageConfig = (node: Node): StageConfig => {
   const alarmEmails = (ctx('alarmEmails') ?? '').split(',').map((address) => address.trim()).filter(Boolean);
   const notAnAddress = alarmEmails.filter((address) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address));
   if (notAnAddress.length > 0) throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
+  if (stage === 'prod' && alarmEmails.length === 0) {
+    throw new Error(`stage 'prod' needs the on-call addresses its alarms notify (an alarm topic with no subscriber pages no one): -c alarmEmails=oncall@example.com,ops@example.com, or "${stageContextKey('prod')}": { "alarmEmails": "…" } in cdk.json`);
+  }
   const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);

@@ -451,13 +451,22 @@ const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1c2a-4b5
 
 describe('the prod stage', () => {
   test('needs an https CORS origin', () => {
-    expect(() => buildApp(newApp({ stage: 'prod' }))).toThrow(/corsOrigin/);
+    expect(() => buildApp(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com' }))).toThrow(/corsOrigin/);
+  });
+
+  test('needs the on-call addresses of its alarm topic: no subscriber would page no one', () => {
+    const needsEmails = /^stage 'prod' needs the on-call addresses its alarms notify .*-c alarmEmails=/;
+    expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com' }))).toThrow(needsEmails);
+    expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: ' , ' }))).toThrow(needsEmails);
+    expect(stageConfig(newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' } }).node).alarmEmails)
+      .toEqual(['oncall@example.com']);
+    expect(stageConfig(newApp().node).alarmEmails).toEqual([]); // dev may go without
   });
 
   test('is Multi-AZ, protected, retained, a NAT per AZ, on the Plus plan, and passes cdk-nag without the dev acknowledgements', () => {
     // settings from the stage's block in cdk.json, as an operator records them
     const app = newApp({ stage: 'prod', 'ias:prod': {
-      corsOrigin: 'https://app.example.com', aiFallbackRegion: 'eu-central-1',
+      corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', aiFallbackRegion: 'eu-central-1',
       apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE,
     } });
     const service = buildApp(app);
@@ -502,7 +511,7 @@ describe('stage configuration from CDK context', () => {
 
   test('defaults per stage: retention, database class, MFA', () => {
     expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });
-    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com' }))
+    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' }))
       .toMatchObject({ stage: 'prod', logRetention: 365, database: { instanceType: 'm7g.large', multiAz: true }, mfa: 'optional' });
   });
 
@@ -520,7 +529,7 @@ describe('stage configuration from CDK context', () => {
   test("-c wins over the stage block, which wins over the defaults; another stage's block is ignored", () => {
     const context = {
       stage: 'prod',
-      'ias:prod': { corsOrigin: 'https://block.example.com', databaseInstanceType: 'r7g.xlarge', logRetentionDays: 731 },
+      'ias:prod': { corsOrigin: 'https://block.example.com', alarmEmails: 'oncall@example.com', databaseInstanceType: 'r7g.xlarge', logRetentionDays: 731 },
       'ias:dev': { aiPrimaryRegion: 'eu-west-1' },
     };
     expect(config(context)).toMatchObject({ corsOrigin: 'https://block.example.com', database: { instanceType: 'r7g.xlarge', multiAz: true }, logRetention: 731, ai: { primaryRegion: 'us-east-1' } });
