@@ -5,7 +5,7 @@
  * The gateway keeps its request quota and ledger in a database. By default that is a private
  * in-memory PGlite, migrated at start (the eval's calls are then not visible to the service's ledger
  * or shared quota). With `--templates database` it is the configured database, resolved exactly as
- * the service resolves it (DATABASE_URL; DB_SECRET_ARN + DB_HOST; else the PGlite folder DATA_DIR), so
+ * the service resolves it (DATABASE_URL; DB_HOST + DB_USER with IAM auth; else the PGlite folder DATA_DIR), so
  * the eval reads the active prompt versions there and shares the deployment's quota and ledger.
  * The Bedrock endpoint and credentials come from the environment as for the service: the twin's
  * stand-in when AWS_ENDPOINT_URL_BEDROCK_RUNTIME points at it, Bedrock otherwise.

@@ -27,11 +27,14 @@ export const ENV = {
   functionId: 'FUNCTION_ID',
   /** full connection string for real PostgreSQL (twin, CI, or a direct connection) */
   databaseUrl: 'DATABASE_URL',
-  /** AWS: Secrets Manager secret with the database credentials, and the RDS Proxy endpoint */
-  dbSecretArn: 'DB_SECRET_ARN',
+  /**
+   * AWS: the RDS Proxy endpoint, the database and the database user the proxy's secret holds; functions sign
+   * in as that user with an IAM auth token (layers/core/aws/rds-auth-token.ts), never with the secret's password
+   */
   dbHost: 'DB_HOST',
   dbName: 'DB_NAME',
-  /** embedded PGlite data folder when neither DATABASE_URL nor DB_SECRET_ARN is set */
+  dbUser: 'DB_USER',
+  /** embedded PGlite data folder when neither DATABASE_URL nor DB_HOST is set */
   dataDir: 'DATA_DIR',
   filesBucket: 'FILES_BUCKET',
   generationQueueUrl: 'GENERATION_QUEUE_URL',

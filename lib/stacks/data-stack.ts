@@ -15,6 +15,8 @@ import type { DatabaseResources } from './service-resources';
 
 /** The database name (layers/core/db/connection.ts defaults to the same). */
 export const DATABASE_NAME = 'analysis';
+/** The database user the generated secret holds: the proxy signs in as it, the functions connect as it with IAM auth tokens. */
+export const DATABASE_USER = 'analysis_app';
 const POSTGRES_PORT = 5432;
 
 export interface DataStackProps extends StackProps {
@@ -89,7 +91,7 @@ export class DataStack extends Stack {
       instanceType: new ec2.InstanceType(config.database.instanceType),
       vpc,
       vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
-      credentials: rds.Credentials.fromGeneratedSecret('analysis_app'),
+      credentials: rds.Credentials.fromGeneratedSecret(DATABASE_USER),
       databaseName: DATABASE_NAME,
       port: POSTGRES_PORT,
       storageEncrypted: true,
@@ -116,12 +118,14 @@ export class DataStack extends Stack {
       vpc,
       vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_ISOLATED },
       requireTLS: true,
-      // the data layer signs in with the secret's password (layers/core/db/connection.ts)
-      iamAuth: false,
+      // Clients sign in with IAM auth tokens (layers/core/db/connection.ts) and need rds-db:connect on this
+      // proxy's user; only the proxy reads the secret, for each connection it opens to the instance, so
+      // the 30-day rotation never reaches a function's pool.
+      iamAuth: true,
     });
     proxy.connections.allowFrom(clients, ec2.Port.tcp(POSTGRES_PORT), 'service functions to RDS Proxy');
     this.instance = instance;
-    this.database = { vpc, proxy, secret, name: DATABASE_NAME, clients };
+    this.database = { vpc, proxy, name: DATABASE_NAME, user: DATABASE_USER, clients };
     this.migrations = new Migrations(this, 'Migrations', {
       config,
       database: this.database,

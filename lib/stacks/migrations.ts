@@ -1,6 +1,6 @@
 /**
  * Migrations on deploy: a Lambda in the VPC runs migrateToLatest (functions/deploy/migrate.ts) through
- * the RDS Proxy, invoked by a CDK trigger once the instance, the proxy and the network path exist.
+ * the RDS Proxy (IAM authentication, as every function connects), invoked by a CDK trigger once the instance, the proxy and the network path exist.
  * The trigger re-runs whenever the function's version changes (new migrations change its bundle), and
  * the stacks with the service functions deploy only after the data stack, so no function runs against
  * an older schema than its code expects. Migrations are idempotent: a re-run applies nothing.
@@ -11,7 +11,7 @@ import { Construct, type IDependable } from 'constructs';
 import { ENV } from '../../layers/core/config';
 import type { StageConfig } from '../stage-config';
 import { ServiceLambda } from './service-function';
-import { databaseEnv, readSecret, type DatabaseResources } from './service-resources';
+import { databaseEnv, grantDatabaseConnect, type DatabaseResources } from './service-resources';
 
 /** Function id (deployed as `<prefix>-migrate`); not a manifest function: nothing calls it but the deploy. */
 export const MIGRATE_FUNCTION_ID = 'migrate';
@@ -40,7 +40,8 @@ export class Migrations extends Construct {
       environment: { [ENV.functionId]: MIGRATE_FUNCTION_ID, ...databaseEnv(database) },
       database,
     });
-    readSecret(this.fn, database.secret);
+    // the same sign-in as every function: an IAM auth token for the proxy's user (no read of the database secret)
+    grantDatabaseConnect(this.fn, database);
 
     this.trigger = new Trigger(this, 'Run', { handler: this.fn, timeout: TIMEOUT, executeOnHandlerChange: true });
     for (const dependency of after) this.trigger.node.addDependency(dependency);

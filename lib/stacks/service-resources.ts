@@ -20,9 +20,11 @@ import { acknowledgeMatching } from './nag';
 
 export interface DatabaseResources {
   vpc: ec2.IVpc;
+  /** requires TLS and IAM authentication; only it reads the database secret */
   proxy: rds.IDatabaseProxy;
-  secret: secretsmanager.ISecret;
   name: string;
+  /** the database user the proxy's secret holds: functions connect as it with IAM auth tokens */
+  user: string;
   /** security group of the functions that use the database; the proxy admits it */
   clients: ec2.ISecurityGroup;
 }
@@ -95,13 +97,19 @@ const userPoolEnv = ({ identity }: ServiceResources) => ({ [ENV.userPoolId]: ide
 
 /** What layers/core/db/connection.ts reads to reach the database through the proxy. */
 export const databaseEnv = (database: DatabaseResources): Record<string, string> =>
-  ({ [ENV.dbSecretArn]: database.secret.secretArn, [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name });
+  ({ [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name, [ENV.dbUser]: database.user });
+
+/**
+ * IAM database authentication through the proxy as its one user, and nothing else: rds-db:connect on
+ * arn:aws:rds-db:<region>:<account>:dbuser:<proxy resource id>/<user>. No read of the database secret.
+ */
+export const grantDatabaseConnect = (fn: Grantee, database: DatabaseResources) => database.proxy.grantConnect(fn, database.user);
 
 export const BINDINGS: Record<Resource, Binding> = {
   // network access to the proxy comes with the VPC placement (service-function.ts)
   database: {
     env: ({ database }) => databaseEnv(database),
-    grant: ({ database }, fn) => readSecret(fn, database.secret),
+    grant: ({ database }, fn) => grantDatabaseConnect(fn, database),
   },
   filesBucket: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),

@@ -1,25 +1,76 @@
 /**
- * A local stand-in for RDS Proxy, so functions reach the database exactly as deployed: TLS required, the
- * client authenticated with the secret's username and password, then one backend connection per client to
- * real PostgreSQL or the twin's PGlite server (./pglite-server.ts), with the bytes piped both ways (PostgreSQL protocol 3.0).
+ * A local stand-in for RDS Proxy, so functions reach the database exactly as deployed: TLS required; the
+ * client authenticated as the proxy authenticates it — with an RDS IAM auth token whose signer's policy
+ * allows `rds-db:connect` on the proxy user (IAMAuth REQUIRED), else with the secret's username and
+ * password —; then one backend connection per client to real PostgreSQL or the twin's PGlite server
+ * (./pglite-server.ts), signed in with the secret's current value, with the bytes piped both ways
+ * (PostgreSQL protocol 3.0). The secret is read for each connection, so a rotation is picked up.
  */
 import { createHash, createHmac, pbkdf2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
+import type { EdgeIdentity } from './aws-edge';
+import { evaluate } from './iam/policy';
+import { checkRdsAuthToken } from './iam/rds-auth-token';
 
 export interface DatabaseProxyOptions {
   tls: { keyPem: string; certPem: string };
-  /** the credentials clients must present (RDS Proxy authenticates clients with the secret's username/password) */
+  /**
+   * The proxy's secret, read anew for each connection: the user clients sign in as, the password the proxy
+   * signs in to the database with, and (without IAM authentication) the password clients must present.
+   */
   credentials: () => Promise<{ username: string; password: string }>;
-  /** where the proxy forwards: real PostgreSQL (user/password/database of that server) or the twin's PGlite server */
-  backend: { host: string; port: number; user: string; password?: string; database: string };
+  /** IAM authentication required (the proxy's `IAMAuth: REQUIRED`): clients present an RDS IAM auth token instead of a password */
+  iamAuth?: IamAuthOptions;
+  /**
+   * Where the proxy forwards: the twin's PGlite server or real PostgreSQL. Without user and password the proxy
+   * signs in with the secret's (as RDS Proxy does); with them, as that server's own user (a PostgreSQL the twin
+   * does not own the roles of, DATABASE_URL's).
+   */
+  backend: { host: string; port: number; user?: string; password?: string; database: string };
   log?: (line: string) => void;
 }
 
+export interface IamAuthOptions {
+  /** the endpoint clients connect to, which their tokens must be signed for (the proxy's host name and port) */
+  host: string;
+  port: number;
+  region: string;
+  /** the IAM resource a client must be allowed to connect to as `user`: arn:aws:rds-db:<region>:<account>:dbuser:<proxy resource id>/<user> */
+  resource: (user: string) => string;
+  /** the IAM decision on `rds-db:connect` for the identity an access key belongs to; undefined when it belongs to none */
+  authorize: (accessKeyId: string, permission: { action: string; resource: string }) => { allowed: boolean } | undefined;
+  now?: () => Date;
+}
+
+/**
+ * rds-db:connect decided as the AWS edge decides a function's calls: the identity the access key belongs to,
+ * its role's synthesized statements and the request context of a role session over TLS, by the twin's policy
+ * evaluator. Each decision is recorded with the function's AWS calls (`npm run iam-report`).
+ */
+export const policyAuthorizer = (
+  identities: ReadonlyMap<string, EdgeIdentity>,
+  account: string,
+  record: (call: { functionId: string; service: 'rds-db'; action: string; resource: string; allowed: boolean; at: Date }) => void,
+  log: (line: string) => void = () => undefined,
+): IamAuthOptions['authorize'] => (accessKeyId, { action, resource }) => {
+  const caller = identities.get(accessKeyId);
+  if (!caller) return undefined;
+  const { allowed } = evaluate(caller.policy, {
+    principalArn: caller.principalArn, action, resource,
+    context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': caller.principalArn },
+  });
+  record({ functionId: caller.functionId, service: 'rds-db', action, resource, allowed, at: new Date() });
+  if (!allowed) log(`[iam] ${caller.functionId}: ${action} on ${resource} denied`);
+  return { allowed };
+};
+
 export interface DatabaseProxy {
   port: number;
+  /** end every open client connection as PostgreSQL does when a server ends sessions (57P01); new ones are served */
+  dropConnections(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,7 +95,7 @@ const pbkdf2Async = promisify(pbkdf2);
 class Closed extends Error {}
 
 export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise<DatabaseProxy> => {
-  const connections = new Set<() => void>();
+  const connections = new Map<() => void, Connection>();
   const server = createServer((socket) => void serve(socket, options, connections));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -56,23 +107,45 @@ export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise
   server.on('error', (error) => options.log?.(`[twin db proxy] ${error.message}`));
   return {
     port: (server.address() as { port: number }).port,
+    dropConnections: async () => {
+      await Promise.all([...connections.values()].map((connection) => connection.terminate()));
+    },
     stop: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const close of [...connections]) close();
+      for (const close of [...connections.keys()]) close();
       await closed;
     },
   };
 };
 
+/** One client connection as the proxy's registry knows it: ended with an error once it is past the handshake. */
+interface Connection { terminate: () => Promise<void> }
+
 /** One client connection, from its first byte to either side closing. */
-const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Set<() => void>): Promise<void> => {
+const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Map<() => void, Connection>): Promise<void> => {
   const log = (line: string) => options.log?.(`[twin db proxy] ${line}`);
   const sockets: Duplex[] = [];
+  let secured: Duplex | undefined;
   const close = () => {
     connections.delete(close);
     for (const socket of sockets) socket.destroy();
   };
-  connections.add(close);
+  connections.set(close, {
+    // as PostgreSQL ends a session (pg_terminate_backend, a restart): FATAL 57P01, then the connection closes
+    terminate: async () => {
+      const client = secured;
+      if (client?.writable) {
+        const ended = new Promise<void>((resolve) => {
+          client.once('close', () => resolve());
+          setTimeout(resolve, 1_000).unref();
+        });
+        for (const socket of sockets) if (socket !== client) socket.unpipe(client);
+        refuse(client, '57P01', 'terminating connection due to administrator command');
+        await ended;
+      }
+      close();
+    },
+  });
   /** Every socket is heard from its creation: an error is logged unless it is a peer leaving, never thrown. */
   const own = <T extends Duplex>(socket: T, closesConnection: boolean): T => {
     sockets.push(socket);
@@ -85,17 +158,28 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Se
 
   own(raw, true);
   raw.setNoDelay(true);
-  let secured: Duplex | undefined;
   try {
     const client = await negotiate(raw, options, own);
     if (!client) return;
     const { socket, reader, params } = client;
     secured = socket;
     const user = params.get('user') ?? '';
-    if (!(await authenticate(socket, reader, user, options))) {
+    const secret = await options.credentials();
+    if (options.iamAuth) {
+      const refusal = await authenticateIam(socket, reader, user, secret.username, options.iamAuth);
+      if (refusal) {
+        log(`IAM authentication failed for user "${user}": ${refusal}`);
+        return refuse(socket, '28P01', `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.`);
+      }
+    } else if (!(await authenticate(socket, reader, user, secret))) {
       log(`password authentication failed for user "${user}"`);
       return refuse(socket, '28P01', `password authentication failed for user "${user}"`);
     }
+    // the proxy's own sign-in: the secret's current value (read above, for this connection), unless the backend has its own
+    const { user: ownUser, password: ownPassword, ...backendAddress } = options.backend;
+    const target = ownUser !== undefined
+      ? { ...backendAddress, user: ownUser, ...(ownPassword !== undefined && { password: ownPassword }) }
+      : { ...backendAddress, user: secret.username, password: secret.password };
 
     // the backend's own close only ends the client once piping starts, so a startup failure can still be told
     const backend = own(connect({ host: options.backend.host, port: options.backend.port }), false);
@@ -103,7 +187,7 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Se
     const backendReader = new MessageReader(backend);
     let ready: Buffer | undefined;
     try {
-      ready = await startBackend(backend, backendReader, params, options.backend, socket, log);
+      ready = await startBackend(backend, backendReader, params, target, socket, log);
     } catch (error) {
       if (socket.destroyed) throw new Closed('the client left');
       log(`could not open a database connection: ${(error as Error).message}`);
@@ -168,16 +252,37 @@ const negotiate = async (
   }
 };
 
-/** Ask for the password in clear text (the channel is TLS) and compare both user and password in constant time. */
-const authenticate = async (socket: Duplex, reader: MessageReader, user: string, options: DatabaseProxyOptions): Promise<boolean> => {
+/** The password the client sends after AuthenticationCleartextPassword (the channel is TLS). */
+const cleartextPassword = async (socket: Duplex, reader: MessageReader): Promise<string> => {
   socket.write(authentication(AUTH_CLEARTEXT));
   const reply = await reader.message();
   if (reply.type !== 'p') throw new Error(`expected a password message, got '${reply.type}'`);
-  const password = reply.body.subarray(0, Math.max(0, reply.body.indexOf(0))).toString('utf8');
-  const expected = await options.credentials();
+  return reply.body.subarray(0, Math.max(0, reply.body.indexOf(0))).toString('utf8');
+};
+
+/** Ask for the password and compare both user and password with the secret's, in constant time. */
+const authenticate = async (socket: Duplex, reader: MessageReader, user: string, expected: { username: string; password: string }): Promise<boolean> => {
+  const password = await cleartextPassword(socket, reader);
   const userMatches = sameSecret(user, expected.username);
   const passwordMatches = sameSecret(password, expected.password);
   return userMatches && passwordMatches;
+};
+
+/**
+ * IAM authentication as RDS Proxy does it: the password is an RDS IAM auth token for this endpoint and the
+ * client's user, unexpired, signed by a known identity whose policy allows rds-db:connect on the proxy user;
+ * and the proxy holds a secret for that user. Returns why the client is refused, or undefined.
+ */
+const authenticateIam = async (socket: Duplex, reader: MessageReader, user: string, secretUser: string, iam: IamAuthOptions): Promise<string | undefined> => {
+  const token = await cleartextPassword(socket, reader);
+  const check = checkRdsAuthToken(token, { host: iam.host, port: iam.port, user, region: iam.region, now: iam.now?.() ?? new Date() });
+  if (!check.ok) return check.reason;
+  const resource = iam.resource(user);
+  const decision = iam.authorize(check.accessKeyId, { action: 'rds-db:connect', resource });
+  if (!decision) return `the access key ${check.accessKeyId} belongs to no identity`;
+  if (!decision.allowed) return `the signer may not rds-db:connect to ${resource}`;
+  if (user !== secretUser) return `the proxy has no secret for user "${user}"`;
+  return undefined;
 };
 
 /** Equal-length digests make timingSafeEqual applicable to strings of any length. */
@@ -193,7 +298,7 @@ const startBackend = async (
   backend: Socket,
   reader: MessageReader,
   clientParams: Map<string, string>,
-  target: DatabaseProxyOptions['backend'],
+  target: DatabaseProxyOptions['backend'] & { user: string },
   client: Duplex,
   log: (line: string) => void,
 ): Promise<Buffer | undefined> => {

@@ -5,10 +5,16 @@
  * (Parse/Bind/Describe/Execute, unnamed statement and portal) from interleaving with another's — and
  * keeps it for as long as its transaction is open, so transactions are serializable by construction
  * (as PostgreSQL's would be to each other). A connection that goes away mid-transaction is rolled back.
+ * Sign-in is PostgreSQL's password check against pg_authid, as the RDS instance does it: a role with a
+ * password gives it (asked in clear text: the link is the loopback), an unknown role is refused with
+ * 28P01, and a role without a password (the twin's own `postgres`) is trusted. PGlite keeps one session
+ * user whatever the startup message names; the check is who may open a connection.
  * (@electric-sql/pglite-socket queues single messages, which lets two clients' extended-protocol
  * messages interleave in the one session: it lost an INSERT … RETURNING here under concurrent use.)
  */
+import { createHash, createHmac, pbkdf2, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
 
 const SSL_REQUEST = 80877103;
@@ -17,6 +23,42 @@ const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
 export interface PgliteServer { port: number; stop: () => Promise<void> }
+
+const pbkdf2Async = promisify(pbkdf2);
+
+/** Whether `password` is the one a pg_authid verifier (SCRAM-SHA-256, or the legacy md5) was made from. */
+export const passwordMatches = async (verifier: string, user: string, password: string): Promise<boolean> => {
+  const scram = /^SCRAM-SHA-256\$(\d+):([^$]+)\$([^:]+):(.+)$/.exec(verifier);
+  if (scram) {
+    const [, iterations, salt, storedKey] = scram as unknown as [string, string, string, string];
+    const salted = await pbkdf2Async(password, Buffer.from(salt, 'base64'), Number(iterations), 32, 'sha256');
+    const clientKey = createHmac('sha256', salted).update('Client Key').digest();
+    const expected = Buffer.from(storedKey, 'base64');
+    const actual = createHash('sha256').update(clientKey).digest();
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  }
+  if (/^md5[0-9a-f]{32}$/.test(verifier)) return verifier === `md5${createHash('md5').update(password + user).digest('hex')}`;
+  return false;
+};
+
+const cstring = (text: string) => Buffer.from(`${text}\0`, 'utf8');
+
+const typedMessage = (type: string, body: Buffer): Buffer => {
+  const header = Buffer.alloc(5);
+  header.write(type, 0, 'latin1');
+  header.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([header, body]);
+};
+
+/** PostgreSQL's FATAL ErrorResponse. */
+const fatal = (code: string, text: string): Buffer =>
+  typedMessage('E', Buffer.concat([...[['S', 'FATAL'], ['V', 'FATAL'], ['C', code], ['M', text]].map(([f, v]) => cstring(`${f}${v}`)), Buffer.from([0])]));
+
+const startupUser = (packet: Buffer): string => {
+  const parts = packet.subarray(8).toString('utf8').split('\0');
+  for (let i = 0; i + 1 < parts.length && parts[i] !== ''; i += 2) if (parts[i] === 'user') return parts[i + 1]!;
+  return '';
+};
 
 /** A FIFO lock on the PGlite session, held per connection. */
 class SessionLock {
@@ -57,6 +99,8 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
     socket.setNoDelay(true); // a response goes out in several writes: Nagle would hold each behind the client's delayed ACK
     let buffer = Buffer.alloc(0);
     let started = false;
+    /** between the startup message and a signed-in session: checking the role, or waiting for its password */
+    let signIn: { startup: Buffer; user: string; verifier?: string; checking: boolean } | undefined;
     let batch: Buffer[] = [];
     let work = Promise.resolve();
     let closed = false;
@@ -81,9 +125,59 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
       });
     };
 
-    socket.on('data', (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
+    const refuse = (code: string, text: string) => { if (!socket.destroyed) socket.end(fatal(code, text)); };
+    const failed = (error: unknown) => {
+      options.log?.(`[pglite] ${(error as Error).message}`);
+      socket.destroy();
+    };
+    /** signed in: PGlite answers the startup message (AuthenticationOk, parameters, ReadyForQuery) */
+    const signedIn = () => {
+      const startup = signIn!.startup;
+      signIn = undefined;
+      run([startup]);
+      pump();
+    };
+    const checkRole = async (pending: NonNullable<typeof signIn>) => {
+      const who = {};
+      await lock.acquire(who); // the one session answers the look-up, between other connections' exchanges
+      let role: { rolpassword: string | null; rolcanlogin: boolean } | undefined;
+      try {
+        ({ rows: [role] } = await db.query<{ rolpassword: string | null; rolcanlogin: boolean }>(
+          'select rolpassword, rolcanlogin from pg_authid where rolname = $1', [pending.user]));
+      } finally {
+        lock.release(who);
+      }
+      if (closed) return;
+      if (role && !role.rolcanlogin) return refuse('28000', `role "${pending.user}" is not permitted to log in`);
+      if (role && role.rolpassword === null) return signedIn();
+      // an unknown role is asked for a password all the same, and refused after it, as PostgreSQL does
+      pending.verifier = role?.rolpassword ?? '';
+      pending.checking = false;
+      const cleartext = Buffer.alloc(4);
+      cleartext.writeInt32BE(3); // AuthenticationCleartextPassword
+      socket.write(typedMessage('R', cleartext));
+      pump();
+    };
+    const checkPassword = async (pending: NonNullable<typeof signIn>, password: string) => {
+      const matches = pending.verifier !== '' && (await passwordMatches(pending.verifier!, pending.user, password));
+      if (closed) return;
+      if (!matches) return refuse('28P01', `password authentication failed for user "${pending.user}"`);
+      signedIn();
+    };
+
+    const pump = () => {
       for (;;) {
+        if (signIn) {
+          if (signIn.checking || buffer.length < 5) return;
+          const length = buffer.readInt32BE(1) + 1;
+          if (buffer.length < length) return;
+          const reply = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (reply[0] !== 'p'.charCodeAt(0)) return refuse('08P01', 'expected password response');
+          signIn.checking = true;
+          void checkPassword(signIn, reply.subarray(5, Math.max(5, reply.indexOf(0, 5))).toString('utf8')).catch(failed);
+          return;
+        }
         if (!started) {
           if (buffer.length < 8) return;
           const length = buffer.readInt32BE(0);
@@ -95,7 +189,8 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
           if (code === CANCEL_REQUEST) { socket.end(); return; }
           if (code !== PROTOCOL_3) { socket.destroy(); return; }
           started = true;
-          run([Buffer.from(message)]);
+          signIn = { startup: Buffer.from(message), user: startupUser(message), checking: true };
+          void checkRole(signIn).catch(failed);
           continue;
         }
         if (buffer.length < 5) return;
@@ -112,6 +207,10 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
           batch = [];
         }
       }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      pump();
     });
 
     const close = () => {

@@ -3,9 +3,10 @@
  * CloudFormation generates it (GenerateSecretString: length, excluded characters, a JSON template with a
  * generated key) and kept in the twin folder, so a restart keeps the cron secret and the database
  * password. The database secret also gets what its RDS attachment adds (engine, host, port, dbname).
- * It answers GetSecretValue and DescribeSecret in the AWS JSON 1.1 protocol behind the AWS edge.
+ * It answers GetSecretValue, DescribeSecret and PutSecretValue (a new current value, as a rotation's last
+ * step leaves it) in the AWS JSON 1.1 protocol behind the AWS edge.
  */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanDatabase, PlanSecret } from './assembly/plan';
@@ -51,6 +52,8 @@ export const loadOrCreateSecrets = (twinDir: string, secrets: PlanSecret[], data
   if (changed) writeFileSync(file, JSON.stringify(stored, null, 1), { mode: 0o600 });
 
   const find = (nameOrArn: string) => secrets.find((s) => s.arn === nameOrArn || s.name === nameOrArn);
+  /** a version id per value: a new value is a new version, and a restart keeps the id */
+  const versionOf = (secret: PlanSecret) => `twin-${createHash('sha256').update(stored[secret.logicalId] ?? '').digest('hex').slice(0, 32)}`;
   const json = (status: number, body: unknown, type?: string) => ({
     status,
     headers: { 'content-type': 'application/x-amz-json-1.1', ...(type && { 'x-amzn-errortype': type }) },
@@ -61,14 +64,23 @@ export const loadOrCreateSecrets = (twinDir: string, secrets: PlanSecret[], data
     arnOf: (nameOrArn) => find(nameOrArn)?.arn,
     handle: async (request) => {
       const operation = (request.headers['x-amz-target'] ?? '').replace(/^secretsmanager\./, '');
-      const body = JSON.parse(request.body.toString('utf8') || '{}') as { SecretId?: string };
+      const body = JSON.parse(request.body.toString('utf8') || '{}') as { SecretId?: string; SecretString?: string; VersionStages?: string[] };
       const secret = body.SecretId ? find(body.SecretId) : undefined;
       if (!secret) return json(400, { __type: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret." }, 'ResourceNotFoundException');
       const created = Date.now() / 1000;
       if (operation === 'GetSecretValue') {
-        return json(200, { ARN: secret.arn, Name: secret.name, SecretString: stored[secret.logicalId], VersionId: 'twin-1', VersionStages: ['AWSCURRENT'], CreatedDate: created });
+        return json(200, { ARN: secret.arn, Name: secret.name, SecretString: stored[secret.logicalId], VersionId: versionOf(secret), VersionStages: ['AWSCURRENT'], CreatedDate: created });
       }
-      if (operation === 'DescribeSecret') return json(200, { ARN: secret.arn, Name: secret.name, VersionIdsToStages: { 'twin-1': ['AWSCURRENT'] } });
+      if (operation === 'DescribeSecret') return json(200, { ARN: secret.arn, Name: secret.name, VersionIdsToStages: { [versionOf(secret)]: ['AWSCURRENT'] } });
+      if (operation === 'PutSecretValue') {
+        // only the current version is kept: a value staged AWSPENDING (a rotation's first step) is not modelled
+        if (typeof body.SecretString !== 'string' || (body.VersionStages && !body.VersionStages.includes('AWSCURRENT'))) {
+          return json(400, { __type: 'InvalidRequestException', Message: "The twin's Secrets Manager stores a SecretString as the AWSCURRENT version only" }, 'InvalidRequestException');
+        }
+        stored[secret.logicalId] = body.SecretString;
+        writeFileSync(file, JSON.stringify(stored, null, 1), { mode: 0o600 });
+        return json(200, { ARN: secret.arn, Name: secret.name, VersionId: versionOf(secret), VersionStages: ['AWSCURRENT'] });
+      }
       return json(400, { __type: 'InvalidRequestException', Message: `The twin's Secrets Manager does not serve ${operation}` }, 'InvalidRequestException');
     },
   };

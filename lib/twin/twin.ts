@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { ENV } from '../../layers/core/config';
 import { verifyToken } from '../../layers/core/auth/jwt';
 import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
@@ -31,7 +31,7 @@ import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/p
 import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
 import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
-import { startDatabaseProxy } from './db-proxy';
+import { policyAuthorizer, startDatabaseProxy } from './db-proxy';
 import { edgeClientConfig, type EdgeAddress } from './edge-client';
 import { createGateway } from './gateway';
 import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } from './identity';
@@ -96,8 +96,11 @@ export interface Twin {
   /** the local Cognito-compatible endpoint behind /api/auth/* */
   identityProvider: LocalIdentityProvider;
   database: DatabaseHandle;
-  /** the RDS Proxy stand-in the functions reach the database through; stop() takes the database away from them */
-  databaseProxy: { stop: () => Promise<void> };
+  /**
+   * the RDS Proxy stand-in the functions reach the database through; stop() takes the database away from them,
+   * dropConnections() ends their open connections (FATAL 57P01), so their next query opens a new one
+   */
+  databaseProxy: { stop: () => Promise<void>; dropConnections: () => Promise<void> };
   seeded: boolean;
   /** an access token of this user, as a sign-in gets it from the pool (trigger included); ttlSeconds < 0: already expired */
   token: (who: TokenSubject, ttlSeconds?: number) => Promise<string>;
@@ -105,8 +108,8 @@ export interface Twin {
   invoke: (functionId: string, event: unknown) => Promise<InvokeOutcome>;
   /** every function's log lines so far (CloudWatch Logs of the twin), or one function's */
   logs: (functionId?: string) => LogLine[];
-  /** every AWS call a function made, with the IAM decision */
-  awsCalls: () => EdgeCall[];
+  /** every AWS call a function made, with the IAM decision (its database sign-ins too: rds-db:connect) */
+  awsCalls: () => TwinAwsCall[];
   scheduleRuns: () => ScheduleRun[];
   /** a function's latest invocations (duration, cold start, error or timeout), oldest first */
   invocations: (functionId: string) => Invocation[];
@@ -114,6 +117,9 @@ export interface Twin {
   schedulesSettled: () => Promise<void>;
   stop: () => Promise<void>;
 }
+
+/** An AWS call a function made, or its IAM sign-in at the database proxy. */
+export type TwinAwsCall = Omit<EdgeCall, 'service'> & { service: EdgeCall['service'] | 'rds-db' };
 
 /** The running twin's addresses, in its folder while it runs (`npm run token` reads them). */
 export const ENDPOINTS_FILE = 'endpoints.json';
@@ -168,8 +174,15 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     handle: { db, engine: 'pglite' as const, close: async () => { await db.destroy(); await closed(); await server.stop(); await pglite.close(); } },
-    backend: { host: '127.0.0.1', port, user: 'postgres', database: 'postgres' },
+    // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
+    backend: { host: '127.0.0.1', port, database: 'postgres' },
   };
+};
+
+/** The instance's master user with the secret's password, as RDS creates it (and as a rotation leaves it). */
+const setMasterUser = async (db: Kysely<Database>, { username, password }: { username: string; password: string }) => {
+  const { rows } = await sql<{ exists: boolean }>`select exists (select from pg_roles where rolname = ${username}) as exists`.execute(db);
+  await sql`${sql.raw(rows[0]?.exists ? 'alter' : 'create')} role ${sql.id(username)} login password ${sql.lit(password)}`.execute(db);
 };
 
 /** The rendered deployment for these options: the cloud assembly (synthesized if the sources changed) and the bundles. */
@@ -234,9 +247,20 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     };
     const cronSecret = secretValue(ENV.cronSecretArn);
     const webhookSecret = secretValue(ENV.webhookSecretArn);
+    const databaseSecret = async () => JSON.parse(secrets.value(plan.database.secretArn) ?? '{}') as { username: string; password: string };
+    // the embedded database's master user (a DATABASE_URL server's roles are its owner's: the proxy signs in with the URL's)
+    if (database.engine === 'pglite') await setMasterUser(database.db, await databaseSecret());
     const proxy = await startDatabaseProxy({
       tls: certificates,
-      credentials: async () => JSON.parse(secrets.value(plan.database.secretArn) ?? '{}') as { username: string; password: string },
+      credentials: databaseSecret,
+      ...(plan.database.iamAuth && {
+        iamAuth: {
+          host: plan.database.proxyEndpoint, port: plan.database.proxyPort, region,
+          resource: (user: string) => `arn:aws:rds-db:${region}:${account}:dbuser:${plan.database.proxyResourceId}/${user}`,
+          // the functions' identities, defined below: a function connects only once the runtime runs
+          authorize: (accessKeyId: string, permission: { action: string; resource: string }) => policyAuthorizer(identities, account, record, log)(accessKeyId, permission),
+        },
+      }),
       backend: backend.backend,
       log,
     });
@@ -277,9 +301,13 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       principalArn: `arn:aws:sts::${account}:assumed-role/${fn.roleName}/${fn.functionName}`,
       policy: fn.policy,
     }]));
-    const calls: EdgeCall[] = [];
+    const calls: TwinAwsCall[] = [];
     const recording = process.env[RECORD_CALLS_ENV] === '1';
     const changedDeployment = options.transformPlan !== undefined;
+    const record = (call: TwinAwsCall) => {
+      calls.push(call);
+      if (recording) appendFileSync(IAM_CALLS_FILE, `${JSON.stringify({ ...call, ...(changedDeployment && { changedDeployment }) })}\n`);
+    };
     const resourcePolicies = new Map<string, NonNullable<TwinPlan['queues'][number]['policy']>>([
       ...plan.queues.map((q) => [q.arn, q.policy] as const),
       ...plan.buckets.map((b) => [b.arn, b.policy] as const),
@@ -298,10 +326,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       identities,
       resourcePolicy: (arn) => resourcePolicies.get(arn) ?? resourcePolicies.get(arn.replace(/\/.*$/, '')),
       secretArnOf: secrets.arnOf,
-      record: (call) => {
-        calls.push(call);
-        if (recording) appendFileSync(IAM_CALLS_FILE, `${JSON.stringify({ ...call, ...(changedDeployment && { changedDeployment }) })}\n`);
-      },
+      record,
       log,
     });
     cleanups.push(() => edge.stop());
@@ -398,7 +423,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
     return {
       url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
-      databaseProxy: { stop: stopProxy },
+      databaseProxy: { stop: stopProxy, dropConnections: () => proxy.dropConnections() },
       aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(ENV.generationQueueUrl), quality: queueOf(ENV.qualityQueueUrl) } },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),

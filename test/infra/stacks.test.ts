@@ -26,7 +26,7 @@ const newApp = (context: Json = {}) => new App({ context: { ...cdkContext, 'aws:
 
 /** What each resource must put in a function's environment (written out, not read from the stacks). */
 const EXPECTED_ENV: Record<Resource, string[]> = {
-  database: [ENV.dbSecretArn, ENV.dbHost, ENV.dbName],
+  database: [ENV.dbHost, ENV.dbName, ENV.dbUser],
   filesBucket: [ENV.filesBucket],
   generationQueue: [ENV.generationQueueUrl],
   qualityQueue: [ENV.qualityQueueUrl],
@@ -48,7 +48,7 @@ const TOKEN_ENV = [ENV.jwtIssuer, ENV.jwtAudience];
 
 /** The IAM services a resource may add to a function's policy. */
 const EXPECTED_SERVICES: Record<Resource, string[]> = {
-  database: ['secretsmanager'],
+  database: ['rds-db'],
   filesBucket: ['s3'],
   generationQueue: ['sqs'],
   qualityQueue: ['sqs'],
@@ -185,7 +185,7 @@ describe('the dev app', () => {
     ]) {
       expect(trigger.DependsOn).toContain(needed);
     }
-    // through the proxy, from inside the VPC, reading only the database secret
+    // through the proxy, from inside the VPC, signing in with IAM as the proxy's user (no secret read)
     expect(migrate.props).toMatchObject({
       FunctionName: 'ias-dev-migrate',
       Timeout: 600,
@@ -193,7 +193,7 @@ describe('the dev app', () => {
     });
     expect(Object.keys(migrate.props.Environment.Variables).sort()).toEqual(
       [...BASE_ENV, ...EXPECTED_ENV.database].sort());
-    expect([...servicesOf(migrate)].sort()).toEqual(['secretsmanager', 'xray']);
+    expect([...servicesOf(migrate)].sort()).toEqual(['rds-db', 'xray']);
     // the functions' stacks deploy after the data stack, so no function runs before the schema it expects
     for (const stack of [service.api, service.workers]) expect(stack.dependencies).toContain(service.data);
   });
@@ -330,9 +330,22 @@ describe('the dev app', () => {
         for (const action of asArray(s.Action as string[])) expect(action.startsWith('xray:') || !action.includes('*')).toBe(true);
       }
       const secretReads = d.statements.filter((s) => asArray(s.Action as string[]).includes('secretsmanager:GetSecretValue'));
-      const secretUses = spec.uses.filter((u) => ['database', 'cronSecret', 'webhookSecret'].includes(u)).length;
+      const secretUses = spec.uses.filter((u) => ['cronSecret', 'webhookSecret'].includes(u)).length;
       expect(secretReads.flatMap((s) => asArray(s.Resource as unknown))).toHaveLength(secretUses);
     }
+    // database users (and the migrate function) connect through the proxy as its one user: rds-db:connect on
+    // arn:<partition>:rds-db:<region>:<account>:dbuser:<proxy resource id>/analysis_app, nothing wider
+    for (const id of [...functions.filter((f) => f.uses.includes('database')).map((f) => f.id), MIGRATE_FUNCTION_ID]) {
+      const connects = fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('rds-db:connect'));
+      expect(connects.map((s) => asArray(s.Action as string[]))).toEqual([['rds-db:connect']]);
+      const arns = asArray(connects[0]!.Resource as Json[]);
+      expect(arns).toHaveLength(1);
+      const [, parts] = arns[0]!['Fn::Join'] as [string, Json[]];
+      expect(parts.slice(0, 7)).toEqual(['arn:', { Ref: 'AWS::Partition' }, ':rds-db:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':dbuser:']);
+      expect(JSON.stringify(parts[7])).toMatch(/DBProxyArn/); // the proxy's resource id: the ARN's last part
+      expect(parts.slice(8)).toEqual(['/analysis_app']);
+    }
+    for (const spec of functions.filter((f) => !f.uses.includes('database'))) expect(actionsOf(fn(spec.id))).not.toContain('rds-db:connect');
     // each Bedrock user may invoke its own models (inference profile and foundation model), and no other (the judge
     // model: no function); the ARNs per kind of model id and region are test/infra/models.test.ts
     const models = (id: string) => new Set(fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
@@ -348,7 +361,7 @@ describe('the dev app', () => {
     expect(cognito('auth-forgot-password')).toEqual([]);
     // sending and reading secrets name the one action the code calls
     expect(actionsOf(fn('analysis-create')).filter((a) => a.startsWith('sqs:') || a.startsWith('secretsmanager:')).sort())
-      .toEqual(['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+      .toEqual(['sqs:SendMessage']);
     // queue stats read the depths of both queues and both DLQs, and may not send, receive or delete
     const stats = fn('admin-queue-stats').statements.filter((s) => asArray(s.Action as string[]).some((a) => a.startsWith('sqs:')));
     expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
@@ -382,7 +395,10 @@ describe('the dev app', () => {
       StorageEncrypted: true,
       PubliclyAccessible: false,
     });
-    data.hasResourceProperties('AWS::RDS::DBProxy', { RequireTLS: true, EngineFamily: 'POSTGRESQL' });
+    // clients sign in with IAM auth tokens; the proxy alone holds the (rotating) secret
+    data.hasResourceProperties('AWS::RDS::DBProxy', {
+      RequireTLS: true, EngineFamily: 'POSTGRESQL', Auth: [Match.objectLike({ AuthScheme: 'SECRETS', IAMAuth: 'REQUIRED' })],
+    });
     data.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
     data.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: Match.anyValue(),

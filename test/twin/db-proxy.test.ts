@@ -2,16 +2,23 @@
  * The RDS Proxy stand-in: a pg Pool configured as a deployed function's (TLS verified against the twin's CA,
  * the secret's username and password, database "analysis") reaches the backend through it — the twin's
  * PGlite server always, and a fresh database on real PostgreSQL in the runs on TEST_DATABASE_URL (CI's
- * second pass), where those tests are defined.
+ * second pass), where those tests are defined. With IAM authentication required, clients sign in with
+ * tokens from @aws-sdk/rds-signer (as layers/core/db/connection.ts does), and the proxy signs in to the
+ * database with the secret's current value, read per connection: a rotation reaches no client.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Signer } from '@aws-sdk/rds-signer';
 import { Client, Pool, type ClientConfig } from 'pg';
 import { openPglite } from '../../layers/core/db/connection';
-import { md5Password, scramClientFinal, startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions } from '../../lib/twin/db-proxy';
-import { startPgliteServer, type PgliteServer } from '../../lib/twin/pglite-server';
+import type { EdgeIdentity } from '../../lib/twin/aws-edge';
+import {
+  md5Password, policyAuthorizer, scramClientFinal, startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions, type IamAuthOptions,
+} from '../../lib/twin/db-proxy';
+import { passwordMatches, startPgliteServer, type PgliteServer } from '../../lib/twin/pglite-server';
 import { loadOrCreateTls, type TwinTls } from '../../lib/twin/tls';
 import { createPostgresDatabase, realPostgresUrl } from '../support/db';
 
@@ -209,6 +216,169 @@ describe("over the twin's PGlite server", () => {
     await own.stop();
     await ended;
     expect(await errorOf(clientConfig(own.port)).catch((error: Error) => error)).toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
+  const REGION = 'us-east-1';
+  const PROXY_ID = 'prx-0123456789abcdef0';
+  const userArn = (user: string) => `arn:aws:rds-db:${REGION}:000000000000:dbuser:${PROXY_ID}/${user}`;
+  /** a function's role session: its statements allow rds-db:connect on the proxy user, or on nothing */
+  const identity = (functionId: string, resources: string[]): EdgeIdentity => ({
+    functionId,
+    principalArn: `arn:aws:sts::000000000000:assumed-role/${functionId}-role/${functionId}`,
+    policy: resources.length ? [{ Effect: 'Allow', Action: 'rds-db:connect', Resource: resources }] : [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
+  });
+  const KEYS = {
+    granted: { accessKeyId: 'ASIAGRANTEDFUNCTION1', secretAccessKey: 'granted', sessionToken: 'session-granted' },
+    otherUser: { accessKeyId: 'ASIAOTHERUSERGRANT01', secretAccessKey: 'other', sessionToken: 'session-other' },
+    ungranted: { accessKeyId: 'ASIAUNGRANTEDFUNC001', secretAccessKey: 'ungranted', sessionToken: 'session-ungranted' },
+    stranger: { accessKeyId: 'ASIANOIDENTITYATALL1', secretAccessKey: 'stranger', sessionToken: 'session-stranger' },
+  };
+  const identities = new Map<string, EdgeIdentity>([
+    [KEYS.granted.accessKeyId, identity('granted', [userArn(SECRET.username)])],
+    [KEYS.otherUser.accessKeyId, identity('other-user', [userArn('postgres')])],
+    [KEYS.ungranted.accessKeyId, identity('ungranted', [])],
+  ]);
+  const decisions: { functionId: string; action: string; resource: string; allowed: boolean }[] = [];
+  /** the proxy's secret as Secrets Manager holds it now (a rotation changes it) */
+  let secret = { ...SECRET };
+  let now: Date | undefined;
+  let iamProxy: DatabaseProxy;
+
+  const iamAuth: IamAuthOptions = {
+    host: PROXY_HOST, port: 5432, region: REGION, resource: userArn,
+    authorize: policyAuthorizer(identities, '000000000000', (call) => decisions.push(call)),
+    now: () => now ?? new Date(),
+  };
+  /** a token as layers/core/db/connection.ts signs it (the SDK's own signer), for this endpoint unless told otherwise */
+  const token = (credentials: typeof KEYS.granted, user = SECRET.username, hostname = PROXY_HOST, region = REGION) =>
+    new Signer({ hostname, port: 5432, username: user, region, credentials }).getAuthToken();
+  const iamConfig = (overrides: ClientConfig = {}): ClientConfig => clientConfig(iamProxy.port, { password: () => token(KEYS.granted), ...overrides });
+  const refusedFor = (user: string) => ({ code: '28P01', message: `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.` });
+
+  beforeAll(async () => {
+    // the RDS instance's master user: the proxy signs in as it, with the secret's password
+    await pglite.exec(`create role ${SECRET.username} login password '${SECRET.password.replace(/'/g, "''")}'`);
+    iamProxy = await startDatabaseProxy({
+      tls, iamAuth, credentials: async () => secret, log: (line) => logs.push(line),
+      backend: { host: '127.0.0.1', port: socketServer.port, database: 'postgres' },
+    });
+  });
+  afterAll(() => iamProxy?.stop());
+
+  test('a token from @aws-sdk/rds-signer, signed by a role allowed rds-db:connect on the proxy user, connects; each new connection signs a new token', async () => {
+    let signed = 0;
+    const pool = new Pool({ ...iamConfig(), password: () => { signed++; return token(KEYS.granted); }, max: 3 });
+    try {
+      const results = await Promise.all([1, 2, 3].map((n) => pool.query<{ n: number }>('select $1::int as n', [n])));
+      expect(results.map((r) => r.rows[0]!.n)).toEqual([1, 2, 3]);
+      expect(pool.totalCount).toBe(3);
+      expect(signed).toBe(3);
+    } finally {
+      await pool.end();
+    }
+    expect(decisions).toContainEqual(expect.objectContaining({ functionId: 'granted', action: 'rds-db:connect', resource: userArn(SECRET.username), allowed: true }));
+  });
+
+  test("the secret's password, a token for another user, host or region, an expired token: refused with 28P01 as RDS Proxy refuses them", async () => {
+    expect(await errorOf(iamConfig({ password: SECRET.password }))).toMatchObject(refusedFor(SECRET.username));
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, 'postgres') }))).toMatchObject(refusedFor(SECRET.username));
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, 'other.proxy-abc123.us-east-1.rds.amazonaws.com') })))
+      .toMatchObject(refusedFor(SECRET.username));
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, PROXY_HOST, 'us-west-2') }))).toMatchObject(refusedFor(SECRET.username));
+    const signed = await token(KEYS.granted);
+    now = new Date(Date.now() + 901_000);
+    try {
+      expect(await errorOf(iamConfig({ password: signed }))).toMatchObject(refusedFor(SECRET.username));
+    } finally {
+      now = undefined;
+    }
+    expect(logs).toEqual(expect.arrayContaining([
+      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": not an RDS IAM auth token`,
+      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token is for user "postgres", not "${SECRET.username}"`,
+      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token has expired`,
+    ]));
+  });
+
+  test('an access key of no known identity, or a role without rds-db:connect on this user, is refused', async () => {
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.stranger) }))).toMatchObject(refusedFor(SECRET.username));
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.ungranted) }))).toMatchObject(refusedFor(SECRET.username));
+    // allowed to connect as postgres, which is not the user it asks for
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.otherUser) }))).toMatchObject(refusedFor(SECRET.username));
+    expect(decisions).toContainEqual(expect.objectContaining({ functionId: 'ungranted', resource: userArn(SECRET.username), allowed: false }));
+    expect(logs).toContain(`[twin db proxy] IAM authentication failed for user "${SECRET.username}": the access key ${KEYS.stranger.accessKeyId} belongs to no identity`);
+  });
+
+  test('a user the proxy holds no secret for is refused, even with a grant', async () => {
+    expect(await errorOf(iamConfig({ user: 'postgres', password: () => token(KEYS.otherUser, 'postgres') }))).toMatchObject(refusedFor('postgres'));
+    expect(logs).toContain('[twin db proxy] IAM authentication failed for user "postgres": the proxy has no secret for user "postgres"');
+  });
+
+  test("rotation: the proxy signs in to the database with the secret's current value, for each new connection; open ones carry on", async () => {
+    const open = new Client(iamConfig());
+    await open.connect();
+    try {
+      const rotated = { ...SECRET, password: 'rotated-Password-2' };
+      // the rotation's setSecret step: the database has the new password, the secret's current value does not yet
+      await pglite.exec(`alter role ${SECRET.username} password '${rotated.password}'`);
+      expect(await errorOf(iamConfig())).toMatchObject({ code: '28P01', message: `password authentication failed for user "${SECRET.username}"` });
+      // finishSecret: the new value is current; the client's token is unchanged, its new connection works
+      secret = rotated;
+      const next = new Client(iamConfig());
+      await next.connect();
+      expect((await next.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      await next.end();
+      expect((await open.query('select 2 as two')).rows).toEqual([{ two: 2 }]);
+    } finally {
+      await open.end();
+    }
+  });
+
+  test('dropConnections() ends open connections with 57P01; the pool opens new ones', async () => {
+    const pool = new Pool({ ...iamConfig(), max: 2 });
+    const closed: string[] = [];
+    pool.on('error', (error: Error & { code?: string }) => closed.push(error.code ?? error.message));
+    try {
+      await Promise.all([pool.query('select 1'), pool.query('select 2')]);
+      expect(pool.idleCount).toBe(2);
+      await iamProxy.dropConnections();
+      for (let waited = 0; closed.length < 2 && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(closed).toEqual(['57P01', '57P01']);
+      expect(pool.totalCount).toBe(0);
+      expect((await pool.query('select 3 as three')).rows).toEqual([{ three: 3 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe("the PGlite server's sign-in (the RDS instance's)", () => {
+  const config = (user: string, password?: string): ClientConfig => ({ host: '127.0.0.1', port: socketServer.port, user, database: 'postgres', ...(password !== undefined && { password }) });
+
+  beforeAll(() => pglite.exec(`create role instance_user login password 'Instance-Pass-1'; create role no_login password 'x'`));
+
+  test("a role with a password gives it; a wrong one, an unknown role or a role that may not log in is refused; a role without one (the twin's own) is trusted", async () => {
+    const right = new Client(config('instance_user', 'Instance-Pass-1'));
+    await right.connect();
+    expect((await right.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    await right.end();
+    expect(await errorOf(config('instance_user', 'wrong'))).toMatchObject({ code: '28P01', message: 'password authentication failed for user "instance_user"' });
+    expect(await errorOf(config('nobody', 'anything'))).toMatchObject({ code: '28P01', message: 'password authentication failed for user "nobody"' });
+    expect(await errorOf(config('no_login', 'x'))).toMatchObject({ code: '28000', message: 'role "no_login" is not permitted to log in' });
+    const trusted = new Client(config('postgres'));
+    await trusted.connect();
+    await trusted.end();
+  });
+
+  test("passwordMatches reads PostgreSQL's SCRAM-SHA-256 and md5 verifiers", async () => {
+    const { rows: [role] } = await pglite.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'instance_user'`);
+    expect(role!.rolpassword).toMatch(/^SCRAM-SHA-256\$4096:/);
+    expect(await passwordMatches(role!.rolpassword, 'instance_user', 'Instance-Pass-1')).toBe(true);
+    expect(await passwordMatches(role!.rolpassword, 'instance_user', 'Instance-Pass-2')).toBe(false);
+    const md5 = `md5${createHash('md5').update('secretanalysis').digest('hex')}`; // md5(password + user)
+    expect(await passwordMatches(md5, 'analysis', 'secret')).toBe(true);
+    expect(await passwordMatches(md5, 'analysis', 'other')).toBe(false);
   });
 });
 

@@ -40,9 +40,9 @@ describe('an integration whose function does not let API Gateway invoke it', () 
 });
 
 describe('a scheduled run that fails', () => {
-  // the watchdog deployed without its database secret: every run fails
+  // the watchdog deployed without its database user: every run fails
   const e2e = useTwin({
-    transformPlan: changing('analysis-watchdog', (fn) => ({ ...fn, environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.dbSecretArn)) })),
+    transformPlan: changing('analysis-watchdog', (fn) => ({ ...fn, environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.dbUser)) })),
   });
 
   test('is recorded as failed; the other schedules run', () => {

@@ -5,6 +5,7 @@
  */
 import { ensureAssembly, readAssembly } from '../../lib/twin/assembly/assembly';
 import { planFromAssembly } from '../../lib/twin/assembly/plan';
+import { evaluate } from '../../lib/twin/iam/policy';
 
 const assembly = async () => readAssembly(await ensureAssembly({ rateLimits: 'off' }));
 
@@ -25,4 +26,20 @@ test('a worker whose timeout outlasts its queue visibility timeout is refused, a
   templates.set(worker.stack, template);
   expect(() => planFromAssembly({ ...synthesized, templates }))
     .toThrow('event source of quality-worker: Queue visibility timeout: 720 seconds is less than Function timeout: 3600 seconds');
+});
+
+test('the database proxy as synthesized: TLS and IAM authentication required; its functions may connect as its user only', async () => {
+  const plan = planFromAssembly(await assembly());
+  expect(plan.database).toMatchObject({ requireTls: true, iamAuth: true, proxyPort: 5432, proxyResourceId: expect.stringMatching(/^prx-[0-9a-z]{17}$/) });
+  const connect = (policy: (typeof plan.functions)[number]['policy'], user: string) => evaluate(policy, {
+    principalArn: 'arn:aws:sts::000000000000:assumed-role/role/fn', action: 'rds-db:connect',
+    resource: `arn:aws:rds-db:${plan.region}:${plan.account}:dbuser:${plan.database.proxyResourceId}/${user}`,
+  }).allowed;
+  const users = plan.functions.filter((f) => f.environment.DB_HOST);
+  expect(users.length).toBeGreaterThan(10);
+  for (const fn of users) {
+    expect(fn.environment.DB_USER).toBe('analysis_app');
+    expect([connect(fn.policy, 'analysis_app'), connect(fn.policy, 'postgres')]).toEqual([true, false]);
+  }
+  for (const fn of plan.functions.filter((f) => !f.environment.DB_HOST)) expect(connect(fn.policy, 'analysis_app')).toBe(false);
 });

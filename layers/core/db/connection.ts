@@ -1,7 +1,9 @@
 /**
  * One database per process. Which engine is chosen by configuration:
  * - DATABASE_URL: real PostgreSQL through a pg Pool (max 10 connections per process, as the spec says);
- * - DB_SECRET_ARN + DB_HOST: the deployed case — credentials from Secrets Manager, RDS Proxy over TLS;
+ * - DB_HOST + DB_USER: the deployed case — RDS Proxy over TLS, IAM authentication: each new connection
+ *   signs in with a fresh auth token of the function's role, so a rotation of the database secret (which
+ *   only the proxy reads) never strands a warm function;
  * - otherwise embedded PGlite (PostgreSQL in WASM) with pgvector, in DATA_DIR (default .twin/pgdata).
  * PGlite is loaded lazily so deployed bundles never carry it.
  */
@@ -10,9 +12,11 @@ import { Pool, type PoolConfig } from 'pg';
 import { env, ENV, requireEnv } from '../config';
 import { logger } from '../logger';
 import type { Database } from './schema';
-import { secretString } from '../aws/secrets';
+import { rdsAuthToken } from '../aws/rds-auth-token';
 
 export const POOL_MAX = 10;
+/** RDS Proxy for PostgreSQL listens on PostgreSQL's port */
+export const PROXY_PORT = 5432;
 
 export type Engine = 'postgres' | 'pglite';
 
@@ -32,19 +36,20 @@ export const DEFAULT_DATA_DIR = '.twin/pgdata';
 export const resolveTarget = async (): Promise<DatabaseTarget> => {
   const url = env(ENV.databaseUrl);
   if (url) return { engine: 'postgres', config: { connectionString: url } };
-  const secretArn = env(ENV.dbSecretArn);
-  if (secretArn) {
-    const { username, password } = await readDatabaseSecret(secretArn);
+  const host = env(ENV.dbHost);
+  if (host) {
+    const user = requireEnv(ENV.dbUser);
     return {
       engine: 'postgres',
-      config: { host: requireEnv(ENV.dbHost), database: env(ENV.dbName) ?? 'analysis', user: username, password, ssl: true },
+      config: {
+        host, port: PROXY_PORT, database: env(ENV.dbName) ?? 'analysis', user, ssl: true,
+        // called by node-postgres for each new connection: never a password kept from the cold start
+        password: rdsAuthToken({ hostname: host, port: PROXY_PORT, username: user }),
+      },
     };
   }
   return { engine: 'pglite', dataDir: env(ENV.dataDir) ?? DEFAULT_DATA_DIR };
 };
-
-const readDatabaseSecret = async (arn: string): Promise<{ username: string; password: string }> =>
-  JSON.parse((await secretString(arn)) ?? '{}') as { username: string; password: string };
 
 /**
  * A pg Pool whose connections are heard while idle, busy or closing — one the server or RDS Proxy ends,

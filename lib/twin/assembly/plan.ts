@@ -117,8 +117,14 @@ export interface PlanUserPool {
 export interface PlanDatabase {
   /** RDS Proxy endpoint (host name) the functions' DB_HOST names */
   proxyEndpoint: string;
+  /** the port clients connect to (RDS Proxy for PostgreSQL: 5432) */
+  proxyPort: number;
+  /** the proxy's resource id (`prx-…`, the last part of its ARN): IAM names a proxy user arn:aws:rds-db:<region>:<account>:dbuser:<id>/<user> */
+  proxyResourceId: string;
   requireTls: boolean;
-  /** ARN of the secret the proxy authenticates clients with */
+  /** IAMAuth REQUIRED: clients sign in with an RDS IAM auth token, not the secret's password */
+  iamAuth: boolean;
+  /** ARN of the secret the proxy signs in to the database with (and, without IAM auth, authenticates clients with) */
   secretArn: string;
   /** instance endpoint and database name the secret attachment adds to the secret */
   instance: { host: string; port: number; name: string };
@@ -343,11 +349,16 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   // ── database ───────────────────────────────────────────────────────────────────────────────
   const proxyRef = one(r.all('AWS::RDS::DBProxy'), 'database proxies');
   const instanceRef = one(r.all('AWS::RDS::DBInstance'), 'database instances');
-  const proxyAuth = r.property<{ SecretArn: string }[]>(proxyRef, 'Auth');
+  const proxyAuth = one(r.property<{ SecretArn: string; IAMAuth?: string }[]>(proxyRef, 'Auth'), 'proxy credentials');
+  const engineFamily = r.property(proxyRef, 'EngineFamily');
+  if (engineFamily !== 'POSTGRESQL') throw new Error(`the database proxy's engine family is ${String(engineFamily)}; the twin serves POSTGRESQL only`);
   const database: PlanDatabase = {
     proxyEndpoint: r.getAtt(proxyRef, 'Endpoint'),
+    proxyPort: 5432,
+    proxyResourceId: r.getAtt(proxyRef, 'DBProxyArn').split(':').at(-1)!,
     requireTls: r.property(proxyRef, 'RequireTLS') === true,
-    secretArn: one(proxyAuth, 'proxy credentials').SecretArn,
+    iamAuth: proxyAuth.IAMAuth === 'REQUIRED',
+    secretArn: proxyAuth.SecretArn,
     instance: { host: r.getAtt(instanceRef, 'Endpoint.Address'), port: Number(r.getAtt(instanceRef, 'Endpoint.Port')), name: String(r.property(instanceRef, 'DBName') ?? 'postgres') },
   };
 
