@@ -15,10 +15,9 @@ import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
+import { ADMIN_GROUP } from '../../layers/core/auth/caller';
 import type { IdentityResources } from './service-resources';
 
-/** Cognito group whose members pass `admin` access (the handlers check the `cognito:groups` claim). */
-export const ADMIN_GROUP = 'admin';
 
 /** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
 export const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';

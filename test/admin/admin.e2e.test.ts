@@ -121,12 +121,16 @@ test('audit health: healthy, then degraded naming the failing action with its la
   expect(res.body.failing_actions).toEqual([expect.objectContaining({ action: 'auth.login_failed', failures: 1, last_error_message: 'statement timeout' })]);
 });
 
-test('users: every demo user with organization and AI usage from the ledger', async () => {
+test('users: every demo user, grouped by organization with the operators first, with AI usage from the ledger', async () => {
   const res = await call('GET', '/api/admin/users?limit=200', admin);
   expect(res.status).toBe(200);
-  expect(res.body.users.map((u: { email: string }) => u.email).sort()).toEqual(DEMO_USERS.map((u) => u.email).sort());
-  const ines = res.body.users.find((u: { email: string }) => u.email === demoUser('investigator').email);
-  expect(ines).toMatchObject({ role: 'investigator', organization_name: demoUser('investigator').organization_name });
+  type Group = { organization_id: string | null; organization_name: string | null; users: { email: string; role: string; user_id: string; ai_usage: { calls: number } }[] };
+  const groups = res.body.organizations as Group[];
+  expect(groups.map((g) => g.organization_name)).toEqual([null, ...new Set(DEMO_USERS.flatMap((u) => (u.organization_name ? [u.organization_name] : [])).sort())]);
+  const grouped = groups.flatMap((g) => g.users.map((u) => [u.email, g.organization_id] as const));
+  expect(grouped.sort()).toEqual(DEMO_USERS.map((u) => [u.email, u.organization_id] as const).sort());
+  const ines = groups.flatMap((g) => g.users).find((u) => u.email === demoUser('investigator').email)!;
+  expect(ines).toMatchObject({ role: 'investigator' });
   const ledger = await db().selectFrom('ai_calls').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', ines.user_id).executeTakeFirstOrThrow();
   expect(Number(ledger.n)).toBeGreaterThan(0); // the summary generated above
   expect(ines.ai_usage.calls).toBe(Number(ledger.n));

@@ -1,7 +1,7 @@
 /**
  * Settings, audit health and the user list on the database: no setting is modifiable and every
  * change attempt is audited; audit health groups recent audit_failures by action with the latest
- * error; users of every organization carry their AI usage from the ledger, page by page.
+ * error; users grouped by organization (operators first) carry their AI usage from the ledger, page by page.
  */
 import type { AdminActor } from '../../layers/core/admin/audit-trail';
 import { auditHealth } from '../../layers/core/admin/audit-health';
@@ -18,12 +18,12 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   const [alpha, beta] = await db.insertInto('organizations').values([{ name: 'Alpha Org' }, { name: 'Beta Org' }]).returning(['id', 'name']).execute();
   const users = await db.insertInto('users').values([
-    { organization_id: alpha!.id, idp_subject: 's-admin', email: 'admin@alpha.test', display_name: 'Ada Admin', role: 'admin' },
+    { organization_id: null, idp_subject: 's-admin', email: 'admin@ops.test', display_name: 'Ada Admin', role: 'admin' },
     { organization_id: alpha!.id, idp_subject: 's-ivy', email: 'ivy@alpha.test', display_name: 'Ivy', role: 'investigator' },
     { organization_id: beta!.id, idp_subject: 's-bo', email: 'bo@beta.test', display_name: 'Bo', role: 'investigator' },
   ]).returning(['id', 'email']).execute();
   for (const u of users) ids[u.email] = u.id;
-  actor = { userId: ids['admin@alpha.test']!, subject: 's-admin', organizationId: alpha!.id };
+  actor = { userId: ids['admin@ops.test']!, subject: 's-admin', organizationId: null };
 });
 
 const refusal = async (run: Promise<unknown>) => {
@@ -126,31 +126,40 @@ describe('users', () => {
     ]).execute();
   });
 
-  test('every organization, with names, roles and AI usage from the ledger', async () => {
-    const { users, next_after } = await listUsers(db, {});
-    expect(next_after).toBeNull();
-    expect(users.map((u) => u.email)).toEqual(['admin@alpha.test', 'bo@beta.test', 'ivy@alpha.test']);
-    expect(users.find((u) => u.email === 'ivy@alpha.test')).toEqual({
-      user_id: ids['ivy@alpha.test'], email: 'ivy@alpha.test', display_name: 'Ivy', role: 'investigator',
-      organization_id: expect.any(String), organization_name: 'Alpha Org', created_at: expect.any(String),
+  const emailsByGroup = (page: Awaited<ReturnType<typeof listUsers>>) =>
+    page.organizations.map((o) => [o.organization_name, o.users.map((u) => u.email)]);
+
+  test('grouped by organization, operators first, with roles and AI usage from the ledger', async () => {
+    const page = await listUsers(db, {});
+    expect(page.next_after).toBeNull();
+    expect(emailsByGroup(page)).toEqual([[null, ['admin@ops.test']], ['Alpha Org', ['ivy@alpha.test']], ['Beta Org', ['bo@beta.test']]]);
+    expect(page.organizations[0]).toMatchObject({ organization_id: null, users: [{ role: 'admin' }] });
+    const alpha = page.organizations[1]!;
+    expect(alpha.organization_id).toEqual(expect.any(String));
+    expect(alpha.users[0]).toEqual({
+      user_id: ids['ivy@alpha.test'], email: 'ivy@alpha.test', display_name: 'Ivy', role: 'investigator', created_at: expect.any(String),
       ai_usage: { calls: 3, successful_calls: 2, input_tokens: 150, output_tokens: 45, last_call_at: '2026-04-02T09:00:00.000Z' },
     });
-    expect(users.find((u) => u.email === 'bo@beta.test')).toMatchObject({
-      organization_name: 'Beta Org', ai_usage: { calls: 0, successful_calls: 0, input_tokens: 0, output_tokens: 0, last_call_at: null },
-    });
-    expect(users.find((u) => u.email === 'admin@alpha.test')!.role).toBe('admin');
+    expect(page.organizations[2]!.users[0]).toMatchObject({ ai_usage: { calls: 0, successful_calls: 0, input_tokens: 0, output_tokens: 0, last_call_at: null } });
   });
 
-  test('pages follow next_after until null', async () => {
+  test('pages follow next_after until null, a group continuing on the next page', async () => {
     const first = await listUsers(db, { limit: '2' });
-    expect(first.users.map((u) => u.email)).toEqual(['admin@alpha.test', 'bo@beta.test']);
-    expect(first.next_after).toBe('bo@beta.test');
+    expect(emailsByGroup(first)).toEqual([[null, ['admin@ops.test']], ['Alpha Org', ['ivy@alpha.test']]]);
     const second = await listUsers(db, { limit: '2', after: first.next_after! });
-    expect(second.users.map((u) => u.email)).toEqual(['ivy@alpha.test']);
+    expect(emailsByGroup(second)).toEqual([['Beta Org', ['bo@beta.test']]]);
     expect(second.next_after).toBeNull();
   });
 
-  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { after: '' }, { page: '2' }])('bad query %j → 400', async (query) => {
+  test('an operator cannot be put into an organization, nor an investigator left without one', async () => {
+    const [alpha] = await db.selectFrom('organizations').select('id').where('name', '=', 'Alpha Org').execute();
+    await expect(db.insertInto('users').values({ organization_id: alpha!.id, idp_subject: 's-x', email: 'x@alpha.test', display_name: 'X', role: 'admin' }).execute())
+      .rejects.toThrow(/users_operator_has_no_organization/);
+    await expect(db.insertInto('users').values({ organization_id: null, idp_subject: 's-y', email: 'y@alpha.test', display_name: 'Y', role: 'investigator' }).execute())
+      .rejects.toThrow(/users_operator_has_no_organization/);
+  });
+
+  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { after: '' }, { after: 'not-a-cursor' }, { page: '2' }])('bad query %j → 400', async (query) => {
     expect(await refusal(listUsers(db, query))).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 });

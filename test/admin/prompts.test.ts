@@ -17,11 +17,10 @@ const db = useTestDatabase();
 let actor: AdminActor;
 
 beforeAll(async () => {
-  const org = await db.insertInto('organizations').values({ name: 'Prompt Org' }).returning('id').executeTakeFirstOrThrow();
   const user = await db.insertInto('users').values({
-    organization_id: org.id, idp_subject: 'prompt-admin', email: 'prompt-admin@example.test', display_name: 'Pat Prompt', role: 'admin',
+    organization_id: null, idp_subject: 'prompt-admin', email: 'prompt-admin@example.test', display_name: 'Pat Prompt', role: 'admin',
   }).returning('id').executeTakeFirstOrThrow();
-  actor = { userId: user.id, subject: 'prompt-admin', organizationId: org.id };
+  actor = { userId: user.id, subject: 'prompt-admin', organizationId: null };
 });
 
 const versionsOf = (type: string) => db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', type).orderBy('version').execute();

@@ -18,7 +18,7 @@ let organizationId = '';
 beforeAll(async () => {
   ({ id: organizationId } = await db.insertInto('organizations').values({ name: 'Audit Org' }).returning('id').executeTakeFirstOrThrow());
   ({ id: userId } = await db.insertInto('users').values({
-    organization_id: organizationId, idp_subject: 'audit-admin', email: 'audit-admin@example.test', display_name: 'Audit Admin', role: 'admin',
+    organization_id: organizationId, idp_subject: 'audit-investigator', email: 'audit-investigator@example.test', display_name: 'Audit Investigator', role: 'investigator',
   }).returning('id').executeTakeFirstOrThrow());
 });
 beforeEach(() => { errorLog = jest.spyOn(logger, 'error'); });

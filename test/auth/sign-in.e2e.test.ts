@@ -197,7 +197,7 @@ describe('an invited user\'s first sign-in', () => {
     const subject = randomUUID();
     const email = `invited-${subject.slice(0, 8)}@northwind.example`;
     await e2e.twin.database.db.insertInto('users')
-      .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'Invited User', role }).execute();
+      .values({ organization_id: role === 'admin' ? null : DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'Invited User', role }).execute();
     const idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
     const created = await idp.send(new AdminCreateUserCommand({ UserPoolId: e2e.twin.plan.userPool.id, Username: email, TemporaryPassword: TEMPORARY, MessageAction: 'SUPPRESS' }));
     expect(created.User).toMatchObject({ Username: subject, UserStatus: 'FORCE_CHANGE_PASSWORD' });
@@ -277,7 +277,9 @@ describe('an invited user\'s first sign-in', () => {
     expect(next.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: user.subject });
     const ok = await call('POST', '/api/auth/mfa/verify', undefined, { username: next.body.username, session: next.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
     expect(ok.body.status).toBe('signed_in');
-    expect((await call('GET', '/api/investigations', ok.body.access_token)).status).toBe(200);
+    // an operator: the admin routes, and no organization's investigations
+    expect((await call('GET', '/api/admin/users', ok.body.access_token)).status).toBe(200);
+    expect((await call('GET', '/api/investigations', ok.body.access_token)).status).toBe(403);
   });
 
   test('before the first sign-in there is no password reset and no passkey (each answered as usual)', async () => {

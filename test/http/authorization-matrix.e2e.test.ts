@@ -1,6 +1,7 @@
 /**
  * The authorization matrix: every HTTP route of the service manifest × {anonymous, investigator of
- * org A, investigator of org B, admin (of org A), cron secret, wrong cron secret, expired token},
+ * org A, investigator of org B, admin (an operator: no organization), an admin-group token that also carries
+ * org A (refused service-wide), cron secret, wrong cron secret, expired token},
  * through the twin's HTTP API. Expectations follow from each route's access level and from who owns
  * the resource it names (org A's demo investigation, an analysis created here), never from a list of
  * statuses, so routes added to the manifest are covered as they come. A 400 (no sample body) still
@@ -15,7 +16,7 @@ import { useTwin, type Reply } from '../support/twin';
 // the point here is who gets in; the limiter has its own tests (test/ratelimit)
 const e2e = useTwin({ schedules: false });
 
-const IDENTITIES = ['anonymous', 'investigatorA', 'investigatorB', 'admin', 'cronSecret', 'wrongCronSecret', 'expired'] as const;
+const IDENTITIES = ['anonymous', 'investigatorA', 'investigatorB', 'admin', 'adminOfOrgA', 'cronSecret', 'wrongCronSecret', 'expired'] as const;
 type Identity = (typeof IDENTITIES)[number];
 
 const INVESTIGATION_A = DEMO_INVESTIGATION_IDS.northwind;
@@ -68,8 +69,12 @@ const expectation = (route: Route, who: Identity, status: number, statusOfA: num
       if (unauthenticated || who === 'cronSecret') return status === 401 ? undefined : 'no valid token → 401';
       if (route.access === 'admin') {
         if (who === 'admin') return served(status) ? undefined : 'an admin is let in';
-        return status === 403 ? undefined : 'an investigator on an admin route → 403';
+        return status === 403 ? undefined : 'an investigator, or an admin-group token with an organization, on an admin route → 403';
       }
+      // an operator belongs to no organization: no investigation is theirs to read
+      if (who === 'admin') return status === 403 ? undefined : 'an operator on an investigator route → 403';
+      // an admin-group token of org A is, on investigator routes, org A's investigator
+      if (who === 'adminOfOrgA') return served(status) && status === statusOfA ? undefined : 'org A\'s token is served as org A';
       if (who === 'investigatorB' && namesOrgAResource(route)) {
         if (status === 404) return undefined;
         if (status === 400 && statusOfA === 400) return undefined; // no sample body: refused before ownership is looked at
@@ -82,7 +87,7 @@ const expectation = (route: Route, who: Identity, status: number, statusOfA: num
       if (who === 'cronSecret' || who === 'admin') {
         return status >= 200 && status < 300 ? undefined : 'the cron secret or an admin token runs it → 2xx';
       }
-      if (who === 'investigatorA' || who === 'investigatorB') return status === 403 ? undefined : 'an investigator token on a cron route → 403';
+      if (who === 'investigatorA' || who === 'investigatorB' || who === 'adminOfOrgA') return status === 403 ? undefined : 'an investigator or org-bound admin token on a cron route → 403';
       return status === 401 ? undefined : 'a wrong or missing secret → 401';
   }
 };
@@ -90,13 +95,15 @@ const expectation = (route: Route, who: Identity, status: number, statusOfA: num
 beforeAll(async () => {
   const { twin } = e2e;
   const a = demoUser('investigator', DEMO_ORGANIZATION_IDS.northwind);
-  const [investigatorA, investigatorB, admin, expired] = await Promise.all([
+  const [investigatorA, investigatorB, admin, adminOfOrgA, expired] = await Promise.all([
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.northwind),
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
-    e2e.token('admin', DEMO_ORGANIZATION_IDS.northwind),
-    twin.token({ subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id }, -60),
+    e2e.token('admin'),
+    // org A's investigator, put into the admin group
+    twin.token({ subject: a.idp_subject, email: a.email, role: 'admin', organizationId: DEMO_ORGANIZATION_IDS.northwind }),
+    twin.token({ subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id ?? undefined }, -60),
   ]);
-  Object.assign(bearer, { investigatorA, investigatorB, admin, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });
+  Object.assign(bearer, { investigatorA, investigatorB, admin, adminOfOrgA, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   analysisA = created.body.analysis_id;

@@ -36,10 +36,16 @@ test('investigator routes need claims and an organization', async () => {
   expect(ok.body.caller).toEqual({ subject: 'u1', email: undefined, role: 'investigator', organizationId: org.organization_id });
 });
 
-test('admin routes need the admin group, in either claim rendering', async () => {
+const operator = { sub: 'op1' };
+
+test('admin routes need the admin group, in either claim rendering, and no organization', async () => {
   expect((await run(event('GET /api/admin/users', org))).status).toBe(403);
-  expect((await run(event('GET /api/admin/users', { ...org, 'cognito:groups': '[investigator]' }))).status).toBe(403);
-  expect((await run(event('GET /api/admin/users', { ...org, 'cognito:groups': '[ops admin]' }))).status).toBe(200);
+  expect((await run(event('GET /api/admin/users', { ...operator, 'cognito:groups': '[investigator]' }))).status).toBe(403);
+  expect((await run(event('GET /api/admin/users', { ...operator, 'cognito:groups': '[ops admin]' }))).status).toBe(200);
+  // a customer account put into the admin group reaches nothing service-wide
+  const both = await run(event('GET /api/admin/users', { ...org, 'cognito:groups': '[admin]' }));
+  expect(both.status).toBe(403);
+  expect(both.body.error.message).toMatch(/belongs to an organization.*operators/);
   expect(groupsOf(['admin'])).toEqual(['admin']);
   expect(groupsOf('[a b]')).toEqual(['a', 'b']);
   expect(groupsOf(undefined)).toEqual([]);

@@ -24,7 +24,7 @@ beforeAll(async () => {
   twin = e2e.twin;
   db = twin.database.db;
   const organizationId = (await db.insertInto('organizations').values({ name: 'Ops Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  tokens.admin = await twin.token({ subject: 'ops-admin', email: 'ops-admin@example.test', role: 'admin', organizationId });
+  tokens.admin = await twin.token({ subject: 'ops-admin', email: 'ops-admin@example.test', role: 'admin', organizationId: undefined });
   tokens.investigator = await twin.token({ subject: 'ops-inv', email: 'ops-inv@example.test', role: 'investigator', organizationId });
 }, 60_000);
 

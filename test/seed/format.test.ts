@@ -13,7 +13,7 @@ const problems = (input: unknown): string[] => {
 const valid = (): SeedFileInput => ({
   organizations: [{
     name: 'Acme',
-    users: [{ email: 'A@acme.example', display_name: 'Ann', role: 'admin', idp_subject: 'acme-ann' }],
+    users: [{ email: 'A@acme.example', display_name: 'Ann', role: 'investigator', idp_subject: 'acme-ann' }],
     investigations: [{
       title: 'Inv',
       questions: [{ key: 'q1', text: 'Q one?' }, { key: 'q2', text: 'Q two?' }],
@@ -66,8 +66,22 @@ describe('seed file format', () => {
       'organizations[0].investigations[0].title: must not be empty',
       'organizations[0].users[1].email: email "a@acme.example" is already used at organizations[0].users[0].email',
       'organizations[0].users[1].idp_subject: idp_subject "acme-ann" is already used at organizations[0].users[0].idp_subject',
-      'organizations[0].users[1].role: must be "admin" or "investigator"',
+      'organizations[0].users[1].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
     ].sort());
+  });
+
+  test('an administrator is an operator: refused inside an organization, accepted under operators, its email unique across both', () => {
+    const file = valid() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    file.organizations[0].users[0].role = 'admin';
+    file.operators = [{ email: 'a@acme.example', display_name: 'Op', idp_subject: 'op-1' }, { email: 'op@ops.example', display_name: 'Op', idp_subject: 'op-2', role: 'admin' }];
+    expect(problems(file).sort()).toEqual([
+      'operators[1].role: unknown field',
+      'organizations[0].users[0].email: email "a@acme.example" is already used at operators[0].email',
+      'organizations[0].users[0].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
+    ].sort());
+    const ok = valid() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    ok.operators = [{ email: 'OP@ops.example', display_name: 'Op', idp_subject: 'op-1' }];
+    expect(validateSeed(ok)).toMatchObject({ ok: true, data: { operators: [{ email: 'op@ops.example' }] } });
   });
 
   test('ids must be unique across the file', () => {
@@ -156,7 +170,7 @@ describe('demo data set', () => {
 
   test('DEMO_USERS lists the demo users without a database', () => {
     expect(DEMO_USERS.map((u) => [u.email, u.role, u.idp_subject, u.organization_id, u.display_name])).toEqual([
-      ['admin@northwind.example', 'admin', 'demo-admin', DEMO_ORGANIZATION_IDS.northwind, 'Avery Admin'],
+      ['admin@operators.example', 'admin', 'demo-admin', null, 'Avery Admin'],
       ['investigator@northwind.example', 'investigator', 'demo-investigator', DEMO_ORGANIZATION_IDS.northwind, 'Ines Investigator'],
       ['investigator@harbor.example', 'investigator', 'demo-harbor-investigator', DEMO_ORGANIZATION_IDS.harbor, 'Hana Harbor'],
     ]);

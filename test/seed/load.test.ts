@@ -31,7 +31,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const smallFile = (suffix: string): SeedFileInput => ({
   organizations: [{
     name: `Small Org ${suffix}`,
-    users: [{ email: `Lead-${suffix}@small.example`, display_name: 'Lee', role: 'admin', idp_subject: `small-${suffix}` }],
+    users: [{ email: `Lead-${suffix}@small.example`, display_name: 'Lee', role: 'investigator', idp_subject: `small-${suffix}` }],
     investigations: [{
       title: 'Small inquiry',
       description: 'About small things.',
@@ -150,7 +150,7 @@ describe(`seed loader on ${testEngine()}`, () => {
       const message = (error as Error).message;
       expect(message).toContain(`organizations[0].id: organization ${DEMO_ORGANIZATION_IDS.northwind} already exists`);
       expect(message).toContain(`organizations[1].investigations[0].id: investigation ${DEMO_INVESTIGATION_IDS.harbor} already exists`);
-      expect(message).toContain('organizations[0].users[0].email: a user with email admin@northwind.example already exists');
+      expect(message).toContain('operators[0].email: a user with email admin@operators.example already exists');
       expect(again.puts).toEqual([]); // refused before any upload
       expect(await countRows(db)).toEqual(before);
     });
@@ -170,7 +170,7 @@ describe(`seed loader on ${testEngine()}`, () => {
 
       const [inv] = summary.investigations;
       const user = await db.selectFrom('users').selectAll().where('idp_subject', '=', 'small-one').executeTakeFirstOrThrow();
-      expect(user).toMatchObject({ email: 'lead-one@small.example', organization_id: inv!.organization_id, role: 'admin' });
+      expect(user).toMatchObject({ email: 'lead-one@small.example', organization_id: inv!.organization_id, role: 'investigator' });
       const questions = await db.selectFrom('questions').select(['id', 'text', 'position']).where('investigation_id', '=', inv!.id)
         .orderBy('position').execute();
       expect(questions.map((q) => [q.text, q.position])).toEqual([['Question A?', 0], ['Question B?', 1]]);

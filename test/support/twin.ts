@@ -93,7 +93,7 @@ export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databas
     get twin() { return current(); },
     token: (role, organizationId = DEMO_ORGANIZATION_IDS.northwind) => {
       const user = demoUser(role, organizationId);
-      return current().token({ subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id });
+      return current().token({ subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id ?? undefined });
     },
     call,
     logged: (functionId) => current().logs(functionId).flatMap((line) => line.text.split('\n')).flatMap((text) => {

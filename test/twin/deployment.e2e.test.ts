@@ -20,10 +20,12 @@ describe('the deployment as synthesized', () => {
     const { userPool } = e2e.twin.plan;
     const claims = decodeJwt(await e2e.token('admin'));
     // Cognito's access token claims (user pool JWT reference), cognito:groups for a member of a group;
-    // the pre-token-generation trigger adds organization_id and email; no other user attribute is there
+    // the pre-token-generation trigger adds the email, and organization_id for a user with one (an
+    // operator has none); no other user attribute is there
     expect(Object.keys(claims).sort()).toEqual([
-      'auth_time', 'client_id', 'cognito:groups', 'email', 'event_id', 'exp', 'iat', 'iss', 'jti', 'organization_id', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
+      'auth_time', 'client_id', 'cognito:groups', 'email', 'event_id', 'exp', 'iat', 'iss', 'jti', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
     ]);
+    expect(decodeJwt(await e2e.token('investigator'))).toHaveProperty('organization_id');
     expect(claims).toMatchObject({
       iss: userPool.issuer, client_id: userPool.clients[0]!.id, token_use: 'access', scope: 'aws.cognito.signin.user.admin', 'cognito:groups': ['admin'],
     });

@@ -1,12 +1,14 @@
 /**
- * Users of every organization for administrators, each with their AI usage from the ledger
- * (`ai_calls`: one row per model attempt made on the user's behalf — analyses and their quality
- * checks). Ordered by email; pages of `limit` users, the next page after the last email.
+ * Users for administrators, grouped by organization — the operators (administrators, who belong to
+ * none) first, then each organization by name — each with their AI usage from the ledger (`ai_calls`:
+ * one row per model attempt made on the user's behalf — analyses and their quality checks). Pages of
+ * `limit` users; the next page starts after the previous page's `next_after` (an opaque cursor).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
+import { validationFailed } from '../http/errors';
 import { parseWith } from '../http/route';
 
 export const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -14,26 +16,40 @@ const LIMIT = `must be a whole number from 1 to ${USER_LIST.maxLimit}`;
 
 export const usersQuerySchema = z.strictObject({
   limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(USER_LIST.maxLimit, LIMIT).default(USER_LIST.defaultLimit),
-  after: z.string().min(1, 'must be the next_after of the previous page').max(320).optional(),
+  after: z.string().min(1, 'must be the next_after of the previous page').max(1000).optional(),
+});
+
+/** The cursor: the last user's place in the order (organization name, '' for the operators; email). */
+const encodeCursor = (place: [string, string]) => Buffer.from(JSON.stringify(place)).toString('base64url');
+const decodeCursor = (after: string): [string, string] => {
+  try {
+    const place: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (Array.isArray(place) && place.length === 2 && place.every((p) => typeof p === 'string')) return place as [string, string];
+  } catch { /* reported below */ }
+  throw validationFailed([{ path: 'after', message: 'must be the next_after of the previous page' }]);
+};
+
+const userSchema = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  display_name: z.string(),
+  role: z.enum(['admin', 'investigator']),
+  created_at: z.iso.datetime(),
+  ai_usage: z.object({
+    calls: z.number().int().describe('the AI usage count: every ledger row of the user (all outcomes)'),
+    successful_calls: z.number().int(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    last_call_at: z.iso.datetime().nullable(),
+  }),
 });
 
 export const usersSchema = z.object({
-  users: z.array(z.object({
-    user_id: z.string(),
-    email: z.string(),
-    display_name: z.string(),
-    role: z.enum(['admin', 'investigator']),
-    organization_id: z.string(),
-    organization_name: z.string(),
-    created_at: z.iso.datetime(),
-    ai_usage: z.object({
-      calls: z.number().int().describe('the AI usage count: every ledger row of the user (all outcomes)'),
-      successful_calls: z.number().int(),
-      input_tokens: z.number().int(),
-      output_tokens: z.number().int(),
-      last_call_at: z.iso.datetime().nullable(),
-    }),
-  })),
+  organizations: z.array(z.object({
+    organization_id: z.string().nullable().describe('null: the operators (administrators belong to no organization)'),
+    organization_name: z.string().nullable(),
+    users: z.array(userSchema),
+  })).describe('this page\'s users by organization, operators first, then by organization name; users by email'),
   next_after: z.string().nullable().describe('pass as `after` for the next page; null on the last page'),
 });
 
@@ -41,10 +57,14 @@ export type UserList = z.infer<typeof usersSchema>;
 
 export const listUsers = async (db: Kysely<Database>, query: unknown): Promise<UserList> => {
   const { limit, after } = parseWith(usersQuerySchema, query);
-  let page = db.selectFrom('users as u').innerJoin('organizations as o', 'o.id', 'u.organization_id')
+  const orgKey = sql<string>`coalesce(o.name, '')`;
+  let page = db.selectFrom('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id')
     .select(['u.id', 'u.email', 'u.display_name', 'u.role', 'u.organization_id', 'o.name as organization_name', 'u.created_at'])
-    .orderBy('u.email').limit(limit + 1);
-  if (after) page = page.where('u.email', '>', after);
+    .orderBy(orgKey).orderBy('u.email').limit(limit + 1);
+  if (after) {
+    const [orgName, email] = decodeCursor(after);
+    page = page.where(sql<boolean>`(${orgKey}, u.email) > (${orgName}, ${email})`);
+  }
   const rows = await page.execute();
   const users = rows.slice(0, limit);
 
@@ -60,26 +80,29 @@ export const listUsers = async (db: Kysely<Database>, query: unknown): Promise<U
     .where('user_id', 'in', users.map((u) => u.id)).groupBy('user_id').execute();
   const usageOf = new Map(usage.map((u) => [u.user_id, u]));
 
-  return {
-    users: users.map((u) => {
-      const used = usageOf.get(u.id);
-      return {
-        user_id: u.id,
-        email: u.email,
-        display_name: u.display_name,
-        role: u.role,
-        organization_id: u.organization_id,
-        organization_name: u.organization_name,
-        created_at: isoTime(u.created_at)!,
-        ai_usage: {
-          calls: Number(used?.calls ?? 0),
-          successful_calls: Number(used?.successful_calls ?? 0),
-          input_tokens: Number(used?.input_tokens ?? 0),
-          output_tokens: Number(used?.output_tokens ?? 0),
-          last_call_at: isoTime(used?.last_call_at),
-        },
-      };
-    }),
-    next_after: rows.length > limit ? users[users.length - 1]!.email : null,
-  };
+  const organizations: UserList['organizations'] = [];
+  for (const u of users) {
+    const used = usageOf.get(u.id);
+    let group = organizations.at(-1);
+    if (!group || group.organization_id !== u.organization_id) {
+      group = { organization_id: u.organization_id, organization_name: u.organization_name, users: [] };
+      organizations.push(group);
+    }
+    group.users.push({
+      user_id: u.id,
+      email: u.email,
+      display_name: u.display_name,
+      role: u.role,
+      created_at: isoTime(u.created_at)!,
+      ai_usage: {
+        calls: Number(used?.calls ?? 0),
+        successful_calls: Number(used?.successful_calls ?? 0),
+        input_tokens: Number(used?.input_tokens ?? 0),
+        output_tokens: Number(used?.output_tokens ?? 0),
+        last_call_at: isoTime(used?.last_call_at),
+      },
+    });
+  }
+  const last = users.at(-1);
+  return { organizations, next_after: rows.length > limit && last ? encodeCursor([last.organization_name ?? '', last.email]) : null };
 };

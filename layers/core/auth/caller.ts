@@ -17,6 +17,8 @@ export interface Caller {
 }
 
 export const GROUPS_CLAIM = 'cognito:groups';
+/** The Cognito group of the service's operators: the admin role (the identity stack creates it). */
+export const ADMIN_GROUP = 'admin';
 
 /**
  * API Gateway renders array claims as a bracketed, space-separated string ("[admin ops]");
@@ -33,7 +35,7 @@ export const callerFromClaims = (claims: Record<string, unknown>): Caller | unde
   return {
     subject: claims.sub,
     email: typeof claims.email === 'string' ? claims.email : undefined,
-    role: groupsOf(claims[GROUPS_CLAIM]).includes('admin') ? 'admin' : 'investigator',
+    role: groupsOf(claims[GROUPS_CLAIM]).includes(ADMIN_GROUP) ? 'admin' : 'investigator',
     organizationId: typeof claims[ORGANIZATION_CLAIM] === 'string' ? (claims[ORGANIZATION_CLAIM] as string) : undefined,
   };
 };

@@ -6,6 +6,7 @@ import { migration as aiQuota } from './migrations/0002-ai-quota';
 import { migration as promptTemplates } from './migrations/0003-prompt-templates';
 import { migration as evidenceCounters } from './migrations/0004-evidence-counters';
 import { migration as feedback } from './migrations/0005-feedback';
+import { migration as operators } from './migrations/0006-operators';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0003-prompt-templates': promptTemplates,
   '0004-evidence-counters': evidenceCounters,
   '0005-feedback': feedback,
+  '0006-operators': operators,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -22,7 +22,8 @@ export interface OrganizationsTable { id: Generated<string>; name: string; creat
 
 export interface UsersTable {
   id: Generated<string>;
-  organization_id: string;
+  /** null for administrators: the service's operators belong to no organization (investigators always to one) */
+  organization_id: string | null;
   idp_subject: string;
   email: string;
   display_name: string;

@@ -48,6 +48,14 @@ export const accessOf = (routeKey: string): Access => routeOf(routeKey).access;
 
 const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
+/**
+ * Administrators are the service's operators and belong to no organization (docs/admin.md): a token with
+ * both the admin group and an organization is a customer account that was put into the group, and
+ * reaches nothing service-wide.
+ */
+const OPERATOR_WITH_ORGANIZATION = 'This account is in the admin group but belongs to an organization. Administrators are the service\'s operators '
+  + 'and belong to no organization; ask an operator to invite you as one (npm run users -- invite --role admin).';
+
 /** Checks the caller against the route's access level; returns who it is. */
 export const authorize = async (event: HttpEvent, access: Access): Promise<Caller | undefined> => {
   if (access === 'public') return undefined;
@@ -55,6 +63,7 @@ export const authorize = async (event: HttpEvent, access: Access): Promise<Calle
   const caller = callerFromEvent(event);
   if (!caller) throw unauthorized();
   if (access === 'admin' && caller.role !== 'admin') throw forbidden('This route is for administrators.');
+  if (access === 'admin' && caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
   if (access === 'investigator' && !caller.organizationId) throw forbidden('Your account belongs to no organization.');
   return caller;
 };
@@ -73,6 +82,7 @@ const authorizeCron = async (event: HttpEvent): Promise<Caller | undefined> => {
     throw error;
   }
   if (caller?.role !== 'admin') throw forbidden('This route is for the scheduler and administrators.');
+  if (caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
   return caller;
 };
 

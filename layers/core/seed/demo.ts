@@ -27,8 +27,9 @@ export interface DemoUser {
   display_name: string;
   role: Role;
   idp_subject: string;
-  organization_id: string;
-  organization_name: string;
+  /** null: an operator (administrators belong to no organization) */
+  organization_id: string | null;
+  organization_name: string | null;
 }
 
 const asRole = (role: string): Role => {
@@ -36,8 +37,12 @@ const asRole = (role: string): Role => {
   throw new Error(`demo.json: unknown role "${role}"`);
 };
 
-export const DEMO_USERS: readonly DemoUser[] = Object.freeze(
-  demo.organizations.flatMap((org) => {
+export const DEMO_USERS: readonly DemoUser[] = Object.freeze([
+  ...(demo.operators ?? []).map((operator) => Object.freeze({
+    email: operator.email.toLowerCase(), display_name: operator.display_name, role: 'admin' as const,
+    idp_subject: operator.idp_subject, organization_id: null, organization_name: null,
+  })),
+  ...demo.organizations.flatMap((org) => {
     if (!org.id) throw new Error(`demo.json: organization "${org.name}" needs a fixed id`);
     return org.users.map((user) => Object.freeze({
       email: user.email.toLowerCase(),
@@ -48,9 +53,9 @@ export const DEMO_USERS: readonly DemoUser[] = Object.freeze(
       organization_name: org.name,
     }));
   }),
-);
+]);
 
-/** The first demo user with this role (the dev token command's default pick). */
+/** The first demo user with this role (the dev token command's default pick); operators have no organization. */
 export const demoUser = (role: Role, organizationId: string = DEMO_ORGANIZATION_IDS.northwind): DemoUser => {
   const user = DEMO_USERS.find((u) => u.role === role && u.organization_id === organizationId)
     ?? DEMO_USERS.find((u) => u.role === role);

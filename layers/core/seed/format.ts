@@ -1,6 +1,7 @@
 /**
  * The seed file format: organizations, their users and investigations (questions, topics, evidence
- * with attachments, background documents). docs/seed-format.md describes it for people.
+ * with attachments, background documents), and the service's operators (administrators, who belong to
+ * no organization). docs/seed-format.md describes it for people.
  *
  * Objects are strict (an unknown key is an error, so a typo never silently drops data). Besides the
  * shape, the file's cross-references are checked: every linked question names a question key of the
@@ -13,6 +14,7 @@ import * as z from 'zod';
 export const LIMITS = {
   organizations: 100,
   usersPerOrganization: 1_000,
+  operators: 100,
   investigationsPerOrganization: 200,
   questionsPerInvestigation: 100,
   topicsPerInvestigation: 100,
@@ -62,12 +64,22 @@ const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
 
 const uuid = z.uuid({ error: unless('must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01') }).transform((id) => id.toLowerCase());
 
-export const seedUserSchema = z.strictObject({
+const seedPerson = {
   email: z.email({ error: unless('must be an email address') }).max(LIMITS.email).transform((email) => email.toLowerCase()),
   display_name: text(LIMITS.name),
-  role: z.enum(['admin', 'investigator'], { error: unless('must be "admin" or "investigator"') }),
   idp_subject: text(LIMITS.idpSubject),
+};
+
+/** A member of an organization: an investigator (administrators are operators, listed apart). */
+export const seedUserSchema = z.strictObject({
+  ...seedPerson,
+  role: z.literal('investigator', {
+    error: unless('must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"'),
+  }),
 });
+
+/** An operator: an administrator of the whole service, in no organization. */
+export const seedOperatorSchema = z.strictObject(seedPerson);
 
 export const seedQuestionSchema = z.strictObject({
   key: questionKey,
@@ -121,6 +133,7 @@ export const seedOrganizationSchema = z.strictObject({
 
 export const seedFileSchema = z.strictObject({
   organizations: list(seedOrganizationSchema, LIMITS.organizations).min(1, 'must list at least one organization'),
+  operators: list(seedOperatorSchema, LIMITS.operators).optional(),
 }).superRefine((value, ctx) => {
   for (const issue of crossReferenceIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 }, { when: () => true }); // also when other parts are malformed, so every problem is reported in one pass
@@ -210,18 +223,21 @@ export const crossReferenceIssues = (file: unknown): SeedIssue[] => {
   const orgIds = new Map<string, IssuePath>();
   const investigationIds = new Map<string, IssuePath>();
 
+  const person = (user: unknown, path: IssuePath) => {
+    if (!isRecord(user)) return;
+    const email = str(user.email)?.toLowerCase();
+    firstSeen(emails, email, [...path, 'email'], `email "${email}"`);
+    const subject = str(user.idp_subject);
+    firstSeen(subjects, subject, [...path, 'idp_subject'], `idp_subject "${subject}"`);
+  };
+  entries(file.operators).forEach((operator, p) => person(operator, ['operators', p]));
+
   entries(file.organizations).forEach((org, o) => {
     if (!isRecord(org)) return;
     const orgPath: IssuePath = ['organizations', o];
     firstSeen(orgIds, str(org.id)?.toLowerCase(), [...orgPath, 'id'], `organization id "${str(org.id)?.toLowerCase()}"`);
 
-    entries(org.users).forEach((user, u) => {
-      if (!isRecord(user)) return;
-      const email = str(user.email)?.toLowerCase();
-      firstSeen(emails, email, [...orgPath, 'users', u, 'email'], `email "${email}"`);
-      const subject = str(user.idp_subject);
-      firstSeen(subjects, subject, [...orgPath, 'users', u, 'idp_subject'], `idp_subject "${subject}"`);
-    });
+    entries(org.users).forEach((user, u) => person(user, [...orgPath, 'users', u]));
 
     entries(org.investigations).forEach((inv, i) => {
       if (!isRecord(inv)) return;

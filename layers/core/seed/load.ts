@@ -135,6 +135,10 @@ const findConflicts = async (db: Executor, file: SeedFile): Promise<SeedConflict
   const invIds = new Map<string, string>();
   const emails = new Map<string, string>();
   const subjects = new Map<string, string>();
+  (file.operators ?? []).forEach((operator, p) => {
+    emails.set(operator.email, `operators[${p}].email`);
+    subjects.set(operator.idp_subject, `operators[${p}].idp_subject`);
+  });
   file.organizations.forEach((org, o) => {
     const path = formatPath(['organizations', o]);
     if (org.id) orgIds.set(org.id, `${path}.id`);
@@ -186,7 +190,7 @@ interface Upload { key: string; body: string; contentType: string }
 interface Plan {
   rows: {
     organizations: { id: string; name: string }[];
-    users: { id: string; organization_id: string; email: string; display_name: string; role: 'admin' | 'investigator'; idp_subject: string }[];
+    users: { id: string; organization_id: string | null; email: string; display_name: string; role: 'admin' | 'investigator'; idp_subject: string }[];
     investigations: { id: string; organization_id: string; title: string; description: string }[];
     questions: { id: string; investigation_id: string; text: string; position: number }[];
     topics: { id: string; investigation_id: string; title: string; description: string; position: number }[];
@@ -214,6 +218,7 @@ const planRows = (file: SeedFile): Plan => {
   const source = (investigation_id: string, source_type: SourceType, source_id: string) =>
     rows.embedding_sources.push({ id: randomUUID(), investigation_id, source_type, source_id, status: 'pending' });
 
+  for (const operator of file.operators ?? []) rows.users.push({ id: randomUUID(), organization_id: null, role: 'admin', ...operator });
   for (const org of file.organizations) {
     const orgId = org.id ?? randomUUID();
     rows.organizations.push({ id: orgId, name: org.name });
