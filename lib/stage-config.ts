@@ -11,6 +11,7 @@ import { modelIdForRegion, parseModelId } from '../layers/core/ai/models';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
 import { parseRateLimits } from '../layers/core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
+import { stagePrefix } from './manifest';
 
 export type { AiModels };
 
@@ -148,7 +149,7 @@ export const stageConfig = (node: Node): StageConfig => {
   });
   return {
     stage: stage as Stage,
-    prefix: `ias-${stage}`,
+    prefix: stagePrefix(stage),
     ai,
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },

@@ -13,7 +13,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../layers/core/config';
 import { GENERATION_CAP_ENV, RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
 import { BUNDLING } from '../bundling';
-import type { FunctionSpec } from '../manifest';
+import { deployedFunctionName, type FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
@@ -32,12 +32,8 @@ export const serviceNameOf = (config: Pick<StageConfig, 'stage'>): string => `${
 /** Lambda Insights extension (arm64 layer, per region): memory and CPU metrics in the LambdaInsights namespace. */
 export const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
 
-/**
- * Deployed name of a function: `<prefix>-<id>`, e.g. `ias-prod-analysis-get`. Fixed so alarms and
- * dashboards (Lambda Insights' `function_name` dimension, AWS/Lambda's `FunctionName`) can name a
- * function without a cross-stack reference, and operators can find it.
- */
-export const functionName = (config: Pick<StageConfig, 'prefix'>, id: string): string => `${config.prefix}-${id}`;
+/** Deployed name of a function (manifest.ts: fixed, so alarms, dashboards and operator commands can name it). */
+export const functionName = (config: Pick<StageConfig, 'prefix'>, id: string): string => deployedFunctionName(config.prefix, id);
 
 // the partition shows as <AWS::Partition> or a literal, depending on the stack's environment
 const managedPolicy = (name: string) => new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:(<AWS::Partition>|[\\w-]+):iam::aws:policy/${name}\\]$`);

@@ -14,21 +14,27 @@
  *              one (AssociateSoftwareToken, VerifySoftwareToken with the session; in memory)
  *   passkey    every user has the twin's demo passkey (./passkey.ts), verified with @simplewebauthn/server
  *   reset      forgot-password "sends" a 6-digit code: written to the twin log and kept in `outbox()`
- *   invite     AdminCreateUser puts a `users` row in FORCE_CHANGE_PASSWORD with a temporary password
- *              (in memory): it signs in with that password alone, answers NEW_PASSWORD_REQUIRED, and
- *              has no passkey and no password reset until then
+ *   invite     AdminCreateUser creates a pool user (email, `custom:organization_id`; AdminAddUserToGroup
+ *              puts it in `admin`), or invites a `users` row again, in FORCE_CHANGE_PASSWORD with a
+ *              temporary password (TemporaryPassword, or one generated and "mailed": the log and
+ *              `outbox()`): it signs in with that password alone, answers NEW_PASSWORD_REQUIRED, and
+ *              has no passkey and no password reset until then. Pool users created here live in
+ *              memory; the `users` row the onboarding writes for them outlives a restart
  * Unknown users get the same answers as known ones (Cognito's prevent-user-existence-errors).
  * Operations: AdminInitiateAuth (ADMIN_USER_PASSWORD_AUTH; USER_AUTH with PREFERRED_CHALLENGE
  * WEB_AUTHN), AdminRespondToAuthChallenge (SOFTWARE_TOKEN_MFA, WEB_AUTHN, NEW_PASSWORD_REQUIRED, MFA_SETUP),
- * AssociateSoftwareToken and VerifySoftwareToken (with a Session), AdminCreateUser, SetUserPoolMfaConfig,
+ * AssociateSoftwareToken and VerifySoftwareToken (with a Session), AdminCreateUser, AdminAddUserToGroup,
+ * AdminDeleteUser, SetUserPoolMfaConfig,
  * ForgotPassword, ConfirmForgotPassword. Errors: status 400, `x-amzn-ErrorType` and
  * `{"__type","message"}`.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
+import { ADMIN_GROUP } from '../../layers/core/auth/caller';
+import { ORGANIZATION_ATTRIBUTE } from '../../layers/core/auth/token-claims';
 import type { Database, Role } from '../../layers/core/db/schema';
 import { jwksDocument, TriggerError, type KeyFile, type TokenIssuer, type TriggerSource } from './identity';
 import { cosePublicKey, passkeyCredentialId, TWIN_RP_ID, type PasskeyFile } from './passkey';
@@ -55,7 +61,7 @@ class IdpError extends Error {
 const notAuthorized = (message = 'Incorrect username or password.') => new IdpError('NotAuthorizedException', message);
 const invalidParameter = (message: string) => new IdpError('InvalidParameterException', message);
 
-interface User { subject: string; email: string; role: Role; organizationId: string }
+interface User { subject: string; email: string; role: Role; organizationId: string | undefined }
 interface Session {
   username: string;
   email: string | undefined;
@@ -65,7 +71,8 @@ interface Session {
   mfaSetup?: { secret: string; verified: boolean };
   expires: number;
 }
-export interface OutboxMessage { email: string; code: string; at: Date }
+/** A mail Cognito would send: a password reset code, or an invitation's temporary password. */
+export interface OutboxMessage { kind: 'reset' | 'invitation'; email: string; code: string; at: Date }
 
 export interface LocalIdentityProviderOptions {
   db: Kysely<Database>;
@@ -96,6 +103,9 @@ const phantomSubject = (email: string) => {
 /** takeSession's "no username: the session alone authorizes the call" */
 const BY_SESSION = Symbol('by session');
 
+/** A temporary password as Cognito generates one: meets the pool's policy. */
+const generatedPassword = () => `Tmp-${randomBytes(9).toString('base64url')}-7a`;
+
 const masked = (email: string) => email.replace(/^(.).*(@.).*$/, '$1***$2***');
 
 export const startLocalIdentityProvider = async (options: LocalIdentityProviderOptions): Promise<LocalIdentityProvider> => {
@@ -110,12 +120,16 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   /** the pool's MfaConfiguration is ON (SetUserPoolMfaConfig): a user with no authenticator must enrol one */
   let mfaRequired = pool.mfa === 'ON';
   const outbox: OutboxMessage[] = [];
+  /** users AdminCreateUser made (the pool's own record of them: attributes and groups), by email */
+  const created = new Map<string, User>();
   const publicKey = cosePublicKey(passkey.publicJwk);
 
   const findUser = async (name: string): Promise<User | undefined> => {
+    const pooled = created.get(name.toLowerCase()) ?? [...created.values()].find((u) => u.subject === name);
+    if (pooled) return pooled;
     const row = await db.selectFrom('users').select(['idp_subject', 'email', 'role', 'organization_id'])
       .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)])).executeTakeFirst();
-    return row && { subject: row.idp_subject, email: row.email, role: row.role, organizationId: row.organization_id };
+    return row && { subject: row.idp_subject, email: row.email, role: row.role, organizationId: row.organization_id ?? undefined };
   };
 
   const tokens = async (user: User, source?: TriggerSource) => {
@@ -275,27 +289,56 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     },
 
     /**
-     * An invitation. The twin's pool is the `users` table, so the user must already be a row (seed it
-     * first); this puts it in FORCE_CHANGE_PASSWORD with TemporaryPassword (required here: the twin
-     * mails nothing), inviting it again when it already was.
+     * An invitation: a new pool user from Username (the email: the pool signs in by email) and its
+     * attributes, or a seeded `users` row invited again. FORCE_CHANGE_PASSWORD with TemporaryPassword,
+     * or a generated one that Cognito would mail (here: the log and the outbox).
      */
     AdminCreateUser: async (body) => {
       if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
-      const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
-      if (!user) throw invalidParameter('The twin\'s users are the users table: add the user (npm run seed) before AdminCreateUser.');
-      if (typeof body.TemporaryPassword !== 'string') throw invalidParameter('The twin sends no invitation mail: give TemporaryPassword.');
-      checkPolicy(body.TemporaryPassword);
-      invited.set(user.email, body.TemporaryPassword);
+      if (typeof body.Username !== 'string' || body.Username === '') throw invalidParameter('Missing required parameter Username');
+      const attributes = new Map(((body.UserAttributes ?? []) as { Name: string; Value: string }[]).map((a) => [a.Name, a.Value]));
+      const email = (attributes.get('email') ?? body.Username).toLowerCase();
+      if (created.has(email)) throw new IdpError('UsernameExistsException', 'An account with the given email already exists.');
+      const user: User = (await findUser(body.Username)) ?? {
+        subject: randomUUID(), email, role: 'investigator', organizationId: attributes.get(ORGANIZATION_ATTRIBUTE),
+      };
+      if (!(await findUser(body.Username))) created.set(email, user);
+      const temporary = typeof body.TemporaryPassword === 'string' ? body.TemporaryPassword : generatedPassword();
+      checkPolicy(temporary);
+      invited.set(user.email, temporary);
       passwords.delete(user.email);
       resets.delete(user.email);
-      log(`[twin idp] ${user.email} invited (FORCE_CHANGE_PASSWORD)`);
+      if (body.TemporaryPassword === undefined) outbox.push({ kind: 'invitation', email: user.email, code: temporary, at: new Date() });
+      log(`[twin idp] ${user.email} invited (FORCE_CHANGE_PASSWORD)${body.TemporaryPassword === undefined ? `, temporary password ${temporary}` : ''}`);
       const now = Date.now() / 1000;
       return {
         User: {
           Username: user.subject, Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD', UserCreateDate: now, UserLastModifiedDate: now,
-          Attributes: [{ Name: 'sub', Value: user.subject }, { Name: 'email', Value: user.email }],
+          Attributes: [{ Name: 'sub', Value: user.subject }, { Name: 'email', Value: user.email },
+            ...(user.organizationId ? [{ Name: ORGANIZATION_ATTRIBUTE, Value: user.organizationId }] : [])],
         },
       };
+    },
+
+    /** Group membership of a pool user: the pool has one group, `admin` (the operator role). */
+    AdminAddUserToGroup: async (body) => {
+      if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      if (body.GroupName !== ADMIN_GROUP) throw new IdpError('ResourceNotFoundException', 'Group not found.');
+      const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
+      if (!user) throw new IdpError('UserNotFoundException', 'User does not exist.');
+      if (!created.has(user.email)) throw invalidParameter('The twin changes the groups of users created through AdminCreateUser only; a seeded user\'s role is its users row.');
+      created.set(user.email, { ...user, role: 'admin' });
+      return {};
+    },
+
+    AdminDeleteUser: async (body) => {
+      if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
+      const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
+      if (!user || !created.has(user.email)) throw new IdpError('UserNotFoundException', 'User does not exist.');
+      created.delete(user.email);
+      invited.delete(user.email);
+      passwords.delete(user.email);
+      return {};
     },
 
     ForgotPassword: async (body) => {
@@ -308,7 +351,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       if (user) {
         const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
         resets.set(user.email, { code, expires: Date.now() + RESET_CODE_MS });
-        outbox.push({ email: user.email, code, at: new Date() });
+        outbox.push({ kind: 'reset', email: user.email, code, at: new Date() });
         log(`[twin idp] password reset code for ${user.email}: ${code}`);
       }
       return { CodeDeliveryDetails: { Destination: masked(user?.email ?? name.toLowerCase()), DeliveryMedium: 'EMAIL', AttributeName: 'email' } };

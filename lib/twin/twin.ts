@@ -29,6 +29,7 @@ import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } f
 import { ensureBootstrap, ensureBundles } from './assembly/bundles';
 import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
 import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
+import { lambdaService } from './lambda-service';
 import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
 import { policyAuthorizer, startDatabaseProxy } from './db-proxy';
@@ -123,7 +124,12 @@ export type TwinAwsCall = Omit<EdgeCall, 'service'> & { service: EdgeCall['servi
 
 /** The running twin's addresses, in its folder while it runs (`npm run token` reads them). */
 export const ENDPOINTS_FILE = 'endpoints.json';
-export interface TwinEndpoints { url: string; identityProvider: string; bedrock: string; edgePort: number; pid: number }
+/** What operator tools read to reach the running twin (.twin/endpoints.json). */
+export interface TwinEndpoints {
+  url: string; identityProvider: string; bedrock: string; edgePort: number; region: string; pid: number;
+  /** each function's deployed name, by manifest id */
+  functions: Record<string, string>;
+}
 
 /**
  * Where the twins of a test run record every function's AWS calls (one JSON object per line) for
@@ -322,6 +328,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         'bedrock-runtime': { url: bedrock.url },
         'cognito-idp': { url: identityProvider.url },
         secretsmanager: { handle: secrets.handle },
+        lambda: { handle: lambdaService(plan.functions, (id, event) => invokeFunction(id, event)) },
       },
       identities,
       resourcePolicy: (arn) => resourcePolicies.get(arn) ?? resourcePolicies.get(arn.replace(/\/.*$/, '')),
@@ -385,7 +392,10 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       server.close(() => ok());
     }));
     const port = (server.address() as { port: number }).port;
-    const endpoints: TwinEndpoints = { url: `http://127.0.0.1:${port}`, identityProvider: identityProvider.url, bedrock: bedrock.url, edgePort: edge.port, pid: process.pid };
+    const endpoints: TwinEndpoints = {
+      url: `http://127.0.0.1:${port}`, identityProvider: identityProvider.url, bedrock: bedrock.url, edgePort: edge.port, region, pid: process.pid,
+      functions: Object.fromEntries(plan.functions.map((f) => [f.id, f.functionName])),
+    };
     writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 1));
     cleanups.push(() => rmSync(join(twinDir, ENDPOINTS_FILE), { force: true }));
 

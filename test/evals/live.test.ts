@@ -63,7 +63,8 @@ test('a live run answers through the gateway and adds the judge\'s scores with t
   expect(code).toBe(0);
   const results = await readResults(file);
   expect(results.run.mode).toBe('live');
-  expect(results.models).toEqual({ analysis: [DEFAULT_AI_MODELS.analysis], judge: DEFAULT_AI_MODELS.judge });
+  // the models that answered: the analysis model, and the quality model for the quality verdict fixtures
+  expect(results.models).toEqual({ analysis: [...new Set([DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.quality])].sort(), judge: DEFAULT_AI_MODELS.judge });
   const analyses = results.fixtures.filter((f) => f.structure.kind === 'analysis');
   const verdicts = results.fixtures.filter((f) => f.structure.kind === 'quality');
   expect(analyses.every((f) => f.output.source === 'live' && f.output.standin && f.structure.schema_valid)).toBe(true);

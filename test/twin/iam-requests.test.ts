@@ -360,7 +360,8 @@ describe('serviceOfHost', () => {
     ['SQS.US-EAST-1.AMAZONAWS.COM', { service: 'sqs', region: 'us-east-1' }],
     ['127.0.0.1:4566', undefined],
     ['bedrock.us-east-1.amazonaws.com', undefined],
-    ['lambda.us-east-1.amazonaws.com', undefined],
+    ['lambda.us-east-1.amazonaws.com', { service: 'lambda', region: 'us-east-1' }],
+    ['lambda-fips.us-east-1.amazonaws.com', undefined],
     ['example.com', undefined],
   ])('%s', (host, expected) => {
     expect(serviceOfHost(host)).toEqual(expected);

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { splitProfileId } from '../../../layers/core/ai/models';
 
-export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager';
+export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager' | 'lambda';
 
 export interface AwsHttpRequest {
   service: AwsService;
@@ -48,6 +48,7 @@ const HOSTS: [RegExp, AwsService][] = [
   [/^queue\.amazonaws\.com$/, 'sqs'],
   [new RegExp(`^bedrock-runtime(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'bedrock-runtime'],
   [new RegExp(`^cognito-idp(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'cognito-idp'],
+  [new RegExp(`^lambda\\.(${REGION})\\.amazonaws\\.com$`), 'lambda'],
   [new RegExp(`^secretsmanager(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'secretsmanager'],
 ];
 
@@ -291,6 +292,28 @@ const secretsManagerPermissions = (request: AwsHttpRequest, options: RequiredPer
   return [{ action: `secretsmanager:${operation}`, resource }];
 };
 
+// ---- Lambda ----
+
+/** Invoke (`POST /2015-03-31/functions/{name}/invocations`): the function's name, ARN or partial ARN, and an optional qualifier. */
+const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
+
+/** The unqualified function ARN an Invoke names (a version or alias qualifier is not part of the grant's ARN here). */
+export const invokedFunctionArn = (request: AwsHttpRequest): string | undefined => {
+  const match = INVOKE_PATH.exec(splitPath(request.path).pathname);
+  if (!match) return undefined;
+  const name = decodeURIComponent(match[1]!);
+  if (isArn(name)) return name.split(':').slice(0, 7).join(':');
+  const parts = name.split(':'); // name, name:qualifier, or account:function:name
+  const bare = parts.length >= 3 && parts[1] === 'function' ? parts[2]! : parts[0]!;
+  return `arn:aws:lambda:${request.region}:${request.account}:function:${bare}`;
+};
+
+const lambdaPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+  const arn = invokedFunctionArn(request);
+  // the twin's Lambda serves Invoke only; any other operation is refused as unknown by the backend
+  return [{ action: 'lambda:InvokeFunction', resource: arn ?? '*' }];
+};
+
 /**
  * Every permission the request needs (all must be allowed), or 'unauthenticated' for the calls AWS
  * serves without IAM (Cognito's public user-token operations and discovery documents).
@@ -307,6 +330,8 @@ export function requiredPermissions(request: AwsHttpRequest, options: RequiredPe
       return cognitoPermissions(request);
     case 'secretsmanager':
       return secretsManagerPermissions(request, options);
+    case 'lambda':
+      return lambdaPermissions(request);
   }
 }
 
@@ -376,6 +401,13 @@ export function accessDenied(
         status: 403,
         headers: { 'content-type': 'application/json', 'x-amzn-requestid': uuidOf(requestId), 'x-amzn-errortype': 'AccessDeniedException' },
         body: JSON.stringify({ message: message(denial.action, denial.resource) }),
+      };
+    case 'lambda':
+      // REST-JSON: the error type in x-amzn-errortype, `Message` in the body
+      return {
+        status: 403,
+        headers: { 'content-type': 'application/json', 'x-amzn-requestid': uuidOf(requestId), 'x-amzn-errortype': 'AccessDeniedException' },
+        body: JSON.stringify({ Type: 'User', Message: message(denial.action, denial.resource) }),
       };
     case 'cognito-idp':
     case 'secretsmanager': {
