@@ -43,6 +43,10 @@ export type Resource =
   | 'userPoolInitiateAuth'
   /** plus AdminRespondToAuthChallenge: answers a sign-in challenge (MFA, passkey, new password) */
   | 'userPoolRespondToChallenge'
+  /** seed files through the files bucket: presigned uploads and reads under imports/, the loaded files written under org/ */
+  | 'seedImports'
+  /** onboarding: AdminCreateUser (with the immutable organization), AdminAddUserToGroup, AdminDeleteUser (undo) */
+  | 'userPoolAdmin'
   | 'webhookSecret';
 
 export interface HttpTrigger {
@@ -74,7 +78,18 @@ export interface CognitoTrigger {
   event: 'preTokenGeneration';
 }
 
-export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger | CognitoTrigger;
+/**
+ * An operator command: the CLI invokes the function directly (Lambda Invoke, signed with the operator's
+ * own AWS credentials), so work that needs the database in its isolated subnets runs inside the VPC
+ * without a public route.
+ */
+export interface OperatorTrigger {
+  kind: 'operator';
+  /** the command that invokes it, for docs and help texts */
+  command: string;
+}
+
+export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger | CognitoTrigger | OperatorTrigger;
 
 export interface FunctionSpec {
   /** stable id: CDK construct id, log group name part, FUNCTION_ID env var */
@@ -238,6 +253,20 @@ export const functions: FunctionSpec[] = [
     triggers: [{ kind: 'cognito', event: 'preTokenGeneration' }],
     uses: [] },
 
+  // ── operator commands (invoked by the CLI, no route) ─────────────────────────────────────────
+  { id: 'users', description: 'Onboarding: create organizations, invite investigators and operators, list them', entry: 'functions/operator/users.ts',
+    timeoutSeconds: 30, memoryMb: 512,
+    triggers: [{ kind: 'operator', command: 'npm run users' }],
+    uses: ['database', 'userPoolAdmin'],
+    unexercisedGrants: {
+      'cognito-idp:AdminDeleteUser': 'undoes a Cognito user whose users row could not be written (a database fault mid-invitation), so a retry starts clean',
+    } },
+
+  { id: 'import-investigations', description: 'Loads a seed file uploaded under imports/ into the database, in one transaction', entry: 'functions/operator/import-investigations.ts',
+    timeoutSeconds: 300, memoryMb: 1024, // a seed file of a few hundred MB of evidence text, parsed and written at once
+    triggers: [{ kind: 'operator', command: 'npm run seed -- --stage <stage> --file <seed.json>' }],
+    uses: ['database', 'seedImports'] },
+
   // ── queue workers ─────────────────────────────────────────────────────────────────────────
   { id: 'generation-worker', description: 'Generate an analysis from retrieved evidence', entry: 'functions/workers/generation.ts',
     timeoutSeconds: 300, memoryMb: 1024,
@@ -249,6 +278,15 @@ export const functions: FunctionSpec[] = [
     triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
     uses: ['database', 'bedrockQuality'] },
 ];
+
+/** Prefix of a stage's stack names and fixed resource names, e.g. `ias-dev`. */
+export const stagePrefix = (stage: string): string => `ias-${stage}`;
+
+/**
+ * Deployed name of a function: `<prefix>-<id>`, e.g. `ias-prod-analysis-get`. Fixed so alarms and
+ * dashboards can name a function without a cross-stack reference, and operator commands can invoke it.
+ */
+export const deployedFunctionName = (prefix: string, id: string): string => `${prefix}-${id}`;
 
 /** Whether a function calls Bedrock (any of the pinned models). */
 export const callsBedrock = (fn: FunctionSpec): boolean => fn.uses.some((use) => use.startsWith('bedrock'));

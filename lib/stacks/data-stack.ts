@@ -156,7 +156,11 @@ export class DataStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'files/',
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+      lifecycleRules: [
+        { noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        // seed files uploaded for `npm run seed -- --stage` (layers/core/seed/import.ts): loaded within minutes, never needed after
+        { prefix: 'imports/', expiration: Duration.days(7) },
+      ],
     });
 
     // ── secrets ──────────────────────────────────────────────────────────────────────────────

@@ -114,12 +114,22 @@ export const BINDINGS: Record<Resource, Binding> = {
   filesBucket: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
     grant: ({ filesBucket }, fn) => {
-      // read only: no function writes or deletes files (they arrive with the investigation's evidence)
+      // read only: files arrive with an investigation's evidence, written by the seed loader alone (seedImports)
       allow(fn, ['s3:GetObject'], [filesBucket.arnForObjects('*')]);
       acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/\*\]$/,
         'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read in this one bucket.');
       // HeadBucket (health) and 404-instead-of-403 for missing keys
       allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]);
+    },
+  },
+  seedImports: {
+    env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
+    grant: ({ filesBucket }, fn) => {
+      // the presigned upload is signed by this role (PutObject), then read back (GetObject); the loader writes the files it names
+      allow(fn, ['s3:PutObject', 's3:GetObject'], [filesBucket.arnForObjects('imports/*')]);
+      allow(fn, ['s3:PutObject'], [filesBucket.arnForObjects('org/*')]);
+      acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/(imports|org)\/\*\]$/,
+        'A seed file\'s key is a fresh UUID under imports/, and the files it loads get keys per organization under org/: both unknown at deploy time.');
     },
   },
   generationQueue: queue('generation', ENV.generationQueueUrl),
@@ -153,4 +163,8 @@ export const BINDINGS: Record<Resource, Binding> = {
   userPool: { env: userPoolEnv, grant: () => undefined },
   userPoolInitiateAuth: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminInitiateAuth') },
   userPoolRespondToChallenge: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminRespondToAuthChallenge') },
+  userPoolAdmin: {
+    env: userPoolEnv,
+    grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminDeleteUser'),
+  },
 };

@@ -2,11 +2,14 @@
  * `npm run seed -- --file path.json` for the twin: the seed CLI (layers/core/seed/cli-seed.ts) with the
  * twin's storage. When no FILES_BUCKET is configured, it opens the twin's own S3 (fauxqs, in the twin
  * folder) so attachments and background documents land where the running twin will serve them from.
+ * With `--stage <stage>` or `--twin`, the file goes through the stage's (or the running twin's)
+ * import-investigations function instead (lib/operator/cli-import.ts).
  */
 import { join } from 'node:path';
 import { ENV } from '../../layers/core/config';
 import { runningTwin } from '../../layers/core/db/embedded-lock';
 import { runSeedCli } from '../../layers/core/seed/cli-seed';
+import { runImportCli, wantsImport } from '../operator/cli-import';
 import { startLocalAws } from './local-aws';
 import { renderDeployment } from './twin';
 import { twinDirectory } from '../paths';
@@ -15,6 +18,11 @@ const main = async () => {
   const twinDir = twinDirectory();
   process.env[ENV.dataDir] ??= join(twinDir, 'pgdata');
   const args = process.argv.slice(2);
+  // a deployed stage, or the running twin through its loader function (lib/operator/cli-import.ts)
+  if (wantsImport(args)) {
+    process.exitCode = await runImportCli(args);
+    return;
+  }
   // a running twin owns the folder's S3 (and refuses the embedded database to others): leave both to it
   const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !args.includes('--help') && !args.includes('-h');
   const plan = wantsStorage ? (await renderDeployment()).plan : undefined;

@@ -27,13 +27,20 @@ export const edgeClientConfig = (edge: EdgeAddress, region: string, credentials:
   requestHandler: new NodeHttpHandler({ httpsAgent: edgeAgent(edge) }),
 });
 
-/** GET an https URL of an AWS host (a presigned S3 URL) through the edge: status, headers and body. */
-export const edgeGet = (edge: EdgeAddress, url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
+/** A request to an https URL of an AWS host (a presigned S3 URL) through the edge: status, headers and body. */
+export const edgeRequest = (
+  edge: EdgeAddress, url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
   new Promise((resolve, reject) => {
-    https.get(url, { agent: edgeAgent(edge) }, (res) => {
+    const req = https.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: edgeAgent(edge) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', reject);
-    }).on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
   });
+
+/** GET an https URL of an AWS host (a presigned S3 URL) through the edge. */
+export const edgeGet = (edge: EdgeAddress, url: string) => edgeRequest(edge, url);

@@ -41,6 +41,8 @@ const EXPECTED_ENV: Record<Resource, string[]> = {
   userPool: [ENV.userPoolId, ENV.userPoolClientId],
   userPoolInitiateAuth: [ENV.userPoolId, ENV.userPoolClientId],
   userPoolRespondToChallenge: [ENV.userPoolId, ENV.userPoolClientId],
+  userPoolAdmin: [ENV.userPoolId, ENV.userPoolClientId],
+  seedImports: [ENV.filesBucket],
 };
 const BASE_ENV = [ENV.functionId, 'POWERTOOLS_SERVICE_NAME', 'NODE_OPTIONS'];
 /** Cron routes accept an admin token: only their functions verify one, so only they get the pool's issuer. */
@@ -63,6 +65,8 @@ const EXPECTED_SERVICES: Record<Resource, string[]> = {
   userPool: [],
   userPoolInitiateAuth: ['cognito-idp'],
   userPoolRespondToChallenge: ['cognito-idp'],
+  userPoolAdmin: ['cognito-idp'],
+  seedImports: ['s3'],
 };
 
 const asArray = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
@@ -317,9 +321,12 @@ describe('the dev app', () => {
       const own = spec.triggers.flatMap((t) => (t.kind === 'queue' ? [queueIds[t.queue]] : []));
       expect(consumes.flatMap(resourceIds).sort()).toEqual(own.sort());
     }
-    // the health check and the file routes only read: nothing sends to a queue or writes a file it does not own
+    // the health check and the file routes only read: nothing sends to a queue; only the seed loader writes files, and deletes none
     expect(actionsOf(fn('health')).filter((a) => a === 'sqs:SendMessage')).toEqual([]);
-    for (const spec of functions) expect(actionsOf(fn(spec.id)).filter((a) => ['s3:PutObject', 's3:DeleteObject'].includes(a))).toEqual([]);
+    for (const spec of functions) {
+      const writes = actionsOf(fn(spec.id)).filter((a) => ['s3:PutObject', 's3:DeleteObject'].includes(a));
+      expect(writes).toEqual(spec.uses.includes('seedImports') ? ['s3:PutObject', 's3:PutObject'] : []);
+    }
   });
 
   test('least privilege: no wildcard beyond X-Ray; secrets, models and Cognito actions are exact', () => {

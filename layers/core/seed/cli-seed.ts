@@ -33,22 +33,32 @@ const processIo: CliIo = {
 };
 
 /** A problem worth one clear line (or block) on stderr and exit code 1, without a stack trace. */
-class CliError extends Error {}
+export class CliError extends Error {}
 
-export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise<number> => {
-  const program = new Command('seed')
-    .description('Load organizations, users and investigations from a seed file (docs/seed-format.md).')
-    .option('-f, --file <path>', 'seed file (JSON) to load')
-    .option('--demo', 'load the demo data set, if the database holds no organization yet')
-    .option('--json', 'print the summary as JSON')
-    .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+/** A commander program that writes through `io` and throws instead of exiting (the operator commands share it). */
+export const cliProgram = (name: string, io: CliIo): Command => new Command(name)
+  .exitOverride()
+  .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+/** Parses the arguments; an exit code when parsing ended the run (--help 0, a usage error 1, already printed). */
+export const parseArguments = (program: Command, argv: string[]): number | undefined => {
   try {
     program.parse(argv, { from: 'user' });
+    return undefined;
   } catch (error) {
-    const code = (error as { exitCode?: number }).exitCode;
-    return code === 0 ? 0 : 1; // --help and --version exit 0; commander has already printed the reason
+    return (error as { exitCode?: number }).exitCode === 0 ? 0 : 1;
   }
+};
+
+export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise<number> => {
+  const program = cliProgram('seed', io)
+    .description('Load organizations, users and investigations from a seed file (docs/seed-format.md) into the configured database. '
+      + 'Into a deployed stage or the running twin instead: --stage <stage> [--region <r>] | --twin, with --file (docs/deploy.md).')
+    .option('-f, --file <path>', 'seed file (JSON) to load')
+    .option('--demo', 'load the demo data set, if the database holds no organization yet')
+    .option('--json', 'print the summary as JSON');
+  const ended = parseArguments(program, argv);
+  if (ended !== undefined) return ended;
   const opts = program.opts<{ file?: string; demo?: boolean; json?: boolean }>();
 
   try {
@@ -98,7 +108,7 @@ export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise
   }
 };
 
-const readSeedFile = async (path: string): Promise<unknown> => {
+export const readSeedFile = async (path: string): Promise<unknown> => {
   let raw: string;
   try {
     raw = await readFile(path, 'utf8');
@@ -141,7 +151,7 @@ const describeTarget = (target: DatabaseTarget): string => {
   return `PostgreSQL ${host ?? ''}/${database ?? ''}`;
 };
 
-const printSummary = (io: CliIo, summary: SeedSummary, source: string, where: string): void => {
+export const printSummary = (io: CliIo, summary: SeedSummary, source: string, where: string): void => {
   io.out(`Loaded ${source} into ${where}:`);
   for (const table of SEED_TABLES) io.out(`  ${table.padEnd(25)} ${String(summary.rows[table]).padStart(6)}`);
   io.out(`  ${'storage objects'.padEnd(25)} ${summary.storage_skipped ? ' (skipped)' : String(summary.storage_objects).padStart(6)}`);
