@@ -93,6 +93,11 @@ const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpR
 export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> => {
   const { account, backends, identities, record, log = () => undefined } = options;
 
+  // a geographic inference profile's request goes to one of its destination regions, in turn here (Bedrock picks
+  // by capacity): the foundation-model grant is checked there, as AWS does, and over a run every region is seen
+  let routed = 0;
+  const nextDestination = (destinations: readonly string[]) => destinations[routed++ % destinations.length]!;
+
   const handle = async (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     const host = String(req.headers[':authority'] ?? req.headers.host ?? '').replace(/:\d+$/, '');
     const reply = (status: number, headers: Record<string, string>, body: string | Buffer) => {
@@ -109,7 +114,7 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     };
     const accessKey = signingAccessKey(request);
     const identity = accessKey ? identities.get(accessKey) : undefined;
-    const needed = requiredPermissions(request, { secretArnOf: options.secretArnOf });
+    const needed = requiredPermissions(request, { secretArnOf: options.secretArnOf, destinationRegion: nextDestination });
     /** the role's decision on one permission, recorded; undefined when allowed, else the service's AccessDenied */
     const check = (caller: EdgeIdentity, { action, resource }: { action: string; resource: string }) => {
       const decision = evaluate(caller.policy, {

@@ -1,13 +1,16 @@
 /**
  * Onboarding through the twin rendered from the synthesized stage, as an operator does it after a deploy:
- * `npm run users` (the real CLI code) invokes the `users` operator function over the twin's Lambda API,
+ * the organization's investigation loaded with `npm run seed -- --twin`, then `npm run users` (the real CLI code) invokes the `users` operator function over the twin's Lambda API,
  * which creates the organization row, the Cognito user with its immutable organization (AdminCreateUser
  * through the edge's IAM check) and the users row. The new investigator signs in with the mailed temporary
  * password, sets their own, and runs an analysis of their organization's investigation to completion.
  */
-import { loadSeed } from '../../layers/core/seed/load';
-import { useTwin } from '../support/twin';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runImportCli } from '../../lib/operator/cli-import';
 import { runUsersCli } from '../../lib/operator/cli-users';
+import { useTwin } from '../support/twin';
 
 const e2e = useTwin();
 const { call } = e2e;
@@ -24,8 +27,9 @@ const EMAIL = 'new.investigator@acme.example';
 
 test('invite a new user into a new organization, sign in, create an analysis, see it complete', async () => {
   const { twin } = e2e;
-  // the organization and its evidence, loaded as a seed file would load it
-  const loaded = await loadSeed(twin.database.db, {
+  // the organization and its evidence, loaded by the operator as into a deployed stage (npm run seed -- --twin)
+  const file = join(mkdtempSync(join(tmpdir(), 'ias-onboarding-')), 'acme.json');
+  writeFileSync(file, JSON.stringify({
     organizations: [{
       name: ORG, users: [],
       investigations: [{
@@ -38,7 +42,10 @@ test('invite a new user into a new organization, sign in, create an analysis, se
         ],
       }],
     }],
-  });
+  }));
+  const out: string[] = [];
+  expect(await runImportCli(['--twin', '--file', file, '--json'], { out: (l) => out.push(l), err: (l) => out.push(l) }, { twinDir: twin.twinDir })).toBe(0);
+  const loaded = JSON.parse(out.join('\n')) as { organizations: { id: string }[]; investigations: { id: string }[] };
   const investigationId = loaded.investigations[0]!.id;
   expect((await call('POST', '/api/admin/cron/embedding-sweeper', twin.cronSecret)).status).toBe(200);
 

@@ -54,3 +54,12 @@ test('anonymous sign-in is counted by address; after Retry-After seconds the win
   await new Promise((r) => setTimeout(r, retryAfter * 1000));
   expect((await attempt()).status).toBe(401);
 }, 20_000);
+
+test('password-reset requests share the sign-in limit: a flood of reset mails is cut off too', async () => {
+  while (Date.now() % 5000 > 300) await new Promise((r) => setTimeout(r, 50));
+  const reset = () => call('POST', '/api/auth/forgot-password', undefined, { email: 'someone@example.com' });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await reset()).status);
+  expect(statuses).toEqual([202, 202, 202, 429]);
+  expect(e2e.logged('auth-forgot-password').filter((r) => r.message === '[RATE_LIMIT] request refused')).toHaveLength(1);
+}, 20_000);

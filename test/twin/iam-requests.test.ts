@@ -261,7 +261,20 @@ describe('requiredPermissions: Bedrock Runtime (REST-JSON)', () => {
     expect(await permissionsOf('bedrock-runtime', call)).toEqual(permissions);
   });
 
-  test('the region of the call is the region of the foundation model checked', () => {
+  test('a geographic profile\'s foundation model is checked in the destination region the request is routed to', () => {
+    const request = asAwsRequest('bedrock-runtime', {
+      method: 'POST', host: 'bedrock-runtime.us-east-1.amazonaws.com', path: `/model/${encodeURIComponent(PROFILE)}/converse`, headers: {}, body: Buffer.from('{}'),
+    });
+    const offered: (readonly string[])[] = [];
+    const routed = requiredPermissions(request, { destinationRegion: (destinations) => { offered.push(destinations); return 'us-east-2'; } });
+    expect(offered).toEqual([['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2']]);
+    expect(routed).toEqual([
+      { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:us-east-1:${ACCOUNT}:inference-profile/${PROFILE}` },
+      { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:us-east-2::foundation-model/${MODEL}` },
+    ]);
+  });
+
+  test('without a router, the region of the call is the region of the foundation model checked', () => {
     const request = asAwsRequest('bedrock-runtime', {
       method: 'POST', host: 'bedrock-runtime.us-west-2.amazonaws.com', path: `/model/${encodeURIComponent(PROFILE)}/converse`, headers: {}, body: Buffer.from('{}'),
     });

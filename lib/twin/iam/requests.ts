@@ -8,7 +8,7 @@
  * except a service-wide wildcard such as `s3:*` — and that would grant the real operation too.
  */
 import { createHash } from 'node:crypto';
-import { splitProfileId } from '../../../layers/core/ai/models';
+import { GEOGRAPHY_REGIONS, splitProfileId } from '../../../layers/core/ai/models';
 
 export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager' | 'lambda';
 
@@ -33,6 +33,11 @@ export interface RequiredPermission { action: string; resource: string }
 export interface RequiredPermissionsOptions {
   /** the ARN of the secret with this name, when one exists (AWS appends a random suffix to secret ARNs) */
   secretArnOf?: (nameOrArn: string) => string | undefined;
+  /**
+   * The region a geographic inference profile routes this request to, among its destination regions
+   * (AWS picks one per request and checks the foundation model there). Default: the calling region.
+   */
+  destinationRegion?: (destinations: readonly string[]) => string;
 }
 
 const UNKNOWN_OPERATION = 'UnknownOperation';
@@ -225,28 +230,29 @@ const BEDROCK_OPERATIONS: Record<string, string> = {
 };
 
 /**
- * An inference profile needs the profile and the foundation model it routes to; a global profile also
- * the region-less foundation-model ARN, as AWS documents for global routing. AWS checks the model in
- * the region the request is routed to; the twin checks it in the calling region only (a documented
- * simplification: the stacks grant the model in every region the profile routes to).
+ * An inference profile needs the profile and the foundation model it routes to, checked in the region
+ * the request is routed to (a geographic profile: one of its destination regions, as the caller's
+ * options pick it); a global profile the model in the calling region and the region-less
+ * foundation-model ARN, as AWS documents for global routing.
  */
-const bedrockModelResources = (modelId: string, request: AwsHttpRequest): string[] => {
-  const foundationModel = (id: string) => `arn:aws:bedrock:${request.region}::foundation-model/${id}`;
+const bedrockModelResources = (modelId: string, request: AwsHttpRequest, options: RequiredPermissionsOptions): string[] => {
+  const foundationModel = (id: string, region = request.region) => `arn:aws:bedrock:${region}::foundation-model/${id}`;
   const profileId = isArn(modelId) ? /:inference-profile\/(.+)$/.exec(modelId)?.[1] : modelId;
   const profile = profileId === undefined ? undefined : splitProfileId(profileId);
   if (!profile) return [isArn(modelId) ? modelId : foundationModel(modelId)];
   return [
     isArn(modelId) ? modelId : `arn:aws:bedrock:${request.region}:${request.account}:inference-profile/${modelId}`,
-    foundationModel(profile.model),
-    ...(profile.geography === 'global' ? [`arn:aws:bedrock:::foundation-model/${profile.model}`] : []),
+    ...(profile.geography === 'global'
+      ? [foundationModel(profile.model), `arn:aws:bedrock:::foundation-model/${profile.model}`]
+      : [foundationModel(profile.model, options.destinationRegion?.(GEOGRAPHY_REGIONS[profile.geography]) ?? request.region)]),
   ];
 };
 
-const bedrockPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+const bedrockPermissions = (request: AwsHttpRequest, options: RequiredPermissionsOptions): RequiredPermission[] => {
   const match = /^\/model\/([^/]+)\/([a-z-]+)$/.exec(splitPath(request.path).pathname);
   const action = match && request.method.toUpperCase() === 'POST' ? BEDROCK_OPERATIONS[match[2]!] : undefined;
   if (!match || !action) return [{ action: `bedrock:${UNKNOWN_OPERATION}`, resource: '*' }];
-  return bedrockModelResources(decode(match[1]!), request).map((resource) => ({ action, resource }));
+  return bedrockModelResources(decode(match[1]!), request, options).map((resource) => ({ action, resource }));
 };
 
 // ---- Cognito user pools ----
@@ -325,7 +331,7 @@ export function requiredPermissions(request: AwsHttpRequest, options: RequiredPe
     case 's3':
       return s3Permissions(request);
     case 'bedrock-runtime':
-      return bedrockPermissions(request);
+      return bedrockPermissions(request, options);
     case 'cognito-idp':
       return cognitoPermissions(request);
     case 'secretsmanager':
