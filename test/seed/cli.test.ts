@@ -19,7 +19,7 @@ interface Run { code: number | null; stdout: string; stderr: string }
 
 const runSeed = (args: string[], env: Record<string, string>): Promise<Run> => new Promise((resolve, reject) => {
   const clean = { ...process.env };
-  for (const name of ['DATABASE_URL', 'DB_SECRET_ARN', 'DB_HOST', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS']) delete clean[name];
+  for (const name of ['DATABASE_URL', 'DB_HOST', 'DB_USER', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS']) delete clean[name];
   const child = spawn(process.execPath, [TSX, 'layers/core/seed/cli-seed.ts', ...args], { cwd: ROOT, env: { ...clean, ...env } });
   let stdout = '';
   let stderr = '';

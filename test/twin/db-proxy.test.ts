@@ -42,7 +42,7 @@ const backendOf = (server: PgliteServer): DatabaseProxyOptions['backend'] => ({
 const startProxy = (backend: DatabaseProxyOptions['backend']) =>
   startDatabaseProxy({ tls, credentials: async () => SECRET, backend, log: (line) => logs.push(line) });
 
-/** What connection.ts builds from DB_SECRET_ARN/DB_HOST/DB_NAME, pointed at the local port. */
+/** A client as connection.ts configures one (TLS, user, database), with the secret's password: the proxy's password mode, pointed at the local port. */
 const clientConfig = (port: number, overrides: ClientConfig = {}): ClientConfig => ({
   host: '127.0.0.1',
   port,
