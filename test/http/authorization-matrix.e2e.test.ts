@@ -99,8 +99,8 @@ beforeAll(async () => {
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.northwind),
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
     e2e.token('admin'),
-    // org A's investigator, put into the admin group
-    twin.token({ subject: a.idp_subject, email: a.email, role: 'admin', organizationId: DEMO_ORGANIZATION_IDS.northwind }),
+    // a member of org A put into the admin group, acting for the first time (no users row yet)
+    twin.token({ subject: 'org-a-admin-group', email: 'group.member@northwind.example', role: 'admin', organizationId: DEMO_ORGANIZATION_IDS.northwind }),
     twin.token({ subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id ?? undefined }, -60),
   ]);
   Object.assign(bearer, { investigatorA, investigatorB, admin, adminOfOrgA, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });

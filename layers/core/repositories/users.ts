@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, Role } from '../db/schema';
+import type { Database } from '../db/schema';
 import { forbidden } from '../http/errors';
 
 /** The users row of a signed-in caller (by the identity provider's subject), if the service knows them. */
@@ -10,14 +10,16 @@ export const userIdBySubject = async (db: Kysely<Database>, subject: string): Pr
  * The users row of a signed-in investigator, created on first use from the token's claims (users are
  * provisioned in the identity provider; this service learns them when they first act). An access
  * token may carry no email: the row then gets a placeholder address under `.invalid` (RFC 2606),
- * which never delivers, until an administrator sets the real one.
+ * which never delivers, until an administrator sets the real one. A member of an organization is an
+ * investigator whatever groups the token names: administrators are operators in no organization
+ * (docs/admin.md), and the users table holds that as a constraint.
  */
-export const ensureUser = async (db: Kysely<Database>, caller: { subject: string; email: string | undefined; role: Role; organizationId: string }): Promise<string> => {
+export const ensureUser = async (db: Kysely<Database>, caller: { subject: string; email: string | undefined; organizationId: string }): Promise<string> => {
   const known = await userIdBySubject(db, caller.subject);
   if (known) return known;
   const email = caller.email ?? `${caller.subject}@users.invalid`;
   const created = await db.insertInto('users').values({
-    organization_id: caller.organizationId, idp_subject: caller.subject, email, display_name: email.split('@')[0]!, role: caller.role,
+    organization_id: caller.organizationId, idp_subject: caller.subject, email, display_name: email.split('@')[0]!, role: 'investigator',
   }).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
   // nothing inserted: a concurrent first request created it meanwhile, or the email is another user's
   const id = created?.id ?? (await userIdBySubject(db, caller.subject));
