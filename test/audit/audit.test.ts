@@ -74,3 +74,14 @@ test('never throws, even when the failure cannot be recorded either (database go
   expect(lines[0]![1]).toMatchObject({ action: 'auth.login_failed', error: 'connection terminated' });
   expect(lines[1]![1]).toMatchObject({ action: 'auth.login_failed', error: 'could not record the failure' });
 });
+
+test('text PostgreSQL cannot hold (NUL, unpaired surrogates) is stored escaped, never lost to an [AUDIT FAILURE]', async () => {
+  const ok = await writeAudit(db, {
+    action: 'auth.login_failed', outcome: 'failure', actorAddress: '203.0.113.9', target: 'user:a\u0000b@example.com',
+    detail: { stage: 'password', name: 'x\uD800', ['k\u0000']: ['\uDC00'] },
+  });
+  expect(ok).toBe(true);
+  const row = await db.selectFrom('audit_log').selectAll().where('target', '=', 'user:a\\u0000b@example.com').executeTakeFirstOrThrow();
+  expect(jsonColumn(row.detail)).toEqual({ stage: 'password', name: 'x\\ud800', 'k\\u0000': ['\\udc00'] });
+  expect(failureLines()).toHaveLength(0);
+});

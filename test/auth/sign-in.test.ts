@@ -7,8 +7,11 @@
  * Plus the twin's TOTP against the RFC 6238 test vector.
  */
 import type { AdminRespondToAuthChallengeCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { AUDIT_FAILURE_MARKER } from '../../layers/core/audit/audit';
+import { loginBodySchema, mfaBodySchema } from '../../layers/core/http/contracts-auth';
+import { logger } from '../../layers/core/logger';
 import {
-  login, forgotPassword, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
+  login, forgotPassword, LOGIN_FAILED, parseSignInBody, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
 } from '../../layers/core/auth/sign-in';
 import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/totp';
 import { useTestDatabase } from '../support/db';
@@ -33,6 +36,29 @@ test('an unreachable provider is a 503 and no failed sign-in is recorded', async
     await expect(login(deps(failing(name)), attempt, origin)).rejects.toMatchObject({ status: 503 });
   }
   expect((await failures()).length).toBe(before);
+});
+
+test('an invalid sign-in body (a NUL in the email, an unpaired surrogate, a missing field) is a 400, still audited, escaped', async () => {
+  const errorLog = jest.spyOn(logger, 'error');
+  const before = (await failures()).length;
+  const audit = { action: LOGIN_FAILED, stage: 'password' };
+  await expect(parseSignInBody(db, loginBodySchema, { email: 'a\u0000b@example.com', password: 'x' }, origin, audit))
+    .rejects.toMatchObject({ status: 400, code: 'validation_failed', details: [{ path: 'email' }] });
+  await expect(parseSignInBody(db, mfaBodySchema, { username: 'u\uD800', session: 's', challenge: 'totp', code: '123456' }, origin, { action: LOGIN_FAILED, stage: 'mfa' }))
+    .rejects.toMatchObject({ status: 400, details: [{ path: 'username' }] });
+  await expect(parseSignInBody(db, loginBodySchema, { email: 'someone@example.com' }, origin, audit)).rejects.toMatchObject({ status: 400 });
+  await expect(parseSignInBody(db, loginBodySchema, 'not an object', origin, audit)).rejects.toMatchObject({ status: 400 });
+  const rows = (await failures()).slice(before);
+  expect(rows).toEqual([
+    expect.objectContaining({ outcome: 'failure', actor_address: '198.51.100.4', target: 'user:a\\u0000b@example.com', detail: { stage: 'password', reason: 'invalid_input', fields: ['email'] } }),
+    expect.objectContaining({ target: 'user:u\\ud800', detail: { stage: 'mfa', reason: 'invalid_input', fields: ['username'] } }),
+    expect.objectContaining({ target: 'user:someone@example.com', detail: expect.objectContaining({ reason: 'invalid_input' }) }),
+    expect.objectContaining({ target: null, detail: expect.objectContaining({ reason: 'invalid_input' }) }),
+  ]);
+  expect(JSON.stringify(rows)).not.toContain('Secret');
+  expect(errorLog.mock.calls.filter(([m]) => m === AUDIT_FAILURE_MARKER)).toEqual([]);
+  errorLog.mockRestore();
+  await expect(parseSignInBody(db, loginBodySchema, attempt, origin, audit)).resolves.toEqual(attempt);
 });
 
 test('a challenge the API does not offer is a 409 naming it', async () => {

@@ -127,7 +127,7 @@ describe('POST /api/webhooks/payment', () => {
   const paid = (id: string, amount: number) => JSON.stringify({ id, type: 'invoice.paid', data: { object: { id: `in_${id}`, amount_paid: amount, currency: 'usd' } } });
   const stored = async () => (await db.selectFrom('payment_events').select('event_id').orderBy('event_id').execute()).map((r) => r.event_id);
 
-  test('refused deliveries store nothing: no, bad or stale signature (401), malformed JSON or event (400)', async () => {
+  test('refused deliveries store nothing: no, bad or stale signature (401), malformed JSON or event, NUL or lone surrogate (400)', async () => {
     const body = paid('evt_refused', 100);
     expect(await deliver(body)).toMatchObject({ status: 401, body: { error: { code: 'invalid_signature', details: { reason: 'missing' } } } });
     expect(await deliver(body, signatureHeader('whsec_wrong', now(), body))).toMatchObject({ status: 401, body: { error: { details: { reason: 'mismatch' } } } });
@@ -136,6 +136,11 @@ describe('POST /api/webhooks/payment', () => {
     const noAmount = JSON.stringify({ id: 'evt_bad', type: 'invoice.paid', data: { object: {} } });
     const bad = await deliver(noAmount, signatureHeader(twin.webhookSecret, now(), noAmount));
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: [{ path: 'data.object.amount_paid' }] } } });
+    // a NUL or an unpaired surrogate, signed: a 400 naming the field (PostgreSQL would refuse it: a 500, retried forever)
+    for (const [hostile, path] of [[paid('evt_\u0000nul', 100), 'id'], [paid('evt_lone', 100).replace('"usd"', '"us\\ud800"'), 'data.object.currency']] as const) {
+      const refused = await deliver(hostile, signatureHeader(twin.webhookSecret, now(), hostile));
+      expect(refused).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: expect.arrayContaining([expect.objectContaining({ path })]) } } });
+    }
     expect(await stored()).toEqual([]);
     expect(await db.selectFrom('milestones').selectAll().execute()).toEqual([]);
   });

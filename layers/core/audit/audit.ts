@@ -2,9 +2,11 @@
  * The audit trail (SPEC part 11, "Audit"): admin actions, settings changes and sign-in failures write
  * one `audit_log` row each. An audit write never fails the user's request: a write that fails logs
  * `[AUDIT FAILURE]` and is remembered (best effort) in `audit_failures`, which audit-health reads.
+ * Text that PostgreSQL cannot hold (NUL, unpaired surrogates) is stored escaped, never refused.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { escapeUnsafeDeep } from '../http/strings';
 import { logger } from '../logger';
 
 export const AUDIT_FAILURE_MARKER = '[AUDIT FAILURE]';
@@ -23,7 +25,10 @@ export interface AuditEntry {
 }
 
 /** Writes one audit row; true when written. Never throws. */
-export const writeAudit = async (db: Kysely<Database>, entry: AuditEntry): Promise<boolean> => {
+export const writeAudit = async (db: Kysely<Database>, raw: AuditEntry): Promise<boolean> => {
+  // what a caller sent is recorded as sent, with NUL and unpaired surrogates written out as `\uXXXX`
+  // text: PostgreSQL refuses them, and a refused row would lose the very attempt worth auditing
+  const entry = escapeUnsafeDeep(raw);
   try {
     await db.insertInto('audit_log').values({
       action: entry.action,

@@ -22,6 +22,8 @@ import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors'
 import type {
   forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
 } from '../http/contracts-auth';
+import { parseWith } from '../http/route';
+import { isUnsafeText } from '../http/strings';
 import { logger } from '../logger';
 import { tooManyRequests } from '../ratelimit/limits';
 
@@ -92,11 +94,32 @@ const knownUser = (db: Kysely<Database>, name: string) =>
 /** The audit row of a failed step; the user's id and organization when the name is a known user. */
 const auditFailure = async (db: Kysely<Database>, action: string, name: string, origin: RequestOrigin, detail: Record<string, unknown>) => {
   const lower = name.toLowerCase();
-  const user = await knownUser(db, name).catch(() => undefined); // the audit row matters more than its user link
+  // the audit row matters more than its user link; a name PostgreSQL cannot hold names no user
+  const user = name === '' || isUnsafeText(name) ? undefined : await knownUser(db, name).catch(() => undefined);
   await writeAudit(db, {
     action, outcome: 'failure', actorUserId: user?.id ?? null, actorAddress: origin.sourceIp,
-    organizationId: user?.organization_id ?? null, target: `user:${lower}`, detail,
+    organizationId: user?.organization_id ?? null, target: name === '' ? null : `user:${lower}`, detail,
   });
+};
+
+/**
+ * Parses a sign-in step's body. An invalid one (a NUL in the email, a missing password, …) is still a
+ * failed sign-in attempt: it is audited under `action` — the name as sent, stored escaped by the audit
+ * writer — before its 400 `validation_failed` goes back.
+ */
+export const parseSignInBody = async <S extends z.ZodType>(
+  db: Kysely<Database>, schema: S, body: unknown, origin: RequestOrigin, audit: { action: string; stage: string },
+): Promise<z.infer<S>> => {
+  try {
+    return parseWith(schema, body);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+    const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string') ?? '';
+    const invalid = Array.isArray(error.details) ? (error.details as { path?: unknown }[]).map((d) => String(d.path ?? '')) : [];
+    await auditFailure(db, audit.action, name, origin, { stage: audit.stage, reason: 'invalid_input', fields: invalid });
+    throw error;
+  }
 };
 
 const contextData = (origin: RequestOrigin): ContextDataType => ({

@@ -13,6 +13,7 @@ import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
 import { logger } from '../logger';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
+import { escapeUnsafeText, unsafeTextIssues } from './strings';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -108,11 +109,17 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
   return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
 };
 
-/** Validates with a zod schema; a failure is a 400 listing each bad field by path. */
+/**
+ * Validates with a zod schema; a failure is a 400 listing each bad field by path. Every string in the
+ * value (keys too) must also keep the one string rule — no NUL, no unpaired surrogate (./strings.ts) —
+ * whatever the schema says, so every contract gets it once, here.
+ */
 export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+  const unsafe = unsafeTextIssues(value);
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw validationFailed(result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  if (result.success && unsafe.length === 0) return result.data;
+  const schemaIssues = result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String).map(escapeUnsafeText).join('.'), message: escapeUnsafeText(i.message) }));
+  throw validationFailed([...unsafe, ...schemaIssues.filter((i) => !unsafe.some((u) => u.path === i.path))]);
 };
 
 export const requireOrg = (caller: Caller | undefined): OrgCaller => {

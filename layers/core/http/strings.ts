@@ -1,0 +1,64 @@
+/**
+ * The one string rule at the edge (issue 14, item 5): no text the API accepts may hold a NUL (U+0000)
+ * or an unpaired UTF-16 surrogate. PostgreSQL refuses NUL in text and `\u0000` in jsonb (a 500, or an
+ * audit write that fails), and a lone surrogate cannot be encoded as UTF-8 (the driver silently turns
+ * it into U+FFFD). `parseWith` applies the rule to every string of every request body, query, path
+ * parameter and header value it validates — object keys included, and strings inside free-form
+ * (`z.unknown()`) fields —, so no contract needs its own copy; a breach is a 400 `validation_failed`
+ * naming the field.
+ */
+
+/** A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+// eslint-disable-next-line no-control-regex -- the NUL is what the rule is about
+const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+
+export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+
+/** True when the string holds a NUL or an unpaired surrogate. */
+export const isUnsafeText = (text: string): boolean => UNSAFE.test(text);
+
+/**
+ * The string with every NUL and unpaired surrogate written out as literal `\uXXXX` text (six
+ * characters), for storing what a caller sent — the audit trail — without losing or refusing it.
+ */
+export const escapeUnsafeText = (text: string): string =>
+  text.replace(UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+export interface TextIssue {
+  path: string;
+  message: string;
+}
+
+const MAX_DEPTH = 64;
+
+/** Every field (by dotted path, as zod names them) whose string value or key breaks the rule. */
+export const unsafeTextIssues = (value: unknown): TextIssue[] => {
+  const issues: TextIssue[] = [];
+  const walk = (v: unknown, path: string[], depth: number): void => {
+    if (typeof v === 'string') {
+      if (isUnsafeText(v)) issues.push({ path: path.map(escapeUnsafeText).join('.'), message: UNSAFE_TEXT_MESSAGE });
+      return;
+    }
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return;
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, String(i)], depth + 1));
+      return;
+    }
+    for (const [key, item] of Object.entries(v)) {
+      if (isUnsafeText(key)) issues.push({ path: [...path, key].map(escapeUnsafeText).join('.'), message: `field names ${UNSAFE_TEXT_MESSAGE}` });
+      walk(item, [...path, key], depth + 1);
+    }
+  };
+  walk(value, [], 0);
+  return issues;
+};
+
+/** Escapes every string (and key) inside a value, for writing it where the rule must hold. */
+export const escapeUnsafeDeep = <T>(value: T, depth = 0): T => {
+  if (typeof value === 'string') return escapeUnsafeText(value) as T;
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => escapeUnsafeDeep(item, depth + 1)) as T;
+  if (value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeUnsafeText(k), escapeUnsafeDeep(v, depth + 1)])) as T;
+};

@@ -1,0 +1,76 @@
+/**
+ * The one string rule at the edge (issue 14, item 5): every string a contract validates — body, query,
+ * path parameters, headers; keys and free-form fields too — refuses NUL and unpaired UTF-16 surrogates
+ * with a 400 `validation_failed` naming the field, and the audit trail stores such text escaped.
+ */
+import type { Context } from 'aws-lambda';
+import * as z from 'zod';
+import { feedbackBodySchema } from '../../layers/core/http/contracts-feedback';
+import { loginBodySchema } from '../../layers/core/http/contracts-auth';
+import { ApiError } from '../../layers/core/http/errors';
+import { httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
+import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, unsafeTextIssues } from '../../layers/core/http/strings';
+import { paymentEventSchema } from '../../layers/core/payments/webhook';
+
+const HOSTILE = ['a\u0000b', '\u0000', 'x\uD800', '\uDC00y', 'a\uDBFFb', '\uDFFF\uD800'];
+const FINE = ['', 'plain', 'émoji 😀 ok', '\uD83D\uDE00', 'tab\tnew\nline', '\u0001\u007f', 'a\\u0000b'];
+
+test.each(HOSTILE)('unsafe: %j', (text) => {
+  expect(isUnsafeText(text)).toBe(true);
+  expect(isUnsafeText(escapeUnsafeText(text))).toBe(false);
+});
+
+test.each(FINE)('safe, and left alone: %j', (text) => {
+  expect(isUnsafeText(text)).toBe(false);
+  expect(escapeUnsafeText(text)).toBe(text);
+});
+
+test('escaping writes the code unit out as literal \\uXXXX text', () => {
+  expect(escapeUnsafeText('a\u0000b\uD800')).toBe('a\\u0000b\\ud800');
+  expect(escapeUnsafeDeep({ 'k\u0000': ['x\uDC00', 1, null], n: 2 })).toEqual({ 'k\\u0000': ['x\\udc00', 1, null], n: 2 });
+});
+
+test('every offending field is named by its path, keys and nested free-form values included', () => {
+  expect(unsafeTextIssues({ a: 'ok', b: { c: ['fine', 'x\u0000'] }, ['k\uD800']: 1 })).toEqual([
+    { path: 'b.c.1', message: expect.stringMatching(/NUL/) },
+    { path: 'k\\ud800', message: expect.stringMatching(/field names/) },
+  ]);
+  expect(unsafeTextIssues(['ok', 3, true, null])).toEqual([]);
+});
+
+const refusal = (schema: z.ZodType, value: unknown) => {
+  try {
+    parseWith(schema, value);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return { status: (error as ApiError).status, code: (error as ApiError).code, paths: ((error as ApiError).details as { path: string }[]).map((d) => d.path) };
+  }
+  throw new Error('accepted');
+};
+
+test.each(HOSTILE)('every contract refuses %j with a 400 validation_failed naming the field', (bad) => {
+  expect(refusal(feedbackBodySchema, { action: 'edit', content: bad })).toEqual({ status: 400, code: 'validation_failed', paths: ['content'] });
+  expect(refusal(loginBodySchema, { email: `a${bad}@example.com`, password: 'Secret-Passw0rd!' })).toMatchObject({ code: 'validation_failed', paths: ['email'] });
+  const event = { id: `evt_${bad}`, type: 'invoice.paid', data: { object: { id: 'in_1', amount_paid: 1, currency: 'usd' } } };
+  expect(refusal(paymentEventSchema, event)).toMatchObject({ status: 400, paths: ['id'] });
+  // a schema that would take any string (or anything) still refuses it
+  expect(refusal(z.object({ free: z.unknown() }), { free: { nested: [bad] } })).toMatchObject({ paths: ['free.nested.0'] });
+  expect(refusal(z.record(z.string(), z.number()), { [bad]: 1 })).toMatchObject({ paths: [escapeUnsafeText(bad)] });
+});
+
+test('schema issues and string issues are reported together, once per field', () => {
+  expect(refusal(z.object({ a: z.string().max(2), b: z.number() }), { a: 'x\u0000yz', b: 'no' }).paths).toEqual(['a', 'b']);
+});
+
+test('through the route wrapper: a NUL in a JSON body is a 400 before the implementation changes anything', async () => {
+  let ran = false;
+  const handler = httpRoute(async ({ body }) => { ran = true; return { body: parseWith(z.object({ content: z.string() }), body) }; });
+  const event = {
+    version: '2.0', routeKey: 'GET /api/health', rawPath: '/', rawQueryString: '', headers: { 'content-type': 'application/json' },
+    isBase64Encoded: false, body: '{"content":"a\\u0000b"}', requestContext: { http: { method: 'GET' } },
+  } as unknown as HttpEvent;
+  const result = await handler(event, {} as Context);
+  expect(ran).toBe(true);
+  expect(result.statusCode).toBe(400);
+  expect(JSON.parse(result.body!)).toEqual({ error: { code: 'validation_failed', message: 'The request is not valid.', details: [{ path: 'content', message: expect.stringMatching(/NUL/) }] } });
+});
