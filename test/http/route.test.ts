@@ -78,3 +78,32 @@ test('every answer, success or error, carries the gateway request id as x-reques
   expect([ok, refused, crash].map((r) => [r.statusCode, r.headers?.['x-request-id']])).toEqual([[200, 'req-7f3a'], [401, 'req-7f3a'], [500, 'req-7f3a']]);
   expect(ok.headers).toMatchObject({ 'content-type': 'application/json', 'cache-control': 'no-store' });
 });
+
+describe('a body must be JSON (415 otherwise): a cross-site form post cannot pass as one', () => {
+  const withType = (contentType: string | undefined, body = '{"a":1}'): HttpEvent => {
+    const e = event('GET /api/health', undefined, body);
+    return { ...e, headers: contentType === undefined ? {} : { 'content-type': contentType } };
+  };
+
+  test.each(['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/xml', ''])(
+    '%j is refused with 415 unsupported_media_type, and the implementation never runs', async (contentType) => {
+      let ran = false;
+      const handler = httpRoute(async () => { ran = true; return {}; });
+      const result = await handler(withType(contentType), {} as Context);
+      expect(result.statusCode).toBe(415);
+      expect(JSON.parse(result.body!).error.code).toBe('unsupported_media_type');
+      expect(ran).toBe(false);
+    },
+  );
+
+  test.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/merge-patch+json', 'application/vnd.api+json', undefined])(
+    '%j is read as JSON', async (contentType) => {
+      const result = await run(withType(contentType));
+      expect(result).toEqual({ status: 200, body: { body: { a: 1 } } });
+    },
+  );
+
+  test('a request without a body needs no content type', async () => {
+    expect((await run(withType('text/plain', ''))).status).toBe(200);
+  });
+});

@@ -87,8 +87,21 @@ const authorizeCron = async (event: HttpEvent): Promise<Caller | undefined> => {
   return caller;
 };
 
+/** `application/json` or a `+json` type (e.g. `application/merge-patch+json`), any parameters (`; charset=utf-8`). */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
+
+/**
+ * The body as JSON. A body sent with another media type is a 415: the API speaks JSON only, and a
+ * cross-site form post (`text/plain`, `application/x-www-form-urlencoded`, `multipart/form-data` — the
+ * types a browser sends without a CORS preflight) must not be read as JSON. A body with no
+ * Content-Type at all is read as JSON (no browser sends one).
+ */
 const parseBody = (event: HttpEvent): unknown => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const contentType = header(event, 'content-type');
+  if (contentType !== undefined && !JSON_MEDIA_TYPE.test(contentType.split(';')[0]!.trim())) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the request body as JSON, with Content-Type: application/json.');
+  }
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     return JSON.parse(text);
