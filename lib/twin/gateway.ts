@@ -21,7 +21,7 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
 
 /** API Gateway's own answers, when it cannot hand the function's: body too large, function failed, gave up waiting. */
-const GATEWAY_MESSAGES = { 413: 'Request Entity Too Large', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
+const GATEWAY_MESSAGES = { 400: 'Bad Request', 413: 'Request Entity Too Large', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
 
 class GatewayError extends Error {
   constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
@@ -36,19 +36,36 @@ export const compileRoutes = (routes: PlanRoute[]): CompiledRoute[] =>
     // most literal segments first, so /api/analysis/feedback-metrics beats /api/analysis/{analysis_id}
     .sort((a, b) => b.literals - a.literals);
 
+/** A path segment decoded, or undefined when its percent-encoding is malformed (`%ZZ`, `%E0%A4`). */
+const decodeSegment = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The route a path names, with its decoded parameters. A segment whose percent-encoding is malformed
+ * matches no literal segment (so a path no route takes is a 404, as from API Gateway); when it falls
+ * in a route's parameter, the match is `undecodable` and the gateway answers 400 Bad Request, as API
+ * Gateway does, without invoking the function.
+ */
 export const matchRoute = (routes: CompiledRoute[], method: string, path: string) => {
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = path.split('/').filter(Boolean).map(decodeSegment);
   for (const compiled of routes) {
     if (compiled.route.method !== method || compiled.segments.length !== parts.length) continue;
     const params: Record<string, string> = {};
+    let undecodable = false;
     const ok = compiled.segments.every((segment, i) => {
       if (segment.startsWith('{')) {
-        params[segment.slice(1, -1)] = parts[i]!;
+        if (parts[i] === undefined) undecodable = true;
+        else params[segment.slice(1, -1)] = parts[i];
         return true;
       }
       return segment === parts[i];
     });
-    if (ok) return { route: compiled.route, params };
+    if (ok) return { route: compiled.route, params, undecodable };
   }
   return undefined;
 };
@@ -142,6 +159,7 @@ export const createGateway = (options: GatewayOptions) => {
         send(res, 404, { message: 'Not Found' }, allowed);
         return finish(404);
       }
+      if (match.undecodable) throw new GatewayError(400, 'a path parameter has a malformed percent-encoding');
       const { route, params } = match;
       let claims: Record<string, string> | undefined;
       if (route.authorization === 'JWT') {

@@ -105,3 +105,23 @@ test('a body over 10 MB: 413 and the function never runs', async () => {
   expect([res!.status, await res!.json()]).toEqual([413, { message: 'Request Entity Too Large' }]);
   expect(ran).toBe(false);
 });
+
+test('a malformed percent-encoding in the path: 400 Bad Request in a route\'s parameter, 404 where no route matches; never a 500', async () => {
+  let ran = false;
+  healthHandler = async () => { ran = true; return { statusCode: 200, body: '{}' }; };
+  const call = async (method: string, path: string) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { origin: ORIGIN } });
+    return { status: res.status, body: await res.json() as unknown };
+  };
+  for (const path of ['/api/analysis/%ZZ/feedback', '/api/analysis/%E0%A4/feedback', '/api/analysis/%/feedback', '/api/analysis/%uD800/feedback']) {
+    expect(await call('POST', path)).toEqual({ status: 400, body: { message: 'Bad Request' } });
+  }
+  for (const path of ['/api/%ZZ', '/api/health%', '/api/he%ZZalth', '/%E0%A4/analysis/x/feedback']) {
+    expect(await call('GET', path)).toEqual({ status: 404, body: { message: 'Not Found' } });
+  }
+  expect(ran).toBe(false);
+  expect(logged.at(-5)).toMatch(/POST \/api\/analysis\/%uD800\/feedback → 400: .*malformed percent-encoding/);
+  // well-formed encodings are decoded as before
+  expect((await call('GET', '/api/%68ealth')).status).toBe(200);
+  expect(ran).toBe(true);
+});
