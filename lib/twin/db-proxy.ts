@@ -71,6 +71,12 @@ export interface DatabaseProxy {
   port: number;
   /** end every open client connection as PostgreSQL does when a server ends sessions (57P01); new ones are served */
   dropConnections(): Promise<void>;
+  /**
+   * Faults, for resilience tests: 'down' stops listening (new connections are refused: ECONNREFUSED) and ends
+   * open ones (57P01); 'hung' accepts connections and never answers, and open ones stop answering mid-query —
+   * a database that hangs. fault(undefined) restores the proxy on the same port, ending what hung.
+   */
+  fault(kind: 'down' | 'hung' | undefined): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -96,7 +102,12 @@ class Closed extends Error {}
 
 export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise<DatabaseProxy> => {
   const connections = new Map<() => void, Connection>();
-  const server = createServer((socket) => void serve(socket, options, connections));
+  const server = createServer((socket) => {
+    if (current !== 'hung') return void serve(socket, options, connections);
+    held.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => held.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -105,10 +116,39 @@ export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise
     });
   });
   server.on('error', (error) => options.log?.(`[twin db proxy] ${error.message}`));
+  const port = (server.address() as { port: number }).port;
+  let current: 'down' | 'hung' | undefined;
+  /** connections accepted while hung, never answered */
+  const held = new Set<Socket>();
+  const dropConnections = async () => {
+    await Promise.all([...connections.values()].map((connection) => connection.terminate()));
+  };
   return {
-    port: (server.address() as { port: number }).port,
-    dropConnections: async () => {
-      await Promise.all([...connections.values()].map((connection) => connection.terminate()));
+    port,
+    dropConnections,
+    fault: async (kind) => {
+      if (kind === current) return;
+      if (current === 'down') {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, '127.0.0.1', () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+      }
+      if (current === 'hung') {
+        for (const socket of held) socket.destroy();
+        held.clear();
+        for (const close of [...connections.keys()]) close();
+      }
+      current = kind;
+      if (kind === 'down') {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        await dropConnections();
+        await closed;
+      }
+      if (kind === 'hung') for (const connection of connections.values()) connection.stall();
     },
     stop: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -119,7 +159,7 @@ export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise
 };
 
 /** One client connection as the proxy's registry knows it: ended with an error once it is past the handshake. */
-interface Connection { terminate: () => Promise<void> }
+interface Connection { terminate: () => Promise<void>; stall: () => void }
 
 /** One client connection, from its first byte to either side closing. */
 const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Map<() => void, Connection>): Promise<void> => {
@@ -131,6 +171,13 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Ma
     for (const socket of sockets) socket.destroy();
   };
   connections.set(close, {
+    // a hung database: nothing more is forwarded either way, the connection stays open
+    stall: () => {
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
     // as PostgreSQL ends a session (pg_terminate_backend, a restart): FATAL 57P01, then the connection closes
     terminate: async () => {
       const client = secured;

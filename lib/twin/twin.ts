@@ -32,7 +32,7 @@ import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
 import { lambdaService } from './lambda-service';
 import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
-import { policyAuthorizer, startDatabaseProxy } from './db-proxy';
+import { policyAuthorizer, startDatabaseProxy, type DatabaseProxy } from './db-proxy';
 import { edgeClientConfig, type EdgeAddress } from './edge-client';
 import { createGateway } from './gateway';
 import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } from './identity';
@@ -99,9 +99,10 @@ export interface Twin {
   database: DatabaseHandle;
   /**
    * the RDS Proxy stand-in the functions reach the database through; stop() takes the database away from them,
-   * dropConnections() ends their open connections (FATAL 57P01), so their next query opens a new one
+   * dropConnections() ends their open connections (FATAL 57P01), so their next query opens a new one;
+   * fault('down' | 'hung') takes it away (refused) or makes it hang, fault(undefined) brings it back
    */
-  databaseProxy: { stop: () => Promise<void>; dropConnections: () => Promise<void> };
+  databaseProxy: { stop: () => Promise<void>; dropConnections: () => Promise<void>; fault: DatabaseProxy['fault'] };
   seeded: boolean;
   /** an access token of this user, as a sign-in gets it from the pool (trigger included); ttlSeconds < 0: already expired */
   token: (who: TokenSubject, ttlSeconds?: number) => Promise<string>;
@@ -433,7 +434,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
     return {
       url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
-      databaseProxy: { stop: stopProxy, dropConnections: () => proxy.dropConnections() },
+      databaseProxy: { stop: stopProxy, dropConnections: () => proxy.dropConnections(), fault: (kind) => proxy.fault(kind) },
       aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(ENV.generationQueueUrl), quality: queueOf(ENV.qualityQueueUrl) } },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),

@@ -8,11 +8,13 @@
  * PGlite is loaded lazily so deployed bundles never carry it.
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Pool, type PoolConfig } from 'pg';
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
 import { env, ENV, requireEnv } from '../config';
 import { logger } from '../logger';
 import type { Database } from './schema';
 import { rdsAuthToken } from '../aws/rds-auth-token';
+import { functions } from '../../../lib/manifest';
+import { timeoutsFor } from './errors';
 
 export const POOL_MAX = 10;
 /** RDS Proxy for PostgreSQL listens on PostgreSQL's port */
@@ -32,10 +34,22 @@ export type DatabaseTarget =
 
 export const DEFAULT_DATA_DIR = '.twin/pgdata';
 
+/**
+ * The connection timeouts of the function this process runs (FUNCTION_ID, its manifest timeout: see
+ * timeoutsFor). None for a process that is no manifest function — the twin's own process, the CLIs, tests,
+ * the migrate function (10 minutes, long DDL) —: those keep pg's defaults and the pool's 5-s connect timeout.
+ */
+export const functionTimeouts = (functionId = env(ENV.functionId)): PoolConfig => {
+  const fn = functionId === undefined ? undefined : functions.find((f) => f.id === functionId);
+  if (!fn) return {};
+  const { connectMs, statementMs, queryMs } = timeoutsFor(fn.timeoutSeconds);
+  return { connectionTimeoutMillis: connectMs, statement_timeout: statementMs, query_timeout: queryMs };
+};
+
 /** Where the configuration says the database is, without connecting. */
 export const resolveTarget = async (): Promise<DatabaseTarget> => {
   const url = env(ENV.databaseUrl);
-  if (url) return { engine: 'postgres', config: { connectionString: url } };
+  if (url) return { engine: 'postgres', config: { connectionString: url, ...functionTimeouts() } };
   const host = env(ENV.dbHost);
   if (host) {
     const user = requireEnv(ENV.dbUser);
@@ -45,6 +59,7 @@ export const resolveTarget = async (): Promise<DatabaseTarget> => {
         host, port: PROXY_PORT, database: env(ENV.dbName) ?? 'analysis', user, ssl: true,
         // called by node-postgres for each new connection: never a password kept from the cold start
         password: rdsAuthToken({ hostname: host, port: PROXY_PORT, username: user }),
+        ...functionTimeouts(),
       },
     };
   }
@@ -63,11 +78,29 @@ export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => P
   pool.on('error', closedUnexpectedly);
   pool.on('connect', (client) => {
     client.on('error', closedUnexpectedly);
+    if (config.query_timeout) endOnReadTimeout(client);
     const end = new Promise<void>((resolve) => client.once('end', () => resolve()));
     ended.add(end);
     void end.then(() => ended.delete(end));
   });
   return { pool, closed: async () => { await Promise.all(ended); } };
+};
+
+/**
+ * node-postgres's query_timeout rejects the query but leaves it in flight on the connection, which the pool
+ * would hand out again with the answer still owed (the next query would queue behind it): such a connection is
+ * ended instead — client.end() destroys the socket of one with a query in flight — so the pool opens a new one.
+ */
+const endOnReadTimeout = (client: PoolClient): void => {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if ((error as Error | undefined)?.message === 'Query read timeout') void client.end().catch(() => undefined);
+      throw error;
+    });
+  };
 };
 
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {

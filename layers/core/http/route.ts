@@ -10,6 +10,7 @@ import { httpRoutes, type Access } from '../../../lib/manifest';
 import { callerFromClaims, callerFromEvent, type Caller } from '../auth/caller';
 import { cronSecret, sameSecret } from '../auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
 import { logger } from '../logger';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
@@ -118,6 +119,12 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 
 export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => {
   if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
+  if (isDatabaseUnavailable(error)) {
+    // refused, lost or timed out (connect, statement_timeout, query read timeout): a retry may well succeed
+    logger.error('database unavailable', { error: error as Error, routeKey: event?.routeKey, requestId: event?.requestContext?.requestId });
+    const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
+    return json(503, errorBody(new ApiError(503, 'database_unavailable', `The database is not answering; try again in ${retryAfter} seconds.`)), { 'retry-after': retryAfter });
+  }
   logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey, requestId: event?.requestContext?.requestId });
   return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
 };

@@ -3,8 +3,9 @@
  * shared by every instance through the database — one atomic upsert (one round trip) per request.
  * The key is the caller's JWT subject, or the source address when the request carries no verified
  * token (public and cron routes). The window is aligned on the database clock, so instances with
- * skewed clocks still share it. If the counter store fails, the request is let through and the
- * failure logged: the limiter guards against abuse, it must not take the API down with it.
+ * skewed clocks still share it. If the counter store fails or does not answer within COUNTER_TIMEOUT_MS
+ * (a hung database), the request is let through and the failure logged: the limiter guards against
+ * abuse, it must not take the API down with it.
  */
 import { sql, type Kysely } from 'kysely';
 import type { FunctionSpec, HttpTrigger } from '../../../lib/manifest';
@@ -63,6 +64,25 @@ export const rateKeyOf = (event: HttpEvent): string => {
   return typeof subject === 'string' && subject !== '' ? `user:${subject}` : `ip:${event.requestContext?.http?.sourceIp ?? 'unknown'}`;
 };
 
+/**
+ * How long a request waits for the counter store before it is let through: a hung database must not hold
+ * every request for the connection and query timeouts first (the route's own queries then answer 503).
+ */
+export const COUNTER_TIMEOUT_MS = 1_000;
+
+const withinCounterTimeout = async <T>(work: Promise<T>): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the counter store did not answer within ${COUNTER_TIMEOUT_MS} ms (database connection timed out)`)), COUNTER_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    void work.catch(() => undefined); // its later failure was already answered for
+  }
+};
+
 /** Counts the request; over the limit → 429 with Retry-After and a `[RATE_LIMIT]` log line. */
 export const enforceRateLimit = async (event: HttpEvent, route: HttpTrigger & { fn: FunctionSpec }): Promise<void> => {
   if (isExempt(route.fn)) return;
@@ -72,7 +92,7 @@ export const enforceRateLimit = async (event: HttpEvent, route: HttpTrigger & { 
   const key = `${rateClass}:${rateKeyOf(event)}`;
   let hit: Hit;
   try {
-    hit = await countHit(await database(), key, limit.windowSeconds);
+    hit = await withinCounterTimeout(database().then((db) => countHit(db, key, limit.windowSeconds)));
   } catch (error) {
     logger.error(`${RATE_LIMIT_MARKER} counter store unavailable; request allowed`, { key, route: event.routeKey, error: (error as Error).message });
     return;
