@@ -8,6 +8,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { modelIdForRegion, parseModelId } from '../layers/core/ai/models';
+import { parseAttemptTimeouts } from '../layers/core/ai/timeouts';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
 import { parseRateLimits } from '../layers/core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
@@ -25,7 +26,8 @@ export interface StageConfig {
   stage: Stage;
   /** prefix of stack names and of the few resources with a fixed name, e.g. `ias-dev` */
   prefix: string;
-  ai: { primaryRegion: string; fallbackRegion: string; models: AiModels };
+  /** attemptTimeoutMs: context `aiAttemptTimeoutMs` as given (validated), for AI_ATTEMPT_TIMEOUT_MS (layers/core/ai/timeouts.ts) */
+  ai: { primaryRegion: string; fallbackRegion: string; models: AiModels; attemptTimeoutMs?: string };
   /** origin of the SPA allowed by CORS */
   corsOrigin: string;
   /** for stateful resources (database, buckets, user pool, secrets, log groups) */
@@ -86,6 +88,7 @@ export const CONTEXT = {
   aiModelQuality: 'aiModelQuality',
   aiModelJudge: 'aiModelJudge',
   aiModelEmbedding: 'aiModelEmbedding',
+  aiAttemptTimeoutMs: 'aiAttemptTimeoutMs',
   rateLimits: 'rateLimits',
   generationCap: 'generationCap',
   alarmThresholds: 'alarmThresholds',
@@ -137,6 +140,8 @@ export const stageConfig = (node: Node): StageConfig => {
   const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
+  const attemptTimeoutMs = ctx('aiAttemptTimeoutMs');
+  if (attemptTimeoutMs !== undefined) parseAttemptTimeouts(attemptTimeoutMs); // a malformed value fails the synth
   const ai = checkedAi({
     primaryRegion: ctx('aiPrimaryRegion') ?? 'us-east-1',
     fallbackRegion: ctx('aiFallbackRegion') ?? 'us-west-2',
@@ -146,6 +151,7 @@ export const stageConfig = (node: Node): StageConfig => {
       judge: ctx('aiModelJudge') ?? DEFAULT_AI_MODELS.judge,
       embedding: ctx('aiModelEmbedding') ?? DEFAULT_AI_MODELS.embedding,
     },
+    ...(attemptTimeoutMs !== undefined && { attemptTimeoutMs }),
   });
   return {
     stage: stage as Stage,

@@ -51,6 +51,8 @@ export const ENV = {
   jwtAudience: 'JWT_AUDIENCE',
   /** 'true' switches the throttle shedder off (quality calls are then never shed) */
   aiShedderDisabled: 'AI_SHEDDER_DISABLED',
+  /** per-purpose Bedrock attempt timeouts, overriding ai/timeouts.ts (CDK context aiAttemptTimeoutMs) */
+  aiAttemptTimeoutMs: 'AI_ATTEMPT_TIMEOUT_MS',
   /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */
   aiModelAnalysis: 'AI_MODEL_ANALYSIS',
   aiModelQuality: 'AI_MODEL_QUALITY',

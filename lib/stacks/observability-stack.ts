@@ -62,6 +62,9 @@ const usesDatabase = (fn: FunctionSpec) => fn.uses.includes('database');
 /** Markers counted by metric filters, and which functions' log groups can contain them. */
 const LOG_METRICS = {
   AiThrottles: { marker: AI_MARKERS.throttle, region: '$.region', from: callsBedrock },
+  // an attempt aborted at its attempt timeout (layers/core/ai/timeouts.ts); no alarm of its own: each one
+  // is followed by [AI:fallback] (or by both regions failing), which aiFallbacks counts
+  AiTimeouts: { marker: AI_MARKERS.timeout, region: '$.region', from: callsBedrock },
   // the region the call fell back from
   AiFallbacks: { marker: AI_MARKERS.fallback, region: '$.from', from: callsBedrock },
   // the region the shed call would have gone to
@@ -332,8 +335,8 @@ export class ObservabilityStack extends Stack {
     // region is called with: the fallback may use another geography's inference profile)
     const models = [...new Set(Object.values(config.ai.models))];
     this.dashboard.addWidgets(
-      graph('AI throttles, fallbacks and sheds per region', [
-        ...perRegion('AiThrottles', sum5), ...perRegion('AiFallbacks', sum5), ...perRegion('AiSheds', sum5),
+      graph('AI throttles, timeouts, fallbacks and sheds per region', [
+        ...perRegion('AiThrottles', sum5), ...perRegion('AiTimeouts', sum5), ...perRegion('AiFallbacks', sum5), ...perRegion('AiSheds', sum5),
       ], { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] }),
       graph('AI calls per region (Bedrock invocations)', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
         namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,

@@ -88,7 +88,11 @@ export const bedrockModelArns = (id: string, region: string): string[] => {
 
 /** One pinned model in both AI regions: its env var, and InvokeModel on what calling it from either region needs. */
 const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
-  env: ({ ai }) => ({ [ENV.aiPrimaryRegion]: ai.primaryRegion, [ENV.aiFallbackRegion]: ai.fallbackRegion, [AI_MODEL_ENV[purpose]]: ai.models[purpose] }),
+  env: ({ ai }) => ({
+    [ENV.aiPrimaryRegion]: ai.primaryRegion, [ENV.aiFallbackRegion]: ai.fallbackRegion, [AI_MODEL_ENV[purpose]]: ai.models[purpose],
+    // only when the stage overrides the code's attempt timeouts (ai/timeouts.ts)
+    ...(ai.attemptTimeoutMs !== undefined && { [ENV.aiAttemptTimeoutMs]: ai.attemptTimeoutMs }),
+  }),
   grant: ({ ai }, fn) => allow(fn, ['bedrock:InvokeModel'],
     [...new Set([ai.primaryRegion, ai.fallbackRegion].flatMap((region) => bedrockModelArns(ai.models[purpose], region)))]),
 });

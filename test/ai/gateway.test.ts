@@ -11,6 +11,7 @@ import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '
 import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
 import { QUOTA_LIMIT, reserve } from '../../layers/core/ai/quota';
 import { QualityShedError } from '../../layers/core/ai/shedder';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '../../layers/core/ai/timeouts';
 import { logger } from '../../layers/core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { useTestDatabase } from '../support/db';
@@ -53,6 +54,7 @@ const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
   shedderDisabled: false,
   quotaMaxWaitMs: 0,
   embeddingDimensions: 1024,
+  attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
   ...overrides,
 });
 

@@ -24,6 +24,7 @@ import { buildSync } from 'esbuild';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createAiGateway } from '../../layers/core/ai/gateway';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '../../layers/core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { acquire, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '../../layers/core/ai/quota';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
@@ -134,6 +135,7 @@ const gatewayOverhead = async () => {
     config: {
       regions: { primary: 'us-east-1', fallback: 'us-west-2' }, models: DEFAULT_AI_MODELS, attemptsPerRegion: 3,
       backoff: { baseMs: 200, capMs: 2000 }, shedderDisabled: false, quotaMaxWaitMs: 0, embeddingDimensions: 1024,
+      attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
     },
     // a fresh minute per call keeps the quota out of this measurement (it is measured below)
     now: (() => { let t = Date.UTC(2026, 0, 1); return () => new Date((t += QUOTA_WINDOW_MS)); })(),

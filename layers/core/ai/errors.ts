@@ -6,14 +6,20 @@
 export type FailureKind =
   /** the region is shedding load: retry with backoff, count it for the shedder */
   | 'throttle'
-  /** a transient fault (5xx, model not ready, timeout, connection): retry, then the other region */
+  /** a transient fault (5xx, model not ready, model-side timeout, connection): retry, then the other region */
   | 'retryable'
+  /**
+   * the attempt ran past its bound (ai/timeouts.ts: the gateway's AiAttemptTimeoutError, or the SDK's own
+   * TimeoutError): not retried in that region, the other region next; counted by the shedder like a throttle
+   */
+  | 'timeout'
   /** the request itself is wrong (validation, access, unknown model): no retry, no fallback */
   | 'fatal';
 
 const THROTTLE_NAMES = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'RateLimitError', 'TooManyRequestsException']);
+const TIMEOUT_NAMES = new Set(['AiAttemptTimeoutError', 'TimeoutError']);
 const RETRYABLE_NAMES = new Set([
-  'InternalServerException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ModelTimeoutException', 'TimeoutError', 'RequestTimeout',
+  'InternalServerException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ModelTimeoutException', 'RequestTimeout',
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']);
 
@@ -28,6 +34,7 @@ export const classifyFailure = (error: unknown): FailureKind => {
   const e = (error ?? {}) as SdkLikeError;
   const status = e.$metadata?.httpStatusCode;
   if ((e.name && THROTTLE_NAMES.has(e.name)) || status === 429 || e.$retryable?.throttling) return 'throttle';
+  if (e.name && TIMEOUT_NAMES.has(e.name)) return 'timeout';
   if ((e.name && RETRYABLE_NAMES.has(e.name)) || (status !== undefined && status >= 500)) return 'retryable';
   if (e.code && NETWORK_CODES.has(e.code)) return 'retryable';
   return 'fatal';

@@ -6,8 +6,11 @@
  * attempt first takes a slot of the shared per-region quota (waiting, or moving to the other region,
  * rather than being sent to be throttled); the primary region gets the retry budget for throttles,
  * 5xx and connection faults, then the same call goes to the fallback region (`[AI:fallback]`);
- * a refused request (validation, access, unknown model) fails at once. Every attempt is written to
- * the ledger; throttles also feed the shedder (`[AI:Throttle]`).
+ * a refused request (validation, access, unknown model) fails at once. Every attempt is bounded by its
+ * purpose's attempt timeout (ai/timeouts.ts): an attempt that runs past it is aborted (`[AI:Timeout]`,
+ * ledger outcome 'timed_out') and its region is not tried again for this call, so a hung region costs
+ * one timeout, not the retry budget. Every attempt is written to the ledger; throttles and timeouts
+ * also feed the shedder (`[AI:Throttle]`, `[AI:Timeout]`).
  */
 import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { Kysely } from 'kysely';
@@ -20,7 +23,8 @@ import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '
 import { recordCall } from './ledger';
 import { modelIdForRegion } from './models';
 import { acquire, QuotaExhaustedError } from './quota';
-import { guardAgainstShedding, recordThrottle, shedderDisabled, shedderStatus } from './shedder';
+import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
+import { parseAttemptTimeouts, withAttemptTimeout, type AttemptTimeouts } from './timeouts';
 
 export type TextPurpose = Exclude<AiPurpose, 'embedding'>;
 
@@ -34,6 +38,8 @@ export interface GatewayConfig {
   /** longest wait for a quota slot when both regions are full */
   quotaMaxWaitMs: number;
   embeddingDimensions: 256 | 512 | 1024;
+  /** per-purpose bound of one attempt (ai/timeouts.ts); an attempt past it is aborted and the other region tried */
+  attemptTimeoutMs: AttemptTimeouts;
 }
 
 export interface GatewayDeps {
@@ -80,7 +86,7 @@ export interface AiGateway {
 
 interface Attempt<T> {
   /** `modelId`: the configured id as that region must be called with it (modelIdForRegion) */
-  send: (client: BedrockRuntimeClient, modelId: string) => Promise<T>;
+  send: (client: BedrockRuntimeClient, modelId: string, abortSignal: AbortSignal) => Promise<T>;
   usage: (out: T) => CallResult['usage'];
 }
 
@@ -92,8 +98,13 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
 
   const call = async <T>(purpose: AiPurpose, modelId: string, context: CallContext, attempt: Attempt<T>): Promise<T & CallResult> => {
     const failures: { region: string; error: string }[] = [];
+    const timeoutMs = config.attemptTimeoutMs[purpose];
+    /** regions that let an attempt of this call time out: not tried again for it */
+    const timedOut = new Set<string>();
     let attempts = 0;
-    for (const phase of [{ home: primary, regions: [primary, fallback] }, { home: fallback, regions: [fallback] }]) {
+    for (const candidate of [{ home: primary, regions: [primary, fallback] }, { home: fallback, regions: [fallback] }]) {
+      const phase = { ...candidate, regions: candidate.regions.filter((r) => !timedOut.has(r)) };
+      if (phase.regions.length === 0) continue;
       if (phase.home === fallback) {
         logger.warn('[AI:fallback]', { purpose, from: primary, to: fallback, modelId, failures, ...context });
       }
@@ -112,7 +123,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         const at = now();
         const started = performance.now();
         try {
-          const out = await attempt.send(client(region), regionModelId);
+          const out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal));
           const latencyMs = Math.round(performance.now() - started);
           const usage = attempt.usage(out);
           await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
@@ -122,9 +133,15 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
           const errorName = (error as Error).name ?? 'Error';
           const latencyMs = performance.now() - started;
           if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId: regionModelId, at, errorName, ...context });
+          else if (kind === 'timeout') await recordTimeout(db, { region, purpose, modelId: regionModelId, at, errorName, latencyMs, timeoutMs, ...context });
           else await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'error', errorName, latencyMs, ...context, at });
           if (kind === 'fatal') throw new AiRequestError(region, error);
           failures.push({ region, error: `${errorName}: ${(error as Error).message}` });
+          if (kind === 'timeout') {
+            // a hung region: another attempt there would likely hang as long; the other region next
+            timedOut.add(region);
+            break;
+          }
           if (n < config.attemptsPerRegion) await sleep(backoffMs(n, config.backoff.baseMs, config.backoff.capMs, deps.random));
         }
       }
@@ -148,8 +165,8 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         requestMetadata: { purpose: request.purpose, ...(request.analysisId && { analysis_id: request.analysisId }) },
       };
       const out = await call(request.purpose, modelId, context, {
-        send: async (c, regionModelId) => {
-          const res = await c.send(new ConverseCommand({ modelId: regionModelId, ...input }));
+        send: async (c, regionModelId, abortSignal) => {
+          const res = await c.send(new ConverseCommand({ modelId: regionModelId, ...input }), { abortSignal });
           return { text: (res.output?.message?.content ?? []).map((block) => block.text ?? '').join(''), usage: res.usage };
         },
         usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
@@ -161,8 +178,8 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       const modelId = config.models.embedding;
       const body = JSON.stringify({ inputText: text, dimensions: config.embeddingDimensions, normalize: true });
       const out = await call('embedding', modelId, context, {
-        send: async (c, regionModelId) => {
-          const res = await c.send(new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }));
+        send: async (c, regionModelId, abortSignal) => {
+          const res = await c.send(new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }), { abortSignal });
           return JSON.parse(new TextDecoder().decode(res.body)) as { embedding: number[]; inputTextTokenCount?: number };
         },
         usage: (res) => ({ inputTokens: res.inputTextTokenCount ?? 0, outputTokens: 0 }),
@@ -183,6 +200,7 @@ export const gatewayConfigFromEnv = (): GatewayConfig => ({
   shedderDisabled: shedderDisabled(),
   quotaMaxWaitMs: 20_000,
   embeddingDimensions: 1024,
+  attemptTimeoutMs: parseAttemptTimeouts(env(ENV.aiAttemptTimeoutMs)),
 });
 
 let shared: AiGateway | undefined;

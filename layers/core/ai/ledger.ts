@@ -1,7 +1,7 @@
 /**
  * The AI call ledger: one row per model request attempt, whatever its outcome. It is the source of
- * per-user AI usage counts and per-analysis token usage, and (outcome 'throttled') the shared
- * record the throttle shedder reads.
+ * per-user AI usage counts and per-analysis token usage, and (outcomes 'throttled' and 'timed_out':
+ * an attempt aborted at its attempt timeout, ai/timeouts.ts) the shared record the throttle shedder reads.
  */
 import type { Kysely } from 'kysely';
 import type { AiOutcome, AiPurpose, Database } from '../db/schema';

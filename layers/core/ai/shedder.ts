@@ -1,6 +1,8 @@
 /**
  * The throttle shedder. Every throttle is a row in the AI call ledger (ai_calls, outcome 'throttled'),
- * which every Lambda instance shares; more than SHEDDER_TRIP_ABOVE of them in the last
+ * and so is every attempt that ran past its attempt timeout (outcome 'timed_out': a region that hangs
+ * is as short of capacity as one that throttles, and costs far more time per attempt); the ledger is
+ * shared by every Lambda instance. More than SHEDDER_TRIP_ABOVE of them in the last
  * SHEDDER_WINDOW_MS (sliding, across all regions) make it hot, and while it is hot quality-check calls
  * are refused before they start (QualityShedError, `[AI:Shed]`) so the model capacity left goes to
  * primary analyses, which are never shed. A configuration flag switches it off.
@@ -73,10 +75,27 @@ export const recordThrottle = async (db: Kysely<Database>, t: ThrottleRecord): P
   await recordCall(db, { ...t, outcome: 'throttled' });
 };
 
-/** Throttles (all regions) with created_at in (now − window, now]; one count over ai_calls_outcome_idx. */
+export interface TimeoutRecord extends ThrottleRecord {
+  latencyMs: number;
+  timeoutMs: number;
+}
+
+/** One attempt past its timeout: `[AI:Timeout]` in the log and a 'timed_out' ledger row, which the shedder counts too. */
+export const recordTimeout = async (db: Kysely<Database>, t: TimeoutRecord): Promise<void> => {
+  logger.warn('[AI:Timeout]', {
+    region: t.region, purpose: t.purpose, modelId: t.modelId, errorName: t.errorName, timeoutMs: t.timeoutMs, latencyMs: Math.round(t.latencyMs), analysisId: t.analysisId,
+  });
+  const { timeoutMs: _timeoutMs, ...entry } = t;
+  await recordCall(db, { ...entry, outcome: 'timed_out' });
+};
+
+/** Ledger outcomes the shedder counts: throttles and timed-out attempts. */
+export const SHEDDER_OUTCOMES = ['throttled', 'timed_out'] as const;
+
+/** Throttles and timeouts (all regions) with created_at in (now − window, now]; one count over ai_calls_outcome_idx. */
 export const countRecentThrottles = async (db: Kysely<Database>, now: Date): Promise<number> => {
   const row = await db.selectFrom('ai_calls').select(sql<number>`count(*)::int`.as('n'))
-    .where('outcome', '=', 'throttled')
+    .where('outcome', 'in', SHEDDER_OUTCOMES)
     .where('created_at', '>', new Date(now.getTime() - SHEDDER_WINDOW_MS))
     .where('created_at', '<=', now)
     .executeTakeFirstOrThrow();

@@ -7,6 +7,7 @@ import { migration as promptTemplates } from './migrations/0003-prompt-templates
 import { migration as evidenceCounters } from './migrations/0004-evidence-counters';
 import { migration as feedback } from './migrations/0005-feedback';
 import { migration as operators } from './migrations/0006-operators';
+import { migration as aiCallTimeouts } from './migrations/0007-ai-call-timeouts';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -15,6 +16,7 @@ export const migrations: Record<string, Migration> = {
   '0004-evidence-counters': evidenceCounters,
   '0005-feedback': feedback,
   '0006-operators': operators,
+  '0007-ai-call-timeouts': aiCallTimeouts,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

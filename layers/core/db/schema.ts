@@ -16,7 +16,8 @@ export type QualityConfidence = 'established' | 'probable' | 'possible' | 'insuf
 export type FeedbackAction = 'agree' | 'disagree' | 'unsure' | 'regenerate' | 'edit' | 'view';
 export type FeedbackStatus = 'accepted' | 'rejected' | 'needs_revision' | 'regenerated' | 'edited' | 'viewed';
 export type AiPurpose = 'analysis' | 'quality' | 'judge' | 'embedding';
-export type AiOutcome = 'ok' | 'throttled' | 'error' | 'shed';
+/** 'timed_out': an attempt aborted at its attempt timeout (ai/timeouts.ts; migration 0007) */
+export type AiOutcome = 'ok' | 'throttled' | 'error' | 'shed' | 'timed_out';
 
 export interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
 

@@ -1,0 +1,101 @@
+/**
+ * How long one Bedrock attempt may take before the gateway gives up on it and moves to the other region.
+ *
+ * Without a bound, a region that answers after 90 s held a generation for 362 s and the fallback region was
+ * never tried (issue 14). An attempt that times out is not retried in its region: the gateway goes to the
+ * fallback region at once, so a call takes at most one primary attempt plus one fallback attempt that time
+ * out (2 × the timeout, plus quota waits), and that has to fit in the calling function's own limit
+ * (lib/manifest.ts) with room for its database work:
+ *
+ * | purpose   | attempt | worst case per function run                     | function (timeout)           |
+ * |-----------|---------|-------------------------------------------------|------------------------------|
+ * | analysis  | 80 s    | embed 2 × 10 s + converse 2 × 80 s = 180 s       | generation-worker (300 s)    |
+ * | quality   | 25 s    | 2 checks in turn × 2 × 25 s = 100 s              | quality-worker (120 s)       |
+ * | embedding | 10 s    | 2 × 10 s = 20 s past the 240 s sweep budget      | embedding-sweeper (300 s)    |
+ * | judge     | 60 s    | 2 × 60 s per judged analysis                      | eval CLI (no function limit) |
+ *
+ * The analysis bound is the trade-off: a full 4,096-token Sonnet answer takes about a minute at typical
+ * output rates, so a much shorter bound would throw healthy answers away (and pay for them twice), while a
+ * primary that answers after 90 s must lose to the fallback. 80 s does both and leaves 120 s of the
+ * worker's 300 s for the database work, quota waits and the lease. It can go up to about 130 s before
+ * 2 × analysis + 2 × embedding stop fitting. Titan embeddings and Haiku scoring answer in seconds.
+ *
+ * Override (CDK context `aiAttemptTimeoutMs` → AI_ATTEMPT_TIMEOUT_MS): one number of milliseconds for
+ * every purpose (`2000`), or per purpose (`analysis=60000,embedding=5000`); purposes not named keep
+ * their default.
+ */
+import type { AiPurpose } from '../db/schema';
+
+export type AttemptTimeouts = Record<AiPurpose, number>;
+
+export const ATTEMPT_TIMEOUT_DEFAULTS_MS: Readonly<AttemptTimeouts> = {
+  analysis: 80_000,
+  quality: 25_000,
+  judge: 60_000,
+  embedding: 10_000,
+};
+
+const PURPOSES = Object.keys(ATTEMPT_TIMEOUT_DEFAULTS_MS) as AiPurpose[];
+
+const milliseconds = (raw: string, what: string): number => {
+  const value = Number(raw.trim());
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${what} must be a whole number of milliseconds of at least 1, got '${raw}'`);
+  }
+  return value;
+};
+
+/** The per-purpose attempt timeouts: the defaults, with the override (if any) applied. Throws on a malformed value. */
+export const parseAttemptTimeouts = (raw: string | undefined): AttemptTimeouts => {
+  const timeouts = { ...ATTEMPT_TIMEOUT_DEFAULTS_MS };
+  if (raw === undefined || raw.trim() === '') return timeouts;
+  if (!raw.includes('=')) {
+    const all = milliseconds(raw, 'aiAttemptTimeoutMs');
+    for (const purpose of PURPOSES) timeouts[purpose] = all;
+    return timeouts;
+  }
+  for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [purpose, value, ...rest] = pair.split('=');
+    if (!PURPOSES.includes(purpose?.trim() as AiPurpose) || value === undefined || rest.length > 0) {
+      throw new Error(`aiAttemptTimeoutMs is a number of milliseconds, or purpose=milliseconds pairs (${PURPOSES.join(', ')}), got '${raw}'`);
+    }
+    timeouts[purpose!.trim() as AiPurpose] = milliseconds(value, `aiAttemptTimeoutMs ${purpose!.trim()}`);
+  }
+  return timeouts;
+};
+
+/** One attempt ran past its bound; the gateway aborted its request. Retryable in the other region. */
+export class AiAttemptTimeoutError extends Error {
+  override name = 'AiAttemptTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within the attempt timeout of ${timeoutMs} ms; the request was aborted`);
+  }
+}
+
+/**
+ * Runs one attempt with an AbortSignal that fires after `timeoutMs` (the SDK aborts the HTTP request and
+ * closes its stream), and rejects with AiAttemptTimeoutError at that moment even if the attempt ignores the
+ * signal. The timer is cleared as soon as the attempt settles.
+ */
+export const withAttemptTimeout = async <T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new AiAttemptTimeoutError(timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const running = run(controller.signal);
+  running.catch(() => undefined); // its AbortError after a timeout is not news
+  try {
+    return await Promise.race([running, timedOut]);
+  } catch (error) {
+    // the SDK's own AbortError may settle the race first: report it as the timeout it is
+    if (controller.signal.aborted && controller.signal.reason instanceof AiAttemptTimeoutError) throw controller.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+};
