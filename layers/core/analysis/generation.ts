@@ -1,7 +1,8 @@
 /**
  * Generating one analysis (the generation worker's core): queued → generating → complete, or failed
- * with a message the user can act on. Duplicate delivery of the same message finds the row already
- * claimed and generates nothing, so it produces one analysis; it only queues the quality checks again
+ * with a message the user can act on. The worker holds the row with a lease (lease.ts): a duplicate
+ * delivery finds it claimed and comes back later (live lease) or takes it over (the worker crashed), so
+ * it produces one analysis; it only queues the quality checks again
  * when the analysis is complete and was never checked (the first run's queueing failed). The investigation and its evidence are only
  * read here, never changed.
  */
@@ -13,6 +14,7 @@ import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
+import { claimLease, holdLease } from './lease';
 import { decideInclusion, nearestChunks } from './retrieval';
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
@@ -32,13 +34,34 @@ export interface GenerationDeps {
   gateway: AiGateway;
   /** called once the analysis is complete (queues its quality checks) */
   onComplete?: (analysisId: string) => Promise<void>;
+  /** called with every lease renewal: keeps the message invisible while the work holds the analysis (worker.ts) */
+  keepMessage?: () => Promise<void>;
 }
 
-export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
-  const claimed = await db.updateTable('analyses').set({ generation_status: 'generating', updated_at: new Date() })
-    .where('id', '=', analysisId).where('generation_status', '=', 'queued')
-    .returning(['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction'])
-    .executeTakeFirst();
+const PUT_BACK_ATTEMPTS = 3;
+
+/**
+ * Hands a generation that failed for a retryable reason back to queued, releasing its lease; a failed
+ * put-back is tried again. Should every attempt fail (the database is down), nothing is lost: the lease
+ * runs out and the message's return takes the row over.
+ */
+const putBack = async (db: Kysely<Database>, analysisId: string): Promise<void> => {
+  for (let attempt = 1; attempt <= PUT_BACK_ATTEMPTS; attempt++) {
+    try {
+      await db.updateTable('analyses').set({ generation_status: 'queued', claimed_until: null, updated_at: new Date() })
+        .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
+      return;
+    } catch (error) {
+      logger.warn('putting the analysis back to queued failed', { analysisId, attempt, error: error as Error });
+      if (attempt < PUT_BACK_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+    }
+  }
+};
+
+export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
+  // from queued, or a generating row whose worker's lease ran out (it crashed); a live lease throws LeaseHeldError
+  const claimed = await claimLease(db, analysisId, { from: ['queued'], to: 'generating' },
+    ['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction']);
   if (!claimed) {
     // A redelivered message whose first run completed the analysis but could not queue its checks
     // (onComplete threw, so the message came back): queue them now, so no analysis stays unchecked.
@@ -47,6 +70,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
     if (settled) await onComplete?.(analysisId);
     return 'duplicate';
   }
+  const release = holdLease(db, analysisId, 'generating', keepMessage);
 
   try {
     const investigation = await db.selectFrom('investigations').select(['title', 'description']).where('id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
@@ -100,6 +124,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
         retrieval_quality: JSON.stringify(retrievalQuality(ranked.map((r) => r.similarity), ranked.map((r) => r.included))),
         error_message: null,
         generated_at: new Date(),
+        claimed_until: null,
         updated_at: new Date(),
       }).where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
     });
@@ -108,14 +133,14 @@ export const generateAnalysis = async ({ db, gateway, onComplete }: GenerationDe
   } catch (error) {
     if ([...FINAL_FAILURES, NoEvidenceError].some((type) => error instanceof type)) {
       logger.warn('analysis generation failed', { analysisId, error: (error as Error).message });
-      await db.updateTable('analyses').set({ generation_status: 'failed', error_message: (error as Error).message, updated_at: new Date() })
+      await db.updateTable('analyses').set({ generation_status: 'failed', error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
         .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
       return 'failed';
     }
     // anything else (a database blip, a crash) is retried: hand the analysis back and let the message return
-    await db.updateTable('analyses').set({ generation_status: 'queued', updated_at: new Date() })
-      .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute()
-      .catch(() => undefined);
+    await putBack(db, analysisId);
     throw error;
+  } finally {
+    release();
   }
 };

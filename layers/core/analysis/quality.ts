@@ -36,6 +36,7 @@ import { canTransition } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
 import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
+import { claimLease, holdLease } from './lease';
 import { activeTemplate, evidenceText, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
 import { organizationAnalyses } from '../repositories/analyses';
@@ -50,6 +51,8 @@ export interface QualityDeps {
   db: Kysely<Database>;
   gateway: Pick<AiGateway, 'converse'>;
   now?: () => Date;
+  /** called with every lease renewal: keeps the message invisible while the check holds the analysis (worker.ts) */
+  keepMessage?: () => Promise<void>;
 }
 
 
@@ -145,14 +148,13 @@ export const requestQualityCheck = async (
 
 // ---- running a check (the quality worker) -----------------------------------------------------
 
-/** Claims the check: complete → checking, or already checking. Anything else: not ours to check. */
-const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promise<boolean> => {
-  const moved = await db.updateTable('analyses').set({ generation_status: 'checking', updated_at: now })
-    .where('id', '=', analysisId).where('generation_status', '=', 'complete').executeTakeFirst();
-  if (Number(moved.numUpdatedRows) > 0) return true;
-  const row = await db.selectFrom('analyses').select('generation_status').where('id', '=', analysisId).executeTakeFirst();
-  return row?.generation_status === 'checking';
-};
+/**
+ * Claims the check with a lease (lease.ts): complete → checking, or a checking row no worker holds (a
+ * manual start not picked up yet, or a crashed worker's). A live lease throws LeaseHeldError: the
+ * message comes back later instead of running the checks twice. Anything else: not ours to check.
+ */
+const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promise<boolean> =>
+  (await claimLease(db, analysisId, { from: ['complete'], to: 'checking' }, ['id'], now)) !== undefined;
 
 const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<string> => {
   const rows = await db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
@@ -167,8 +169,9 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.
  * a failed check (the analysis stays usable); throws only when even the failure cannot be recorded
  * (the database is gone), so the message is retried and, in the end, the watchdog releases the row.
  */
-export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
+export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
   if (!(await claim(db, analysisId, now()))) return 'skipped';
+  const release = holdLease(db, analysisId, 'checking', keepMessage);
   try {
     const row = await db.selectFrom('analyses').select(['result', 'question_id', 'topic_id', 'retrieval_quality', 'requested_by'])
       .where('id', '=', analysisId).executeTakeFirstOrThrow();
@@ -203,6 +206,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: Q
       quality_confidence: confidence.level,
       quality_error: null,
       quality_checked_at: now(),
+      claimed_until: null,
       updated_at: now(),
     }).where('id', '=', analysisId).where('generation_status', '=', 'checking').executeTakeFirst();
     logger.info('quality checks verified', { analysisId, faithfulness, coverage, confidence: confidence.level, written: Number(written.numUpdatedRows) > 0 });
@@ -210,15 +214,17 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date() }: Q
   } catch (error) {
     if (error instanceof QualityShedError) {
       // `[AI:Shed]` was logged by the gateway; the analysis ships without a quality score
-      await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, updated_at: now() })
+      await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, claimed_until: null, updated_at: now() })
         .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
       return 'shed';
     }
     const reason = reasonOf(error);
     logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
-    await db.updateTable('analyses').set({ generation_status: 'complete', quality_error: reason.slice(0, 2000), updated_at: now() })
+    await db.updateTable('analyses').set({ generation_status: 'complete', quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
       .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
     return 'failed';
+  } finally {
+    release();
   }
 };
 

@@ -20,7 +20,7 @@
  *   nothing; the user retries.
  * The failed rows get a message the user can act on (retry later); the evidence is untouched.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { functionById, queues, visibilityTimeoutSeconds } from '../../../lib/manifest';
 import type { Database, GenerationStatus } from '../db/schema';
 import { logger } from '../logger';
@@ -79,16 +79,19 @@ export const runWatchdog = async (
   { now = new Date(), limits = WATCHDOG_LIMITS }: { now?: Date; limits?: WatchdogLimits } = {},
 ): Promise<WatchdogReport> => {
   const cut = staleBefore(now, limits);
-  // each update is conditional on the status and the age, so a row that moved on meanwhile is left alone
+  // each update is conditional on the status and the age, so a row that moved on meanwhile is left alone,
+  // and on the lease: a row a live worker holds is never released under it (lease.ts)
+  const unleased = (eb: ExpressionBuilder<Database, 'analyses'>) =>
+    eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]);
   const released = await db.updateTable('analyses')
-    .set({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking, updated_at: now })
-    .where('generation_status', '=', 'checking').where('updated_at', '<', cut.checking)
+    .set({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, updated_at: now })
+    .where('generation_status', '=', 'checking').where('updated_at', '<', cut.checking).where(unleased)
     .returning('id').execute();
   for (const { id } of released) logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
 
   const generating = await db.updateTable('analyses')
-    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.generating, updated_at: now })
-    .where('generation_status', '=', 'generating').where('updated_at', '<', cut.generating)
+    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })
+    .where('generation_status', '=', 'generating').where('updated_at', '<', cut.generating).where(unleased)
     .returning('id').execute();
   const queued = await db.updateTable('analyses')
     .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.queued, updated_at: now })

@@ -1,12 +1,20 @@
 /**
  * The loop both analysis workers share (SQS, partial batch responses): each message names an analysis;
  * its work either finishes (success, or a failure recorded on the analysis) or throws, and then the
- * message is reported back to return after the visibility timeout and, in the end, rest in the DLQ.
- * A malformed message is reported back too: it ends in the DLQ where an operator can see it.
+ * message is reported back and, in the end, rests in the DLQ. A malformed message is reported back too:
+ * it ends in the DLQ where an operator can see it.
+ *
+ * The message's visibility follows the work, not the queue's long default (6 × the worker's timeout):
+ * while the work holds the analysis's lease the message stays invisible one lease at a time (lease.ts),
+ * so after a crash it returns within about a minute and takes the row over; a failed attempt returns
+ * after a short, growing delay (retryDelaySeconds), or once a live lease could have run out.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
+import { sqsClient } from '../aws/clients';
 import { logger } from '../logger';
+import { LEASE_MS, LeaseHeldError } from './lease';
 
 const Message = z.object({ analysis_id: z.uuid() });
 
@@ -18,7 +26,43 @@ const parse = (body: string) => {
   }
 };
 
-export const analysisWorker = (name: string, work: (analysisId: string) => Promise<unknown>) =>
+/** SQS's ceiling for one visibility change is 12 hours; ours stay far below. */
+const MAX_RETRY_DELAY_SECONDS = 300;
+
+/**
+ * Pure: when a failed message should come back. A live lease: just after it could have run out.
+ * Otherwise 10 s, 20 s, 40 s … by receive count (capped), so the maxReceiveCount attempts of a
+ * transient fault are spent within about a minute, not hours.
+ */
+export const retryDelaySeconds = (receiveCount: number, error: unknown): number => {
+  if (error instanceof LeaseHeldError) return Math.min(MAX_RETRY_DELAY_SECONDS, Math.ceil(error.retryAfterMs / 1000) + 1);
+  return Math.min(MAX_RETRY_DELAY_SECONDS, 10 * 2 ** Math.max(0, receiveCount - 1));
+};
+
+/** Pure: a queue's URL from its ARN (arn:aws:sqs:<region>:<account>:<name>), as the SQS API names it. */
+export const queueUrlOf = (arn: string): string => {
+  const [, partition, , region, account, name] = arn.split(':');
+  const domain = partition === 'aws-cn' ? 'amazonaws.com.cn' : 'amazonaws.com';
+  return `https://sqs.${region}.${domain}/${account}/${name}`;
+};
+
+/** What the work may do with its message: keep it invisible for one more lease. */
+export interface MessageControl {
+  keepMessage: () => Promise<void>;
+}
+
+const setVisibility = async (record: SQSRecord, seconds: number): Promise<void> => {
+  try {
+    await sqsClient().send(new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrlOf(record.eventSourceARN), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds,
+    }));
+  } catch (error) {
+    // the queue's own visibility timeout then decides when it returns: later, never lost
+    logger.warn('could not change the message visibility', { messageId: record.messageId, seconds, error: error as Error });
+  }
+};
+
+export const analysisWorker = (name: string, work: (analysisId: string, message: MessageControl) => Promise<unknown>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
@@ -29,10 +73,16 @@ export const analysisWorker = (name: string, work: (analysisId: string) => Promi
         continue;
       }
       const analysisId = message.data.analysis_id;
+      const leaseSeconds = Math.ceil(LEASE_MS / 1000);
       try {
-        logger.info(`${name} message handled`, { analysisId, outcome: await work(analysisId) });
+        await setVisibility(record, leaseSeconds);
+        const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
+        logger.info(`${name} message handled`, { analysisId, outcome });
       } catch (error) {
-        logger.error(`${name} failed; the message will be retried`, { analysisId, error: error as Error });
+        const delay = retryDelaySeconds(Number(record.attributes.ApproximateReceiveCount ?? 1), error);
+        if (error instanceof LeaseHeldError) logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`, { analysisId });
+        else logger.error(`${name} failed; the message will be retried in ${delay} s`, { analysisId, error: error as Error });
+        await setVisibility(record, delay);
         batchItemFailures.push({ itemIdentifier: record.messageId });
       }
     }

@@ -8,6 +8,7 @@ import { migration as evidenceCounters } from './migrations/0004-evidence-counte
 import { migration as feedback } from './migrations/0005-feedback';
 import { migration as operators } from './migrations/0006-operators';
 import { migration as aiCallTimeouts } from './migrations/0007-ai-call-timeouts';
+import { migration as analysisLeases } from './migrations/0008-analysis-leases';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0005-feedback': feedback,
   '0006-operators': operators,
   '0007-ai-call-timeouts': aiCallTimeouts,
+  '0008-analysis-leases': analysisLeases,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

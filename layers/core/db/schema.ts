@@ -136,6 +136,8 @@ export interface PromptTemplatesTable {
 
 export interface AnalysesTable {
   id: Generated<string>;
+  /** the lease of the worker generating or checking it (analysis/lease.ts); null when no worker holds it */
+  claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   investigation_id: string;
   analysis_type: AnalysisType;
   question_id: string | null;

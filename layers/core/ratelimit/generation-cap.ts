@@ -22,10 +22,16 @@ export const generationCap = (): number => {
   return cap;
 };
 
-/** Analyses of the organization that are queued or generating. */
+/**
+ * Analyses of the organization that are queued, or generating under a live lease: a crashed worker's
+ * analysis stops counting once its lease runs out (analysis/lease.ts), not when the watchdog fails it.
+ */
 export const generationsInFlight = async (db: Kysely<Database>, organizationId: string): Promise<number> => {
   const row = await organizationAnalyses(db, organizationId)
-    .where('a.generation_status', 'in', ['queued', 'generating'])
+    .where((eb) => eb.or([
+      eb('a.generation_status', '=', 'queued'),
+      eb.and([eb('a.generation_status', '=', 'generating'), eb.or([eb('a.claimed_until', 'is', null), eb('a.claimed_until', '>', sql<Date>`now()`)])]),
+    ]))
     .select(sql<number>`count(*)::int`.as('n'))
     .executeTakeFirstOrThrow();
   return row.n;

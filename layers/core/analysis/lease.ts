@@ -1,0 +1,69 @@
+/**
+ * Leases on in-flight analyses (issue 14, "leases, not guesses"). A worker claims a row by moving it into
+ * its in-flight status with `claimed_until = now + LEASE_MS`, renews the lease while it works, and clears
+ * it when it is done. A message delivered again may take over a row whose lease has run out (its worker
+ * crashed or was killed); a row whose lease is live belongs to a worker that is still working, and the
+ * message comes back once that lease could have run out (LeaseHeldError), instead of being dropped.
+ *
+ * Why 60 s: long enough that a renewal every 20 s survives a slow database round trip or two, short
+ * enough that a crashed worker's analysis is taken over within about a minute of its message returning
+ * (the worker keeps its message invisible for one lease at a time: worker.ts).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database, GenerationStatus } from '../db/schema';
+import { logger } from '../logger';
+
+export const LEASE_MS = 60_000;
+export const RENEW_EVERY_MS = LEASE_MS / 3;
+
+/** The row is claimed by a live worker: try again once its lease could have run out. */
+export class LeaseHeldError extends Error {
+  override readonly name = 'LeaseHeldError';
+  constructor(readonly analysisId: string, readonly retryAfterMs: number) {
+    super(`analysis ${analysisId} is being worked on by another worker (lease for ${Math.ceil(retryAfterMs / 1000)} s more)`);
+  }
+}
+
+/** Pure: whether a row in flight may be claimed at `now` (no lease, or one that has run out). */
+export const leaseFree = (claimedUntil: Date | null, now: Date): boolean => claimedUntil === null || new Date(claimedUntil).getTime() <= now.getTime();
+
+/**
+ * Claims the row: from one of `from` into `to`, or `to` itself when its lease is free (a takeover).
+ * Returns the claimed columns, or undefined when the row is elsewhere; throws LeaseHeldError when a live
+ * worker holds it.
+ */
+export const claimLease = async <C extends keyof Database['analyses'] & string>(
+  db: Kysely<Database>, analysisId: string, move: { from: GenerationStatus[]; to: GenerationStatus }, columns: readonly C[], now = new Date(),
+) => {
+  const until = new Date(now.getTime() + LEASE_MS);
+  const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, updated_at: now })
+    .where('id', '=', analysisId)
+    .where((eb) => eb.or([
+      eb('generation_status', 'in', move.from),
+      eb.and([eb('generation_status', '=', move.to), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
+    ]))
+    .returning([...columns])
+    .executeTakeFirst();
+  if (claimed) return claimed;
+  const row = await db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', analysisId).executeTakeFirst();
+  if (row?.generation_status === move.to && row.claimed_until && !leaseFree(row.claimed_until, now)) {
+    throw new LeaseHeldError(analysisId, new Date(row.claimed_until).getTime() - now.getTime());
+  }
+  return undefined;
+};
+
+/**
+ * Renews the lease every RENEW_EVERY_MS while the work runs (and calls `alsoEvery`, e.g. to keep the
+ * message invisible as long); returns the function that stops renewing. A failed renewal is logged: the
+ * next one may succeed, and if none does the lease runs out and the message's return takes over.
+ */
+export const holdLease = (db: Kysely<Database>, analysisId: string, status: GenerationStatus, alsoEvery?: () => Promise<void>): (() => void) => {
+  const timer = setInterval(() => {
+    void db.updateTable('analyses').set({ claimed_until: sql<Date>`now() + ${`${LEASE_MS} milliseconds`}::interval` })
+      .where('id', '=', analysisId).where('generation_status', '=', status).execute()
+      .then(() => alsoEvery?.())
+      .catch((error: unknown) => logger.warn('lease renewal failed', { analysisId, error: error as Error }));
+  }, RENEW_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+};
