@@ -13,6 +13,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { CORS, type Access, type FunctionSpec, type HttpTrigger } from '../manifest';
+import { rateClassOf } from '../../layers/core/ratelimit/limits';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
@@ -25,6 +26,35 @@ const OPEN_ROUTE_REASON: Record<Access, string> = {
   cron: 'Authorized in the handler: the Secrets Manager cron bearer (constant-time compare) or an admin JWT, which a gateway authorizer cannot express as an either-or.',
   investigator: '',
   admin: '',
+};
+
+/** API Gateway's token bucket: steady requests per second, and the burst it absorbs above that. */
+export interface GatewayThrottle { rateLimit: number; burstLimit: number }
+
+/** The stage's default route settings: what a route without its own (the CORS preflight) gets. */
+export const DEFAULT_ROUTE_THROTTLE: GatewayThrottle = { rateLimit: 100, burstLimit: 200 };
+
+/**
+ * The gateway's throttle of each route, declared once by route class (the rate limiter's classes,
+ * layers/core/ratelimit/limits.ts, with investigator routes split into reads and writes). Each route has
+ * its own bucket, shared by all its callers: a ceiling on what reaches the functions and the database,
+ * below the handlers' per-user and per-address limits. Sign-in and the other public routes are the
+ * tightest — anyone can call them, and each sign-in costs a Cognito call —, writes (which start AI work,
+ * write feedback) tighter than reads. docs/deploy.md has the figures' reasoning and the WAF plan.
+ */
+export const ROUTE_THROTTLES = {
+  auth: { rateLimit: 10, burstLimit: 20 },
+  public: { rateLimit: 20, burstLimit: 40 },
+  cron: { rateLimit: 1, burstLimit: 5 },
+  admin: { rateLimit: 10, burstLimit: 20 },
+  investigatorWrite: { rateLimit: 25, burstLimit: 50 },
+  investigatorRead: { rateLimit: 100, burstLimit: 200 },
+} as const satisfies Record<string, GatewayThrottle>;
+
+export const routeThrottle = (trigger: HttpTrigger): GatewayThrottle => {
+  const rateClass = rateClassOf(trigger);
+  if (rateClass !== 'investigator') return ROUTE_THROTTLES[rateClass];
+  return trigger.method === 'GET' ? ROUTE_THROTTLES.investigatorRead : ROUTE_THROTTLES.investigatorWrite;
 };
 
 export const httpTriggers = (fn: FunctionSpec): HttpTrigger[] => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http');
@@ -60,8 +90,9 @@ export class ApiStack extends Stack {
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      // a ceiling for the whole API; per-user rate limiting is the handlers' (WAF cannot attach to HTTP APIs)
-      throttle: { rateLimit: 100, burstLimit: 200 },
+      // the default of each route's own bucket; the routes' own are set below (routeThrottle); per-user and
+      // per-address rate limiting is the handlers' (WAF cannot attach to HTTP APIs: docs/deploy.md)
+      throttle: DEFAULT_ROUTE_THROTTLE,
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(JSON.stringify({
@@ -82,6 +113,8 @@ export class ApiStack extends Stack {
     const { client, issuer } = resources.identity;
     const authorizer = new HttpJwtAuthorizer('CognitoJwt', issuer, { jwtAudience: [client.userPoolClientId] });
 
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    const cfnStage = stage.node.defaultChild as apigw.CfnStage;
     this.functions = specs.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources, config });
       const integration = new HttpLambdaIntegration(`${spec.id}-integration`, fn);
@@ -92,6 +125,10 @@ export class ApiStack extends Stack {
           integration,
           ...(NEEDS_JWT[trigger.access] && { authorizer }),
         });
+        const { rateLimit, burstLimit } = routeThrottle(trigger);
+        routeSettings[`${trigger.method} ${trigger.path}`] = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
+        // a stage's route settings name existing routes: CloudFormation must create them first
+        for (const route of routes) cfnStage.node.addDependency(route);
         if (!NEEDS_JWT[trigger.access]) {
           for (const route of routes) {
             for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
@@ -102,6 +139,7 @@ export class ApiStack extends Stack {
       }
       return fn;
     });
+    cfnStage.routeSettings = routeSettings;
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API ({base_url})' });
     if (config.apiDomain) {

@@ -11,6 +11,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { ENV } from '../../layers/core/config';
 import { functions, httpRoutes, queues, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type Resource } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
+import { ROUTE_THROTTLES, routeThrottle } from '../../lib/stacks/api-stack';
 import { IdentityStack } from '../../lib/stacks/identity-stack';
 import { MIGRATE_FUNCTION_ID } from '../../lib/stacks/migrations';
 import { NagChecks } from '../../lib/stacks/nag';
@@ -229,6 +230,32 @@ describe('the dev app', () => {
       StageName: '$default',
       AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('requestId') }),
     });
+  });
+
+  test('per-route throttles in the stage: every route its own, sign-in and public routes tighter than reads; the stage after its routes', () => {
+    const api = Template.fromStack(service.api);
+    const [stageId, stage] = Object.entries(api.findResources('AWS::ApiGatewayV2::Stage'))[0]!;
+    const props = stage.Properties as Json;
+    expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
+    const settings = props.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(httpRoutes().map((r) => `${r.method} ${r.path}`).sort());
+    const rate = (key: string) => settings[key]!.ThrottlingRateLimit;
+    for (const route of httpRoutes()) {
+      const setting = settings[`${route.method} ${route.path}`]!;
+      expect(setting).toEqual({ ThrottlingRateLimit: routeThrottle(route).rateLimit, ThrottlingBurstLimit: routeThrottle(route).burstLimit });
+      expect(setting.ThrottlingBurstLimit).toBeGreaterThanOrEqual(setting.ThrottlingRateLimit);
+    }
+    const read = rate('GET /api/investigations');
+    expect(read).toBe(ROUTE_THROTTLES.investigatorRead.rateLimit);
+    for (const key of ['POST /api/auth/login', 'POST /api/auth/forgot-password', 'POST /api/auth/mfa/verify', 'GET /api/health', 'POST /api/webhooks/payment']) {
+      expect(rate(key)).toBeLessThan(read);
+    }
+    expect(rate('POST /api/auth/login')).toBeLessThanOrEqual(rate('GET /api/health'));
+    expect(rate('POST /api/analysis')).toBeLessThan(read); // writes start AI work
+    expect(rate('GET /api/analysis/{analysis_id}')).toBe(read); // the SPA polls it
+    // CloudFormation creates the routes before the stage that names them
+    const dependsOn = api.toJSON().Resources[stageId].DependsOn as string[];
+    for (const routeId of Object.keys(api.findResources('AWS::ApiGatewayV2::Route'))) expect(dependsOn).toContain(routeId);
   });
 
   test('each queue has an encrypted, TLS-only DLQ with maxReceiveCount and visibility >= 6x its consumer timeout', () => {
