@@ -60,16 +60,17 @@ test('a wrong password and an unknown email get the same 401; each is audited wi
   expect(JSON.stringify(rows)).not.toContain('Not-the-password-9!');
 });
 
-test('bad input is a 400 naming each field, and nothing is audited', async () => {
+test('bad input is a 400 naming each field; an invalid sign-in step is still audited as a failed attempt, a NUL stored escaped', async () => {
   const before = (await e2e.twin.database.db.selectFrom('audit_log').select('id').execute()).length;
   const cases: [string, unknown, string][] = [
     ['/api/auth/login', { email: 'not-an-email', password: 'x' }, 'email'],
     ['/api/auth/login', { email: investigator.email }, 'password'],
     ['/api/auth/login', { email: investigator.email, password: 'x', extra: 1 }, ''],
+    ['/api/auth/login', { email: 'a\u0000b@example.com', password: 'x' }, 'email'],
     ['/api/auth/mfa/verify', { username: 'u', session: 's', challenge: 'totp', code: '12ab56' }, 'code'],
     ['/api/auth/webauthn/authenticate/verify', { username: 'u', session: 's', credential: { id: 'x' } }, 'credential.rawId'],
+    ['/api/auth/new-password', { username: 'u\uD800', session: 's' }, 'new_password'],
     ['/api/auth/forgot-password', { email: investigator.email, code: '123456' }, 'new_password'],
-    ['/api/auth/new-password', { username: 'u', session: 's' }, 'new_password'],
   ];
   for (const [path, body, field] of cases) {
     const res = await call('POST', path, undefined, body);
@@ -78,7 +79,20 @@ test('bad input is a 400 naming each field, and nothing is audited', async () =>
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
   }
   expect((await call('POST', '/api/auth/login', undefined, undefined)).status).toBe(400);
-  expect((await e2e.twin.database.db.selectFrom('audit_log').select('id').execute()).length).toBe(before);
+  const rows = (await e2e.twin.database.db.selectFrom('audit_log').selectAll().orderBy('id').execute()).slice(before);
+  // every sign-in step audited (forgot-password is not a sign-in), the invalid names escaped as literal text
+  expect(rows.map((r) => [r.action, r.target])).toEqual([
+    ['auth.login_failed', 'user:not-an-email'],
+    ['auth.login_failed', `user:${investigator.email}`],
+    ['auth.login_failed', `user:${investigator.email}`],
+    ['auth.login_failed', 'user:a\\u0000b@example.com'],
+    ['auth.login_failed', 'user:u'],
+    ['auth.webauthn.authenticate.verify', 'user:u'],
+    ['auth.login_failed', 'user:u\\ud800'],
+    ['auth.login_failed', null],
+  ]);
+  expect(rows.every((r) => r.outcome === 'failure' && r.actor_address === '127.0.0.1')).toBe(true);
+  expect(await e2e.twin.database.db.selectFrom('audit_failures').selectAll().execute()).toEqual([]);
 });
 
 test('administrators answer a TOTP challenge; a wrong code is a 401, audited, and the session is spent', async () => {
