@@ -15,6 +15,7 @@ import {
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
 import { writeAudit } from '../audit/audit';
+import { countAccountAttempt } from './account-limit';
 import { cachedClient } from '../aws/client-cache';
 import { env, requireEnv, ENV } from '../config';
 import type { Database } from '../db/schema';
@@ -215,8 +216,14 @@ export const WRONG_CREDENTIALS = 'The email address or password is not correct.'
  * POST /api/auth/login: password sign-in (tokens, an MFA challenge, or for an invited user signing in
  * with the temporary password the new_password challenge), or the start of a passkey sign-in.
  */
-export const login = (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, origin: RequestOrigin): Promise<SignInResponse> => {
+export const login = async (deps: SignInDeps, input: z.infer<typeof loginBodySchema>, origin: RequestOrigin): Promise<SignInResponse> => {
   const passkey = input.method === 'passkey';
+  // the per-account counter (./account-limit.ts), next to the rate limiter's per-address one
+  const refused = await countAccountAttempt(deps.db, input.email);
+  if (refused) {
+    await auditFailure(deps.db, passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, input.email, origin, { stage: passkey ? 'passkey_start' : 'password', reason: 'account_rate_limited' });
+    throw refused;
+  }
   return step(deps, origin, { action: passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, name: input.email, stage: passkey ? 'passkey_start' : 'password' },
     { message: passkey ? 'Passkey sign-in is not available for this account.' : WRONG_CREDENTIALS },
     async () => {
