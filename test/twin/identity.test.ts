@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeJwt } from 'jose';
+import { createLocalJWKSet, decodeJwt, importJWK, SignJWT } from 'jose';
+import { verifyToken } from '../../layers/core/auth/jwt';
 import type { PlanUserPool } from '../../lib/twin/assembly/plan';
-import { createTokenIssuer, loadOrCreateKeys, TriggerError, type KeyFile, type TriggerInvocation } from '../../lib/twin/identity';
+import { createTokenIssuer, jwksDocument, loadOrCreateKeys, TriggerError, type KeyFile, type TriggerInvocation } from '../../lib/twin/identity';
 
 const POOL: PlanUserPool = {
   id: 'us-east-1_Test', arn: 'arn:aws:cognito-idp:us-east-1:000000000000:userpool/us-east-1_Test', issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Test',
@@ -62,4 +63,18 @@ test("group overrides replace cognito:groups in both tokens; ID token validity i
   for (const token of [tokens.accessToken, tokens.idToken]) expect(decodeJwt(token)['cognito:groups']).toEqual(['auditors']);
   const id = decodeJwt(tokens.idToken);
   expect(id.exp! - id.iat!).toBe(30 * 60);
+});
+
+test("the twin's authorizer (the shared verifier over the twin's JWKS, the pool's client as audience): its own tokens pass; without exp, expired or for no client, refused", async () => {
+  const jwks = createLocalJWKSet(jwksDocument(keys));
+  const expected = { issuer: POOL.issuer, audience: POOL.clients.map((c) => c.id) };
+  const tokens = await issuer().issue(WHO);
+  await expect(verifyToken(tokens.accessToken, jwks, expected)).resolves.toMatchObject({ client_id: 'client1' });
+  await expect(verifyToken(tokens.idToken, jwks, expected)).resolves.toMatchObject({ aud: 'client1' });
+  await expect(verifyToken((await issuer().issue(WHO, { ttlSeconds: -60 })).accessToken, jwks, expected)).rejects.toThrow();
+  const privateKey = await importJWK(keys.privateJwk, 'RS256');
+  const { exp: _, ...noExp } = decodeJwt(tokens.accessToken);
+  const forged = await new SignJWT(noExp).setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid! }).sign(privateKey);
+  await expect(verifyToken(forged, jwks, expected)).rejects.toThrow(/exp/);
+  await expect(verifyToken(tokens.accessToken, jwks, { issuer: POOL.issuer, audience: [] })).rejects.toThrow(/no audience/);
 });
