@@ -78,7 +78,7 @@ test('a wrong code is a 401 audited at stage mfa_setup; the session is spent and
   expect(again.secret_code).not.toBe(challenge.secret_code);
 });
 
-test('bad input is a 400 naming the field, audited nowhere; an unknown session is a 401', async () => {
+test('bad input is a 400 naming the field, audited as a failed attempt with the fields; an unknown session is a 401', async () => {
   const challenge = await setupChallenge(harborInvestigator.email);
   const before = (await failures()).length;
   for (const [body, field] of [
@@ -91,13 +91,21 @@ test('bad input is a 400 naming the field, audited nowhere; an unknown session i
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(field);
   }
-  expect((await failures()).length).toBe(before);
+  // each refused body is audited as a failed sign-in step, naming the bad fields (never their values' secrets)
+  const invalid = (await failures()).slice(before);
+  expect(invalid.map((r) => r.detail)).toEqual([
+    { stage: 'mfa_setup', reason: 'invalid_input', fields: ['code'] },
+    { stage: 'mfa_setup', reason: 'invalid_input', fields: ['code'] },
+    { stage: 'mfa_setup', reason: 'invalid_input', fields: ['session'] },
+    { stage: 'mfa_setup', reason: 'invalid_input', fields: ['username'] },
+  ]);
+  const afterInvalid = before + invalid.length;
   // the refused requests spent nothing: the session still enrols
   expect((await setUp({ username: challenge.username, session: challenge.session, code: totpCode(challenge.secret_code) })).body.status).toBe('signed_in');
 
   const unknown = await setUp({ username: challenge.username, session: 'not-a-session', code: '123456' });
   expect(unknown.status).toBe(401);
-  expect((await failures()).slice(before).map((r) => r.detail)).toEqual([{ stage: 'mfa_setup', reason: 'NotAuthorizedException' }]);
+  expect((await failures()).slice(afterInvalid).map((r) => r.detail)).toEqual([{ stage: 'mfa_setup', reason: 'NotAuthorizedException' }]);
 });
 
 /** a users row, so a twin user signing in with TWIN_PASSWORD, with no authenticator */
