@@ -173,8 +173,11 @@ test('the abort is real: the server sees the request closed at the timeout, not 
     await expect(gateway.converse({ purpose: 'analysis', ...ask })).rejects.toBeInstanceOf(AiUnavailableError);
     for (let i = 0; i < 50 && closedAfter.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect(closedAfter).toHaveLength(2); // one attempt per region, each connection closed by the client
+    // the server's clock starts when the request has arrived, after the client's timer: on a loaded machine
+    // that is tens of milliseconds late, so the close is bounded from above (the timeout, not the answer)
+    // and only loosely from below (not an immediate failure)
     for (const ms of closedAfter) {
-      expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+      expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS / 2);
       expect(ms).toBeLessThan(TIMEOUT_MS + 200);
     }
   } finally {
