@@ -181,13 +181,14 @@ class FunctionPool {
     const startedAt = new Date();
     // Lambda's Duration (and its timeout) runs from the invoke, after the cold start's Init Duration
     let started = performance.now();
+    const timeoutMs = options.timeoutMs ?? this.fn.timeoutSeconds * 1000;
     this.stats.invocations++;
     if (cold) this.stats.coldStarts++;
     let outcome: Settled;
     try {
       await env.ready;
       started = performance.now();
-      outcome = await env.invoke(event, requestId, options.timeoutMs ?? this.fn.timeoutSeconds * 1000);
+      outcome = await env.invoke(event, requestId, timeoutMs);
     } catch (error) {
       const serialized = (error as { serialized?: SerializedError }).serialized ?? { errorType: 'Runtime.Unknown', errorMessage: String(error) };
       outcome = { ok: false, error: serialized, timedOut: false };
@@ -203,7 +204,9 @@ class FunctionPool {
       void env.stop();
     }
     this.waiting.shift()?.();
-    const durationMs = performance.now() - started;
+    // a timed-out invocation lasted its timeout, as Lambda reports it (a timer may fire a fraction of a ms early)
+    const elapsed = performance.now() - started;
+    const durationMs = !outcome.ok && outcome.timedOut ? Math.max(elapsed, timeoutMs) : elapsed;
     this.history.push({ requestId, startedAt, durationMs, coldStart: cold, ok: outcome.ok, timedOut: !outcome.ok && outcome.timedOut, ...(!outcome.ok && { errorType: outcome.error.errorType }) });
     if (this.history.length > 1000) this.history.splice(0, 500);
     return { ...outcome, durationMs, coldStart: cold };
