@@ -23,6 +23,17 @@ export interface EdgeIdentity {
   policy: PolicyStatement[];
 }
 
+/**
+ * A function role's decision on one permission, as IAM makes it for a call over TLS from that role's
+ * session (with the resource's own policy, if it has one). The edge and the RDS Proxy stand-in share it.
+ */
+export const decideForIdentity = (
+  identity: EdgeIdentity, account: string, permission: { action: string; resource: string }, resourcePolicy?: PolicyStatement[],
+) => evaluate(identity.policy, {
+  principalArn: identity.principalArn, ...permission,
+  context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': identity.principalArn },
+}, resourcePolicy);
+
 export interface EdgeCall {
   functionId: string | undefined;
   service: AwsService;
@@ -117,10 +128,7 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     const needed = requiredPermissions(request, { secretArnOf: options.secretArnOf, destinationRegion: nextDestination });
     /** the role's decision on one permission, recorded; undefined when allowed, else the service's AccessDenied */
     const check = (caller: EdgeIdentity, { action, resource }: { action: string; resource: string }) => {
-      const decision = evaluate(caller.policy, {
-        principalArn: caller.principalArn, action, resource,
-        context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': caller.principalArn },
-      }, options.resourcePolicy(resource));
+      const decision = decideForIdentity(caller, account, { action, resource }, options.resourcePolicy(resource));
       record({ functionId: caller.functionId, service: request.service, action, resource, allowed: decision.allowed, at: new Date() });
       if (decision.allowed) return undefined;
       log(`[iam] ${caller.functionId}: ${action} on ${resource} denied (${decision.reason})`);

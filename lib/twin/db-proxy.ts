@@ -11,8 +11,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
-import type { EdgeIdentity } from './aws-edge';
-import { evaluate } from './iam/policy';
+import { decideForIdentity, type EdgeIdentity } from './aws-edge';
 import { checkRdsAuthToken } from './iam/rds-auth-token';
 
 export interface DatabaseProxyOptions {
@@ -58,10 +57,7 @@ export const policyAuthorizer = (
 ): IamAuthOptions['authorize'] => (accessKeyId, { action, resource }) => {
   const caller = identities.get(accessKeyId);
   if (!caller) return undefined;
-  const { allowed } = evaluate(caller.policy, {
-    principalArn: caller.principalArn, action, resource,
-    context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': caller.principalArn },
-  });
+  const { allowed } = decideForIdentity(caller, account, { action, resource });
   record({ functionId: caller.functionId, service: 'rds-db', action, resource, allowed, at: new Date() });
   if (!allowed) log(`[iam] ${caller.functionId}: ${action} on ${resource} denied`);
   return { allowed };
