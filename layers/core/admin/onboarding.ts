@@ -13,6 +13,8 @@ import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminDeleteUserComm
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { ADMIN_GROUP } from '../auth/caller';
+import { cognitoClient } from '../aws/cognito';
+import { ENV, requireEnv } from '../config';
 import { ORGANIZATION_ATTRIBUTE } from '../auth/token-claims';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
@@ -139,6 +141,9 @@ export const listOrganizations = async ({ db }: Pick<OnboardingDeps, 'db'>): Pro
     ],
   };
 };
+
+/** What the users operator function runs with: its database, the pool's client and id. */
+export const onboardingDeps = (db: Kysely<Database>): OnboardingDeps => ({ db, idp: cognitoClient(), userPoolId: requireEnv(ENV.userPoolId) });
 
 /** One operator request: validated, then run. Refusals come back as OnboardingError. */
 export const runOnboarding = async (deps: OnboardingDeps, input: unknown) => {

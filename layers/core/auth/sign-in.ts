@@ -16,8 +16,8 @@ import type { Kysely } from 'kysely';
 import type * as z from 'zod';
 import { writeAudit } from '../audit/audit';
 import { countAccountAttempt } from './account-limit';
-import { cachedClient } from '../aws/client-cache';
-import { env, requireEnv, ENV } from '../config';
+import { cognitoClient } from '../aws/cognito';
+import { requireEnv, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
 import type {
@@ -51,7 +51,7 @@ export interface RequestOrigin {
 
 export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
   db,
-  idp: cachedClient(`cognito ${env('AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER') ?? ''}`, () => new CognitoIdentityProviderClient({})),
+  idp: cognitoClient(),
   userPoolId: requireEnv(ENV.userPoolId),
   clientId: requireEnv(ENV.userPoolClientId),
 });
