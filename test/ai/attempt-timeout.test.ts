@@ -8,17 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { sql } from 'kysely';
-import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { AiUnavailableError, classifyFailure } from '../../layers/core/ai/errors';
 import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
 import { QualityShedError } from '../../layers/core/ai/shedder';
 import { AiAttemptTimeoutError, ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts, withAttemptTimeout } from '../../layers/core/ai/timeouts';
 import { logger } from '../../layers/core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 
-const PRIMARY = 'us-east-1';
-const FALLBACK = 'us-west-2';
 /** the attempt timeout under test, and a region "hung" well past it */
 const TIMEOUT_MS = 300;
 const HUNG_MS = 5_000;
@@ -56,17 +54,8 @@ const clientsFor = (url: string) => {
   };
 };
 
-const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
-  regions: { primary: PRIMARY, fallback: FALLBACK },
-  models: DEFAULT_AI_MODELS,
-  attemptsPerRegion: 3,
-  backoff: { baseMs: 100, capMs: 1000 },
-  shedderDisabled: false,
-  quotaMaxWaitMs: 0,
-  embeddingDimensions: 1024,
-  attemptTimeoutMs: parseAttemptTimeouts(String(TIMEOUT_MS)),
-  ...overrides,
-});
+const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig =>
+  gatewayConfig({ attemptTimeoutMs: parseAttemptTimeouts(String(TIMEOUT_MS)), ...overrides });
 
 const gatewayAt = (start: Date, url = standin.url, overrides: Partial<GatewayConfig> = {}) =>
   createAiGateway({ db, client: clientsFor(url), config: config(overrides), now: () => start, sleep: async () => undefined });

@@ -11,13 +11,11 @@ import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '
 import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
 import { QUOTA_LIMIT, reserve } from '../../layers/core/ai/quota';
 import { QualityShedError } from '../../layers/core/ai/shedder';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '../../layers/core/ai/timeouts';
 import { logger } from '../../layers/core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 
-const PRIMARY = 'us-east-1';
-const FALLBACK = 'us-west-2';
 const db = useTestDatabase();
 let standin: BedrockStandin;
 const clients = new Map<string, BedrockRuntimeClient>();
@@ -46,17 +44,7 @@ const client = (region: string) => {
   return c;
 };
 
-const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
-  regions: { primary: PRIMARY, fallback: FALLBACK },
-  models: DEFAULT_AI_MODELS,
-  attemptsPerRegion: 3,
-  backoff: { baseMs: 100, capMs: 1000 },
-  shedderDisabled: false,
-  quotaMaxWaitMs: 0,
-  embeddingDimensions: 1024,
-  attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
-  ...overrides,
-});
+const config = gatewayConfig;
 
 /** A gateway on a simulated clock that starts at `start` and only moves when told. */
 const gatewayAt = (start: Date, overrides: Partial<GatewayConfig> = {}) => {
