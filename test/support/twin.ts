@@ -47,47 +47,72 @@ export const changing = (functionId: string, change: (fn: TwinPlan['functions'][
   functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
 });
 
-export const useTwin = (options: Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'> = {}): TwinTest => {
-  let twin: Twin | undefined;
+export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'>;
+
+/**
+ * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
+ * limiting off unless the test names its limits, and the migrated template the unit tests load (global-setup
+ * builds it) instead of initdb per twin, or the real PostgreSQL database it is given.
+ */
+export const testTwinOptions = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => ({
+  port: 0, twinDir, ...options, context: { rateLimits: 'off', ...options.context },
+  ...(databaseUrl ? { databaseUrl } : { databaseTemplate: TEMPLATE_PATH }),
+});
+
+/** A request to a twin's HTTP API, its JSON body parsed. */
+export const callApi = async (baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<Reply> => {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+};
+
+/**
+ * A temporary twin folder for a test file, with a fresh database of TEST_DATABASE_URL's server when it names
+ * one; after the tests, `stopTwin` stops what uses them, then both are removed.
+ */
+export const useTwinFolder = (stopTwin: () => Promise<void>): { readonly dir: string; readonly databaseUrl: string | undefined } => {
   let dir: string | undefined;
-  let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl: string | undefined;
-
-  const start = async () => {
-    twin = await startTwin({
-      port: 0, twinDir: dir, ...options, context: { rateLimits: 'off', ...options.context },
-      // the migrated template the unit tests load (global-setup builds it), instead of initdb per twin
-      ...(databaseUrl ? { databaseUrl } : { databaseTemplate: TEMPLATE_PATH }),
-    });
-    if (options.schedules !== false) await twin.schedulesSettled();
-  };
-
+  let dropDatabase: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ias-e2e-'));
     if (realPostgresUrl()) ({ url: databaseUrl, drop: dropDatabase } = await createPostgresDatabase(false));
-    await start();
-  }, 90_000);
-
+  });
   afterAll(async () => {
-    await twin?.stop();
+    await stopTwin();
     await dropDatabase?.();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
+  return {
+    get dir() {
+      if (!dir) throw new Error('the twin folder is made in beforeAll');
+      return dir;
+    },
+    get databaseUrl() { return databaseUrl; },
+  };
+};
+
+export const useTwin = (options: TestTwinOptions = {}): TwinTest => {
+  let twin: Twin | undefined;
+  const folder = useTwinFolder(async () => { await twin?.stop(); });
+
+  const start = async () => {
+    twin = await startTwin(testTwinOptions(options, folder.dir, folder.databaseUrl));
+    if (options.schedules !== false) await twin.schedulesSettled();
+  };
+
+  beforeAll(start, 90_000);
 
   const current = (): Twin => {
     if (!twin) throw new Error('the twin starts in beforeAll');
     return twin;
   };
 
-  const call: TwinTest['call'] = async (method, path, token, body) => {
-    const res = await fetch(`${current().url}${path}`, {
-      method,
-      headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  };
+  const call: TwinTest['call'] = (method, path, token, body) => callApi(current().url, method, path, token, body);
 
   return {
     get twin() { return current(); },
