@@ -9,7 +9,7 @@ import { feedbackBodySchema } from '../../layers/core/http/contracts-feedback';
 import { loginBodySchema } from '../../layers/core/http/contracts-auth';
 import { ApiError } from '../../layers/core/http/errors';
 import { httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
-import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, unsafeTextIssues } from '../../layers/core/http/strings';
+import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '../../layers/core/http/strings';
 import { paymentEventSchema } from '../../layers/core/payments/webhook';
 
 const HOSTILE = ['a\u0000b', '\u0000', 'x\uD800', '\uDC00y', 'a\uDBFFb', '\uDFFF\uD800'];
@@ -56,6 +56,14 @@ test.each(HOSTILE)('every contract refuses %j with a 400 validation_failed namin
   // a schema that would take any string (or anything) still refuses it
   expect(refusal(z.object({ free: z.unknown() }), { free: { nested: [bad] } })).toMatchObject({ paths: ['free.nested.0'] });
   expect(refusal(z.record(z.string(), z.number()), { [bad]: 1 })).toMatchObject({ paths: [escapeUnsafeText(bad)] });
+});
+
+test('a value nested deeper than the rule looks is refused, so nothing unchecked gets through (a webhook stored it with a 500)', () => {
+  const nest = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [nest(depth - 1, leaf)]);
+  expect(unsafeTextIssues({ fine: nest(64, 'ok') })).toEqual([]);
+  expect(unsafeTextIssues({ deep: nest(65, 'a\u0000b') })).toEqual([{ path: `deep${'.0'.repeat(64)}`, message: TOO_DEEP_MESSAGE }]);
+  const event = { id: 'evt_1', type: 'invoice.paid', data: { object: { amount_paid: 1 } }, nested: nest(100, null) };
+  expect(refusal(paymentEventSchema, event)).toMatchObject({ status: 400, code: 'validation_failed' });
 });
 
 test('schema issues and string issues are reported together, once per field', () => {

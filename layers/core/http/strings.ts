@@ -32,7 +32,13 @@ export interface TextIssue {
 
 const MAX_DEPTH = 64;
 
-/** Every field (by dotted path, as zod names them) whose string value or key breaks the rule. */
+export const TOO_DEEP_MESSAGE = `must not be nested more than ${MAX_DEPTH} levels deep`;
+
+/**
+ * Every field (by dotted path, as zod names them) whose string value or key breaks the rule. A value
+ * nested deeper than MAX_DEPTH is an issue itself: the rule cannot vouch for the strings inside it, and
+ * storing it would fail anyway (JSON.stringify overflows the stack long before PostgreSQL's own limit).
+ */
 export const unsafeTextIssues = (value: unknown): TextIssue[] => {
   const issues: TextIssue[] = [];
   const walk = (v: unknown, path: string[], depth: number): void => {
@@ -40,7 +46,11 @@ export const unsafeTextIssues = (value: unknown): TextIssue[] => {
       if (isUnsafeText(v)) issues.push({ path: path.map(escapeUnsafeText).join('.'), message: UNSAFE_TEXT_MESSAGE });
       return;
     }
-    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return;
+    if (v === null || typeof v !== 'object') return;
+    if (depth > MAX_DEPTH) {
+      issues.push({ path: path.map(escapeUnsafeText).join('.'), message: TOO_DEEP_MESSAGE });
+      return;
+    }
     if (Array.isArray(v)) {
       v.forEach((item, i) => walk(item, [...path, String(i)], depth + 1));
       return;
