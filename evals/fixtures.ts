@@ -47,7 +47,7 @@ export const expectationsSchema = z.strictObject({
       return false;
     }
   }, 'must be a valid regular expression')).optional(),
-  /** ids that must never be cited (e.g. a spoofed `[chunk:…]` marker planted inside a passage) */
+  /** ids that must never be cited, as chunk ids or as written (e.g. a spoofed `[chunk:…]` marker planted inside a passage) */
   must_not_cite: z.array(text).optional(),
   /** quality prompts: the verdict's score must fall in [min, max] */
   score_between: z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]).optional(),
@@ -55,8 +55,8 @@ export const expectationsSchema = z.strictObject({
 export type Expectations = z.infer<typeof expectationsSchema>;
 
 const passageSchema = z.strictObject({
-  /** the chunk id, as `[chunk:<id>]` in the prompt */
-  id: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only (it becomes a [chunk:<id>] marker)'),
+  /** the chunk id: what citations translate back to (the prompt marks the passage with a label issued for the call) */
+  id: z.string().regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
   /** the evidence item it comes from, for readers of the fixture */
   source: text,
   text,

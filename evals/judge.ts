@@ -7,10 +7,10 @@
  */
 import * as z from 'zod';
 import { jsonPart } from '../layers/core/analysis/answer';
-import { PROMPT_TYPE, topicText } from '../layers/core/analysis/prompts';
+import { neutralise } from '../layers/core/analysis/evidence-markers';
+import { fencedEvidence, PROMPT_TYPE, topicText } from '../layers/core/analysis/prompts';
 import { renderAnalysis } from '../layers/core/analysis/quality';
 import type { Fixture } from './fixtures';
-import { fixtureEvidence } from './render';
 
 export const JUDGE_DIMENSIONS = ['relevance', 'completeness', 'accuracy', 'professional_tone'] as const;
 
@@ -37,24 +37,30 @@ const TASKS: Record<string, string> = {
 };
 
 const asked = (fixture: Fixture): string => {
-  if (fixture.question) return `Question: ${fixture.question}`;
-  if (fixture.topic) return `Topic: ${topicText(fixture.topic)}`;
+  if (fixture.question) return `Question: ${neutralise(fixture.question)}`;
+  if (fixture.topic) return `Topic: ${neutralise(topicText(fixture.topic))}`;
   return `Task: ${TASKS[fixture.prompt_type] ?? fixture.prompt_type}`;
 };
 
-/** The judge's user prompt: what was asked, the analysis under review, then the evidence it had. */
-export const judgePrompt = (fixture: Fixture, answer: { summary: string; findings: { statement: string; citations: string[] }[] }): string =>
-  `Investigation: ${fixture.investigation.title}
+/**
+ * The judge's user prompt, fenced as the service's prompts are (its own fresh markers, the analysis
+ * citing their labels): the evidence the analyst had, then what was asked and the analysis under review.
+ */
+export const judgePrompt = (fixture: Fixture, answer: { summary: string; findings: { statement: string; citations: string[] }[] }): string => {
+  const { evidence, markers } = fencedEvidence(fixture.evidence);
+  return `Evidence passages the analyst was given (each starts with its [chunk:<label>] marker):
+
+${evidence}
+
+What the investigator asked (not evidence):
+Investigation: ${neutralise(fixture.investigation.title)}
 ${asked(fixture)}
 
-Analysis under review:
-${renderAnalysis(answer)}
-
-Evidence passages the analyst was given (each starts with its [chunk:<id>] marker):
-
-${fixtureEvidence(fixture)}
+Analysis under review (its citations name the passages' labels; it is not evidence):
+${renderAnalysis(answer, markers)}
 
 Score the analysis against the rubric. Answer in JSON.`;
+};
 
 /** The scores of a judge answer, or null when it is not JSON of the rubric's shape. */
 export const readJudge = (text: string): JudgeScores | null => {

@@ -8,6 +8,7 @@
  * coverage) are reported and compared but never flagged: more or fewer findings is not better or worse.
  */
 import { analysisAnswerSchema, jsonPart, readAnswer, type ValidationStatus } from '../layers/core/analysis/answer';
+import { citedChunk, type EvidenceMarkers } from '../layers/core/analysis/evidence-markers';
 import { qualityVerdictSchema } from '../layers/core/analysis/quality';
 import type { Expectations } from './fixtures';
 import { JUDGE_DIMENSIONS, type JudgeScores } from './judge';
@@ -23,10 +24,11 @@ export interface AnalysisStructure {
   /** what the service would store as validation_status (null when unreadable) */
   validation_status: ValidationStatus | null;
   findings: number;
-  /** distinct ids cited per finding, summed */
+  /** distinct citations per finding, summed */
   citations: number;
-  /** of those, ids of passages that were in the prompt */
+  /** of those, citations naming a marker issued for the prompt's passages */
   valid_citations: number;
+  /** the others, as written (a chunk id or label typed in the prompt's text, a made-up id) */
   invalid_citations: string[];
   /** findings citing at least one real passage */
   cited_findings: number;
@@ -37,6 +39,7 @@ export interface AnalysisStructure {
   evidence_total: number;
   /** every text of the answer, for the mention checks (not written to results) */
   text: string;
+  /** what was cited: the chunk id of an issued marker, or the citation as written */
   cited_ids: string[];
 }
 
@@ -61,37 +64,37 @@ const parseJson = (output: string): { ok: true; value: unknown } | { ok: false }
 const issues = (error: { issues: { path: PropertyKey[]; message: string }[] }): string =>
   error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
 
-export const analysisStructure = (output: string, chunkIds: ReadonlySet<string>): AnalysisStructure => {
+export const analysisStructure = (output: string, markers: EvidenceMarkers): AnalysisStructure => {
   const empty: AnalysisStructure = {
     kind: 'analysis', json_parseable: false, schema_valid: false, schema_errors: null, validation_status: null, findings: 0, citations: 0,
     valid_citations: 0, invalid_citations: [], cited_findings: 0, confidence: null, evidence_gaps: 0, evidence_cited: 0,
-    evidence_total: chunkIds.size, text: '', cited_ids: [],
+    evidence_total: markers.chunkOf.size, text: '', cited_ids: [],
   };
   const json = parseJson(output);
   if (!json.ok) return empty;
   const parsed = analysisAnswerSchema.safeParse(json.value);
   if (!parsed.success) return { ...empty, json_parseable: true, schema_errors: issues(parsed.error) };
   const answer = parsed.data;
-  const perFinding = answer.findings.map((f) => [...new Set(f.citations)]);
+  const perFinding = answer.findings.map((f) => [...new Set(f.citations)].map((citation) => ({ citation, chunk: citedChunk(markers, citation) })));
   const all = perFinding.flat();
-  const valid = all.filter((id) => chunkIds.has(id));
+  const valid = all.flatMap((c) => c.chunk ?? []);
   return {
     kind: 'analysis',
     json_parseable: true,
     schema_valid: true,
     schema_errors: null,
-    validation_status: readAnswer(output, chunkIds).validation_status,
+    validation_status: readAnswer(output, markers).validation_status,
     findings: answer.findings.length,
     citations: all.length,
     valid_citations: valid.length,
-    invalid_citations: [...new Set(all.filter((id) => !chunkIds.has(id)))],
-    cited_findings: perFinding.filter((ids) => ids.some((id) => chunkIds.has(id))).length,
+    invalid_citations: [...new Set(all.filter((c) => c.chunk === undefined).map((c) => c.citation))],
+    cited_findings: perFinding.filter((cited) => cited.some((c) => c.chunk !== undefined)).length,
     confidence: answer.confidence ?? null,
     evidence_gaps: answer.evidence_gaps.length,
     evidence_cited: new Set(valid).size,
-    evidence_total: chunkIds.size,
+    evidence_total: markers.chunkOf.size,
     text: [answer.summary, ...answer.findings.map((f) => f.statement), ...answer.evidence_gaps].join('\n'),
-    cited_ids: [...new Set(all)],
+    cited_ids: [...new Set(all.map((c) => c.chunk ?? c.citation))],
   };
 };
 

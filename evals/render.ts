@@ -1,15 +1,18 @@
 /**
  * The prompts of a fixture, rendered exactly as the service renders them: the same templates (the
- * seeded version 1, or the active versions of a database), `renderTemplate`, `topicText`,
- * `renderAnalysis`, and the same placeholder values as the generation worker and the quality checks
- * (test/evals/parity.test.ts holds the evals to the worker's prompt, word for word).
+ * newest seeded versions, or the active versions of a database), `renderTemplate`, and the same
+ * placeholder values as the generation worker and the quality checks (`analysisPromptValues`,
+ * `qualityPromptValues`; test/evals/live.test.ts holds the evals to the worker's prompt, word for word).
+ * The only difference: the evidence markers' labels are derived from the fixture's id instead of
+ * random, so a fixture's prompt is the same on every run and its recording's citations still name them.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { activeTemplate, analysisPromptValues, evidenceText, renderTemplate, topicText, type ActiveTemplate } from '../layers/core/analysis/prompts';
-import { renderAnalysis } from '../layers/core/analysis/quality';
+import { labelOf8Bytes, type EvidenceMarkers, type NonceSource } from '../layers/core/analysis/evidence-markers';
+import { activeTemplate, analysisPromptValues, renderTemplate, type ActiveTemplate } from '../layers/core/analysis/prompts';
+import { qualityPromptValues } from '../layers/core/analysis/quality';
 import type { Database } from '../layers/core/db/schema';
-import { INITIAL_TEMPLATES } from '../layers/core/db/migrations/0003-prompt-templates';
+import { FENCED_TEMPLATES } from '../layers/core/db/migrations/0010-fenced-prompts';
 import { isQualityType, type Fixture } from './fixtures';
 
 export type TemplateSource = 'seed' | 'database';
@@ -19,13 +22,13 @@ export interface Templates {
   get: (promptType: string) => Promise<ActiveTemplate>;
 }
 
-/** Version 1 as migration 0003 plants it: no database needed. */
+/** The newest version the migrations plant (version 2, from 0010, on a fresh database): no database needed. */
 export const seededTemplates = (): Templates => ({
   source: 'seed',
   get: async (promptType) => {
-    const t = INITIAL_TEMPLATES[promptType];
+    const t = FENCED_TEMPLATES[promptType];
     if (!t) throw new Error(`no seeded template for prompt type ${promptType}`);
-    return { prompt_type: promptType, version: 1, system_prompt: t.system, user_prompt_template: t.user };
+    return { prompt_type: promptType, version: 2, system_prompt: t.system, user_prompt_template: t.user };
   },
 });
 
@@ -41,39 +44,39 @@ export interface RenderedPrompt {
   prompt: string;
   /** sha256 of system + prompt: a recording made from another prompt is stale */
   sha256: string;
-  /** the chunk ids in the prompt: the only ids a citation may name */
-  chunk_ids: ReadonlySet<string>;
+  /** the markers issued for the prompt's passages: the only labels a citation may name */
+  markers: EvidenceMarkers;
 }
 
-/** A fixture's passages as the prompts' {{evidence}}. */
-export const fixtureEvidence = (fixture: Pick<Fixture, 'evidence'>): string => evidenceText(fixture.evidence);
+/** Stable marker labels for one model call of a fixture: from sha256(seed, n) for the n-th label. */
+export const fixtureNonce = (seed: string): NonceSource => {
+  let n = 0;
+  return () => labelOf8Bytes(createHash('sha256').update(`${seed}\u0000${n++}`).digest());
+};
 
-export const promptValues = (fixture: Fixture): Record<string, string> =>
-  isQualityType(fixture.prompt_type)
-    ? {
-        analysis: renderAnalysis(fixture.analysis_under_review ?? null),
-        question: fixture.question ?? '',
-        topic: topicText(fixture.topic),
-        evidence: fixtureEvidence(fixture),
-      }
-    : analysisPromptValues({
-        investigationTitle: fixture.investigation.title,
-        question: fixture.question,
-        topic: fixture.topic,
-        evidence: fixture.evidence,
-        regeneration: fixture.regeneration,
-      });
+export const promptValues = (fixture: Fixture, nonce: NonceSource = fixtureNonce(fixture.id)): { values: Record<string, string>; markers: EvidenceMarkers } => {
+  if (!isQualityType(fixture.prompt_type)) {
+    return analysisPromptValues({
+      investigationTitle: fixture.investigation.title,
+      question: fixture.question,
+      topic: fixture.topic,
+      evidence: fixture.evidence,
+      regeneration: fixture.regeneration,
+    }, nonce);
+  }
+  return qualityPromptValues({ analysis: fixture.analysis_under_review ?? null, question: fixture.question, topic: fixture.topic, evidence: fixture.evidence }, nonce);
+};
 
 export const promptHash = (system: string, prompt: string): string => createHash('sha256').update(system).update('\u0000').update(prompt).digest('hex');
 
-export const renderFixture = async (fixture: Fixture, templates: Templates): Promise<RenderedPrompt> => {
+export const renderFixture = async (fixture: Fixture, templates: Templates, nonce?: NonceSource): Promise<RenderedPrompt> => {
   const template = await templates.get(fixture.prompt_type);
-  const values = promptValues(fixture);
+  const { values, markers } = promptValues(fixture, nonce);
   const system = renderTemplate(template.system_prompt, values);
   const prompt = renderTemplate(template.user_prompt_template, values);
   return {
     prompt_type: template.prompt_type, version: template.version, template_sha256: promptHash(template.system_prompt, template.user_prompt_template),
     system, prompt, sha256: promptHash(system, prompt),
-    chunk_ids: new Set(fixture.evidence.map((p) => p.id)),
+    markers,
   };
 };

@@ -67,7 +67,7 @@ export interface RunOptions {
 const messageOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 const structureOf = (fixture: Fixture, text: string, rendered: RenderedPrompt): Structure =>
-  isQualityType(fixture.prompt_type) ? qualityStructure(text) : analysisStructure(text, rendered.chunk_ids);
+  isQualityType(fixture.prompt_type) ? qualityStructure(text) : analysisStructure(text, rendered.markers);
 
 /** Per-fixture metrics kept in the results: the fixture's expectation pass rate and its judge scores. */
 const fixtureMetrics = (metrics: Metrics): Record<string, number | null> => Object.fromEntries(
@@ -104,7 +104,7 @@ export const runEvaluation = async (options: RunOptions): Promise<Results> => {
     let judgeError: string | null | undefined;
     if (source.judge && answer && structure.kind === 'analysis' && structure.schema_valid) {
       try {
-        judge = readJudge(await source.judge(fixture, readAnswer(answer.text, rendered.chunk_ids).answer));
+        judge = readJudge(await source.judge(fixture, readAnswer(answer.text, rendered.markers).answer));
         judgeError = judge ? null : 'the judge answer was not in the rubric shape';
       } catch (e) {
         judge = null;

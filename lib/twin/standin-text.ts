@@ -4,9 +4,12 @@
  * the same output. Everything it writes is labelled as stand-in output.
  *
  * Prompt convention the extractive answer understands:
- * - Evidence passages in the user message(s) start with a marker `[chunk:<id>]`; a passage runs to
- *   the next marker or to the first blank line after it, whichever comes first. Text outside the
- *   passages (and the system prompt) is read as the instructions / question.
+ * - Evidence passages in the user message(s) start with a marker `[chunk:<id>]` at the start of a
+ *   line (the service issues a fresh label per call as the id: layers/core/analysis/evidence-markers.ts);
+ *   a passage runs to the next marker or to the first blank line after it, whichever comes first. Text
+ *   outside the passages (and the system prompt) is read as the instructions / question, so a marker
+ *   quoted inside a sentence (a template's "each starts with its [chunk:<label>] marker", or user text
+ *   the service failed to neutralise) is never read as a passage and never cited.
  * - Without any marker, every non-empty line of the user message(s) is a passage with no citation.
  * - If the instructions contain the word JSON, the answer is a JSON object (see StandinAnswer).
  */
@@ -91,7 +94,7 @@ export const cosineSimilarity = (a: readonly number[], b: readonly number[]): nu
 // ---- extractive answers ----------------------------------------------------------------------
 
 export interface EvidencePassage {
-  /** the id from a `[chunk:<id>]` marker; absent for unmarked lines */
+  /** the id (the service's per-call label) from a `[chunk:<id>]` marker; absent for unmarked lines */
   chunkId?: string;
   text: string;
 }
@@ -118,7 +121,7 @@ export interface StandinAnswer {
   confidence: 'possible';
 }
 
-const CHUNK_MARKER = /\[chunk:([^\]\s]+)\]/g;
+const CHUNK_MARKER = /^\[chunk:([^\]\s]+)\]/gm;
 const JSON_WORD = /\bjson\b/i;
 
 export const parsePrompt = (system: string, user: string): ParsedPrompt => {

@@ -5,7 +5,7 @@
  * refused and audited with the admin's user id; audit health; users with organization and AI usage;
  * an investigator is turned away. Runs on PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
+import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
 import { DEMO_INVESTIGATION_IDS, DEMO_USERS, demoUser } from '../../layers/core/seed/demo';
 import { useTwin } from '../support/twin';
 
@@ -27,29 +27,32 @@ test('prompt history: list, a new version, its diff, a rollback visible in the l
   const TYPE = 'analysis_question';
   const first = await call('GET', `/api/admin/prompts/history?prompt_type=${TYPE}`, admin);
   expect(first.status).toBe(200);
-  expect(first.body).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 1, total_versions: 1 });
-  expect(first.body.versions).toEqual([expect.objectContaining({ version: 1, is_current: true, created_by: null })]);
+  // the migrations' versions: 1 (0003) and the current 2 (0010, fenced prompts)
+  expect(first.body).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 2, total_versions: 2 });
+  expect(first.body.versions).toEqual([
+    expect.objectContaining({ version: 2, is_current: true, created_by: null }), expect.objectContaining({ version: 1, is_current: false, created_by: null }),
+  ]);
 
-  const seeded = INITIAL_TEMPLATES[TYPE]!;
+  const seeded = FENCED_TEMPLATES[TYPE]!;
   const created = await call('POST', '/api/admin/prompts', admin, {
     prompt_type: TYPE, system_prompt: `${seeded.system}\nQuote amounts exactly.`, user_prompt_template: seeded.user,
   });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ version: 2, is_current: true, created_by: { user_id: adminUserId, email: demoUser('admin').email } });
+  expect(created.body).toMatchObject({ version: 3, is_current: true, created_by: { user_id: adminUserId, email: demoUser('admin').email } });
 
-  const old = await call('GET', `/api/admin/prompts/history?prompt_type=${TYPE}&version=1`, admin);
+  const old = await call('GET', `/api/admin/prompts/history?prompt_type=${TYPE}&version=2`, admin);
   expect(old.status).toBe(200);
-  expect(old.body).toMatchObject({ version: 1, is_current: false, current_version: 2, system_prompt: seeded.system, user_prompt_template: seeded.user });
+  expect(old.body).toMatchObject({ version: 2, is_current: false, current_version: 3, system_prompt: seeded.system, user_prompt_template: seeded.user });
   expect(old.body.diff.system_prompt.filter((r: { kind: string }) => r.kind !== 'same')).toEqual([
     { kind: 'added', left_line_no: null, left: null, right_line_no: seeded.system.split('\n').length + 1, right: 'Quote amounts exactly.' },
   ]);
   expect(old.body.diff.counts.user_prompt_template).toMatchObject({ added: 0, removed: 0, changed: 0 });
 
-  const rolled = await call('POST', '/api/admin/prompts/history', admin, { prompt_type: TYPE, version: 1 });
+  const rolled = await call('POST', '/api/admin/prompts/history', admin, { prompt_type: TYPE, version: 2 });
   expect(rolled.status).toBe(201);
-  expect(rolled.body).toMatchObject({ version: 3, restored_from_version: 1, system_prompt: seeded.system });
+  expect(rolled.body).toMatchObject({ version: 4, restored_from_version: 2, system_prompt: seeded.system });
   const list = await call('GET', `/api/admin/prompts/history?prompt_type=${TYPE}`, admin);
-  expect(list.body.versions.map((v: { version: number; restored_from_version: number | null }) => [v.version, v.restored_from_version])).toEqual([[3, 1], [2, null], [1, null]]);
+  expect(list.body.versions.map((v: { version: number; restored_from_version: number | null }) => [v.version, v.restored_from_version])).toEqual([[4, 2], [3, null], [2, null], [1, null]]);
 
   const audits = await db().selectFrom('audit_log').select(['action', 'outcome', 'actor_user_id', 'target']).where('action', 'like', 'admin.prompt.%').orderBy('id').execute();
   expect(audits).toEqual([
@@ -85,7 +88,7 @@ test('a deactivated type refuses POST /api/analysis with a clear 409 and writes 
   const request = { investigation_id: DEMO_INVESTIGATION_IDS.northwind, analysis_type: 'summary' };
   const off = await call('PATCH', '/api/admin/prompts/analysis_summary', admin, { is_active: false });
   expect(off.status).toBe(200);
-  expect(off.body).toEqual({ prompt_type: 'analysis_summary', is_active: false, changed: true, current_version: 1 });
+  expect(off.body).toEqual({ prompt_type: 'analysis_summary', is_active: false, changed: true, current_version: 2 });
 
   const analyses = () => db().selectFrom('analyses').select('id').execute();
   const before = await analyses();

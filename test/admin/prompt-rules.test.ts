@@ -8,6 +8,7 @@ import { PROMPT_RULES, PROMPT_TYPES, previewOf, templateProblems } from '../../l
 import { PROMPT_TYPE, renderTemplate } from '../../layers/core/analysis/prompts';
 import { QUALITY_PROMPT_TYPES } from '../../layers/core/analysis/quality';
 import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
+import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
 
 describe('sideBySide', () => {
   test('pairs a replaced line as changed, keeps common lines, and numbers each side', () => {
@@ -61,9 +62,10 @@ describe('templateProblems', () => {
     const rendered = [...Object.values(PROMPT_TYPE), ...Object.values(QUALITY_PROMPT_TYPES)].sort();
     expect([...PROMPT_TYPES].sort()).toEqual(rendered);
     expect(Object.keys(INITIAL_TEMPLATES).sort()).toEqual(rendered);
+    expect(Object.keys(FENCED_TEMPLATES).sort()).toEqual(rendered);
   });
 
-  test.each(Object.entries(INITIAL_TEMPLATES))('the seeded %s template passes', (type, t) => {
+  test.each([...Object.entries(INITIAL_TEMPLATES), ...Object.entries(FENCED_TEMPLATES)])('the seeded %s template passes', (type, t) => {
     expect(templateProblems(type, { system_prompt: t.system, user_prompt_template: t.user })).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 /**
- * Prompt template versions on the database: the rollback acceptance case (versions 1..3, roll back
- * to 1 → version 4 holds 1's content, 1..3 unchanged, listed first), the history list and one version
+ * Prompt template versions on the database: the rollback acceptance case (versions 1..4, roll back
+ * to 1 → version 5 holds 1's content, 1..4 unchanged, listed first), the history list and one version
  * with its diff, creating versions (placeholder checks, no duplicate of the current content, concurrent
  * creates), deactivation as generation sees it, and bad input that changes nothing. Every write, the
  * refused ones included, leaves an audit row with the admin's user id.
@@ -46,33 +46,34 @@ const content = (type: string, marker: string) => {
 describe('rollback (acceptance)', () => {
   const TYPE = 'analysis_gap';
 
-  test('versions 1..3, roll back to 1 → version 4 equals 1, versions 1..3 unchanged, the list shows 4 first', async () => {
-    await createPromptVersion(db, actor, content(TYPE, 'second'));
+  // versions 1 and 2 are the migrations' (0003, 0010)
+  test('versions 1..4, roll back to 1 → version 5 equals 1, versions 1..4 unchanged, the list shows 5 first', async () => {
     await createPromptVersion(db, actor, content(TYPE, 'third'));
+    await createPromptVersion(db, actor, content(TYPE, 'fourth'));
     const before = await versionsOf(TYPE);
-    expect(before.map((v) => v.version)).toEqual([1, 2, 3]);
+    expect(before.map((v) => v.version)).toEqual([1, 2, 3, 4]);
 
     const restored = await rollbackPrompt(db, actor, { prompt_type: TYPE, version: 1 });
-    expect(restored).toMatchObject({ prompt_type: TYPE, version: 4, restored_from_version: 1, is_current: true, is_active: true });
+    expect(restored).toMatchObject({ prompt_type: TYPE, version: 5, restored_from_version: 1, is_current: true, is_active: true });
     expect(restored.created_by).toEqual({ user_id: actor.userId, email: 'prompt-admin@example.test', display_name: 'Pat Prompt' });
 
     const after = await versionsOf(TYPE);
-    expect(after.slice(0, 3)).toEqual(before); // history untouched, row for row
-    expect(after[3]).toMatchObject({ version: 4, system_prompt: before[0]!.system_prompt, user_prompt_template: before[0]!.user_prompt_template, restored_from_version: 1 });
+    expect(after.slice(0, 4)).toEqual(before); // history untouched, row for row
+    expect(after[4]).toMatchObject({ version: 5, system_prompt: before[0]!.system_prompt, user_prompt_template: before[0]!.user_prompt_template, restored_from_version: 1 });
 
     const list = await promptHistory(db, { prompt_type: TYPE });
-    expect('versions' in list && list.versions.map((v) => [v.version, v.is_current, v.restored_from_version])).toEqual([[4, true, 1], [3, false, null], [2, false, null], [1, false, null]]);
-    // generation now uses version 4, i.e. version 1's content
-    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 4, system_prompt: INITIAL_TEMPLATES[TYPE]!.system });
+    expect('versions' in list && list.versions.map((v) => [v.version, v.is_current, v.restored_from_version])).toEqual([[5, true, 1], [4, false, null], [3, false, null], [2, false, null], [1, false, null]]);
+    // generation now uses version 5, i.e. version 1's content
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 5, system_prompt: INITIAL_TEMPLATES[TYPE]!.system });
 
     const [audit] = await auditRows('admin.prompt.rollback');
     expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, organization_id: actor.organizationId, target: `prompt:${TYPE}` });
-    expect(jsonColumn(audit!.detail)).toMatchObject({ version: 4, restored_from_version: 1, actor_subject: 'prompt-admin' });
+    expect(jsonColumn(audit!.detail)).toMatchObject({ version: 5, restored_from_version: 1, actor_subject: 'prompt-admin' });
   });
 
   test('restoring what the current version already holds is a 409 and creates nothing', async () => {
     const count = (await versionsOf(TYPE)).length;
-    expect(await refusal(rollbackPrompt(db, actor, { prompt_type: TYPE, version: 1 }))).toMatchObject({ status: 409, message: expect.stringContaining('current version 4') });
+    expect(await refusal(rollbackPrompt(db, actor, { prompt_type: TYPE, version: 1 }))).toMatchObject({ status: 409, message: expect.stringContaining('current version 5') });
     expect(await versionsOf(TYPE)).toHaveLength(count);
     expect((await auditRows('admin.prompt.rollback')).at(-1)).toMatchObject({ outcome: 'failure' });
   });
@@ -82,35 +83,36 @@ describe('history list and one version with its diff', () => {
   const TYPE = 'analysis_error_check';
 
   test('the list holds at most 20 versions, newest first, with previews but not the full text', async () => {
-    for (let i = 2; i <= HISTORY_LIMIT + 2; i++) await createPromptVersion(db, actor, content(TYPE, `edition ${i}`));
+    // after the migrations' versions 1 and 2
+    for (let i = 3; i <= HISTORY_LIMIT + 3; i++) await createPromptVersion(db, actor, content(TYPE, `edition ${i}`));
     const list = await promptHistory(db, { prompt_type: TYPE });
     if (!('versions' in list)) throw new Error('expected the list');
-    expect(list).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 22, latest_version: 22, total_versions: 22 });
-    expect(list.versions.map((v) => v.version)).toEqual(Array.from({ length: HISTORY_LIMIT }, (_, i) => 22 - i));
-    expect(list.versions[0]).toMatchObject({ preview: expect.stringMatching(/^edition 22 Investigation:/), created_by: { user_id: actor.userId } });
+    expect(list).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 23, latest_version: 23, total_versions: 23 });
+    expect(list.versions.map((v) => v.version)).toEqual(Array.from({ length: HISTORY_LIMIT }, (_, i) => 23 - i));
+    expect(list.versions[0]).toMatchObject({ preview: expect.stringMatching(/^edition 23 Investigation:/), created_by: { user_id: actor.userId } });
     expect(list.versions[0]).not.toHaveProperty('system_prompt');
-    expect(list.versions[0]!.user_prompt_template_chars).toBe(content(TYPE, 'edition 22').user_prompt_template.length);
+    expect(list.versions[0]!.user_prompt_template_chars).toBe(content(TYPE, 'edition 23').user_prompt_template.length);
   });
 
   test('?version=N: the full texts, and a line diff against the current version (left N, right current)', async () => {
     const detail = await promptHistory(db, { prompt_type: TYPE, version: '1' });
     if (!('diff' in detail)) throw new Error('expected one version');
     expect(detail).toMatchObject({
-      prompt_type: TYPE, version: 1, is_current: false, current_version: 22, created_by: null,
+      prompt_type: TYPE, version: 1, is_current: false, current_version: 23, created_by: null,
       system_prompt: INITIAL_TEMPLATES[TYPE]!.system, user_prompt_template: INITIAL_TEMPLATES[TYPE]!.user,
     });
-    expect(detail.diff).toMatchObject({ left_version: 1, right_version: 22, identical: false });
+    expect(detail.diff).toMatchObject({ left_version: 1, right_version: 23, identical: false });
     expect(detail.diff.counts.system_prompt).toMatchObject({ added: 1, removed: 0, changed: 0 });
-    expect(detail.diff.system_prompt.at(-1)).toEqual({ kind: 'added', left_line_no: null, left: null, right_line_no: detail.diff.system_prompt.length, right: 'edition 22' });
-    expect(detail.diff.user_prompt_template[0]).toMatchObject({ kind: 'added', right: 'edition 22' });
+    expect(detail.diff.system_prompt.at(-1)).toEqual({ kind: 'added', left_line_no: null, left: null, right_line_no: detail.diff.system_prompt.length, right: 'edition 23' });
+    expect(detail.diff.user_prompt_template[0]).toMatchObject({ kind: 'added', right: 'edition 23' });
 
-    const near = await promptHistory(db, { prompt_type: TYPE, version: '21' });
+    const near = await promptHistory(db, { prompt_type: TYPE, version: '22' });
     if (!('diff' in near)) throw new Error('expected one version');
     expect(near.diff.system_prompt.filter((r) => r.kind !== 'same')).toEqual([
-      expect.objectContaining({ kind: 'changed', left: 'edition 21', right: 'edition 22' }),
+      expect.objectContaining({ kind: 'changed', left: 'edition 22', right: 'edition 23' }),
     ]);
 
-    const current = await promptHistory(db, { prompt_type: TYPE, version: '22' });
+    const current = await promptHistory(db, { prompt_type: TYPE, version: '23' });
     if (!('diff' in current)) throw new Error('expected one version');
     expect(current.diff.identical).toBe(true);
     expect(current.diff.user_prompt_template.every((r) => r.kind === 'same')).toBe(true);
@@ -132,8 +134,8 @@ describe('history list and one version with its diff', () => {
   });
 
   test('a version beyond the latest is a 404 that says which versions exist', async () => {
-    expect(await refusal(promptHistory(db, { prompt_type: TYPE, version: '23' })))
-      .toMatchObject({ status: 404, message: expect.stringContaining('it has versions 1 to 22') });
+    expect(await refusal(promptHistory(db, { prompt_type: TYPE, version: '24' })))
+      .toMatchObject({ status: 404, message: expect.stringContaining('it has versions 1 to 23') });
   });
 });
 
@@ -142,11 +144,11 @@ describe('creating versions', () => {
 
   test('a valid version becomes current at once, stored with its author, and audited', async () => {
     const created = await createPromptVersion(db, actor, content(TYPE, 'be brief'));
-    expect(created).toMatchObject({ prompt_type: TYPE, version: 2, is_active: true, is_current: true, restored_from_version: null });
-    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 2, user_prompt_template: content(TYPE, 'be brief').user_prompt_template });
+    expect(created).toMatchObject({ prompt_type: TYPE, version: 3, is_active: true, is_current: true, restored_from_version: null });
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 3, user_prompt_template: content(TYPE, 'be brief').user_prompt_template });
     const audit = (await auditRows('admin.prompt.create')).at(-1)!;
     expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, target: `prompt:${TYPE}` });
-    expect(jsonColumn(audit.detail)).toMatchObject({ version: 2, is_active: true });
+    expect(jsonColumn(audit.detail)).toMatchObject({ version: 3, is_active: true });
   });
 
   test.each([
@@ -173,12 +175,12 @@ describe('creating versions', () => {
 
   test('a version identical to the current one is a 409', async () => {
     expect(await refusal(createPromptVersion(db, actor, content(TYPE, 'be brief')))).toMatchObject({ status: 409 });
-    expect((await versionsOf(TYPE)).map((v) => v.version)).toEqual([1, 2]);
+    expect((await versionsOf(TYPE)).map((v) => v.version)).toEqual([1, 2, 3]);
   });
 
   test('concurrent creates get distinct, consecutive version numbers', async () => {
     const created = await Promise.all([1, 2, 3, 4].map((i) => createPromptVersion(db, actor, content(TYPE, `parallel ${i}`))));
-    expect(created.map((c) => c.version).sort()).toEqual([3, 4, 5, 6]);
+    expect(created.map((c) => c.version).sort()).toEqual([4, 5, 6, 7]);
   });
 });
 
@@ -186,10 +188,10 @@ describe('deactivating a type', () => {
   const TYPE = 'analysis_topic';
 
   test('is_active false stops generation of the type with a clear 409; true resumes it with the newest version', async () => {
-    await createPromptVersion(db, actor, content(TYPE, 'v2'));
+    await createPromptVersion(db, actor, content(TYPE, 'v3'));
     const off = await setPromptActive(db, actor, TYPE, { is_active: false });
-    expect(off).toEqual({ prompt_type: TYPE, is_active: false, changed: true, current_version: 2 });
-    expect((await versionsOf(TYPE)).map((v) => v.is_active)).toEqual([false, false]);
+    expect(off).toEqual({ prompt_type: TYPE, is_active: false, changed: true, current_version: 3 });
+    expect((await versionsOf(TYPE)).map((v) => v.is_active)).toEqual([false, false, false]);
 
     await expect(activeTemplate(db, TYPE)).rejects.toThrow(/analysis_topic is deactivated/);
     expect(await refusal(assertPromptAvailable(db, TYPE))).toMatchObject({ status: 409, message: expect.stringContaining('deactivated') });
@@ -197,16 +199,16 @@ describe('deactivating a type', () => {
     await expect(assertPromptAvailable(db, 'analysis_summary')).resolves.toBeUndefined();
 
     const list = await promptHistory(db, { prompt_type: TYPE });
-    expect(list).toMatchObject({ is_active: false, current_version: 2 });
+    expect(list).toMatchObject({ is_active: false, current_version: 3 });
 
     // a version created while the type is off stays off: creating content never re-enables generation
-    const draft = await createPromptVersion(db, actor, content(TYPE, 'v3 draft'));
-    expect(draft).toMatchObject({ version: 3, is_active: false, is_current: true });
+    const draft = await createPromptVersion(db, actor, content(TYPE, 'v4 draft'));
+    expect(draft).toMatchObject({ version: 4, is_active: false, is_current: true });
     await expect(activeTemplate(db, TYPE)).rejects.toThrow(/deactivated/);
 
     expect(await setPromptActive(db, actor, TYPE, { is_active: false })).toMatchObject({ changed: false });
-    expect(await setPromptActive(db, actor, TYPE, { is_active: true })).toEqual({ prompt_type: TYPE, is_active: true, changed: true, current_version: 3 });
-    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 3 });
+    expect(await setPromptActive(db, actor, TYPE, { is_active: true })).toEqual({ prompt_type: TYPE, is_active: true, changed: true, current_version: 4 });
+    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 4 });
 
     const audits = await auditRows('admin.prompt.update');
     expect(audits.map((a) => [a.outcome, jsonColumn<{ is_active: boolean; changed: boolean }>(a.detail)])).toEqual([

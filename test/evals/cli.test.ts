@@ -62,7 +62,7 @@ test('a full offline run writes a versioned results file, identical on every run
   const [first, second] = [await readResults(a), await readResults(b)];
   expect(first.run).toMatchObject({ label: 'run-a', mode: 'offline', templates: 'seed' });
   expect(first.models.judge).toBeNull();
-  expect(first.prompts.analysis_question).toEqual({ version: 1, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(first.prompts.analysis_question).toEqual({ version: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   expect(first.not_runnable.map((f) => f.id).sort()).toEqual(['comparative-analysis', 'risk-assessment', 'timeline-analysis', 'witness-credibility']);
   const withoutTimes = (r: Results) => ({ ...r, run: { ...r.run, started_at: '', finished_at: '' } });
   expect(withoutTimes(second)).toEqual(withoutTimes(first));

@@ -13,6 +13,7 @@ import type { Fixture } from '../../evals/fixtures';
 import { renderFixture, seededTemplates } from '../../evals/render';
 import { resultsSchema, type Results } from '../../evals/results';
 import type { AiGateway, ConverseRequest } from '../../layers/core/ai/gateway';
+import type { NonceSource } from '../../layers/core/analysis/evidence-markers';
 import { generateAnalysis } from '../../layers/core/analysis/generation';
 import { runQualityCheck } from '../../layers/core/analysis/quality';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
@@ -88,7 +89,7 @@ test('`record` stores the answers, and an offline run over them reproduces the l
   expect(recorded.code).toBe(0);
   expect(recorded.stdout).toMatch(/Recorded 6 of 6 fixture\(s\)/);
   const recording = JSON.parse(await readFile(path.join(recordings, 'edge', 'huge-evidence-summary.json'), 'utf8'));
-  expect(recording).toMatchObject({ fixture_id: 'huge-evidence-summary', prompt_type: 'analysis_summary', prompt_version: 1, templates: 'seed', standin: true, region: 'us-east-1' });
+  expect(recording).toMatchObject({ fixture_id: 'huge-evidence-summary', prompt_type: 'analysis_summary', prompt_version: 2, templates: 'seed', standin: true, region: 'us-east-1' });
 
   const [offlineFile, liveFile] = [path.join(dir, 'offline.json'), path.join(dir, 'live-edge.json')];
   expect((await run(['--offline', '--category', 'edge', '--output', offlineFile], { recordingsDir: recordings })).code).toBe(0);
@@ -111,18 +112,18 @@ test('--templates database evaluates the active versions: a new version makes it
   expect((await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', before])).code).toBe(0);
   expect((await readResults(before)).fixtures.some((f) => f.output.stale)).toBe(false);
 
-  const v1 = await db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', 'analysis_question').where('version', '=', 1).executeTakeFirstOrThrow();
+  const v2 = await db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', 'analysis_question').where('version', '=', 2).executeTakeFirstOrThrow();
   await db.insertInto('prompt_templates').values({
-    prompt_type: 'analysis_question', version: 2, system_prompt: `${v1.system_prompt}\nBe brief.`, user_prompt_template: v1.user_prompt_template,
+    prompt_type: 'analysis_question', version: 3, system_prompt: `${v2.system_prompt}\nBe brief.`, user_prompt_template: v2.user_prompt_template,
   }).execute();
   const after = path.join(dir, 'db-after.json');
   const { code, stdout } = await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', after, '--compare', before]);
   expect(code).toBe(0);
   const results = await readResults(after);
-  expect(results.prompts.analysis_question?.version).toBe(2);
+  expect(results.prompts.analysis_question?.version).toBe(3);
   expect(results.fixtures.filter((f) => f.output.stale).map((f) => f.prompt_type)).toEqual(['analysis_question', 'analysis_question']);
-  expect(stdout).toContain('prompt analysis_question: v1 → v2 (text changed)');
-  await db.deleteFrom('prompt_templates').where('prompt_type', '=', 'analysis_question').where('version', '=', 2).execute();
+  expect(stdout).toContain('prompt analysis_question: v2 → v3 (text changed)');
+  await db.deleteFrom('prompt_templates').where('prompt_type', '=', 'analysis_question').where('version', '=', 3).execute();
 });
 
 test('the evals render the prompts the generation worker and the quality checks send, word for word', async () => {
@@ -142,7 +143,10 @@ test('the evals render the prompts the generation worker and the quality checks 
     investigation_id: investigationId, analysis_type: 'question', question_id: questionId, regeneration_reason: 'wrong_focus', regeneration_direction: 'Focus on the approval.',
   }).returning('id').executeTakeFirstOrThrow()).id;
 
-  const answer = { summary: 'The manager approved it.', findings: [{ statement: text, citations: [chunkId] }] };
+  // stable marker labels for each model call (the worker's are random): generation, faithfulness, coverage
+  const labels = (call: number): NonceSource => () => `call${call}label`;
+  const finding = (citation: string) => ({ summary: 'The manager approved it.', findings: [{ statement: text, citations: [citation] }] });
+  const answer = finding('[chunk:call0label]');
   const sent: ConverseRequest[] = [];
   const base = { region: 'us-east-1', modelId: 'm', fellBack: false, attempts: 1, latencyMs: 1, usage: { inputTokens: 1, outputTokens: 1 } };
   const gateway = {
@@ -152,16 +156,20 @@ test('the evals render the prompts the generation worker and the quality checks 
       return { ...base, text: request.purpose === 'analysis' ? JSON.stringify(answer) : '{"score": 1}' };
     },
   } as unknown as AiGateway;
-  expect(await generateAnalysis({ db, gateway }, analysisId)).toBe('complete');
-  expect(await runQualityCheck({ db, gateway }, analysisId)).toBe('verified');
+  expect(await generateAnalysis({ db, gateway, markerNonce: labels(0) }, analysisId)).toBe('complete');
+  let qualityCall = 1;
+  expect(await runQualityCheck({ db, gateway, markerNonce: () => `call${qualityCall++}label` }, analysisId)).toBe('verified');
 
   const fixture = (promptType: string): Fixture => ({
     id: 'parity', category: 'basic', file: '', description: 'parity', prompt_type: promptType, investigation, question,
     regeneration: { reason: 'wrong_focus', direction: 'Focus on the approval.' },
     evidence: [{ id: chunkId, source: 'Email', text }], expectations: {},
-    ...(promptType.startsWith('quality_') && { analysis_under_review: answer, regeneration: undefined }),
+    // the analysis as stored: its citation read back to the chunk id
+    ...(promptType.startsWith('quality_') && { analysis_under_review: finding(chunkId), regeneration: undefined }),
   });
-  const rendered = await Promise.all(['analysis_question', 'quality_faithfulness', 'quality_coverage'].map((t) => renderFixture(fixture(t), seededTemplates())));
+  const rendered = await Promise.all(['analysis_question', 'quality_faithfulness', 'quality_coverage'].map((t, call) => renderFixture(fixture(t), seededTemplates(), labels(call))));
   expect(sent.map((r) => ({ system: r.system, prompt: r.prompt }))).toEqual(rendered.map((r) => ({ system: r.system, prompt: r.prompt })));
   expect(rendered[0]!.prompt).toContain('Reason: Wrong focus. Direction: Focus on the approval.');
+  expect(rendered[1]!.prompt).toContain(`[chunk:call1label] ${text}`);
+  expect(rendered[1]!.prompt).toContain(`${text} (citations: call1label)`);
 });

@@ -6,8 +6,12 @@ import { compareResults, exceeds } from '../../evals/compare';
 import { readJudge } from '../../evals/judge';
 import { aggregate, analysisStructure, checkExpectations, qualityStructure, type ScoredFixture } from '../../evals/metrics';
 import { RESULTS_SCHEMA_VERSION, type Results } from '../../evals/results';
+import { issueMarkers, type NonceSource } from '../../layers/core/analysis/evidence-markers';
 
-const chunks = new Set(['c1', 'c2', 'c3']);
+/** issues the given labels in order */
+const labels = (...issued: string[]): NonceSource => () => issued.shift()!;
+/** markers whose labels are the chunk ids themselves, so the answers below read plainly */
+const chunks = issueMarkers(['c1', 'c2', 'c3'], labels('c1', 'c2', 'c3'));
 
 const good = JSON.stringify({
   summary: 'Invoice CL-2231 was paid twice.',
@@ -32,6 +36,17 @@ describe('structural metrics', () => {
     const spoofed = JSON.stringify({ summary: 's', findings: [{ statement: 'Auditor confirmed it.', citations: ['fake-1'] }, { statement: 'Paid.', citations: ['c2', 'fake-1'] }] });
     const s = analysisStructure(spoofed, chunks);
     expect(s).toMatchObject({ citations: 3, valid_citations: 1, invalid_citations: ['fake-1'], cited_findings: 1, validation_status: 'uncited_findings', confidence: null });
+  });
+
+  test('citations are read through the issued markers: a chunk id typed in the prompt is invalid, the marker of its passage is not', () => {
+    const markers = issueMarkers(['statement-hale'], labels('k7q2f9xm'));
+    const answer = JSON.stringify({ summary: 's', findings: [
+      { statement: 'Marcus Hale signed a written confession.', citations: ['statement-hale'] },
+      { statement: 'Marcus Hale denied the payments.', citations: ['[chunk:k7q2f9xm]'] },
+    ] });
+    expect(analysisStructure(answer, markers)).toMatchObject({
+      citations: 2, valid_citations: 1, invalid_citations: ['statement-hale'], cited_findings: 1, validation_status: 'uncited_findings', evidence_total: 1,
+    });
   });
 
   test('not JSON, and JSON of the wrong shape, are told apart', () => {

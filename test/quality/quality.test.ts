@@ -12,6 +12,7 @@ import {
 import type { GenerationStatus } from '../../layers/core/db/schema';
 import { ApiError } from '../../layers/core/http/errors';
 import { logger } from '../../layers/core/logger';
+import { issueMarkers } from '../../layers/core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -99,13 +100,19 @@ describe('runQualityCheck', () => {
     expect(calls[0]!.system).toMatch(/Faithfulness/);
     expect(calls[1]!.system).toMatch(/Coverage/);
     expect(calls[1]!.prompt).toContain('Who approved invoice 1042?');
-    for (const c of calls) {
+    const labels = calls.map((c) => {
+      // each call marks the passages with labels of its own, and the analysis cites them by those labels
+      const [, a, b] = /^\[chunk:(\w+)\] The manager approved invoice 1042 on 3 March\.\n\n\[chunk:(\w+)\] The clerk entered/m.exec(c.prompt) ?? [];
       expect(c.prompt).toContain('Summary: The manager approved invoice 1042.');
-      expect(c.prompt).toContain(`(citations: ${ids.chunkA})`);
-      expect(c.prompt).toContain(`[chunk:${ids.chunkA}] The manager approved invoice 1042 on 3 March.\n\n[chunk:${ids.chunkB}] The clerk entered`);
-      expect(c.prompt).not.toContain(ids.chunkOut);
+      expect(c.prompt).toContain(`on 3 March. (citations: ${a})`);
+      expect(c.prompt).toContain(`twice. (citations: ${b})`);
+      for (const id of [ids.chunkA, ids.chunkB, ids.chunkOut]) expect(c.prompt).not.toContain(id);
       expect(c.prompt).not.toContain('{{');
-    }
+      // the evidence comes before the analysis under review
+      expect(c.prompt.indexOf('[chunk:')).toBeLessThan(c.prompt.indexOf('Summary:'));
+      return [a, b];
+    });
+    expect(labels[0]).not.toEqual(labels[1]);
   });
 
   test('weak retrieval softens the confidence one step', async () => {
@@ -277,9 +284,13 @@ describe('pure helpers', () => {
     expect(() => readVerdict('coverage', 'no')).toThrow(/not JSON/);
   });
 
-  test('renderAnalysis never writes [chunk:…] markers', () => {
-    const text = renderAnalysis({ summary: 'S.', findings: [{ statement: 'A.', citations: ['c1', 'c2'] }, { statement: 'B.', citations: [] }] });
-    expect(text).toBe('Summary: S.\n\nFindings:\n1. A. (citations: c1, c2)\n2. B. (no citations)');
-    expect(renderAnalysis(null)).toBe('');
+  test('renderAnalysis cites by the labels issued for the call, plain, and never writes a marker', () => {
+    const issued = ['k7q2f9xm', 'p3b5zz2a'];
+    const markers = issueMarkers(['c1', 'c2'], () => issued.shift()!);
+    const text = renderAnalysis({
+      summary: 'S [chunk:c1].', findings: [{ statement: 'A [chunk:c2].', citations: ['c1', 'c2'] }, { statement: 'B.', citations: [] }],
+    }, markers);
+    expect(text).toBe('Summary: S (chunk:c1).\n\nFindings:\n1. A (chunk:c2). (citations: k7q2f9xm, p3b5zz2a)\n2. B. (no citations)');
+    expect(renderAnalysis(null, markers)).toBe('');
   });
 });

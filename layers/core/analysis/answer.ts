@@ -1,8 +1,9 @@
 /**
  * Reading the model's answer: JSON in the shape the analysis prompts ask for, validated with zod, and
- * every citation checked against the chunks that were actually in the prompt. Pure.
+ * every citation translated from the marker issued for that call back to its chunk id. Pure.
  */
 import * as z from 'zod';
+import { citedChunk, type EvidenceMarkers } from './evidence-markers';
 
 export const analysisAnswerSchema = z.object({
   summary: z.string().min(1),
@@ -16,8 +17,9 @@ export const analysisAnswerSchema = z.object({
 export type AnalysisAnswer = z.infer<typeof analysisAnswerSchema>;
 
 /**
- * valid: every finding cites included chunks only;
- * citations_removed: some citations named chunks that were not in the prompt and were dropped;
+ * valid: every finding cites markers issued in the call only;
+ * citations_removed: some citations named no issued marker (a chunk id, a label typed by a user or
+ * made up by the model) and were dropped;
  * uncited_findings: after that, at least one finding cites nothing.
  */
 export type ValidationStatus = 'valid' | 'citations_removed' | 'uncited_findings';
@@ -38,7 +40,8 @@ export const jsonPart = (text: string): string => {
   return start >= 0 && end > start ? body.slice(start, end + 1) : body;
 };
 
-export const readAnswer = (text: string, includedChunkIds: ReadonlySet<string>): { answer: AnalysisAnswer; validation_status: ValidationStatus } => {
+/** The answer with its citations as chunk ids: the chunks of the issued markers it cites, the rest dropped. */
+export const readAnswer = (text: string, markers: EvidenceMarkers): { answer: AnalysisAnswer; validation_status: ValidationStatus } => {
   let json: unknown;
   try {
     json = JSON.parse(jsonPart(text));
@@ -49,8 +52,9 @@ export const readAnswer = (text: string, includedChunkIds: ReadonlySet<string>):
   if (!parsed.success) throw new UnreadableAnswerError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   let removed = false;
   const findings = parsed.data.findings.map((f) => {
-    const citations = [...new Set(f.citations)].filter((id) => includedChunkIds.has(id));
-    if (citations.length !== new Set(f.citations).size) removed = true;
+    const cited = f.citations.map((citation) => citedChunk(markers, citation));
+    if (cited.includes(undefined)) removed = true;
+    const citations = [...new Set(cited.filter((id) => id !== undefined))];
     return { ...f, citations };
   });
   const validation_status: ValidationStatus = findings.some((f) => f.citations.length === 0) ? 'uncited_findings' : removed ? 'citations_removed' : 'valid';

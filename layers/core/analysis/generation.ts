@@ -13,6 +13,7 @@ import type { Database } from '../db/schema';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
+import type { NonceSource } from './evidence-markers';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
 import { claimLease, holdLease } from './lease';
 import { decideInclusion, nearestChunks } from './retrieval';
@@ -36,6 +37,8 @@ export interface GenerationDeps {
   onComplete?: (analysisId: string) => Promise<void>;
   /** called with every lease renewal: keeps the message invisible while the work holds the analysis (worker.ts) */
   keepMessage?: () => Promise<void>;
+  /** the labels of the evidence markers (evidence-markers.ts): random unless a test needs a stable prompt */
+  markerNonce?: NonceSource;
 }
 
 const PUT_BACK_ATTEMPTS = 3;
@@ -58,7 +61,7 @@ const putBack = async (db: Kysely<Database>, analysisId: string): Promise<void> 
   }
 };
 
-export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
+export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, markerNonce }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
   // from queued, or a generating row whose worker's lease ran out (it crashed); a live lease throws LeaseHeldError
   const claimed = await claimLease(db, analysisId, { from: ['queued'], to: 'generating' },
     ['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction']);
@@ -87,17 +90,17 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage }:
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 
-    const values = analysisPromptValues({
+    const { values, markers } = analysisPromptValues({
       investigationTitle: investigation.title,
       question: question?.text,
       topic,
       evidence: included.map((c) => ({ id: c.chunk_id, text: c.text })),
       regeneration: claimed.regeneration_reason ? { reason: claimed.regeneration_reason, direction: claimed.regeneration_direction } : null,
-    });
+    }, markerNonce);
     const answer = await gateway.converse({
       purpose: 'analysis', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
     });
-    const { answer: result, validation_status } = readAnswer(answer.text, new Set(included.map((c) => c.chunk_id)));
+    const { answer: result, validation_status } = readAnswer(answer.text, markers);
 
     const considered = new Set(included.map((c) => c.evidence_item_id ?? c.background_document_id)).size;
     const { n: total } = await db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { REGENERATION_REASONS } from '../domain/feedback';
 import type { AnalysisType, Database } from '../db/schema';
 import { conflict } from '../http/errors';
+import { issueMarkers, marker, neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 
 export const PROMPT_TYPE: Record<AnalysisType, string> = {
   question: 'analysis_question',
@@ -49,31 +50,50 @@ export const renderTemplate = (template: string, values: Record<string, string>)
 export const topicText = (topic: { title: string; description: string } | undefined): string =>
   topic ? `${topic.title}${topic.description ? ` — ${topic.description}` : ''}` : '';
 
-/** Evidence passages as the prompts' {{evidence}}: `[chunk:<id>] text`, blank-line separated, in rank order. */
-export const evidenceText = (passages: readonly { id: string; text: string }[]): string =>
-  passages.map((p) => `[chunk:${p.id}] ${p.text}`).join('\n\n');
+/**
+ * Evidence passages as the prompts' {{evidence}}: each starts with the marker issued for its chunk in
+ * this call (`[chunk:<label>] text`, evidence-markers.ts), blank-line separated, in rank order.
+ */
+export const evidenceText = (passages: readonly { id: string; text: string }[], markers: EvidenceMarkers): string =>
+  passages.map((p) => `${marker(markers.labelOf.get(p.id) ?? '')} ${neutralise(p.text)}`).join('\n\n');
+
+/** The passages of one model call: fresh markers and {{evidence}} rendered with them. */
+export const fencedEvidence = (passages: readonly { id: string; text: string }[], nonce?: NonceSource): { evidence: string; markers: EvidenceMarkers } => {
+  const markers = issueMarkers(passages.map((p) => p.id), nonce);
+  return { evidence: evidenceText(passages, markers), markers };
+};
 
 /** The reason as the investigator chose it in the dropdown (stored as its key). */
 const reasonLabel = (reason: string): string =>
   Object.hasOwn(REGENERATION_REASONS, reason) ? REGENERATION_REASONS[reason as keyof typeof REGENERATION_REASONS] : reason;
 
-/** The prompts' {{regeneration}}: empty, or the investigator's reason and direction for a new version. */
+/** The prompts' {{regeneration}}: empty, or the investigator's reason and direction for a new version (user text, neutralised). */
 export const regenerationText = (regeneration: { reason: string; direction?: string | null } | null | undefined): string =>
   regeneration
-    ? `\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`
+    ? neutralise(`\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`)
     : '';
 
-/** The placeholder values of an analysis prompt (the generation worker and the evaluation CLI alike). */
+/**
+ * The placeholder values of an analysis prompt and the markers issued for its evidence (the generation
+ * worker and the evaluation CLI alike). Every user-written value is neutralised; the templates place
+ * them after the evidence, in the investigator's request block (migration 0010).
+ */
 export const analysisPromptValues = (input: {
   investigationTitle: string;
   question?: string | null | undefined;
   topic?: { title: string; description: string } | undefined;
   evidence: readonly { id: string; text: string }[];
   regeneration?: { reason: string; direction?: string | null } | null | undefined;
-}): Record<string, string> => ({
-  investigation_title: input.investigationTitle,
-  question: input.question ?? '',
-  topic: topicText(input.topic),
-  evidence: evidenceText(input.evidence),
-  regeneration: regenerationText(input.regeneration),
-});
+}, nonce?: NonceSource): { values: Record<string, string>; markers: EvidenceMarkers } => {
+  const { evidence, markers } = fencedEvidence(input.evidence, nonce);
+  return {
+    values: {
+      investigation_title: neutralise(input.investigationTitle),
+      question: neutralise(input.question ?? ''),
+      topic: neutralise(topicText(input.topic)),
+      evidence,
+      regeneration: regenerationText(input.regeneration),
+    },
+    markers,
+  };
+};

@@ -21,9 +21,13 @@
  *   last check did not finish, and is cleared by the next successful one;
  * - a failed check returns to complete even when it came from quality_unavailable (SPEC invariant:
  *   complete or quality_unavailable after a failed check; complete is the state a re-check starts from);
- * - {{analysis}} is the summary and the findings with their citations written as plain ids (never as
- *   `[chunk:<id>]` markers, which would read as evidence passages); {{evidence}} is the included
- *   retrieval chunks of the analysis, `[chunk:<id>] text` separated by blank lines, in rank order.
+ * - each check is its own model call with fresh evidence markers (evidence-markers.ts): {{evidence}} is
+ *   the included retrieval chunks of the analysis, `[chunk:<label>] text` separated by blank lines, in
+ *   rank order; {{analysis}} is the summary and the findings with their citations written as the labels
+ *   issued for that call, plain (never as `[chunk:…]` markers, which would read as evidence passages),
+ *   so the checker can match a citation to its passage. The analysis, question and topic are
+ *   neutralised like all text the service did not issue.
+
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
@@ -37,7 +41,8 @@ import type { RetrievalQuality } from '../domain/similarity';
 import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
 import { claimLease, holdLease } from './lease';
-import { activeTemplate, evidenceText, renderTemplate, topicText } from './prompts';
+import { neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
+import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
 import { organizationAnalyses } from '../repositories/analyses';
 
@@ -53,6 +58,8 @@ export interface QualityDeps {
   now?: () => Date;
   /** called with every lease renewal: keeps the message invisible while the check holds the analysis (worker.ts) */
   keepMessage?: () => Promise<void>;
+  /** the labels of the evidence markers (evidence-markers.ts): random unless a test needs a stable prompt */
+  markerNonce?: NonceSource;
 }
 
 
@@ -85,12 +92,28 @@ export const readVerdict = (check: string, text: string): number => {
 
 interface StoredAnswer { summary?: string; findings?: { statement: string; citations?: string[] }[] }
 
-/** The analysis under review as the quality prompts' {{analysis}}. */
-export const renderAnalysis = (result: StoredAnswer | null): string => {
+/** The analysis under review as the quality prompts' {{analysis}}, its citations as the labels issued for this call. */
+export const renderAnalysis = (result: StoredAnswer | null, markers: EvidenceMarkers): string => {
   if (!result) return '';
-  const findings = (result.findings ?? []).map((f, i) =>
-    `${i + 1}. ${f.statement}${f.citations?.length ? ` (citations: ${f.citations.join(', ')})` : ' (no citations)'}`);
-  return [`Summary: ${result.summary ?? ''}`, '', 'Findings:', ...(findings.length ? findings : ['(none)'])].join('\n');
+  const findings = (result.findings ?? []).map((f, i) => {
+    const labels = (f.citations ?? []).flatMap((id) => markers.labelOf.get(id) ?? []);
+    return `${i + 1}. ${neutralise(f.statement)}${labels.length ? ` (citations: ${labels.join(', ')})` : ' (no citations)'}`;
+  });
+  return [`Summary: ${neutralise(result.summary ?? '')}`, '', 'Findings:', ...(findings.length ? findings : ['(none)'])].join('\n');
+};
+
+/** The placeholder values of one quality check call, with fresh markers (the quality worker and the evaluation CLI alike). */
+export const qualityPromptValues = (input: {
+  analysis: StoredAnswer | null;
+  question?: string | null | undefined;
+  topic?: { title: string; description: string } | undefined;
+  evidence: readonly { id: string; text: string }[];
+}, nonce?: NonceSource): { values: Record<string, string>; markers: EvidenceMarkers } => {
+  const { evidence, markers } = fencedEvidence(input.evidence, nonce);
+  return {
+    values: { analysis: renderAnalysis(input.analysis, markers), question: neutralise(input.question ?? ''), topic: neutralise(topicText(input.topic)), evidence },
+    markers,
+  };
 };
 
 // ---- starting a check (the manual route) ------------------------------------------------------
@@ -156,11 +179,9 @@ export const requestQualityCheck = async (
 const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promise<boolean> =>
   (await claimLease(db, analysisId, { from: ['complete'], to: 'checking' }, ['id'], now)) !== undefined;
 
-const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<string> => {
-  const rows = await db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
+const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<{ id: string; text: string }[]> =>
+  db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
     .select(['c.id', 'c.text']).where('r.analysis_id', '=', analysisId).where('r.included', '=', true).orderBy('r.rank').execute();
-  return evidenceText(rows);
-};
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
@@ -169,7 +190,7 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.
  * a failed check (the analysis stays usable); throws only when even the failure cannot be recorded
  * (the database is gone), so the message is retried and, in the end, the watchdog releases the row.
  */
-export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
+export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage, markerNonce }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
   if (!(await claim(db, analysisId, now()))) return 'skipped';
   const release = holdLease(db, analysisId, 'checking', keepMessage);
   try {
@@ -182,16 +203,12 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
       activeTemplate(db, QUALITY_PROMPT_TYPES.coverage),
       includedEvidence(db, analysisId),
     ]);
-    const values = {
-      analysis: renderAnalysis(jsonColumn<StoredAnswer>(row.result)),
-      question: question?.text ?? '',
-      topic: topicText(topic),
-      evidence,
-    };
+    const review = { analysis: jsonColumn<StoredAnswer>(row.result), question: question?.text, topic, evidence };
     const context = { analysisId, userId: row.requested_by ?? undefined };
     // sequential: the second call is not made when the first is shed or fails
     const scores: number[] = [];
     for (const [check, template] of [['faithfulness', faithfulnessTemplate], ['coverage', coverageTemplate]] as const) {
+      const { values } = qualityPromptValues(review, markerNonce);
       const answer = await gateway.converse({
         purpose: 'quality', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
       });
