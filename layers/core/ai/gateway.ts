@@ -122,12 +122,9 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         const regionModelId = modelIdForRegion(modelId, region);
         const at = now();
         const started = performance.now();
+        let out: T;
         try {
-          const out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal));
-          const latencyMs = Math.round(performance.now() - started);
-          const usage = attempt.usage(out);
-          await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
-          return { ...out, region, modelId: regionModelId, fellBack: region !== primary, attempts, latencyMs, usage };
+          out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal));
         } catch (error) {
           const kind = classifyFailure(error);
           const errorName = (error as Error).name ?? 'Error';
@@ -143,7 +140,15 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
             break;
           }
           if (n < config.attemptsPerRegion) await sleep(backoffMs(n, config.backoff.baseMs, config.backoff.capMs, deps.random));
+          continue;
         }
+        // the ledger write is outside the attempt's try: a database that fails it is not the AI refusing the
+        // request (a hung database failed analyses as "The AI service refused the request"); its error reaches
+        // the caller as the database's, and the work is retried
+        const latencyMs = Math.round(performance.now() - started);
+        const usage = attempt.usage(out);
+        await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'ok', ...usage, latencyMs, ...context, at });
+        return { ...out, region, modelId: regionModelId, fellBack: region !== primary, attempts, latencyMs, usage };
       }
     }
     logger.error('AI call failed in both regions', { purpose, modelId, failures, ...context });
