@@ -1,20 +1,120 @@
 /**
- * The app synthesized in-process with cdk.json's context plus a test's, bundling skipped: each
- * function's environment variables by manifest id (the identity, API and worker stacks hold them all).
+ * The app synthesized as `cdk synth` does (cdk.json's context plus a stage's own, cdk-nag and CloudFormation
+ * validation included, bundling skipped), for the suites that only read templates or a synth's error.
+ *
+ * Why not in the test file: the first synth in a process costs ~10 s of CPU (loading aws-cdk-lib, its
+ * CloudFormation schemas and cdk-nag), each further one ~1.5 s. So the stages below are synthesized once
+ * per source change, all in one process (./synth-stages.ts), which global-setup starts beside the tests;
+ * a suite reads the result from node_modules/.cache/ias-twin/<app source hash>/ (pruned with the twin's
+ * assemblies), waiting for that process if it is still at work, or synthesizing the stage itself if
+ * none is. Keyed by the app's sources (the twin's hash), the synthesizer's own source and the context.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { buildApp } from '../../lib/stacks';
+import { appSourceHash, CACHE_ROOT, hashFiles } from '../../lib/twin/assembly/assembly';
+import { PROJECT_ROOT } from '../../lib/paths';
 
-const cdkContext = (JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export const functionEnvironments = (context: Record<string, unknown>): Map<string, Record<string, string>> => {
-  const service = buildApp(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } }));
+/** Bedrock model ids the model stages configure (test/infra/models.test.ts expects their ARNs). */
+export const SONNET = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
+export const HAIKU = 'anthropic.claude-haiku-4-5-20251001-v1:0';
+export const TITAN = 'amazon.titan-embed-text-v2:0';
+
+/** Each stage's CDK context beside cdk.json's, by name; a suite names the stage it reads. */
+export const STAGES = {
+  dev: {},
+  // test/ratelimit/cdk-limits.test.ts
+  limitOverrides: { rateLimits: 'auth=10/60,investigator=300/60', generationCap: '4' },
+  malformedRateLimits: { rateLimits: 'investigator=lots' },
+  zeroGenerationCap: { generationCap: '0' },
+  // test/ai/cdk-attempt-timeout.test.ts
+  attemptTimeouts: { aiAttemptTimeoutMs: 'analysis=60000,embedding=5000' },
+  attemptTimeoutNotAList: { aiAttemptTimeoutMs: 'analysis=soon' },
+  attemptTimeoutZero: { aiAttemptTimeoutMs: '0' },
+  // test/infra/models.test.ts
+  foundationModel: { aiModelAnalysis: SONNET },
+  euProfile: { aiPrimaryRegion: 'eu-central-1', aiFallbackRegion: 'eu-west-1', aiModelAnalysis: `eu.${SONNET}` },
+  globalProfile: { aiModelAnalysis: `global.${SONNET}` },
+  fallbackInEurope: { aiFallbackRegion: 'eu-west-1' },
+  modelNotAnId: { aiModelAnalysis: 'claude-sonnet-4-5' },
+  unknownGeography: { aiModelQuality: `uk.${HAIKU}` },
+  modelArn: { aiModelEmbedding: `arn:aws:bedrock:us-east-1::foundation-model/${TITAN}` },
+  fallbackWithoutProfiles: { aiFallbackRegion: 'sa-east-1' },
+  globalProfileInGovCloud: { aiPrimaryRegion: 'us-gov-west-1', aiModelAnalysis: `global.${SONNET}` },
+} satisfies Record<string, Record<string, string>>;
+
+export type StageName = keyof typeof STAGES;
+
+/** The app's stacks as buildApp names them (ServiceApp's fields). */
+export const STACK_ROLES = ['data', 'identity', 'workers', 'api', 'schedules', 'observability'] as const;
+export type StackRole = (typeof STACK_ROLES)[number];
+
+/** What synth-stages.ts writes per stage: the templates, or the message the synth failed with. */
+export type StageEntry = { prefix: string; templates: Record<StackRole, Json> } | { error: string };
+
+const SYNTHESIZER = join(__dirname, 'synth-stages.ts');
+/** the running synthesizer's pid, while it runs */
+export const SYNTHESIZER_PID_FILE = 'synthesizer.pid';
+/** written when every stage is in */
+export const COMPLETE_FILE = 'complete';
+
+/** This checkout's cache folder: the twin's folder for the app's sources, then the synthesizer's source. */
+export const stagesDirectory = (): string =>
+  join(CACHE_ROOT, appSourceHash(), `test-stages-${hashFiles([join('test', 'support', 'synth.ts'), join('test', 'support', 'synth-stages.ts')])}`);
+
+export const stageFile = (dir: string, name: StageName): string =>
+  join(dir, `${name}-${createHash('sha256').update(JSON.stringify(STAGES[name])).digest('hex').slice(0, 12)}.json`);
+
+/** The command that synthesizes the given stages (all by default) into dir; run from the project root. */
+export const synthesizerCommand = (dir: string, names: StageName[] = []): [string, string[]] => [process.execPath, ['--import', 'tsx', SYNTHESIZER, dir, ...names]];
+
+/** Whether a synthesizer started by global-setup is still writing into dir. */
+export const isSynthesizerRunning = (dir: string): boolean => {
+  try {
+    process.kill(Number(readFileSync(join(dir, SYNTHESIZER_PID_FILE), 'utf8')), 0);
+    return true;
+  } catch {
+    return false; // no pid file, or its process has ended
+  }
+};
+
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+const entries = new Map<StageName, StageEntry>();
+
+const readEntry = (name: StageName): StageEntry => {
+  const dir = stagesDirectory();
+  const file = stageFile(dir, name);
+  while (!existsSync(file) && isSynthesizerRunning(dir)) pause(200);
+  if (!existsSync(file)) {
+    // no synthesizer at work (none started, it failed, or the sources changed since global-setup): this suite's own
+    const [command, args] = synthesizerCommand(dir, [name]);
+    execFileSync(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return JSON.parse(readFileSync(file, 'utf8')) as StageEntry;
+};
+
+/** The stage's templates by stack role; throws the synth's error if it failed. */
+export const synthesized = (name: StageName): { prefix: string; templates: Record<StackRole, Json> } => {
+  if (!entries.has(name)) entries.set(name, readEntry(name));
+  const entry = entries.get(name)!;
+  if ('error' in entry) throw new Error(entry.error);
+  return entry;
+};
+
+/** The resources of one type in a template, by logical id. */
+export const resourcesOfType = (template: Json, type: string): Record<string, Json> =>
+  Object.fromEntries(Object.entries(template.Resources as Record<string, Json>).filter(([, r]) => r.Type === type));
+
+/** Each function's environment variables by manifest id (the identity, API and worker stacks hold them all). */
+export const functionEnvironments = (name: StageName): Map<string, Record<string, string>> => {
+  const { templates } = synthesized(name);
   const env = new Map<string, Record<string, string>>();
-  for (const stack of [service.identity, service.api, service.workers]) {
-    for (const resource of Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))) {
+  for (const role of ['identity', 'api', 'workers'] as const) {
+    for (const resource of Object.values(resourcesOfType(templates[role], 'AWS::Lambda::Function'))) {
       const variables = (resource.Properties as { Environment: { Variables: Record<string, string> } }).Environment.Variables;
       env.set(variables.FUNCTION_ID!, variables);
     }

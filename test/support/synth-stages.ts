@@ -1,0 +1,46 @@
+/**
+ * Synthesizes the test stages of ./synth.ts (all, or the ones named) in this one process and writes each
+ * stage's templates, or the message its synth failed with, to the cache folder. Each app is built as
+ * bin/app.ts builds it, cdk-nag and CloudFormation validation on, handler bundling skipped (the
+ * templates name the code asset either way). Run with tsx by global-setup and, for a stage it has not
+ * written, by the suite that reads it.
+ *
+ *   tsx test/support/synth-stages.ts <dir> [stage name...]
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { PROJECT_ROOT } from '../../lib/paths';
+import { buildApp } from '../../lib/stacks';
+import { COMPLETE_FILE, STACK_ROLES, STAGES, stageFile, SYNTHESIZER_PID_FILE, type StageEntry, type StageName } from './synth';
+
+const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+const synthesizeStage = (name: StageName): StageEntry => {
+  try {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...STAGES[name] } });
+    const service = buildApp(app);
+    const assembly = app.synth(); // runs cdk-nag and CloudFormation validation; throws on a finding
+    const templates = Object.fromEntries(STACK_ROLES.map((role) => [role, assembly.getStackArtifact(service[role].artifactId).template as unknown]));
+    return { prefix: service.config.prefix, templates } as StageEntry;
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+};
+
+const [dir, ...named] = process.argv.slice(2);
+if (!dir) throw new Error('usage: synth-stages.ts <dir> [stage name...]');
+mkdirSync(dir, { recursive: true });
+for (const name of named.length > 0 ? (named as StageName[]) : (Object.keys(STAGES) as StageName[])) {
+  if (!(name in STAGES)) throw new Error(`no stage ${name} in test/support/synth.ts`);
+  const file = stageFile(dir, name);
+  // written aside and renamed, so a reader never sees half an entry
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(synthesizeStage(name)));
+  renameSync(partial, file);
+}
+if (named.length === 0) {
+  // global-setup's run: every stage is in, and no reader need wait for this process any more
+  writeFileSync(join(dir, COMPLETE_FILE), '');
+  rmSync(join(dir, SYNTHESIZER_PID_FILE), { force: true });
+}
