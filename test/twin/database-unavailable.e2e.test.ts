@@ -5,22 +5,11 @@
  * through, logged) — and answers normally again once the database is back. PGlite, or real PostgreSQL with
  * TEST_DATABASE_URL.
  */
+import { expectDatabaseUnavailable, timed } from '../support/database-unavailable';
 import { useTwin } from '../support/twin';
 
 // rate limiting on, so the limiter's fail-open on a hung database is exercised too
 const e2e = useTwin({ schedules: false, context: { rateLimits: 'investigator=1000/60' } });
-
-const timed = async (request: () => ReturnType<typeof e2e.call>) => {
-  const started = Date.now();
-  const reply = await request();
-  return { ...reply, ms: Date.now() - started };
-};
-
-const expectDatabaseUnavailable = (reply: Awaited<ReturnType<typeof e2e.call>>) => {
-  expect(reply.status).toBe(503);
-  expect(reply.headers.get('retry-after')).toBe('5');
-  expect(reply.body).toEqual({ error: { code: 'database_unavailable', message: 'The database is not answering; try again in 5 seconds.' } });
-};
 
 afterEach(async () => {
   await e2e.twin.databaseProxy.fault(undefined);
