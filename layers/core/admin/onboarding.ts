@@ -15,6 +15,7 @@ import * as z from 'zod';
 import { ADMIN_GROUP } from '../auth/caller';
 import { cognitoClient } from '../aws/cognito';
 import { ENV, requireEnv } from '../config';
+import { checkWith, describeIssues } from '../http/strings';
 import { ORGANIZATION_ATTRIBUTE } from '../auth/token-claims';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
@@ -147,9 +148,9 @@ export const onboardingDeps = (db: Kysely<Database>): OnboardingDeps => ({ db, i
 
 /** One operator request: validated, then run. Refusals come back as OnboardingError. */
 export const runOnboarding = async (deps: OnboardingDeps, input: unknown) => {
-  const parsed = onboardingRequestSchema.safeParse(input);
-  if (!parsed.success) throw new OnboardingError(parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; '));
-  const request = parsed.data;
+  const checked = checkWith(onboardingRequestSchema, input);
+  if (!checked.ok) throw new OnboardingError(describeIssues(checked.issues));
+  const request = checked.data;
   switch (request.command) {
     case 'create-organization': return createOrganization(deps, request.name);
     case 'invite': return inviteUser(deps, request);

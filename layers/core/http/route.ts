@@ -14,7 +14,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/error
 import { logger } from '../logger';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
-import { escapeUnsafeText, unsafeTextIssues } from './strings';
+import { checkWith } from './strings';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -135,11 +135,9 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
  * whatever the schema says, so every contract gets it once, here.
  */
 export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
-  const unsafe = unsafeTextIssues(value);
-  const result = schema.safeParse(value);
-  if (result.success && unsafe.length === 0) return result.data;
-  const schemaIssues = result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String).map(escapeUnsafeText).join('.'), message: escapeUnsafeText(i.message) }));
-  throw validationFailed([...unsafe, ...schemaIssues.filter((i) => !unsafe.some((u) => u.path === i.path))]);
+  const checked = checkWith(schema, value);
+  if (!checked.ok) throw validationFailed(checked.issues);
+  return checked.data;
 };
 
 export const requireOrg = (caller: Caller | undefined): OrgCaller => {

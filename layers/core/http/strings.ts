@@ -5,8 +5,9 @@
  * it into U+FFFD). `parseWith` applies the rule to every string of every request body, query, path
  * parameter and header value it validates — object keys included, and strings inside free-form
  * (`z.unknown()`) fields —, so no contract needs its own copy; a breach is a 400 `validation_failed`
- * naming the field.
+ * naming the field. The operator functions' input (onboarding, seed imports) meets it through `checkWith`.
  */
+import type * as z from 'zod';
 
 /** A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 // eslint-disable-next-line no-control-regex -- the NUL is what the rule is about
@@ -25,7 +26,8 @@ export const isUnsafeText = (text: string): boolean => UNSAFE.test(text);
 export const escapeUnsafeText = (text: string): string =>
   text.replace(UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export interface TextIssue {
+/** A field that fails validation, by dotted path (as zod names them), and why. */
+export interface FieldIssue {
   path: string;
   message: string;
 }
@@ -39,8 +41,8 @@ export const TOO_DEEP_MESSAGE = `must not be nested more than ${MAX_DEPTH} level
  * nested deeper than MAX_DEPTH is an issue itself: the rule cannot vouch for the strings inside it, and
  * storing it would fail anyway (JSON.stringify overflows the stack long before PostgreSQL's own limit).
  */
-export const unsafeTextIssues = (value: unknown): TextIssue[] => {
-  const issues: TextIssue[] = [];
+export const unsafeTextIssues = (value: unknown): FieldIssue[] => {
+  const issues: FieldIssue[] = [];
   const walk = (v: unknown, path: string[], depth: number): void => {
     if (typeof v === 'string') {
       if (isUnsafeText(v)) issues.push({ path: path.map(escapeUnsafeText).join('.'), message: UNSAFE_TEXT_MESSAGE });
@@ -72,3 +74,19 @@ export const escapeUnsafeDeep = <T>(value: T, depth = 0): T => {
   if (value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeUnsafeText(k), escapeUnsafeDeep(v, depth + 1)])) as T;
 };
+
+/**
+ * Validates with a zod schema and the string rule: the data, or every issue by path (the string rule's
+ * first, a field named once). `parseWith` makes a failure a 400 at the HTTP edge; input that arrives
+ * elsewhere (the operator functions) uses this directly, so it meets the same rule.
+ */
+export const checkWith = <S extends z.ZodType>(schema: S, value: unknown): { ok: true; data: z.infer<S> } | { ok: false; issues: FieldIssue[] } => {
+  const unsafe = unsafeTextIssues(value);
+  const result = schema.safeParse(value);
+  if (result.success && unsafe.length === 0) return { ok: true, data: result.data };
+  const schemaIssues = result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String).map(escapeUnsafeText).join('.'), message: escapeUnsafeText(i.message) }));
+  return { ok: false, issues: [...unsafe, ...schemaIssues.filter((i) => !unsafe.some((u) => u.path === i.path))] };
+};
+
+/** Issues as one line for an operator: `email: must be an email address; name: must not be empty`. */
+export const describeIssues = (issues: FieldIssue[]): string => issues.map((i) => `${i.path || 'request'}: ${i.message}`).join('; ');

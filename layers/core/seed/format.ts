@@ -10,6 +10,7 @@
  * other parts of the file are malformed, so one pass reports every problem.
  */
 import * as z from 'zod';
+import { unsafeTextIssues } from '../http/strings';
 
 export const LIMITS = {
   organizations: 100,
@@ -168,7 +169,11 @@ export type SeedValidation = { ok: true; data: SeedFile } | { ok: false; issues:
 /** Check a parsed JSON value against the format; on failure, every problem with its JSON path. */
 export const validateSeed = (input: unknown): SeedValidation => {
   const result = seedFileSchema.safeParse(input, { error: requiredMessage });
-  if (result.success) return { ok: true, data: result.data };
+  // the API's string rule (no NUL, no unpaired surrogate): PostgreSQL refuses the one and mangles the other
+  const unsafe = unsafeTextIssues(input).map((issue) => ({
+    path: issue.path === '' ? [] : issue.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: issue.message,
+  }));
+  if (result.success && unsafe.length === 0) return { ok: true, data: result.data };
   const issues: SeedIssue[] = [];
   const seen = new Set<string>();
   const add = (issue: SeedIssue) => {
@@ -178,7 +183,8 @@ export const validateSeed = (input: unknown): SeedValidation => {
       issues.push(issue);
     }
   };
-  for (const issue of result.error.issues) {
+  unsafe.forEach(add);
+  for (const issue of result.error?.issues ?? []) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add({ path: [...path, key], message: 'unknown field' });

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { s3Client } from '../aws/clients';
 import type { Database } from '../db/schema';
+import { checkWith, describeIssues } from '../http/strings';
 import { s3Storage } from '../storage';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
 
@@ -54,10 +55,10 @@ const readImport = async (bucket: string, key: string): Promise<unknown> => {
 };
 
 export const runImport = async (deps: { db: Kysely<Database>; bucket: string }, input: unknown): Promise<{ key: string; url: string; expires_in: number } | SeedSummary> => {
-  const parsed = importRequestSchema.safeParse(input);
-  if (!parsed.success) throw new ImportRefusal(parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; '));
-  if (parsed.data.command === 'upload-url') return uploadUrl(deps.bucket);
-  const file = await readImport(deps.bucket, parsed.data.key);
+  const checked = checkWith(importRequestSchema, input);
+  if (!checked.ok) throw new ImportRefusal(describeIssues(checked.issues));
+  if (checked.data.command === 'upload-url') return uploadUrl(deps.bucket);
+  const file = await readImport(deps.bucket, checked.data.key);
   try {
     return await loadSeed(deps.db, file, { storage: s3Storage(deps.bucket) });
   } catch (error) {
