@@ -216,6 +216,15 @@ describe('runQualityCheck', () => {
     });
     await expect(runQualityCheck({ db: broken, gateway: fakeGateway(() => 'not json').gateway }, id)).rejects.toThrow('database is gone');
   });
+
+  test('the database lost mid-check, answering again by the time the failure would be recorded: thrown, so the check runs again; the lease let go', async () => {
+    const id = await analysis('complete');
+    // node-postgres's error for a connection the database ended (a hung database released, the AI ledger's write)
+    const lost = new Error('Connection terminated unexpectedly');
+    await expect(runQualityCheck({ db, gateway: fakeGateway(() => { throw lost; }).gateway }, id)).rejects.toBe(lost);
+    expect(await row(id)).toMatchObject({ generation_status: 'checking', quality_error: null, claimed_until: null });
+    expect(failureLogged(id)).toBe(false);
+  });
 });
 
 describe('startQualityCheck and the polling view', () => {

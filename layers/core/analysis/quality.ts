@@ -34,6 +34,7 @@ import * as z from 'zod';
 import { jsonPart } from './answer';
 import type { AiGateway } from '../ai/gateway';
 import { QualityShedError } from '../ai/shedder';
+import { isDatabaseUnavailable } from '../db/errors';
 import type { Database, GenerationStatus } from '../db/schema';
 import { qualityConfidence, retrievalSignal } from '../domain/confidence';
 import { canTransition } from '../domain/generation-status';
@@ -234,6 +235,14 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
       await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, claimed_until: null, updated_at: now() })
         .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
       return 'shed';
+    }
+    if (isDatabaseUnavailable(error)) {
+      // the database failed, not the check: recorded once the database answered again, a blip became a
+      // [QUALITY_CHECK_FAILURE]; thrown, the message comes back and the check runs again (worker.ts). The
+      // lease is let go if the database allows, so the retry need not wait for it to run out.
+      await db.updateTable('analyses').set({ claimed_until: null }).where('id', '=', analysisId).where('generation_status', '=', 'checking').execute()
+        .catch(() => undefined);
+      throw error;
     }
     const reason = reasonOf(error);
     logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
