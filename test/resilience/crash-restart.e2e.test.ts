@@ -16,7 +16,10 @@ const twins = useTwinProcess({ context: { generationCap: '2' } });
 
 /** Every Bedrock call answers this much later before the kill, so work is in flight long enough to be caught (under the 10-s embedding attempt timeout). */
 const AI_LATENCY_MS = 6_000;
-/** Past a lease (60 s) and the message's return, plus generation and checks, on a loaded machine. */
+/**
+ * From the kill to both analyses verified: a lease (60 s) and the message's return, then generation and checks,
+ * on a loaded machine; well inside the client's 5-minute polling window.
+ */
 const SETTLE_MS = 150_000;
 
 const slowAi = async (twin: TwinProcess) => {
@@ -53,7 +56,8 @@ test('kill -9 with one analysis generating and one being checked: after a restar
   const checked = await create(twin, token, 'summary');
   expect(checked.status).toBe(202);
   const checkedId = checked.body.analysis_id as string;
-  await until('the first analysis to be checked', async () => ((await statusOf(twin, token, checkedId)) === 'checking' ? true : undefined), 60_000);
+  // generous: a share of the AI quota the start-up sweep used may make it wait up to a minute
+  await until('the first analysis to be checked', async () => ((await statusOf(twin, token, checkedId)) === 'checking' ? true : undefined), 120_000);
   const generated = await create(twin, token, 'gap');
   expect(generated.status).toBe(202);
   const generatedId = generated.body.analysis_id as string;
@@ -75,7 +79,7 @@ test('kill -9 with one analysis generating and one being checked: after a restar
     if (res.status === 202) return Date.now() - killedAt;
     expect(res.status).toBe(429);
     return undefined;
-  }, SETTLE_MS);
+  }, SETTLE_MS - (Date.now() - killedAt));
   const settled = new Map<string, { status: string; ms: number }>();
   await until('both analyses to reach a resting state', async () => {
     for (const id of [checkedId, generatedId].filter((x) => !settled.has(x))) {
@@ -83,7 +87,7 @@ test('kill -9 with one analysis generating and one being checked: after a restar
       if (!['queued', 'generating', 'complete', 'checking'].includes(status)) settled.set(id, { status, ms: Date.now() - killedAt });
     }
     return settled.size === 2 ? true : undefined;
-  }, SETTLE_MS);
+  }, SETTLE_MS - (Date.now() - killedAt));
 
   const checkedAfter = (await twin.call('GET', `/api/analysis/${checkedId}`, token)).body;
   const generatedAfter = (await twin.call('GET', `/api/analysis/${generatedId}`, token)).body;
@@ -103,6 +107,4 @@ test('kill -9 with one analysis generating and one being checked: after a restar
   const listed = (await twin.call('GET', `/api/analysis?investigation_id=${DEMO_INVESTIGATION_IDS.northwind}`, token)).body;
   expect(JSON.stringify(listed)).toContain(checkedId);
   expect(JSON.stringify(listed)).toContain(generatedId);
-  // a lease is 60 s and the message returns as it runs out: well inside the client's 5-minute polling window
-  expect(Math.max(...[...settled.values()].map((s) => s.ms))).toBeLessThan(SETTLE_MS);
-}, 300_000);
+}, 400_000);
