@@ -271,12 +271,13 @@ export const functions: FunctionSpec[] = [
   { id: 'generation-worker', description: 'Generate an analysis from retrieved evidence', entry: 'functions/workers/generation.ts',
     timeoutSeconds: 300, memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'generation', batchSize: 1, maxConcurrency: 5 }],
-    // retrieval embeds the question with the embedding model
-    uses: ['database', 'bedrockAnalysis', 'bedrockEmbedding', 'qualityQueue'] },
+    // retrieval embeds the question with the embedding model; work waiting for its organization's AI share
+    // is sent to its own queue again with a delay (layers/core/analysis/worker.ts)
+    uses: ['database', 'bedrockAnalysis', 'bedrockEmbedding', 'generationQueue', 'qualityQueue'] },
   { id: 'quality-worker', description: 'Run the faithfulness and coverage checks', entry: 'functions/workers/quality.ts',
     timeoutSeconds: 120, memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
-    uses: ['database', 'bedrockQuality'] },
+    uses: ['database', 'bedrockQuality', 'qualityQueue'] }, // qualityQueue: to wait for AI capacity, as above
 ];
 
 /** Prefix of a stage's stack names and fixed resource names, e.g. `ias-dev`. */

@@ -9,7 +9,7 @@ import { analysisWorker } from '../../layers/core/analysis/worker';
 import { database } from '../../layers/core/db/connection';
 import { enqueue } from '../../layers/core/queues';
 
-export const handler = analysisWorker('generation', async (analysisId, { keepMessage }) => {
+export const handler = analysisWorker('generation', 'generation', async (analysisId, { keepMessage }) => {
   const [db, gateway] = await Promise.all([database(), aiGateway()]);
   return generateAnalysis({ db, gateway, keepMessage, onComplete: (id) => enqueue('quality', { analysis_id: id }) }, analysisId);
 });

@@ -8,7 +8,7 @@ import { runQualityCheck } from '../../layers/core/analysis/quality';
 import { analysisWorker } from '../../layers/core/analysis/worker';
 import { database } from '../../layers/core/db/connection';
 
-export const handler = analysisWorker('quality check', async (analysisId, { keepMessage }) => {
+export const handler = analysisWorker('quality check', 'quality', async (analysisId, { keepMessage }) => {
   const [db, gateway] = await Promise.all([database(), aiGateway()]);
   return runQualityCheck({ db, gateway, keepMessage }, analysisId);
 });

@@ -10,6 +10,12 @@ export interface AnalysisMessage {
   analysis_id: string;
 }
 
-export const enqueue = async (queue: QueueName, message: AnalysisMessage): Promise<void> => {
-  await sqsClient().send(new SendMessageCommand({ QueueUrl: requireEnv(URL_VAR[queue]), MessageBody: JSON.stringify(message) }));
+/** SQS's longest delivery delay of one message. */
+export const MAX_DELAY_SECONDS = 900;
+
+/** Sends the message; `delaySeconds` (0..900) keeps it from consumers that long. */
+export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
+  await sqsClient().send(new SendMessageCommand({
+    QueueUrl: requireEnv(URL_VAR[queue]), MessageBody: JSON.stringify(message), ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
+  }));
 };

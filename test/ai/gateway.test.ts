@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '../../layers/core/ai/errors';
 import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
-import { QUOTA_LIMIT, reserve } from '../../layers/core/ai/quota';
+import { QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve } from '../../layers/core/ai/quota';
 import { QualityShedError } from '../../layers/core/ai/shedder';
 import { logger } from '../../layers/core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
@@ -180,6 +180,21 @@ test('over quota, a request goes to the other region (not to be throttled), and 
   expect(waited.region).toBe(PRIMARY); // the primary's window frees first
   expect(clock.now.getTime() - started).toBe(60_000);
   expect((await ledger()).filter((r) => r.endsWith(':throttled'))).toEqual([]);
+});
+
+test('both regions full past the longest wait: QuotaExhaustedError with its retryAt (wait your turn), never "unavailable", and nothing sent', async () => {
+  const clock = { now: new Date('2026-11-22T17:30:00Z') };
+  const sleep = async (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); };
+  const gateway = createAiGateway({ db, client, config: config({ quotaMaxWaitMs: 10_000 }), now: () => clock.now, sleep });
+  const flooder = '00000000-0000-4000-8000-0000000000f1';
+  for (const region of [PRIMARY, FALLBACK]) {
+    for (let i = 0; i < QUOTA_LIMIT; i++) await reserve(db, { region, organizationId: flooder, now: clock.now });
+  }
+  const sent = (standin.stats()[PRIMARY]?.total ?? 0) + (standin.stats()[FALLBACK]?.total ?? 0);
+  const call = gateway.converse({ purpose: 'analysis', ...ask, organizationId: '00000000-0000-4000-8000-0000000000b2' });
+  await expect(call).rejects.toBeInstanceOf(QuotaExhaustedError);
+  await expect(call).rejects.toMatchObject({ retryAt: new Date(Date.parse('2026-11-22T17:30:00Z') + QUOTA_WINDOW_MS) });
+  expect((standin.stats()[PRIMARY]?.total ?? 0) + (standin.stats()[FALLBACK]?.total ?? 0)).toBe(sent);
 });
 
 test('embeddings go through the same path: 1024 unit-length dimensions, fallback on outage', async () => {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Sleep } from '../../layers/core/ai/clock';
 import {
-  acquire, decide, inWindow, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor,
+  acquire, decide, decideFair, inWindow, NO_TENANT, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor, type WindowRow,
 } from '../../layers/core/ai/quota';
 import { testEngine, useTestDatabase } from '../support/db';
 import { SimulatedTime } from '../support/simulated-time';
@@ -64,6 +65,61 @@ describe('quota window math', () => {
   });
 });
 
+describe('fair shares of the window (pure)', () => {
+  const grants = (tenant: string, ...ms: number[]): WindowRow[] => ms.map((t) => ({ at: at(t), tenant, granted: true }));
+  const sorted = (...rows: WindowRow[][]) => rows.flat().sort((a, b) => a.at.getTime() - b.at.getTime());
+
+  test('one tenant alone may use the whole limit (work-conserving)', () => {
+    expect(decideFair(grants('a', 0, 1, 2, 3, 4, 5, 6, 7, 8), at(10), 'a', 10, W)).toEqual({ granted: true, at: at(10) });
+    expect(decideFair(grants('a', 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), at(10), 'a', 10, W)).toEqual({ granted: false, retryAt: at(W) });
+  });
+
+  test('a full window refuses a newcomer below its share, and asks for its waiting mark once', () => {
+    const full = grants('a', 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    expect(decideFair(full, at(10), 'b', 10, W)).toEqual({ granted: false, retryAt: at(W), markWaiting: true });
+    const marked = [...full, { at: at(10), tenant: 'b', granted: false }];
+    expect(decideFair(marked, at(11), 'b', 10, W)).toEqual({ granted: false, retryAt: at(W) });
+  });
+
+  test('once another tenant is waiting, the flooding tenant leaves the freed slots to it', () => {
+    // a has 10 grants; b marked itself waiting at 10 ms; the first of a's slots frees at W
+    const rows = sorted(grants('a', 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), [{ at: at(10), tenant: 'b', granted: false }]);
+    const now = at(W); // a's stamp at 0 has left: 9 grants in the window
+    // a (9 grants, share 5) may ask again once its 5th oldest has left: then it is below its share
+    expect(decideFair(rows, now, 'a', 10, W)).toEqual({ granted: false, retryAt: at(5 + W), overShare: true });
+    expect(decideFair(rows, now, 'b', 10, W)).toEqual({ granted: true, at: now });
+  });
+
+  test('two busy tenants: each below its share is granted; one above it only while the other is owed nothing', () => {
+    const rows = sorted(grants('a', 0, 1, 2, 3, 4, 5), grants('b', 6, 7));
+    // share 5 each; a has 6 (over), b is owed 3: 8 + 1 + 3 > 10 → a refused, b granted
+    expect(decideFair(rows, at(20), 'a', 10, W)).toMatchObject({ granted: false });
+    expect(decideFair(rows, at(20), 'b', 10, W)).toEqual({ granted: true, at: at(20) });
+    // b at its share (5): a may take what is left
+    const busy = sorted(grants('a', 0, 1, 2, 3), grants('b', 6, 7, 8, 9, 10));
+    expect(decideFair(busy, at(20), 'a', 10, W)).toEqual({ granted: true, at: at(20) });
+  });
+
+  test('work of no organization is a tenant like any other', () => {
+    const rows = grants(NO_TENANT, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    expect(decideFair(rows, at(10), 'org', 10, W)).toMatchObject({ granted: false, markWaiting: true });
+  });
+
+  test('property: whatever the arrivals and tenants, no window holds more grants than the limit', () => {
+    fc.assert(fc.property(fc.array(fc.record({ t: fc.integer({ min: 0, max: 3 * W }), tenant: fc.constantFrom('a', 'b', 'c') }), { maxLength: 120 }), (arrivals) => {
+      const rows: WindowRow[] = [];
+      const limit = 6;
+      for (const { t, tenant } of [...arrivals].sort((x, y) => x.t - y.t)) {
+        const live = rows.filter((r) => r.at.getTime() > t - W);
+        const d = decideFair(live, at(t), tenant, limit, W);
+        if (d.granted) rows.push({ at: d.at, tenant, granted: true });
+        else if ('markWaiting' in d) rows.push({ at: at(t), tenant, granted: false });
+      }
+      expect(maxInAnyWindow(rows.filter((r) => r.granted).map((r) => r.at.getTime() - T0))).toBeLessThanOrEqual(limit);
+    }), { numRuns: 200, seed: 14 });
+  });
+});
+
 describe(`quota on ${testEngine()}`, () => {
   const db = useTestDatabase();
 
@@ -72,8 +128,9 @@ describe(`quota on ${testEngine()}`, () => {
     await sql`create table quota_history (region text not null, reserved_at timestamptz not null)`.execute(db);
     await sql`create function quota_history_log() returns trigger language plpgsql as $$
       begin insert into quota_history values (new.region, new.reserved_at); return new; end $$`.execute(db);
+    // grants only: a waiting mark takes no slot
     await sql`create trigger quota_history_log after insert on ai_quota_reservations
-      for each row execute function quota_history_log()`.execute(db);
+      for each row when (new.granted) execute function quota_history_log()`.execute(db);
   });
 
   beforeEach(async () => {
@@ -98,6 +155,37 @@ describe(`quota on ${testEngine()}`, () => {
     // housekeeping: the two stamps that left the window are gone
     const left = await db.selectFrom('ai_quota_reservations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(QUOTA_LIMIT);
+  });
+
+  test('fair shares: organization A fills the window; B waits (marked), then takes the freed slots before A', async () => {
+    const A = '00000000-0000-4000-8000-00000000000a';
+    const B = '00000000-0000-4000-8000-00000000000b';
+    for (let i = 0; i < QUOTA_LIMIT; i++) expect(await reserve(db, { region: PRIMARY, organizationId: A, now: at(i * 100) })).toEqual({ granted: true });
+    expect(await reserve(db, { region: PRIMARY, organizationId: B, now: at(10_000) })).toEqual({ granted: false, retryAt: at(W) });
+    // A's oldest stamps leave the window: the freed slots are B's (owed its share of 25), not A's
+    const later = at(W + 250); // stamps at 0, 100, 200 have left
+    expect(await reserve(db, { region: PRIMARY, organizationId: A, now: later })).toMatchObject({ granted: false, overShare: true });
+    for (let i = 0; i < 3; i++) expect(await reserve(db, { region: PRIMARY, organizationId: B, now: later })).toEqual({ granted: true });
+    const rows = await db.selectFrom('ai_quota_reservations').select(['organization_id', 'granted']).where('organization_id', '=', B).execute();
+    expect(rows.filter((r) => !r.granted)).toHaveLength(1);
+    expect(rows.filter((r) => r.granted)).toHaveLength(3);
+    expect(maxInAnyWindow(await history(PRIMARY))).toBeLessThanOrEqual(QUOTA_LIMIT);
+  });
+
+  test('acquire: an organization over its share everywhere does not wait in process; its work comes back at retryAt', async () => {
+    const A = '00000000-0000-4000-8000-00000000000a';
+    const B = '00000000-0000-4000-8000-00000000000b';
+    for (const region of [PRIMARY, FALLBACK]) {
+      for (let i = 0; i < QUOTA_LIMIT - 2; i++) await reserve(db, { region, organizationId: A, now: at(i * 100) });
+      await reserve(db, { region, organizationId: B, now: at(5_000) });
+    }
+    const clock = simulatedClock(T0 + 10_000);
+    // one slot is free in each region, but B (1 of its 25) is owed it: A (48, share 25) is refused without
+    // sleeping, until its 24th oldest grant has left the window
+    const refused = acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: A, now: clock.now, sleep: clock.sleep, maxWaitMs: 60_000 });
+    await expect(refused).rejects.toMatchObject({ name: 'QuotaExhaustedError', retryAt: at(23 * 100 + W) });
+    expect(clock.slept).toEqual([]);
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: B, now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(PRIMARY);
   });
 
   test('regions are independent', async () => {

@@ -1,6 +1,6 @@
 /**
- * The per-organization cap on concurrent generations, at database level (PGlite, or real PostgreSQL
- * with TEST_DATABASE_URL): only queued and generating analyses count, only the organization's own,
+ * The per-organization cap on concurrent AI work, at database level (PGlite, or real PostgreSQL
+ * with TEST_DATABASE_URL): only queued, generating and checking analyses count, only the organization's own,
  * the 429 carries Retry-After, and inside a transaction concurrent creates cannot overshoot the cap.
  */
 import type { Kysely } from 'kysely';
@@ -46,10 +46,13 @@ test('GENERATION_CAP: default 10, an integer of at least 1', () => {
   }
 });
 
-test('only queued and generating analyses of the organization count; at the cap the next one is a 429 with Retry-After', async () => {
-  await addAnalyses(investigationA, 'queued', 2);
+test('only queued, generating and checking analyses of the organization count; at the cap the next one is a 429 with Retry-After', async () => {
+  await addAnalyses(investigationA, 'queued', 1);
   await addAnalyses(investigationA, 'generating', 1);
-  for (const done of ['complete', 'failed', 'checking', 'verified', 'quality_unavailable'] as const) await addAnalyses(investigationA, done, 1);
+  await addAnalyses(investigationA, 'checking', 1);
+  for (const done of ['complete', 'failed', 'verified', 'quality_unavailable'] as const) await addAnalyses(investigationA, done, 1);
+  // a check whose worker's lease ran out (it crashed) no longer counts
+  await db.insertInto('analyses').values({ investigation_id: investigationA, analysis_type: 'summary', generation_status: 'checking', claimed_until: new Date(Date.now() - 1000) }).execute();
   await addAnalyses(investigationB, 'queued', 4);
   expect(await generationsInFlight(db, orgA)).toBe(3);
   expect(await generationsInFlight(db, orgB)).toBe(4);
@@ -57,7 +60,7 @@ test('only queued and generating analyses of the organization count; at the cap 
   await expect(assertGenerationCapacity(db, orgA, 4)).resolves.toBeUndefined();
   const refused = await refusal(assertGenerationCapacity(db, orgB, 4));
   expect(refused).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'retry-after': String(GENERATION_CAP_RETRY_AFTER_SECONDS) } });
-  expect(refused?.message).toMatch(/4 analyses being generated \(the limit is 4\)/);
+  expect(refused?.message).toMatch(/4 analyses being generated or checked \(the limit is 4\)/);
 
   await addAnalyses(investigationA, 'queued', 1);
   expect(await refusal(assertGenerationCapacity(db, orgA, 4))).toMatchObject({ status: 429 });

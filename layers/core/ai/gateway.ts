@@ -4,7 +4,9 @@
  *
  * Per call: quality and judge calls are refused up front while the throttle shedder is hot; each
  * attempt first takes a slot of the shared per-region quota (waiting, or moving to the other region,
- * rather than being sent to be throttled); the primary region gets the retry budget for throttles,
+ * rather than being sent to be throttled), from the caller's organization's fair share; when every region
+ * stays full past quotaMaxWaitMs the call throws QuotaExhaustedError, which callers treat as "wait and
+ * try again at retryAt", never as the AI being unavailable; the primary region gets the retry budget for throttles,
  * 5xx and connection faults, then the same call goes to the fallback region (`[AI:fallback]`);
  * a refused request (validation, access, unknown model) fails at once. Every attempt is bounded by its
  * purpose's attempt timeout (ai/timeouts.ts): an attempt that runs past it is aborted (`[AI:Timeout]`,
@@ -54,6 +56,8 @@ export interface GatewayDeps {
 export interface CallContext {
   userId?: string | undefined;
   analysisId?: string | undefined;
+  /** whose fair share of the quota the call takes (ai/quota.ts); none: work of no organization */
+  organizationId?: string | undefined;
 }
 
 export interface ConverseRequest extends CallContext {
@@ -111,11 +115,11 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       for (let n = 1; n <= config.attemptsPerRegion; n++) {
         let region: string;
         try {
-          region = await acquire(db, { regions: phase.regions, now, sleep, maxWaitMs: config.quotaMaxWaitMs });
+          region = await acquire(db, { regions: phase.regions, organizationId: context.organizationId, now, sleep, maxWaitMs: config.quotaMaxWaitMs });
         } catch (error) {
-          if (!(error instanceof QuotaExhaustedError)) throw error;
-          failures.push({ region: phase.regions.join('+'), error: 'quota exhausted' });
-          break;
+          // a full quota is not an outage: the caller waits its turn (QuotaExhaustedError says until when)
+          if (error instanceof QuotaExhaustedError) logger.warn('[AI:QuotaFull]', { purpose, regions: phase.regions, retryAt: error.retryAt.toISOString(), failures, ...context });
+          throw error;
         }
         attempts++;
         // a geographic profile is valid only in its own geography: the fallback region may need another prefix
@@ -158,7 +162,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
   return {
     converse: async (request) => {
       const modelId = config.models[request.purpose];
-      const context = { userId: request.userId, analysisId: request.analysisId };
+      const context = { userId: request.userId, analysisId: request.analysisId, organizationId: request.organizationId };
       await guardAgainstShedding(db, {
         purpose: request.purpose, now: now(), disabled: config.shedderDisabled, region: primary, modelId: modelIdForRegion(modelId, primary), ...context,
       });

@@ -9,6 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '../ai/gateway';
 import { AiRequestError, AiUnavailableError } from '../ai/errors';
+import { QuotaExhaustedError } from '../ai/quota';
 import type { Database } from '../db/schema';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
@@ -44,14 +45,14 @@ export interface GenerationDeps {
 const PUT_BACK_ATTEMPTS = 3;
 
 /**
- * Hands a generation that failed for a retryable reason back to queued, releasing its lease; a failed
- * put-back is tried again. Should every attempt fail (the database is down), nothing is lost: the lease
- * runs out and the message's return takes the row over.
+ * Hands a generation that failed for a retryable reason back to queued, releasing its lease (and, when it
+ * waits for AI capacity, saying until when); a failed put-back is tried again. Should every attempt fail
+ * (the database is down), nothing is lost: the lease runs out and the message's return takes the row over.
  */
-const putBack = async (db: Kysely<Database>, analysisId: string): Promise<void> => {
+const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Date | null = null): Promise<void> => {
   for (let attempt = 1; attempt <= PUT_BACK_ATTEMPTS; attempt++) {
     try {
-      await db.updateTable('analyses').set({ generation_status: 'queued', claimed_until: null, updated_at: new Date() })
+      await db.updateTable('analyses').set({ generation_status: 'queued', claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
         .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
       return;
     } catch (error) {
@@ -76,13 +77,14 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
   const release = holdLease(db, analysisId, 'generating', keepMessage);
 
   try {
-    const investigation = await db.selectFrom('investigations').select(['title', 'description']).where('id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
+    const investigation = await db.selectFrom('investigations').select(['title', 'description', 'organization_id'])
+      .where('id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
     const [question, topic] = await Promise.all([
       claimed.question_id ? db.selectFrom('questions').select('text').where('id', '=', claimed.question_id).executeTakeFirst() : undefined,
       claimed.topic_id ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', claimed.topic_id).executeTakeFirst() : undefined,
     ]);
     const template = await activeTemplate(db, PROMPT_TYPE[claimed.analysis_type]);
-    const context = { analysisId, userId: claimed.requested_by ?? undefined };
+    const context = { analysisId, userId: claimed.requested_by ?? undefined, organizationId: investigation.organization_id };
 
     const query = question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
     const queryEmbedding = await gateway.embed(query, context);
@@ -140,8 +142,9 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
         .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
       return 'failed';
     }
-    // anything else (a database blip, a crash) is retried: hand the analysis back and let the message return
-    await putBack(db, analysisId);
+    // anything else (a database blip, a crash, the organization's AI share in use) is retried: hand the
+    // analysis back and let the message return (a full quota: at its retryAt, worker.ts)
+    await putBack(db, analysisId, error instanceof QuotaExhaustedError ? error.retryAt : null);
     throw error;
   } finally {
     release();

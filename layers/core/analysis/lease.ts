@@ -36,7 +36,8 @@ export const claimLease = async <C extends keyof Database['analyses'] & string>(
   db: Kysely<Database>, analysisId: string, move: { from: GenerationStatus[]; to: GenerationStatus }, columns: readonly C[], now = new Date(),
 ) => {
   const until = new Date(now.getTime() + LEASE_MS);
-  const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, updated_at: now })
+  // a claimed row no longer waits for AI capacity (ai_wait_until is set again if it has to)
+  const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, ai_wait_until: null, updated_at: now })
     .where('id', '=', analysisId)
     .where((eb) => eb.or([
       eb('generation_status', 'in', move.from),

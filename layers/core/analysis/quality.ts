@@ -27,12 +27,12 @@
  *   issued for that call, plain (never as `[chunk:…]` markers, which would read as evidence passages),
  *   so the checker can match a citation to its passage. The analysis, question and topic are
  *   neutralised like all text the service did not issue.
-
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { jsonPart } from './answer';
 import type { AiGateway } from '../ai/gateway';
+import { QuotaExhaustedError } from '../ai/quota';
 import { QualityShedError } from '../ai/shedder';
 import { isDatabaseUnavailable } from '../db/errors';
 import type { Database, GenerationStatus } from '../db/schema';
@@ -45,6 +45,7 @@ import { claimLease, holdLease } from './lease';
 import { neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '../db/values';
+import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import { organizationAnalyses } from '../repositories/analyses';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
@@ -160,7 +161,11 @@ export const revertQualityStart = async (db: Kysely<Database>, analysisId: strin
 export const requestQualityCheck = async (
   { db, send }: { db: Kysely<Database>; send: (message: { analysis_id: string }) => Promise<void> }, analysisId: string, organizationId: string,
 ): Promise<void> => {
-  const started = await startQualityCheck(db, analysisId, organizationId);
+  // a manual check counts toward the organization's cap of AI work in flight, exactly (one transaction)
+  const started = await db.transaction().execute(async (trx) => {
+    await assertGenerationCapacity(trx, organizationId);
+    return startQualityCheck(trx, analysisId, organizationId);
+  });
   try {
     await send({ analysis_id: analysisId });
   } catch (error) {
@@ -188,15 +193,18 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.
 
 /**
  * Runs the faithfulness and coverage checks of one analysis and stores the outcome. Never throws for
- * a failed check (the analysis stays usable); throws only when even the failure cannot be recorded
- * (the database is gone), so the message is retried and, in the end, the watchdog releases the row.
+ * a failed check (the analysis stays usable); throws QuotaExhaustedError when the check must wait for
+ * its organization's AI share (the message comes back then), and otherwise only when even the failure
+ * cannot be recorded (the database is gone), so the message is retried and, in the end, the watchdog
+ * releases the row.
  */
 export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage, markerNonce }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
   if (!(await claim(db, analysisId, now()))) return 'skipped';
   const release = holdLease(db, analysisId, 'checking', keepMessage);
   try {
-    const row = await db.selectFrom('analyses').select(['result', 'question_id', 'topic_id', 'retrieval_quality', 'requested_by'])
-      .where('id', '=', analysisId).executeTakeFirstOrThrow();
+    const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+      .select(['a.result', 'a.question_id', 'a.topic_id', 'a.retrieval_quality', 'a.requested_by', 'i.organization_id'])
+      .where('a.id', '=', analysisId).executeTakeFirstOrThrow();
     const [question, topic, faithfulnessTemplate, coverageTemplate, evidence] = await Promise.all([
       row.question_id ? db.selectFrom('questions').select('text').where('id', '=', row.question_id).executeTakeFirst() : undefined,
       row.topic_id ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', row.topic_id).executeTakeFirst() : undefined,
@@ -205,7 +213,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
       includedEvidence(db, analysisId),
     ]);
     const review = { analysis: jsonColumn<StoredAnswer>(row.result), question: question?.text, topic, evidence };
-    const context = { analysisId, userId: row.requested_by ?? undefined };
+    const context = { analysisId, userId: row.requested_by ?? undefined, organizationId: row.organization_id };
     // sequential: the second call is not made when the first is shed or fails
     const scores: number[] = [];
     for (const [check, template] of [['faithfulness', faithfulnessTemplate], ['coverage', coverageTemplate]] as const) {
@@ -230,6 +238,13 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     logger.info('quality checks verified', { analysisId, faithfulness, coverage, confidence: confidence.level, written: Number(written.numUpdatedRows) > 0 });
     return 'verified';
   } catch (error) {
+    if (error instanceof QuotaExhaustedError) {
+      // the organization's AI share is in use: the check waits its turn, still checking (no lease), and
+      // its message comes back at retryAt (worker.ts); nothing is recorded as a failure
+      await db.updateTable('analyses').set({ claimed_until: null, ai_wait_until: error.retryAt, updated_at: now() })
+        .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+      throw error;
+    }
     if (error instanceof QualityShedError) {
       // `[AI:Shed]` was logged by the gateway; the analysis ships without a quality score
       await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, claimed_until: null, updated_at: now() })
@@ -272,7 +287,7 @@ export const qualityStateOf = (status: GenerationStatus, qualityError: string | 
 export const qualityStatus = async (db: Kysely<Database>, organizationId: string, analysisId: string) => {
   const row = await organizationAnalyses(db, organizationId)
     .select(['a.id', 'a.generation_status', 'a.faithfulness_score', 'a.coverage_score', 'a.quality_confidence', 'a.quality_error',
-      'a.quality_checked_at', 'a.updated_at'])
+      'a.quality_checked_at', 'a.updated_at', 'a.ai_wait_until'])
     .where('a.id', '=', analysisId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -287,6 +302,7 @@ export const qualityStatus = async (db: Kysely<Database>, organizationId: string
     quality_checked_at: isoTime(row.quality_checked_at),
     // the row's last change is the move into checking (nothing else writes it while checking)
     checking_since: row.generation_status === 'checking' ? isoTime(row.updated_at) : null,
+    ai_wait_until: isoTime(row.ai_wait_until),
   };
 };
 

@@ -30,6 +30,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   regenerated_from: row.regenerated_from,
   generation_status: row.generation_status,
   error_message: row.error_message,
+  ai_wait_until: isoTime(row.ai_wait_until),
   result: jsonColumn(row.result),
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,

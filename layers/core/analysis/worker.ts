@@ -8,12 +8,19 @@
  * while the work holds the analysis's lease the message stays invisible one lease at a time (lease.ts),
  * so after a crash it returns within about a minute and takes the row over; a failed attempt returns
  * after a short, growing delay (retryDelaySeconds), or once a live lease could have run out.
+ *
+ * Work that has to wait for its organization's share of the AI quota (QuotaExhaustedError) is not a
+ * failure: the message is sent again with a delay until the quota's retryAt, and the one received is
+ * done with, so waiting never spends the receive count that sends poison messages to the DLQ.
  */
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
+import type { QueueName } from '../../../lib/manifest';
+import { QuotaExhaustedError } from '../ai/quota';
 import { sqsClient } from '../aws/clients';
 import { logger } from '../logger';
+import { enqueue, MAX_DELAY_SECONDS } from '../queues';
 import { LEASE_MS, LeaseHeldError } from './lease';
 
 const Message = z.object({ analysis_id: z.uuid() });
@@ -36,6 +43,7 @@ const MAX_RETRY_DELAY_SECONDS = 300;
  */
 export const retryDelaySeconds = (receiveCount: number, error: unknown): number => {
   if (error instanceof LeaseHeldError) return Math.min(MAX_RETRY_DELAY_SECONDS, Math.ceil(error.retryAfterMs / 1000) + 1);
+  if (error instanceof QuotaExhaustedError) return Math.min(MAX_RETRY_DELAY_SECONDS, capacityDelaySeconds(error.retryAt, new Date()));
   return Math.min(MAX_RETRY_DELAY_SECONDS, 10 * 2 ** Math.max(0, receiveCount - 1));
 };
 
@@ -62,7 +70,24 @@ const setVisibility = async (record: SQSRecord, seconds: number): Promise<void> 
   }
 };
 
-export const analysisWorker = (name: string, work: (analysisId: string, message: MessageControl) => Promise<unknown>) =>
+/** Pure: the delivery delay of a message sent again to wait for AI capacity until `retryAt` (1 s .. SQS's 900 s). */
+export const capacityDelaySeconds = (retryAt: Date, now: Date): number =>
+  Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)));
+
+/** Sends the message again to come back at the quota's retryAt; false when it could not be sent. */
+const waitForCapacity = async (queue: QueueName, analysisId: string, error: QuotaExhaustedError): Promise<boolean> => {
+  const delay = capacityDelaySeconds(error.retryAt, new Date());
+  try {
+    await enqueue(queue, { analysis_id: analysisId }, delay);
+    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, { analysisId, retryAt: error.retryAt.toISOString() });
+    return true;
+  } catch (sendError) {
+    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, { analysisId, error: sendError as Error });
+    return false;
+  }
+};
+
+export const analysisWorker = (name: string, queue: QueueName, work: (analysisId: string, message: MessageControl) => Promise<unknown>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
@@ -79,6 +104,7 @@ export const analysisWorker = (name: string, work: (analysisId: string, message:
         const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
         logger.info(`${name} message handled`, { analysisId, outcome });
       } catch (error) {
+        if (error instanceof QuotaExhaustedError && await waitForCapacity(queue, analysisId, error)) continue;
         const delay = retryDelaySeconds(Number(record.attributes.ApproximateReceiveCount ?? 1), error);
         if (error instanceof LeaseHeldError) logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`, { analysisId });
         else logger.error(`${name} failed; the message will be retried in ${delay} s`, { analysisId, error: error as Error });

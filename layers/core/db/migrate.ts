@@ -9,6 +9,7 @@ import { migration as feedback } from './migrations/0005-feedback';
 import { migration as operators } from './migrations/0006-operators';
 import { migration as aiCallTimeouts } from './migrations/0007-ai-call-timeouts';
 import { migration as analysisLeases } from './migrations/0008-analysis-leases';
+import { migration as fairAiCapacity } from './migrations/0009-fair-ai-capacity';
 import { migration as fencedPrompts } from './migrations/0010-fenced-prompts';
 
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0006-operators': operators,
   '0007-ai-call-timeouts': aiCallTimeouts,
   '0008-analysis-leases': analysisLeases,
+  '0009-fair-ai-capacity': fairAiCapacity,
   '0010-fenced-prompts': fencedPrompts,
 };
 

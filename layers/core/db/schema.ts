@@ -138,6 +138,8 @@ export interface AnalysesTable {
   id: Generated<string>;
   /** the lease of the worker generating or checking it (analysis/lease.ts); null when no worker holds it */
   claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 0009: while the analysis waits for its organization's share of the AI quota, when it is tried next */
+  ai_wait_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
   investigation_id: string;
   analysis_type: AnalysisType;
   question_id: string | null;
@@ -284,5 +286,14 @@ export interface Database {
 }
 
 
-/** 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota). */
-export interface AiQuotaReservationsTable { id: Generated<string>; region: string; reserved_at: ColumnType<Date, Date | string, Date | string> }
+/**
+ * 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota);
+ * 0009: the organization it was for, and waiting marks (granted false) of organizations owed their share.
+ */
+export interface AiQuotaReservationsTable {
+  id: Generated<string>;
+  region: string;
+  reserved_at: ColumnType<Date, Date | string, Date | string>;
+  organization_id: string | null;
+  granted: Generated<boolean>;
+}
