@@ -1,25 +1,24 @@
 /**
  * CDK assertions over the alarms, dashboard and canary of the app bin/app.ts deploys (buildApp), with
- * bundling skipped and ONE synthesis. The spec's thresholds are written out here, not read from
- * lib/alarms.ts, so a change of the table that breaks the spec fails this file.
+ * bundling skipped and ONE synthesis (of test/support/synth.ts's stage alarmOverrides). The spec's
+ * thresholds are written out here, not read from lib/alarms.ts, so a change of the table that breaks the
+ * spec fails this file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ALARM_RULE_IDS, assertLegalWindow, defaultMaxConnections, FUNCTION_COMPUTE_THRESHOLDS, parseAlarmOverrides, resolveAlarms } from '../../lib/alarms';
 import { functions, type QueueName, callsBedrock } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
+import { newApp as newCdkApp } from '../support/cdk-app';
+import { STAGES, synthesized } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const root = join(__dirname, '../..');
-const cdkContext = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Json }).context;
-const newApp = (context: Json = {}) => new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-
-/** Overrides of this file's app: they must show in the alarms and leave every spec threshold alone. */
-const OVERRIDES = { rules: { aiFallbacks: { threshold: 7 } }, functions: { 'generation-worker': { computeMemory: 90 } } };
+// CloudFormation validation of the stage runs once per run in test/support/synth-stages.ts (asserted below)
+const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
 interface MetricRef { namespace: string; metricName: string; dimensions: Record<string, unknown>; stat: string; period: number }
 
@@ -45,7 +44,7 @@ describe('observability of the dev app', () => {
   let assemblyDir: string;
 
   beforeAll(() => {
-    const app = newApp({ alarmThresholds: JSON.stringify(OVERRIDES), alarmEmails: 'oncall@example.com, ops@example.com,oncall@example.com' });
+    const app = newApp(STAGES.alarmOverrides);
     service = buildApp(app);
     assemblyDir = app.synth().directory; // runs cdk-nag
     template = Template.fromStack(service.observability);
@@ -267,9 +266,10 @@ describe('observability of the dev app', () => {
     ]) expect(body).toContain(piece);
   });
 
-  test('cdk-nag: no unacknowledged finding, and the runbook lists every kind the stacks acknowledge', () => {
+  test('cdk-nag: no unacknowledged finding, and the runbook lists every kind the stacks acknowledge; CloudFormation validation passes', () => {
     const report = JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')) as { pluginReports: Json[] };
     expect(report.pluginReports.flatMap((r) => r.violations ?? [])).toEqual([]);
+    expect(synthesized('alarmOverrides').validationViolations).toEqual([]); // the same stage's synth with CloudFormation validation on
     const stacks = join(root, 'lib/stacks');
     const acknowledged = new Set(readdirSync(stacks).flatMap((f) => [...readFileSync(join(stacks, f), 'utf8').matchAll(/AwsSolutions-[A-Z]+\d+/g)].map((m) => m[0])));
     expect(acknowledged.size).toBeGreaterThan(5);

@@ -1,6 +1,8 @@
 /**
  * CDK assertions over the app bin/app.ts deploys (buildApp), with bundling skipped. The expectations
  * are derived from the service manifest, so a manifest change is checked without touching this file.
+ * The dev app is synthesized here (its constructs are asserted too); the prod stage's templates are read
+ * from test/support/synth.ts, which synthesizes each stage once per run.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +21,13 @@ import { functionName } from '../../lib/stacks/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { parseModelId } from '../../layers/core/ai/models';
+import { newApp as newCdkApp } from '../support/cdk-app';
+import { CERTIFICATE, resourcesOfType, synthesized } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const cdkContext = (JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Json }).context;
-const newApp = (context: Json = {}) => new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
+// CloudFormation validation of each stage runs once per run in test/support/synth-stages.ts (asserted below)
+const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
 /** What each resource must put in a function's environment (written out, not read from the stacks). */
 const EXPECTED_ENV: Record<Resource, string[]> = {
@@ -481,10 +485,11 @@ describe('the dev app', () => {
     });
   });
 
-  test('cdk-nag: no unacknowledged finding', () => {
+  test('cdk-nag: no unacknowledged finding; CloudFormation validation passes', () => {
     const report = JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')) as { pluginReports: Json[] };
     expect(report.pluginReports.flatMap((r) => r.violations ?? [])).toEqual([]);
     expect(new AwsSolutionsChecks().validateScope(app).violations).toEqual([]);
+    expect(synthesized('dev').validationViolations).toEqual([]); // the same stage's synth with CloudFormation validation on
   });
 });
 
@@ -496,8 +501,6 @@ describe('cdk-nag wiring', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-S10/);
   });
 });
-
-const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1c2a-4b5d-4e6f-8a9b-0c1d2e3f4a5b';
 
 describe('the prod stage', () => {
   test('needs an https CORS origin', () => {
@@ -514,39 +517,34 @@ describe('the prod stage', () => {
   });
 
   test('is Multi-AZ, protected, retained, a NAT per AZ, on the Plus plan, and passes cdk-nag without the dev acknowledgements', () => {
-    // settings from the stage's block in cdk.json, as an operator records them
-    const app = newApp({ stage: 'prod', 'ias:prod': {
-      corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', aiFallbackRegion: 'eu-central-1',
-      apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE,
-    } });
-    const service = buildApp(app);
-    expect(() => app.synth()).not.toThrow();
-    const data = Template.fromStack(service.data);
+    // settings from the stage's block in cdk.json (STAGES.prod); synthesized with cdk-nag, which throws on any unacknowledged finding
+    const { templates, stackNames } = synthesized('prod');
+    const data = Template.fromJSON(templates.data);
     data.hasResourceProperties('AWS::RDS::DBInstance', { MultiAZ: true, DeletionProtection: true, DBInstanceClass: 'db.m7g.large' });
     data.hasResourceProperties('AWS::Lambda::Function', { FunctionName: 'ias-prod-migrate' });
     data.resourceCountIs('Custom::Trigger', 1);
     // prod keeps logs for a year
-    for (const stack of [service.data, service.identity, service.api, service.workers]) {
-      for (const group of Object.values(Template.fromStack(stack).findResources('AWS::Logs::LogGroup'))) expect(group.Properties.RetentionInDays).toBe(365);
+    for (const template of [templates.data, templates.identity, templates.api, templates.workers]) {
+      for (const group of Object.values(Template.fromJSON(template).findResources('AWS::Logs::LogGroup'))) expect(group.Properties.RetentionInDays).toBe(365);
     }
-    Template.fromStack(service.workers).hasResourceProperties('AWS::Lambda::Function', {
+    Template.fromJSON(templates.workers).hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'ias-prod-generation-worker',
       Environment: { Variables: Match.objectLike({ AI_PRIMARY_REGION: 'us-east-1', AI_FALLBACK_REGION: 'eu-central-1' }) },
     });
     data.hasResource('AWS::RDS::DBInstance', { DeletionPolicy: 'Retain' });
     data.resourceCountIs('AWS::EC2::NatGateway', 2);
-    Template.fromStack(service.identity).hasResourceProperties('AWS::Cognito::UserPool', {
+    Template.fromJSON(templates.identity).hasResourceProperties('AWS::Cognito::UserPool', {
       WebAuthnRelyingPartyID: 'app.example.com',
       UserPoolTier: 'PLUS',
       UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
       DeletionProtection: 'ACTIVE',
     });
-    Template.fromStack(service.api).hasResourceProperties('AWS::ApiGatewayV2::Api', {
+    const api = Template.fromJSON(templates.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),
     });
-    expect(Stack.of(service.api).stackName).toBe('ias-prod-api');
+    expect(stackNames.api).toBe('ias-prod-api');
     // the API on its own hostname, TLS 1.2, mapped to the default stage
-    const api = Template.fromStack(service.api);
     api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
       DomainName: 'api.example.com',
       DomainNameConfigurations: [Match.objectLike({ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' })],
@@ -573,7 +571,7 @@ describe('stage configuration from CDK context', () => {
     expect(() => config({ apiDomainName: 'https://api.example.com', apiCertificateArn: CERTIFICATE })).toThrow(/hostname/);
     expect(() => config({ apiDomainName: 'api.example.com', apiCertificateArn: 'arn:aws:iam::123456789012:server-certificate/x' })).toThrow(/ACM certificate ARN/);
     // the dev app has no domain resources
-    expect(Template.fromStack(buildApp(newApp()).api).findResources('AWS::ApiGatewayV2::DomainName')).toEqual({});
+    expect(resourcesOfType(synthesized('dev').templates.api, 'AWS::ApiGatewayV2::DomainName')).toEqual({});
   });
 
   test("-c wins over the stage block, which wins over the defaults; another stage's block is ignored", () => {
@@ -603,5 +601,6 @@ describe('stage configuration from CDK context', () => {
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
       Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD'] } }),
     });
+    expect(() => synthesized('requiredMfa')).not.toThrow(); // the app with required MFA passes CloudFormation validation
   });
 });

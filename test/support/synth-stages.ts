@@ -7,22 +7,26 @@
  *
  *   tsx test/support/synth-stages.ts <dir> [stage name...]
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { PROJECT_ROOT } from '../../lib/paths';
 import { buildApp } from '../../lib/stacks';
+import { newApp } from './cdk-app';
 import { COMPLETE_FILE, STACK_ROLES, STAGES, stageFile, SYNTHESIZER_PID_FILE, type StageEntry, type StageName } from './synth';
-
-const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 
 const synthesizeStage = (name: StageName): StageEntry => {
   try {
-    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...STAGES[name] } });
+    const app = newApp(STAGES[name]);
     const service = buildApp(app);
-    const assembly = app.synth(); // runs cdk-nag and CloudFormation validation; throws on a finding
-    const templates = Object.fromEntries(STACK_ROLES.map((role) => [role, assembly.getStackArtifact(service[role].artifactId).template as unknown]));
-    return { prefix: service.config.prefix, templates } as StageEntry;
+    const assembly = app.synth(); // runs cdk-nag and CloudFormation validation; throws on an error-level finding
+    const report = join(assembly.directory, 'validation-report.json');
+    const { pluginReports } = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) as { pluginReports: { violations?: unknown[] }[] } : { pluginReports: [] };
+    const artifacts = STACK_ROLES.map((role) => [role, assembly.getStackArtifact(service[role].artifactId)] as const);
+    return {
+      prefix: service.config.prefix,
+      templates: Object.fromEntries(artifacts.map(([role, artifact]) => [role, artifact.template as unknown])),
+      stackNames: Object.fromEntries(artifacts.map(([role, artifact]) => [role, artifact.stackName])),
+      validationViolations: pluginReports.flatMap((r) => r.violations ?? []),
+    } as StageEntry;
   } catch (error) {
     return { error: (error as Error).message };
   }

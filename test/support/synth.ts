@@ -23,9 +23,23 @@ export const SONNET = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 export const HAIKU = 'anthropic.claude-haiku-4-5-20251001-v1:0';
 export const TITAN = 'amazon.titan-embed-text-v2:0';
 
+/** An ACM certificate for the prod stage's API hostname. */
+export const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1c2a-4b5d-4e6f-8a9b-0c1d2e3f4a5b';
+
 /** Each stage's CDK context beside cdk.json's, by name; a suite names the stage it reads. */
 export const STAGES = {
   dev: {},
+  // test/infra/stacks.test.ts: prod's settings from its block in cdk.json, as an operator records them
+  prod: {
+    stage: 'prod',
+    'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', aiFallbackRegion: 'eu-central-1', apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE },
+  },
+  requiredMfa: { mfa: 'required' },
+  // test/infra/observability.test.ts: overrides that must show in the alarms and leave every spec threshold alone
+  alarmOverrides: {
+    alarmThresholds: JSON.stringify({ rules: { aiFallbacks: { threshold: 7 } }, functions: { 'generation-worker': { computeMemory: 90 } } }),
+    alarmEmails: 'oncall@example.com, ops@example.com,oncall@example.com',
+  },
   // test/ratelimit/cdk-limits.test.ts
   limitOverrides: { rateLimits: 'auth=10/60,investigator=300/60', generationCap: '4' },
   malformedRateLimits: { rateLimits: 'investigator=lots' },
@@ -44,7 +58,7 @@ export const STAGES = {
   modelArn: { aiModelEmbedding: `arn:aws:bedrock:us-east-1::foundation-model/${TITAN}` },
   fallbackWithoutProfiles: { aiFallbackRegion: 'sa-east-1' },
   globalProfileInGovCloud: { aiPrimaryRegion: 'us-gov-west-1', aiModelAnalysis: `global.${SONNET}` },
-} satisfies Record<string, Record<string, string>>;
+} satisfies Record<string, Record<string, unknown>>;
 
 export type StageName = keyof typeof STAGES;
 
@@ -52,8 +66,19 @@ export type StageName = keyof typeof STAGES;
 export const STACK_ROLES = ['data', 'identity', 'workers', 'api', 'schedules', 'observability'] as const;
 export type StackRole = (typeof STACK_ROLES)[number];
 
-/** What synth-stages.ts writes per stage: the templates, or the message the synth failed with. */
-export type StageEntry = { prefix: string; templates: Record<StackRole, Json> } | { error: string };
+/**
+ * A stage's synth: its resource name prefix, each stack's template and CloudFormation stack name by role,
+ * and what the validation plugins (cdk-nag, CloudFormation validation) reported without failing the synth.
+ */
+export interface SynthesizedStage {
+  prefix: string;
+  templates: Record<StackRole, Json>;
+  stackNames: Record<StackRole, string>;
+  validationViolations: Json[];
+}
+
+/** What synth-stages.ts writes per stage: its synth, or the message the synth failed with. */
+export type StageEntry = SynthesizedStage | { error: string };
 
 const SYNTHESIZER = join(__dirname, 'synth-stages.ts');
 /** the running synthesizer's pid, while it runs */
@@ -63,7 +88,7 @@ export const COMPLETE_FILE = 'complete';
 
 /** This checkout's cache folder: the twin's folder for the app's sources, then the synthesizer's source. */
 export const stagesDirectory = (): string =>
-  join(CACHE_ROOT, appSourceHash(), `test-stages-${hashFiles([join('test', 'support', 'synth.ts'), join('test', 'support', 'synth-stages.ts')])}`);
+  join(CACHE_ROOT, appSourceHash(), `test-stages-${hashFiles(['synth.ts', 'synth-stages.ts', 'cdk-app.ts'].map((file) => join('test', 'support', file)))}`);
 
 export const stageFile = (dir: string, name: StageName): string =>
   join(dir, `${name}-${createHash('sha256').update(JSON.stringify(STAGES[name])).digest('hex').slice(0, 12)}.json`);
@@ -97,8 +122,8 @@ const readEntry = (name: StageName): StageEntry => {
   return JSON.parse(readFileSync(file, 'utf8')) as StageEntry;
 };
 
-/** The stage's templates by stack role; throws the synth's error if it failed. */
-export const synthesized = (name: StageName): { prefix: string; templates: Record<StackRole, Json> } => {
+/** The stage's synth; throws the synth's error if it failed. */
+export const synthesized = (name: StageName): SynthesizedStage => {
   if (!entries.has(name)) entries.set(name, readEntry(name));
   const entry = entries.get(name)!;
   if ('error' in entry) throw new Error(entry.error);
