@@ -7,4 +7,4 @@ import { httpRoute } from '../../layers/core/http/route';
 export const handler = httpRoute(async ({ caller, body }) => {
   const db = await database();
   return { status: 201, body: await rollbackPrompt(db, await adminActor(db, caller!), body) };
-});
+}, { auditsEveryAttempt: true });

@@ -7,4 +7,4 @@ import { httpRoute } from '../../layers/core/http/route';
 export const handler = httpRoute(async ({ caller, params, body }) => {
   const db = await database();
   return { body: await setPromptActive(db, await adminActor(db, caller!), params.prompt_type, body) };
-});
+}, { auditsEveryAttempt: true });

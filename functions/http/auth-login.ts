@@ -10,4 +10,4 @@ export const handler = httpRoute(async ({ event, body }) => {
   const origin = requestOrigin(event);
   const input = await parseSignInBody(deps.db, loginBodySchema, body, origin, { action: LOGIN_FAILED, stage: 'password' });
   return { body: await login(deps, input, origin) };
-});
+}, { auditsEveryAttempt: true });

@@ -10,4 +10,4 @@ export const handler = httpRoute(async ({ event, body }) => {
   const origin = requestOrigin(event);
   const input = await parseSignInBody(deps.db, mfaSetupBodySchema, body, origin, { action: LOGIN_FAILED, stage: 'mfa_setup' });
   return { body: await setUpMfa(deps, input, origin) };
-});
+}, { auditsEveryAttempt: true });

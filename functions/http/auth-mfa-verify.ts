@@ -10,4 +10,4 @@ export const handler = httpRoute(async ({ event, body }) => {
   const origin = requestOrigin(event);
   const input = await parseSignInBody(deps.db, mfaBodySchema, body, origin, { action: LOGIN_FAILED, stage: 'mfa' });
   return { body: await verifyMfa(deps, input, origin) };
-});
+}, { auditsEveryAttempt: true });

@@ -10,4 +10,4 @@ export const handler = httpRoute(async ({ event, body }) => {
   const origin = requestOrigin(event);
   const input = await parseSignInBody(deps.db, newPasswordBodySchema, body, origin, { action: LOGIN_FAILED, stage: 'new_password' });
   return { body: await setNewPassword(deps, input, origin) };
-});
+}, { auditsEveryAttempt: true });

@@ -10,4 +10,4 @@ export const handler = httpRoute(async ({ event, body }) => {
   const origin = requestOrigin(event);
   const input = await parseSignInBody(deps.db, webauthnBodySchema, body, origin, { action: WEBAUTHN_VERIFY, stage: 'passkey_verify' });
   return { body: await verifyPasskey(deps, input, origin) };
-});
+}, { auditsEveryAttempt: true });

@@ -4,8 +4,9 @@
  */
 import type { Context } from 'aws-lambda';
 import { groupsOf } from '../../layers/core/auth/caller';
-import { conflict } from '../../layers/core/http/errors';
-import { accessOf, httpRoute, type HttpEvent } from '../../layers/core/http/route';
+import * as z from 'zod';
+import { conflict, type ApiError } from '../../layers/core/http/errors';
+import { accessOf, httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
 
 const event = (routeKey: string, claims?: Record<string, string>, body?: string): HttpEvent => ({
   version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
@@ -106,4 +107,20 @@ describe('a body must be JSON (415 otherwise): a cross-site form post cannot pas
   test('a request without a body needs no content type', async () => {
     expect((await run(withType('text/plain', ''))).status).toBe(200);
   });
+});
+
+test('a route that audits every attempt gets an unreadable body as its refusal, which parseWith throws with the same status', async () => {
+  const audited: unknown[] = [];
+  const handler = httpRoute(async ({ body }) => {
+    try {
+      return { body: parseWith(z.object({ email: z.string() }), body) };
+    } catch (error) {
+      audited.push((error as ApiError).code);
+      throw error;
+    }
+  }, { auditsEveryAttempt: true });
+  const form = { ...event('GET /api/health', undefined, 'email=a%40b.example&password=x'), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+  expect((await handler(form, {} as Context)).statusCode).toBe(415);
+  expect((await handler(event('GET /api/health', undefined, '{oops'), {} as Context)).statusCode).toBe(400);
+  expect(audited).toEqual(['unsupported_media_type', 'bad_request']);
 });

@@ -13,7 +13,8 @@
  * - a NUL or unpaired surrogate in a validated field is a 400 `validation_failed`;
  * - a route none of whose requests succeeded changed nothing (row counts), and no stored text holds
  *   U+FFFD (what an unpaired surrogate becomes when it slips into the database);
- * - every failed sign-in step that reached the handler is audited, the name stored escaped.
+ * - every failed sign-in step and every admin write that reached the function is audited, an unreadable
+ *   body or another media type included, a sign-in name stored escaped.
  * Deterministic (fixed seed); the figures are printed for the issue's closing note.
  */
 import fc from 'fast-check';
@@ -351,10 +352,21 @@ const counts = async () => {
   return Object.fromEntries(GUARDED_TABLES.map((table, i) => [table, Number(rows[i]!.n)]));
 };
 
-const signInAudits = async () => Number((await e2e.twin.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n'))
-  .where('action', 'in', [LOGIN_FAILED, WEBAUTHN_VERIFY]).executeTakeFirstOrThrow()).n);
+/** Rows of the audit trail: sign-in failures, or every admin write (refused ones included). */
+const auditRows = async (of: 'sign-in' | 'admin') => Number((await e2e.twin.database.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n'))
+  .where((eb) => (of === 'sign-in' ? eb('action', 'in', [LOGIN_FAILED, WEBAUTHN_VERIFY]) : eb('action', 'like', 'admin.%'))).executeTakeFirstOrThrow()).n);
 
-test('1,000+ generated hostile inputs across every route: no 5xx, the error shape, the string rule, nothing stored, sign-in failures audited', async () => {
+/**
+ * Routes that audit every attempt reaching them, invalid input included (item 5): sign-in steps each
+ * failure, admin writes every call. Which trail, and which of the route's answers must each have a row.
+ */
+const auditOf = (route: Route): { trail: 'sign-in' | 'admin'; audited: (req: HostileRequest, answer: Answer) => boolean } | undefined => {
+  if (SIGN_IN_ROUTES.has(route.fn.id)) return { trail: 'sign-in', audited: (req, answer) => paramsAsDelivered(req) !== undefined && answer.status !== 200 };
+  if (route.access === 'admin' && route.method !== 'GET') return { trail: 'admin', audited: (req) => req.caller === 'declared' && paramsAsDelivered(req) !== undefined };
+  return undefined;
+};
+
+test('1,000+ generated hostile inputs across every route: no 5xx, the error shape, the string rule, nothing stored, refused sign-ins and admin writes audited', async () => {
   const started = Date.now();
   const routes = httpRoutes();
   const problems: string[] = [];
@@ -397,14 +409,20 @@ test('1,000+ generated hostile inputs across every route: no 5xx, the error shap
   // Writes one route at a time, so a route whose every request was refused can be held to changing nothing.
   for (const route of routes.filter((r) => r.method !== 'GET')) {
     const before = await counts();
-    const auditsBefore = await signInAudits();
+    const audit = auditOf(route);
+    const auditsBefore = audit && await auditRows(audit.trail);
     const { requests, answers } = await run(route, 2);
     const after = await counts();
     const changed = GUARDED_TABLES.filter((table) => after[table] !== before[table]);
     if (!answers.some((a) => a.status >= 200 && a.status < 300) && changed.length > 0) {
       problems.push(`${route.method} ${route.path}: every request refused, yet ${changed.join(', ')} changed`);
     }
-    if (SIGN_IN_ROUTES.has(route.fn.id)) problems.push(...await signInProblems(route, requests, answers, auditsBefore));
+    if (audit) {
+      const expected = requests.filter((req, i) => audit.audited(req, answers[i]!)).length;
+      const audited = (await auditRows(audit.trail)) - auditsBefore!;
+      if (audited !== expected) problems.push(`${route.method} ${route.path}: ${expected} attempts to audit, ${audited} audited`);
+    }
+    if (SIGN_IN_ROUTES.has(route.fn.id)) problems.push(...await escapedNameProblems(route, requests));
   }
 
   const { db } = e2e.twin.database;
@@ -427,22 +445,15 @@ test('1,000+ generated hostile inputs across every route: no 5xx, the error shap
   expect(problems).toEqual([]);
 }, 300_000);
 
-/**
- * Every attempt that reached a sign-in step (a readable JSON body) and did not sign in is one audit row,
- * and a name with a NUL or an unpaired surrogate is stored escaped.
- */
-const signInProblems = async (route: Route, requests: HostileRequest[], answers: Answer[], auditsBefore: number): Promise<string[]> => {
-  const problems: string[] = [];
-  const failed = requests.filter((req, i) => parsedBody(req).ok && answers[i]!.status !== 200).length;
-  const audited = (await signInAudits()) - auditsBefore;
-  if (audited !== failed) problems.push(`${route.method} ${route.path}: ${failed} failed sign-in attempts, ${audited} audited`);
+/** A sign-in name with a NUL or an unpaired surrogate is in the audit trail, stored escaped. */
+const escapedNameProblems = async (route: Route, requests: HostileRequest[]): Promise<string[]> => {
   const names = requests.flatMap((req) => {
     const body = parsedBody(req);
     const fields = body.ok && body.value !== null && typeof body.value === 'object' ? body.value as Record<string, unknown> : {};
     const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string');
     return name !== undefined && unsafeTextIssues(name).length > 0 ? [`user:${escapeUnsafeText(name.toLowerCase())}`] : [];
   });
-  if (names.length === 0) return problems;
+  if (names.length === 0) return [];
   const stored = new Set((await e2e.twin.database.db.selectFrom('audit_log').select('target').where('target', 'in', names).execute()).map((r) => r.target));
-  return [...problems, ...names.filter((n) => !stored.has(n)).map((n) => `${route.method} ${route.path}: no audit row for ${JSON.stringify(n).slice(0, 120)}`)];
+  return names.filter((n) => !stored.has(n)).map((n) => `${route.method} ${route.path}: no audit row for ${JSON.stringify(n).slice(0, 120)}`);
 };

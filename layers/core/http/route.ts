@@ -111,6 +111,15 @@ const parseBody = (event: HttpEvent): unknown => {
   }
 };
 
+/**
+ * A body that could not be read (not JSON, or another media type), handed to a route that audits every
+ * attempt in place of the body: `parseWith` refuses it with the same 400 or 415, from inside the
+ * audited path, so a form-encoded sign-in is a failed, audited attempt like any other invalid one.
+ */
+export class UnreadableBody {
+  constructor(readonly refusal: ApiError) {}
+}
+
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode: status,
   headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
@@ -135,6 +144,7 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
  * whatever the schema says, so every contract gets it once, here.
  */
 export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
+  if (value instanceof UnreadableBody) throw value.refusal;
   const checked = checkWith(schema, value);
   if (!checked.ok) throw validationFailed(checked.issues);
   return checked.data;
@@ -147,7 +157,24 @@ export const requireOrg = (caller: Caller | undefined): OrgCaller => {
 
 type RouteImpl = (request: RouteRequest) => Promise<RouteResponse>;
 
-const answer = async (impl: RouteImpl, event: HttpEvent): Promise<HttpResult> => {
+export interface RouteOptions {
+  /**
+   * The implementation audits every attempt, refused ones included (sign-in steps, admin writes): an
+   * unreadable body reaches it as an UnreadableBody instead of being refused before it.
+   */
+  auditsEveryAttempt?: boolean;
+}
+
+const readBody = (event: HttpEvent, options: RouteOptions): unknown => {
+  try {
+    return parseBody(event);
+  } catch (error) {
+    if (options.auditsEveryAttempt && error instanceof ApiError) return new UnreadableBody(error);
+    throw error;
+  }
+};
+
+const answer = async (impl: RouteImpl, options: RouteOptions, event: HttpEvent): Promise<HttpResult> => {
   try {
     const route = routeOf(event.routeKey);
     const { access } = route;
@@ -158,7 +185,7 @@ const answer = async (impl: RouteImpl, event: HttpEvent): Promise<HttpResult> =>
       event,
       access,
       caller,
-      body: parseBody(event),
+      body: readBody(event, options),
       query: event.queryStringParameters ?? {},
       params: event.pathParameters ?? {},
     });
@@ -172,5 +199,5 @@ const answer = async (impl: RouteImpl, event: HttpEvent): Promise<HttpResult> =>
 const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
   event.requestContext?.requestId ? { ...result, headers: { ...result.headers, 'x-request-id': event.requestContext.requestId } } : result;
 
-export const httpRoute = (impl: RouteImpl) =>
-  middy<HttpEvent, HttpResult>().handler(async (event) => withRequestId(await answer(impl, event), event));
+export const httpRoute = (impl: RouteImpl, options: RouteOptions = {}) =>
+  middy<HttpEvent, HttpResult>().handler(async (event) => withRequestId(await answer(impl, options, event), event));
