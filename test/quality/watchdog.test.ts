@@ -1,9 +1,11 @@
 /**
- * The analysis watchdog: the pure staleness rule at simulated times, and a run on the real database
- * that releases a row stuck in checking (complete, quality_error, [QUALITY_CHECK_FAILURE]) and fails
- * stale generating and queued rows, leaving fresh and resting rows alone.
+ * The analysis watchdog: the limits derived from the retry schedule and the workers' timeouts, the pure
+ * staleness rule at simulated times (from a row's last sign of life: its entry, its lease, its wait for AI
+ * capacity), and a run on the real database that releases a row stuck in checking (complete,
+ * quality_error, [QUALITY_CHECK_FAILURE]) and fails stale generating and queued rows, leaving fresh,
+ * leased, waiting and resting rows alone.
  */
-import { runWatchdog, staleAction, WATCHDOG_LIMITS, WATCHDOG_MESSAGES } from '../../layers/core/analysis/watchdog';
+import { retryScheduleMs, runWatchdog, staleAction, WATCHDOG_LIMITS, WATCHDOG_MESSAGES } from '../../layers/core/analysis/watchdog';
 import type { GenerationStatus } from '../../layers/core/db/schema';
 import { logger } from '../../layers/core/logger';
 import { useTestDatabase } from '../support/db';
@@ -13,17 +15,29 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const MINUTE = 60_000;
 
 describe('limits and staleAction (pure)', () => {
-  test('limits follow the manifest: checking 10 min, generating 20 min, queued 2 h', () => {
-    expect(WATCHDOG_LIMITS).toEqual({ checkingMs: 10 * MINUTE, generatingMs: 20 * MINUTE, queuedMs: 120 * MINUTE });
-    // a live quality worker (120 s timeout) is never released
-    expect(WATCHDOG_LIMITS.checkingMs).toBeGreaterThan(120_000);
+  test('limits follow the retry schedule and the manifest: after the last sign of life, checking 4 min 10 s, generating 7 min 10 s; queued 2 h', () => {
+    expect(retryScheduleMs(3)).toBe(70_000); // 10 + 20 + 40 s
+    // retry schedule + the worker's timeout (a busy queue frees a worker within it) + a minute of latency
+    expect(WATCHDOG_LIMITS).toEqual({ checkingMs: 70_000 + 120_000 + MINUTE, generatingMs: 70_000 + 300_000 + MINUTE, queuedMs: 120 * MINUTE });
+  });
+
+  test('the last sign of life is the latest of entry, lease and wait for AI capacity', () => {
+    const row = { generation_status: 'generating' as const, updated_at: ago(30 * MINUTE) };
+    expect(staleAction(row, NOW)).toBe('fail_generating');
+    // a live lease: never failed under its worker
+    expect(staleAction({ ...row, claimed_until: new Date(NOW.getTime() + 30_000) }, NOW)).toBeUndefined();
+    // a lease that ran out 5 minutes ago: its message may still come back
+    expect(staleAction({ ...row, claimed_until: ago(5 * MINUTE) }, NOW)).toBeUndefined();
+    expect(staleAction({ ...row, claimed_until: ago(8 * MINUTE) }, NOW)).toBe('fail_generating');
+    // a check waiting for its organization's AI share until a minute from now
+    expect(staleAction({ generation_status: 'checking', updated_at: ago(30 * MINUTE), ai_wait_until: new Date(NOW.getTime() + MINUTE) }, NOW)).toBeUndefined();
   });
 
   test.each<[GenerationStatus, number, string | undefined]>([
-    ['checking', 10 * MINUTE, undefined],
-    ['checking', 10 * MINUTE + 1, 'release_checking'],
-    ['generating', 20 * MINUTE, undefined],
-    ['generating', 21 * MINUTE, 'fail_generating'],
+    ['checking', WATCHDOG_LIMITS.checkingMs, undefined],
+    ['checking', WATCHDOG_LIMITS.checkingMs + 1, 'release_checking'],
+    ['generating', WATCHDOG_LIMITS.generatingMs, undefined],
+    ['generating', WATCHDOG_LIMITS.generatingMs + 1, 'fail_generating'],
     ['queued', 119 * MINUTE, undefined],
     ['queued', 121 * MINUTE, 'fail_queued'],
     ['complete', 1000 * MINUTE, undefined],
@@ -44,8 +58,8 @@ describe('runWatchdog on the database', () => {
     investigation = (await db.insertInto('investigations').values({ organization_id: org, title: 'Stuck' }).returning('id').executeTakeFirstOrThrow()).id;
   });
 
-  const analysis = async (status: GenerationStatus, updatedAt: Date) => (await db.insertInto('analyses').values({
-    investigation_id: investigation, analysis_type: 'summary', generation_status: status, updated_at: updatedAt,
+  const analysis = async (status: GenerationStatus, updatedAt: Date, more: { claimed_until?: Date; ai_wait_until?: Date } = {}) => (await db.insertInto('analyses').values({
+    investigation_id: investigation, analysis_type: 'summary', generation_status: status, updated_at: updatedAt, ...more,
   }).returning('id').executeTakeFirstOrThrow()).id;
   const status = (id: string) => db.selectFrom('analyses').select(['generation_status', 'quality_error', 'error_message']).where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -54,8 +68,10 @@ describe('runWatchdog on the database', () => {
     try {
       const stuckChecking = await analysis('checking', ago(11 * MINUTE));
       const freshChecking = await analysis('checking', ago(2 * MINUTE));
-      const stuckGenerating = await analysis('generating', ago(30 * MINUTE));
+      const waitingChecking = await analysis('checking', ago(30 * MINUTE), { ai_wait_until: ago(MINUTE) });
+      const stuckGenerating = await analysis('generating', ago(30 * MINUTE), { claimed_until: ago(29 * MINUTE) });
       const freshGenerating = await analysis('generating', ago(4 * MINUTE));
+      const leasedGenerating = await analysis('generating', ago(30 * MINUTE), { claimed_until: new Date(NOW.getTime() + 20_000) });
       const stuckQueued = await analysis('queued', ago(3 * 60 * MINUTE));
       const freshQueued = await analysis('queued', ago(30 * MINUTE));
       const old = await analysis('complete', ago(1000 * MINUTE));
@@ -66,7 +82,8 @@ describe('runWatchdog on the database', () => {
       expect(error).toHaveBeenCalledWith('[QUALITY_CHECK_FAILURE]', expect.objectContaining({ analysisId: stuckChecking }));
       expect(await status(stuckGenerating)).toMatchObject({ generation_status: 'failed', error_message: expect.stringMatching(/try again/i) });
       expect(await status(stuckQueued)).toMatchObject({ generation_status: 'failed', error_message: expect.stringMatching(/try again/i) });
-      for (const [id, s] of [[freshChecking, 'checking'], [freshGenerating, 'generating'], [freshQueued, 'queued'], [old, 'complete']] as const) {
+      for (const [id, s] of [[freshChecking, 'checking'], [waitingChecking, 'checking'], [freshGenerating, 'generating'], [leasedGenerating, 'generating'],
+        [freshQueued, 'queued'], [old, 'complete']] as const) {
         expect((await status(id)).generation_status).toBe(s);
       }
 

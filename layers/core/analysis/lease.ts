@@ -16,6 +16,17 @@ import { logger } from '../logger';
 export const LEASE_MS = 60_000;
 export const RENEW_EVERY_MS = LEASE_MS / 3;
 
+/** SQS's ceiling for one visibility change is 12 hours; a failed attempt's delay stays far below. */
+export const MAX_RETRY_DELAY_SECONDS = 300;
+
+/**
+ * Pure: when a failed attempt's message comes back, by its receive count: 10 s, 20 s, 40 s … (capped), so
+ * the maxReceiveCount attempts of a transient fault are spent within about a minute, not hours. The
+ * worker applies it (worker.ts); the watchdog's limits are derived from it (watchdog.ts).
+ */
+export const failedAttemptDelaySeconds = (receiveCount: number): number =>
+  Math.min(MAX_RETRY_DELAY_SECONDS, 10 * 2 ** Math.max(0, receiveCount - 1));
+
 /** The row is claimed by a live worker: try again once its lease could have run out. */
 export class LeaseHeldError extends Error {
   override readonly name = 'LeaseHeldError';

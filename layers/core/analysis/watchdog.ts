@@ -1,30 +1,34 @@
 /**
  * The analysis watchdog (a schedule, every 5 minutes): nothing stays in flight for ever (SPEC: "never
- * stuck on checking"). A row's `updated_at` is when it entered its current in-flight status (nothing
- * else writes an in-flight row), so age = now − updated_at.
+ * stuck on checking"). It is the backstop, not the way analyses recover: a crashed worker's analysis is
+ * taken over by its own message within about a minute (lease.ts, worker.ts), so whenever the AI answers,
+ * an analysis reaches a terminal state well inside the client's 5-minute polling window. The watchdog
+ * ends only rows whose messages can no longer come back (dead-lettered, or lost).
  *
- * Limits, derived from the manifest so they follow its timeouts:
- * - checking → complete ('quality check did not finish', `[QUALITY_CHECK_FAILURE]`) after 10 minutes.
- *   A live quality worker holds a row for at most its timeout (120 s); 10 minutes is 5 × that, which
- *   leaves room for queue latency between the move to checking and the worker starting. Releasing a
- *   row whose worker crashed is safe even while its message is still waiting for redelivery (up to
- *   maxReceiveCount × the 720 s visibility timeout): the redelivered message finds complete and runs
- *   the checks again (see quality.ts), so the limit need not wait for the DLQ.
- * - generating → failed after the generation worker's timeout × the queue's maxReceiveCount + 5 min
- *   (300 s × 3 + 5 min = 20 min). A worker holds a generation for at most its timeout; a redelivered
- *   message never re-claims a generating row (the claim is from queued only), so a row still
- *   generating this long was left by a crashed worker and its message is done or dead-lettered.
+ * A row's last sign of life is the latest of: when it entered its status (`updated_at`), its worker's
+ * lease (`claimed_until`, renewed while the worker lives), and the time it waits for AI capacity until
+ * (`ai_wait_until`). Limits after that moment, derived from the manifest and the retry schedule so they
+ * follow them:
+ * - generating → failed, checking → complete ('quality check did not finish', `[QUALITY_CHECK_FAILURE]`):
+ *   once the lease has run out, the message is visible again (the worker kept it invisible one lease at a
+ *   time); it may fail and come back on each remaining receive (retryDelaySeconds: 10 + 20 + 40 s for 3
+ *   receives), and may wait for a worker of the queue to be free (at most one function timeout: every
+ *   invocation ends by then) and a minute of queue and cold-start latency. After that sum (generating:
+ *   70 s + 300 s + 60 s ≈ 7 min; checking: 70 s + 120 s + 60 s ≈ 4 min) nothing will take the row over.
+ *   Releasing a check early is harmless anyway: a late message finds complete and runs the checks.
  * - queued → failed after maxReceiveCount × the generation queue's visibility timeout + 30 min
- *   (3 × 1800 s + 30 min = 2 h): by then the message has been received for the last time and sits in
- *   the DLQ (or was never sent). Should a late message still arrive, it finds the row failed and does
- *   nothing; the user retries.
+ *   (3 × 1800 s + 30 min = 2 h): a queued analysis may legitimately wait behind a backlog (5 workers,
+ *   each generation minutes long), so this one is generous; by then its message has been received for
+ *   the last time and sits in the DLQ (or was never sent). Should a late message still arrive, it finds
+ *   the row failed and does nothing; the user retries.
  * The failed rows get a message the user can act on (retry later); the evidence is untouched.
  */
-import type { ExpressionBuilder, Kysely } from 'kysely';
-import { functionById, queues, visibilityTimeoutSeconds } from '../../../lib/manifest';
+import { sql, type Kysely } from 'kysely';
+import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '../../../lib/manifest';
 import type { Database, GenerationStatus } from '../db/schema';
 import { logger } from '../logger';
 import { QUALITY_FAILURE_MARKER } from './quality';
+import { failedAttemptDelaySeconds } from './lease';
 
 const MINUTE = 60_000;
 
@@ -34,9 +38,17 @@ export interface WatchdogLimits {
   queuedMs: number;
 }
 
+/** Pure: how long a failed message can stay away over its remaining receives (the worker's retry schedule). */
+export const retryScheduleMs = (maxReceiveCount: number): number =>
+  Array.from({ length: maxReceiveCount }, (_, i) => failedAttemptDelaySeconds(i + 1) * 1000).reduce((a, b) => a + b, 0);
+
+/** Pure: after a row's last sign of life, how long its message may still come back and take it over. */
+export const takeoverWindowMs = (queue: QueueName, workerId: string): number =>
+  retryScheduleMs(queues[queue].maxReceiveCount) + functionById(workerId).timeoutSeconds * 1000 + MINUTE;
+
 export const WATCHDOG_LIMITS: WatchdogLimits = {
-  checkingMs: Math.max(10 * MINUTE, 5 * functionById('quality-worker').timeoutSeconds * 1000),
-  generatingMs: functionById('generation-worker').timeoutSeconds * 1000 * queues.generation.maxReceiveCount + 5 * MINUTE,
+  checkingMs: takeoverWindowMs('quality', 'quality-worker'),
+  generatingMs: takeoverWindowMs('generation', 'generation-worker'),
   queuedMs: visibilityTimeoutSeconds('generation') * 1000 * queues.generation.maxReceiveCount + 30 * MINUTE,
 };
 
@@ -48,20 +60,27 @@ export const WATCHDOG_MESSAGES = {
 
 export type StaleAction = 'release_checking' | 'fail_generating' | 'fail_queued';
 
+export interface WatchedRow {
+  generation_status: GenerationStatus;
+  updated_at: Date;
+  claimed_until?: Date | null;
+  ai_wait_until?: Date | null;
+}
+
+/** Pure: the row's last sign of life (the latest of updated_at, claimed_until, ai_wait_until). */
+export const lastSignOfLife = (row: WatchedRow): number =>
+  Math.max(...[row.updated_at, row.claimed_until, row.ai_wait_until].flatMap((t) => (t ? [new Date(t).getTime()] : [])));
+
 /** Pure: what to do with one row at `now`, or undefined when it is not stale. */
-export const staleAction = (
-  row: { generation_status: GenerationStatus; updated_at: Date },
-  now: Date,
-  limits: WatchdogLimits = WATCHDOG_LIMITS,
-): StaleAction | undefined => {
-  const age = now.getTime() - new Date(row.updated_at).getTime();
+export const staleAction = (row: WatchedRow, now: Date, limits: WatchdogLimits = WATCHDOG_LIMITS): StaleAction | undefined => {
+  const age = now.getTime() - lastSignOfLife(row);
   if (row.generation_status === 'checking' && age > limits.checkingMs) return 'release_checking';
   if (row.generation_status === 'generating' && age > limits.generatingMs) return 'fail_generating';
   if (row.generation_status === 'queued' && age > limits.queuedMs) return 'fail_queued';
   return undefined;
 };
 
-/** Pure: the cut-off per status (rows with updated_at before it are stale). */
+/** Pure: the cut-off per status (rows whose last sign of life is before it are stale). */
 export const staleBefore = (now: Date, limits: WatchdogLimits = WATCHDOG_LIMITS) => ({
   checking: new Date(now.getTime() - limits.checkingMs),
   generating: new Date(now.getTime() - limits.generatingMs),
@@ -79,23 +98,22 @@ export const runWatchdog = async (
   { now = new Date(), limits = WATCHDOG_LIMITS }: { now?: Date; limits?: WatchdogLimits } = {},
 ): Promise<WatchdogReport> => {
   const cut = staleBefore(now, limits);
-  // each update is conditional on the status and the age, so a row that moved on meanwhile is left alone,
-  // and on the lease: a row a live worker holds is never released under it (lease.ts)
-  const unleased = (eb: ExpressionBuilder<Database, 'analyses'>) =>
-    eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]);
+  // each update is conditional on the status and the last sign of life, so a row that moved on meanwhile is
+  // left alone, and so is one a live worker holds (its lease is in the future) or one waiting for AI capacity
+  const quietSince = (before: Date) => sql<boolean>`greatest(updated_at, claimed_until, ai_wait_until) < ${before}`;
   const released = await db.updateTable('analyses')
-    .set({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, updated_at: now })
-    .where('generation_status', '=', 'checking').where('updated_at', '<', cut.checking).where(unleased)
+    .set({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, ai_wait_until: null, updated_at: now })
+    .where('generation_status', '=', 'checking').where(quietSince(cut.checking))
     .returning('id').execute();
   for (const { id } of released) logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
 
   const generating = await db.updateTable('analyses')
     .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })
-    .where('generation_status', '=', 'generating').where('updated_at', '<', cut.generating).where(unleased)
+    .where('generation_status', '=', 'generating').where(quietSince(cut.generating))
     .returning('id').execute();
   const queued = await db.updateTable('analyses')
-    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.queued, updated_at: now })
-    .where('generation_status', '=', 'queued').where('updated_at', '<', cut.queued)
+    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.queued, ai_wait_until: null, updated_at: now })
+    .where('generation_status', '=', 'queued').where(quietSince(cut.queued))
     .returning('id').execute();
   for (const { id } of [...generating, ...queued]) logger.warn('watchdog failed a stale analysis', { analysisId: id });
 

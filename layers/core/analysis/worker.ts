@@ -21,7 +21,7 @@ import { QuotaExhaustedError } from '../ai/quota';
 import { sqsClient } from '../aws/clients';
 import { logger } from '../logger';
 import { enqueue, MAX_DELAY_SECONDS } from '../queues';
-import { LEASE_MS, LeaseHeldError } from './lease';
+import { failedAttemptDelaySeconds, LEASE_MS, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
 
 const Message = z.object({ analysis_id: z.uuid() });
 
@@ -33,18 +33,14 @@ const parse = (body: string) => {
   }
 };
 
-/** SQS's ceiling for one visibility change is 12 hours; ours stay far below. */
-const MAX_RETRY_DELAY_SECONDS = 300;
-
 /**
- * Pure: when a failed message should come back. A live lease: just after it could have run out.
- * Otherwise 10 s, 20 s, 40 s … by receive count (capped), so the maxReceiveCount attempts of a
- * transient fault are spent within about a minute, not hours.
+ * Pure: when a failed message should come back. A live lease: just after it could have run out; work
+ * waiting for AI capacity: at the quota's retryAt; otherwise the retry schedule (failedAttemptDelaySeconds).
  */
 export const retryDelaySeconds = (receiveCount: number, error: unknown): number => {
   if (error instanceof LeaseHeldError) return Math.min(MAX_RETRY_DELAY_SECONDS, Math.ceil(error.retryAfterMs / 1000) + 1);
   if (error instanceof QuotaExhaustedError) return Math.min(MAX_RETRY_DELAY_SECONDS, capacityDelaySeconds(error.retryAt, new Date()));
-  return Math.min(MAX_RETRY_DELAY_SECONDS, 10 * 2 ** Math.max(0, receiveCount - 1));
+  return failedAttemptDelaySeconds(receiveCount);
 };
 
 /** Pure: a queue's URL from its ARN (arn:aws:sqs:<region>:<account>:<name>), as the SQS API names it. */
