@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
 import { TOKENS_PATH } from '../../lib/twin/identity-provider';
@@ -15,6 +16,7 @@ import { startTwin, type TwinOptions } from '../../lib/twin/twin';
 import { callApi, testTwinOptions, useTwinFolder, type Reply, type TestTwinOptions } from './twin';
 
 const OPTIONS_ENV = 'TEST_TWIN_OPTIONS';
+const STOP_GRACE_MS = 15_000;
 const READY = 'twin-process ready';
 
 interface ReadyLine { url: string; bedrock: string; identityProvider: string }
@@ -23,13 +25,12 @@ export interface TwinProcess {
   url: string;
   /** the Bedrock stand-in's base URL (faults: PUT <bedrock>/_standin/faults/<region>) */
   bedrock: string;
-  pid: number;
   call: (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
   /** an access token of the demo user with that role in that organization (Northwind by default), from the twin's identity provider */
   token: (role: Role, organizationId?: string) => Promise<string>;
   /** SIGKILL to the child's whole process group; resolves once the child is gone */
   kill: () => Promise<void>;
-  /** SIGTERM: the twin stops cleanly; resolves once the child is gone */
+  /** SIGTERM: the twin stops cleanly (or is killed after STOP_GRACE_MS); resolves once the child is gone */
   stop: () => Promise<void>;
 }
 
@@ -60,14 +61,20 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
     child.once('exit', (code, signal) => fail(new Error(`the twin process ended (${signal ?? code}) before it was ready:\n${output.join('\n')}`)));
   });
   const group = child.pid!;
-  const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(signal === 'SIGKILL' ? -group : group, signal);
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-group, 'SIGKILL');
     await exited(child);
+  };
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    // a twin that cannot stop cleanly must not outlive the test (it runs detached)
+    const stopped = await Promise.race([exited(child).then(() => true), sleep(STOP_GRACE_MS, false, { ref: false })]);
+    if (!stopped) await kill();
   };
   return {
     url: ready.url,
     bedrock: ready.bedrock,
-    pid: group,
     call: (method, path, token, body) => callApi(ready.url, method, path, token, body),
     token: async (role, organizationId = DEMO_ORGANIZATION_IDS.northwind) => {
       const res = await fetch(`${ready.identityProvider}${TOKENS_PATH}`, {
@@ -77,8 +84,8 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
       if (!body.accessToken) throw new Error(`no token from the twin's identity provider: ${res.status} ${body.message ?? ''}`);
       return body.accessToken;
     },
-    kill: () => end('SIGKILL'),
-    stop: () => end('SIGTERM'),
+    kill,
+    stop,
   };
 };
 
