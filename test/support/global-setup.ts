@@ -27,15 +27,16 @@ const startStageSynthesizer = (): void => {
 };
 
 /**
- * Once per test run, side by side: the PGlite template (template.ts; real PostgreSQL needs none), the
- * twin's rendered deployment (render.ts), and, in the background, the CDK suites' stages (synth.ts).
+ * Once per test run, side by side: the PGlite template (template.ts; real PostgreSQL needs none) and the
+ * twin's rendered deployment (render.ts); then, in the background, the CDK suites' stages (synth.ts).
  */
 export default async function globalSetup(): Promise<void> {
   // this run's calls only (lib/twin/twin.ts IAM_CALLS_FILE; not imported: jest's globalSetup cannot load the twin's ESM dependencies)
   rmSync(join(__dirname, '../../node_modules/.cache/ias-twin/iam-calls.jsonl'), { force: true });
-  startStageSynthesizer();
   await Promise.all([
     ...(process.env.TEST_DATABASE_URL ? [] : [tsx('test/support/template.ts')]),
     tsx('test/support/render.ts'),
   ]);
+  // after them: every suite waits for those two, only the CDK suites for this one
+  startStageSynthesizer();
 }

@@ -106,6 +106,9 @@ export const isSynthesizerRunning = (dir: string): boolean => {
   }
 };
 
+/** How long a suite waits for global-setup's synthesizer before synthesizing a stage itself (all stages take ~30 s of CPU). */
+const SYNTHESIZER_WAIT_MS = 180_000;
+
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 const entries = new Map<StageName, StageEntry>();
@@ -113,9 +116,11 @@ const entries = new Map<StageName, StageEntry>();
 const readEntry = (name: StageName): StageEntry => {
   const dir = stagesDirectory();
   const file = stageFile(dir, name);
-  while (!existsSync(file) && isSynthesizerRunning(dir)) pause(200);
+  // a blocking wait (the suites read stages synchronously), so bounded: a hung synthesizer costs minutes, not the run
+  const deadline = Date.now() + SYNTHESIZER_WAIT_MS;
+  while (!existsSync(file) && isSynthesizerRunning(dir) && Date.now() < deadline) pause(200);
   if (!existsSync(file)) {
-    // no synthesizer at work (none started, it failed, or the sources changed since global-setup): this suite's own
+    // no synthesizer at work (none started, it failed or hung, or the sources changed since global-setup): this suite's own
     const [command, args] = synthesizerCommand(dir, [name]);
     execFileSync(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
