@@ -247,4 +247,4 @@ export const resolveAlarms = (overrides: AlarmOverrides, databaseInstanceClass: 
 };
 
 /** Log markers the alarms count that the code writes as literals (the rest are exported constants). */
-export const AI_MARKERS = { throttle: '[AI:Throttle]', timeout: '[AI:Timeout]', fallback: '[AI:fallback]', shed: '[AI:Shed]' } as const;
+export const AI_MARKERS = { throttle: '[AI:Throttle]', timeout: '[AI:Timeout]', fallback: '[AI:fallback]', shed: '[AI:Shed]', quotaFull: '[AI:QuotaFull]' } as const;

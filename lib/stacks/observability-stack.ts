@@ -69,6 +69,9 @@ const LOG_METRICS = {
   AiFallbacks: { marker: AI_MARKERS.fallback, region: '$.from', from: callsBedrock },
   // the region the shed call would have gone to
   AiSheds: { marker: AI_MARKERS.shed, region: '$.region', from: callsBedrock },
+  // AI work sent back to wait for its organization's share of the quota (ai/quota.ts): no alarm (it is
+  // the quota working), graphed so a rising line shows demand above the quota
+  AiQuotaWaits: { marker: AI_MARKERS.quotaFull, from: callsBedrock },
   AuditFailures: { marker: AUDIT_FAILURE_MARKER, from: usesDatabase },
   QualityCheckFailures: { marker: QUALITY_FAILURE_MARKER, from: usesDatabase },
   RetentionCronLastRun: { marker: RETENTION_LOG_MARKER, from: (fn: FunctionSpec) => fn.id === 'retention-sweep' },
@@ -338,6 +341,7 @@ export class ObservabilityStack extends Stack {
       graph('AI throttles, timeouts, fallbacks and sheds per region', [
         ...perRegion('AiThrottles', sum5), ...perRegion('AiTimeouts', sum5), ...perRegion('AiFallbacks', sum5), ...perRegion('AiSheds', sum5),
       ], { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] }),
+      graph('AI work waiting for its organization\'s quota share', [logMetric('AiQuotaWaits', sum5)]),
       graph('AI calls per region (Bedrock invocations)', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
         namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
       })))),
