@@ -7,12 +7,13 @@
  * segments, garbage queries, and a few wrong callers. Each is sent as the caller the route declares
  * (org A's investigator, an operator, the cron secret, a signed webhook, anonymous), so it reaches the
  * handler. Asserted:
- * - no 5xx (the documented 503s need a dependency down; none is here);
+ * - no 5xx but the documented 503s (the database not answering in time), which nothing here causes
+ *   and only a machine loaded far past its cores produces;
  * - every 4xx the service answers has its error shape; the gateway's own (no route, no token, an
- *   undecodable parameter) has API Gateway's `{ message }`;
+ *   undecodable parameter, its stage throttle) has API Gateway's `{ message }`;
  * - a NUL or unpaired surrogate in a validated field is a 400 `validation_failed`;
- * - a route none of whose requests succeeded changed nothing (row counts), and no stored text holds
- *   U+FFFD (what an unpaired surrogate becomes when it slips into the database);
+ * - no read adds or removes a row, a write route changes a table by at most its number of successes
+ *   (row counts), and no stored text holds U+FFFD (what an unpaired surrogate becomes in the database);
  * - every failed sign-in step and every admin write that reached the function is audited, an unreadable
  *   body or another media type included, a sign-in name stored escaped.
  * Deterministic (fixed seed); the figures are printed for the issue's closing note.
