@@ -42,7 +42,11 @@ export interface GenerationDeps {
   markerNonce?: NonceSource;
 }
 
-const PUT_BACK_ATTEMPTS = 3;
+/**
+ * Put-back tries at 0, 1, 3 and 7 s: they outlast a database blip of several seconds (a failover, a cut
+ * connection), so the analysis is queued again at once instead of waiting out its 60 s lease.
+ */
+const PUT_BACK_ATTEMPTS = 4;
 
 /**
  * Hands a generation that failed for a retryable reason back to queued, releasing its lease (and, when it
@@ -57,7 +61,7 @@ const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Da
       return;
     } catch (error) {
       logger.warn('putting the analysis back to queued failed', { analysisId, attempt, error: error as Error });
-      if (attempt < PUT_BACK_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+      if (attempt < PUT_BACK_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));
     }
   }
 };
