@@ -51,6 +51,12 @@ export interface StageConfig {
   mfa: MfaMode;
   /** RATE_LIMITS and GENERATION_CAP overrides for the functions (unset: the code's documented defaults) */
   limits: { rateLimits?: string; generationCap?: number };
+  /**
+   * The HTTP API stage's per-route and default throttles (lib/stacks/api-stack.ts). Context
+   * `gatewayThrottles=off` leaves them out, and then only the account-level API Gateway quota applies:
+   * for tests that send many requests in a moment (the twin does not model the account quota).
+   */
+  gatewayThrottles: boolean;
   /** alarm threshold overrides (context `alarmThresholds`; the defaults are the table in lib/alarms.ts) */
   alarms: AlarmOverrides;
   /** addresses subscribed to the alarm topic by email (context `alarmEmails`, comma-separated); each confirms once */
@@ -59,7 +65,7 @@ export interface StageConfig {
   apiDomain?: { name: string; certificateArn: string };
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'alarms' | 'alarmEmails' | 'apiDomain'>> = {
+const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'gatewayThrottles' | 'alarms' | 'alarmEmails' | 'apiDomain'>> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
@@ -90,6 +96,7 @@ export const CONTEXT = {
   aiModelEmbedding: 'aiModelEmbedding',
   aiAttemptTimeoutMs: 'aiAttemptTimeoutMs',
   rateLimits: 'rateLimits',
+  gatewayThrottles: 'gatewayThrottles',
   generationCap: 'generationCap',
   alarmThresholds: 'alarmThresholds',
   alarmEmails: 'alarmEmails',
@@ -118,6 +125,8 @@ export const stageConfig = (node: Node): StageConfig => {
   }
   const rateLimits = ctx('rateLimits');
   if (rateLimits) parseRateLimits(rateLimits); // a malformed value fails the synth, not the first request
+  const gatewayThrottles = ctx('gatewayThrottles') ?? 'on';
+  if (!['on', 'off'].includes(gatewayThrottles)) throw new Error(`gatewayThrottles must be on or off, got '${gatewayThrottles}'`);
   const generationCap = ctx('generationCap');
   if (generationCap !== undefined && !(Number.isInteger(Number(generationCap)) && Number(generationCap) >= 1)) {
     throw new Error(`generationCap must be an integer of at least 1, got '${generationCap}'`);
@@ -159,6 +168,7 @@ export const stageConfig = (node: Node): StageConfig => {
     ai,
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
+    gatewayThrottles: gatewayThrottles === 'on',
     ...defaults,
     ...(logRetentionDays !== undefined && { logRetention: Number(logRetentionDays) as RetentionDays }),
     ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),

@@ -92,7 +92,7 @@ export class ApiStack extends Stack {
       autoDeploy: true,
       // the default of each route's own bucket; the routes' own are set below (routeThrottle); per-user and
       // per-address rate limiting is the handlers' (WAF cannot attach to HTTP APIs: docs/deploy.md)
-      throttle: DEFAULT_ROUTE_THROTTLE,
+      ...(config.gatewayThrottles && { throttle: DEFAULT_ROUTE_THROTTLE }),
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(JSON.stringify({
@@ -139,7 +139,7 @@ export class ApiStack extends Stack {
       }
       return fn;
     });
-    cfnStage.routeSettings = routeSettings;
+    if (config.gatewayThrottles) cfnStage.routeSettings = routeSettings;
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API ({base_url})' });
     if (config.apiDomain) {

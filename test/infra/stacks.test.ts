@@ -588,6 +588,7 @@ describe('stage configuration from CDK context', () => {
     [{ logRetentionDays: 10 }, /logRetentionDays/],
     [{ databaseInstanceType: 'db.t4g.micro' }, /without the db\. prefix/],
     [{ mfa: 'sometimes' }, /mfa must be optional or required/],
+    [{ gatewayThrottles: 'sometimes' }, /gatewayThrottles must be on or off/],
     [{ stage: 'staging' }, /unknown stage/],
   ])('rejects %j at synth', (context, message) => {
     expect(() => config(context)).toThrow(message);
