@@ -2,8 +2,9 @@
  * The local twin for an end-to-end test file: started before its tests in a temporary folder (on
  * PGlite, or on a fresh database of the real PostgreSQL named by TEST_DATABASE_URL), stopped and
  * removed after. With schedules on, start-up waits for their first run, so the seeded evidence is
- * embedded before any test asks for an analysis. The stage is synthesized with rate limiting off
- * (CDK context `rateLimits`) unless the test names its own limits; test/ratelimit covers them.
+ * embedded before any test asks for an analysis. The stage is synthesized with the handlers' rate limiting
+ * and the gateway's throttles off (CDK context E2E_CONTEXT) unless the test names its own; test/ratelimit and
+ * test/twin/gateway-throttle.e2e.test.ts cover them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
+import { E2E_CONTEXT } from './render';
 import { TEMPLATE_PATH } from './template';
 
 export interface Reply {
@@ -51,11 +53,12 @@ export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUr
 
 /**
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
- * limiting off unless the test names its limits, and the migrated template the unit tests load (global-setup
- * builds it) instead of initdb per twin, or the real PostgreSQL database it is given.
+ * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and the migrated
+ * template the unit tests load (global-setup builds it) instead of initdb per twin, or the real
+ * PostgreSQL database it is given.
  */
 export const testTwinOptions = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => ({
-  port: 0, twinDir, ...options, context: { rateLimits: 'off', ...options.context },
+  port: 0, twinDir, ...options, context: { ...E2E_CONTEXT, ...options.context },
   ...(databaseUrl ? { databaseUrl } : { databaseTemplate: TEMPLATE_PATH }),
 });
 
