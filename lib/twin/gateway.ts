@@ -1,7 +1,7 @@
 /**
  * The twin's API Gateway, rendered from the synthesized HTTP API: its routes (literal segments win over
- * parameters, as in API Gateway), its JWT authorizer (the issuer and audience of the template) on the
- * routes that have it, its CORS configuration. A matched request becomes the HTTP API v2 event and is
+ * parameters, as in API Gateway), its stage throttles (a token bucket per route, checked first), its JWT
+ * authorizer (the issuer and audience of the template) on the routes that have it, its CORS configuration. A matched request becomes the HTTP API v2 event and is
  * handed to the integration's function in the twin's Lambda runtime; what API Gateway answers when the
  * integration does not (413, 500, 504) it answers too.
  */
@@ -14,14 +14,15 @@ import { bearerToken } from '../../layers/core/auth/jwt';
 import type { HttpEvent } from '../../layers/core/http/route';
 import type { PlanApi, PlanRoute } from './assembly/plan';
 import type { InvokeOutcome } from './runtime/lambda';
+import { fullBucket, takeToken, type TokenBucket } from './token-bucket';
 
 interface CompiledRoute { route: PlanRoute; segments: string[]; literals: number }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
 
-/** API Gateway's own answers, when it cannot hand the function's: body too large, function failed, gave up waiting. */
-const GATEWAY_MESSAGES = { 400: 'Bad Request', 413: 'Request Entity Too Large', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
+/** API Gateway's own answers, when it cannot hand the function's: throttled, body too large, function failed, gave up waiting. */
+const GATEWAY_MESSAGES = { 400: 'Bad Request', 413: 'Request Entity Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
 
 class GatewayError extends Error {
   constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
@@ -94,7 +95,7 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 const isText = (contentType: string | undefined) => !contentType || /json|text|xml|urlencoded|javascript/.test(contentType);
 
 export interface GatewayOptions {
-  api: Pick<PlanApi, 'id' | 'routes' | 'cors'>;
+  api: Pick<PlanApi, 'id' | 'routes' | 'cors' | 'throttles'>;
   /** verifies a bearer token as the synthesized JWT authorizer does (issuer, audience, signature, expiry) */
   authorize: (token: string) => Promise<JWTPayload>;
   /** invokes the integration's function in the twin's Lambda runtime */
@@ -105,7 +106,28 @@ export interface GatewayOptions {
   /** how long the gateway waits for a function (default API Gateway's 30 s) */
   integrationTimeoutMs?: number;
   account: string;
+  /** the throttles' clock in ms (default performance.now) */
+  now?: () => number;
 }
+
+/** The key of the bucket a request draws from: its route's, or API Gateway's catch-all `$default` for a preflight or a request no route takes. */
+const DEFAULT_ROUTE_KEY = '$default';
+
+/**
+ * Whether a request on that route may pass the stage's throttles now: the route's own bucket, or one
+ * with the stage default's figures; without either, only the account-level quota applies (not modelled).
+ */
+const createThrottles = (throttles: PlanApi['throttles'], now: () => number) => {
+  const buckets = new Map<string, TokenBucket>();
+  return (routeKey: string): boolean => {
+    const throttle = throttles.routes[routeKey] ?? throttles.default;
+    if (!throttle) return true;
+    const at = now();
+    const { allowed, bucket } = takeToken(buckets.get(routeKey) ?? fullBucket(throttle, at), throttle, at);
+    buckets.set(routeKey, bucket);
+    return allowed;
+  };
+};
 
 /** The function's outcome, unless the gateway's own wait runs out first (504). */
 const withinIntegrationTimeout = async (invocation: Promise<InvokeOutcome>, functionId: string, gatewayMs: number): Promise<InvokeOutcome> => {
@@ -124,6 +146,7 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 export const createGateway = (options: GatewayOptions) => {
   const routes = compileRoutes(options.api.routes);
   const cors = options.api.cors;
+  const withinThrottle = createThrottles(options.api.throttles, options.now ?? (() => performance.now()));
   const corsHeaders = (origin: string | undefined): Record<string, string> =>
     cors && origin && (cors.allowOrigins.includes(origin) || cors.allowOrigins.includes('*'))
       ? {
@@ -143,7 +166,11 @@ export const createGateway = (options: GatewayOptions) => {
     try {
       const extra = options.extras?.[url.pathname];
       if (extra && method === 'GET') return send(res, 200, extra());
-      if (method === 'OPTIONS' && cors && origin && req.headers['access-control-request-method']) {
+      const preflight = method === 'OPTIONS' && cors && origin && req.headers['access-control-request-method'];
+      const match = preflight ? undefined : matchRoute(routes, method, url.pathname);
+      // before the authorizer and the function, as in API Gateway: a throttled request costs neither
+      if (!withinThrottle(match?.route.routeKey ?? DEFAULT_ROUTE_KEY)) throw new GatewayError(429, 'over the stage throttle');
+      if (preflight) {
         res.writeHead(204, {
           ...allowed,
           ...(Object.keys(allowed).length > 0 && {
@@ -154,7 +181,6 @@ export const createGateway = (options: GatewayOptions) => {
         });
         return void res.end();
       }
-      const match = matchRoute(routes, method, url.pathname);
       if (!match) {
         send(res, 404, { message: 'Not Found' }, allowed);
         return finish(404);

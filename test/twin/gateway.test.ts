@@ -2,6 +2,7 @@
  * The twin's API Gateway answers for the function the way an HTTP API does when the integration does
  * not: a function that fails → 500, one that runs past the integration timeout → 504, a body over
  * 10 MB → 413, each with API Gateway's `{ message }` body and, for an allowed Origin, the CORS headers.
+ * Over the stage's throttle of a route it answers 429 before the authorizer and the function.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,17 @@ let base = '';
 let healthHandler: Handler;
 let loginHandler: Handler;
 const logged: string[] = [];
+let authorizations = 0;
+/** the throttles' clock: still unless a test moves it */
+let clockMs = 0;
+const THROTTLES = {
+  // health has no setting of its own: the stage default
+  default: { rateLimit: 1, burstLimit: 50 },
+  routes: {
+    'POST /api/auth/login': { rateLimit: 10, burstLimit: 20 },
+    'POST /api/analysis/{analysis_id}/feedback': { rateLimit: 1, burstLimit: 5 },
+  },
+};
 
 /** What the twin's Lambda runtime reports for a handler: its value, or the error as Lambda reports it. */
 const run = async (handler: Handler, event: unknown): Promise<InvokeOutcome> => {
@@ -38,8 +50,13 @@ beforeAll(async () => {
         { routeKey: 'POST /api/analysis/{analysis_id}/feedback', method: 'POST', path: '/api/analysis/{analysis_id}/feedback', functionId: 'health', authorization: 'JWT' },
       ],
       cors: { allowOrigins: [ORIGIN], allowMethods: ['OPTIONS', 'GET', 'POST'], allowHeaders: [...CORS.allowHeaders], exposeHeaders: [...CORS.exposeHeaders], maxAge: CORS.maxAgeSeconds },
+      throttles: THROTTLES,
     },
-    authorize: async () => { throw new Error('no tokens in this test'); },
+    authorize: async () => {
+      authorizations++;
+      throw new Error('no tokens in this test');
+    },
+    now: () => clockMs,
     invoke: (id, event) => run(handlers[id]!(), event),
     integrationTimeoutMs: 200,
     onRequest: (line) => logged.push(line),
@@ -124,4 +141,50 @@ test('a malformed percent-encoding in the path: 400 Bad Request in a route\'s pa
   // well-formed encodings are decoded as before
   expect((await call('GET', '/api/%68ealth')).status).toBe(200);
   expect(ran).toBe(true);
+});
+
+describe('the stage throttles (simulated time: the clock moves only when a test moves it)', () => {
+  const statuses = async (count: number, path: string, init: RequestInit = {}) => {
+    const replies = await Promise.all(Array.from({ length: count }, () => fetch(`${base}${path}`, { headers: { origin: ORIGIN }, ...init })
+      .then(async (res) => ({ status: res.status, body: await res.json().catch(() => undefined) as unknown, cors: res.headers.get('access-control-allow-origin') }))));
+    return replies.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  };
+  const refillAll = () => { clockMs += 3_600_000; };
+
+  test("over a route's own bucket: 429 Too Many Requests, with CORS headers; the function never runs; one token a tenth of a second later", async () => {
+    refillAll();
+    let runs = 0;
+    loginHandler = async () => { runs++; return { statusCode: 401, body: '{}' }; };
+    const login = { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: '{}' };
+    expect(await statuses(30, '/api/auth/login', login)).toEqual({ 401: 20, 429: 10 });
+    expect(runs).toBe(20);
+    const res = await fetch(`${base}/api/auth/login`, login);
+    expect([res.status, await res.json(), res.headers.get('access-control-allow-origin')]).toEqual([429, { message: 'Too Many Requests' }, ORIGIN]);
+    expect(logged.at(-1)).toMatch(/POST \/api\/auth\/login → 429/);
+    clockMs += 100;
+    expect(await statuses(3, '/api/auth/login', login)).toEqual({ 401: 1, 429: 2 });
+    expect(runs).toBe(21);
+  });
+
+  test('a throttled route with an authorizer: the authorizer is not consulted', async () => {
+    refillAll();
+    authorizations = 0;
+    expect(await statuses(8, '/api/analysis/a/feedback', { method: 'POST', headers: { authorization: 'Bearer not-a-jwt' } })).toEqual({ 401: 5, 429: 3 });
+    expect(authorizations).toBe(5);
+  });
+
+  test("each route has its own bucket: a flooded route leaves the others theirs; a route without its own setting gets the stage default's", async () => {
+    refillAll();
+    healthHandler = async () => ({ statusCode: 200, body: '{}' });
+    await statuses(25, '/api/auth/login', { method: 'POST', body: '{}' });
+    expect(await statuses(55, '/api/health')).toEqual({ 200: 50, 429: 5 });
+  });
+
+  test('requests no route takes and CORS preflights draw on one bucket with the stage default\'s figures', async () => {
+    refillAll();
+    expect(await statuses(40, '/api/nowhere')).toEqual({ 404: 40 });
+    const preflight = { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } };
+    expect(await statuses(15, '/api/analysis/a/feedback', preflight)).toEqual({ 204: 10, 429: 5 });
+    expect(await statuses(1, '/api/nowhere')).toEqual({ 429: 1 });
+  });
 });

@@ -1,13 +1,18 @@
 /**
  * The twin's plan of the synthesized deployment refuses what a deploy would refuse: here, an event
  * source mapping whose queue's visibility timeout is shorter than its function's timeout (Lambda's
- * CreateEventSourceMapping rejects it). The cloud assembly is the one global-setup rendered.
+ * CreateEventSourceMapping rejects it), and stage route settings for a route the API does not have.
+ * The cloud assembly is the one global-setup rendered, or, with the gateway's throttles on, the one the
+ * throttle end-to-end test runs.
  */
 import { ensureAssembly, readAssembly } from '../../lib/twin/assembly/assembly';
 import { planFromAssembly } from '../../lib/twin/assembly/plan';
 import { evaluate } from '../../lib/twin/iam/policy';
+import { DEFAULT_ROUTE_THROTTLE, ROUTE_THROTTLES } from '../../lib/stacks/api-stack';
+import { E2E_CONTEXT } from '../support/render';
 
-const assembly = async () => readAssembly(await ensureAssembly({ rateLimits: 'off' }));
+const assembly = async (context: Record<string, string> = E2E_CONTEXT) => readAssembly(await ensureAssembly(context));
+const WITH_THROTTLES = { ...E2E_CONTEXT, gatewayThrottles: 'on' };
 
 test('the deployment as synthesized plans: each worker fits its queue visibility timeout', async () => {
   const plan = planFromAssembly(await assembly());
@@ -42,4 +47,31 @@ test('the database proxy as synthesized: TLS and IAM authentication required; it
     expect([connect(fn.policy, 'analysis_app'), connect(fn.policy, 'postgres')]).toEqual([true, false]);
   }
   for (const fn of plan.functions.filter((f) => !f.environment.DB_HOST)) expect(connect(fn.policy, 'analysis_app')).toBe(false);
+});
+
+test("the stage's throttles as synthesized: the default, and every route its own; none when the stage has none", async () => {
+  const { throttles, routes } = planFromAssembly(await assembly(WITH_THROTTLES)).api;
+  expect(throttles.default).toEqual(DEFAULT_ROUTE_THROTTLE);
+  expect(Object.keys(throttles.routes).sort()).toEqual(routes.map((route) => route.routeKey).sort());
+  expect(throttles.routes).toMatchObject({
+    'POST /api/auth/login': ROUTE_THROTTLES.auth,
+    'GET /api/health': ROUTE_THROTTLES.public,
+    'GET /api/analysis/{analysis_id}': ROUTE_THROTTLES.investigatorRead,
+    'POST /api/analysis': ROUTE_THROTTLES.investigatorWrite,
+  });
+  expect(planFromAssembly(await assembly()).api.throttles).toEqual({ routes: {} });
+});
+
+test('stage route settings are refused, as at deploy, for a route the API does not have; a throttle with one figure is not guessed at', async () => {
+  const synthesized = await assembly(WITH_THROTTLES);
+  const withStage = (change: (properties: Record<string, unknown>) => void) => {
+    const templates = new Map([...synthesized.templates].map(([stack, template]) => [stack, structuredClone(template)]));
+    const stage = [...templates.values()].flatMap((t) => Object.values(t.Resources)).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Stage')!;
+    change(stage.Properties!);
+    return () => planFromAssembly({ ...synthesized, templates });
+  };
+  expect(withStage((stage) => { (stage.RouteSettings as Record<string, unknown>)['GET /api/nowhere'] = { ThrottlingRateLimit: 1, ThrottlingBurstLimit: 1 }; }))
+    .toThrow('Unable to find Route by key GET /api/nowhere within the provided RouteSettings');
+  expect(withStage((stage) => { stage.DefaultRouteSettings = { ThrottlingRateLimit: 5 }; }))
+    .toThrow("the stage's DefaultRouteSettings: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit");
 });

@@ -1,10 +1,11 @@
 /**
  * What the twin runs, read off the synthesized cloud assembly and nothing else: every service function
  * with its resolved environment, timeout, memory, network placement and IAM policy; the HTTP API's routes,
- * authorizer and CORS; the queues with their redrive; the event source mappings; the schedules; the
+ * authorizer, CORS and stage throttles; the queues with their redrive; the event source mappings; the schedules; the
  * buckets and secrets; the user pool with its client, groups, attributes and triggers; the database
  * proxy. Pure: a test may change a template (drop a grant, shorten a timeout) and plan again.
  */
+import type { GatewayThrottle } from '../../stacks/api-stack';
 import { statementsOf, type PolicyStatement } from '../iam/policy';
 import type { CloudAssembly, FunctionEntry } from './assembly';
 import { Resolver, type ResourceRef } from './resolve';
@@ -49,6 +50,12 @@ export interface PlanApi {
   id: string;
   endpoint: string;
   routes: PlanRoute[];
+  /**
+   * The stage's throttles: its DefaultRouteSettings (each route without its own, and requests no route
+   * matches) and RouteSettings by route key ("POST /api/auth/login"). None: only the account-level quota,
+   * which the twin does not model.
+   */
+  throttles: { default?: GatewayThrottle; routes: Record<string, GatewayThrottle> };
   authorizer?: { issuer: string; audience: string[] };
   cors?: { allowOrigins: string[]; allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAge?: number };
 }
@@ -149,6 +156,16 @@ const one = <T>(items: T[], what: string): T => {
   return items[0]!;
 };
 
+interface RouteSettings { ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }
+
+/** A stage's route settings as a token bucket; a bucket with one of its two figures is not one the twin guesses at. */
+const throttleOf = (settings: RouteSettings | undefined, where: string): GatewayThrottle | undefined => {
+  const { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit } = settings ?? {};
+  if (rateLimit === undefined && burstLimit === undefined) return undefined;
+  if (rateLimit === undefined || burstLimit === undefined) throw new Error(`${where}: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit`);
+  return { rateLimit: Number(rateLimit), burstLimit: Number(burstLimit) };
+};
+
 export const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
 
 export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'functions'>, options: { region?: string; account?: string } = {}): TwinPlan => {
@@ -221,10 +238,22 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     if (!uri) throw new Error(`route ${routeKey}: no integration ${target}`);
     return { routeKey, method, path, functionId: functionIdByArn(uri, `route ${routeKey}`), authorization: String(r.property(route, 'AuthorizationType')) === 'JWT' ? 'JWT' : 'NONE' };
   });
+  const stageRef = one(r.all('AWS::ApiGatewayV2::Stage'), 'HTTP API stages');
+  const routeSettings = r.property<Record<string, RouteSettings> | undefined>(stageRef, 'RouteSettings') ?? {};
+  const defaultThrottle = throttleOf(r.property<RouteSettings | undefined>(stageRef, 'DefaultRouteSettings'), 'the stage\'s DefaultRouteSettings');
   const api: PlanApi = {
     id: r.physicalName(apiRef),
     endpoint: r.getAtt(apiRef, 'ApiEndpoint'),
     routes,
+    throttles: {
+      ...(defaultThrottle && { default: defaultThrottle }),
+      routes: Object.fromEntries(Object.entries(routeSettings).flatMap(([routeKey, settings]) => {
+        // what UpdateStage refuses: settings for a route the API does not have
+        if (!routes.some((route) => route.routeKey === routeKey)) throw new Error(`the stage: Unable to find Route by key ${routeKey} within the provided RouteSettings`);
+        const throttle = throttleOf(settings, `the stage's RouteSettings of ${routeKey}`);
+        return throttle ? [[routeKey, throttle]] : [];
+      })),
+    },
     ...(jwt && { authorizer: { issuer: jwt.Issuer, audience: jwt.Audience } }),
     ...(cors && {
       cors: {
