@@ -1,6 +1,8 @@
 /**
  * The app synthesized as `cdk synth` does (cdk.json's context plus a stage's own, cdk-nag and CloudFormation
- * validation included, bundling skipped), for the suites that only read templates or a synth's error.
+ * validation included, bundling skipped), for the suites that only read templates or a synth's error, and
+ * for the suites that synthesize in their own process without CloudFormation validation (./cdk-app.ts), to
+ * assert that their stage passed it.
  *
  * Why not in the test file: the first synth in a process costs ~10 s of CPU (loading aws-cdk-lib, its
  * CloudFormation schemas and cdk-nag), each further one ~1.5 s. So the stages below are synthesized once
