@@ -1,9 +1,10 @@
 /**
  * The twin's API Gateway, rendered from the synthesized HTTP API: its routes (literal segments win over
  * parameters, as in API Gateway), its stage throttles (a token bucket per route, checked first), its JWT
- * authorizer (the issuer and audience of the template) on the routes that have it, its CORS configuration. A matched request becomes the HTTP API v2 event and is
- * handed to the integration's function in the twin's Lambda runtime; what API Gateway answers when the
- * integration does not (413, 500, 504) it answers too.
+ * authorizer (the issuer and audience of the template) on the routes that have it, its CORS
+ * configuration. A matched request becomes the HTTP API v2 event and is handed to the integration's
+ * function in the twin's Lambda runtime; what API Gateway answers instead of the integration (400, 413,
+ * 429, 500, 504) it answers too.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
