@@ -1,14 +1,14 @@
 /**
  * Creating and generating analyses through the twin's HTTP API: 202 at once, the generation worker
  * behind the queue, polling until complete; retrieval records behind every citation; organization
- * scoping; the failure path when both AI regions are down; a regeneration direction written as a
+ * scoping (the failure path when both AI regions are down is test/resilience/regions.e2e.test.ts's); a regeneration direction written as a
  * citation of a real chunk (issue 14, item 4) that cites nothing. Runs on PGlite, or real PostgreSQL
  * with TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
-import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin();
@@ -92,25 +92,6 @@ test('bad requests change nothing: design-only type 400, missing question 400, z
   const after = await twin.database.db.selectFrom('analyses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
 });
-
-test('both AI regions down: the analysis fails with a retry-later message; the evidence is intact', async () => {
-  const evidenceBefore = await twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('investigation_id', '=', INVESTIGATION).executeTakeFirstOrThrow();
-  twin.bedrock.setFaults(AI_REGIONS.primary, { outage: true });
-  twin.bedrock.setFaults(AI_REGIONS.fallback, { outage: true });
-  try {
-    const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'gap' });
-    expect(created.status).toBe(202);
-    const analysis = await pollUntilSettled(created.body.analysis_id);
-    expect(analysis.generation_status).toBe('failed');
-    expect(analysis.error_message).toMatch(/try again/i);
-  } finally {
-    twin.bedrock.clearFaults();
-  }
-  const evidenceAfter = await twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('investigation_id', '=', INVESTIGATION).executeTakeFirstOrThrow();
-  expect(Number(evidenceAfter.n)).toBe(Number(evidenceBefore.n));
-}, 60_000);
 
 test('duplicate delivery of a generation message produces one analysis', async () => {
   const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'error_check' });

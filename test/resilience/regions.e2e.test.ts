@@ -8,8 +8,8 @@
  *   in the ledger for the shedder, and the quality checks are shed while it is hot (quality_unavailable,
  *   never failed, never stuck checking).
  * - A dead primary: every analysis completes through the fallback; both regions dead: the analysis fails
- *   at once with a retry-later message (nothing left in flight), and a retry after the regions are back
- *   completes.
+ *   at once with a retry-later message (nothing left in flight, the evidence intact), and a retry after
+ *   the regions are back completes.
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
@@ -125,6 +125,9 @@ test('a dead primary: analyses complete through the fallback; both dead: failed 
       expect(rested.error_message).toBeNull();
     }
   });
+  const evidence = () => e2e.twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('investigation_id', '=', DEMO_INVESTIGATION_IDS.northwind).executeTakeFirstOrThrow();
+  const evidenceBefore = await evidence();
   await withFaults({ primary: { outage: true }, fallback: { outage: true } }, async () => {
     const started = Date.now();
     const failed = await pollUntilResting(await summary(token), token);
@@ -134,6 +137,7 @@ test('a dead primary: analyses complete through the fallback; both dead: failed 
     expect(failed.error_message).toMatch(/try again/i);
     expect(seconds).toBeLessThan(30);
   });
+  expect(await evidence()).toEqual(evidenceBefore); // the evidence is intact
   const retried = await pollUntilResting(await summary(token), token);
   expect(['verified', 'quality_unavailable']).toContain(retried.generation_status);
 }, 120_000);
