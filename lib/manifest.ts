@@ -289,6 +289,10 @@ export const stagePrefix = (stage: string): string => `ias-${stage}`;
  */
 export const deployedFunctionName = (prefix: string, id: string): string => `${prefix}-${id}`;
 
+/** HTTP routes that queue AI work (a generation, a regeneration, a manual quality check): the organization's cap applies to them. */
+export const queuesAiWork = (fn: FunctionSpec): boolean =>
+  fn.triggers.some((t) => t.kind === 'http') && fn.uses.some((use) => use === 'generationQueue' || use === 'qualityQueue');
+
 /** Whether a function calls Bedrock (any of the pinned models). */
 export const callsBedrock = (fn: FunctionSpec): boolean => fn.uses.some((use) => use.startsWith('bedrock'));
 

@@ -52,6 +52,11 @@ export interface StageConfig {
   /** RATE_LIMITS and GENERATION_CAP overrides for the functions (unset: the code's documented defaults) */
   limits: { rateLimits?: string; generationCap?: number };
   /**
+   * The lease a worker holds an analysis with (layers/core/analysis/lease.ts; unset: 60 s): how soon a
+   * crashed worker's analysis is taken over by its returning message. Context `analysisLeaseSeconds`.
+   */
+  analysisLeaseSeconds?: number;
+  /**
    * The HTTP API stage's per-route and default throttles (lib/stacks/api-stack.ts). Context
    * `gatewayThrottles=off` leaves them out, and then only the account-level API Gateway quota applies:
    * for tests that send many requests in a moment (the twin does not model the account quota).
@@ -98,6 +103,7 @@ export const CONTEXT = {
   rateLimits: 'rateLimits',
   gatewayThrottles: 'gatewayThrottles',
   generationCap: 'generationCap',
+  analysisLeaseSeconds: 'analysisLeaseSeconds',
   alarmThresholds: 'alarmThresholds',
   alarmEmails: 'alarmEmails',
   apiDomainName: 'apiDomainName',
@@ -130,6 +136,11 @@ export const stageConfig = (node: Node): StageConfig => {
   const generationCap = ctx('generationCap');
   if (generationCap !== undefined && !(Number.isInteger(Number(generationCap)) && Number(generationCap) >= 1)) {
     throw new Error(`generationCap must be an integer of at least 1, got '${generationCap}'`);
+  }
+  const analysisLeaseSeconds = ctx('analysisLeaseSeconds');
+  // at least 5 s: the worker renews every third of it, and each renewal is a database round trip
+  if (analysisLeaseSeconds !== undefined && !(Number.isInteger(Number(analysisLeaseSeconds)) && Number(analysisLeaseSeconds) >= 5 && Number(analysisLeaseSeconds) <= 300)) {
+    throw new Error(`analysisLeaseSeconds must be an integer from 5 to 300, got '${analysisLeaseSeconds}'`);
   }
   const defaults = PER_STAGE[stage as Stage];
   const logRetentionDays = ctx('logRetentionDays');
@@ -169,6 +180,7 @@ export const stageConfig = (node: Node): StageConfig => {
     corsOrigin: corsOrigin ?? 'http://localhost:5173',
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     gatewayThrottles: gatewayThrottles === 'on',
+    ...(analysisLeaseSeconds !== undefined && { analysisLeaseSeconds: Number(analysisLeaseSeconds) }),
     ...defaults,
     ...(logRetentionDays !== undefined && { logRetention: Number(logRetentionDays) as RetentionDays }),
     ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),

@@ -51,6 +51,8 @@ export const ENV = {
   jwtAudience: 'JWT_AUDIENCE',
   /** 'true' switches the throttle shedder off (quality calls are then never shed) */
   aiShedderDisabled: 'AI_SHEDDER_DISABLED',
+  /** the lease a worker holds an analysis with, overriding analysis/lease.ts's 60 s (CDK context analysisLeaseSeconds) */
+  analysisLeaseSeconds: 'ANALYSIS_LEASE_SECONDS',
   /** per-purpose Bedrock attempt timeouts, overriding ai/timeouts.ts (CDK context aiAttemptTimeoutMs) */
   aiAttemptTimeoutMs: 'AI_ATTEMPT_TIMEOUT_MS',
   /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */

@@ -13,7 +13,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../layers/core/config';
 import { GENERATION_CAP_ENV, RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
 import { BUNDLING } from '../bundling';
-import { deployedFunctionName, type FunctionSpec } from '../manifest';
+import { deployedFunctionName, queuesAiWork, type FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
@@ -114,6 +114,7 @@ export interface ServiceFunctionProps {
 
 /** Cron routes accept an admin token, so their handlers verify one against the pool; no other handler reads a token. */
 const verifiesTokens = (spec: FunctionSpec): boolean => spec.triggers.some((t) => t.kind === 'http' && t.access === 'cron');
+const isHttp = (spec: FunctionSpec): boolean => spec.triggers.some((t) => t.kind === 'http');
 
 /** A manifest function: ServiceLambda plus exactly the environment and grants its `uses` name. */
 export class ServiceFunction extends ServiceLambda {
@@ -131,9 +132,13 @@ export class ServiceFunction extends ServiceLambda {
         [ENV.functionId]: spec.id,
         ...(resources && verifiesTokens(spec) && { [ENV.jwtIssuer]: resources.identity.issuer, [ENV.jwtAudience]: resources.identity.client.userPoolClientId }),
         ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources!))),
-        // limit overrides from CDK context, only where they apply (HTTP routes; generation starters)
-        ...(config.limits.rateLimits && spec.triggers.some((t) => t.kind === 'http') && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
-        ...(config.limits.generationCap && spec.uses.includes('generationQueue') && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
+        // limit overrides from CDK context, only where they apply (HTTP routes; the routes that queue AI work:
+        // generations, regenerations and manual quality checks count toward the cap alike)
+        ...(config.limits.rateLimits && isHttp(spec) && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
+        ...(config.limits.generationCap && queuesAiWork(spec) && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
+        // the analysis workers hold their analyses with it
+        ...(config.analysisLeaseSeconds !== undefined && spec.triggers.some((t) => t.kind === 'queue')
+          && { [ENV.analysisLeaseSeconds]: String(config.analysisLeaseSeconds) }),
       },
       // only the database is inside the VPC
       ...(spec.uses.includes('database') && { database: resources!.database }),

@@ -6,7 +6,7 @@
  * and a queue's URL from its ARN. The generation cap stops counting a crashed worker's analysis once its
  * lease has run out.
  */
-import { claimLease, LEASE_MS, LeaseHeldError, leaseFree } from '../../layers/core/analysis/lease';
+import { claimLease, DEFAULT_LEASE_MS, LeaseHeldError, leaseFree } from '../../layers/core/analysis/lease';
 import { queueUrlOf, retryDelaySeconds } from '../../layers/core/analysis/worker';
 import type { GenerationStatus } from '../../layers/core/db/schema';
 import { generationsInFlight } from '../../layers/core/ratelimit/generation-cap';
@@ -34,19 +34,19 @@ test('a claim moves the row and holds it for one lease; a second claimer is sent
   expect(await claimLease(db, id, GENERATE, ['id'], now)).toEqual({ id });
   const held = await leaseOf(id);
   expect(held.generation_status).toBe('generating');
-  expect(new Date(held.claimed_until!).getTime()).toBe(now.getTime() + LEASE_MS);
+  expect(new Date(held.claimed_until!).getTime()).toBe(now.getTime() + DEFAULT_LEASE_MS);
 
   const later = new Date(now.getTime() + 15_000);
   const second = claimLease(db, id, GENERATE, ['id'], later);
   await expect(second).rejects.toBeInstanceOf(LeaseHeldError);
-  await expect(second).rejects.toMatchObject({ retryAfterMs: LEASE_MS - 15_000 });
+  await expect(second).rejects.toMatchObject({ retryAfterMs: DEFAULT_LEASE_MS - 15_000 });
 });
 
 test('once the lease has run out (the worker crashed), a returning message takes the row over', async () => {
   const id = await analysis('generating', new Date(Date.now() - 1000));
   const now = new Date();
   expect(await claimLease(db, id, GENERATE, ['id'], now)).toEqual({ id });
-  expect(new Date((await leaseOf(id)).claimed_until!).getTime()).toBe(now.getTime() + LEASE_MS);
+  expect(new Date((await leaseOf(id)).claimed_until!).getTime()).toBe(now.getTime() + DEFAULT_LEASE_MS);
 });
 
 test('a row elsewhere is not claimed (a duplicate of finished work); a manual start\'s unleased checking row is', async () => {
@@ -64,7 +64,7 @@ test('the generation cap counts queued rows and live leases, not a crashed worke
   const add = (status: GenerationStatus, claimedUntil: Date | null) =>
     db.insertInto('analyses').values({ investigation_id: inv, analysis_type: 'summary', generation_status: status, claimed_until: claimedUntil }).execute();
   await add('queued', null);
-  await add('generating', new Date(Date.now() + LEASE_MS));
+  await add('generating', new Date(Date.now() + DEFAULT_LEASE_MS));
   await add('generating', new Date(Date.now() - 1000)); // its worker crashed
   await add('complete', null);
   expect(await generationsInFlight(db, org)).toBe(2);

@@ -4,7 +4,7 @@
  * TEST_DATABASE_URL.
  */
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { LEASE_MS } from '../../layers/core/analysis/lease';
+import { DEFAULT_LEASE_MS } from '../../layers/core/analysis/lease';
 import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { changing, useTwin } from '../support/twin';
@@ -57,7 +57,7 @@ describe('a primary region that answers after 90 seconds', () => {
       const row = await e2e.twin.database.db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', created.body.analysis_id).executeTakeFirstOrThrow();
       expect(row.generation_status).toBe('checking');
       expect(new Date(row.claimed_until!).getTime()).toBeGreaterThan(Date.now());
-      expect(new Date(row.claimed_until!).getTime()).toBeLessThanOrEqual(Date.now() + LEASE_MS);
+      expect(new Date(row.claimed_until!).getTime()).toBeLessThanOrEqual(Date.now() + DEFAULT_LEASE_MS);
     } finally {
       e2e.twin.bedrock.clearFaults();
     }

@@ -1,6 +1,6 @@
 /**
  * Leases on in-flight analyses (issue 14, "leases, not guesses"). A worker claims a row by moving it into
- * its in-flight status with `claimed_until = now + LEASE_MS`, renews the lease while it works, and clears
+ * its in-flight status with `claimed_until = now + leaseMs()`, renews the lease while it works, and clears
  * it when it is done. A message delivered again may take over a row whose lease has run out (its worker
  * crashed or was killed); a row whose lease is live belongs to a worker that is still working, and the
  * message comes back once that lease could have run out (LeaseHeldError), instead of being dropped.
@@ -10,11 +10,14 @@
  * (the worker keeps its message invisible for one lease at a time: worker.ts).
  */
 import { sql, type Kysely } from 'kysely';
+import { ENV, intEnv } from '../config';
 import type { Database, GenerationStatus } from '../db/schema';
 import { logger } from '../logger';
 
-export const LEASE_MS = 60_000;
-export const RENEW_EVERY_MS = LEASE_MS / 3;
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** The lease: ANALYSIS_LEASE_SECONDS (the stage's context analysisLeaseSeconds), or 60 s. Renewed every third of it. */
+export const leaseMs = (): number => intEnv(ENV.analysisLeaseSeconds, DEFAULT_LEASE_MS / 1000) * 1000;
 
 /** SQS's ceiling for one visibility change is 12 hours; a failed attempt's delay stays far below. */
 export const MAX_RETRY_DELAY_SECONDS = 300;
@@ -46,7 +49,7 @@ export const leaseFree = (claimedUntil: Date | null, now: Date): boolean => clai
 export const claimLease = async <C extends keyof Database['analyses'] & string>(
   db: Kysely<Database>, analysisId: string, move: { from: GenerationStatus[]; to: GenerationStatus }, columns: readonly C[], now = new Date(),
 ) => {
-  const until = new Date(now.getTime() + LEASE_MS);
+  const until = new Date(now.getTime() + leaseMs());
   // a claimed row no longer waits for AI capacity (ai_wait_until is set again if it has to)
   const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, ai_wait_until: null, updated_at: now })
     .where('id', '=', analysisId)
@@ -65,17 +68,18 @@ export const claimLease = async <C extends keyof Database['analyses'] & string>(
 };
 
 /**
- * Renews the lease every RENEW_EVERY_MS while the work runs (and calls `alsoEvery`, e.g. to keep the
+ * Renews the lease every third of it while the work runs (and calls `alsoEvery`, e.g. to keep the
  * message invisible as long); returns the function that stops renewing. A failed renewal is logged: the
  * next one may succeed, and if none does the lease runs out and the message's return takes over.
  */
 export const holdLease = (db: Kysely<Database>, analysisId: string, status: GenerationStatus, alsoEvery?: () => Promise<void>): (() => void) => {
+  const lease = leaseMs();
   const timer = setInterval(() => {
-    void db.updateTable('analyses').set({ claimed_until: sql<Date>`now() + ${`${LEASE_MS} milliseconds`}::interval` })
+    void db.updateTable('analyses').set({ claimed_until: sql<Date>`now() + ${`${lease} milliseconds`}::interval` })
       .where('id', '=', analysisId).where('generation_status', '=', status).execute()
       .then(() => alsoEvery?.())
       .catch((error: unknown) => logger.warn('lease renewal failed', { analysisId, error: error as Error }));
-  }, RENEW_EVERY_MS);
+  }, lease / 3);
   timer.unref();
   return () => clearInterval(timer);
 };

@@ -21,7 +21,7 @@ import { QuotaExhaustedError } from '../ai/quota';
 import { sqsClient } from '../aws/clients';
 import { logger } from '../logger';
 import { enqueue, MAX_DELAY_SECONDS } from '../queues';
-import { failedAttemptDelaySeconds, LEASE_MS, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
+import { failedAttemptDelaySeconds, leaseMs, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
 
 const Message = z.object({ analysis_id: z.uuid() });
 
@@ -94,7 +94,7 @@ export const analysisWorker = (name: string, queue: QueueName, work: (analysisId
         continue;
       }
       const analysisId = message.data.analysis_id;
-      const leaseSeconds = Math.ceil(LEASE_MS / 1000);
+      const leaseSeconds = Math.ceil(leaseMs() / 1000);
       try {
         await setVisibility(record, leaseSeconds);
         const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
