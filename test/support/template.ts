@@ -1,17 +1,27 @@
 /**
- * Builds the migrated PGlite template the tests load (initdb in WASM takes seconds; loading a dump a
- * fraction). Run by global-setup in a
- * tsx child process, because jest's globalSetup loads ESM-only kysely through plain require.
+ * Builds the PGlite templates the tests load (initdb in WASM takes seconds; loading a dump a fraction),
+ * each once per change of what it is made from:
+ * - the migrated template (TEMPLATE_PATH): the schema and nothing else, for the unit tests and for twins
+ *   that start empty or seed without sweeping;
+ * - the demo template (demoTemplatePath): the database and the files bucket (not the queues) as a twin
+ *   leaves them after its start-up (demo data seeded, its evidence embedded by the start-up sweep), so a
+ *   test twin with seeding and schedules on skips the seconds of CPU that sweep costs.
+ * Run by global-setup in a tsx child process (the demo template with the argument `demo`, once the
+ * deployment is rendered), because jest's globalSetup loads ESM-only kysely through plain require.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
+import { appSourceHash, hashFiles } from '../../lib/twin/assembly/assembly';
+
+const TEMPLATES_DIR = join(tmpdir(), 'ias-test');
 
 // Keyed by the migrations' source, which both jest (swc) and tsx read the same.
 const migrationsDir = join(__dirname, '../../layers/core/db/migrations');
@@ -20,19 +30,100 @@ const key = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-export const TEMPLATE_PATH = join(tmpdir(), 'ias-test', `pglite-template-${key}.tar.gz`);
+export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar.gz`);
+
+/** The demo template: its database dump and its files bucket (the twin folder's `aws`, which fauxqs keeps). */
+export interface DemoTemplate { database: string; aws: string }
+
+/**
+ * Keyed by everything a twin's start-up is made of: the deployment and its handlers (migrations, seed
+ * data, embedding code: appSourceHash), the twin itself (the Bedrock stand-in's embeddings among it), and
+ * the test options it starts with. A function, not a constant: hashing the sources is for twins, not for
+ * every unit test that loads the migrated template.
+ */
+export const demoTemplatePath = (): DemoTemplate => {
+  const dir = join(TEMPLATES_DIR, `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`);
+  return { database: join(dir, 'database.tar.gz'), aws: join(dir, 'aws') };
+};
+
+/** Writes the template to a private name and renames it into place, so concurrent runs never load half of one. */
+const saveTemplate = async (path: string, write: (partial: string) => Promise<void>): Promise<void> => {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = `${path}.${process.pid}`;
+  await write(partial);
+  await rename(partial, path).catch((error: NodeJS.ErrnoException) => {
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(path)) throw error; // another run's landed first
+  });
+};
+
+const dumpDatabase = async (pglite: PGlite, path: string): Promise<void> => {
+  const dump = await pglite.dumpDataDir('gzip');
+  await writeFile(path, Buffer.from(await dump.arrayBuffer()));
+};
 
 export const buildTemplate = async (): Promise<void> => {
   if (existsSync(TEMPLATE_PATH)) return;
   const pglite = await openPglite('memory://');
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   await migrateToLatest(db);
-  const dump = await pglite.dumpDataDir('gzip');
-  await mkdir(dirname(TEMPLATE_PATH), { recursive: true });
-  const partial = `${TEMPLATE_PATH}.${process.pid}`;
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-  await rename(partial, TEMPLATE_PATH);
+  await saveTemplate(TEMPLATE_PATH, (partial) => dumpDatabase(pglite, partial));
   await db.destroy();
 };
 
-if (require.main === module) void buildTemplate();
+/**
+ * What the start-up runs leave that is theirs, not the demo data's: the jobs' records and the retention
+ * sweep's audit entry (a twin from the template writes its own), the AI ledger and the AI quota the
+ * sweep used (a twin from the template finds the quota as a minute after the sweep, as the tests that
+ * call models already arrange by clearing it).
+ */
+const START_UP_RUN_TABLES = ['job_runs', 'audit_log', 'ai_calls', 'ai_quota_reservations'] as const;
+
+/** The file in which fauxqs (lib/twin/local-aws.ts) keeps the twin's queues and buckets. */
+const FAUXQS_DATABASE = 'fauxqs.db';
+
+/**
+ * Leaves the buckets in a copy of fauxqs's state and drops the queues (and topics): a twin creates its
+ * queues at start only where none persist, with the attributes its own options give them (a test's
+ * visibility timeout, say).
+ */
+const keepBucketsOnly = async (file: string): Promise<void> => {
+  const { DatabaseSync } = await import('node:sqlite');
+  const state = new DatabaseSync(file);
+  try {
+    const tables = state.prepare(`select name from sqlite_master where type = 'table' and name not glob 's3_*'`).all() as { name: string }[];
+    for (const { name } of tables) state.exec(`delete from "${name}"`);
+  } finally {
+    state.close();
+  }
+};
+
+/** Starts a test twin on the migrated template, lets its start-up runs finish, and keeps its database and bucket. */
+export const buildDemoTemplate = async (): Promise<void> => {
+  const template = demoTemplatePath();
+  const dir = dirname(template.database);
+  if (existsSync(dir)) return;
+  const [{ startTwin }, { prepareTestTwin }] = await Promise.all([import('../../lib/twin/twin'), import('./twin')]);
+  const twinDir = mkdtempSync(join(tmpdir(), 'ias-demo-template-'));
+  try {
+    const twin = await startTwin(prepareTestTwin({ databaseTemplate: TEMPLATE_PATH }, twinDir, undefined));
+    try {
+      await twin.schedulesSettled();
+    } finally {
+      await twin.stop();
+    }
+    const pglite = await openPglite(join(twinDir, 'pgdata'));
+    for (const table of START_UP_RUN_TABLES) await pglite.exec(`delete from ${table}`);
+    await saveTemplate(dir, async (partial) => {
+      await mkdir(partial);
+      await dumpDatabase(pglite, join(partial, 'database.tar.gz'));
+      cpSync(join(twinDir, 'aws'), join(partial, 'aws'), { recursive: true });
+      await keepBucketsOnly(join(partial, 'aws', FAUXQS_DATABASE));
+    });
+    await pglite.close();
+  } finally {
+    rmSync(twinDir, { recursive: true, force: true });
+  }
+};
+
+if (require.main === module) void (process.argv[2] === 'demo' ? buildDemoTemplate() : buildTemplate());

@@ -2,7 +2,7 @@
  * The local twin in a child process, for what a twin inside the test's own process cannot show: a `kill -9`
  * of the whole process, then a start again on the same folder (its embedded database, queues and files
  * persist there, as the AWS services behind them do). The child starts the twin with the options a test
- * twin has (testTwinOptions: the rendered deployment and database template global-setup prepared), waits
+ * twin has (prepareTestTwin: the rendered deployment and database template global-setup prepared), waits
  * for the schedules' start-up runs as useTwin does, and then prints one line saying where it answers.
  * Run as a script (by startTwinProcess, through tsx), this file is that child.
  */
@@ -13,7 +13,7 @@ import type { Role } from '../../layers/core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
 import { TOKENS_PATH } from '../../lib/twin/identity-provider';
 import { startTwin, type TwinOptions } from '../../lib/twin/twin';
-import { callApi, testTwinOptions, useTwinFolder, type Reply, type TestTwinOptions } from './twin';
+import { callApi, prepareTestTwin, useTwinFolder, type Reply, type TestTwinOptions } from './twin';
 
 const OPTIONS_ENV = 'TEST_TWIN_OPTIONS';
 const STOP_GRACE_MS = 15_000;
@@ -99,7 +99,7 @@ export const useTwinProcess = (options: TestTwinOptions = {}): { start: () => Pr
   const folder = useTwinFolder(async () => { await running?.stop(); });
   return {
     start: async () => {
-      running = await startChild(testTwinOptions(options, folder.dir, folder.databaseUrl));
+      running = await startChild(prepareTestTwin(options, folder.dir, folder.databaseUrl));
       return running;
     },
   };

@@ -6,7 +6,7 @@
  * and the gateway's throttles off (CDK context E2E_CONTEXT) unless the test names its own; test/ratelimit and
  * test/twin/gateway-throttle.e2e.test.ts cover them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '../../layers/core/db/schema';
@@ -16,7 +16,7 @@ import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
 import { E2E_CONTEXT } from './render';
-import { TEMPLATE_PATH } from './template';
+import { demoTemplatePath, TEMPLATE_PATH } from './template';
 
 export interface Reply {
   status: number;
@@ -51,16 +51,30 @@ export const changing = (functionId: string, change: (fn: TwinPlan['functions'][
 
 export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'>;
 
+/** CDK context that sets limits only: a twin deployed with it seeds and sweeps at start-up as the demo template's twin did. */
+const LIMITS_CONTEXT: readonly string[] = ['rateLimits', 'gatewayThrottles', 'generationCap', 'analysisLeaseSeconds', 'aiAttemptTimeoutMs'];
+
+/** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
+const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
+  options.seed !== false && options.schedules !== false && !options.transformPlan
+  && Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
+
 /**
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
- * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and the migrated
- * template the unit tests load (global-setup builds it) instead of initdb per twin, or the real
- * PostgreSQL database it is given.
+ * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and a template
+ * global-setup built instead of initdb per twin (or the real PostgreSQL database it is given): the demo
+ * template when the twin would seed and sweep to the same state itself (its files bucket is copied into a
+ * folder no twin has started on yet), else the migrated one. Returns the twin's options.
  */
-export const testTwinOptions = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => ({
-  port: 0, twinDir, ...options, context: { ...E2E_CONTEXT, ...options.context },
-  ...(databaseUrl ? { databaseUrl } : { databaseTemplate: TEMPLATE_PATH }),
-});
+export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => {
+  const twinOptions: TwinOptions = { port: 0, twinDir, ...options, context: { ...E2E_CONTEXT, ...options.context } };
+  if (databaseUrl) return { ...twinOptions, databaseUrl };
+  if (options.databaseTemplate || !startsAsDemoTemplate(options)) return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
+  const demo = demoTemplatePath();
+  // the twin loads a template only into a folder without a database (lib/twin/twin.ts openBackend): a restart keeps its own bucket too
+  if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION'))) cpSync(demo.aws, join(twinDir, 'aws'), { recursive: true });
+  return { ...twinOptions, databaseTemplate: demo.database };
+};
 
 /** A request to a twin's HTTP API, its JSON body parsed. */
 export const callApi = async (baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<Reply> => {
@@ -104,7 +118,7 @@ export const useTwin = (options: TestTwinOptions = {}): TwinTest => {
   const folder = useTwinFolder(async () => { await twin?.stop(); });
 
   const start = async () => {
-    twin = await startTwin(testTwinOptions(options, folder.dir, folder.databaseUrl));
+    twin = await startTwin(prepareTestTwin(options, folder.dir, folder.databaseUrl));
     if (options.schedules !== false) await twin.schedulesSettled();
   };
 

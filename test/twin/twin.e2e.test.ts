@@ -11,9 +11,11 @@ import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { httpRoutes } from '../../lib/manifest';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { TEMPLATE_PATH } from '../support/template';
 import { useTwin } from '../support/twin';
 
-const e2e = useTwin({ visibilityTimeoutSeconds: 1 });
+// the migrated template, not the demo one: these tests watch a first start seed and sweep for itself
+const e2e = useTwin({ visibilityTimeoutSeconds: 1, databaseTemplate: TEMPLATE_PATH });
 const { call } = e2e;
 let twin: Twin;
 const tokens: Record<'investigator' | 'admin' | 'harbor', string> = { investigator: '', admin: '', harbor: '' };
