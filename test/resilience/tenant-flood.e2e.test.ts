@@ -27,10 +27,10 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
     await new Promise((r) => setTimeout(r, 200));
   }
 
-  // A's last 28 s: the whole quota of both regions, the oldest grant leaving the window 30 s from now —
-  // longer than a worker waits in process (the gateway's 20 s), so B's first attempt goes back to the queue
+  // A's last 28 s: the whole quota of both regions, the oldest grant leaving the window 18 s from now —
+  // longer than a worker waits in process (the gateway's 10 s), so B's first attempt goes back to the queue
   const now = Date.now();
-  const stamps = Array.from({ length: QUOTA_LIMIT }, (_, i) => new Date(now - QUOTA_WINDOW_MS + 30_000 + i * 560));
+  const stamps = Array.from({ length: QUOTA_LIMIT }, (_, i) => new Date(now - QUOTA_WINDOW_MS + 18_000 + i * 560));
   // (the window as A left it: the start-up embedding and B's first analysis no longer in it)
   await db.deleteFrom('ai_quota_reservations').execute();
   await db.insertInto('ai_quota_reservations').values(Object.values(AI_REGIONS)

@@ -207,7 +207,9 @@ export const gatewayConfigFromEnv = (): GatewayConfig => ({
   attemptsPerRegion: 3,
   backoff: { baseMs: 200, capMs: 2_000 },
   shedderDisabled: shedderDisabled(),
-  quotaMaxWaitMs: 20_000,
+  // a worker waits this long in process for a slot; a longer wait frees the worker and its message comes
+  // back when the slot frees (QuotaExhaustedError), so a full quota costs queue delay, not Lambda time
+  quotaMaxWaitMs: 10_000,
   embeddingDimensions: 1024,
   attemptTimeoutMs: parseAttemptTimeouts(env(ENV.aiAttemptTimeoutMs)),
 });
