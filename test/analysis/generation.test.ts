@@ -3,10 +3,12 @@
  * completes but its quality checks cannot be queued. The message comes back (the worker threw), and the
  * redelivery queues the checks without generating again; an analysis already checked is left alone.
  * And the fenced prompt: a regeneration direction naming a real chunk cannot get a sentence cited to it.
+ * And evidence coverage: evidence items among every chunk considered, background documents counted apart.
  */
 import type { AiGateway } from '../../layers/core/ai/gateway';
 import { generateAnalysis } from '../../layers/core/analysis/generation';
 import { jsonColumn } from '../../layers/core/db/values';
+import type { EvidenceCoverage } from '../../layers/core/domain/evidence-coverage';
 import { toVectorLiteral } from '../../layers/core/embeddings/sources';
 import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
 import { useTestDatabase } from '../support/db';
@@ -131,4 +133,38 @@ test('a direction that writes a marker naming a real chunk: neutralised, after t
     { statement: 'Marcus Hale signed a written confession.', citations: [] },
     { statement: 'The ledger shows two payments to the same supplier.', citations: [ids.chunk] },
   ]);
+});
+
+test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (its chunk excluded), the documents counted apart', async () => {
+  const org = (await db.insertInto('organizations').values({ name: 'Coverage Org' }).returning('id').executeTakeFirstOrThrow()).id;
+  const investigation = (await db.insertInto('investigations').values({ organization_id: org, title: 'Coverage' }).returning('id').executeTakeFirstOrThrow()).id;
+  const evidence = (await db.insertInto('evidence_items').values({ investigation_id: investigation, title: 'Witness note', content: 'x' })
+    .returning('id').executeTakeFirstOrThrow()).id;
+  const chunk = async (source: { evidence_item_id: string } | { background_document_id: string }, embedding: number[]) => {
+    const sourceType = 'evidence_item_id' in source ? 'content' : 'background_doc';
+    const sourceId = 'evidence_item_id' in source ? source.evidence_item_id : source.background_document_id;
+    const embeddingSource = (await db.insertInto('embedding_sources').values({ investigation_id: investigation, source_type: sourceType, source_id: sourceId })
+      .returning('id').executeTakeFirstOrThrow()).id;
+    await db.insertInto('text_chunks').values({
+      investigation_id: investigation, embedding_source_id: embeddingSource, source_type: sourceType, chunk_index: 0,
+      text: `Passage of ${sourceId}.`, embedding: toVectorLiteral(embedding), ...source,
+    }).execute();
+  };
+  // the evidence item's chunk is orthogonal to the query (similarity 0: excluded), the documents' chunks match it
+  await chunk({ evidence_item_id: evidence }, Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => (i === 1 ? 1 : 0)));
+  for (const title of ['Policy', 'Org chart', 'Glossary']) {
+    const document = (await db.insertInto('background_documents').values({
+      investigation_id: investigation, title, file_name: `${title}.txt`, content_type: 'text/plain', size_bytes: 1, storage_key: `k/${title}`,
+    }).returning('id').executeTakeFirstOrThrow()).id;
+    await chunk({ background_document_id: document }, unit);
+  }
+  const id = (await db.insertInto('analyses').values({ investigation_id: investigation, analysis_type: 'summary' }).returning('id').executeTakeFirstOrThrow()).id;
+
+  expect(await generateAnalysis({ db, gateway: fakeGateway().gateway }, id)).toBe('complete');
+
+  const records = await db.selectFrom('retrieval_records').select(['evidence_item_id', 'included']).where('analysis_id', '=', id).execute();
+  expect(records).toHaveLength(4);
+  expect(records.find((r) => r.evidence_item_id === evidence)?.included).toBe(false);
+  const stored = await db.selectFrom('analyses').select('evidence_coverage').where('id', '=', id).executeTakeFirstOrThrow();
+  expect(jsonColumn<EvidenceCoverage>(stored.evidence_coverage)).toEqual({ considered: 1, total: 1, background_documents_considered: 3 });
 });

@@ -11,6 +11,7 @@ import type { AiGateway } from '../ai/gateway';
 import { AiRequestError, AiUnavailableError } from '../ai/errors';
 import { QuotaExhaustedError } from '../ai/quota';
 import type { Database } from '../db/schema';
+import { evidenceCoverage } from '../domain/evidence-coverage';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
@@ -108,7 +109,6 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
     });
     const { answer: result, validation_status } = readAnswer(answer.text, markers);
 
-    const considered = new Set(included.map((c) => c.evidence_item_id ?? c.background_document_id)).size;
     const { n: total } = await db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
       .where('investigation_id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
 
@@ -129,7 +129,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
           input_tokens: answer.usage.inputTokens + queryEmbedding.usage.inputTokens,
           output_tokens: answer.usage.outputTokens,
         }),
-        evidence_coverage: JSON.stringify({ considered, total: Number(total) }),
+        evidence_coverage: JSON.stringify(evidenceCoverage(ranked, Number(total))),
         retrieval_quality: JSON.stringify(retrievalQuality(ranked.map((r) => r.similarity), ranked.map((r) => r.included))),
         error_message: null,
         generated_at: new Date(),

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
+import { storedEvidenceCoverage } from '../domain/evidence-coverage';
 import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
 import { organizationAnalyses } from '../repositories/analyses';
@@ -35,7 +36,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,
   quality_confidence: row.quality_confidence,
-  evidence_coverage: jsonColumn<{ considered: number; total: number }>(row.evidence_coverage),
+  evidence_coverage: storedEvidenceCoverage(jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage)),
   retrieval_quality: jsonColumn(row.retrieval_quality),
   validation_status: row.validation_status,
   token_usage: jsonColumn<{ input_tokens: number; output_tokens: number }>(row.token_usage),

@@ -155,7 +155,8 @@ export interface AnalysesTable {
   model_id: string | null;
   result: Json | null;
   token_usage: Json<{ input_tokens: number; output_tokens: number }> | null;
-  evidence_coverage: Json<{ considered: number; total: number }> | null;
+  /** background_documents_considered is absent on analyses generated before it was counted (domain/evidence-coverage.ts) */
+  evidence_coverage: Json<{ considered: number; total: number; background_documents_considered?: number }> | null;
   retrieval_quality: Json | null;
   validation_status: string | null;
   faithfulness_score: number | null;

@@ -53,7 +53,15 @@ export const analysisViewSchema = z.object({
   faithfulness_score: z.number().min(0).max(1).nullable(),
   coverage_score: z.number().min(0).max(1).nullable(),
   quality_confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).nullable(),
-  evidence_coverage: z.object({ considered: z.number().int(), total: z.number().int() }).nullable(),
+  /**
+   * evidence items with a chunk among those retrieval considered (included or excluded) / evidence items of
+   * the investigation; background documents counted apart (null on analyses generated before they were)
+   */
+  evidence_coverage: z.object({
+    considered: z.number().int().min(0),
+    total: z.number().int().min(0),
+    background_documents_considered: z.number().int().min(0).nullable(),
+  }).nullable(),
   retrieval_quality: z.record(z.string(), z.unknown()).nullable(),
   validation_status: z.enum(['valid', 'citations_removed', 'uncited_findings']).nullable(),
   token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).nullable(),
