@@ -7,7 +7,7 @@
  */
 import type { AdminActor } from '../../layers/core/admin/audit-trail';
 import { createPromptVersion, HISTORY_LIMIT, promptHistory, rollbackPrompt, setPromptActive } from '../../layers/core/admin/prompts';
-import { activeTemplate, assertPromptAvailable } from '../../layers/core/analysis/prompts';
+import { activeTemplate } from '../../layers/core/analysis/prompts';
 import { jsonColumn } from '../../layers/core/db/values';
 import { ApiError } from '../../layers/core/http/errors';
 import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
@@ -187,16 +187,16 @@ describe('creating versions', () => {
 describe('deactivating a type', () => {
   const TYPE = 'analysis_topic';
 
-  test('is_active false stops generation of the type with a clear 409; true resumes it with the newest version', async () => {
+  // the 409 that POST /api/analysis answers while a type is off: test/analysis/assess.test.ts
+  test('is_active false stops generation of the type with a clear message; true resumes it with the newest version', async () => {
     await createPromptVersion(db, actor, content(TYPE, 'v3'));
     const off = await setPromptActive(db, actor, TYPE, { is_active: false });
     expect(off).toEqual({ prompt_type: TYPE, is_active: false, changed: true, current_version: 3 });
     expect((await versionsOf(TYPE)).map((v) => v.is_active)).toEqual([false, false, false]);
 
     await expect(activeTemplate(db, TYPE)).rejects.toThrow(/analysis_topic is deactivated/);
-    expect(await refusal(assertPromptAvailable(db, TYPE))).toMatchObject({ status: 409, message: expect.stringContaining('deactivated') });
     // other types are unaffected
-    await expect(assertPromptAvailable(db, 'analysis_summary')).resolves.toBeUndefined();
+    await expect(activeTemplate(db, 'analysis_summary')).resolves.toMatchObject({ prompt_type: 'analysis_summary' });
 
     const list = await promptHistory(db, { prompt_type: TYPE });
     expect(list).toMatchObject({ is_active: false, current_version: 3 });

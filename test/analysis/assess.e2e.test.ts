@@ -4,6 +4,7 @@
  * real PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { BLOCKING_NO_EVIDENCE } from '../../layers/core/analysis/assess';
+import { promptUnavailableMessage } from '../../layers/core/analysis/prompts';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
@@ -15,7 +16,7 @@ const UNLINKED_QUESTION_TEXT = 'Were any other Northwind employees aware of or i
 
 const e2e = useTwin({ schedules: false });
 let twin: Twin;
-const tokens = { northwind: '', harbor: '' };
+const tokens = { northwind: '', harbor: '', admin: '' };
 let questions: { question_id: string; text: string; linked_evidence_count: number }[];
 let topicId: string;
 
@@ -23,7 +24,9 @@ const call = (body: unknown, token: string | undefined = tokens.northwind) => e2
 
 beforeAll(async () => {
   twin = e2e.twin;
-  [tokens.northwind, tokens.harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
+  [tokens.northwind, tokens.harbor, tokens.admin] = await Promise.all([
+    e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor), e2e.token('admin'),
+  ]);
   const investigation = (await e2e.call('GET', `/api/investigations/${NORTHWIND}`, tokens.northwind)).body as { questions: typeof questions; topics: { topic_id: string }[] };
   questions = investigation.questions;
   topicId = investigation.topics[0]!.topic_id;
@@ -52,6 +55,7 @@ test('a demo question with links: linked_evidence counted, no note, the full wir
     source_breakdown: { content: expect.any(Number), attachments: expect.any(Number), background_docs: expect.any(Number) },
     note: null,
     blocking: null,
+    refusal: null,
     can_generate: true,
   });
   expect(res.body.linked_evidence).toBeGreaterThan(0);
@@ -110,6 +114,29 @@ test('an investigation with zero evidence: the blocking message, and generation 
     source_breakdown: { content: 0, attachments: 0, background_docs: 0 },
     note: null,
     blocking: BLOCKING_NO_EVIDENCE,
+    refusal: { reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE },
     can_generate: false,
   });
+});
+
+test("the type's prompt template deactivated: cannot generate, with the reason POST /api/analysis then answers 409 with", async () => {
+  const request = { investigation_id: NORTHWIND, analysis_type: 'gap' };
+  const setActive = (isActive: boolean) => e2e.call('PATCH', '/api/admin/prompts/analysis_gap', tokens.admin, { is_active: isActive });
+  expect((await setActive(false)).status).toBe(200);
+  try {
+    const assessed = await call(request);
+    expect(assessed.status).toBe(200);
+    const refusal = { reason: 'prompt_inactive', message: promptUnavailableMessage('analysis_gap') };
+    // the evidence is all there: the template alone stops it, and it is not the evidence's blocking message
+    expect(assessed.body).toMatchObject({ blocking: null, refusal, can_generate: false });
+    expect(assessed.body.total_evidence).toBeGreaterThan(0);
+
+    const created = await e2e.call('POST', '/api/analysis', tokens.northwind, request);
+    expect(created.status).toBe(409);
+    expect(created.body.error).toEqual({ code: 'conflict', message: refusal.message, details: { reason: refusal.reason } });
+  } finally {
+    // switched back on, so other tests on this twin are unaffected
+    expect((await setActive(true)).status).toBe(200);
+  }
+  expect((await call(request)).body).toMatchObject({ refusal: null, can_generate: true });
 });

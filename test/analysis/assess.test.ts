@@ -2,10 +2,13 @@
  * The evidence check and the selection it runs on, against the real database (PGlite, or PostgreSQL
  * with TEST_DATABASE_URL): counts, the blocking message only at zero evidence, the informational
  * note only for a question with nothing linked, background documents and their AI inclusion,
- * attachments, and organization scoping.
+ * attachments, organization scoping, and the refusal shared with create (no evidence, or the type's
+ * prompt template deactivated).
  */
 import { randomUUID } from 'node:crypto';
-import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, noLinkedEvidenceNote } from '../../layers/core/analysis/assess';
+import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '../../layers/core/analysis/assess';
+import { assertCanGenerate } from '../../layers/core/analysis/create';
+import { promptUnavailableMessage } from '../../layers/core/analysis/prompts';
 import { parseAnalysisRequest, resolveSelection } from '../../layers/core/analysis/selection';
 import { ApiError } from '../../layers/core/http/errors';
 import { useTestDatabase } from '../support/db';
@@ -83,6 +86,7 @@ describe('assessEvidence', () => {
     ]) {
       const result = await assessEvidence(db, input);
       expect(result.blocking).toBe(BLOCKING_NO_EVIDENCE);
+      expect(result.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
       expect(result.can_generate).toBe(false);
       expect(result.note).toBeNull();
       expect(result.total_evidence).toBe(0);
@@ -120,6 +124,7 @@ describe('assessEvidence', () => {
       source_breakdown: { content: 3, attachments: 3, background_docs: 2 },
       note: null,
       blocking: null,
+      refusal: null,
       can_generate: true,
     });
     expect(assessmentSchema.parse(result)).toEqual(result);
@@ -146,6 +151,51 @@ describe('assessEvidence', () => {
 
   test('a question analysis without a question is a programming error, not a silent zero', async () => {
     await expect(assessEvidence(db, { investigationId: ids.full, analysisType: 'question' })).rejects.toThrow(/questionId is required/);
+  });
+});
+
+describe('generationRefusal', () => {
+  test('evidence first, then an active template; null when both hold', () => {
+    expect(generationRefusal({ blocking: 'none', promptType: 'analysis_gap', promptActive: false })).toEqual({ reason: 'no_evidence', message: 'none' });
+    expect(generationRefusal({ blocking: null, promptType: 'analysis_gap', promptActive: false }))
+      .toEqual({ reason: 'prompt_inactive', message: promptUnavailableMessage('analysis_gap') });
+    expect(generationRefusal({ blocking: null, promptType: 'analysis_gap', promptActive: true })).toBeNull();
+  });
+});
+
+describe('a deactivated prompt template: assess and create refuse alike', () => {
+  const setActive = (promptType: string, isActive: boolean) =>
+    db.updateTable('prompt_templates').set({ is_active: isActive }).where('prompt_type', '=', promptType).execute();
+  /** create's refusal of the same selection, as its 409 carries it */
+  const createRefusal = async (request: object) => {
+    const error = await assertCanGenerate(db, ids.org, parseAnalysisRequest(request)).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const { status, message, details } = error as ApiError;
+    return { status, message, details };
+  };
+
+  test('cannot generate, with the reason create answers 409 with; other types and reactivation unaffected', async () => {
+    await setActive('analysis_gap', false);
+    try {
+      const result = await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' });
+      const refusal = { reason: 'prompt_inactive', message: promptUnavailableMessage('analysis_gap') };
+      expect(result).toMatchObject({ total_evidence: 4, blocking: null, refusal, can_generate: false });
+      expect(refusal.message).toMatch(/analysis_gap is deactivated; an administrator must activate a version/);
+      expect(assessmentSchema.parse(result)).toEqual(result);
+      expect(await createRefusal({ investigation_id: ids.full, analysis_type: 'gap' }))
+        .toEqual({ status: 409, message: refusal.message, details: { reason: 'prompt_inactive' } });
+
+      // no evidence is reported first: adding evidence is the investigator's to do, the template an administrator's
+      const empty = await assessEvidence(db, { investigationId: ids.empty, analysisType: 'gap' });
+      expect(empty.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
+      expect(await createRefusal({ investigation_id: ids.empty, analysis_type: 'gap' }))
+        .toEqual({ status: 409, message: BLOCKING_NO_EVIDENCE, details: { reason: 'no_evidence' } });
+
+      expect((await assessEvidence(db, { investigationId: ids.full, analysisType: 'summary' })).can_generate).toBe(true);
+    } finally {
+      await setActive('analysis_gap', true);
+    }
+    expect(await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' })).toMatchObject({ refusal: null, can_generate: true });
   });
 });
 

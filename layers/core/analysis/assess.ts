@@ -1,9 +1,11 @@
 /**
  * The evidence check before generation (POST /api/analysis/assess): which evidence exists for the
- * selected analysis. It makes no AI call and does no similarity scoring — it only counts rows — and
- * it is one SQL statement (one round trip): the evidence, content and attachment counts are kept on
- * the investigation row by triggers (migration 0004), the background documents and question links
- * are counted through their indexes. The spec's limit is under 100 ms, at any investigation size.
+ * selected analysis, and whether POST /api/analysis would accept it. It makes no AI call and does no
+ * similarity scoring — it only counts rows — and it is one SQL statement (one round trip): the
+ * evidence, content and attachment counts are kept on the investigation row by triggers (migration
+ * 0004), the background documents and question links are counted through their indexes, and the
+ * analysis type's prompt template is looked up by type. The spec's limit is under 100 ms, at any
+ * investigation size.
  *
  * What the figures mean:
  * - total_evidence: evidence items in the investigation. This is "the evidence": the only figure
@@ -19,13 +21,18 @@
  *   excluded one is never retrieved, so it is not a source). Text extraction and embedding status
  *   are not looked at: a source waiting for them is still evidence the analysis will use once
  *   processed, and the check must stay a cheap count.
- * - blocking: a message when, and only when, total_evidence is 0; can_generate is exactly
- *   `blocking === null`. Background documents alone do not count as evidence: they are reference
+ * - blocking: a message when, and only when, total_evidence is 0 (then can_generate is false).
+ *   Background documents alone do not count as evidence: they are reference
  *   material (policies, codes, procedures) that helps interpret evidence, and an analysis built on
  *   them alone would describe the rules, not the facts of the case.
  * - note: informational only, never blocking — set for a question analysis when evidence exists but
  *   none is linked to the question, because retrieval searches all of the investigation's evidence
  *   by semantic similarity and still finds what is relevant.
+ * - refusal: why POST /api/analysis would refuse this selection — `no_evidence` (the blocking
+ *   message) or `prompt_inactive` (an administrator deactivated the type's prompt template) — or
+ *   null; can_generate is exactly `refusal === null`. Create refuses with this very value (409, its
+ *   message, `details.reason`), so assess and create cannot disagree. A deactivated template is kept
+ *   out of `blocking`, which the spec reserves for zero evidence.
  *
  * The caller has already resolved the investigation (and question) within the caller's organization
  * (see ./selection); this module does no access check of its own.
@@ -33,8 +40,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as z from 'zod';
 import type { AnalysisType, Database } from '../db/schema';
+import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts';
 
 const count = z.number().int().nonnegative();
+
+/** Why generation is refused, in the order checked: the first that applies is reported. */
+export const REFUSAL_REASONS = ['no_evidence', 'prompt_inactive'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+export interface Refusal { reason: RefusalReason; message: string }
 
 export const assessmentSchema = z.object({
   total_evidence: count.describe('evidence items in the investigation'),
@@ -51,7 +64,11 @@ export const assessmentSchema = z.object({
   }),
   note: z.string().nullable().describe('informational (never blocks): no evidence is linked directly to the question'),
   blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
-  can_generate: z.boolean().describe('true exactly when blocking is null'),
+  refusal: z.object({
+    reason: z.enum(REFUSAL_REASONS).describe('no_evidence: the investigation has no evidence item; prompt_inactive: the prompt template of the analysis type is deactivated'),
+    message: z.string().describe('for the user; the same message POST /api/analysis answers 409 with'),
+  }).nullable().describe('why POST /api/analysis would refuse this selection (409 with this message and details.reason); null when it would accept it'),
+  can_generate: z.boolean().describe('true exactly when refusal is null'),
 });
 
 export type Assessment = z.infer<typeof assessmentSchema>;
@@ -72,13 +89,24 @@ export const noLinkedEvidenceNote = (totalEvidence: number): string =>
   `No evidence is linked directly to this question. That does not block the analysis: it searches all ${plural(totalEvidence, 'evidence item', 'evidence items')} `
   + 'of the investigation by semantic similarity, so relevant evidence is still found.';
 
+/**
+ * The rule for "can this analysis be generated", shared by assess and create: evidence first (an
+ * investigation without evidence cannot be analysed whatever the template), then an active template.
+ */
+export const generationRefusal = (facts: { blocking: string | null; promptType: string; promptActive: boolean }): Refusal | null => {
+  if (facts.blocking !== null) return { reason: 'no_evidence', message: facts.blocking };
+  if (!facts.promptActive) return { reason: 'prompt_inactive', message: promptUnavailableMessage(facts.promptType) };
+  return null;
+};
+
 const int = (expression: RawBuilder<unknown>) => sql<number>`cast(${expression} as int)`;
 
-/** Counts what the investigation holds for the selected analysis and says whether generation can proceed. */
+/** Counts what the investigation holds for the selected analysis and says whether generation can proceed (and if not, why). */
 export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInput): Promise<Assessment> => {
   const { investigationId, analysisType, questionId } = input;
   if (analysisType === 'question' && !questionId) throw new TypeError('a question analysis is assessed for a question: questionId is required');
   const isQuestion = analysisType === 'question';
+  const promptType = PROMPT_TYPE[analysisType];
 
   const row = await db
     .selectFrom([
@@ -97,15 +125,18 @@ export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInpu
           .select(int(sql`count(*)`).as('linked'))
         : db.selectNoFrom(sql<number | null>`null::int`.as('linked'))).as('l'),
     ])
-    .select([
+    .select((eb) => [
       'e.total as total_evidence', 'e.with_content', 'e.attachments',
       'b.total as background_total', 'b.included as background_included', 'l.linked',
+      // PostgreSQL answers a boolean (kysely's type also allows SQLite's 0/1)
+      eb.exists(activeVersions(db, promptType).select(sql`1`.as('one'))).$castTo<boolean>().as('prompt_active'),
     ])
     .executeTakeFirstOrThrow();
 
   const totalEvidence = row.total_evidence;
   const linked = isQuestion ? row.linked ?? 0 : null;
   const blocking = totalEvidence === 0 ? BLOCKING_NO_EVIDENCE + (row.background_total > 0 ? BACKGROUND_ONLY : '') : null;
+  const refusal = generationRefusal({ blocking, promptType, promptActive: row.prompt_active });
   const note = isQuestion && totalEvidence > 0 && linked === 0 ? noLinkedEvidenceNote(totalEvidence) : null;
 
   return {
@@ -115,6 +146,7 @@ export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInpu
     source_breakdown: { content: row.with_content, attachments: row.attachments, background_docs: row.background_included },
     note,
     blocking,
-    can_generate: blocking === null,
+    refusal,
+    can_generate: refusal === null,
   };
 };

@@ -13,7 +13,6 @@ import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import { ensureUser } from '../repositories/users';
 import type { AnalysisMessage } from '../queues';
 import { assessEvidence } from './assess';
-import { assertPromptAvailable, PROMPT_TYPE } from './prompts';
 import { resolveSelection, type AnalysisRequest } from './selection';
 
 export interface CreateDeps {
@@ -23,7 +22,8 @@ export interface CreateDeps {
 
 /**
  * The checks before any analysis row is written, for a new analysis and a regeneration alike: the
- * selection is the organization's, the investigation has evidence, the prompt type is active.
+ * selection is the organization's, then the assessment's refusal (no evidence, or the prompt type
+ * deactivated) — the one POST /api/analysis/assess reports, so the two always agree.
  * Returns the investigation.
  */
 export const assertCanGenerate = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest) => {
@@ -31,8 +31,7 @@ export const assertCanGenerate = async (db: Kysely<Database>, organizationId: st
   const assessment = await assessEvidence(db, {
     investigationId: investigation.id, analysisType: request.analysis_type, questionId: request.question_id,
   });
-  if (assessment.blocking) throw conflict(assessment.blocking, { reason: 'no_evidence' });
-  await assertPromptAvailable(db, PROMPT_TYPE[request.analysis_type]);
+  if (assessment.refusal) throw conflict(assessment.refusal.message, { reason: assessment.refusal.reason });
   return investigation;
 };
 

@@ -2,7 +2,6 @@
 import type { Kysely } from 'kysely';
 import { REGENERATION_REASONS } from '../domain/feedback';
 import type { AnalysisType, Database } from '../db/schema';
-import { conflict } from '../http/errors';
 import { issueMarkers, marker, neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 
 export const PROMPT_TYPE: Record<AnalysisType, string> = {
@@ -24,22 +23,23 @@ export class PromptUnavailableError extends Error {
   override name = 'PromptUnavailableError';
 }
 
-/**
- * The newest active version of a prompt type. A type whose templates are all deactivated refuses
- * generation with a message an administrator can act on.
- */
-export const activeTemplate = async (db: Kysely<Database>, promptType: string): Promise<ActiveTemplate> => {
-  const row = await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'system_prompt', 'user_prompt_template'])
-    .where('prompt_type', '=', promptType).where('is_active', '=', true).orderBy('version', 'desc').limit(1).executeTakeFirst();
-  if (!row) throw new PromptUnavailableError(`The prompt template ${promptType} is deactivated; an administrator must activate a version before analyses of this type can run.`);
-  return row;
-};
+/** What generation of a deactivated type is refused with: an administrator can act on it. */
+export const promptUnavailableMessage = (promptType: string): string =>
+  `The prompt template ${promptType} is deactivated; an administrator must activate a version before analyses of this type can run.`;
 
-/** Checks before queueing work, so a deactivated type is refused at once (409) instead of failing later. */
-export const assertPromptAvailable = async (db: Kysely<Database>, promptType: string): Promise<void> => {
-  await activeTemplate(db, promptType).catch((error: unknown) => {
-    throw error instanceof PromptUnavailableError ? conflict(error.message) : error;
-  });
+/**
+ * The active versions of a prompt type: the one query behind both "which version runs" (generation)
+ * and "can one run" (the assessment before generation, ./assess), so the two never disagree.
+ */
+export const activeVersions = (db: Kysely<Database>, promptType: string) =>
+  db.selectFrom('prompt_templates').where('prompt_type', '=', promptType).where('is_active', '=', true);
+
+/** The newest active version of a prompt type; a type whose templates are all deactivated is refused. */
+export const activeTemplate = async (db: Kysely<Database>, promptType: string): Promise<ActiveTemplate> => {
+  const row = await activeVersions(db, promptType).select(['prompt_type', 'version', 'system_prompt', 'user_prompt_template'])
+    .orderBy('version', 'desc').limit(1).executeTakeFirst();
+  if (!row) throw new PromptUnavailableError(promptUnavailableMessage(promptType));
+  return row;
 };
 
 /** Replaces each {{name}} with its value; unknown placeholders become empty, so a template may omit any. */
