@@ -77,7 +77,11 @@ export const decideFair = (rows: readonly WindowRow[], now: Date, tenant: string
   const at = total.granted ? total.at : stampFor(now, grants.at(-1)?.at);
   const window = rows.filter((r) => r.at.getTime() > at.getTime() - windowMs && r.at <= at);
   const used = new Map<string, number>([[tenant, 0]]);
-  for (const r of window) used.set(r.tenant, (used.get(r.tenant) ?? 0) + (r.granted ? 1 : 0));
+  let granted = 0;
+  for (const r of window) {
+    used.set(r.tenant, (used.get(r.tenant) ?? 0) + (r.granted ? 1 : 0));
+    if (r.granted) granted++;
+  }
   const share = Math.max(1, Math.floor(limit / used.size));
   const mine = used.get(tenant)!;
   const belowShare = mine < share;
@@ -87,7 +91,6 @@ export const decideFair = (rows: readonly WindowRow[], now: Date, tenant: string
   }
   if (belowShare) return total;
   const owed = [...used].reduce((sum, [t, n]) => sum + (t === tenant ? 0 : Math.max(0, share - n)), 0);
-  const granted = window.filter((r) => r.granted).length;
   if (granted + 1 + owed <= limit) return total;
   // over its share while others are owed slots: look again once enough of its own grants have left the
   // window to bring it below its share (sooner only if the others stop asking)
