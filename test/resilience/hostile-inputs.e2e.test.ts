@@ -29,6 +29,7 @@ import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core
 import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
 import { mapConcurrently } from '../support/concurrency';
 import { arbitraryOf, stringFromSchema, type JsonSchema, type StringLeaf } from '../support/json-schema-arbitrary';
+import { isDatabaseUnavailable } from '../support/database-unavailable';
 import { useTwin } from '../support/twin';
 
 // rate limits off (useTwin): the point is validation; test/ratelimit covers the limiters
@@ -321,7 +322,7 @@ const errorCode = (answer: Answer): unknown => {
  * its cores (other suites' twins beside this one) produces them.
  */
 const documentedUnavailable = (req: HostileRequest, answer: Answer) =>
-  answer.status === 503 && (req.route.fn.id === 'health' || (answer.retryAfter !== null && errorCode(answer) === 'database_unavailable'));
+  answer.status === 503 && (req.route.fn.id === 'health' || isDatabaseUnavailable({ ...answer, code: errorCode(answer) }));
 
 /** What is wrong with an answer, if anything. */
 const problemWith = (req: HostileRequest, answer: Answer): string | undefined => {
