@@ -202,6 +202,8 @@ export const functions: FunctionSpec[] = [
     triggers: [http('POST', '/api/analysis/{analysis_id}/feedback', 'investigator')], uses: ['database', 'generationQueue'] },
   { id: 'analysis-feedback-list', description: 'Feedback history of one analysis', entry: 'functions/http/analysis-feedback-list.ts', ...API,
     triggers: [http('GET', '/api/analysis/{analysis_id}/feedback', 'investigator')], uses: ['database'] },
+  { id: 'analysis-feedback-get', description: 'One feedback record of an analysis (the Location of a recorded action)', entry: 'functions/http/analysis-feedback-get.ts', ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/feedback/{feedback_id}', 'investigator')], uses: ['database'] },
   { id: 'feedback-metrics', description: 'Feedback rates, breakdown, top reasons, 8-week trend', entry: 'functions/http/feedback-metrics.ts', ...API,
     triggers: [http('GET', '/api/analysis/feedback-metrics', 'investigator')], uses: ['database'] },
   { id: 'storage-view', description: 'File viewer proxy for attachments and background documents', entry: 'functions/http/storage-view.ts', ...API,

@@ -1,4 +1,4 @@
-/** GET /api/admin/users[?limit=1..200 (50)][&after=<email>] — users of every organization with their AI usage. */
+/** GET /api/admin/users[?limit=1..200 (50)][&cursor=<next_cursor>] — users of every organization with their AI usage. */
 import { listUsers } from '../../layers/core/admin/users';
 import { database } from '../../layers/core/db/connection';
 import { httpRoute } from '../../layers/core/http/route';

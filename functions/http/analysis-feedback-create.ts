@@ -1,7 +1,7 @@
 /**
  * POST /api/analysis/{analysis_id}/feedback — agree, disagree, unsure (after both gates), regenerate,
  * edit or view. 201 with what was recorded; a retry with the same request id (body `request_id` or the
- * Idempotency-Key header) records nothing new and answers 200 with the first result.
+ * Idempotency-Key header) records nothing new and answers 200 with the first result. Location: the record.
  */
 import { database } from '../../layers/core/db/connection';
 import { parseFeedbackRequest, recordFeedback } from '../../layers/core/feedback/actions';
@@ -17,5 +17,6 @@ export const handler = httpRoute(async ({ caller, params, body, event }) => {
   const db = await database();
   const actor = { organizationId: org.organizationId, userId: await ensureUser(db, org) };
   const result = await recordFeedback({ db, send: (message) => enqueue('generation', message) }, actor, analysis_id, input, requestId);
-  return { status: result.replayed ? 200 : 201, body: result };
+  // the record, created now or by the first copy of a retried submit
+  return { status: result.replayed ? 200 : 201, body: result, headers: { location: `/api/analysis/${analysis_id}/feedback/${result.feedback.feedback_id}` } };
 });

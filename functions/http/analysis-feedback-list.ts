@@ -1,11 +1,16 @@
-/** GET /api/analysis/{analysis_id}/feedback — every feedback action on the analysis, oldest first. */
+/** GET /api/analysis/{analysis_id}/feedback[?limit=1..200 (50)][&cursor=<next_cursor>] — the analysis's feedback actions, oldest first. */
 import { database } from '../../layers/core/db/connection';
 import { listFeedback } from '../../layers/core/feedback/history';
 import { contracts } from '../../layers/core/http/contracts';
+import { creationPlaceSchema, decodeCursor } from '../../layers/core/http/pagination';
 import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ caller, params }) => {
+export const handler = httpRoute(async ({ caller, params, query }) => {
   const { analysis_id } = parseWith(contracts['analysis-feedback-list'].params, params);
-  const org = requireOrg(caller);
-  return { body: await listFeedback(await database(), org.organizationId, analysis_id) };
+  const { limit, cursor } = parseWith(contracts['analysis-feedback-list'].query, query);
+  return {
+    body: await listFeedback(await database(), requireOrg(caller).organizationId, analysis_id, {
+      limit, ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
+    }),
+  };
 });

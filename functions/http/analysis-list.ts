@@ -1,21 +1,22 @@
 /**
- * GET /api/analysis?investigation_id=<uuid>[&limit=1..200 (50)][&before=<ISO timestamp>] — an
+ * GET /api/analysis?investigation_id=<uuid>[&limit=1..200 (50)][&cursor=<next_cursor>] — an
  * investigation's analyses, newest first, each the view of GET /api/analysis/{id} with its feedback
- * badge. Next page: pass the response's `next_before` as `before` (null on the last page).
+ * badge. Next page: pass the response's `next_cursor` as `cursor` (null on the last page).
  */
 import { listAnalyses } from '../../layers/core/analysis/read';
 import { database } from '../../layers/core/db/connection';
 import { notFound } from '../../layers/core/http/errors';
 import { contracts } from '../../layers/core/http/contracts';
+import { creationPlaceSchema, decodeCursor } from '../../layers/core/http/pagination';
 import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
 import { userIdBySubject } from '../../layers/core/repositories/users';
 
 export const handler = httpRoute(async ({ caller, query }) => {
-  const { investigation_id, limit, before } = parseWith(contracts['analysis-list'].query, query);
+  const { investigation_id, limit, cursor } = parseWith(contracts['analysis-list'].query, query);
   const org = requireOrg(caller);
   const db = await database();
   const list = await listAnalyses(db, org.organizationId, investigation_id, await userIdBySubject(db, org.subject), {
-    limit, ...(before && { before: new Date(before) }),
+    limit, ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
   });
   if (!list) throw notFound('The investigation');
   return { body: list };

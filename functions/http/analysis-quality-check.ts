@@ -15,5 +15,6 @@ export const handler = httpRoute(async ({ caller, params }) => {
   const { analysis_id } = parseWith(contracts['analysis-quality-check'].params, params);
   const org = requireOrg(caller);
   await requestQualityCheck({ db: await database(), send: (message) => enqueue('quality', message) }, analysis_id, org.organizationId);
-  return { status: 202, body: { analysis_id, generation_status: 'checking' as const, poll: `/api/analysis/${analysis_id}/quality-status` } };
+  const poll = `/api/analysis/${analysis_id}/quality-status`;
+  return { status: 202, body: { analysis_id, generation_status: 'checking' as const, poll }, headers: { location: poll } };
 });

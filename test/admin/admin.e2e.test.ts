@@ -39,6 +39,9 @@ test('prompt history: list, a new version, its diff, a rollback visible in the l
   });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ version: 3, is_current: true, created_by: { user_id: adminUserId, email: demoUser('admin').email } });
+  // Location names the created version, and reading it there gives it back
+  expect(created.headers.get('location')).toBe(`/api/admin/prompts/history?prompt_type=${TYPE}&version=3`);
+  expect((await call('GET', created.headers.get('location')!, admin)).body).toMatchObject({ version: 3, system_prompt: created.body.system_prompt });
 
   const old = await call('GET', `/api/admin/prompts/history?prompt_type=${TYPE}&version=2`, admin);
   expect(old.status).toBe(200);
@@ -149,7 +152,7 @@ test('an investigator is refused the admin routes (403) and changes nothing', as
 test('the OpenAPI document describes the admin routes as built, with their contracts', async () => {
   const doc = (await call('GET', '/api/openapi.json')).body;
   const history = doc.paths['/api/admin/prompts/history'].get;
-  expect(history.parameters.map((p: { name: string }) => p.name)).toEqual(['prompt_type', 'version']);
+  expect(history.parameters.map((p: { name: string }) => p.name)).toEqual(['prompt_type', 'version', 'limit', 'cursor']);
   expect(doc.paths['/api/admin/settings'].put.requestBody).toBeDefined();
   expect(doc.paths['/api/admin/users'].get.responses['200'].content).toBeDefined();
 });

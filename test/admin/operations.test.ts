@@ -131,7 +131,7 @@ describe('users', () => {
 
   test('grouped by organization, operators first, with roles and AI usage from the ledger', async () => {
     const page = await listUsers(db, {});
-    expect(page.next_after).toBeNull();
+    expect(page.next_cursor).toBeNull();
     expect(emailsByGroup(page)).toEqual([[null, ['admin@ops.test']], ['Alpha Org', ['ivy@alpha.test']], ['Beta Org', ['bo@beta.test']]]);
     expect(page.organizations[0]).toMatchObject({ organization_id: null, users: [{ role: 'admin' }] });
     const alpha = page.organizations[1]!;
@@ -143,12 +143,12 @@ describe('users', () => {
     expect(page.organizations[2]!.users[0]).toMatchObject({ ai_usage: { calls: 0, successful_calls: 0, input_tokens: 0, output_tokens: 0, last_call_at: null } });
   });
 
-  test('pages follow next_after until null, a group continuing on the next page', async () => {
+  test('pages follow next_cursor until null, a group continuing on the next page', async () => {
     const first = await listUsers(db, { limit: '2' });
     expect(emailsByGroup(first)).toEqual([[null, ['admin@ops.test']], ['Alpha Org', ['ivy@alpha.test']]]);
-    const second = await listUsers(db, { limit: '2', after: first.next_after! });
+    const second = await listUsers(db, { limit: '2', cursor: first.next_cursor! });
     expect(emailsByGroup(second)).toEqual([['Beta Org', ['bo@beta.test']]]);
-    expect(second.next_after).toBeNull();
+    expect(second.next_cursor).toBeNull();
   });
 
   test('an operator cannot be put into an organization, nor an investigator left without one', async () => {
@@ -159,7 +159,7 @@ describe('users', () => {
       .rejects.toThrow(/users_operator_has_no_organization/);
   });
 
-  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { after: '' }, { after: 'not-a-cursor' }, { page: '2' }])('bad query %j → 400', async (query) => {
+  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { cursor: '' }, { cursor: 'not-a-cursor' }, { after: 'x' }, { page: '2' }])('bad query %j → 400', async (query) => {
     expect(await refusal(listUsers(db, query))).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 });

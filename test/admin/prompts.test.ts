@@ -92,6 +92,16 @@ describe('history list and one version with its diff', () => {
     expect(list.versions[0]).toMatchObject({ preview: expect.stringMatching(/^edition 23 Investigation:/), created_by: { user_id: actor.userId } });
     expect(list.versions[0]).not.toHaveProperty('system_prompt');
     expect(list.versions[0]!.user_prompt_template_chars).toBe(content(TYPE, 'edition 23').user_prompt_template.length);
+
+    // older versions: the next page, from next_cursor, until it is null
+    const older = await promptHistory(db, { prompt_type: TYPE, cursor: list.next_cursor });
+    if (!('versions' in older)) throw new Error('expected the list');
+    expect(older.versions.map((v) => v.version)).toEqual([3, 2, 1]);
+    expect(older.next_cursor).toBeNull();
+    const small = await promptHistory(db, { prompt_type: TYPE, limit: '5' });
+    expect('versions' in small && small.versions.map((v) => v.version)).toEqual([23, 22, 21, 20, 19]);
+    await expect(promptHistory(db, { prompt_type: TYPE, limit: '21' })).rejects.toMatchObject({ status: 400 });
+    await expect(promptHistory(db, { prompt_type: TYPE, cursor: 'bogus' })).rejects.toMatchObject({ status: 400 });
   });
 
   test('?version=N: the full texts, and a line diff against the current version (left N, right current)', async () => {

@@ -80,7 +80,7 @@ test('the analysis list: newest first, the same view as the single read, with ba
   const page = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1`, investigator);
   expect(page.body.analyses).toHaveLength(1);
   expect(page.body.analyses[0].analysis_id).toBe(ids[0]);
-  const next = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1&before=${encodeURIComponent(page.body.next_before)}`, investigator);
+  const next = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1&cursor=${page.body.next_cursor}`, investigator);
   expect(next.body.analyses[0].analysis_id).toBe(ids[1]);
   await pollUntilSettled(newer.body.analysis_id);
 });

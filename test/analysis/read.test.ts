@@ -5,12 +5,14 @@
  * scoping) and the analysis list (newest first, feedback badges, engagement, paging, scoping).
  */
 import { randomUUID } from 'node:crypto';
-import { ANALYSIS_LIST, getAnalysis, listAnalyses } from '../../layers/core/analysis/read';
+import { sql } from 'kysely';
+import { ANALYSIS_LIST, getAnalysis, listAnalyses, type AnalysisList } from '../../layers/core/analysis/read';
 import { EXCLUSION } from '../../layers/core/analysis/retrieval';
 import { DELETED_TITLE, EXCERPT_CHARS, getRetrieval } from '../../layers/core/analysis/retrieval-view';
 import type { SourceType } from '../../layers/core/db/schema';
 import { contracts } from '../../layers/core/http/contracts';
 import { ApiError } from '../../layers/core/http/errors';
+import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/http/pagination';
 import { parseWith } from '../../layers/core/http/route';
 import { useTestDatabase } from '../support/db';
 
@@ -147,6 +149,7 @@ describe('analysis list', () => {
   const at = (minute: number) => new Date(Date.UTC(2025, 0, 10, 9, minute));
   const listed: string[] = []; // newest first
   const sameMs: string[] = [];
+  const firstPage = { limit: ANALYSIS_LIST.defaultLimit };
 
   beforeAll(async () => {
     const statuses = [null, 'accepted', 'rejected', 'regenerated', 'edited', 'needs_revision', 'viewed'] as const;
@@ -159,9 +162,9 @@ describe('analysis list', () => {
   });
 
   test('newest first, each the same view as GET /api/analysis/{id}, with its feedback badge', async () => {
-    const list = (await listAnalyses(db, ids.org, ids.listInv, ids.user))!;
+    const list = (await listAnalyses(db, ids.org, ids.listInv, ids.user, firstPage))!;
     expect(list.analyses.map((a) => a.analysis_id)).toEqual(listed);
-    expect(list.next_before).toBeNull();
+    expect(list.next_cursor).toBeNull();
     expect(list.analyses.map((a) => a.feedback_badge?.label ?? null)).toEqual(['Viewed', 'Needs Revision', 'Edited', 'Regenerated', 'Disagreed', 'Agreed', null]);
     expect(list.analyses.map((a) => a.feedback_badge?.color ?? null)).toEqual(['gray', 'purple', 'amber', 'blue', 'red', 'green', null]);
     // the single read is the list item plus the investigator's edit (kept out of the list: it can be long)
@@ -169,52 +172,62 @@ describe('analysis list', () => {
     expect(list.analyses[0]).toEqual(single);
     expect(edit).toBeNull();
     expect(list.analyses[0]!.detail_reviewed_at).toBe(at(30).toISOString()); // the caller's own gate
-    expect((await listAnalyses(db, ids.org, ids.listInv, undefined))!.analyses[0]!.detail_reviewed_at).toBeNull();
+    expect((await listAnalyses(db, ids.org, ids.listInv, undefined, firstPage))!.analyses[0]!.detail_reviewed_at).toBeNull();
     expect(contracts['analysis-list'].response.safeParse(list).success).toBe(true);
   });
 
-  test('pages with limit and the before cursor', async () => {
-    const first = (await listAnalyses(db, ids.org, ids.listInv, ids.user, { limit: 3 }))!;
-    expect(first.analyses.map((a) => a.analysis_id)).toEqual(listed.slice(0, 3));
-    expect(first.next_before).toBe(first.analyses[2]!.created_at);
-    const second = (await listAnalyses(db, ids.org, ids.listInv, ids.user, { limit: 3, before: new Date(first.next_before!) }))!;
-    expect(second.analyses.map((a) => a.analysis_id)).toEqual(listed.slice(3, 6));
-    const third = (await listAnalyses(db, ids.org, ids.listInv, ids.user, { limit: 3, before: new Date(second.next_before!) }))!;
-    expect(third.analyses.map((a) => a.analysis_id)).toEqual(listed.slice(6));
-    expect(third.next_before).toBeNull();
-    expect((await listAnalyses(db, ids.org, ids.listInv, ids.user, { limit: 1000 }))!.analyses).toHaveLength(7); // capped at 200, not an error here
+  test('pages with limit and the cursor of the previous page', async () => {
+    const pages = async (limit: number) => {
+      const seen: string[][] = [];
+      let after: CreationPlace | undefined;
+      do {
+        const list: AnalysisList = (await listAnalyses(db, ids.org, ids.listInv, ids.user, { limit, ...(after && { after }) }))!;
+        seen.push(list.analyses.map((a) => a.analysis_id));
+        after = list.next_cursor === null ? undefined : decodeCursor(list.next_cursor, creationPlaceSchema);
+      } while (after && seen.length < 10);
+      return seen;
+    };
+    expect(await pages(3)).toEqual([listed.slice(0, 3), listed.slice(3, 6), listed.slice(6)]);
+    expect(await pages(7)).toEqual([listed]);
     expect(ANALYSIS_LIST).toEqual({ defaultLimit: 50, maxLimit: 200 });
   });
 
-  test('a page never ends inside a millisecond, so paging skips and repeats nothing', async () => {
+  test('rows created in the same microsecond or millisecond are neither skipped nor repeated', async () => {
     const inv = await insertId('investigations', { organization_id: ids.org, title: 'Ties' } as never);
     const instant = new Date('2025-02-01T10:00:00.123Z');
     const older = await insertId('analyses', { investigation_id: inv, analysis_type: 'gap', created_at: new Date('2025-02-01T09:00:00Z') } as never);
     for (let i = 0; i < 3; i++) sameMs.push(await insertId('analyses', { investigation_id: inv, analysis_type: 'gap', created_at: instant } as never));
+    // a microsecond apart inside the same millisecond: an ISO cursor (milliseconds) could not tell them apart
+    await db.updateTable('analyses').set({ created_at: sql<never>`created_at + interval '1 microsecond'` }).where('id', '=', sameMs[0]!).execute();
     const newest = await insertId('analyses', { investigation_id: inv, analysis_type: 'gap', created_at: new Date('2025-02-01T11:00:00Z') } as never);
     const seen: string[] = [];
-    let before: Date | undefined;
+    let after: CreationPlace | undefined;
     for (let page = 0; page < 10; page++) {
-      const list = (await listAnalyses(db, ids.org, inv, undefined, { limit: 2, ...(before && { before }) }))!;
+      const list = (await listAnalyses(db, ids.org, inv, undefined, { limit: 2, ...(after && { after }) }))!;
+      expect(list.analyses.length).toBeLessThanOrEqual(2);
       seen.push(...list.analyses.map((a) => a.analysis_id));
-      if (!list.next_before) break;
-      before = new Date(list.next_before);
+      if (!list.next_cursor) break;
+      after = decodeCursor(list.next_cursor, creationPlaceSchema);
     }
     expect(seen).toHaveLength(5);
     expect(new Set(seen)).toEqual(new Set([older, newest, ...sameMs]));
-    expect(seen[0]).toBe(newest);
+    expect(seen.slice(0, 2)).toEqual([newest, sameMs[0]]);
     expect(seen[4]).toBe(older);
-    // with room for the whole millisecond, the page just stops before it
-    const roomy = (await listAnalyses(db, ids.org, inv, undefined, { limit: 3 }))!;
-    expect(roomy.analyses.map((a) => a.analysis_id)).toEqual([newest]);
-    expect(roomy.next_before).toBe('2025-02-01T11:00:00.000Z');
+  });
+
+  test('a cursor that is not a next_cursor is a 400 on cursor', () => {
+    for (const cursor of ['x', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["12","not-a-uuid"]').toString('base64url')]) {
+      expect(() => decodeCursor(cursor, creationPlaceSchema)).toThrow(expect.objectContaining({
+        status: 400, details: [{ path: 'cursor', message: 'must be the next_cursor of the previous page' }],
+      }));
+    }
   });
 
   test("another organization's or a missing investigation is not found", async () => {
-    expect(await listAnalyses(db, ids.otherOrg, ids.listInv, undefined)).toBeUndefined();
-    expect(await listAnalyses(db, ids.org, ids.theirInv, undefined)).toBeUndefined();
-    expect(await listAnalyses(db, ids.org, randomUUID(), undefined)).toBeUndefined();
-    expect((await listAnalyses(db, ids.org, ids.inv, undefined))!.analyses.map((a) => a.analysis_id).sort()).toEqual([ids.analysis, ids.empty].sort());
+    expect(await listAnalyses(db, ids.otherOrg, ids.listInv, undefined, firstPage)).toBeUndefined();
+    expect(await listAnalyses(db, ids.org, ids.theirInv, undefined, firstPage)).toBeUndefined();
+    expect(await listAnalyses(db, ids.org, randomUUID(), undefined, firstPage)).toBeUndefined();
+    expect((await listAnalyses(db, ids.org, ids.inv, undefined, firstPage))!.analyses.map((a) => a.analysis_id).sort()).toEqual([ids.analysis, ids.empty].sort());
   });
 
   test('query validation names the bad parameter', () => {
@@ -231,9 +244,8 @@ describe('analysis list', () => {
     expect(details({ investigation_id: 'nope' })).toEqual(['investigation_id']);
     expect(details({ investigation_id: ids.inv, limit: '0' })).toEqual(['limit']);
     expect(details({ investigation_id: ids.inv, limit: '201' })).toEqual(['limit']);
-    expect(details({ investigation_id: ids.inv, before: 'yesterday' })).toEqual(['before']);
+    expect(details({ investigation_id: ids.inv, cursor: '' })).toEqual(['cursor']);
     expect(parseWith(query, { investigation_id: ids.inv })).toEqual({ investigation_id: ids.inv, limit: 50 });
-    expect(parseWith(query, { investigation_id: ids.inv, limit: '200', before: '2025-01-10T09:03:00.000Z' }))
-      .toEqual({ investigation_id: ids.inv, limit: 200, before: '2025-01-10T09:03:00.000Z' });
+    expect(parseWith(query, { investigation_id: ids.inv, limit: '200', cursor: 'abc' })).toEqual({ investigation_id: ids.inv, limit: 200, cursor: 'abc' });
   });
 });

@@ -197,6 +197,21 @@ test('history: every action oldest first, with time, actor, reason and direction
   expect(entries[0].actor.user_id).toBe(entries[3].actor.user_id);
   expect(entries[0].actor.user_id).not.toBe(entries[1].actor.user_id);
   expect((await call('GET', `/api/analysis/${analysisId}`, investigator)).body.feedback_badge.key).toBe('agreed');
+
+  // paged like every list: limit and the previous page's next_cursor, null on the last page
+  const first = (await call('GET', `/api/analysis/${analysisId}/feedback?limit=3`, investigator)).body;
+  expect(first.feedback.map((e: { feedback_id: string }) => e.feedback_id)).toEqual(entries.slice(0, 3).map((e: { feedback_id: string }) => e.feedback_id));
+  const second = (await call('GET', `/api/analysis/${analysisId}/feedback?limit=3&cursor=${first.next_cursor}`, investigator)).body;
+  expect(second.feedback.map((e: { feedback_id: string }) => e.feedback_id)).toEqual([entries[3].feedback_id]);
+  expect(second.next_cursor).toBeNull();
+  expect((await call('GET', `/api/analysis/${analysisId}/feedback?cursor=bogus`, investigator)).status).toBe(400);
+  // each recorded action's Location reads it back; another organization's caller finds nothing there
+  const recorded = await feedback(analysisId, { action: 'view' });
+  expect(recorded.status).toBe(201);
+  expect(recorded.headers.get('location')).toBe(`/api/analysis/${analysisId}/feedback/${recorded.body.feedback.feedback_id}`);
+  expect((await call('GET', recorded.headers.get('location')!, investigator)).body).toEqual(recorded.body.feedback);
+  expect((await call('GET', recorded.headers.get('location')!, harbor)).status).toBe(404);
+  expect((await call('GET', `/api/analysis/${gated}/feedback/${recorded.body.feedback.feedback_id}`, investigator)).status).toBe(404);
 }, 90_000);
 
 test('bad input and the wrong organization: a clear 4xx each, nothing stored', async () => {

@@ -21,6 +21,7 @@ type Identity = (typeof IDENTITIES)[number];
 
 const INVESTIGATION_A = DEMO_INVESTIGATION_IDS.northwind;
 let analysisA = '';
+let feedbackA = '';
 const bearer: Partial<Record<Identity, string>> = {};
 
 /** Bodies that get past validation, so ownership decides the answer; other routes get none (400 counts as "let in"). */
@@ -39,6 +40,7 @@ const PATH_PARAMS: Record<string, () => string> = {
   investigation_id: () => INVESTIGATION_A,
   analysis_id: () => analysisA,
   prompt_type: () => 'analysis_question',
+  feedback_id: () => feedbackA,
 };
 
 type Route = HttpTrigger & { fn: FunctionSpec };
@@ -107,6 +109,9 @@ beforeAll(async () => {
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   analysisA = created.body.analysis_id;
+  // a feedback record of org A's, for the routes that name one (stored directly: without schedules nothing is embedded to generate from)
+  feedbackA = (await twin.database.db.insertInto('feedback').values({ analysis_id: analysisA, action: 'view', status: 'viewed' })
+    .returning('id').executeTakeFirstOrThrow()).id;
 });
 
 const send = async (route: Route, who: Identity): Promise<Reply> => {

@@ -79,6 +79,7 @@ test('a manual quality-check: 202 checking, then verified again; a second call w
   const started = await call('POST', `/api/analysis/${verifiedId}/quality-check`, investigator);
   expect(started.status).toBe(202);
   expect(started.body).toMatchObject({ analysis_id: verifiedId, generation_status: 'checking' });
+  expect(started.headers.get('location')).toBe(`/api/analysis/${verifiedId}/quality-status`);
   const again = await call('POST', `/api/analysis/${verifiedId}/quality-check`, investigator);
   // the worker may already have finished (202 again) — otherwise it is still checking (409)
   expect([202, 409]).toContain(again.status);

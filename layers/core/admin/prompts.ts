@@ -1,6 +1,6 @@
 /**
- * Prompt template versions for administrators (SPEC part 7): the history of a type (up to 20 versions,
- * newest first), one version in full with a side-by-side diff against the current version, a new
+ * Prompt template versions for administrators (SPEC part 7): the history of a type (pages of up to 20
+ * versions, newest first), one version in full with a side-by-side diff against the current version, a new
  * version, a rollback (a NEW version holding an old one's content — nothing is ever overwritten or
  * deleted), and switching a type off and on.
  *
@@ -14,6 +14,7 @@ import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { conflict, notFound, validationFailed } from '../http/errors';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
 import { parseWith } from '../http/route';
 import { auditedWrite, type AdminActor } from './audit-trail';
 import { countRows, sideBySide } from './diff';
@@ -21,6 +22,8 @@ import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './promp
 
 /** SPEC "Prompt version list length" */
 export const HISTORY_LIMIT = 20;
+/** A version's place in the history: its number. */
+const versionPlaceSchema = z.tuple([z.number().int().min(1)]);
 const MAX_TEMPLATE_CHARS = 20_000;
 const MAX_VERSION = 2_147_483_647; // the column is an int
 
@@ -34,7 +37,8 @@ export const historyQuerySchema = z.strictObject({
   prompt_type: promptType,
   // a query value is text: only digits are a version ("1.5", "2abc", "" and "0" are not)
   version: z.string().regex(/^[1-9]\d*$/, 'must be a whole version number from 1').transform(Number).pipe(versionNumber).optional(),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type and version` : undefined) });
+  ...pageQueryShape({ defaultLimit: HISTORY_LIMIT, maxLimit: HISTORY_LIMIT }),
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type, version, limit and cursor` : undefined) });
 
 export const createBodySchema = z.strictObject({
   prompt_type: promptType,
@@ -77,7 +81,8 @@ export const historyListSchema = z.object({
     preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
     system_prompt_chars: z.number().int(),
     user_prompt_template_chars: z.number().int(),
-  })),
+  })).describe('newest first'),
+  next_cursor: nextCursorSchema,
 });
 
 export const versionDetailSchema = versionSchema.extend({
@@ -144,10 +149,12 @@ const findVersion = async (db: Db, type: string, version: number, state: TypeSta
 
 /** GET /api/admin/prompts/history: the list, or with `version` that version in full and its diff. */
 export const promptHistory = async (db: Kysely<Database>, query: unknown) => {
-  const { prompt_type: type, version } = parseWith(historyQuerySchema, query);
+  const { prompt_type: type, version, limit, cursor } = parseWith(historyQuerySchema, query);
   const state = await typeState(db, type);
   if (version !== undefined) return versionDetail(db, type, version, state);
-  const rows = await versionRows(db, type).orderBy('p.version', 'desc').limit(HISTORY_LIMIT).execute();
+  let page = versionRows(db, type);
+  if (cursor) page = page.where('p.version', '<', decodeCursor(cursor, versionPlaceSchema)[0]);
+  const { items: rows, next_cursor } = pageOf(await page.orderBy('p.version', 'desc').limit(limit + 1).execute(), limit, (row) => [row.version]);
   return {
     prompt_type: type,
     is_active: state.active,
@@ -158,6 +165,7 @@ export const promptHistory = async (db: Kysely<Database>, query: unknown) => {
       const { prompt_type: _type, system_prompt, user_prompt_template, ...meta } = toVersion(row, state.current);
       return { ...meta, preview: previewOf(user_prompt_template), system_prompt_chars: system_prompt.length, user_prompt_template_chars: user_prompt_template.length };
     }),
+    next_cursor,
   } satisfies z.infer<typeof historyListSchema>;
 };
 
@@ -212,6 +220,10 @@ const promptTarget = (type: unknown): string | null => (typeof type === 'string'
 const bodyType = (body: unknown): unknown => (body && typeof body === 'object' ? (body as Record<string, unknown>).prompt_type : undefined);
 
 /** POST /api/admin/prompts: a new version, checked against the placeholders its type is rendered with. */
+/** Where a version is read (the Location of a created one): the history route with its number. */
+export const versionLocation = (version: Pick<PromptVersion, 'prompt_type' | 'version'>) =>
+  `/api/admin/prompts/history?prompt_type=${version.prompt_type}&version=${version.version}`;
+
 export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, body: unknown): Promise<PromptVersion> =>
   auditedWrite(db, actor, { action: 'admin.prompt.create', target: promptTarget(bodyType(body)) }, async () => {
     const input = parseWith(createBodySchema, body);

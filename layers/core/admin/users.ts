@@ -2,32 +2,21 @@
  * Users for administrators, grouped by organization — the operators (administrators, who belong to
  * none) first, then each organization by name — each with their AI usage from the ledger (`ai_calls`:
  * one row per model attempt made on the user's behalf — analyses and their quality checks). Pages of
- * `limit` users; the next page starts after the previous page's `next_after` (an opaque cursor).
+ * `limit` users; the next page starts after the previous page's `next_cursor` (http/pagination.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
-import { validationFailed } from '../http/errors';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
 import { parseWith } from '../http/route';
 
 export const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
-const LIMIT = `must be a whole number from 1 to ${USER_LIST.maxLimit}`;
 
-export const usersQuerySchema = z.strictObject({
-  limit: z.coerce.number({ error: LIMIT }).int(LIMIT).min(1, LIMIT).max(USER_LIST.maxLimit, LIMIT).default(USER_LIST.defaultLimit),
-  after: z.string().min(1, 'must be the next_after of the previous page').max(1000).optional(),
-});
+export const usersQuerySchema = z.strictObject(pageQueryShape(USER_LIST));
 
-/** The cursor: the last user's place in the order (organization name, '' for the operators; email). */
-const encodeCursor = (place: [string, string]) => Buffer.from(JSON.stringify(place)).toString('base64url');
-const decodeCursor = (after: string): [string, string] => {
-  try {
-    const place: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-    if (Array.isArray(place) && place.length === 2 && place.every((p) => typeof p === 'string')) return place as [string, string];
-  } catch { /* reported below */ }
-  throw validationFailed([{ path: 'after', message: 'must be the next_after of the previous page' }]);
-};
+/** A user's place in the order: organization name ('' for the operators), email. */
+const userPlaceSchema = z.tuple([z.string(), z.string()]);
 
 const userSchema = z.object({
   user_id: z.string(),
@@ -50,23 +39,22 @@ export const usersSchema = z.object({
     organization_name: z.string().nullable(),
     users: z.array(userSchema),
   })).describe('this page\'s users by organization, operators first, then by organization name; users by email'),
-  next_after: z.string().nullable().describe('pass as `after` for the next page; null on the last page'),
+  next_cursor: nextCursorSchema,
 });
 
 export type UserList = z.infer<typeof usersSchema>;
 
 export const listUsers = async (db: Kysely<Database>, query: unknown): Promise<UserList> => {
-  const { limit, after } = parseWith(usersQuerySchema, query);
+  const { limit, cursor } = parseWith(usersQuerySchema, query);
   const orgKey = sql<string>`coalesce(o.name, '')`;
   let page = db.selectFrom('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id')
     .select(['u.id', 'u.email', 'u.display_name', 'u.role', 'u.organization_id', 'o.name as organization_name', 'u.created_at'])
     .orderBy(orgKey).orderBy('u.email').limit(limit + 1);
-  if (after) {
-    const [orgName, email] = decodeCursor(after);
+  if (cursor) {
+    const [orgName, email] = decodeCursor(cursor, userPlaceSchema);
     page = page.where(sql<boolean>`(${orgKey}, u.email) > (${orgName}, ${email})`);
   }
-  const rows = await page.execute();
-  const users = rows.slice(0, limit);
+  const { items: users, next_cursor } = pageOf(await page.execute(), limit, (u) => [u.organization_name ?? '', u.email]);
 
   const usage = users.length === 0 ? [] : await db.selectFrom('ai_calls')
     .select((eb) => [
@@ -103,6 +91,5 @@ export const listUsers = async (db: Kysely<Database>, query: unknown): Promise<U
       },
     });
   }
-  const last = users.at(-1);
-  return { organizations, next_after: rows.length > limit && last ? encodeCursor([last.organization_name ?? '', last.email]) : null };
+  return { organizations, next_cursor };
 };

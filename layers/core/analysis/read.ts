@@ -1,10 +1,11 @@
 /** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
 import { storedEvidenceCoverage } from '../domain/evidence-coverage';
 import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../http/pagination';
 import { organizationAnalyses } from '../repositories/analyses';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
@@ -77,48 +78,26 @@ export const getAnalysis = async (db: Kysely<Database>, organizationId: string, 
 
 export const ANALYSIS_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
-export interface AnalysisListOptions {
-  /** page size, 1..200 (default 50) */
-  limit?: number;
-  /** only analyses created strictly before this instant (millisecond precision): the `next_before` of the previous page */
-  before?: Date;
-}
-
 export interface AnalysisList {
   analyses: AnalysisView[];
-  /** pass as `before` for the next page; null when this page is the last */
-  next_before: string | null;
+  /** pass as `cursor` for the next page; null when this page is the last */
+  next_cursor: string | null;
 }
 
 /**
- * An investigation's analyses, newest first (ties broken by id), each the same view as getAnalysis.
- * Undefined when the investigation is missing or not the organization's.
- *
- * Paging: the cursor is a created_at ISO timestamp, which has millisecond precision while the column
- * has microseconds, so rows are compared truncated to the millisecond. So that no analysis is skipped
- * or repeated, a page never ends inside a millisecond: if the row after the page shares the last row's
- * millisecond, the rows of that millisecond move to the next page; and should one millisecond hold
- * more analyses than a page (no real workload does), that page is the whole millisecond, longer than
- * `limit`.
+ * An investigation's analyses, newest first (ties broken by id), each the same view as getAnalysis; a
+ * page of `limit` after the place `after` (the decoded cursor of the previous page). Undefined when the
+ * investigation is missing or not the organization's.
  */
 export const listAnalyses = async (
-  db: Kysely<Database>, organizationId: string, investigationId: string, userId: string | undefined, options: AnalysisListOptions = {},
+  db: Kysely<Database>, organizationId: string, investigationId: string, userId: string | undefined,
+  { limit, after }: { limit: number; after?: CreationPlace },
 ): Promise<AnalysisList | undefined> => {
   if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) return undefined;
-  const limit = Math.min(ANALYSIS_LIST.maxLimit, Math.max(1, Math.trunc(options.limit ?? ANALYSIS_LIST.defaultLimit)));
-  let query = analysisRows(db, organizationId, userId).where('a.investigation_id', '=', investigationId);
-  if (options.before) query = query.where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '<', options.before);
+  let query = analysisRows(db, organizationId, userId).select(epochMicros('a.created_at').as('created_micros'))
+    .where('a.investigation_id', '=', investigationId);
+  if (after) query = query.where(afterCreationPlace('a.created_at', 'a.id', 'desc', after));
   const rows = await query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
-  if (rows.length <= limit) return { analyses: rows.map(toAnalysisView), next_before: null };
-  const ms = (r: AnalysisRow) => new Date(r.created_at).getTime();
-  const boundary = ms(rows[limit]!);
-  let page = rows.slice(0, limit);
-  if (ms(page[page.length - 1]!) === boundary) {
-    const whole = page.filter((r) => ms(r) !== boundary);
-    // one millisecond holding more than a page: that page is the whole millisecond, longer than `limit`
-    page = whole.length > 0 ? whole : await analysisRows(db, organizationId, userId).where('a.investigation_id', '=', investigationId)
-      .where(sql<Date>`date_trunc('milliseconds', a.created_at)`, '=', new Date(boundary))
-      .orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').execute();
-  }
-  return { analyses: page.map(toAnalysisView), next_before: isoTime(page[page.length - 1]!.created_at) };
+  const { items, next_cursor } = pageOf(rows, limit, (row) => [row.created_micros, row.id]);
+  return { analyses: items.map(toAnalysisView), next_cursor };
 };

@@ -27,7 +27,7 @@ import type { AnalysisMessage } from '../queues';
 import { assertCanGenerate } from '../analysis/create';
 import type { AnalysisRequest } from '../analysis/selection';
 import { analysisOfOrganization, type Actor } from './engagement';
-import { feedbackRecords } from './history';
+import { feedbackRecord } from './history';
 
 export type FeedbackInput =
   | { action: 'agree' | 'view' }
@@ -174,20 +174,20 @@ const replayOf = async (db: Kysely<Database>, actor: Actor, analysisId: string, 
 
 /** The response: the recorded action, the analysis's badge now, and what the action produced. */
 const answer = async (db: Kysely<Database>, actor: Actor, analysisId: string, feedbackId: string, input: { action: FeedbackAction; direction?: string | undefined }) => {
-  const [record] = await feedbackRecords(db, analysisId, feedbackId);
+  const record = await feedbackRecord(db, analysisId, feedbackId);
   const analysis = await analysisOfOrganization(db, actor.organizationId, analysisId).executeTakeFirstOrThrow();
-  const regenerated = record!.regenerated_analysis_id
-    ? await db.selectFrom('analyses').select(['id', 'generation_status']).where('id', '=', record!.regenerated_analysis_id).executeTakeFirst()
+  const regenerated = record.regenerated_analysis_id
+    ? await db.selectFrom('analyses').select(['id', 'generation_status']).where('id', '=', record.regenerated_analysis_id).executeTakeFirst()
     : undefined;
   return {
-    feedback: record!,
+    feedback: record,
     analysis: { analysis_id: analysisId, feedback_status: analysis.feedback_status, feedback_badge: feedbackBadge(analysis.feedback_status) },
     ...(regenerated && {
       regenerated_analysis: { analysis_id: regenerated.id, generation_status: regenerated.generation_status, poll: `/api/analysis/${regenerated.id}` },
     }),
     ...(input.action === 'unsure' && {
       prompt: UNSURE_PROMPT,
-      regeneration_draft: regenerationDraft(analysis, record!.direction ?? input.direction),
+      regeneration_draft: regenerationDraft(analysis, record.direction ?? input.direction),
     }),
   };
 };

@@ -5,6 +5,8 @@ import { FEEDBACK_ACTIONS, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from
 import { ANALYSIS_TYPES } from '../domain/analysis-types';
 import type { RouteContract } from './contracts';
 import { uuid } from './params';
+import { nextCursorSchema, pageQueryShape } from './pagination';
+import { FEEDBACK_LIST } from '../feedback/history';
 
 export const FEEDBACK_LIMITS = { reason: 2000, direction: 2000, content: 50_000, requestId: 128 } as const;
 
@@ -100,7 +102,12 @@ export const feedbackContracts = {
   },
   'analysis-feedback-list': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
-    response: z.object({ analysis_id: uuid, feedback: z.array(feedbackRecordSchema) }),
+    query: z.strictObject(pageQueryShape(FEEDBACK_LIST)),
+    response: z.object({ analysis_id: uuid, feedback: z.array(feedbackRecordSchema).describe('oldest first'), next_cursor: nextCursorSchema }),
+  },
+  'analysis-feedback-get': { errors: { 404: 'No such feedback record on that analysis in the caller\'s organization' },
+    params: z.object({ analysis_id: uuid, feedback_id: uuid }),
+    response: feedbackRecordSchema,
   },
   'feedback-metrics': { errors: { 404: 'No such investigation in the caller\'s organization' },
     query: z.object({ investigation_id: uuid }),

@@ -8,6 +8,9 @@ import { sweepRunSchema } from '../embeddings/report';
 import { analysisAnswerSchema } from '../analysis/answer';
 import { analysisRequestSchema } from '../analysis/selection';
 import { uuid } from './params';
+import { nextCursorSchema, pageQueryShape } from './pagination';
+import { ANALYSIS_LIST } from '../analysis/read';
+import { INVESTIGATION_LIST } from '../repositories/investigations';
 import { adminContracts } from './contracts-admin';
 import { authContracts } from './contracts-auth';
 import { feedbackContracts } from './contracts-feedback';
@@ -85,7 +88,10 @@ export const contracts = {
       time: z.iso.datetime(),
     }),
   },
-  'investigations-list': { response: z.object({ investigations: z.array(investigationSummary) }) },
+  'investigations-list': {
+    query: z.strictObject(pageQueryShape(INVESTIGATION_LIST)),
+    response: z.object({ investigations: z.array(investigationSummary).describe('newest first'), next_cursor: nextCursorSchema }),
+  },
   'investigation-get': { errors: { 404: 'Not the caller\'s organization, or no such investigation' },
     params: z.object({ investigation_id: uuid }),
     response: investigationSummary.extend({
@@ -133,12 +139,8 @@ export const contracts = {
     }),
   },
   'analysis-list': { errors: { 404: 'No such investigation in the caller\'s organization' },
-    query: z.object({
-      investigation_id: uuid,
-      limit: z.coerce.number({ error: 'must be an integer from 1 to 200' }).int().min(1).max(200).default(50),
-      before: z.iso.datetime({ offset: true, error: 'must be an ISO timestamp' }).optional(),
-    }),
-    response: z.object({ analyses: z.array(analysisViewSchema), next_before: timestamp }),
+    query: z.object({ investigation_id: uuid, ...pageQueryShape(ANALYSIS_LIST) }),
+    response: z.object({ analyses: z.array(analysisViewSchema).describe('newest first'), next_cursor: nextCursorSchema }),
   },
   'analysis-quality-check': { status: 202, errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Still generating, failed, or already checking', 429: 'The organization is at its cap of AI work in flight', 503: 'Could not be queued; nothing changed' },
     params: z.object({ analysis_id: uuid }),

@@ -3,6 +3,7 @@
  * `next_cursor` in the body, null on the last page. A cursor is opaque to clients: the last item's place
  * in the list's order (keyset paging), so a page is never skipped or repeated when rows are added.
  */
+import { sql } from 'kysely';
 import * as z from 'zod';
 import { validationFailed } from './errors';
 
@@ -44,3 +45,17 @@ export const pageOf = <R>(rows: readonly R[], limit: number, placeOf: (row: R) =
   const last = items.at(-1);
   return { items, next_cursor: rows.length > limit && last !== undefined ? encodeCursor(placeOf(last)) : null };
 };
+
+/**
+ * Keyset paging by creation: a row's place is its `created_at` to the microsecond (epoch microseconds,
+ * exact text, where an ISO timestamp would keep only milliseconds) and its id, which breaks ties.
+ */
+export const creationPlaceSchema = z.tuple([z.string().regex(/^-?\d{1,19}$/), z.uuid()]);
+export type CreationPlace = z.infer<typeof creationPlaceSchema>;
+
+/** Selects a row's creation place's first part: `createdAt` (a column reference) as epoch microseconds. */
+export const epochMicros = (createdAt: string) => sql<string>`(extract(epoch from ${sql.ref(createdAt)}) * 1000000)::bigint::text`;
+
+/** The rows after `place` in an order by (created_at, id), newest first (`desc`) or oldest first (`asc`). */
+export const afterCreationPlace = (createdAt: string, id: string, order: 'asc' | 'desc', [micros, placeId]: CreationPlace) =>
+  sql<boolean>`(${sql.ref(createdAt)}, ${sql.ref(id)}) ${sql.raw(order === 'desc' ? '<' : '>')} (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${placeId}::uuid)`;

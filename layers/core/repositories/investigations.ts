@@ -1,6 +1,7 @@
 /** Investigations as the SPA picks them: always scoped to the caller's organization. */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../http/pagination';
 
 export interface InvestigationSummary {
   investigation_id: string;
@@ -36,8 +37,18 @@ export const isOrganizationInvestigation = async (db: Kysely<Database>, organiza
   (await db.selectFrom('investigations').select('id').where('id', '=', investigationId).where('organization_id', '=', organizationId)
     .executeTakeFirst()) !== undefined;
 
-export const listInvestigations = async (db: Kysely<Database>, organizationId: string): Promise<InvestigationSummary[]> =>
-  (await summaries(db).where('i.organization_id', '=', organizationId).orderBy('i.created_at', 'desc').execute()).map(toSummary);
+export const INVESTIGATION_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+
+/** The organization's investigations, newest first (ties broken by id): a page of `limit` after `after`. */
+export const listInvestigations = async (
+  db: Kysely<Database>, organizationId: string, { limit, after }: { limit: number; after?: CreationPlace },
+): Promise<{ investigations: InvestigationSummary[]; next_cursor: string | null }> => {
+  let query = summaries(db).select(epochMicros('i.created_at').as('created_micros')).where('i.organization_id', '=', organizationId);
+  if (after) query = query.where(afterCreationPlace('i.created_at', 'i.id', 'desc', after));
+  const rows = await query.orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(limit + 1).execute();
+  const { items, next_cursor } = pageOf(rows, limit, (row) => [row.created_micros, row.investigation_id]);
+  return { investigations: items.map(({ created_micros: _place, ...row }) => toSummary(row)), next_cursor };
+};
 
 /** One investigation of the organization, or undefined — another organization's looks exactly like a missing one. */
 export const getInvestigation = async (db: Kysely<Database>, organizationId: string, investigationId: string): Promise<InvestigationDetail | undefined> => {
