@@ -1,8 +1,8 @@
 /**
  * `npm run eval -- [options]`: the developers' prompt evaluation tool (SPEC part 10). See docs/evals.md.
  *
- * Exit codes: 0 the run finished and no metric regressed; 1 a regression against --compare was flagged;
- * 2 the run could not be made (bad option, fixture, recording or baseline; no model answered).
+ * Exit codes: 0 the run finished and no metric regressed; 1 --compare flagged a regression or stale
+ * recordings; 2 the run could not be made (bad option, fixture, recording or baseline; no model answered).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,8 +10,9 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '../layers/core/ai/gateway';
 import type { Database } from '../layers/core/db/schema';
-import { compareResults } from './compare';
+import { compareResults, comparisonPassed } from './compare';
 import { FixtureError, FIXTURES_DIR, loadFixtures, RUNNABLE_CATEGORIES, RUNNABLE_PROMPT_TYPES, selectFixtures, type Filters, type FixtureSet } from './fixtures';
+import { junitXml } from './junit';
 import type { OpenDatabase } from './live';
 import { progressBar, type ProgressStream } from './progress';
 import { recordFixtures } from './record';
@@ -37,7 +38,10 @@ interface LiveContext { gateway: AiGateway; judgeModel: string }
 class UsageError extends Error {}
 
 interface SelectionOptions { promptType?: string; category?: string; fixture?: string; templates: TemplateSource }
-interface RunOptions extends SelectionOptions { offline?: boolean; compare?: string; version: string; output?: string }
+interface RunOptions extends SelectionOptions { offline?: boolean; compare?: string; version: string; output?: string; junit?: string }
+
+/** `-` as a file name: standard output. */
+const STDOUT = '-';
 
 const selectionOptions = (command: Command): Command => command
   .option('--prompt-type <type>', `only fixtures of this prompt type (${RUNNABLE_PROMPT_TYPES.join(', ')}; a design-only type lists its future/ fixtures as not runnable)`)
@@ -93,15 +97,28 @@ export const main = async (argv: string[], io: CliIo = { stdout: process.stdout,
 
   selectionOptions(program)
     .option('--offline', 'structural metrics from the recorded outputs only: no model call, no judge, no AI credits, no network or credentials')
-    .option('--compare <file>', 'a baseline results file (from --output); exit code 1 when any metric dropped by more than 5 percentage points')
+    .option('--compare <file>', 'a baseline results file (from --output); exit code 1 when any metric got worse by more than 5 % of its baseline value (and more than its absolute floor), or a recording is stale')
     .option('--version <label>', 'label of this run, kept in the results', 'local')
-    .option('--output <file>', 'save the results (versioned JSON, see `eval schema`) to this file')
+    .option('--output <file>', 'save the results (versioned JSON, see `eval schema`) to this file; `-`: to stdout, the summary then goes to stderr')
+    .option('--junit <file>', 'with --compare: write the comparison as JUnit XML for CI (a testcase per fixture and per metric); `-`: to stdout')
     .addHelpText('after', `
 Without --offline every fixture costs two model calls (answer + judge) through the AI gateway: against
 the twin's Bedrock stand-in when AWS_ENDPOINT_URL_BEDROCK_RUNTIME points at it, against Bedrock (AI credits)
 otherwise. Fixtures: ${fixturesDir}/{basic,edge,adversarial,future}; future/ is never executed.
-Exit codes: 0 no regression, 1 regression flagged by --compare, 2 the run could not be made.`)
+Exit codes: 0 no regression, 1 regression or stale recording flagged by --compare, 2 the run could not be made.`)
     .action(async (options: RunOptions) => {
+      if (options.junit !== undefined && options.compare === undefined) throw new UsageError('--junit reports the comparison with a baseline: give --compare <file> too');
+      if (options.output === STDOUT && options.junit === STDOUT) throw new UsageError('--output - and --junit - cannot both have stdout: give one of them a file');
+      // stdout carries a results file when asked to, and nothing else: the summary then goes to stderr
+      const tell = options.output === STDOUT || options.junit === STDOUT ? (text: string) => io.stderr.write(`${text}\n`) : say;
+      const emit = async (file: string, text: string): Promise<void> => {
+        if (file === STDOUT) {
+          io.stdout.write(text);
+          return;
+        }
+        await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+        await writeFile(file, text);
+      };
       const set = await loadFixtures(fixturesDir);
       const filters = filtersOf(set, options, fixturesDir);
       const selected = selectFixtures(set, filters);
@@ -118,19 +135,20 @@ Exit codes: 0 no regression, 1 regression flagged by --compare, 2 the run could 
           progress: progressBar(selected.runnable.length, io.stderr, { lines: live }),
         });
       });
-      if (options.output) {
-        await mkdir(path.dirname(path.resolve(options.output)), { recursive: true });
-        await writeFile(options.output, `${JSON.stringify(results, null, 2)}\n`);
-      }
-      say(formatSummary(results));
-      if (options.output) say(`\nResults saved to ${options.output}`);
+      if (options.output) await emit(options.output, `${JSON.stringify(results, null, 2)}\n`);
+      tell(formatSummary(results));
+      if (options.output && options.output !== STDOUT) tell(`\nResults saved to ${options.output}`);
       if (live && results.fixtures.every((f) => f.output.error)) {
         throw new UsageError(`no fixture got an answer from the model (first failure: ${results.fixtures[0]?.output.error}); check the Bedrock endpoint and credentials`);
       }
       if (baseline && options.compare) {
         const comparison = compareResults(baseline, results);
-        say(formatComparison(comparison, options.compare, baseline));
-        if (comparison.regressions.length > 0) code = 1;
+        tell(formatComparison(comparison, options.compare, baseline));
+        if (options.junit) {
+          await emit(options.junit, junitXml(results, comparison, options.compare));
+          if (options.junit !== STDOUT) tell(`JUnit report saved to ${options.junit}`);
+        }
+        if (!comparisonPassed(comparison)) code = 1;
       }
     });
 

@@ -1,32 +1,43 @@
 /**
- * Regression detection (pure): every gated metric that dropped by more than 5 % between a baseline
- * run and this one is flagged, at three levels: the whole run, each category, and each fixture's
- * expectation pass rate (so one fixture going from passing to failing is seen even in a large run).
- *
- * The drop is ABSOLUTE, in percentage points of the 0..1 scale every gated metric shares (shares of
- * answers, citations, expectations; judge scores scaled from 1–5). Why not relative: a relative
- * threshold flags noise on small values (2 % → 1.8 % is a 10 % relative drop), cannot compare from 0,
- * and would make the same loss of quality count differently depending on where a metric happened to
- * stand. 5 points mean the same thing on every metric, as the spec shows scores as 0–100 %.
+ * Regression detection (pure). Every metric is held to the way that is better for it (declared once in
+ * metrics.ts): it regressed when it moved the other way by more than 5 % of its baseline value (the
+ * spec's threshold) and by more than its absolute floor (a relative change near zero means nothing).
+ * Checked at three levels: the whole run, each category, and each fixture's expectation pass rate (so
+ * one fixture going from passing to failing is seen even in a large run; a fixture's judge scores are
+ * one judge call each, too noisy alone, and are compared through the run and category means).
  *
  * Only like is compared with like: a run-level or category metric only when both runs cover the same
  * fixtures there (a run filtered with --category is compared per category and per fixture), and only
  * metrics present in both runs (judge metrics are absent from offline runs). Everything else is listed
  * as not compared.
+ *
+ * A recording answering another prompt than the one rendered now fails the comparison too: the run then
+ * measures an old prompt, and a prompt change would pass the gate untested.
  */
-import { METRICS, type MetricName } from './metrics';
+import { ABSOLUTE_FLOOR, METRICS, type Better, type MetricInfo, type MetricUnit } from './metrics';
+import { recordCommands, type RecordCommand } from './recordings';
 import type { Results } from './results';
 
+/** "dropped by more than 5 %" (SPEC part 10): of the baseline value. */
 export const REGRESSION_THRESHOLD = 0.05;
+
+/** The rule in words, as the summary and the JUnit report state it. */
+export const REGRESSION_RULE = `worse than the baseline by more than ${REGRESSION_THRESHOLD * 100} % of the baseline value and by more than `
+  + `${ABSOLUTE_FLOOR.share * 100} percentage point (shares) or ${ABSOLUTE_FLOOR.count} (counts)`;
 
 export interface MetricChange {
   /** 'run', a category name, or 'fixture <category>/<id>' */
   scope: string;
   metric: string;
+  better: Better;
+  unit: MetricUnit;
   baseline: number;
   current: number;
-  /** baseline − current, on the 0..1 scale (positive = dropped) */
-  drop: number;
+  /** how much worse this run is, in the metric's own unit (negative: better) */
+  worsening: number;
+  /** worsening / |baseline|; null when the baseline is 0 */
+  relative: number | null;
+  regression: boolean;
 }
 
 export interface Comparison {
@@ -34,14 +45,30 @@ export interface Comparison {
   /** every metric compared, flagged or not */
   changes: MetricChange[];
   not_compared: { scope: string; metric: string; reason: string }[];
+  /** fixtures of this run whose recording answered another prompt (`<category>/<id>`) */
+  stale: string[];
+  /** the commands that record them again */
+  record_commands: RecordCommand[];
   /** prompt types whose template differs between the runs */
   prompt_changes: { prompt_type: string; baseline: number | null; current: number | null }[];
 }
 
-const gated = (metric: string): boolean => (METRICS as Record<string, { gated: boolean } | undefined>)[metric]?.gated ?? false;
+/** Rounded to 1e-9 so that float noise cannot turn exactly 5 % (or exactly the floor) into "more than". */
+const above = (value: number, limit: number): boolean => Math.round(value * 1e9) > Math.round(limit * 1e9);
 
-/** Whether a drop exceeds the threshold; rounded so that exactly 5 points (0.95 after 1.00) is not "more than". */
-export const exceeds = (drop: number, threshold = REGRESSION_THRESHOLD): boolean => Math.round(drop * 1e9) > Math.round(threshold * 1e9);
+/** How much worse `current` is than `baseline` for a metric that is better `better` (negative: it improved). */
+const worseningOf = (better: Better, baseline: number, current: number): number => (better === 'higher' ? baseline - current : current - baseline);
+
+/**
+ * The regression rule: worse by more than `threshold` of the baseline value AND by more than the
+ * metric's absolute floor. From a baseline of 0 any worsening is infinitely relative, so the floor decides.
+ */
+export const isRegression = (metric: Pick<MetricInfo, 'better' | 'unit'>, baseline: number, current: number, threshold = REGRESSION_THRESHOLD): boolean => {
+  const worsening = worseningOf(metric.better, baseline, current);
+  return above(worsening, ABSOLUTE_FLOOR[metric.unit]) && above(worsening, threshold * Math.abs(baseline));
+};
+
+const metricInfo = (metric: string): MetricInfo | undefined => (METRICS as Record<string, MetricInfo>)[metric];
 
 export const compareResults = (baseline: Results, current: Results, threshold = REGRESSION_THRESHOLD): Comparison => {
   const changes: MetricChange[] = [];
@@ -51,11 +78,16 @@ export const compareResults = (baseline: Results, current: Results, threshold = 
       const b = base[metric] ?? null;
       const c = now[metric] ?? null;
       if (b === null && c === null) continue;
-      if (b === null || c === null) {
-        notCompared.push({ scope, metric, reason: b === null ? 'not in the baseline' : 'not in this run' });
+      const info = metricInfo(metric);
+      if (!info || b === null || c === null) {
+        notCompared.push({ scope, metric, reason: !info ? 'not a metric of this version of the evals' : b === null ? 'not in the baseline' : 'not in this run' });
         continue;
       }
-      changes.push({ scope, metric, baseline: b, current: c, drop: b - c });
+      const worsening = worseningOf(info.better, b, c);
+      changes.push({
+        scope, metric, better: info.better, unit: info.unit, baseline: b, current: c,
+        worsening, relative: b === 0 ? null : worsening / Math.abs(b), regression: isRegression(info, b, c, threshold),
+      });
     }
   };
   const fixtureSet = (results: Results, category?: string) =>
@@ -69,20 +101,24 @@ export const compareResults = (baseline: Results, current: Results, threshold = 
     if (b && c && sameFixtures(category)) scopeOf(category, b, c);
     else notCompared.push({ scope: category, metric: '*', reason: !b ? 'category not in the baseline' : !c ? 'category not in this run' : 'the runs cover different fixtures' });
   }
-  const perFixture: readonly MetricName[] = ['expectation_pass_rate'];
   const currentFixtures = new Map(current.fixtures.map((f) => [`${f.category}/${f.id}`, f]));
   for (const b of baseline.fixtures) {
     const key = `${b.category}/${b.id}`;
     const c = currentFixtures.get(key);
-    if (c) scopeOf(`fixture ${key}`, b.metrics, c.metrics, perFixture);
+    if (c) scopeOf(`fixture ${key}`, b.metrics, c.metrics, ['expectation_pass_rate']);
   }
   const promptChanges = [...new Set([...Object.keys(baseline.prompts), ...Object.keys(current.prompts)])]
     .filter((type) => baseline.prompts[type]?.sha256 !== current.prompts[type]?.sha256)
     .map((type) => ({ prompt_type: type, baseline: baseline.prompts[type]?.version ?? null, current: current.prompts[type]?.version ?? null }));
   return {
-    regressions: changes.filter((c) => gated(c.metric) && exceeds(c.drop, threshold)),
+    regressions: changes.filter((c) => c.regression),
     changes,
     not_compared: notCompared,
+    stale: current.fixtures.filter((f) => f.output.stale).map((f) => `${f.category}/${f.id}`),
+    record_commands: recordCommands(current.fixtures, current.run.templates),
     prompt_changes: promptChanges.filter((p) => p.baseline !== null && p.current !== null),
   };
 };
+
+/** Whether the gate passes: nothing regressed and every answer was made from the prompt rendered now. */
+export const comparisonPassed = (comparison: Comparison): boolean => comparison.regressions.length === 0 && comparison.stale.length === 0;

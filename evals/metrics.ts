@@ -3,9 +3,8 @@
  * (`jsonPart`, `analysisAnswerSchema`, `readAnswer` for analyses; `qualityVerdictSchema` for quality
  * verdicts); expectations are each fixture's own pass/fail checks; run metrics aggregate them.
  *
- * Every gated metric is a share or a score in 0..1 where higher is better, so "dropped by more than
- * 5 %" means the same thing for all of them (see compare.ts). Informational metrics (counts per answer,
- * coverage) are reported and compared but never flagged: more or fewer findings is not better or worse.
+ * Every run metric declares here, once, which way is better and its unit; `--compare` (compare.ts)
+ * holds every metric to that, not a chosen few.
  */
 import { analysisAnswerSchema, jsonPart, readAnswer, type ValidationStatus } from '../layers/core/analysis/answer';
 import { citedChunk, type EvidenceMarkers } from '../layers/core/analysis/evidence-markers';
@@ -169,25 +168,41 @@ export const checkExpectations = (structure: Structure, expectations: Expectatio
 
 // ---- run metrics ------------------------------------------------------------------------------
 
-export interface MetricInfo { gated: boolean; description: string }
+/** Which way a metric gets better: a move the other way by more than the rule allows is a regression. */
+export type Better = 'higher' | 'lower';
 
+/** share: a share or a score on 0..1 (shown as %); count: items per answer or per finding. */
+export type MetricUnit = 'share' | 'count';
+
+export interface MetricInfo { better: Better; unit: MetricUnit; description: string }
+
+/**
+ * The absolute change below which a metric never regresses, whatever the relative change: near zero a
+ * relative change means nothing (0.2 % → 0.4 % of something bad is +100 %, and from 0 any rise is
+ * infinite). A share: 1 percentage point. A count: 0.05 items per answer (or finding), i.e. less than
+ * one item over twenty answers.
+ */
+export const ABSOLUTE_FLOOR: Record<MetricUnit, number> = { share: 0.01, count: 0.05 };
+
+// Every fixture expecting anything of evidence gaps expects them flagged, and answers to the same
+// prompts finding fewer findings, citations or gaps say less: so the counts are higher-is-better too.
 export const METRICS = {
-  json_parse_rate: { gated: true, description: 'answers that parse as JSON' },
-  schema_valid_rate: { gated: true, description: 'answers of the shape the prompt asks for (the service can store them)' },
-  citation_validity: { gated: true, description: 'citations that name a passage actually in the prompt' },
-  cited_finding_rate: { gated: true, description: 'findings citing at least one real passage' },
-  confidence_reported_rate: { gated: true, description: 'readable analyses that state a confidence level' },
-  expectation_pass_rate: { gated: true, description: 'fixture expectations met' },
-  fixture_pass_rate: { gated: true, description: 'fixtures meeting all their expectations' },
-  judge_readable_rate: { gated: true, description: 'judge answers in the rubric shape (live runs)' },
-  judge_relevance: { gated: true, description: 'judge: answers the question or task asked (1–5 scaled to 0–1)' },
-  judge_completeness: { gated: true, description: 'judge: covers what the evidence holds on it (1–5 scaled to 0–1)' },
-  judge_accuracy: { gated: true, description: 'judge: every claim supported by the cited passages (1–5 scaled to 0–1)' },
-  judge_professional_tone: { gated: true, description: 'judge: neutral, precise investigator language (1–5 scaled to 0–1)' },
-  findings_per_answer: { gated: false, description: 'findings per readable analysis' },
-  citations_per_finding: { gated: false, description: 'distinct citations per finding' },
-  evidence_gaps_per_answer: { gated: false, description: 'evidence gaps per readable analysis' },
-  evidence_coverage: { gated: false, description: 'share of the passages in the prompt that the analysis cites' },
+  json_parse_rate: { better: 'higher', unit: 'share', description: 'answers that parse as JSON' },
+  schema_valid_rate: { better: 'higher', unit: 'share', description: 'answers of the shape the prompt asks for (the service can store them)' },
+  citation_validity: { better: 'higher', unit: 'share', description: 'citations that name a passage actually in the prompt' },
+  cited_finding_rate: { better: 'higher', unit: 'share', description: 'findings citing at least one real passage' },
+  confidence_reported_rate: { better: 'higher', unit: 'share', description: 'readable analyses that state a confidence level' },
+  expectation_pass_rate: { better: 'higher', unit: 'share', description: 'fixture expectations met' },
+  fixture_pass_rate: { better: 'higher', unit: 'share', description: 'fixtures meeting all their expectations' },
+  judge_readable_rate: { better: 'higher', unit: 'share', description: 'judge answers in the rubric shape (live runs)' },
+  judge_relevance: { better: 'higher', unit: 'share', description: 'judge: answers the question or task asked (1–5 scaled to 0–1)' },
+  judge_completeness: { better: 'higher', unit: 'share', description: 'judge: covers what the evidence holds on it (1–5 scaled to 0–1)' },
+  judge_accuracy: { better: 'higher', unit: 'share', description: 'judge: every claim supported by the cited passages (1–5 scaled to 0–1)' },
+  judge_professional_tone: { better: 'higher', unit: 'share', description: 'judge: neutral, precise investigator language (1–5 scaled to 0–1)' },
+  findings_per_answer: { better: 'higher', unit: 'count', description: 'findings per readable analysis' },
+  citations_per_finding: { better: 'higher', unit: 'count', description: 'distinct citations per finding' },
+  evidence_gaps_per_answer: { better: 'higher', unit: 'count', description: 'evidence gaps per readable analysis' },
+  evidence_coverage: { better: 'higher', unit: 'share', description: 'share of the passages in the prompt that the analysis cites' },
 } as const satisfies Record<string, MetricInfo>;
 export type MetricName = keyof typeof METRICS;
 export type Metrics = Record<MetricName, number | null>;

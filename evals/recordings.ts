@@ -10,6 +10,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { jsonPart } from '../layers/core/analysis/answer';
 import type { Fixture } from './fixtures';
+import type { FixtureResult, Results } from './results';
 
 export const RECORDINGS_DIR = path.join(__dirname, 'recordings');
 
@@ -84,4 +85,24 @@ export const writeRecording = async (fixture: Fixture, recording: Recording, dir
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(recording, null, 2)}\n`);
   return file;
+};
+
+/** A command that records stale recordings again, and the fixtures (`<category>/<id>`) it records. */
+export interface RecordCommand { command: string; fixtures: string[] }
+
+/**
+ * The commands that record a run's stale recordings again, from the templates the run used: one per
+ * prompt type whose fixtures in the run are all stale (its template changed), else one per stale fixture
+ * (the fixture itself changed), so nothing is sent to the model for no reason.
+ */
+export const recordCommands = (fixtures: readonly Pick<FixtureResult, 'id' | 'category' | 'prompt_type' | 'output'>[], templates: Results['run']['templates']): RecordCommand[] => {
+  const suffix = templates === 'database' ? ' --templates database' : '';
+  const commands: RecordCommand[] = [];
+  for (const type of new Set(fixtures.filter((f) => f.output.stale).map((f) => f.prompt_type))) {
+    const ofType = fixtures.filter((f) => f.prompt_type === type);
+    const stale = ofType.filter((f) => f.output.stale);
+    const groups = stale.length === ofType.length ? [{ target: `--prompt-type ${type}`, of: stale }] : stale.map((f) => ({ target: `--fixture ${f.id}`, of: [f] }));
+    for (const g of groups) commands.push({ command: `npm run eval -- record ${g.target}${suffix}`, fixtures: g.of.map((f) => `${f.category}/${f.id}`) });
+  }
+  return commands;
 };

@@ -1,13 +1,28 @@
 /** The readable terminal summary of a run and of its comparison with a baseline (pure: returns text). */
-import type { Comparison } from './compare';
-import { REGRESSION_THRESHOLD } from './compare';
-import { METRICS } from './metrics';
+import { REGRESSION_RULE, REGRESSION_THRESHOLD, type Comparison, type MetricChange } from './compare';
+import { METRICS, type MetricInfo, type MetricUnit } from './metrics';
+import { recordCommands } from './recordings';
 import type { Results } from './results';
 
 const pct = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
 const num = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : value.toFixed(2));
-const show = (metric: string, value: number | null | undefined) =>
-  ((METRICS as Record<string, { gated: boolean }>)[metric]?.gated ?? true) ? pct(value) : num(value);
+const inUnit = (unit: MetricUnit, value: number | null | undefined) => (unit === 'count' ? num(value) : pct(value));
+const show = (metric: string, value: number | null | undefined) => inUnit((METRICS as Record<string, MetricInfo>)[metric]?.unit ?? 'share', value);
+
+/** One compared metric: `82.4% → 76.0% (7.8 % worse; higher is better)`. */
+export const describeChange = (c: MetricChange): string => {
+  const direction = c.worsening > 0 ? 'worse' : 'better';
+  const how = c.worsening === 0 ? 'unchanged'
+    : c.relative === null ? `${inUnit(c.unit, Math.abs(c.worsening))} ${direction} from 0` : `${(Math.abs(c.relative) * 100).toFixed(1)} % ${direction}`;
+  return `${inUnit(c.unit, c.baseline)} → ${inUnit(c.unit, c.current)} (${how}; ${c.better} is better)`;
+};
+
+/** The stale recordings and how to record them again. */
+export const describeStale = (comparison: Pick<Comparison, 'stale' | 'record_commands'>): string[] => [
+  `${comparison.stale.length} recording(s) answered another prompt than the one rendered now, so this run does not measure the current prompts: ${comparison.stale.join(', ')}`,
+  'record them again with:',
+  ...comparison.record_commands.map((c) => `  ${c.command}`),
+];
 
 const table = (rows: string[][]): string[] => {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
@@ -31,7 +46,7 @@ export const formatSummary = (results: Results): string => {
   if (standin > 0) lines.push(`Note: ${standin} answer(s) came from the twin's Bedrock stand-in (extractive, labelled; not AI output).`);
   const stale = fixtures.filter((f) => f.output.stale);
   if (stale.length > 0) {
-    lines.push(`Stale recordings (answered an older prompt; run \`npm run eval -- record\`): ${stale.map((f) => `${f.category}/${f.id}`).join(', ')}`);
+    lines.push(`Stale recordings (answered an older prompt; run ${recordCommands(fixtures, run.templates).map((c) => `\`${c.command}\``).join(', ')}): ${stale.map((f) => `${f.category}/${f.id}`).join(', ')}`);
   }
 
   if (fixtures.length > 0) {
@@ -70,14 +85,15 @@ export const formatSummary = (results: Results): string => {
 export const formatComparison = (comparison: Comparison, baselineFile: string, baseline: Results): string => {
   const lines = ['', `Compared with ${baselineFile} ("${baseline.run.label}", ${baseline.run.mode}, ${baseline.run.finished_at}):`];
   for (const p of comparison.prompt_changes) lines.push(`  prompt ${p.prompt_type}: v${p.baseline} → v${p.current} (text changed)`);
-  const threshold = `${REGRESSION_THRESHOLD * 100} percentage points`;
   if (comparison.regressions.length === 0) {
-    lines.push(`  no metric dropped by more than ${threshold} (${comparison.changes.length} compared)`);
+    lines.push(`  no metric regressed: none worse than the baseline by more than ${REGRESSION_THRESHOLD * 100} % (and its absolute floor); ${comparison.changes.length} compared`);
   } else {
-    lines.push(`  REGRESSION: ${comparison.regressions.length} metric(s) dropped by more than ${threshold}:`);
-    for (const r of comparison.regressions) {
-      lines.push(`    ${r.scope}  ${r.metric}: ${pct(r.baseline)} → ${pct(r.current)} (−${(r.drop * 100).toFixed(1)} points)`);
-    }
+    lines.push(`  REGRESSION: ${comparison.regressions.length} metric(s) ${REGRESSION_RULE}:`);
+    for (const r of comparison.regressions) lines.push(`    ${r.scope}  ${r.metric}: ${describeChange(r)}`);
+  }
+  if (comparison.stale.length > 0) {
+    const [first, ...rest] = describeStale(comparison);
+    lines.push(`  STALE: ${first}`, ...rest.map((line) => `    ${line}`));
   }
   const notCompared = comparison.not_compared.filter((n) => !n.scope.startsWith('fixture '));
   if (notCompared.length > 0) {

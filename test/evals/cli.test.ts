@@ -1,7 +1,8 @@
 /**
  * The evaluation CLI offline, in process (fast) and once as `npm run eval -- --offline` in a clean
- * environment: filters, results file, design-only fixtures listed and never executed, baselines
- * (regression exit code, malformed files), missing or stale recordings, malformed fixtures.
+ * environment: filters, results file (to a file or stdout), design-only fixtures listed and never
+ * executed, baselines (regression and stale-recording exit code, JUnit report, malformed files), missing
+ * or stale recordings, malformed fixtures.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { resultsSchema, type Results } from '../../evals/results';
 import { runEvaluation, type AnswerSource } from '../../evals/runner';
 import { seededTemplates } from '../../evals/render';
 import { designOnlyType } from '../../layers/core/analysis/selection';
+import { descendants, parseXml } from '../support/xml';
 
 const ROOT = path.join(__dirname, '..', '..');
 let dir: string;
@@ -43,7 +45,7 @@ test('`npm run eval -- --offline` passes with no network, credentials or databas
   expect(stdout).toMatch(/Prompt evaluation "local" — offline/);
   expect(stdout).toMatch(/Fixtures run: \d+ \(basic \d+, edge \d+, adversarial \d+\)/);
   expect(stdout).toContain('Not runnable (design-only, never executed): comparative-analysis');
-  expect(stdout).toContain('no metric dropped by more than 5 percentage points');
+  expect(stdout).toContain('no metric regressed: none worse than the baseline by more than 5 %');
 }, 25_000);
 
 test('the fixtures: at least 8 basic, 6 edge, 6 adversarial, and the four design-only types, each refused by the service', async () => {
@@ -132,23 +134,53 @@ describe('--compare', () => {
     baseline = await readResults(baselineFile);
   });
 
-  /** The baseline with its run-level expectation_pass_rate `points` above this run's (which scores the same as the baseline). */
-  const raised = async (points: number) => {
-    const file = path.join(dir, `raised-${points}.json`);
-    const edited = structuredClone(baseline);
-    edited.metrics.expectation_pass_rate = baseline.metrics.expectation_pass_rate! + points;
-    await writeFile(file, JSON.stringify(edited));
+  /** The baseline edited (this run scores the same as the baseline unedited). */
+  const edited = async (name: string, edit: (metrics: Results['metrics']) => void) => {
+    const file = path.join(dir, `${name}.json`);
+    const copy = structuredClone(baseline);
+    edit(copy.metrics);
+    await writeFile(file, JSON.stringify(copy));
     return file;
   };
+  /** The baseline with its run-level expectation_pass_rate set so that this run's is `share` below it. */
+  const raised = (share: number) => edited(`raised-${share}`, (m) => {
+    m.expectation_pass_rate = baseline.metrics.expectation_pass_rate! / (1 - share);
+  });
 
-  test('a drop of more than 5 points exits 1 naming the metric; 4.9 points exits 0', async () => {
-    expect(baseline.metrics.expectation_pass_rate).toBeLessThan(0.9);
-    const flagged = await run(['--offline', '--category', 'basic', '--compare', await raised(0.051)]);
+  test('worse by more than 5 % of the baseline value exits 1 naming the metric; exactly 5 % exits 0', async () => {
+    const flagged = await run(['--offline', '--category', 'basic', '--compare', await raised(0.06)]);
     expect(flagged.code).toBe(1);
-    expect(flagged.stdout).toMatch(/REGRESSION: 1 metric\(s\) dropped by more than 5 percentage points:\n {4}run {2}expectation_pass_rate: .* \(−5\.1 points\)/);
-    const fine = await run(['--offline', '--category', 'basic', '--compare', await raised(0.049)]);
+    expect(flagged.stdout).toMatch(/REGRESSION: 1 metric\(s\) worse than the baseline by more than 5 % of the baseline value and by more than 1 percentage point \(shares\) or 0\.05 \(counts\):\n {4}run {2}expectation_pass_rate: .* \(6\.0 % worse; higher is better\)/);
+    const fine = await run(['--offline', '--category', 'basic', '--compare', await raised(0.05)]);
     expect(fine.code).toBe(0);
-    expect(fine.stdout).toContain('no metric dropped by more than 5 percentage points');
+    expect(fine.stdout).toContain('no metric regressed');
+  });
+
+  test('every metric is held to its direction: halving the findings per answer is a regression', async () => {
+    const doubled = await edited('doubled-findings', (m) => {
+      m.findings_per_answer = baseline.metrics.findings_per_answer! * 2;
+    });
+    const result = await run(['--offline', '--category', 'basic', '--compare', doubled]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/run {2}findings_per_answer: \d+\.\d\d → \d+\.\d\d \(50\.0 % worse; higher is better\)/);
+  });
+
+  test('--junit writes the comparison as JUnit XML: a testcase per fixture and per metric, a failure per regression', async () => {
+    const junit = path.join(dir, 'reports', 'junit.xml');
+    const result = await run(['--offline', '--category', 'basic', '--compare', await raised(0.06), '--junit', junit]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`JUnit report saved to ${junit}`);
+    const root = parseXml(await readFile(junit, 'utf8'));
+    const cases = descendants(root, 'testcase');
+    expect(descendants(root, 'testsuite')).toHaveLength(1);
+    expect(cases.filter((t) => t.attributes.classname === 'eval.fixture.basic')).toHaveLength(baseline.fixtures.length);
+    expect(cases.filter((t) => descendants(t, 'failure').length > 0).map((t) => t.attributes.name)).toEqual(['run expectation_pass_rate']);
+  });
+
+  test('--junit without --compare is refused before the run', async () => {
+    const result = await run(['--offline', '--junit', path.join(dir, 'junit.xml')]);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain('--junit reports the comparison with a baseline: give --compare <file> too');
   });
 
   test.each([
@@ -179,16 +211,26 @@ describe('recordings', () => {
     expect(result.stderr).toMatch(/edge\/contradictory-amounts-topic: no recording[\s\S]*npm run eval -- record/);
   });
 
-  test('a recording made from another prompt is reported as stale', async () => {
+  test('a recording made from another prompt is reported as stale, and fails --compare naming the command that records it again', async () => {
     const copy = path.join(dir, 'recordings');
     await cp(RECORDINGS_DIR, copy, { recursive: true });
-    const file = path.join(copy, 'basic', 'gap-expense-claims.json');
+    const file = path.join(copy, 'basic', 'question-duplicate-payment.json');
     await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), prompt_sha256: 'older' }));
     const out = path.join(dir, 'stale.json');
     const result = await run(['--offline', '--category', 'basic', '--output', out], { recordingsDir: copy });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Stale recordings (answered an older prompt; run `npm run eval -- record`): basic/gap-expense-claims');
-    expect((await readResults(out)).fixtures.filter((f) => f.output.stale).map((f) => f.id)).toEqual(['gap-expense-claims']);
+    expect(result.stdout).toContain('Stale recordings (answered an older prompt; run `npm run eval -- record --fixture question-duplicate-payment`): basic/question-duplicate-payment');
+    expect((await readResults(out)).fixtures.filter((f) => f.output.stale).map((f) => f.id)).toEqual(['question-duplicate-payment']);
+
+    // the same run against a baseline of itself: no metric moved, yet the gate fails
+    const compared = await run(['--offline', '--category', 'basic', '--compare', out], { recordingsDir: copy });
+    expect(compared.code).toBe(1);
+    expect(compared.stdout).toContain('no metric regressed');
+    expect(compared.stdout).toContain([
+      '  STALE: 1 recording(s) answered another prompt than the one rendered now, so this run does not measure the current prompts: basic/question-duplicate-payment',
+      '    record them again with:',
+      '      npm run eval -- record --fixture question-duplicate-payment',
+    ].join('\n'));
   });
 });
 
@@ -205,10 +247,24 @@ test.each([
   expect(result.stderr).toMatch(message);
 });
 
+test('--output - writes the results JSON to stdout and nothing else; the summary goes to stderr', async () => {
+  const result = await run(['--offline', '--category', 'edge', '--output', '-', '--compare', path.join(ROOT, 'evals', 'baseline.json')]);
+  expect(result.code).toBe(0);
+  const results = resultsSchema.parse(JSON.parse(result.stdout));
+  expect(results.fixtures.every((f) => f.category === 'edge')).toBe(true);
+  expect(result.stderr).toMatch(/Prompt evaluation "local" — offline[\s\S]*Compared with .*baseline\.json/);
+  expect(result.stderr).not.toContain('Results saved to');
+  await expect(readFile(path.join(process.cwd(), '-'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+  const both = await run(['--offline', '--output', '-', '--compare', path.join(ROOT, 'evals', 'baseline.json'), '--junit', '-']);
+  expect(both).toMatchObject({ code: 2, stdout: '' });
+  expect(both.stderr).toContain('--output - and --junit - cannot both have stdout');
+});
+
 test('--help explains every option; `schema` prints the results JSON Schema', async () => {
   const help = await run(['--help']);
   expect(help.code).toBe(0);
-  for (const option of ['--offline', '--prompt-type <type>', '--category <name>', '--compare <file>', '--version <label>', '--output <file>', 'record']) {
+  for (const option of ['--offline', '--prompt-type <type>', '--category <name>', '--compare <file>', '--version <label>', '--output <file>', '--junit <file>', 'record']) {
     expect(help.stdout).toContain(option);
   }
   const schema = await run(['schema']);

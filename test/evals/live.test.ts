@@ -107,7 +107,7 @@ test('when no model answers, the run fails with a message instead of scoring not
   expect(result.stderr).toMatch(/no fixture got an answer from the model .*check the Bedrock endpoint and credentials/);
 }, 20_000);
 
-test('--templates database evaluates the active versions: a new version makes its recordings stale', async () => {
+test('--templates database evaluates the active versions: a new version makes its recordings stale, which fails --compare', async () => {
   const before = path.join(dir, 'db-before.json');
   expect((await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', before])).code).toBe(0);
   expect((await readResults(before)).fixtures.some((f) => f.output.stale)).toBe(false);
@@ -118,11 +118,12 @@ test('--templates database evaluates the active versions: a new version makes it
   }).execute();
   const after = path.join(dir, 'db-after.json');
   const { code, stdout } = await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', after, '--compare', before]);
-  expect(code).toBe(0);
+  expect(code).toBe(1);
   const results = await readResults(after);
   expect(results.prompts.analysis_question?.version).toBe(3);
   expect(results.fixtures.filter((f) => f.output.stale).map((f) => f.prompt_type)).toEqual(['analysis_question', 'analysis_question']);
   expect(stdout).toContain('prompt analysis_question: v2 → v3 (text changed)');
+  expect(stdout).toMatch(/STALE: 2 recording\(s\) answered another prompt than the one rendered now, .*: basic\/question-[a-z-]+, basic\/question-[a-z-]+\n {4}record them again with:\n {6}npm run eval -- record --prompt-type analysis_question --templates database\n/);
   await db.deleteFrom('prompt_templates').where('prompt_type', '=', 'analysis_question').where('version', '=', 3).execute();
 });
 

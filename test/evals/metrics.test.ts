@@ -1,10 +1,12 @@
 /**
  * The evaluation's pure parts: structural metrics and expectations on known good and bad answers,
- * the judge rubric reader, run aggregates, and regression detection around the 5-point threshold.
+ * the judge rubric reader, run aggregates, and regression detection: the rule (5 % of the baseline, the
+ * absolute floors, each metric's direction) and the comparison of two runs.
  */
-import { compareResults, exceeds } from '../../evals/compare';
+import { comparisonPassed, compareResults, isRegression } from '../../evals/compare';
 import { readJudge } from '../../evals/judge';
 import { aggregate, analysisStructure, checkExpectations, qualityStructure, type ScoredFixture } from '../../evals/metrics';
+import { recordCommands } from '../../evals/recordings';
 import { RESULTS_SCHEMA_VERSION, type Results } from '../../evals/results';
 import { issueMarkers, type NonceSource } from '../../layers/core/analysis/evidence-markers';
 
@@ -135,47 +137,85 @@ test('run metrics aggregate shares over answers, citations, findings and expecta
   expect(aggregate([scoredOf(good)]).judge_readable_rate).toBeNull();
 });
 
-describe('regression detection', () => {
-  const results = (metrics: Record<string, number | null>, fixtures: { id: string; category: string; rate: number }[] = []): Results => ({
+describe('the regression rule', () => {
+  const share = { better: 'higher', unit: 'share' } as const;
+  const count = { better: 'higher', unit: 'count' } as const;
+  const lowerShare = { better: 'lower', unit: 'share' } as const;
+
+  test('worse by more than 5 % of the baseline is a regression; exactly 5 % is not', () => {
+    expect(isRegression(share, 0.8, 0.76)).toBe(false); // 0.04 = 5 % of 0.8, exactly
+    expect(isRegression(share, 0.8, 0.7599)).toBe(true);
+    expect(isRegression(share, 1, 0.95)).toBe(false);
+    expect(isRegression(share, 1, 0.949)).toBe(true);
+    expect(isRegression(count, 3.1, 1.55)).toBe(true); // halved
+    expect(isRegression(count, 2, 1.9)).toBe(false);
+    expect(isRegression(count, 2, 1.89)).toBe(true);
+  });
+
+  test('the drop is relative: 10 % of a small value is flagged, 4 % of a large one is not', () => {
+    expect(isRegression(share, 0.2, 0.18)).toBe(true);
+    expect(isRegression(share, 0.9, 0.865)).toBe(false);
+  });
+
+  test('a lower-is-better metric regresses when it rises, and never when it falls', () => {
+    expect(isRegression(lowerShare, 0.2, 0.22)).toBe(true);
+    expect(isRegression(lowerShare, 0.2, 0.21)).toBe(false); // exactly 5 %
+    expect(isRegression(lowerShare, 0.5, 0)).toBe(false);
+  });
+
+  test('near zero the absolute floor decides: 0 → 0.001 is no regression, nor 0.02 → 0.018 or 0.5 → 0.46 findings per answer', () => {
+    expect(isRegression(lowerShare, 0, 0.001)).toBe(false);
+    expect(isRegression(lowerShare, 0, 0.01)).toBe(false); // exactly the floor
+    expect(isRegression(lowerShare, 0, 0.011)).toBe(true);
+    expect(isRegression(share, 0.02, 0.018)).toBe(false);
+    expect(isRegression(count, 0.5, 0.46)).toBe(false);
+    expect(isRegression(count, 0.5, 0.44)).toBe(true);
+  });
+
+  test('an improvement or no change is never a regression', () => {
+    expect(isRegression(share, 0.5, 1)).toBe(false);
+    expect(isRegression(count, 0, 0)).toBe(false);
+  });
+});
+
+describe('comparing two runs', () => {
+  interface F { id: string; category: string; rate: number; prompt_type?: string; stale?: boolean }
+  const results = (metrics: Record<string, number | null>, fixtures: F[] = [], templates: Results['run']['templates'] = 'seed'): Results => ({
     schema_version: RESULTS_SCHEMA_VERSION,
-    run: { label: 'x', mode: 'offline', started_at: '2025-01-01T00:00:00.000Z', finished_at: '2025-01-01T00:00:01.000Z', templates: 'seed', filters: { prompt_type: null, category: null, fixture: null } },
+    run: { label: 'x', mode: 'offline', started_at: '2025-01-01T00:00:00.000Z', finished_at: '2025-01-01T00:00:01.000Z', templates, filters: { prompt_type: null, category: null, fixture: null } },
     models: { analysis: [], judge: null },
     prompts: {},
     metrics,
     by_category: {},
     confidence_levels: {},
     fixtures: fixtures.map((f) => ({
-      id: f.id, category: f.category, prompt_type: 'analysis_question', prompt_version: 1,
-      output: { source: 'recorded', model_id: 'm', standin: false, recorded_at: null, stale: false, error: null },
+      id: f.id, category: f.category, prompt_type: f.prompt_type ?? 'analysis_question', prompt_version: 1,
+      output: { source: 'recorded', model_id: 'm', standin: false, recorded_at: null, stale: f.stale ?? false, error: null },
       structure: { kind: 'quality', json_parseable: true, schema_valid: true, schema_errors: null, score: 1 },
       expectations: [], passed: true, metrics: { expectation_pass_rate: f.rate },
     })),
     not_runnable: [],
   });
 
-  test('a drop of 5.1 points is flagged, 4.9 points and exactly 5 points are not', () => {
-    const baseline = results({ schema_valid_rate: 0.9, citation_validity: 0.9, expectation_pass_rate: 1 });
-    const current = results({ schema_valid_rate: 0.849, citation_validity: 0.851, expectation_pass_rate: 0.95 });
+  test('every metric is compared: halving findings or citations is flagged, as is a share dropping by more than 5 %', () => {
+    const baseline = results({ schema_valid_rate: 0.9, citation_validity: 0.9, expectation_pass_rate: 1, findings_per_answer: 3.1, citations_per_finding: 1.2, evidence_coverage: 0.95 });
+    const current = results({ schema_valid_rate: 0.85, citation_validity: 0.856, expectation_pass_rate: 0.95, findings_per_answer: 1.55, citations_per_finding: 0.6, evidence_coverage: 0.95 });
     const { regressions, changes } = compareResults(baseline, current);
-    expect(regressions.map((r) => r.metric)).toEqual(['schema_valid_rate']);
-    expect(regressions[0]).toMatchObject({ scope: 'run', baseline: 0.9, current: 0.849 });
-    expect(changes).toHaveLength(3);
-    expect(exceeds(0.051)).toBe(true);
-    expect(exceeds(0.049)).toBe(false);
-    expect(exceeds(1 - 0.95)).toBe(false);
+    expect(regressions.map((r) => r.metric)).toEqual(['schema_valid_rate', 'findings_per_answer', 'citations_per_finding']);
+    expect(regressions[1]).toMatchObject({ scope: 'run', better: 'higher', unit: 'count', baseline: 3.1, current: 1.55, worsening: 1.55, relative: 0.5, regression: true });
+    expect(changes).toHaveLength(6);
   });
 
-  test('the drop is absolute: a 10 % relative drop of a small value is not flagged', () => {
-    expect(compareResults(results({ judge_accuracy: 0.2 }), results({ judge_accuracy: 0.18 })).regressions).toEqual([]);
-  });
-
-  test('rises, informational metrics and metrics missing from one run are never flagged', () => {
+  test('rises are never flagged; metrics missing from one run, or unknown to this version, are listed as not compared', () => {
     const { regressions, not_compared } = compareResults(
-      results({ json_parse_rate: 0.5, findings_per_answer: 4, judge_relevance: 0.9 }),
-      results({ json_parse_rate: 1, findings_per_answer: 1, judge_relevance: null }),
+      results({ json_parse_rate: 0.5, findings_per_answer: 1, judge_relevance: 0.9, retired_metric: 1 }),
+      results({ json_parse_rate: 1, findings_per_answer: 4, judge_relevance: null, retired_metric: 0 }),
     );
     expect(regressions).toEqual([]);
-    expect(not_compared).toEqual([{ scope: 'run', metric: 'judge_relevance', reason: 'not in this run' }]);
+    expect(not_compared).toEqual([
+      { scope: 'run', metric: 'judge_relevance', reason: 'not in this run' },
+      { scope: 'run', metric: 'retired_metric', reason: 'not a metric of this version of the evals' },
+    ]);
   });
 
   test('one fixture going from passing to failing is flagged on its own', () => {
@@ -191,4 +231,33 @@ describe('regression detection', () => {
     expect(comparison.regressions).toEqual([]);
     expect(comparison.not_compared).toContainEqual({ scope: 'run', metric: '*', reason: 'the runs cover different fixtures' });
   });
+
+  test('a stale recording fails the comparison even with every metric unchanged, naming the command that records it again', () => {
+    const fixtures = [{ id: 'a', category: 'basic', rate: 1 }, { id: 'b', category: 'basic', rate: 1 }];
+    const baseline = results({ schema_valid_rate: 1 }, fixtures);
+    const fresh = compareResults(baseline, results({ schema_valid_rate: 1 }, fixtures));
+    expect(comparisonPassed(fresh)).toBe(true);
+    const stale = compareResults(baseline, results({ schema_valid_rate: 1 }, [{ ...fixtures[0]!, stale: true }, fixtures[1]!]));
+    expect(stale).toMatchObject({
+      regressions: [], stale: ['basic/a'],
+      record_commands: [{ command: 'npm run eval -- record --fixture a', fixtures: ['basic/a'] }],
+    });
+    expect(comparisonPassed(stale)).toBe(false);
+  });
+});
+
+test('record commands: a prompt type whose fixtures are all stale is recorded as a type, else fixture by fixture, from the run\'s templates', () => {
+  const fixture = (id: string, prompt_type: string, stale: boolean) => ({ id, category: 'basic', prompt_type, output: { stale } as Results['fixtures'][number]['output'] });
+  const fixtures = [
+    fixture('q1', 'analysis_question', true), fixture('q2', 'analysis_question', true),
+    fixture('g1', 'analysis_gap', true), fixture('g2', 'analysis_gap', false), fixture('g3', 'analysis_gap', true),
+    fixture('s1', 'analysis_summary', false),
+  ];
+  expect(recordCommands(fixtures, 'seed')).toEqual([
+    { command: 'npm run eval -- record --prompt-type analysis_question', fixtures: ['basic/q1', 'basic/q2'] },
+    { command: 'npm run eval -- record --fixture g1', fixtures: ['basic/g1'] },
+    { command: 'npm run eval -- record --fixture g3', fixtures: ['basic/g3'] },
+  ]);
+  expect(recordCommands(fixtures.slice(0, 2), 'database').map((c) => c.command)).toEqual(['npm run eval -- record --prompt-type analysis_question --templates database']);
+  expect(recordCommands(fixtures.slice(5), 'seed')).toEqual([]);
 });
