@@ -47,7 +47,7 @@ const selectionOptions = (command: Command): Command => command
   .option('--prompt-type <type>', `only fixtures of this prompt type (${RUNNABLE_PROMPT_TYPES.join(', ')}; a design-only type lists its future/ fixtures as not runnable)`)
   .addOption(new Option('--category <name>', 'only fixtures of this category').choices(RUNNABLE_CATEGORIES))
   .option('--fixture <id>', 'only the fixture with this id')
-  .addOption(new Option('--templates <source>', 'prompt templates: the seeded version 1 (no database), or the active versions of the configured database (DATABASE_URL, else the twin\'s PGlite DATA_DIR), whose AI quota and ledger live runs then share')
+  .addOption(new Option('--templates <source>', 'prompt templates: the newest seeded version (2, from migration 0010; no database), or the active versions of the configured database (DATABASE_URL, else the twin\'s PGlite DATA_DIR), whose AI quota and ledger live runs then share')
     .choices(['seed', 'database']).default('seed'));
 
 const filtersOf = (set: FixtureSet, options: SelectionOptions, fixturesDir: string): Filters => {
