@@ -6,18 +6,23 @@
  * A twin on a folder other than the default leaves a pointer to it there, so the operator tools find it (./running.ts).
  */
 import { pointToTwin, twinCommands } from './running';
-import { startTwin } from './twin';
+import { startTwin, type TwinOptions } from './twin';
+
+/** CRON_SECRET and WEBHOOK_SECRET (empty is unset) as the values the twin puts into its Secrets Manager. */
+export const secretValuesFromEnv = (env: NodeJS.ProcessEnv): NonNullable<TwinOptions['secretValues']> => {
+  // the cron secret is sent as `Authorization: Bearer <secret>`, which ends at whitespace: such a value could never match
+  if (/\s/.test(env.CRON_SECRET ?? '')) throw new Error('CRON_SECRET must not contain whitespace (it is sent as `Authorization: Bearer <secret>`)');
+  return { ...(env.CRON_SECRET && { cron: env.CRON_SECRET }), ...(env.WEBHOOK_SECRET && { webhook: env.WEBHOOK_SECRET }) };
+};
 
 const main = async () => {
   const started = performance.now();
   const quiet = process.env.TWIN_LOG === 'quiet';
-  // the cron secret is sent as `Authorization: Bearer <secret>`, which ends at whitespace: such a value could never match
-  if (/\s/.test(process.env.CRON_SECRET ?? '')) throw new Error('CRON_SECRET must not contain whitespace (it is sent as `Authorization: Bearer <secret>`)');
   const twin = await startTwin({
     port: Number(process.env.PORT ?? 3000),
     ...(process.env.DATABASE_URL && { databaseUrl: process.env.DATABASE_URL }),
     schedules: process.env.TWIN_SCHEDULES !== 'off',
-    secretValues: { ...(process.env.CRON_SECRET && { cron: process.env.CRON_SECRET }), ...(process.env.WEBHOOK_SECRET && { webhook: process.env.WEBHOOK_SECRET }) },
+    secretValues: secretValuesFromEnv(process.env),
     log: (line) => {
       if (!quiet) console.log(`[twin] ${line}`);
     },
@@ -59,7 +64,9 @@ Ctrl-C stops.`);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 };
 
-main().catch((error: unknown) => {
-  console.error(`The twin could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`The twin could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

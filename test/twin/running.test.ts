@@ -2,11 +2,13 @@
  * How the operator tools find the running twin (lib/twin/running.ts): TWIN_DIR, else the default folder,
  * else the pointer `npm start` leaves there; a refusal naming the command that works when none is found.
  * Twins are stood in for by their endpoints.json: this process's id is a live twin, an ended child's a dead one.
+ * Also what `npm start` reads of CRON_SECRET and WEBHOOK_SECRET (lib/twin/main.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { secretValuesFromEnv } from '../../lib/twin/main';
 import { ENDPOINTS_FILE, forTwin, locateTwin, pointToTwin, POINTER_FILE, runningTwinIfAny, twinCommands, useRunningTwinDatabase, type TwinEndpoints } from '../../lib/twin/running';
 
 let root: string;
@@ -93,4 +95,10 @@ test('the eval\'s --templates database: the running twin\'s database unless one 
   useRunningTwinDatabase(configured);
   expect(configured.DATABASE_URL).toBeUndefined();
   expect(() => useRunningTwinDatabase({ TWIN_DIR: join(root, 'none') })).toThrow(/not running on TWIN_DIR=/);
+});
+
+test('npm start puts CRON_SECRET and WEBHOOK_SECRET into the twin (empty is unset); a cron secret no bearer can carry is refused', () => {
+  expect(secretValuesFromEnv({ CRON_SECRET: 'c-1', WEBHOOK_SECRET: 'whsec_1' })).toEqual({ cron: 'c-1', webhook: 'whsec_1' });
+  expect(secretValuesFromEnv({ CRON_SECRET: '', PATH: '/bin' })).toEqual({});
+  expect(() => secretValuesFromEnv({ CRON_SECRET: 'two words' })).toThrow('CRON_SECRET must not contain whitespace');
 });
