@@ -53,7 +53,7 @@ const stopped = recipes.filter((b) => b.markers.includes('stopped'));
 const EXPECTED: { holds: string; prints: RegExp[] }[] = [
   {
     holds: 'curl http://127.0.0.1:3000/api/health',
-    prints: [/"status":"ok","checks"/, /"investigations":\[\{"investigation_id"/, /"openapi":"3\.1\.0"/, /"status":"signed_in","access_token"/],
+    prints: [/"status":"ok","checks"/, /"investigation_id":"[0-9a-f-]{36}"/, /"openapi":"3\.1/, /"status":"signed_in","access_token"/],
   },
   { holds: '/api/auth/login -H', prints: [/"status":"signed_in"/] },
   { holds: '/api/admin/cron/retention', prints: [/"deleted_total":\d+/, /"complete":true/] },
