@@ -20,7 +20,7 @@ export const ENDPOINTS_FILE = 'endpoints.json';
 export const POINTER_FILE = 'running.json';
 
 /** What operator tools read to reach a running twin. */
-export const twinEndpointsSchema = z.object({
+const twinEndpointsSchema = z.object({
   url: z.string(),
   identityProvider: z.string(),
   bedrock: z.string(),
