@@ -10,6 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '../layers/core/ai/gateway';
 import type { Database } from '../layers/core/db/schema';
+import { TwinNotFoundError, useRunningTwinDatabase } from '../lib/twin/running';
 import { compareResults, comparisonPassed } from './compare';
 import { FixtureError, FIXTURES_DIR, loadFixtures, RUNNABLE_CATEGORIES, RUNNABLE_PROMPT_TYPES, selectFixtures, type Filters, type FixtureSet } from './fixtures';
 import { junitXml } from './junit';
@@ -47,7 +48,7 @@ const selectionOptions = (command: Command): Command => command
   .option('--prompt-type <type>', `only fixtures of this prompt type (${RUNNABLE_PROMPT_TYPES.join(', ')}; a design-only type lists its future/ fixtures as not runnable)`)
   .addOption(new Option('--category <name>', 'only fixtures of this category').choices(RUNNABLE_CATEGORIES))
   .option('--fixture <id>', 'only the fixture with this id')
-  .addOption(new Option('--templates <source>', 'prompt templates: the newest seeded version (2, from migration 0010; no database), or the active versions of the configured database (DATABASE_URL, else the twin\'s PGlite DATA_DIR), whose AI quota and ledger live runs then share')
+  .addOption(new Option('--templates <source>', 'prompt templates: the newest seeded version (2, from migration 0010; no database), or the active versions of the configured database (DATABASE_URL, else the running twin\'s), whose AI quota and ledger live runs then share')
     .choices(['seed', 'database']).default('seed'));
 
 const filtersOf = (set: FixtureSet, options: SelectionOptions, fixturesDir: string): Filters => {
@@ -68,7 +69,11 @@ export const main = async (argv: string[], io: CliIo = { stdout: process.stdout,
   const say = (text: string): void => {
     io.stdout.write(`${text}\n`);
   };
-  const openDb = async (configured: boolean) => (deps.openDatabase ?? (await import('./live')).openEvalDatabase)(configured);
+  const openDb = async (configured: boolean) => {
+    // --templates database with no database configured: the running twin's (lib/twin/running.ts)
+    if (configured && !deps.openDatabase) useRunningTwinDatabase();
+    return (deps.openDatabase ?? (await import('./live')).openEvalDatabase)(configured);
+  };
 
   /** Runs `work` with the database and templates the options ask for; the database only when needed. */
   const withTemplates = async <T>(options: SelectionOptions, needGateway: boolean, work: (t: Templates, live: LiveContext | undefined) => Promise<T>): Promise<T> => {
@@ -186,7 +191,7 @@ Exit codes: 0 no regression, 1 regression or stale recording flagged by --compar
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof UsageError || error instanceof FixtureError || error instanceof RecordingError || error instanceof BaselineError) {
+    if (error instanceof UsageError || error instanceof FixtureError || error instanceof RecordingError || error instanceof BaselineError || error instanceof TwinNotFoundError) {
       io.stderr.write(`eval: ${error.message}\n`);
       return 2;
     }

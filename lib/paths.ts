@@ -2,5 +2,8 @@ import { join, resolve } from 'node:path';
 
 export const PROJECT_ROOT = resolve(__dirname, '..');
 
+/** The twin's default state folder, where `npm start` also leaves the pointer to a twin run elsewhere (twin/running.ts). */
+export const DEFAULT_TWIN_DIR = join(PROJECT_ROOT, '.twin');
+
 /** The twin's state folder: TWIN_DIR, or .twin in the project. */
-export const twinDirectory = (): string => resolve(process.env.TWIN_DIR ?? join(PROJECT_ROOT, '.twin'));
+export const twinDirectory = (): string => resolve(process.env.TWIN_DIR ?? DEFAULT_TWIN_DIR);

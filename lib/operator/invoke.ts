@@ -1,17 +1,16 @@
 /**
  * How an operator command reaches its function: Lambda Invoke, signed with the operator's credentials.
  * `--stage dev|prod`: the deployed stage, through the AWS SDK's usual credential chain and region (the
- * function's name is fixed: `ias-<stage>-<id>`). Otherwise the running local twin (`npm start`): its AWS
- * edge, found in the twin folder's endpoints.json and trusted with the twin's CA, where the operator's
+ * function's name is fixed: `ias-<stage>-<id>`). Otherwise the running local twin (`npm start`, found as
+ * lib/twin/running.ts finds it): its AWS edge, trusted with the twin's CA, where the operator's
  * key is not a function's and so passes IAM as an administrator's would.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { deployedFunctionName, stagePrefix } from '../manifest';
-import { twinDirectory } from '../paths';
 import { edgeClientConfig, edgeRequest } from '../twin/edge-client';
-import { ENDPOINTS_FILE, type TwinEndpoints } from '../twin/twin';
+import { locateTwin, TwinNotFoundError, type RunningTwin } from '../twin/running';
 
 export interface OperatorTarget {
   /** where the call goes, for messages: `stage dev (eu-west-1)` or `the local twin` */
@@ -47,10 +46,14 @@ export const operatorTarget = (options: { stage?: string; region?: string; twinD
       },
     };
   }
-  const twinDir = options.twinDir ?? twinDirectory();
-  const file = join(twinDir, ENDPOINTS_FILE);
-  if (!existsSync(file)) throw new OperatorCallError(`the local twin is not running (no ${file}): start it with \`npm start\`, or name a deployed stage with --stage`);
-  const endpoints = JSON.parse(readFileSync(file, 'utf8')) as TwinEndpoints;
+  let twin: RunningTwin;
+  try {
+    twin = locateTwin(options.twinDir === undefined ? {} : { twinDir: options.twinDir });
+  } catch (error) {
+    if (error instanceof TwinNotFoundError) throw new OperatorCallError(`${error.message}; or name a deployed stage with --stage`);
+    throw error;
+  }
+  const { twinDir, endpoints } = twin;
   const caPem = readFileSync(join(twinDir, 'tls', 'ca.pem'), 'utf8');
   const edge = { port: endpoints.edgePort, caPem };
   const client = new LambdaClient(edgeClientConfig(edge, endpoints.region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' }));

@@ -3,7 +3,9 @@
  * twin's storage. When no FILES_BUCKET is configured, it opens the twin's own S3 (fauxqs, in the twin
  * folder) so attachments and background documents land where the running twin will serve them from.
  * With `--stage <stage>` or `--twin`, the file goes through the stage's (or the running twin's)
- * import-investigations function instead (lib/operator/cli-import.ts).
+ * import-investigations function instead (lib/operator/cli-import.ts). Into the embedded database only
+ * while no twin runs (./running.ts): a running twin holds its database, and the tools' twin running on
+ * another folder (the pointer) means this folder is not the one meant.
  */
 import { join } from 'node:path';
 import { ENV } from '../../layers/core/config';
@@ -11,6 +13,7 @@ import { runningTwin } from '../../layers/core/db/embedded-lock';
 import { runSeedCli } from '../../layers/core/seed/cli-seed';
 import { runImportCli, wantsImport } from '../operator/cli-import';
 import { startLocalAws } from './local-aws';
+import { forTwin, runningTwinIfAny } from './running';
 import { renderDeployment } from './twin';
 import { twinDirectory } from '../paths';
 
@@ -23,8 +26,16 @@ const main = async () => {
     process.exitCode = await runImportCli(args);
     return;
   }
+  const help = args.includes('--help') || args.includes('-h');
+  const running = !process.env[ENV.databaseUrl] && !help ? runningTwinIfAny() : undefined;
+  if (running) {
+    console.error(`seed: the local twin is running on ${running.twinDir}: load the file through it with `
+      + `\`${forTwin(running.twinDir, 'npm run seed -- --twin --file <seed file>')}\`, or stop it first to load into its folder`);
+    process.exitCode = 1;
+    return;
+  }
   // a running twin owns the folder's S3 (and refuses the embedded database to others): leave both to it
-  const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !args.includes('--help') && !args.includes('-h');
+  const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !help;
   const plan = wantsStorage ? (await renderDeployment()).plan : undefined;
   const bucket = plan?.functions.map((f) => f.environment[ENV.filesBucket]).find(Boolean);
   const aws = plan && bucket ? await startLocalAws({ dataDir: join(twinDir, 'aws'), region: plan.region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }) : undefined;

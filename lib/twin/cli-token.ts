@@ -2,15 +2,13 @@
  * `npm run token -- --role admin|investigator [--email user@…] [--ttl seconds]`
  * A dev access token of a demo user from the running twin's identity provider: issued exactly as a
  * sign-in issues it (the pool's claims, its pre-token-generation trigger), without the password round.
- * Use it as `Authorization: Bearer <token>` against the twin. Start the twin first (`npm start`).
+ * Use it as `Authorization: Bearer <token>` against the twin. Start the twin first (`npm start`); the
+ * twin is found as ./running.ts finds it (TWIN_DIR, the default folder, its pointer), never a folder of its own.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { DEMO_USERS } from '../../layers/core/seed/demo';
-import { twinDirectory } from '../paths';
 import { TOKENS_PATH } from './identity-provider';
-import { ENDPOINTS_FILE, type TwinEndpoints } from './twin';
+import { locateTwin, TwinNotFoundError } from './running';
 
 const program = new Command('token')
   .description('Get a dev access token for a demo user of the running local twin')
@@ -22,9 +20,13 @@ const program = new Command('token')
     const email = opts.email ?? DEMO_USERS.find((u) => u.role === opts.role)?.email;
     const ttl = opts.ttl === undefined ? undefined : Number(opts.ttl);
     if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) return program.error('--ttl must be a positive whole number of seconds');
-    const file = join(twinDirectory(), ENDPOINTS_FILE);
-    if (!existsSync(file)) return program.error('the twin is not running: start it with `npm start` (tokens come from its identity provider)');
-    const { identityProvider } = JSON.parse(readFileSync(file, 'utf8')) as TwinEndpoints;
+    let identityProvider: string;
+    try {
+      ({ identityProvider } = locateTwin().endpoints);
+    } catch (error) {
+      if (error instanceof TwinNotFoundError) return program.error(`${error.message} (tokens come from its identity provider)`);
+      throw error;
+    }
     const res = await fetch(`${identityProvider}${TOKENS_PATH}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, ...(ttl !== undefined && { ttlSeconds: ttl }) }),
     }).catch(() => program.error(`the twin's identity provider (${identityProvider}) does not answer: is the twin still running?`));

@@ -1,9 +1,19 @@
 /**
  * `npm start`: the local twin in the foreground. Ctrl-C stops everything cleanly.
  * Configuration (all optional): PORT (3000), TWIN_DIR (.twin), DATABASE_URL (embedded PGlite when
- * unset), TWIN_SCHEDULES=off, TWIN_LOG=quiet, CORS_ORIGIN, STANDIN_FAULTS (see bedrock-standin.ts).
+ * unset), TWIN_SCHEDULES=off, TWIN_LOG=quiet, CORS_ORIGIN, STANDIN_FAULTS (see bedrock-standin.ts),
+ * CRON_SECRET and WEBHOOK_SECRET (the secrets' values, put into the twin's Secrets Manager at start).
+ * A twin on a folder other than the default leaves a pointer to it there, so the operator tools find it (./running.ts).
  */
-import { startTwin } from './twin';
+import { pointToTwin, twinCommands } from './running';
+import { startTwin, type TwinOptions } from './twin';
+
+/** CRON_SECRET and WEBHOOK_SECRET (empty is unset) as the values the twin puts into its Secrets Manager. */
+export const secretValuesFromEnv = (env: NodeJS.ProcessEnv): NonNullable<TwinOptions['secretValues']> => {
+  // the cron secret is sent as `Authorization: Bearer <secret>`, which ends at whitespace: such a value could never match
+  if (/\s/.test(env.CRON_SECRET ?? '')) throw new Error('CRON_SECRET must not contain whitespace (it is sent as `Authorization: Bearer <secret>`)');
+  return { ...(env.CRON_SECRET && { cron: env.CRON_SECRET }), ...(env.WEBHOOK_SECRET && { webhook: env.WEBHOOK_SECRET }) };
+};
 
 const main = async () => {
   const started = performance.now();
@@ -12,14 +22,18 @@ const main = async () => {
     port: Number(process.env.PORT ?? 3000),
     ...(process.env.DATABASE_URL && { databaseUrl: process.env.DATABASE_URL }),
     schedules: process.env.TWIN_SCHEDULES !== 'off',
+    secretValues: secretValuesFromEnv(process.env),
     log: (line) => {
       if (!quiet) console.log(`[twin] ${line}`);
     },
   });
+  const removePointer = pointToTwin(twin.twinDir);
+  const commands = twinCommands(twin);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(`
 Investigation Analysis Service — local twin ready in ${seconds} s
   Base URL        ${twin.url}
+  Twin folder     ${twin.twinDir}   (TWIN_DIR; the commands below find this twin)
   Health          curl ${twin.url}/api/health
   Database        ${twin.database.engine === 'pglite' ? `embedded PGlite in ${twin.twinDir}/pgdata` : 'PostgreSQL (DATABASE_URL)'}${twin.seeded ? ' — demo investigation seeded' : ''}
   Functions       ${twin.plan.functions.length}, each in its own isolate with its template environment (logs above)
@@ -27,9 +41,12 @@ Investigation Analysis Service — local twin ready in ${seconds} s
                   (CA: ${twin.twinDir}/tls/ca.pem; curl --cacert it --connect-to ::127.0.0.1:${twin.aws.edge.port} to follow presigned URLs)
   SQS + S3        ${twin.aws.endpoint} (fauxqs, operator access)
   Bedrock         ${twin.bedrock.url} (deterministic stand-in; faults: PUT ${twin.bedrock.url}/_standin/faults/<region>)
-  Tokens          npm run token -- --role investigator   (or --role admin)
-  Cron secret     ${twin.cronSecret}
-  Webhook secret  ${twin.webhookSecret}   (signs POST /api/webhooks/payment; see docs/operations.md)
+  Tokens          ${commands.token}   (or --role admin)
+  Seed            ${commands.seed}
+  Eval            ${commands.eval}
+  Cron secret     ${twin.cronSecret}   (CRON_SECRET=… npm start sets it)
+  Webhook secret  ${twin.webhookSecret}   (signs POST /api/webhooks/payment; WEBHOOK_SECRET=… npm start sets it)
+  Docs recipes    ${commands.recipes}   (in the shell you run them from)
 Ctrl-C stops.`);
 
   let stopping = false;
@@ -37,6 +54,7 @@ Ctrl-C stops.`);
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: stopping the twin…`);
+    removePointer();
     twin.stop().then(() => process.exit(0), (error: unknown) => {
       console.error(error);
       process.exit(1);
@@ -46,7 +64,9 @@ Ctrl-C stops.`);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 };
 
-main().catch((error: unknown) => {
-  console.error(`The twin could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`The twin could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -36,6 +36,8 @@ export interface SecretStore {
   /** the value of a secret by ARN or name */
   value: (nameOrArn: string) => string | undefined;
   arnOf: (nameOrArn: string) => string | undefined;
+  /** a new current value, as PutSecretValue sets it (kept in the twin folder) */
+  put: (nameOrArn: string, value: string) => void;
   /** the Secrets Manager API (GetSecretValue, DescribeSecret) for the AWS edge */
   handle: (request: AwsHttpRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
 }
@@ -52,6 +54,11 @@ export const loadOrCreateSecrets = (twinDir: string, secrets: PlanSecret[], data
   if (changed) writeFileSync(file, JSON.stringify(stored, null, 1), { mode: 0o600 });
 
   const find = (nameOrArn: string) => secrets.find((s) => s.arn === nameOrArn || s.name === nameOrArn);
+  const put = (secret: PlanSecret, value: string) => {
+    if (stored[secret.logicalId] === value) return;
+    stored[secret.logicalId] = value;
+    writeFileSync(file, JSON.stringify(stored, null, 1), { mode: 0o600 });
+  };
   /** a version id per value: a new value is a new version, and a restart keeps the id */
   const versionOf = (secret: PlanSecret) => `twin-${createHash('sha256').update(stored[secret.logicalId] ?? '').digest('hex').slice(0, 32)}`;
   const json = (status: number, body: unknown, type?: string) => ({
@@ -62,6 +69,11 @@ export const loadOrCreateSecrets = (twinDir: string, secrets: PlanSecret[], data
   return {
     value: (nameOrArn) => { const s = find(nameOrArn); return s && stored[s.logicalId]; },
     arnOf: (nameOrArn) => find(nameOrArn)?.arn,
+    put: (nameOrArn, value) => {
+      const secret = find(nameOrArn);
+      if (!secret) throw new Error(`no secret ${nameOrArn} in the deployment`);
+      put(secret, value);
+    },
     handle: async (request) => {
       const operation = (request.headers['x-amz-target'] ?? '').replace(/^secretsmanager\./, '');
       const body = JSON.parse(request.body.toString('utf8') || '{}') as { SecretId?: string; SecretString?: string; VersionStages?: string[] };
@@ -77,8 +89,7 @@ export const loadOrCreateSecrets = (twinDir: string, secrets: PlanSecret[], data
         if (typeof body.SecretString !== 'string' || (body.VersionStages && !body.VersionStages.includes('AWSCURRENT'))) {
           return json(400, { __type: 'InvalidRequestException', Message: "The twin's Secrets Manager stores a SecretString as the AWSCURRENT version only" }, 'InvalidRequestException');
         }
-        stored[secret.logicalId] = body.SecretString;
-        writeFileSync(file, JSON.stringify(stored, null, 1), { mode: 0o600 });
+        put(secret, body.SecretString);
         return json(200, { ARN: secret.arn, Name: secret.name, VersionId: versionOf(secret), VersionStages: ['AWSCURRENT'] });
       }
       return json(400, { __type: 'InvalidRequestException', Message: `The twin's Secrets Manager does not serve ${operation}` }, 'InvalidRequestException');

@@ -41,6 +41,7 @@ import { startLocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
+import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
 import { startLambdaRuntime, type Credentials, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
 import { startSchedule, type ScheduleRun } from './schedules';
 import { loadOrCreateSecrets } from './secrets';
@@ -71,6 +72,11 @@ export interface TwinOptions {
   visibilityTimeoutSeconds?: number;
   /** a change to the rendered deployment before it runs (a test removing a grant, shortening a timeout) */
   transformPlan?: (plan: TwinPlan) => TwinPlan;
+  /**
+   * values for the cron and webhook secrets (`npm start`: CRON_SECRET, WEBHOOK_SECRET), put into the twin's
+   * Secrets Manager at start as an operator's PutSecretValue would be; the functions read them from there
+   */
+  secretValues?: { cron?: string; webhook?: string };
   log?: (line: string) => void;
 }
 
@@ -123,15 +129,6 @@ export interface Twin {
 /** An AWS call a function made, or its IAM sign-in at the database proxy. */
 export type TwinAwsCall = Omit<EdgeCall, 'service'> & { service: EdgeCall['service'] | 'rds-db' };
 
-/** The running twin's addresses, in its folder while it runs (`npm run token` reads them). */
-export const ENDPOINTS_FILE = 'endpoints.json';
-/** What operator tools read to reach the running twin (.twin/endpoints.json). */
-export interface TwinEndpoints {
-  url: string; identityProvider: string; bedrock: string; edgePort: number; region: string; pid: number;
-  /** each function's deployed name, by manifest id */
-  functions: Record<string, string>;
-}
-
 /**
  * Where the twins of a test run record every function's AWS calls (one JSON object per line) for
  * `npm run iam-report`, when RECORD_CALLS_ENV is `1` (test/support/env.ts sets it; global-setup empties the file).
@@ -169,6 +166,7 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       handle: { db, engine: 'postgres' as const, close: async () => { await db.destroy(); await closed(); } },
+      operatorUrl: databaseUrl,
       backend: { host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password), database: url.pathname.slice(1) || 'postgres' },
     };
   }
@@ -181,6 +179,8 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     handle: { db, engine: 'pglite' as const, close: async () => { await db.destroy(); await closed(); await server.stop(); await pglite.close(); } },
+    // the twin's own (trusted) role: for operator tools, the eval's --templates database (running.ts)
+    operatorUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
     backend: { host: '127.0.0.1', port, database: 'postgres' },
   };
@@ -247,6 +247,8 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
     await migrateToLatest(database.db as never);
     const secrets = loadOrCreateSecrets(twinDir, plan.secrets, plan.database);
+    const given = { [ENV.cronSecretArn]: options.secretValues?.cron, [ENV.webhookSecretArn]: options.secretValues?.webhook };
+    for (const [arnVar, value] of Object.entries(given)) if (value) secrets.put(environmentValue(plan, arnVar), value);
     const secretValue = (arnVar: string) => {
       const value = secrets.value(environmentValue(plan, arnVar));
       if (value === undefined) throw new Error(`the secret ${arnVar} names is not in the deployment`);
@@ -395,9 +397,11 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     const port = (server.address() as { port: number }).port;
     const endpoints: TwinEndpoints = {
       url: `http://127.0.0.1:${port}`, identityProvider: identityProvider.url, bedrock: bedrock.url, edgePort: edge.port, region, pid: process.pid,
+      database: backend.operatorUrl,
       functions: Object.fromEntries(plan.functions.map((f) => [f.id, f.functionName])),
     };
-    writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 1));
+    // it names a database its reader may sign in to, as secrets.json holds the secrets: the owner's only
+    writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 1), { mode: 0o600 });
     cleanups.push(() => rmSync(join(twinDir, ENDPOINTS_FILE), { force: true }));
 
     // ── event source mappings and schedules ───────────────────────────────────────────────────
