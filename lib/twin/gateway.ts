@@ -95,14 +95,16 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 
 const isText = (contentType: string | undefined) => !contentType || /json|text|xml|urlencoded|javascript/.test(contentType);
 
+export interface GatewayExtra { contentType: string; body: string | Buffer }
+
 export interface GatewayOptions {
   api: Pick<PlanApi, 'id' | 'routes' | 'cors' | 'throttles'>;
   /** verifies a bearer token as the synthesized JWT authorizer does (issuer, audience, signature, expiry) */
   authorize: (token: string) => Promise<JWTPayload>;
   /** invokes the integration's function in the twin's Lambda runtime */
   invoke: (functionId: string, event: HttpEvent, requestId: string) => Promise<InvokeOutcome>;
-  /** extra unauthenticated paths the twin itself serves */
-  extras?: Record<string, () => unknown>;
+  /** extra unauthenticated GET paths the twin itself serves (the API reference) */
+  extras?: Record<string, () => GatewayExtra>;
   onRequest?: (line: string) => void;
   /** how long the gateway waits for a function (default API Gateway's 30 s) */
   integrationTimeoutMs?: number;
@@ -166,7 +168,12 @@ export const createGateway = (options: GatewayOptions) => {
     const allowed = corsHeaders(origin);
     try {
       const extra = options.extras?.[url.pathname];
-      if (extra && method === 'GET') return send(res, 200, extra());
+      if (extra && method === 'GET') {
+        const { contentType, body } = extra();
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
+        res.end(body);
+        return finish(200);
+      }
       const preflight = method === 'OPTIONS' && cors && origin && req.headers['access-control-request-method'];
       const match = preflight ? undefined : matchRoute(routes, method, url.pathname);
       // before the authorizer and the function, as in API Gateway: a throttled request costs neither

@@ -44,6 +44,7 @@ import { startPoller, type Poller } from './pollers';
 import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
 import { startLambdaRuntime, type Credentials, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
 import { startSchedule, type ScheduleRun } from './schedules';
+import { apiDocs } from './api-docs';
 import { loadOrCreateSecrets } from './secrets';
 import { loadOrCreateTls } from './tls';
 
@@ -385,6 +386,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         return invokeFunction(functionId, event, { requestId });
       },
       onRequest: log,
+      extras: apiDocs(),
     }));
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);

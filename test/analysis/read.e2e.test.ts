@@ -7,6 +7,7 @@
 import { similarityBand } from '../../layers/core/domain/similarity';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { useTwin } from '../support/twin';
+import { apiClient, type Analysis, type AnalysisDetail, type AnalysisRequest, type ApiError, type Investigation, type RetrievalChunk } from '../../web/api/client';
 
 const e2e = useTwin();
 const { call } = e2e;
@@ -99,4 +100,36 @@ test('organization scoping, validation and authentication', async () => {
   expect(missing.body.error.details.map((d: { path: string }) => d.path)).toEqual(['investigation_id']);
   expect((await call('GET', '/api/analysis?investigation_id=nope', investigator)).status).toBe(400);
   expect((await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=500`, investigator)).status).toBe(400);
+});
+
+test('the typed client generated from the OpenAPI document reads it all by the document\'s named types', async () => {
+  const api = apiClient(e2e.twin.url, () => investigator);
+  const investigations = await api.GET('/api/investigations', { params: { query: { limit: 1 } } });
+  expect(investigations.response.status).toBe(200);
+  const first: Investigation = investigations.data!.investigations[0]!;
+  expect(first.investigation_id).toBe(INVESTIGATION);
+  expect(investigations.data!.next_cursor).toBeNull();
+
+  const detail = await api.GET('/api/analysis/{analysis_id}', { params: { path: { analysis_id: analysisId } } });
+  const analysis: AnalysisDetail = detail.data!;
+  expect(analysis.analysis_id).toBe(analysisId);
+  expect(detail.response.headers.get('x-request-id')).toEqual(expect.any(String));
+
+  const list = await api.GET('/api/analysis', { params: { query: { investigation_id: INVESTIGATION, limit: 200 } } });
+  const listed: Analysis | undefined = list.data!.analyses.find((a) => a.analysis_id === analysisId);
+  expect(listed?.generation_status).toBe(analysis.generation_status);
+
+  const retrieval = await api.GET('/api/analysis/{analysis_id}/retrieval', { params: { path: { analysis_id: analysisId } } });
+  const chunks: RetrievalChunk[] = retrieval.data!.chunks;
+  expect(chunks.length).toBeGreaterThan(0);
+
+  const request: AnalysisRequest = { investigation_id: INVESTIGATION, analysis_type: 'summary' };
+  const assessed = await api.POST('/api/analysis/assess', { body: request });
+  expect(assessed.data!.can_generate).toBe(true);
+
+  const missing = await api.GET('/api/analysis/{analysis_id}', { params: { path: { analysis_id: '00000000-0000-4000-8000-000000000000' } } });
+  // the service's error shape, or API Gateway's own ({ message }) for what it answers itself
+  if (!missing.error || !('error' in missing.error)) throw new Error(`expected the service's error, got ${JSON.stringify(missing.error)}`);
+  const refusal: ApiError = missing.error;
+  expect([missing.response.status, refusal.error.code]).toEqual([404, 'not_found']);
 });

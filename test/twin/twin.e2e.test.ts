@@ -112,6 +112,17 @@ test('every manifest route is served, and the OpenAPI document lists it', async 
   }
 });
 
+test('the twin serves the API reference at /api/docs: Redoc, from the local copy, over /api/openapi.json', async () => {
+  const page = await fetch(`${e2e.twin.url}/api/docs`);
+  expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+  const html = await page.text();
+  expect(html).toContain("import { init } from '/api/docs/redoc.standalone.js'");
+  expect(html).toContain("init('/api/openapi.json'");
+  const script = await fetch(`${e2e.twin.url}/api/docs/redoc.standalone.js`);
+  expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+  expect(await script.text()).toMatch(/export\s*\{[^}]*\binit\b[^}]*\}\s*;?\s*$/);
+});
+
 test('a queue message reaches the worker handler; one it cannot process ends in the DLQ, not lost', async () => {
   const sqs = new SQSClient(e2e.awsConfig());
   await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.url, MessageBody: JSON.stringify({ analysis_id: 'x' }) }));

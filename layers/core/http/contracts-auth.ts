@@ -105,7 +105,7 @@ export const authContracts = {
     body: newPasswordBodySchema,
     response: signInResponseSchema,
   },
-  'auth-forgot-password': {
+  'auth-forgot-password': { errors: { 202: 'A reset code was sent (status code_sent); the 200 answers the step that sets the new password' },
     body: forgotPasswordBodySchema,
     response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
   },

@@ -88,8 +88,9 @@ export const feedbackContracts = {
       judgment_enabled: z.boolean(),
     }),
   },
-  'analysis-feedback-create': { status: 201, errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Judgment before both gates, no output yet, or a request id reused for another action', 429: 'Regeneration over the organization\'s generation cap', 503: 'The regeneration could not be queued; nothing was recorded' },
+  'analysis-feedback-create': { status: 201, location: 'the feedback record', errors: { 200: 'A retry with a request id already used for this action: nothing new was recorded; the first answer again', 404: 'No such analysis in the caller\'s organization', 409: 'Judgment before both gates, no output yet, or a request id reused for another action', 429: 'Regeneration over the organization\'s generation cap', 503: 'The regeneration could not be queued; nothing was recorded' },
     params: z.object({ analysis_id: uuid }),
+    headers: z.object({ 'idempotency-key': requestIdSchema.optional().describe('the same as the body\'s request_id: a retried submit with it records once') }),
     body: feedbackBodySchema,
     response: z.object({
       feedback: feedbackRecordSchema,

@@ -16,7 +16,7 @@ const viewQuerySchema = z.object({
 });
 
 export const filesContracts = {
-  'storage-view': { errors: { 302: 'Redirect to a short-lived presigned URL of the file (unless redirect=false)', 404: 'No such file in the caller\'s organization' }, query: viewQuerySchema, response: fileViewLinkSchema },
+  'storage-view': { location: 'the presigned URL (with the 302)', errors: { 302: 'Redirect to a short-lived presigned URL of the file (unless redirect=false)', 404: 'No such file in the caller\'s organization' }, query: viewQuerySchema, response: fileViewLinkSchema },
   'background-extract-text': { errors: { 404: 'No such background document in the caller\'s organization', 415: 'Unsupported file type or charset', 422: 'Unreadable, empty, too large or missing file' },
     body: z.strictObject({ background_document_id: uuid }),
     response: extractionReportSchema,

@@ -20,8 +20,15 @@ import { operationsContracts } from './contracts-operations';
 export interface RouteContract {
   /** the success status when it is not 200 */
   status?: number;
-  /** the statuses this route answers beyond the common ones (400, 401, 403, 429), with what each means */
+  /**
+   * the statuses this route answers beyond the common ones (400, 401, 403, 429), with what each means;
+   * another 2xx carries the same response body as the success status
+   */
   errors?: Record<number, string>;
+  /** what the Location header of the success answer names, on a route that sends one */
+  location?: string;
+  /** the request headers the route reads (names in lower case) */
+  headers?: z.ZodObject;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -30,7 +37,7 @@ export interface RouteContract {
 
 const check = z.object({ status: z.enum(['ok', 'failed']), latency_ms: z.number().int(), error: z.string().optional() });
 
-const investigationSummary = z.object({
+export const investigationSummarySchema = z.object({
   investigation_id: uuid,
   title: z.string(),
   description: z.string(),
@@ -80,6 +87,33 @@ export const analysisViewSchema = z.object({
   generated_at: timestamp,
 });
 
+/** One analysis as GET /api/analysis/{id} answers: the list item and the investigator's edit, kept out of lists because it can be long. */
+export const analysisDetailSchema = analysisViewSchema.extend({
+  edit: z.object({
+    revision_id: uuid,
+    content: z.string(),
+    edited_by: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
+    edited_at: z.iso.datetime(),
+  }).nullable(),
+});
+
+export const retrievalChunkSchema = z.object({
+  rank: z.number().int(),
+  source_title: z.string(),
+  type: z.enum(['content', 'attachment', 'background_doc']),
+  included: z.boolean(),
+  similarity: z.number().min(0).max(1),
+  band: z.object({ key: z.enum(['high', 'relevant', 'somewhat', 'low']), label: z.string(), color: z.string(), percent: z.number().int() }),
+  exclusion_reason: z.string().nullable(),
+  chunk_id: uuid.nullable(),
+  evidence_item_id: uuid.nullable(),
+  background_document_id: uuid.nullable(),
+  attachment_file_name: z.string().nullable(),
+  source_deleted: z.boolean(),
+  text: z.string().nullable(),
+  text_truncated: z.boolean(),
+});
+
 export const contracts = {
   health: {
     response: z.object({
@@ -90,51 +124,29 @@ export const contracts = {
   },
   'investigations-list': {
     query: z.strictObject(pageQueryShape(INVESTIGATION_LIST)),
-    response: z.object({ investigations: z.array(investigationSummary).describe('newest first'), next_cursor: nextCursorSchema }),
+    response: z.object({ investigations: z.array(investigationSummarySchema).describe('newest first'), next_cursor: nextCursorSchema }),
   },
   'investigation-get': { errors: { 404: 'Not the caller\'s organization, or no such investigation' },
     params: z.object({ investigation_id: uuid }),
-    response: investigationSummary.extend({
+    response: investigationSummarySchema.extend({
       questions: z.array(z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() })),
       topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
     }),
   },
-  'analysis-create': { status: 202, errors: { 404: 'Investigation, question or topic not found', 409: 'No evidence, or the prompt type is deactivated', 429: 'The organization is at its cap of AI work in flight (generations and checks)', 503: 'Could not be queued; nothing was kept' },
+  'analysis-create': { status: 202, location: 'the analysis, to poll', errors: { 404: 'Investigation, question or topic not found', 409: 'No evidence, or the prompt type is deactivated', 429: 'The organization is at its cap of AI work in flight (generations and checks)', 503: 'Could not be queued; nothing was kept' },
     body: analysisRequestSchema,
     response: z.object({ analysis_id: uuid, generation_status: z.literal('queued'), poll: z.string() }),
   },
   'analysis-get': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
-    response: analysisViewSchema.extend({
-      edit: z.object({
-        revision_id: uuid,
-        content: z.string(),
-        edited_by: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
-        edited_at: z.iso.datetime(),
-      }).nullable(),
-    }),
+    response: analysisDetailSchema,
   },
   'analysis-assess': { errors: { 404: 'Investigation, question or topic not found' }, body: analysisRequestSchema, response: assessmentSchema },
   'analysis-retrieval': { errors: { 404: 'No such analysis in the caller\'s organization' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({
       analysis_id: uuid,
-      chunks: z.array(z.object({
-        rank: z.number().int(),
-        source_title: z.string(),
-        type: z.enum(['content', 'attachment', 'background_doc']),
-        included: z.boolean(),
-        similarity: z.number().min(0).max(1),
-        band: z.object({ key: z.enum(['high', 'relevant', 'somewhat', 'low']), label: z.string(), color: z.string(), percent: z.number().int() }),
-        exclusion_reason: z.string().nullable(),
-        chunk_id: uuid.nullable(),
-        evidence_item_id: uuid.nullable(),
-        background_document_id: uuid.nullable(),
-        attachment_file_name: z.string().nullable(),
-        source_deleted: z.boolean(),
-        text: z.string().nullable(),
-        text_truncated: z.boolean(),
-      })),
+      chunks: z.array(retrievalChunkSchema),
       summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
     }),
   },
@@ -142,7 +154,7 @@ export const contracts = {
     query: z.object({ investigation_id: uuid, ...pageQueryShape(ANALYSIS_LIST) }),
     response: z.object({ analyses: z.array(analysisViewSchema).describe('newest first'), next_cursor: nextCursorSchema }),
   },
-  'analysis-quality-check': { status: 202, errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Still generating, failed, or already checking', 429: 'The organization is at its cap of AI work in flight', 503: 'Could not be queued; nothing changed' },
+  'analysis-quality-check': { status: 202, location: 'the analysis\'s quality status, to poll', errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Still generating, failed, or already checking', 429: 'The organization is at its cap of AI work in flight', 503: 'Could not be queued; nothing changed' },
     params: z.object({ analysis_id: uuid }),
     response: z.object({ analysis_id: uuid, generation_status: z.literal('checking'), poll: z.string() }),
   },

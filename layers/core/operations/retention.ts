@@ -150,12 +150,15 @@ const DELETES: Record<RetentionCategory, DeleteBatch> = {
 
 const count = reportCount;
 
+const categoryRunSchema = z.object({
+  deleted: count.describe('rows deleted by this run'),
+  cutoff: z.iso.datetime().nullable().describe('rows older than this were due; null when the category is kept for ever'),
+  complete: z.boolean().describe('false when the time budget ended before every due row was deleted (the next run goes on)'),
+});
+
 export const retentionReportSchema = z.object({
-  categories: z.record(z.enum(RETENTION_CATEGORIES as [RetentionCategory, ...RetentionCategory[]]), z.object({
-    deleted: count.describe('rows deleted by this run'),
-    cutoff: z.iso.datetime().nullable().describe('rows older than this were due; null when the category is kept for ever'),
-    complete: z.boolean().describe('false when the time budget ended before every due row was deleted (the next run goes on)'),
-  })),
+  // an object with a property per category (not a record), so the document names each one
+  categories: z.object(Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<RetentionCategory, typeof categoryRunSchema>),
   policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
   deleted_total: count,
   complete: z.boolean().describe('every category swept to its cut-off'),
