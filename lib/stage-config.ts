@@ -149,7 +149,13 @@ export const stageConfig = (node: Node): StageConfig => {
   if (analysisLeaseSeconds !== undefined && !(Number.isInteger(Number(analysisLeaseSeconds)) && Number(analysisLeaseSeconds) >= 5 && Number(analysisLeaseSeconds) <= 300)) {
     throw new Error(`analysisLeaseSeconds must be an integer from 5 to 300, got '${analysisLeaseSeconds}'`);
   }
-  const retrievalMinSimilarity = ctx('retrievalMinSimilarity');
+  const floor = ctx('retrievalMinSimilarity');
+  let retrievalMinSimilarity: number | undefined;
+  try {
+    retrievalMinSimilarity = floor === undefined ? undefined : parseMinSimilarity(floor); // a malformed value fails the synth
+  } catch (error) {
+    throw new Error(`retrievalMinSimilarity: ${(error as Error).message}`, { cause: error });
+  }
   const defaults = PER_STAGE[stage as Stage];
   const logRetentionDays = ctx('logRetentionDays');
   if (logRetentionDays !== undefined && !Object.values(RetentionDays).includes(Number(logRetentionDays))) {
@@ -189,8 +195,7 @@ export const stageConfig = (node: Node): StageConfig => {
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     gatewayThrottles: gatewayThrottles === 'on',
     ...(analysisLeaseSeconds !== undefined && { analysisLeaseSeconds: Number(analysisLeaseSeconds) }),
-    // a malformed value fails the synth
-    ...(retrievalMinSimilarity !== undefined && { retrievalMinSimilarity: parseMinSimilarity(retrievalMinSimilarity) }),
+    ...(retrievalMinSimilarity !== undefined && { retrievalMinSimilarity }),
     ...defaults,
     ...(logRetentionDays !== undefined && { logRetention: Number(logRetentionDays) as RetentionDays }),
     ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),
