@@ -104,7 +104,8 @@ describe('evidence listing', () => {
     expect(await listEvidence(db, ids.org, ids.empty, { limit: 10 })).toEqual({ investigation_id: ids.empty, items: [], next_cursor: null });
     expect(await listEvidence(db, ids.otherOrg, ids.inv, { limit: 10 })).toBeUndefined();
     expect(await listEvidence(db, ids.org, randomUUID(), { limit: 10 })).toBeUndefined();
-    for (const cursor of ['nope', Buffer.from('["evidence_item","x","not-a-uuid"]').toString('base64url')]) {
+    const forged = (place: unknown[]) => Buffer.from(JSON.stringify(place)).toString('base64url');
+    for (const cursor of ['nope', forged(['evidence_item', 'x', 'not-a-uuid']), forged(['evidence_item', 'a\u0000b', randomUUID()]), forged(['item', 'x', randomUUID()])]) {
       await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor })).rejects.toMatchObject({ status: 400, details: [{ path: 'cursor' }] });
     }
     await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor: 'nope' })).rejects.toBeInstanceOf(ApiError);

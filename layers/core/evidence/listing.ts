@@ -11,6 +11,7 @@ import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { decodeCursor, pageOf } from '../http/pagination';
+import { isUnsafeText } from '../http/strings';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
 export type EvidenceKind = 'evidence_item' | 'background_document';
@@ -43,7 +44,8 @@ export interface EvidencePage {
 export const storageViewPath = (kind: 'attachment_id' | 'background_document_id', id: string): string => `/api/storage/view?${kind}=${id}`;
 
 const KIND_ORDER: readonly EvidenceKind[] = ['evidence_item', 'background_document'];
-const placeSchema = z.tuple([z.enum(KIND_ORDER), z.string(), z.uuid()]);
+// the title goes to the database as a parameter: a forged cursor's NUL must be a 400, not a database error
+const placeSchema = z.tuple([z.enum(KIND_ORDER), z.string().refine((title) => !isUnsafeText(title)), z.uuid()]);
 type Place = z.infer<typeof placeSchema>;
 
 const idOf = (entry: EvidenceEntry): string => (entry.kind === 'evidence_item' ? entry.evidence_item_id : entry.background_document_id);
