@@ -105,10 +105,27 @@ describe('evidence listing', () => {
     expect(await listEvidence(db, ids.otherOrg, ids.inv, { limit: 10 })).toBeUndefined();
     expect(await listEvidence(db, ids.org, randomUUID(), { limit: 10 })).toBeUndefined();
     const forged = (place: unknown[]) => Buffer.from(JSON.stringify(place)).toString('base64url');
-    for (const cursor of ['nope', forged(['evidence_item', 'x', 'not-a-uuid']), forged(['evidence_item', 'a\u0000b', randomUUID()]), forged(['item', 'x', randomUUID()])]) {
+    const [first] = (await listEvidence(db, ids.org, ids.inv, { limit: 1 }))!.items;
+    // the kinds' ids are not interchangeable, and an id of another investigation is no place in this one
+    for (const cursor of ['nope', forged(['evidence_item', 'not-a-uuid']), forged(['item', randomUUID()]), forged(['background_document', ids.report]),
+      forged(['evidence_item', randomUUID()])]) {
       await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor })).rejects.toMatchObject({ status: 400, details: [{ path: 'cursor' }] });
     }
     await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor: 'nope' })).rejects.toBeInstanceOf(ApiError);
+    expect(first!.kind === 'evidence_item' && (await listEvidence(db, ids.org, ids.empty, { limit: 1, cursor: forged(['evidence_item', first!.evidence_item_id]) })
+      .catch((error: ApiError) => error.status))).toBe(400);
+  });
+
+  test('a cursor names the last entry, not its title, so it stays short whatever the titles are', async () => {
+    const inv = await id('investigations', { organization_id: ids.org, title: 'Long titles' });
+    const long = await id('evidence_items', { investigation_id: inv, title: '東'.repeat(300) });
+    await id('evidence_items', { investigation_id: inv, title: '西'.repeat(300) });
+    const page = (await listEvidence(db, ids.org, inv, { limit: 1 }))!;
+    expect(page.next_cursor!.length).toBeLessThan(100);
+    const next = (await listEvidence(db, ids.org, inv, { limit: 1, cursor: page.next_cursor! }))!;
+    expect([...page.items, ...next.items].map((i) => i.kind === 'evidence_item' && i.evidence_item_id)).toContain(long);
+    expect(next.items).toHaveLength(1);
+    expect(next.next_cursor).toBeNull();
   });
 });
 

@@ -5,13 +5,15 @@
  * Every file carries the id GET /api/storage/view opens it with (`attachment_id` or
  * `background_document_id`) and that request's path. Evidence items come first, then background
  * documents; each part by title, then id (keyset order: a page is never skipped or repeated as rows are added).
+ * The cursor names the last entry (kind and id), not its title: a title of 300 characters would not fit in
+ * one; so a cursor whose entry has since been deleted is refused (400), and the client starts again.
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
+import { validationFailed } from '../http/errors';
 import { decodeCursor, pageOf } from '../http/pagination';
-import { isUnsafeText } from '../http/strings';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
 export type EvidenceKind = 'evidence_item' | 'background_document';
@@ -44,9 +46,18 @@ export interface EvidencePage {
 export const storageViewPath = (kind: 'attachment_id' | 'background_document_id', id: string): string => `/api/storage/view?${kind}=${id}`;
 
 const KIND_ORDER: readonly EvidenceKind[] = ['evidence_item', 'background_document'];
-// the title goes to the database as a parameter: a forged cursor's NUL must be a 400, not a database error
-const placeSchema = z.tuple([z.enum(KIND_ORDER), z.string().refine((title) => !isUnsafeText(title)), z.uuid()]);
-type Place = z.infer<typeof placeSchema>;
+const placeSchema = z.tuple([z.enum(KIND_ORDER), z.uuid()]);
+const TABLE = { evidence_item: 'evidence_items', background_document: 'background_documents' } as const;
+
+/** Where the previous page ended: its last entry's kind, title and id. */
+interface Place { kind: EvidenceKind; title: string; id: string }
+
+const placeOf = async (db: Kysely<Database>, investigationId: string, cursor: string): Promise<Place> => {
+  const [kind, id] = decodeCursor(cursor, placeSchema);
+  const row = await db.selectFrom(TABLE[kind]).select('title').where('id', '=', id).where('investigation_id', '=', investigationId).executeTakeFirst();
+  if (!row) throw validationFailed([{ path: 'cursor', message: 'names an entry that is no longer listed; start again from the first page' }]);
+  return { kind, title: row.title, id };
+};
 
 const idOf = (entry: EvidenceEntry): string => (entry.kind === 'evidence_item' ? entry.evidence_item_id : entry.background_document_id);
 
@@ -55,17 +66,17 @@ export const listEvidence = async (
   db: Kysely<Database>, organizationId: string, investigationId: string, page: { limit: number; cursor?: string | undefined },
 ): Promise<EvidencePage | undefined> => {
   if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) return undefined;
-  const after: Place | undefined = page.cursor === undefined ? undefined : decodeCursor(page.cursor, placeSchema);
+  const after = page.cursor === undefined ? undefined : await placeOf(db, investigationId, page.cursor);
   const want = page.limit + 1; // one more than the page: whether there is a next one
-  const items = after?.[0] === 'background_document' ? [] : await evidenceItems(db, investigationId, after, want);
-  const documents = items.length >= want ? [] : await backgroundDocuments(db, investigationId, after?.[0] === 'background_document' ? after : undefined, want - items.length);
-  const { items: entries, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, entry.title, idOf(entry)]);
+  const items = after?.kind === 'background_document' ? [] : await evidenceItems(db, investigationId, after, want);
+  const documents = items.length >= want ? [] : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
+  const { items: entries, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, idOf(entry)]);
   return { investigation_id: investigationId, items: entries, next_cursor };
 };
 
 const evidenceItems = async (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number): Promise<EvidenceEntry[]> => {
   let query = db.selectFrom('evidence_items').select(['id', 'title', 'collected_at']).where('investigation_id', '=', investigationId);
-  if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after[1], after[2])));
+  if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
   const rows = await query.orderBy('title').orderBy('id').limit(limit).execute();
   if (rows.length === 0) return [];
   const attachments = await db.selectFrom('attachments').select(['id', 'evidence_item_id', 'file_name', 'content_type', 'size_bytes'])
@@ -89,7 +100,7 @@ const backgroundDocuments = async (db: Kysely<Database>, investigationId: string
   let query = db.selectFrom('background_documents')
     .select(['id', 'title', 'file_name', 'content_type', 'size_bytes', 'included_for_ai', 'extraction_status'])
     .where('investigation_id', '=', investigationId);
-  if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after[1], after[2])));
+  if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
   const rows = await query.orderBy('title').orderBy('id').limit(limit).execute();
   return rows.map((row) => ({
     kind: 'background_document',
