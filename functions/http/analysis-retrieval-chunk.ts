@@ -1,4 +1,7 @@
-/** GET /api/analysis/{analysis_id}/retrieval/{chunk_id} — one chunk the AI considered, whole, in its surrounding passage (a citation opened). */
+/**
+ * GET /api/analysis/{analysis_id}/retrieval/{chunk_id} — one chunk the AI considered, whole, in its surrounding passage
+ * (a citation opened).
+ */
 import { getRetrievalChunk } from '../../layers/core/analysis/retrieval-view';
 import { database } from '../../layers/core/db/connection';
 import { contracts } from '../../layers/core/http/contracts';

@@ -75,13 +75,17 @@ describe('evidence listing', () => {
     expect(report).toMatchObject({ kind: 'evidence_item', evidence_item_id: ids.report, collected_at: null });
     expect(report.kind === 'evidence_item' && report.attachments).toEqual([
       expect.objectContaining({ file_name: 'photo_notes.txt', size_bytes: 10 }),
-      { attachment_id: ids.attachment, file_name: 'receiving_log.txt', content_type: 'text/plain', size_bytes: 2048, view_path: `/api/storage/view?attachment_id=${ids.attachment}` },
+      {
+        attachment_id: ids.attachment, file_name: 'receiving_log.txt', content_type: 'text/plain', size_bytes: 2048,
+        view_path: `/api/storage/view?attachment_id=${ids.attachment}`,
+      },
     ]);
     expect(page.items[0]).toMatchObject({ collected_at: '2024-03-08T10:00:00.000Z', attachments: [] });
     const [orgChart, procedure] = page.items.slice(4);
     expect(orgChart).toMatchObject({ kind: 'background_document', included: false, file_name: 'Org chart.txt', extraction_status: 'pending', size_bytes: 5 });
     expect(procedure).toMatchObject({ included: true });
-    expect(procedure!.kind === 'background_document' && procedure!.view_path).toBe(`/api/storage/view?background_document_id=${procedure!.kind === 'background_document' && procedure!.background_document_id}`);
+    if (procedure?.kind !== 'background_document') throw new Error('a background document');
+    expect(procedure.view_path).toBe(`/api/storage/view?background_document_id=${procedure.background_document_id}`);
     expect(contracts['investigation-evidence'].response.safeParse(page).success).toBe(true);
   });
 

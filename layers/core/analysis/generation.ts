@@ -93,7 +93,8 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
 
     const query = question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
     const queryEmbedding = await gateway.embed(query, context);
-    const { ranked, lowRelevance } = decideInclusion(await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding), inclusionRules());
+    const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding);
+    const { ranked, lowRelevance } = decideInclusion(candidates, inclusionRules());
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 

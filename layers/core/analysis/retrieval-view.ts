@@ -98,7 +98,9 @@ type RetrievalRow = Awaited<ReturnType<ReturnType<typeof retrievalRows>['execute
 const toChunkView = (row: RetrievalRow, excerptChars: number): RetrievalChunkView[] => {
   if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
   const similarity = Math.min(1, Math.max(0, row.similarity));
-  const { title, deleted } = sourceTitle({ type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name });
+  const { title, deleted } = sourceTitle({
+    type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name,
+  });
   const attachment = row.source_type === 'attachment';
   return [{
     rank: row.rank,
@@ -153,7 +155,9 @@ export interface RetrievalChunkDetail {
  * PASSAGE_NEIGHBOURS chunks of the same source on each side. Undefined when the analysis is not the
  * organization's, or the chunk is not among its retrieval (or no longer exists: its record lost its chunk id).
  */
-export const getRetrievalChunk = async (db: Kysely<Database>, organizationId: string, analysisId: string, chunkId: string): Promise<RetrievalChunkDetail | undefined> => {
+export const getRetrievalChunk = async (
+  db: Kysely<Database>, organizationId: string, analysisId: string, chunkId: string,
+): Promise<RetrievalChunkDetail | undefined> => {
   const row = await retrievalRows(db, organizationId, analysisId).where('r.chunk_id', '=', chunkId).executeTakeFirst();
   if (!row || row.text === null || row.embedding_source_id === null || row.chunk_index === null) return undefined;
   const [view] = toChunkView(row, row.text.length);

@@ -54,7 +54,8 @@ interface Place { kind: EvidenceKind; title: string; id: string }
 
 const placeOf = async (db: Kysely<Database>, investigationId: string, cursor: string): Promise<Place> => {
   const [kind, id] = decodeCursor(cursor, placeSchema);
-  const row = await db.selectFrom(TABLE[kind]).select('title').where('id', '=', id).where('investigation_id', '=', investigationId).executeTakeFirst();
+  const row = await db.selectFrom(TABLE[kind]).select('title').where('id', '=', id).where('investigation_id', '=', investigationId)
+    .executeTakeFirst();
   if (!row) throw validationFailed([{ path: 'cursor', message: 'names an entry that is no longer listed; start again from the first page' }]);
   return { kind, title: row.title, id };
 };
@@ -69,12 +70,15 @@ export const listEvidence = async (
   const after = page.cursor === undefined ? undefined : await placeOf(db, investigationId, page.cursor);
   const want = page.limit + 1; // one more than the page: whether there is a next one
   const items = after?.kind === 'background_document' ? [] : await evidenceItems(db, investigationId, after, want);
-  const documents = items.length >= want ? [] : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
+  const documents = items.length >= want ? []
+    : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
   const { items: entries, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, idOf(entry)]);
   return { investigation_id: investigationId, items: entries, next_cursor };
 };
 
-const evidenceItems = async (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number): Promise<EvidenceEntry[]> => {
+type Part = (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number) => Promise<EvidenceEntry[]>;
+
+const evidenceItems: Part = async (db, investigationId, after, limit) => {
   let query = db.selectFrom('evidence_items').select(['id', 'title', 'collected_at']).where('investigation_id', '=', investigationId);
   if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
   const rows = await query.orderBy('title').orderBy('id').limit(limit).execute();
@@ -96,7 +100,7 @@ const evidenceItems = async (db: Kysely<Database>, investigationId: string, afte
   }));
 };
 
-const backgroundDocuments = async (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number): Promise<EvidenceEntry[]> => {
+const backgroundDocuments: Part = async (db, investigationId, after, limit) => {
   let query = db.selectFrom('background_documents')
     .select(['id', 'title', 'file_name', 'content_type', 'size_bytes', 'included_for_ai', 'extraction_status'])
     .where('investigation_id', '=', investigationId);
