@@ -27,7 +27,7 @@ import { organizationAnalyses } from '../repositories/analyses';
 
 export const EXCERPT_CHARS = 300;
 
-/** Chunks of the same source shown on each side of a cited chunk: with ~800-character chunks, a passage of up to ~2,200 characters. */
+/** Chunks of the same source shown on each side of a cited chunk: with ~800-character chunks, passages of up to ~2,200 characters. */
 export const PASSAGE_NEIGHBOURS = 1;
 
 export const DELETED_TITLE = {

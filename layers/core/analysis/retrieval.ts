@@ -33,7 +33,7 @@ export const RETRIEVAL = {
 
 export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
 
-/** The floor as a stage sets it: a number from 0 to 1 (a malformed value fails the synth, and the function at start). */
+/** The floor as a stage sets it: a number from 0 to 1 (lib/stage-config.ts checks it, so a malformed value fails the synth). */
 export const parseMinSimilarity = (raw: string): number => {
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
