@@ -9,6 +9,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { modelIdForRegion, parseModelId } from '../layers/core/ai/models';
 import { parseAttemptTimeouts } from '../layers/core/ai/timeouts';
+import { parseMinSimilarity } from '../layers/core/analysis/retrieval';
 import { DEFAULT_AI_MODELS, type AiModels } from '../layers/core/config';
 import { parseRateLimits } from '../layers/core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
@@ -57,6 +58,11 @@ export interface StageConfig {
    */
   analysisLeaseSeconds?: number;
   /**
+   * The similarity floor of retrieval (layers/core/analysis/retrieval.ts; unset: 0.20): chunks below it are
+   * left out of an analysis's context, unless none reaches it. Context `retrievalMinSimilarity`.
+   */
+  retrievalMinSimilarity?: number;
+  /**
    * The HTTP API stage's per-route and default throttles (lib/stacks/api-stack.ts). Context
    * `gatewayThrottles=off` leaves them out, and then only the account-level API Gateway quota applies:
    * for tests that send many requests in a moment (the twin does not model the account quota).
@@ -104,6 +110,7 @@ export const CONTEXT = {
   gatewayThrottles: 'gatewayThrottles',
   generationCap: 'generationCap',
   analysisLeaseSeconds: 'analysisLeaseSeconds',
+  retrievalMinSimilarity: 'retrievalMinSimilarity',
   alarmThresholds: 'alarmThresholds',
   alarmEmails: 'alarmEmails',
   apiDomainName: 'apiDomainName',
@@ -141,6 +148,13 @@ export const stageConfig = (node: Node): StageConfig => {
   // at least 5 s: the worker renews every third of it, and each renewal is a database round trip
   if (analysisLeaseSeconds !== undefined && !(Number.isInteger(Number(analysisLeaseSeconds)) && Number(analysisLeaseSeconds) >= 5 && Number(analysisLeaseSeconds) <= 300)) {
     throw new Error(`analysisLeaseSeconds must be an integer from 5 to 300, got '${analysisLeaseSeconds}'`);
+  }
+  const floor = ctx('retrievalMinSimilarity');
+  let retrievalMinSimilarity: number | undefined;
+  try {
+    retrievalMinSimilarity = floor === undefined ? undefined : parseMinSimilarity(floor); // a malformed value fails the synth
+  } catch (error) {
+    throw new Error(`retrievalMinSimilarity: ${(error as Error).message}`, { cause: error });
   }
   const defaults = PER_STAGE[stage as Stage];
   const logRetentionDays = ctx('logRetentionDays');
@@ -181,6 +195,7 @@ export const stageConfig = (node: Node): StageConfig => {
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     gatewayThrottles: gatewayThrottles === 'on',
     ...(analysisLeaseSeconds !== undefined && { analysisLeaseSeconds: Number(analysisLeaseSeconds) }),
+    ...(retrievalMinSimilarity !== undefined && { retrievalMinSimilarity }),
     ...defaults,
     ...(logRetentionDays !== undefined && { logRetention: Number(logRetentionDays) as RetentionDays }),
     ...(instanceType !== undefined && { database: { ...defaults.database, instanceType } }),

@@ -53,6 +53,8 @@ export const ENV = {
   aiShedderDisabled: 'AI_SHEDDER_DISABLED',
   /** the lease a worker holds an analysis with, overriding analysis/lease.ts's 60 s (CDK context analysisLeaseSeconds) */
   analysisLeaseSeconds: 'ANALYSIS_LEASE_SECONDS',
+  /** the similarity floor of retrieval, overriding analysis/retrieval.ts's 0.20 (CDK context retrievalMinSimilarity) */
+  retrievalMinSimilarity: 'RETRIEVAL_MIN_SIMILARITY',
   /** per-purpose Bedrock attempt timeouts, overriding ai/timeouts.ts (CDK context aiAttemptTimeoutMs) */
   aiAttemptTimeoutMs: 'AI_ATTEMPT_TIMEOUT_MS',
   /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */

@@ -139,6 +139,9 @@ export class ServiceFunction extends ServiceLambda {
         // the analysis workers hold their analyses with it
         ...(config.analysisLeaseSeconds !== undefined && spec.triggers.some((t) => t.kind === 'queue')
           && { [ENV.analysisLeaseSeconds]: String(config.analysisLeaseSeconds) }),
+        // the function that retrieves evidence for an analysis (the generation worker) applies the floor
+        ...(config.retrievalMinSimilarity !== undefined && spec.uses.includes('bedrockAnalysis')
+          && { [ENV.retrievalMinSimilarity]: String(config.retrievalMinSimilarity) }),
       },
       // only the database is inside the VPC
       ...(spec.uses.includes('database') && { database: resources!.database }),

@@ -159,7 +159,9 @@ describe('users', () => {
       .rejects.toThrow(/users_operator_has_no_organization/);
   });
 
-  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { cursor: '' }, { cursor: 'not-a-cursor' }, { after: 'x' }, { page: '2' }])('bad query %j → 400', async (query) => {
+  // a forged cursor whose strings break the string rule (they would reach SQL) is refused like any bad cursor
+  const forged = Buffer.from(JSON.stringify(['Alpha\u0000Org', 'ivy@alpha.test'])).toString('base64url');
+  test.each([{ limit: '0' }, { limit: '201' }, { limit: 'ten' }, { cursor: '' }, { cursor: 'not-a-cursor' }, { cursor: forged }, { after: 'x' }, { page: '2' }])('bad query %j → 400', async (query) => {
     expect(await refusal(listUsers(db, query))).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 });

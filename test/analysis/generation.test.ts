@@ -4,9 +4,12 @@
  * redelivery queues the checks without generating again; an analysis already checked is left alone.
  * And the fenced prompt: a regeneration direction naming a real chunk cannot get a sentence cited to it.
  * And evidence coverage: evidence items among every chunk considered, background documents counted apart.
+ * And low relevance (issue 15, item 3): no chunk reaches the floor, so the closest few are given to the model with a note.
  */
 import type { AiGateway } from '../../layers/core/ai/gateway';
 import { generateAnalysis } from '../../layers/core/analysis/generation';
+import { LOW_RELEVANCE_NOTE } from '../../layers/core/analysis/prompts';
+import { EXCLUSION, RETRIEVAL } from '../../layers/core/analysis/retrieval';
 import { jsonColumn } from '../../layers/core/db/values';
 import type { EvidenceCoverage } from '../../layers/core/domain/evidence-coverage';
 import { toVectorLiteral } from '../../layers/core/embeddings/sources';
@@ -167,4 +170,40 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
   expect(records.find((r) => r.evidence_item_id === evidence)?.included).toBe(false);
   const stored = await db.selectFrom('analyses').select('evidence_coverage').where('id', '=', id).executeTakeFirstOrThrow();
   expect(jsonColumn<EvidenceCoverage>(stored.evidence_coverage)).toEqual({ considered: 1, total: 1, background_documents_considered: 3 });
+});
+
+test('no chunk reaches the similarity floor: the 5 closest go to the model with a note, and the analysis is low_relevance', async () => {
+  const org = (await db.insertInto('organizations').values({ name: 'Low Relevance Org' }).returning('id').executeTakeFirstOrThrow()).id;
+  const investigation = (await db.insertInto('investigations').values({ organization_id: org, title: 'Unlinked' }).returning('id').executeTakeFirstOrThrow()).id;
+  const evidence = (await db.insertInto('evidence_items').values({ investigation_id: investigation, title: 'Delivery note', content: 'x' })
+    .returning('id').executeTakeFirstOrThrow()).id;
+  const source = (await db.insertInto('embedding_sources').values({ investigation_id: investigation, source_type: 'content', source_id: evidence })
+    .returning('id').executeTakeFirstOrThrow()).id;
+  // cosine similarity to the query (the unit vector) of 0.189 down to 0.129: all under the 0.20 floor
+  const similarities = [0.189, 0.179, 0.169, 0.159, 0.149, 0.139, 0.129];
+  await db.insertInto('text_chunks').values(similarities.map((similarity, i) => ({
+    investigation_id: investigation, embedding_source_id: source, source_type: 'content' as const, evidence_item_id: evidence, chunk_index: i,
+    text: `Passage ${i} about the delivery.`,
+    embedding: toVectorLiteral(Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => (k === 0 ? similarity : k === i + 1 ? Math.sqrt(1 - similarity ** 2) : 0))),
+  }))).execute();
+  const id = (await db.insertInto('analyses').values({ investigation_id: investigation, analysis_type: 'summary' }).returning('id').executeTakeFirstOrThrow()).id;
+  const { gateway, calls } = fakeGateway();
+
+  expect(await generateAnalysis({ db, gateway }, id)).toBe('complete');
+
+  const records = await db.selectFrom('retrieval_records').select(['rank', 'similarity', 'included', 'exclusion_reason'])
+    .where('analysis_id', '=', id).orderBy('rank').execute();
+  expect(records.map((r) => r.included)).toEqual([true, true, true, true, true, false, false]);
+  expect(records.filter((r) => r.included)).toHaveLength(RETRIEVAL.lowRelevanceIncluded);
+  expect(records.map((r) => r.exclusion_reason)).toEqual([null, null, null, null, null, EXCLUSION.belowThreshold, EXCLUSION.belowThreshold]);
+  expect(records[0]!.similarity).toBeCloseTo(0.189, 6);
+  const [prompt] = calls.prompts as [string];
+  expect(prompt).toContain(LOW_RELEVANCE_NOTE);
+  expect(prompt.match(/^\[chunk:\w+\]/gm)).toHaveLength(5);
+  const stored = await db.selectFrom('analyses').select(['low_relevance', 'generation_status']).where('id', '=', id).executeTakeFirstOrThrow();
+  expect(stored).toEqual({ low_relevance: true, generation_status: 'complete' });
+  // an analysis with relevant evidence is not
+  const relevant = await queuedAnalysis();
+  await generateAnalysis({ db, gateway: fakeGateway().gateway }, relevant);
+  expect((await db.selectFrom('analyses').select('low_relevance').where('id', '=', relevant).executeTakeFirstOrThrow()).low_relevance).toBe(false);
 });

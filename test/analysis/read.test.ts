@@ -123,8 +123,11 @@ describe('retrieval view', () => {
     const [email, attachment, policy, deleted] = (await getRetrieval(db, ids.org, ids.analysis))!.chunks;
     expect(email).toMatchObject({ chunk_id: chunk.email, evidence_item_id: ids.email, background_document_id: null, attachment_file_name: null, text_truncated: true });
     expect(email!.text).toBe(LONG_TEXT.slice(0, EXCERPT_CHARS));
-    expect(attachment).toMatchObject({ evidence_item_id: ids.invoice, attachment_file_name: 'bis-1041.txt', text: 'Amount due: 9,800 EUR', text_truncated: false });
-    expect(policy).toMatchObject({ background_document_id: ids.policy, evidence_item_id: null, text: 'Transfers above 5,000 EUR need two signatures.' });
+    expect(attachment).toMatchObject({
+      evidence_item_id: ids.invoice, attachment_id: ids.attachment, attachment_file_name: 'bis-1041.txt', text: 'Amount due: 9,800 EUR', text_truncated: false,
+    });
+    expect(policy).toMatchObject({ background_document_id: ids.policy, evidence_item_id: null, attachment_id: null, text: 'Transfers above 5,000 EUR need two signatures.' });
+    expect(email!.attachment_id).toBeNull();
     expect(deleted).toMatchObject({ chunk_id: null, evidence_item_id: null, text: null, text_truncated: false });
   });
 
@@ -134,7 +137,7 @@ describe('retrieval view', () => {
   });
 
   test('an analysis not yet generated has no chunks', async () => {
-    expect(await getRetrieval(db, ids.org, ids.empty)).toEqual({ analysis_id: ids.empty, chunks: [], summary: { total: 0, included: 0, excluded: 0 } });
+    expect(await getRetrieval(db, ids.org, ids.empty)).toEqual({ analysis_id: ids.empty, low_relevance: false, chunks: [], summary: { total: 0, included: 0, excluded: 0 } });
   });
 
   test("missing, and another organization's, analyses are not found", async () => {

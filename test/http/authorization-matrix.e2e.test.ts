@@ -22,6 +22,7 @@ type Identity = (typeof IDENTITIES)[number];
 const INVESTIGATION_A = DEMO_INVESTIGATION_IDS.northwind;
 let analysisA = '';
 let feedbackA = '';
+let chunkA = '';
 const bearer: Partial<Record<Identity, string>> = {};
 
 /** Bodies that get past validation, so ownership decides the answer; other routes get none (400 counts as "let in"). */
@@ -39,6 +40,7 @@ const QUERIES: Record<string, () => string> = {
 const PATH_PARAMS: Record<string, () => string> = {
   investigation_id: () => INVESTIGATION_A,
   analysis_id: () => analysisA,
+  chunk_id: () => chunkA,
   prompt_type: () => 'analysis_question',
   feedback_id: () => feedbackA,
 };
@@ -109,10 +111,22 @@ beforeAll(async () => {
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   analysisA = created.body.analysis_id;
-  // a feedback record of org A's, for the routes that name one (stored directly: without schedules nothing is embedded to generate from)
-  feedbackA = (await twin.database.db.insertInto('feedback').values({ analysis_id: analysisA, action: 'view', status: 'viewed' })
-    .returning('id').executeTakeFirstOrThrow()).id;
-});
+  // nothing is embedded here (no schedules), so the analysis fails; give it a chunk among its retrieval, as generation records
+  // one, for GET …/retrieval/{chunk_id} (the seed queued the item's embedding source, which the chunk belongs to)
+  await e2e.pollUntilGenerated(analysisA, investigatorA);
+  const { db } = twin.database;
+  const item = await db.selectFrom('evidence_items').select('id').where('investigation_id', '=', INVESTIGATION_A).limit(1).executeTakeFirstOrThrow();
+  const source = await db.insertInto('embedding_sources').values({ investigation_id: INVESTIGATION_A, source_type: 'content', source_id: item.id })
+    .onConflict((oc) => oc.columns(['source_type', 'source_id']).doUpdateSet({ status: 'pending' })).returning('id').executeTakeFirstOrThrow();
+  chunkA = (await db.insertInto('text_chunks').values({
+    investigation_id: INVESTIGATION_A, embedding_source_id: source.id, source_type: 'content', evidence_item_id: item.id, chunk_index: 0, text: 'A passage.',
+  }).returning('id').executeTakeFirstOrThrow()).id;
+  await db.insertInto('retrieval_records').values({
+    analysis_id: analysisA, rank: 1, chunk_id: chunkA, source_type: 'content', evidence_item_id: item.id, similarity: 0.5, included: true,
+  }).execute();
+  // a feedback record of org A's, for the routes that name one (stored directly, as the analysis has no output to judge)
+  feedbackA = (await db.insertInto('feedback').values({ analysis_id: analysisA, action: 'view', status: 'viewed' }).returning('id').executeTakeFirstOrThrow()).id;
+}, 60_000);
 
 const send = async (route: Route, who: Identity): Promise<Reply> => {
   const query = QUERIES[route.fn.id]?.();

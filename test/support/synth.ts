@@ -50,6 +50,9 @@ export const STAGES = {
   attemptTimeouts: { aiAttemptTimeoutMs: 'analysis=60000,embedding=5000' },
   attemptTimeoutNotAList: { aiAttemptTimeoutMs: 'analysis=soon' },
   attemptTimeoutZero: { aiAttemptTimeoutMs: '0' },
+  // test/analysis/cdk-retrieval-floor.test.ts
+  retrievalFloor: { retrievalMinSimilarity: '0.15' },
+  retrievalFloorOutOfRange: { retrievalMinSimilarity: '1.5' },
   // test/infra/models.test.ts
   foundationModel: { aiModelAnalysis: SONNET },
   euProfile: { aiPrimaryRegion: 'eu-central-1', aiFallbackRegion: 'eu-west-1', aiModelAnalysis: `eu.${SONNET}` },

@@ -52,7 +52,7 @@ export const changing = (functionId: string, change: (fn: TwinPlan['functions'][
 export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'>;
 
 /** CDK context that sets limits only: a twin deployed with it seeds and sweeps at start-up as the demo template's twin did. */
-const LIMITS_CONTEXT: readonly string[] = ['rateLimits', 'gatewayThrottles', 'generationCap', 'analysisLeaseSeconds', 'aiAttemptTimeoutMs'];
+const LIMITS_CONTEXT: readonly string[] = ['rateLimits', 'gatewayThrottles', 'generationCap', 'analysisLeaseSeconds', 'aiAttemptTimeoutMs', 'retrievalMinSimilarity'];
 
 /** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>

@@ -187,6 +187,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/investigations/{investigation_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Evidence items with their attachments, and background documents, each openable in the file viewer */
+        get: operations["investigation-evidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analysis/assess": {
         parameters: {
             query?: never;
@@ -282,6 +299,23 @@ export interface paths {
         };
         /** Chunks the AI considered, with similarity and inclusion */
         get: operations["analysis-retrieval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analysis/{analysis_id}/retrieval/{chunk_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One retrieved chunk in full, with its surrounding passage (opening a citation) */
+        get: operations["analysis-retrieval-chunk"];
         put?: never;
         post?: never;
         delete?: never;
@@ -606,6 +640,8 @@ export interface components {
             retrieval_quality: {
                 [key: string]: unknown;
             } | null;
+            /** @description no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, which may be only weakly related to the question (the prompt told the model so) */
+            low_relevance: boolean;
             validation_status: ("valid" | "citations_removed" | "uncited_findings") | null;
             token_usage: {
                 input_tokens: number;
@@ -653,6 +689,8 @@ export interface components {
             retrieval_quality: {
                 [key: string]: unknown;
             } | null;
+            /** @description no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, which may be only weakly related to the question (the prompt told the model so) */
+            low_relevance: boolean;
             validation_status: ("valid" | "citations_removed" | "uncited_findings") | null;
             token_usage: {
                 input_tokens: number;
@@ -716,6 +754,7 @@ export interface components {
             chunk_id: string | null;
             evidence_item_id: string | null;
             background_document_id: string | null;
+            attachment_id: string | null;
             attachment_file_name: string | null;
             source_deleted: boolean;
             text: string | null;
@@ -909,6 +948,51 @@ export interface components {
                 description: string;
             }[];
         };
+        /** @description One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. Every file carries the id and path GET /api/storage/view opens it with. */
+        InvestigationEvidenceResponse: {
+            /** Format: uuid */
+            investigation_id: string;
+            items: ({
+                /** @constant */
+                kind: "evidence_item";
+                /** Format: uuid */
+                evidence_item_id: string;
+                title: string;
+                collected_at: string | null;
+                attachments: {
+                    /**
+                     * Format: uuid
+                     * @description the storage viewer's attachment_id
+                     */
+                    attachment_id: string;
+                    file_name: string;
+                    content_type: string;
+                    size_bytes: number;
+                    /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
+                    view_path: string;
+                }[];
+            } | {
+                /** @constant */
+                kind: "background_document";
+                /**
+                 * Format: uuid
+                 * @description the storage viewer's background_document_id
+                 */
+                background_document_id: string;
+                title: string;
+                file_name: string;
+                content_type: string;
+                size_bytes: number;
+                /** @description whether the AI is given this document (retrieval skips an excluded one) */
+                included: boolean;
+                /** @enum {string} */
+                extraction_status: "pending" | "extracted" | "error";
+                /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
+                view_path: string;
+            })[];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+        };
         AnalysisCreateResponse: {
             /** Format: uuid */
             analysis_id: string;
@@ -947,11 +1031,52 @@ export interface components {
         AnalysisRetrievalResponse: {
             /** Format: uuid */
             analysis_id: string;
+            /** @description no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, which may be only weakly related to the question (the prompt told the model so) */
+            low_relevance: boolean;
             chunks: components["schemas"]["RetrievalChunk"][];
             summary: {
                 total: number;
                 included: number;
                 excluded: number;
+            };
+        };
+        AnalysisRetrievalChunkResponse: {
+            /** Format: uuid */
+            analysis_id: string;
+            chunk: {
+                rank: number;
+                source_title: string;
+                /** @enum {string} */
+                type: "content" | "attachment" | "background_doc";
+                included: boolean;
+                similarity: number;
+                band: {
+                    /** @enum {string} */
+                    key: "high" | "relevant" | "somewhat" | "low";
+                    label: string;
+                    color: string;
+                    percent: number;
+                };
+                exclusion_reason: string | null;
+                /** Format: uuid */
+                chunk_id: string;
+                evidence_item_id: string | null;
+                background_document_id: string | null;
+                attachment_id: string | null;
+                attachment_file_name: string | null;
+                source_deleted: boolean;
+                /** @description the whole chunk */
+                text: string;
+                text_truncated: boolean;
+                chunk_index: number;
+            };
+            /** @description the chunk with its neighbouring chunks of the same source, joined where they overlap; passage.text.slice(chunk_start, chunk_end) is the chunk; more_before / more_after: the source goes on past the passage */
+            passage: {
+                text: string;
+                chunk_start: number;
+                chunk_end: number;
+                more_before: boolean;
+                more_after: boolean;
             };
         };
         AnalysisEngagementResponse: {
@@ -1617,11 +1742,13 @@ export type AuthForgotPasswordResponse = components['schemas']['AuthForgotPasswo
 export type PaymentWebhookResponse = components['schemas']['PaymentWebhookResponse'];
 export type InvestigationsListResponse = components['schemas']['InvestigationsListResponse'];
 export type InvestigationGetResponse = components['schemas']['InvestigationGetResponse'];
+export type InvestigationEvidenceResponse = components['schemas']['InvestigationEvidenceResponse'];
 export type AnalysisCreateResponse = components['schemas']['AnalysisCreateResponse'];
 export type AnalysisListResponse = components['schemas']['AnalysisListResponse'];
 export type AnalysisQualityCheckResponse = components['schemas']['AnalysisQualityCheckResponse'];
 export type AnalysisQualityStatusResponse = components['schemas']['AnalysisQualityStatusResponse'];
 export type AnalysisRetrievalResponse = components['schemas']['AnalysisRetrievalResponse'];
+export type AnalysisRetrievalChunkResponse = components['schemas']['AnalysisRetrievalChunkResponse'];
 export type AnalysisEngagementResponse = components['schemas']['AnalysisEngagementResponse'];
 export type AnalysisFeedbackCreateResponse = components['schemas']['AnalysisFeedbackCreateResponse'];
 export type AnalysisFeedbackListResponse = components['schemas']['AnalysisFeedbackListResponse'];
@@ -2758,6 +2885,121 @@ export interface operations {
             };
         };
     };
+    "investigation-evidence": {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 200 */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page; omit for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvestigationEvidenceResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
     "analysis-assess": {
         parameters: {
             query?: never;
@@ -2950,6 +3192,7 @@ export interface operations {
                      *             "excluded": 14,
                      *             "max_similarity": 0.71
                      *           },
+                     *           "low_relevance": false,
                      *           "validation_status": "valid",
                      *           "token_usage": {
                      *             "input_tokens": 5210,
@@ -3267,6 +3510,7 @@ export interface operations {
                      *         "excluded": 14,
                      *         "max_similarity": 0.71
                      *       },
+                     *       "low_relevance": false,
                      *       "validation_status": "valid",
                      *       "token_usage": {
                      *         "input_tokens": 5210,
@@ -3660,6 +3904,117 @@ export interface operations {
                 };
             };
             /** @description No such analysis in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "analysis-retrieval-chunk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                analysis_id: string;
+                chunk_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisRetrievalChunkResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such analysis in the caller's organization, or the chunk is not among its retrieval */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -18,7 +18,7 @@ import { readAnswer, UnreadableAnswerError } from './answer';
 import type { NonceSource } from './evidence-markers';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
 import { claimLease, holdLease } from './lease';
-import { decideInclusion, nearestChunks } from './retrieval';
+import { decideInclusion, inclusionRules, nearestChunks } from './retrieval';
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
@@ -93,7 +93,8 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
 
     const query = question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
     const queryEmbedding = await gateway.embed(query, context);
-    const ranked = decideInclusion(await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding));
+    const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding);
+    const { ranked, lowRelevance } = decideInclusion(candidates, inclusionRules());
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 
@@ -102,6 +103,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
       question: question?.text,
       topic,
       evidence: included.map((c) => ({ id: c.chunk_id, text: c.text })),
+      lowRelevance,
       regeneration: claimed.regeneration_reason ? { reason: claimed.regeneration_reason, direction: claimed.regeneration_direction } : null,
     }, markerNonce);
     const answer = await gateway.converse({
@@ -131,6 +133,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
         }),
         evidence_coverage: JSON.stringify(evidenceCoverage(ranked, Number(total))),
         retrieval_quality: JSON.stringify(retrievalQuality(ranked.map((r) => r.similarity), ranked.map((r) => r.included))),
+        low_relevance: lowRelevance,
         error_message: null,
         generated_at: new Date(),
         claimed_until: null,

@@ -74,6 +74,16 @@ export const regenerationText = (regeneration: { reason: string; direction?: str
     : '';
 
 /**
+ * The line that opens {{evidence}} when no passage reached the similarity floor (retrieval.ts): the
+ * closest passages were given anyway, and the model must know they may not bear on the request. Part of
+ * the evidence value rather than a placeholder of its own, so every stored template version (an
+ * administrator's too) carries it; it sits before the first marker, so it is never read as a passage.
+ */
+export const LOW_RELEVANCE_NOTE = 'Note from the service: no passage reached the similarity threshold for this request. '
+  + 'The passages below are the closest found and may be only weakly related to it: use only what they actually establish, '
+  + 'and say in evidence_gaps what they leave unanswered.';
+
+/**
  * The placeholder values of an analysis prompt and the markers issued for its evidence (the generation
  * worker and the evaluation CLI alike). Every user-written value is neutralised; the templates place
  * them after the evidence, in the investigator's request block (migration 0010).
@@ -83,6 +93,8 @@ export const analysisPromptValues = (input: {
   question?: string | null | undefined;
   topic?: { title: string; description: string } | undefined;
   evidence: readonly { id: string; text: string }[];
+  /** the passages are the closest found, none above the similarity floor: {{evidence}} opens with LOW_RELEVANCE_NOTE */
+  lowRelevance?: boolean;
   regeneration?: { reason: string; direction?: string | null } | null | undefined;
 }, nonce?: NonceSource): { values: Record<string, string>; markers: EvidenceMarkers } => {
   const { evidence, markers } = fencedEvidence(input.evidence, nonce);
@@ -91,7 +103,7 @@ export const analysisPromptValues = (input: {
       investigation_title: neutralise(input.investigationTitle),
       question: neutralise(input.question ?? ''),
       topic: neutralise(topicText(input.topic)),
-      evidence,
+      evidence: input.lowRelevance ? `${LOW_RELEVANCE_NOTE}\n\n${evidence}` : evidence,
       regeneration: regenerationText(input.regeneration),
     },
     markers,

@@ -39,6 +39,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   quality_confidence: row.quality_confidence,
   evidence_coverage: storedEvidenceCoverage(jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage)),
   retrieval_quality: jsonColumn(row.retrieval_quality),
+  low_relevance: row.low_relevance,
   validation_status: row.validation_status,
   token_usage: jsonColumn<{ input_tokens: number; output_tokens: number }>(row.token_usage),
   prompt_type: row.prompt_type,

@@ -14,14 +14,21 @@
  * similarity is the stored cosine similarity clamped to 0..1 (pgvector can return slightly negative
  * values); band is similarityBand() of it (key, label, color, whole percent). exclusion_reason is null
  * for included chunks. text is an excerpt of the chunk (first 300 characters, text_truncated says if
- * cut), null when the chunk no longer exists.
+ * cut), null when the chunk no longer exists; GET …/retrieval/{chunk_id} (getRetrievalChunk) gives it whole,
+ * with its surrounding passage. attachment_id (attachment chunks) or background_document_id is what
+ * GET /api/storage/view opens the file with. low_relevance: no chunk reached the similarity floor, so
+ * the closest few are the included ones (retrieval.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database, SourceType } from '../db/schema';
 import { similarityBand, type SimilarityBand } from '../domain/similarity';
+import { joinChunks } from '../embeddings/chunking';
 import { organizationAnalyses } from '../repositories/analyses';
 
 export const EXCERPT_CHARS = 300;
+
+/** Chunks of the same source shown on each side of a cited chunk: with ~800-character chunks, passages of up to ~2,200 characters. */
+export const PASSAGE_NEIGHBOURS = 1;
 
 export const DELETED_TITLE = {
   evidence: '(evidence item deleted)',
@@ -39,6 +46,7 @@ export interface RetrievalChunkView {
   chunk_id: string | null;
   evidence_item_id: string | null;
   background_document_id: string | null;
+  attachment_id: string | null;
   attachment_file_name: string | null;
   source_deleted: boolean;
   text: string | null;
@@ -47,6 +55,7 @@ export interface RetrievalChunkView {
 
 export interface RetrievalView {
   analysis_id: string;
+  low_relevance: boolean;
   chunks: RetrievalChunkView[];
   summary: { total: number; included: number; excluded: number };
 }
@@ -66,9 +75,9 @@ export const sourceTitle = ({ type, evidence_title, background_title, file_name 
   return { title: type === 'attachment' && file_name ? `${evidence_title} — ${file_name}` : evidence_title, deleted: false };
 };
 
-/** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
-export const getRetrieval = async (db: Kysely<Database>, organizationId: string, analysisId: string): Promise<RetrievalView | undefined> => {
-  const rows = await organizationAnalyses(db, organizationId)
+/** The analysis's retrieval records with what their views need, in rank order (one left-joined row and no records yet). */
+const retrievalRows = (db: Kysely<Database>, organizationId: string, analysisId: string) =>
+  organizationAnalyses(db, organizationId)
     .leftJoin('retrieval_records as r', 'r.analysis_id', 'a.id')
     .leftJoin('text_chunks as c', 'c.id', 'r.chunk_id')
     .leftJoin('evidence_items as ei', 'ei.id', 'r.evidence_item_id')
@@ -76,35 +85,101 @@ export const getRetrieval = async (db: Kysely<Database>, organizationId: string,
     .leftJoin('embedding_sources as es', (join) => join.onRef('es.id', '=', 'c.embedding_source_id').on('es.source_type', '=', 'attachment'))
     .leftJoin('attachments as at', (join) => join.onRef('at.id', '=', 'es.source_id').onRef('at.evidence_item_id', '=', 'r.evidence_item_id'))
     .select([
-      'a.id as analysis_id', 'r.rank', 'r.source_type', 'r.included', 'r.similarity', 'r.exclusion_reason', 'r.chunk_id',
-      'r.evidence_item_id', 'r.background_document_id', 'c.text', 'ei.title as evidence_title', 'bd.title as background_title',
-      'at.file_name',
+      'a.id as analysis_id', 'a.low_relevance', 'r.rank', 'r.source_type', 'r.included', 'r.similarity', 'r.exclusion_reason', 'r.chunk_id',
+      'r.evidence_item_id', 'r.background_document_id', 'c.text', 'c.embedding_source_id', 'c.chunk_index', 'ei.title as evidence_title',
+      'bd.title as background_title', 'at.id as attachment_id', 'at.file_name',
     ])
     .where('a.id', '=', analysisId)
-    .orderBy('r.rank')
-    .execute();
-  if (rows.length === 0) return undefined;
-  const chunks = rows.flatMap((row): RetrievalChunkView[] => {
-    if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
-    const similarity = Math.min(1, Math.max(0, row.similarity));
-    const { title, deleted } = sourceTitle({ type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name });
-    return [{
-      rank: row.rank,
-      source_title: title,
-      type: row.source_type,
-      included: row.included,
-      similarity,
-      band: similarityBand(row.similarity),
-      exclusion_reason: row.included ? null : row.exclusion_reason,
-      chunk_id: row.chunk_id,
-      evidence_item_id: row.evidence_item_id,
-      background_document_id: row.background_document_id,
-      attachment_file_name: row.source_type === 'attachment' ? row.file_name : null,
-      source_deleted: deleted,
-      text: row.text === null ? null : row.text.slice(0, EXCERPT_CHARS),
-      text_truncated: row.text !== null && row.text.length > EXCERPT_CHARS,
-    }];
+    .orderBy('r.rank');
+
+type RetrievalRow = Awaited<ReturnType<ReturnType<typeof retrievalRows>['execute']>>[number];
+
+/** One record as the panel shows it, its text cut to `excerptChars`; none for the row of an analysis without records. */
+const toChunkView = (row: RetrievalRow, excerptChars: number): RetrievalChunkView[] => {
+  if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
+  const similarity = Math.min(1, Math.max(0, row.similarity));
+  const { title, deleted } = sourceTitle({
+    type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name,
   });
+  const attachment = row.source_type === 'attachment';
+  return [{
+    rank: row.rank,
+    source_title: title,
+    type: row.source_type,
+    included: row.included,
+    similarity,
+    band: similarityBand(row.similarity),
+    exclusion_reason: row.included ? null : row.exclusion_reason,
+    chunk_id: row.chunk_id,
+    evidence_item_id: row.evidence_item_id,
+    background_document_id: row.background_document_id,
+    attachment_id: attachment ? row.attachment_id : null,
+    attachment_file_name: attachment ? row.file_name : null,
+    source_deleted: deleted,
+    text: row.text === null ? null : row.text.slice(0, excerptChars),
+    text_truncated: row.text !== null && row.text.length > excerptChars,
+  }];
+};
+
+/** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
+export const getRetrieval = async (db: Kysely<Database>, organizationId: string, analysisId: string): Promise<RetrievalView | undefined> => {
+  const rows = await retrievalRows(db, organizationId, analysisId).execute();
+  if (rows.length === 0) return undefined;
+  const chunks = rows.flatMap((row) => toChunkView(row, EXCERPT_CHARS));
   const included = chunks.filter((c) => c.included).length;
-  return { analysis_id: analysisId, chunks, summary: { total: chunks.length, included, excluded: chunks.length - included } };
+  return {
+    analysis_id: analysisId,
+    low_relevance: rows[0]!.low_relevance,
+    chunks,
+    summary: { total: chunks.length, included, excluded: chunks.length - included },
+  };
+};
+
+export interface RetrievalChunkDetail {
+  analysis_id: string;
+  chunk: RetrievalChunkView & { chunk_index: number };
+  passage: {
+    /** the chunk and its neighbours in the same source, joined where they overlap */
+    text: string;
+    /** where the chunk's text is in `text` */
+    chunk_start: number;
+    chunk_end: number;
+    /** the source has text before / after the passage */
+    more_before: boolean;
+    more_after: boolean;
+  };
+}
+
+/**
+ * One chunk of an analysis's retrieval, its text whole, in its surrounding passage: the chunk with
+ * PASSAGE_NEIGHBOURS chunks of the same source on each side. Undefined when the analysis is not the
+ * organization's, or the chunk is not among its retrieval (or no longer exists: its record lost its chunk id).
+ */
+export const getRetrievalChunk = async (
+  db: Kysely<Database>, organizationId: string, analysisId: string, chunkId: string,
+): Promise<RetrievalChunkDetail | undefined> => {
+  const row = await retrievalRows(db, organizationId, analysisId).where('r.chunk_id', '=', chunkId).executeTakeFirst();
+  if (!row || row.text === null || row.embedding_source_id === null || row.chunk_index === null) return undefined;
+  const [view] = toChunkView(row, row.text.length);
+  if (!view) return undefined;
+  const index = row.chunk_index;
+  // one more chunk on each side than the passage shows: whether the source goes on past it
+  const around = await db.selectFrom('text_chunks').select(['chunk_index', 'text'])
+    .where('embedding_source_id', '=', row.embedding_source_id)
+    .where('chunk_index', '>=', index - PASSAGE_NEIGHBOURS - 1).where('chunk_index', '<=', index + PASSAGE_NEIGHBOURS + 1)
+    .orderBy('chunk_index').execute();
+  const shown = around.filter((c) => Math.abs(c.chunk_index - index) <= PASSAGE_NEIGHBOURS);
+  const { text, spans } = joinChunks(shown.map((c) => c.text));
+  const span = spans[shown.findIndex((c) => c.chunk_index === index)]!;
+  return {
+    analysis_id: analysisId,
+    chunk: { ...view, chunk_index: index },
+    passage: {
+      text,
+      chunk_start: span.start,
+      chunk_end: span.end,
+      more_before: around[0]!.chunk_index < shown[0]!.chunk_index,
+      more_after: around.at(-1)!.chunk_index > shown.at(-1)!.chunk_index,
+    },
+  };
 };

@@ -4,6 +4,7 @@
  * administrator excluded from the AI are never candidates.
  */
 import { sql, type Kysely } from 'kysely';
+import { env, ENV } from '../config';
 import type { Database, SourceType } from '../db/schema';
 import { toVectorLiteral } from '../embeddings/sources';
 
@@ -13,15 +14,39 @@ export const RETRIEVAL = {
   /** at most this many go into the prompt */
   maxIncluded: 8,
   /**
-   * below this cosine similarity a chunk is not relevant enough to include. Low on purpose: cosine
+   * below this cosine similarity a chunk is not relevant enough to include: the default of the per-stage
+   * floor (RETRIEVAL_MIN_SIMILARITY, CDK context retrievalMinSimilarity). Low on purpose: cosine
    * similarity between a short question and an 800-character passage rarely passes 0.6 even when the
    * passage answers it (Titan V2 and the twin's feature hashing alike), so the ranking and the
    * context limit do most of the choosing; the bands shown to investigators stay the spec's.
    */
   minSimilarity: 0.2,
+  /**
+   * when no candidate reaches the floor, this many of the closest are included all the same (and the
+   * analysis is marked low_relevance): the model never gets an empty context while evidence exists, and a
+   * few weak passages are less noise than a full context of them
+   */
+  lowRelevanceIncluded: 5,
   /** measured: recall@20 0.85 at 100 vs 0.71 at the default 40, for ~2 ms more (npm run bench -- retrieval) */
   efSearch: 100,
 } as const;
+
+export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
+
+/** The floor as a stage sets it: a number from 0 to 1 (lib/stage-config.ts checks it, so a malformed value fails the synth). */
+export const parseMinSimilarity = (raw: string): number => {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new Error(`the retrieval similarity floor must be a number from 0 to 1, got '${raw}'`);
+  }
+  return value;
+};
+
+/** The inclusion rules of this deployment: RETRIEVAL with the stage's floor. */
+export const inclusionRules = (): InclusionRules => {
+  const floor = env(ENV.retrievalMinSimilarity);
+  return { ...RETRIEVAL, minSimilarity: floor === undefined ? RETRIEVAL.minSimilarity : parseMinSimilarity(floor) };
+};
 
 export const EXCLUSION = {
   belowThreshold: 'below similarity threshold',
@@ -43,15 +68,28 @@ export interface Ranked extends Candidate {
   exclusion_reason: string | null;
 }
 
-/** Pure: candidates arrive nearest first; the first `maxIncluded` above the threshold are included. */
-export const decideInclusion = (candidates: Candidate[], rules: { maxIncluded: number; minSimilarity: number } = RETRIEVAL): Ranked[] => {
+export interface Inclusion {
+  ranked: Ranked[];
+  /** no candidate reached the floor: the closest `lowRelevanceIncluded` were included instead */
+  lowRelevance: boolean;
+}
+
+/**
+ * Pure: candidates arrive nearest first; the first `maxIncluded` at or above the floor are included. When
+ * none reaches it, the first `lowRelevanceIncluded` are (so the context is never empty while there are
+ * candidates); the rest keep "below similarity threshold", which they are.
+ */
+export const decideInclusion = (candidates: readonly Candidate[], rules: InclusionRules): Inclusion => {
+  const relevant = (c: Candidate) => c.similarity >= rules.minSimilarity;
+  const lowRelevance = candidates.length > 0 && !candidates.some(relevant);
+  const room = lowRelevance ? rules.lowRelevanceIncluded : rules.maxIncluded;
   let included = 0;
-  return candidates.map((c, i) => {
-    const relevant = c.similarity >= rules.minSimilarity;
-    const take = relevant && included < rules.maxIncluded;
+  const ranked = candidates.map((c, i) => {
+    const take = (lowRelevance || relevant(c)) && included < room;
     if (take) included++;
-    return { ...c, rank: i + 1, included: take, exclusion_reason: take ? null : relevant ? EXCLUSION.contextFull : EXCLUSION.belowThreshold };
+    return { ...c, rank: i + 1, included: take, exclusion_reason: take ? null : relevant(c) ? EXCLUSION.contextFull : EXCLUSION.belowThreshold };
   });
+  return { ranked, lowRelevance };
 };
 
 export interface SearchOptions {

@@ -11,6 +11,7 @@ import { migration as aiCallTimeouts } from './migrations/0007-ai-call-timeouts'
 import { migration as analysisLeases } from './migrations/0008-analysis-leases';
 import { migration as fairAiCapacity } from './migrations/0009-fair-ai-capacity';
 import { migration as fencedPrompts } from './migrations/0010-fenced-prompts';
+import { migration as lowRelevance } from './migrations/0011-low-relevance';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0008-analysis-leases': analysisLeases,
   '0009-fair-ai-capacity': fairAiCapacity,
   '0010-fenced-prompts': fencedPrompts,
+  '0011-low-relevance': lowRelevance,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

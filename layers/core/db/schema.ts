@@ -158,6 +158,8 @@ export interface AnalysesTable {
   /** background_documents_considered is absent on analyses generated before it was counted (domain/evidence-coverage.ts) */
   evidence_coverage: Json<{ considered: number; total: number; background_documents_considered?: number }> | null;
   retrieval_quality: Json | null;
+  /** 0011: no chunk reached the similarity floor, so the closest few were given to the model (analysis/retrieval.ts) */
+  low_relevance: Generated<boolean>;
   validation_status: string | null;
   faithfulness_score: number | null;
   coverage_score: number | null;

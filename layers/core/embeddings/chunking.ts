@@ -193,3 +193,40 @@ export const chunkText = (raw: string, options: ChunkOptions = {}): TextChunk[] 
     return { index, text: chunk, start: s, end: e, tokenCount: estimateTokens(chunk) };
   });
 };
+
+export interface JoinedChunks {
+  text: string;
+  /** offsets of each chunk's text in `text`, in the order given */
+  spans: Array<{ start: number; end: number }>;
+}
+
+/**
+ * The text consecutive chunks of one source were cut from (chunkText's inverse, for showing a chunk in its
+ * surrounding passage): each chunk overlaps the one before by at most `overlapChars`, starting at a word
+ * start, so the longest such overlap is taken out; without one, the chunks were one space apart.
+ * Repetitive text can make a longer overlap look possible than the one chunkText chose, and then a
+ * repeated phrase shows once; the chunk texts themselves are always kept whole.
+ */
+export const joinChunks = (texts: readonly string[], overlapChars: number = CHUNK_DEFAULTS.overlapChars): JoinedChunks => {
+  let text = '';
+  const spans: JoinedChunks['spans'] = [];
+  for (const chunk of texts) {
+    if (spans.length === 0) {
+      text = chunk;
+      spans.push({ start: 0, end: chunk.length });
+      continue;
+    }
+    let overlap = 0;
+    for (let k = Math.min(overlapChars, text.length, chunk.length); k > 0; k--) {
+      const wordStart = k === text.length || text[text.length - k - 1] === ' ';
+      if (wordStart && text.endsWith(chunk.slice(0, k))) {
+        overlap = k;
+        break;
+      }
+    }
+    const start = overlap > 0 ? text.length - overlap : text.length + 1;
+    text = overlap > 0 ? text.slice(0, start) + chunk : `${text} ${chunk}`;
+    spans.push({ start, end: start + chunk.length });
+  }
+  return { text, spans };
+};

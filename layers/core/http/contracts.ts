@@ -14,6 +14,7 @@ import { INVESTIGATION_LIST } from '../repositories/investigations';
 import { adminContracts } from './contracts-admin';
 import { authContracts } from './contracts-auth';
 import { feedbackContracts } from './contracts-feedback';
+import { evidenceContracts } from './contracts-evidence';
 import { filesContracts } from './contracts-files';
 import { operationsContracts } from './contracts-operations';
 
@@ -73,6 +74,8 @@ export const analysisViewSchema = z.object({
     background_documents_considered: z.number().int().min(0).nullable(),
   }).nullable(),
   retrieval_quality: z.record(z.string(), z.unknown()).nullable(),
+  low_relevance: z.boolean().describe('no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, '
+    + 'which may be only weakly related to the question (the prompt told the model so)'),
   validation_status: z.enum(['valid', 'citations_removed', 'uncited_findings']).nullable(),
   token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).nullable(),
   prompt_type: z.string().nullable(),
@@ -97,6 +100,7 @@ export const analysisDetailSchema = analysisViewSchema.extend({
   }).nullable(),
 });
 
+/** One chunk retrieval considered; `attachment_id` or `background_document_id` opens its file in GET /api/storage/view. */
 export const retrievalChunkSchema = z.object({
   rank: z.number().int(),
   source_title: z.string(),
@@ -108,6 +112,7 @@ export const retrievalChunkSchema = z.object({
   chunk_id: uuid.nullable(),
   evidence_item_id: uuid.nullable(),
   background_document_id: uuid.nullable(),
+  attachment_id: uuid.nullable(),
   attachment_file_name: z.string().nullable(),
   source_deleted: z.boolean(),
   text: z.string().nullable(),
@@ -146,8 +151,24 @@ export const contracts = {
     params: z.object({ analysis_id: uuid }),
     response: z.object({
       analysis_id: uuid,
+      low_relevance: analysisViewSchema.shape.low_relevance,
       chunks: z.array(retrievalChunkSchema),
       summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
+    }),
+  },
+  'analysis-retrieval-chunk': { errors: { 404: 'No such analysis in the caller\'s organization, or the chunk is not among its retrieval' },
+    params: z.object({ analysis_id: uuid, chunk_id: uuid }),
+    response: z.object({
+      analysis_id: uuid,
+      chunk: retrievalChunkSchema.extend({ chunk_id: uuid, text: z.string().describe('the whole chunk'), chunk_index: z.number().int() }),
+      passage: z.object({
+        text: z.string(),
+        chunk_start: z.number().int(),
+        chunk_end: z.number().int(),
+        more_before: z.boolean(),
+        more_after: z.boolean(),
+      }).describe('the chunk with its neighbouring chunks of the same source, joined where they overlap; '
+        + 'passage.text.slice(chunk_start, chunk_end) is the chunk; more_before / more_after: the source goes on past the passage'),
     }),
   },
   'analysis-list': { errors: { 404: 'No such investigation in the caller\'s organization' },
@@ -178,6 +199,7 @@ export const contracts = {
   ...adminContracts,
   ...operationsContracts,
   ...filesContracts,
+  ...evidenceContracts,
   ...authContracts,
 } satisfies Record<string, RouteContract>;
 

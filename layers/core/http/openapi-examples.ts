@@ -30,6 +30,7 @@ const analysis = {
   quality_confidence: 'probable',
   evidence_coverage: { considered: 4, total: 5, background_documents_considered: 1 },
   retrieval_quality: { included: 6, excluded: 14, max_similarity: 0.71 },
+  low_relevance: false,
   validation_status: 'valid',
   token_usage: { input_tokens: 5210, output_tokens: 412 },
   prompt_type: 'analysis_question',

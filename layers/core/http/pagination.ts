@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import * as z from 'zod';
 import { validationFailed } from './errors';
+import { checkWith } from './strings';
 
 const CURSOR_MESSAGE = 'must be the next_cursor of the previous page';
 
@@ -31,9 +32,10 @@ export const decodeCursor = <T>(cursor: string, schema: z.ZodType<T>): T => {
   try {
     place = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch { /* reported below */ }
-  const parsed = schema.safeParse(place);
-  if (!parsed.success) throw validationFailed([{ path: 'cursor', message: CURSOR_MESSAGE }]);
-  return parsed.data;
+  // the string rule too (no NUL, no unpaired surrogate): a forged cursor's strings go into SQL
+  const checked = checkWith(schema, place);
+  if (!checked.ok) throw validationFailed([{ path: 'cursor', message: CURSOR_MESSAGE }]);
+  return checked.data;
 };
 
 /**

@@ -1,0 +1,51 @@
+/** Request and response schemas of the evidence routes (see contracts.ts, which gathers every area's). */
+import * as z from 'zod';
+import type { RouteContract } from './contracts';
+import { nextCursorSchema, pageQueryShape } from './pagination';
+import { uuid } from './params';
+
+export const EVIDENCE_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+
+const viewPath = z.string().describe('GET this path to open the file in the storage viewer (/api/storage/view)');
+
+const attachment = z.object({
+  attachment_id: uuid.describe('the storage viewer\'s attachment_id'),
+  file_name: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  view_path: viewPath,
+});
+
+const evidenceEntry = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('evidence_item'),
+    evidence_item_id: uuid,
+    title: z.string(),
+    collected_at: z.iso.datetime().nullable(),
+    attachments: z.array(attachment),
+  }),
+  z.object({
+    kind: z.literal('background_document'),
+    background_document_id: uuid.describe('the storage viewer\'s background_document_id'),
+    title: z.string(),
+    file_name: z.string(),
+    content_type: z.string(),
+    size_bytes: z.number().int(),
+    included: z.boolean().describe('whether the AI is given this document (retrieval skips an excluded one)'),
+    extraction_status: z.enum(['pending', 'extracted', 'error']),
+    view_path: viewPath,
+  }),
+]);
+
+export const evidenceContracts = {
+  'investigation-evidence': { errors: { 404: 'No such investigation in the caller\'s organization' },
+    params: z.object({ investigation_id: uuid }),
+    query: z.object(pageQueryShape(EVIDENCE_LIST)),
+    response: z.object({
+      investigation_id: uuid,
+      items: z.array(evidenceEntry),
+      next_cursor: nextCursorSchema,
+    }).describe('One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. '
+      + 'Every file carries the id and path GET /api/storage/view opens it with.'),
+  },
+} satisfies Record<string, RouteContract>;
