@@ -230,7 +230,8 @@ describe('deactivating a type', () => {
 
   test.each([
     ['unknown type', 404, 'analysis_timeline', { is_active: false }],
-    ['no type', 404, undefined, { is_active: false }],
+    ['no type', 400, undefined, { is_active: false }],
+    ['a type with a NUL (the string rule)', 400, 'analysis_gap\u0000', { is_active: false }],
     ['is_active not a boolean', 400, TYPE, { is_active: 'false' }],
     ['missing is_active', 400, TYPE, {}],
     ['other fields', 400, TYPE, { is_active: false, version: 2 }],

@@ -6,7 +6,7 @@ import type { Context } from 'aws-lambda';
 import { groupsOf } from '../../layers/core/auth/caller';
 import * as z from 'zod';
 import { conflict, type ApiError } from '../../layers/core/http/errors';
-import { accessOf, httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
+import { accessOf, bodyContent, httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
 
 const event = (routeKey: string, claims?: Record<string, string>, body?: string): HttpEvent => ({
   version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
@@ -123,4 +123,31 @@ test('a route that audits every attempt gets an unreadable body as its refusal, 
   expect((await handler(form, {} as Context)).statusCode).toBe(415);
   expect((await handler(event('GET /api/health', undefined, '{oops'), {} as Context)).statusCode).toBe(400);
   expect(audited).toEqual(['unsupported_media_type', 'bad_request']);
+});
+
+describe('query and path parameters keep the string rule on every route, also one that reads neither', () => {
+  const withQuery = (query: Record<string, string>) => ({ ...event('GET /api/health'), queryStringParameters: query });
+
+  test('a NUL or an unpaired surrogate is a 400 naming the parameter, and the implementation never runs', async () => {
+    let ran = false;
+    const handler = httpRoute(async () => { ran = true; return {}; });
+    const nul = await handler(withQuery({ note: 'a\u0000b' }), {} as Context);
+    expect([nul.statusCode, JSON.parse(nul.body!).error.details]).toEqual([400, [{ path: 'query.note', message: expect.stringMatching(/NUL/) }]]);
+    // a name the client made up is not echoed back (nor into the audit trail) unless it is plain
+    const odd = await handler(withQuery({ 'x\udc00y': '1' }), {} as Context);
+    expect(JSON.parse(odd.body!).error.details).toEqual([{ path: 'query', message: expect.stringMatching(/field names/) }]);
+    expect((await handler({ ...event('GET /api/health'), pathParameters: { id: '\ud800' } }, {} as Context)).statusCode).toBe(400);
+    expect(ran).toBe(false);
+  });
+
+  test('a route that audits every attempt gets the refusal as its body, with the JSON it carried for the audit trail', async () => {
+    const seen: unknown[] = [];
+    const handler = httpRoute(async ({ body }) => {
+      seen.push(bodyContent(body));
+      return { body: parseWith(z.object({ email: z.string() }), body) };
+    }, { auditsEveryAttempt: true });
+    const res = await handler({ ...withQuery({ note: 'a\u0000b' }), body: '{"email":"a@b.example"}' }, {} as Context);
+    expect([res.statusCode, JSON.parse(res.body!).error.code]).toEqual([400, 'validation_failed']);
+    expect(seen).toEqual([{ email: 'a@b.example' }]);
+  });
 });

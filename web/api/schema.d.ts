@@ -5334,7 +5334,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                prompt_type: "analysis_question" | "analysis_topic" | "analysis_summary" | "analysis_gap" | "analysis_error_check" | "quality_faithfulness" | "quality_coverage";
+                /** @description one of analysis_question, analysis_topic, analysis_summary, analysis_gap, analysis_error_check, quality_faithfulness, quality_coverage; another is a 404 */
+                prompt_type: string;
             };
             cookie?: never;
         };

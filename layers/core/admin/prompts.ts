@@ -15,7 +15,7 @@ import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { conflict, notFound, validationFailed } from '../http/errors';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
-import { parseWith } from '../http/route';
+import { bodyContent, parseWith } from '../http/route';
 import { auditedWrite, type AdminActor } from './audit-trail';
 import { countRows, sideBySide } from './diff';
 import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './prompt-rules';
@@ -49,6 +49,10 @@ export const createBodySchema = z.strictObject({
 export const rollbackBodySchema = z.strictObject({ prompt_type: promptType, version: versionNumber });
 
 export const activationBodySchema = z.strictObject({ is_active: z.boolean({ error: 'is_active must be true or false' }) });
+/** Any text (an unknown type is a 404, not a 400), which still keeps the string rule. */
+export const activationParamsSchema = z.object({
+  prompt_type: z.string({ error: 'the prompt type is required' }).describe(`one of ${PROMPT_TYPES.join(', ')}; another is a 404`),
+});
 
 const createdBySchema = z.object({ user_id: z.string(), email: z.string(), display_name: z.string() }).nullable();
 const versionMeta = {
@@ -217,13 +221,16 @@ const insertVersion = async (
 
 /** The audit target of a prompt write, when the request names a known type. */
 const promptTarget = (type: unknown): string | null => (typeof type === 'string' && isPromptType(type) ? `prompt:${type}` : null);
-const bodyType = (body: unknown): unknown => (body && typeof body === 'object' ? (body as Record<string, unknown>).prompt_type : undefined);
+const bodyType = (body: unknown): unknown => {
+  const content = bodyContent(body);
+  return content && typeof content === 'object' ? (content as Record<string, unknown>).prompt_type : undefined;
+};
 
-/** POST /api/admin/prompts: a new version, checked against the placeholders its type is rendered with. */
 /** Where a version is read (the Location of a created one): the history route with its number. */
 export const versionLocation = (version: Pick<PromptVersion, 'prompt_type' | 'version'>) =>
   `/api/admin/prompts/history?prompt_type=${version.prompt_type}&version=${version.version}`;
 
+/** POST /api/admin/prompts: a new version, checked against the placeholders its type is rendered with. */
 export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, body: unknown): Promise<PromptVersion> =>
   auditedWrite(db, actor, { action: 'admin.prompt.create', target: promptTarget(bodyType(body)) }, async () => {
     const input = parseWith(createBodySchema, body);
@@ -253,10 +260,11 @@ export const rollbackPrompt = (db: Kysely<Database>, actor: AdminActor, body: un
   });
 
 /** PATCH /api/admin/prompts/{prompt_type}: `{ is_active: false }` stops analyses of the type; `true` resumes them. */
-export const setPromptActive = (db: Kysely<Database>, actor: AdminActor, type: string | undefined, body: unknown) =>
-  auditedWrite(db, actor, { action: 'admin.prompt.update', target: promptTarget(type) }, async () => {
-    if (!type || !isPromptType(type)) throw notFound(`The prompt type '${type ?? ''}'`);
+export const setPromptActive = (db: Kysely<Database>, actor: AdminActor, pathType: string | undefined, body: unknown) =>
+  auditedWrite(db, actor, { action: 'admin.prompt.update', target: promptTarget(pathType) }, async () => {
+    const { prompt_type: type } = parseWith(activationParamsSchema, { prompt_type: pathType });
     const { is_active } = parseWith(activationBodySchema, body);
+    if (!isPromptType(type)) throw notFound(`The prompt type '${type}'`);
     const result = await db.transaction().execute(async (trx) => {
       await lockType(trx, type);
       const before = await typeState(trx, type);

@@ -23,7 +23,7 @@ import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors'
 import type {
   forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
 } from '../http/contracts-auth';
-import { parseWith } from '../http/route';
+import { bodyContent, parseWith } from '../http/route';
 import { isUnsafeText } from '../http/strings';
 import { logger } from '../logger';
 import { tooManyRequests } from '../ratelimit/limits';
@@ -115,7 +115,8 @@ export const parseSignInBody = async <S extends z.ZodType>(
     return parseWith(schema, body);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+    const content = bodyContent(body);
+    const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? content as Record<string, unknown> : {};
     const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string') ?? '';
     const invalid = Array.isArray(error.details) ? (error.details as { path?: unknown }[]).map((d) => String(d.path ?? '')) : [];
     await auditFailure(db, audit.action, name, origin, { stage: audit.stage, reason: 'invalid_input', fields: invalid });

@@ -2,9 +2,8 @@
 import * as z from 'zod';
 import { auditHealthQuerySchema, auditHealthSchema } from '../admin/audit-health';
 import {
-  activationBodySchema, activationSchema, createBodySchema, historyListSchema, historyQuerySchema, rollbackBodySchema, versionDetailSchema, versionSchema,
+  activationBodySchema, activationParamsSchema, activationSchema, createBodySchema, historyListSchema, historyQuerySchema, rollbackBodySchema, versionDetailSchema, versionSchema,
 } from '../admin/prompts';
-import { PROMPT_TYPES } from '../admin/prompt-rules';
 import { settingsChangeSchema, settingsListSchema } from '../admin/settings';
 import { usersQuerySchema, usersSchema } from '../admin/users';
 import type { RouteContract } from './contracts';
@@ -16,7 +15,7 @@ export const adminContracts = {
   },
   'admin-prompt-rollback': { status: 201, location: 'the new version', errors: { 404: 'No such version', 409: 'Same content as the current version' }, body: rollbackBodySchema, response: versionSchema },
   'admin-prompt-create': { status: 201, location: 'the new version', errors: { 409: 'Same content as the current version' }, body: createBodySchema, response: versionSchema },
-  'admin-prompt-update': { errors: { 404: 'No such prompt type' }, params: z.object({ prompt_type: z.enum(PROMPT_TYPES) }), body: activationBodySchema, response: activationSchema },
+  'admin-prompt-update': { errors: { 404: 'No such prompt type' }, params: activationParamsSchema, body: activationBodySchema, response: activationSchema },
   'admin-settings-get': { response: settingsListSchema },
   'admin-settings-put': { body: settingsChangeSchema, response: settingsListSchema },
   'admin-audit-health': { query: auditHealthQuerySchema, response: auditHealthSchema },

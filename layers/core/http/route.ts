@@ -14,7 +14,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/error
 import { logger } from '../logger';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
-import { checkWith } from './strings';
+import { checkWith, unsafeTextIssues } from './strings';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -112,13 +112,18 @@ const parseBody = (event: HttpEvent): unknown => {
 };
 
 /**
- * A body that could not be read (not JSON, or another media type), handed to a route that audits every
+ * A body that could not be read (not JSON, or another media type; or query or path parameters that break
+ * the string rule), handed to a route that audits every
  * attempt in place of the body: `parseWith` refuses it with the same 400 or 415, from inside the
  * audited path, so a form-encoded sign-in is a failed, audited attempt like any other invalid one.
  */
 export class UnreadableBody {
-  constructor(readonly refusal: ApiError) {}
+  /** `content`: the body, when it was JSON and the refusal is of the query or path parameters (the audit names what it names) */
+  constructor(readonly refusal: ApiError, readonly content?: unknown) {}
 }
+
+/** What a body holds for the audit trail: its content, also when the request is refused. */
+export const bodyContent = (body: unknown): unknown => (body instanceof UnreadableBody ? body.content : body);
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode: status,
@@ -165,13 +170,27 @@ export interface RouteOptions {
   auditsEveryAttempt?: boolean;
 }
 
+/**
+ * The body as JSON, once the query and path parameters keep the string rule: a route that reads neither
+ * still refuses them (400), as every declared input does. A refusal reaches a route that audits every
+ * attempt in place of its body.
+ */
+const PLAIN_PARAMETER = /^(query|path)\.[\w-]{1,64}$/;
+
 const readBody = (event: HttpEvent, options: RouteOptions): unknown => {
+  let content: unknown;
   try {
-    return parseBody(event);
+    content = parseBody(event);
   } catch (error) {
     if (options.auditsEveryAttempt && error instanceof ApiError) return new UnreadableBody(error);
     throw error;
   }
+  // a parameter named by the client is reported by its name only when the name is plain: the details are audited
+  const unsafe = unsafeTextIssues({ query: event.queryStringParameters ?? {}, path: event.pathParameters ?? {} })
+    .map((issue) => (PLAIN_PARAMETER.test(issue.path) ? issue : { ...issue, path: issue.path.split('.')[0]! }));
+  if (unsafe.length === 0) return content;
+  if (options.auditsEveryAttempt) return new UnreadableBody(validationFailed(unsafe), content);
+  throw validationFailed(unsafe);
 };
 
 const answer = async (impl: RouteImpl, options: RouteOptions, event: HttpEvent): Promise<HttpResult> => {
