@@ -1,6 +1,6 @@
 /**
  * The scheduler's bearer secret for /api/admin/cron/* routes, compared in constant time. It lives in
- * Secrets Manager (CRON_SECRET_ARN, read once per container).
+ * Secrets Manager (CRON_SECRET_ARN; cached for a few minutes, so a rotation reaches warm containers: ../aws/secrets.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { secretReader } from '../aws/secrets';

@@ -1,7 +1,7 @@
 /**
- * The payment processor's webhook signing secret, in Secrets Manager (WEBHOOK_SECRET_ARN, read once
- * per container; the stack creates a placeholder to replace with the processor's value; the twin
- * generates one and prints it at start).
+ * The payment processor's webhook signing secret, in Secrets Manager (WEBHOOK_SECRET_ARN, cached for a
+ * few minutes: ../aws/secrets.ts; the stack creates a placeholder to replace with the processor's value;
+ * the twin generates one and prints it at start).
  */
 import { secretReader } from '../aws/secrets';
 import { ENV } from '../config';
