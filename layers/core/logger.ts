@@ -1,4 +1,29 @@
-/** Structured JSON logs (Powertools). The spec's log markers ([AI:Throttle], [AUDIT FAILURE], …) go in `message`. */
+/**
+ * Structured JSON logs (Powertools). The spec's log markers ([AI:Throttle], [AUDIT FAILURE], …) go in `message`.
+ * Every line an invocation writes carries its Lambda context (function_name, function_request_id,
+ * cold_start) and, where the work has one, a `correlation_id`: an HTTP request's gateway request id (the
+ * `x-request-id` a user quotes), and for queued work the id of the request that queued it (../queues.ts).
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 
 export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'investigation-analysis' });
+
+/**
+ * The middy middleware that puts the Lambda context on every line of an invocation; keys appended during
+ * it (the correlation id among them) are dropped at its end, so none carries over to the next invocation.
+ * Once per handler: a second one in the same invocation would report a cold start as warm.
+ */
+export const lambdaContextLogging = () => injectLambdaContext(logger, { resetKeys: true });
+
+/** A handler whose log lines carry its Lambda context (for handlers that are not HTTP routes, ./http/route.ts). */
+export const withLambdaContext = <E, R>(handler: (event: E, context: Context) => Promise<R>) =>
+  middy<E, R>(handler).use(lambdaContextLogging());
+
+/** The correlation id of the running invocation, when it has one. */
+export const correlationId = (): string | undefined => {
+  const id = logger.getCorrelationId();
+  return typeof id === 'string' ? id : undefined;
+};

@@ -11,7 +11,7 @@ import { callerFromClaims, callerFromEvent, type Caller } from '../auth/caller';
 import { cronSecret, sameSecret } from '../auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
-import { logger } from '../logger';
+import { lambdaContextLogging, logger } from '../logger';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
 import { checkWith, unsafeTextIssues } from './strings';
@@ -135,11 +135,11 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
   if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
   if (isDatabaseUnavailable(error)) {
     // refused, lost or timed out (connect, statement_timeout, query read timeout): a retry may well succeed
-    logger.error('database unavailable', { error: error as Error, routeKey: event?.routeKey, requestId: event?.requestContext?.requestId });
+    logger.error('database unavailable', { error: error as Error, routeKey: event?.routeKey });
     const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
     return json(503, errorBody(new ApiError(503, 'database_unavailable', `The database is not answering; try again in ${retryAfter} seconds.`)), { 'retry-after': retryAfter });
   }
-  logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey, requestId: event?.requestContext?.requestId });
+  logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey });
   return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
 };
 
@@ -218,5 +218,11 @@ const answer = async (impl: RouteImpl, options: RouteOptions, event: HttpEvent):
 const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
   event.requestContext?.requestId ? { ...result, headers: { ...result.headers, 'x-request-id': event.requestContext.requestId } } : result;
 
+/** Every log line of the request carries the Lambda context and the gateway's request id as `correlation_id`. */
 export const httpRoute = (impl: RouteImpl, options: RouteOptions = {}) =>
-  middy<HttpEvent, HttpResult>().handler(async (event) => withRequestId(await answer(impl, options, event), event));
+  middy<HttpEvent, HttpResult>()
+    .use(lambdaContextLogging())
+    .before(({ event }) => {
+      if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);
+    })
+    .handler(async (event) => withRequestId(await answer(impl, options, event), event));
