@@ -8,16 +8,16 @@
 import { database, ping } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
 import { untilReachable } from '../../layers/core/db/reachable';
-import { logger } from '../../layers/core/logger';
+import { logger, withLambdaContext } from '../../layers/core/logger';
 
 /** Up to 5 minutes for a new proxy's target to come up (the function may run 10). */
 export const REACHABLE = { attempts: 21, delayMs: 15_000 };
 
-export const handler = async (): Promise<{ applied: string[] }> => {
+export const handler = withLambdaContext(async (): Promise<{ applied: string[] }> => {
   const db = await database();
   await untilReachable(() => ping(db), REACHABLE);
   const { results = [] } = await migrateToLatest(db as never);
   const applied = results.map((r) => r.migrationName);
   logger.info(applied.length === 0 ? 'migrations: already at the latest schema' : `migrations: applied ${applied.join(', ')}`, { applied });
   return { applied };
-};
+});

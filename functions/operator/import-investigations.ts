@@ -6,12 +6,13 @@
 import { ENV, requireEnv } from '../../layers/core/config';
 import { database } from '../../layers/core/db/connection';
 import { ImportRefusal, runImport } from '../../layers/core/seed/import';
+import { withLambdaContext } from '../../layers/core/logger';
 
-export const handler = async (event: unknown) => {
+export const handler = withLambdaContext(async (event: unknown) => {
   try {
     return { ok: true, result: await runImport({ db: await database(), bucket: requireEnv(ENV.filesBucket) }, event) };
   } catch (error) {
     if (error instanceof ImportRefusal) return { ok: false, error: error.message };
     throw error;
   }
-};
+});

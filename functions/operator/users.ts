@@ -5,12 +5,13 @@
  */
 import { onboardingDeps, OnboardingError, runOnboarding } from '../../layers/core/admin/onboarding';
 import { database } from '../../layers/core/db/connection';
+import { withLambdaContext } from '../../layers/core/logger';
 
-export const handler = async (event: unknown) => {
+export const handler = withLambdaContext(async (event: unknown) => {
   try {
     return { ok: true, result: await runOnboarding(onboardingDeps(await database()), event) };
   } catch (error) {
     if (error instanceof OnboardingError) return { ok: false, error: error.message };
     throw error;
   }
-};
+});

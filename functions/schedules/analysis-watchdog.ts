@@ -6,12 +6,13 @@
  */
 import { runWatchdog } from '../../layers/core/analysis/watchdog';
 import { database } from '../../layers/core/db/connection';
+import { withLambdaContext } from '../../layers/core/logger';
 
 interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
 
 const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
 
-export const handler = async (event: object) => {
+export const handler = withLambdaContext(async (event: object) => {
   if (!isScheduled(event)) throw new Error('analysis-watchdog: unrecognised event (expected a scheduled run)');
   return runWatchdog(await database());
-};
+});

@@ -3,19 +3,31 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../../lib/manifest';
 import { sqsClient } from './aws/clients';
 import { ENV, requireEnv } from './config';
+import { correlationId } from './logger';
 
 const URL_VAR: Record<QueueName, string> = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl };
 
 export interface AnalysisMessage {
   analysis_id: string;
+  /**
+   * The sender's correlation id (the request that asked for the work), for the worker's logs; set by
+   * `enqueue`. Optional: a message sent before it existed, or from outside an invocation, still works.
+   */
+  correlation_id?: string;
 }
 
 /** SQS's longest delivery delay of one message. */
 export const MAX_DELAY_SECONDS = 900;
 
-/** Sends the message; `delaySeconds` (0..900) keeps it from consumers that long. */
+/**
+ * Sends the message, with the running invocation's correlation id, so the work can be followed in the
+ * logs from the request that queued it; `delaySeconds` (0..900) keeps it from consumers that long.
+ */
 export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
+  const correlation_id = message.correlation_id ?? correlationId();
   await sqsClient().send(new SendMessageCommand({
-    QueueUrl: requireEnv(URL_VAR[queue]), MessageBody: JSON.stringify(message), ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
+    QueueUrl: requireEnv(URL_VAR[queue]),
+    MessageBody: JSON.stringify({ ...message, ...(correlation_id !== undefined && { correlation_id }) }),
+    ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
   }));
 };

@@ -4,6 +4,7 @@
  * overlapping runs (a retried deployment) apply each migration once. PGlite by default; TEST_DATABASE_URL
  * runs it on real PostgreSQL. Also: the wait for a proxy that is not accepting connections yet.
  */
+import type { Context } from 'aws-lambda';
 import { sql } from 'kysely';
 import { handler } from '../../functions/deploy/migrate';
 import { openDatabase, useDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
@@ -21,6 +22,8 @@ const freshDatabase = async (): Promise<{ handle: DatabaseHandle; dispose: () =>
   return { handle, dispose: handle.close };
 };
 
+const context = {} as Context;
+
 describe('migrations on deploy', () => {
   let handle: DatabaseHandle;
   let dispose: () => Promise<void>;
@@ -36,14 +39,14 @@ describe('migrations on deploy', () => {
   });
 
   test('the first deploy applies every migration in order (pgvector included); the next one applies nothing', async () => {
-    expect(await handler()).toEqual({ applied: Object.keys(migrations) });
+    expect(await handler(undefined, context)).toEqual({ applied: Object.keys(migrations) });
     const { rows } = await sql<{ extname: string }>`select extname from pg_extension where extname = 'vector'`.execute(handle.db);
     expect(rows).toEqual([{ extname: 'vector' }]);
-    expect(await handler()).toEqual({ applied: [] });
+    expect(await handler(undefined, context)).toEqual({ applied: [] });
   });
 
   test('overlapping runs apply each migration exactly once', async () => {
-    const [a, b] = await Promise.all([handler(), handler()]);
+    const [a, b] = await Promise.all([handler(undefined, context), handler(undefined, context)]);
     expect([...a.applied, ...b.applied]).toEqual(Object.keys(migrations));
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(handle.db);
     expect(rows[0]!.n).toBe(Object.keys(migrations).length);

@@ -19,11 +19,15 @@ import * as z from 'zod';
 import type { QueueName } from '../../../lib/manifest';
 import { QuotaExhaustedError } from '../ai/quota';
 import { sqsClient } from '../aws/clients';
-import { logger } from '../logger';
+import { logger, withLambdaContext } from '../logger';
 import { enqueue, MAX_DELAY_SECONDS } from '../queues';
 import { failedAttemptDelaySeconds, leaseMs, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
 
-const Message = z.object({ analysis_id: z.uuid() });
+/** A bad correlation id never fails the work: it only labels its log lines. */
+const Message = z.object({ analysis_id: z.uuid(), correlation_id: z.string().min(1).max(128).optional().catch(undefined) });
+
+/** The keys of one message's lines, removed after it: a batch's next message has its own. */
+const MESSAGE_KEYS = ['correlation_id', 'analysisId', 'messageId'];
 
 const parse = (body: string) => {
   try {
@@ -62,7 +66,7 @@ const setVisibility = async (record: SQSRecord, seconds: number): Promise<void> 
     }));
   } catch (error) {
     // the queue's own visibility timeout then decides when it returns: later, never lost
-    logger.warn('could not change the message visibility', { messageId: record.messageId, seconds, error: error as Error });
+    logger.warn('could not change the message visibility', { seconds, error: error as Error });
   }
 };
 
@@ -75,16 +79,20 @@ const waitForCapacity = async (queue: QueueName, analysisId: string, error: Quot
   const delay = capacityDelaySeconds(error.retryAt, new Date());
   try {
     await enqueue(queue, { analysis_id: analysisId }, delay);
-    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, { analysisId, retryAt: error.retryAt.toISOString() });
+    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, { retryAt: error.retryAt.toISOString() });
     return true;
   } catch (sendError) {
-    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, { analysisId, error: sendError as Error });
+    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, { error: sendError as Error });
     return false;
   }
 };
 
+/**
+ * Every line about a message carries its analysis, its message id and a correlation id: the request
+ * that queued it, or (a message sent without one) the analysis; messages the work sends carry it on.
+ */
 export const analysisWorker = (name: string, queue: QueueName, work: (analysisId: string, message: MessageControl) => Promise<unknown>) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  withLambdaContext(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
       const message = parse(record.body);
@@ -94,19 +102,22 @@ export const analysisWorker = (name: string, queue: QueueName, work: (analysisId
         continue;
       }
       const analysisId = message.data.analysis_id;
+      logger.appendKeys({ correlation_id: message.data.correlation_id ?? analysisId, analysisId, messageId: record.messageId });
       const leaseSeconds = Math.ceil(leaseMs() / 1000);
       try {
         await setVisibility(record, leaseSeconds);
         const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
-        logger.info(`${name} message handled`, { analysisId, outcome });
+        logger.info(`${name} message handled`, { outcome });
       } catch (error) {
         if (error instanceof QuotaExhaustedError && await waitForCapacity(queue, analysisId, error)) continue;
         const delay = retryDelaySeconds(Number(record.attributes.ApproximateReceiveCount ?? 1), error);
-        if (error instanceof LeaseHeldError) logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`, { analysisId });
-        else logger.error(`${name} failed; the message will be retried in ${delay} s`, { analysisId, error: error as Error });
+        if (error instanceof LeaseHeldError) logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`);
+        else logger.error(`${name} failed; the message will be retried in ${delay} s`, { error: error as Error });
         await setVisibility(record, delay);
         batchItemFailures.push({ itemIdentifier: record.messageId });
+      } finally {
+        logger.removeKeys(MESSAGE_KEYS);
       }
     }
     return { batchItemFailures };
-  };
+  });

@@ -9,6 +9,7 @@
 import type { Context } from 'aws-lambda';
 import type { JobTrigger } from '../embeddings/job';
 import { httpRoute, type HttpEvent } from '../http/route';
+import { withLambdaContext } from '../logger';
 
 export interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
 
@@ -20,9 +21,11 @@ export const scheduledJobHandler = <R>(
 ) => {
   // API Gateway's 30 s caps an HTTP run well inside the function's own timeout, so no context is needed
   const http = httpRoute(async () => ({ body: await run('http', undefined) }));
+  // httpRoute puts the Lambda context on its own lines; a scheduled run gets it here (once per invocation)
+  const scheduled = withLambdaContext(async (_event: ScheduledEvent, context: Context) => run('schedule', context));
   return async (event: HttpEvent | ScheduledEvent, context: Context) => {
     if ('routeKey' in event) return http(event, context);
-    if (isScheduled(event)) return run('schedule', context);
+    if (isScheduled(event)) return scheduled(event, context);
     throw new Error(`${functionId}: unrecognised event (expected an HTTP API request or a scheduled run)`);
   };
 };
