@@ -2,7 +2,7 @@
  * Structured JSON logs (Powertools). The spec's log markers ([AI:Throttle], [AUDIT FAILURE], …) go in `message`.
  * Every line an invocation writes carries its Lambda context (function_name, function_request_id,
  * cold_start) and, where the work has one, a `correlation_id`: an HTTP request's gateway request id (the
- * `x-request-id` a user quotes), and for queued work the id of the request that queued it (../queues.ts).
+ * `x-request-id` a user quotes), and for queued work the id of the request that queued it (./queues.ts).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
