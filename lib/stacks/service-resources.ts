@@ -13,7 +13,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { invocationResources } from '../../layers/core/ai/models';
-import { AI_MODEL_ENV, ENV, type AiModels } from '../../layers/core/config';
+import { AI_MODEL_ENV, ENV, type AiModels } from '../runtime-names';
 import type { QueueName, Resource } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';

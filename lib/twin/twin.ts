@@ -17,7 +17,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { ENV } from '../../layers/core/config';
+import { ENV } from '../runtime-names';
 import { verifyToken } from '../../layers/core/auth/jwt';
 import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
