@@ -70,6 +70,9 @@ export const ENV = {
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
+/** The variable holding each queue's URL (the queues of lib/manifest.ts). */
+export const QUEUE_URL_ENV = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl } as const;
+
 export interface AiModels {
   analysis: string;
   quality: string;

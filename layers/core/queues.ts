@@ -2,9 +2,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../../lib/manifest';
 import { sqsClient } from './aws/clients';
-import { ENV, requireEnv } from './config';
-
-const URL_VAR: Record<QueueName, string> = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl };
+import { QUEUE_URL_ENV } from '../../lib/runtime-names';
+import { requireEnv } from './config';
 
 export interface AnalysisMessage {
   analysis_id: string;
@@ -16,6 +15,6 @@ export const MAX_DELAY_SECONDS = 900;
 /** Sends the message; `delaySeconds` (0..900) keeps it from consumers that long. */
 export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
   await sqsClient().send(new SendMessageCommand({
-    QueueUrl: requireEnv(URL_VAR[queue]), MessageBody: JSON.stringify(message), ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
+    QueueUrl: requireEnv(QUEUE_URL_ENV[queue]), MessageBody: JSON.stringify(message), ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
   }));
 };
