@@ -1,96 +1,75 @@
 /**
- * Runtime configuration, read from the environment once. The CDK stacks set these variables on each
- * Lambda (only those its manifest entry needs); the local twin runs each function with exactly those.
- * Every variable, its default and its meaning is in the README's configuration table.
+ * Runtime configuration: the environment parsed once, on first use at cold start (a function's variables
+ * do not change while it runs). The CDK stacks set the variables on each Lambda (only those its manifest
+ * entry needs); the local twin runs each function with exactly those. Their names are in
+ * lib/runtime-names.ts; every variable, its default and its meaning is in the README's configuration table.
  */
+import * as z from 'zod';
+import { ENV, type EnvName } from '../../lib/runtime-names';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from './ai/timeouts';
+import { parseMinSimilarity } from './analysis/similarity-floor';
+
+export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '../../lib/runtime-names';
+
+/** A value checked by a rule of its own module; the rule's message becomes the issue's. */
+const parsedBy = <T>(parse: (raw: string) => T) => z.string().transform((raw, ctx) => {
+  try {
+    return parse(raw);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const integer = (min: number) => (raw: string): number => {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`must be an integer of at least ${min}, got '${raw}'`);
+  return value;
+};
+
+/** The variables with a type beyond text; the others are read as text (`env`). Unset or empty means the code's default. */
+const SCHEMA = z.object({
+  [ENV.analysisLeaseSeconds]: parsedBy(integer(1)).optional(),
+  [ENV.generationCap]: parsedBy(integer(1)).optional(),
+  [ENV.retrievalMinSimilarity]: parsedBy(parseMinSimilarity).optional(),
+  [ENV.aiAttemptTimeoutMs]: parsedBy(parseAttemptTimeouts).default(() => ({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS })),
+  [ENV.aiShedderDisabled]: z.string().optional().transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
+});
+
+export type Config = z.infer<typeof SCHEMA> & {
+  /** every service variable as text; unset and empty are both undefined */
+  text: Readonly<Partial<Record<EnvName, string>>>;
+};
+
+const NAMES: ReadonlySet<string> = new Set(Object.values(ENV));
+
+/** Parses an environment; a malformed value throws naming its variable. */
+export const parseConfig = (source: Readonly<Record<string, string | undefined>>): Config => {
+  const text = Object.fromEntries(Object.values(ENV).flatMap((name) => (source[name] ? [[name, source[name]]] : []))) as Config['text'];
+  const result = SCHEMA.safeParse(text);
+  if (!result.success) {
+    throw new Error(result.error.issues.map((issue) => `environment variable ${String(issue.path[0])}: ${issue.message}`).join('; '));
+  }
+  return { ...result.data, text };
+};
+
+let parsed: Config | undefined;
+
+export const config = (): Config => (parsed ??= parseConfig(process.env));
+
+/** Tests and local tools that set variables on their own process have it parsed again; a function never does. */
+export const reloadConfig = (): void => {
+  parsed = undefined;
+};
+
+/** A service variable as text (unset or empty: undefined); a name outside lib/runtime-names.ts is a bug and throws. */
 export const env = (name: string): string | undefined => {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
+  if (!NAMES.has(name)) throw new Error(`${name} is not a service variable (lib/runtime-names.ts)`);
+  return config().text[name as EnvName];
 };
 
 export const requireEnv = (name: string): string => {
   const value = env(name);
   if (value === undefined) throw new Error(`environment variable ${name} is not set`);
   return value;
-};
-
-export const intEnv = (name: string, fallback: number): number => {
-  const raw = env(name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new Error(`environment variable ${name} must be an integer, got '${raw}'`);
-  return value;
-};
-
-/** Names of the environment variables the deployed functions receive, shared by CDK and the twin. */
-export const ENV = {
-  functionId: 'FUNCTION_ID',
-  /** full connection string for real PostgreSQL (twin, CI, or a direct connection) */
-  databaseUrl: 'DATABASE_URL',
-  /**
-   * AWS: the RDS Proxy endpoint, the database and the database user the proxy's secret holds; functions sign
-   * in as that user with an IAM auth token (layers/core/aws/rds-auth-token.ts), never with the secret's password
-   */
-  dbHost: 'DB_HOST',
-  dbName: 'DB_NAME',
-  dbUser: 'DB_USER',
-  /** embedded PGlite data folder when neither DATABASE_URL nor DB_HOST is set */
-  dataDir: 'DATA_DIR',
-  filesBucket: 'FILES_BUCKET',
-  generationQueueUrl: 'GENERATION_QUEUE_URL',
-  qualityQueueUrl: 'QUALITY_QUEUE_URL',
-  aiPrimaryRegion: 'AI_PRIMARY_REGION',
-  aiFallbackRegion: 'AI_FALLBACK_REGION',
-  /** Secrets Manager ARNs: the cron routes' bearer secret, the payment webhook's signing secret */
-  cronSecretArn: 'CRON_SECRET_ARN',
-  webhookSecretArn: 'WEBHOOK_SECRET_ARN',
-  userPoolId: 'USER_POOL_ID',
-  userPoolClientId: 'USER_POOL_CLIENT_ID',
-  /** JWT verification for in-handler checks (cron routes accept an admin token too) */
-  jwtIssuer: 'JWT_ISSUER',
-  jwtAudience: 'JWT_AUDIENCE',
-  /** 'true' switches the throttle shedder off (quality calls are then never shed) */
-  aiShedderDisabled: 'AI_SHEDDER_DISABLED',
-  /** the lease a worker holds an analysis with, overriding analysis/lease.ts's 60 s (CDK context analysisLeaseSeconds) */
-  analysisLeaseSeconds: 'ANALYSIS_LEASE_SECONDS',
-  /** the similarity floor of retrieval, overriding analysis/retrieval.ts's 0.20 (CDK context retrievalMinSimilarity) */
-  retrievalMinSimilarity: 'RETRIEVAL_MIN_SIMILARITY',
-  /** per-purpose Bedrock attempt timeouts, overriding ai/timeouts.ts (CDK context aiAttemptTimeoutMs) */
-  aiAttemptTimeoutMs: 'AI_ATTEMPT_TIMEOUT_MS',
-  /** pinned model ids per purpose (defaults: DEFAULT_AI_MODELS) */
-  aiModelAnalysis: 'AI_MODEL_ANALYSIS',
-  aiModelQuality: 'AI_MODEL_QUALITY',
-  aiModelJudge: 'AI_MODEL_JUDGE',
-  aiModelEmbedding: 'AI_MODEL_EMBEDDING',
-  /** the SDK's endpoint override for Bedrock Runtime (the eval CLI against a local stand-in) */
-  bedrockEndpoint: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
-} as const;
-
-export interface AiModels {
-  analysis: string;
-  quality: string;
-  judge: string;
-  embedding: string;
-}
-
-/**
- * Pinned model ids: the code defaults, overridden per deployment (CDK context → AI_MODEL_* variables).
- * Changing one needs the pre-flight checklist in the README. Ids are foundation model ids or system
- * inference profile ids (ai/models.ts): current Anthropic models are served only through a profile, and
- * the gateway calls each region with the profile valid there. Quality checks (two per analysis, shed
- * first under throttling) use Haiku: scoring passages against claims needs less than writing the
- * analysis, and a model of its own keeps them off the analysis model's per-model quota.
- */
-export const DEFAULT_AI_MODELS: AiModels = {
-  analysis: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-  quality: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
-  judge: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-  embedding: 'amazon.titan-embed-text-v2:0',
-};
-
-export const AI_MODEL_ENV: Record<keyof AiModels, string> = {
-  analysis: ENV.aiModelAnalysis,
-  quality: ENV.aiModelQuality,
-  judge: ENV.aiModelJudge,
-  embedding: ENV.aiModelEmbedding,
 };

@@ -2,10 +2,9 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../../lib/manifest';
 import { sqsClient } from './aws/clients';
-import { ENV, requireEnv } from './config';
+import { QUEUE_URL_ENV } from '../../lib/runtime-names';
+import { requireEnv } from './config';
 import { correlationId } from './logger';
-
-const URL_VAR: Record<QueueName, string> = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl };
 
 export interface AnalysisMessage {
   analysis_id: string;
@@ -26,7 +25,7 @@ export const MAX_DELAY_SECONDS = 900;
 export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
   const correlation_id = message.correlation_id ?? correlationId();
   await sqsClient().send(new SendMessageCommand({
-    QueueUrl: requireEnv(URL_VAR[queue]),
+    QueueUrl: requireEnv(QUEUE_URL_ENV[queue]),
     MessageBody: JSON.stringify({ ...message, ...(correlation_id !== undefined && { correlation_id }) }),
     ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
   }));

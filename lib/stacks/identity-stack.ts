@@ -15,7 +15,7 @@ import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
-import { ADMIN_GROUP } from '../../layers/core/auth/caller';
+import { ADMIN_GROUP } from '../runtime-names';
 import type { IdentityResources } from './service-resources';
 
 

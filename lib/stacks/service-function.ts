@@ -10,11 +10,10 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { ENV } from '../../layers/core/config';
-import { GENERATION_CAP_ENV, RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
 import { BUNDLING } from '../bundling';
 import { deployedFunctionName, queuesAiWork, type FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
+import { ENV } from '../runtime-names';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 import { BINDINGS, type DatabaseResources, type ServiceResources } from './service-resources';
@@ -134,8 +133,8 @@ export class ServiceFunction extends ServiceLambda {
         ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources!))),
         // limit overrides from CDK context, only where they apply (HTTP routes; the routes that queue AI work:
         // generations, regenerations and manual quality checks count toward the cap alike)
-        ...(config.limits.rateLimits && isHttp(spec) && { [RATE_LIMITS_ENV]: config.limits.rateLimits }),
-        ...(config.limits.generationCap && queuesAiWork(spec) && { [GENERATION_CAP_ENV]: String(config.limits.generationCap) }),
+        ...(config.limits.rateLimits && isHttp(spec) && { [ENV.rateLimits]: config.limits.rateLimits }),
+        ...(config.limits.generationCap && queuesAiWork(spec) && { [ENV.generationCap]: String(config.limits.generationCap) }),
         // the analysis workers hold their analyses with it
         ...(config.analysisLeaseSeconds !== undefined && spec.triggers.some((t) => t.kind === 'queue')
           && { [ENV.analysisLeaseSeconds]: String(config.analysisLeaseSeconds) }),

@@ -13,7 +13,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { invocationResources } from '../../layers/core/ai/models';
-import { AI_MODEL_ENV, ENV, type AiModels } from '../../layers/core/config';
+import { AI_MODEL_ENV, ENV, QUEUE_URL_ENV, type AiModels } from '../runtime-names';
 import type { QueueName, Resource } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
@@ -59,8 +59,8 @@ const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) =>
 
 // Grants name the actions the code calls and nothing more (CDK's grantSendMessages and grantRead add
 // GetQueueAttributes/GetQueueUrl and DescribeSecret, which no function calls: `npm run iam-report`).
-const queue = (name: QueueName, urlVar: string): Binding => ({
-  env: (r) => ({ [urlVar]: r.queues[name].queueUrl }),
+const queue = (name: QueueName): Binding => ({
+  env: (r) => ({ [QUEUE_URL_ENV[name]]: r.queues[name].queueUrl }),
   grant: (r, fn) => allow(fn, ['sqs:SendMessage'], [r.queues[name].queueArn]),
 });
 
@@ -136,8 +136,8 @@ export const BINDINGS: Record<Resource, Binding> = {
         'A seed file\'s key is a fresh UUID under imports/, and the files it loads get keys per organization under org/: both unknown at deploy time.');
     },
   },
-  generationQueue: queue('generation', ENV.generationQueueUrl),
-  qualityQueue: queue('quality', ENV.qualityQueueUrl),
+  generationQueue: queue('generation'),
+  qualityQueue: queue('quality'),
   queueHealth: {
     env: ({ queues }) => ({ [ENV.generationQueueUrl]: queues.generation.queueUrl, [ENV.qualityQueueUrl]: queues.quality.queueUrl }),
     grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).map((q) => q.queueArn)),

@@ -8,7 +8,8 @@
  * another folder (the pointer) means this folder is not the one meant.
  */
 import { join } from 'node:path';
-import { ENV } from '../../layers/core/config';
+import { reloadConfig } from '../../layers/core/config';
+import { ENV } from '../runtime-names';
 import { runningTwin } from '../../layers/core/db/embedded-lock';
 import { runSeedCli } from '../../layers/core/seed/cli-seed';
 import { runImportCli, wantsImport } from '../operator/cli-import';
@@ -39,7 +40,10 @@ const main = async () => {
   const plan = wantsStorage ? (await renderDeployment()).plan : undefined;
   const bucket = plan?.functions.map((f) => f.environment[ENV.filesBucket]).find(Boolean);
   const aws = plan && bucket ? await startLocalAws({ dataDir: join(twinDir, 'aws'), region: plan.region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }) : undefined;
-  if (aws) Object.assign(process.env, { [ENV.filesBucket]: bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: plan!.region, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
+  if (aws) {
+    Object.assign(process.env, { [ENV.filesBucket]: bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: plan!.region, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
+    reloadConfig(); // in case rendering the deployment read it before
+  }
   try {
     process.exitCode = await runSeedCli(args);
   } finally {

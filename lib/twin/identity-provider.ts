@@ -33,7 +33,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
-import { ADMIN_GROUP } from '../../layers/core/auth/caller';
+import { ADMIN_GROUP } from '../runtime-names';
 import { ORGANIZATION_ATTRIBUTE } from '../../layers/core/auth/token-claims';
 import type { Database, Role } from '../../layers/core/db/schema';
 import { jwksDocument, TriggerError, type KeyFile, type TokenIssuer, type TriggerSource } from './identity';

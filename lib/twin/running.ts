@@ -10,7 +10,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
-import { ENV } from '../../layers/core/config';
+import { ENV } from '../runtime-names';
+import { reloadConfig } from '../../layers/core/config';
 import { processAlive } from '../../layers/core/db/embedded-lock';
 import { DEFAULT_TWIN_DIR } from '../paths';
 
@@ -107,6 +108,7 @@ export const runningTwinIfAny = (lookup?: TwinLookup): RunningTwin | undefined =
 export const useRunningTwinDatabase = (env: NodeJS.ProcessEnv = process.env): void => {
   if (env[ENV.databaseUrl] || env[ENV.dbHost] || env[ENV.dataDir]) return;
   env[ENV.databaseUrl] = locateTwin({ twinDir: env.TWIN_DIR }).endpoints.database;
+  if (env === process.env) reloadConfig(); // the runtime parsed this process's environment once
 };
 
 /** `npm start` on a folder other than the default: the pointer to it; the returned function removes it (if still this process's). */

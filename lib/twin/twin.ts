@@ -17,7 +17,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { ENV } from '../../layers/core/config';
+import { ENV, QUEUE_URL_ENV } from '../runtime-names';
 import { verifyToken } from '../../layers/core/auth/jwt';
 import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
@@ -441,7 +441,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     return {
       url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
       databaseProxy: { stop: stopProxy, dropConnections: () => proxy.dropConnections(), fault: (kind) => proxy.fault(kind) },
-      aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(ENV.generationQueueUrl), quality: queueOf(ENV.qualityQueueUrl) } },
+      aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(QUEUE_URL_ENV.generation), quality: queueOf(QUEUE_URL_ENV.quality) } },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),
       logs: (functionId) => (functionId ? logs.filter((l) => l.functionId === functionId) : [...logs]),

@@ -5,6 +5,7 @@ import {
 import type { AiPurpose } from '../../layers/core/db/schema';
 import { logger } from '../../layers/core/logger';
 import { testEngine, useTestDatabase } from '../support/db';
+import { setEnv } from '../support/config-env';
 
 const PRIMARY = 'us-east-1';
 const FALLBACK = 'us-west-2';
@@ -28,14 +29,12 @@ describe('shedder rules', () => {
     const saved = process.env[ENV.aiShedderDisabled];
     try {
       const read = (value: string | undefined) => {
-        if (value === undefined) delete process.env[ENV.aiShedderDisabled];
-        else process.env[ENV.aiShedderDisabled] = value;
+        setEnv({ [ENV.aiShedderDisabled]: value });
         return shedderDisabled();
       };
       expect([undefined, '', 'false', '0', 'true', 'TRUE', '1'].map(read)).toEqual([false, false, false, false, true, true, true]);
     } finally {
-      if (saved === undefined) delete process.env[ENV.aiShedderDisabled];
-      else process.env[ENV.aiShedderDisabled] = saved;
+      setEnv({ [ENV.aiShedderDisabled]: saved });
     }
   });
 });

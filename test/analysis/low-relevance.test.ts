@@ -4,10 +4,12 @@
  * its evidence with, which the twin's stand-in (like a model) reads as an instruction, never as a passage.
  */
 import { analysisPromptValues, LOW_RELEVANCE_NOTE, renderTemplate } from '../../layers/core/analysis/prompts';
-import { decideInclusion, EXCLUSION, inclusionRules, parseMinSimilarity, RETRIEVAL, type Candidate } from '../../layers/core/analysis/retrieval';
+import { decideInclusion, EXCLUSION, inclusionRules, RETRIEVAL, type Candidate } from '../../layers/core/analysis/retrieval';
+import { parseMinSimilarity } from '../../layers/core/analysis/similarity-floor';
 import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
 import { ENV } from '../../layers/core/config';
 import { parsePrompt } from '../../lib/twin/standin-text';
+import { setEnv } from '../support/config-env';
 
 const candidates = (...similarities: number[]): Candidate[] => similarities.map((similarity, i) => ({
   chunk_id: `c${i + 1}`, text: `Passage ${i + 1}.`, source_type: 'content', evidence_item_id: `e${i + 1}`, background_document_id: null, similarity,
@@ -50,14 +52,13 @@ test('a floor of 0 includes whatever is nearest; a floor of 1 only an exact matc
 describe('the floor as a stage sets it (RETRIEVAL_MIN_SIMILARITY)', () => {
   const saved = process.env[ENV.retrievalMinSimilarity];
   afterEach(() => {
-    if (saved === undefined) delete process.env[ENV.retrievalMinSimilarity];
-    else process.env[ENV.retrievalMinSimilarity] = saved;
+    setEnv({ [ENV.retrievalMinSimilarity]: saved });
   });
 
   test('unset: 0.20; set: that number', () => {
-    delete process.env[ENV.retrievalMinSimilarity];
+    setEnv({ [ENV.retrievalMinSimilarity]: undefined });
     expect(inclusionRules().minSimilarity).toBe(0.2);
-    process.env[ENV.retrievalMinSimilarity] = '0.15';
+    setEnv({ [ENV.retrievalMinSimilarity]: '0.15' });
     expect(inclusionRules()).toEqual({ ...RETRIEVAL, minSimilarity: 0.15 });
   });
 

@@ -5,12 +5,13 @@
  * off with RATE_LIMITS=off or SIGN_IN_ACCOUNT_LIMIT=off.
  */
 import type { Kysely } from 'kysely';
-import { accountKey, accountLimit, countAccountAttempt, DEFAULT_SIGN_IN_ACCOUNT_LIMIT, SIGN_IN_ACCOUNT_LIMIT_ENV } from '../../layers/core/auth/account-limit';
+import { accountKey, accountLimit, countAccountAttempt, DEFAULT_SIGN_IN_ACCOUNT_LIMIT } from '../../layers/core/auth/account-limit';
 import { login, type IdentityProviderClient, type SignInDeps } from '../../layers/core/auth/sign-in';
 import type { Database } from '../../layers/core/db/schema';
 import { jsonColumn } from '../../layers/core/db/values';
-import { RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
+import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
+import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
 let calls = 0;
@@ -19,17 +20,13 @@ const deps: SignInDeps = { db, idp: wrongPassword, userPoolId: 'pool', clientId:
 const from = (sourceIp: string) => ({ sourceIp, serverName: 'api.example.com', serverPath: '/api/auth/login', userAgent: 'jest' });
 const attempt = (email: string, ip = '203.0.113.1') => login(deps, { email, method: 'password', password: 'Wrong-Passw0rd!' }, from(ip)).catch((e: unknown) => e);
 
-const saved = { limit: process.env[SIGN_IN_ACCOUNT_LIMIT_ENV], rate: process.env[RATE_LIMITS_ENV] };
+const saved = { limit: process.env[ENV.signInAccountLimit], rate: process.env[ENV.rateLimits] };
 beforeEach(() => {
-  process.env[SIGN_IN_ACCOUNT_LIMIT_ENV] = '3/900';
-  delete process.env[RATE_LIMITS_ENV];
+  setEnv({ [ENV.signInAccountLimit]: '3/900', [ENV.rateLimits]: undefined });
   calls = 0;
 });
 afterAll(() => {
-  for (const [k, v] of [[SIGN_IN_ACCOUNT_LIMIT_ENV, saved.limit], [RATE_LIMITS_ENV, saved.rate]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  setEnv({ [ENV.signInAccountLimit]: saved.limit, [ENV.rateLimits]: saved.rate });
 });
 
 test('past the account\'s limit, from any address: 429 with Retry-After, audited, and the provider is not asked', async () => {
@@ -58,17 +55,16 @@ test('one NAT address: other accounts behind it are not locked out by one accoun
 });
 
 test('configuration: default 10 per 15 minutes; off; RATE_LIMITS=off switches it off too; an invalid value keeps the default', () => {
-  delete process.env[SIGN_IN_ACCOUNT_LIMIT_ENV];
+  setEnv({ [ENV.signInAccountLimit]: undefined });
   expect(accountLimit()).toEqual(DEFAULT_SIGN_IN_ACCOUNT_LIMIT);
   expect(DEFAULT_SIGN_IN_ACCOUNT_LIMIT).toEqual({ count: 10, windowSeconds: 900 });
-  process.env[SIGN_IN_ACCOUNT_LIMIT_ENV] = 'off';
+  setEnv({ [ENV.signInAccountLimit]: 'off' });
   expect(accountLimit()).toBeUndefined();
-  process.env[SIGN_IN_ACCOUNT_LIMIT_ENV] = '5/60';
+  setEnv({ [ENV.signInAccountLimit]: '5/60' });
   expect(accountLimit()).toEqual({ count: 5, windowSeconds: 60 });
-  process.env[RATE_LIMITS_ENV] = 'off';
+  setEnv({ [ENV.rateLimits]: 'off' });
   expect(accountLimit()).toBeUndefined();
-  delete process.env[RATE_LIMITS_ENV];
-  process.env[SIGN_IN_ACCOUNT_LIMIT_ENV] = 'lots';
+  setEnv({ [ENV.rateLimits]: undefined, [ENV.signInAccountLimit]: 'lots' });
   expect(accountLimit()).toEqual(DEFAULT_SIGN_IN_ACCOUNT_LIMIT);
 });
 

@@ -7,6 +7,7 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { InvalidTokenError, verifyAccessToken, verifyToken } from '../../layers/core/auth/jwt';
 import { ENV } from '../../layers/core/config';
+import { setEnv } from '../support/config-env';
 
 const ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_test';
 const CLIENT = 'client-abc';
@@ -46,14 +47,10 @@ test('the audience is mandatory: with none configured (empty list or empty strin
 
 test('in a handler, JWT_AUDIENCE unset refuses every token before any key is fetched', async () => {
   const saved = { issuer: process.env[ENV.jwtIssuer], audience: process.env[ENV.jwtAudience] };
-  process.env[ENV.jwtIssuer] = 'http://127.0.0.1:9/unreachable';
-  delete process.env[ENV.jwtAudience];
+  setEnv({ [ENV.jwtIssuer]: 'http://127.0.0.1:9/unreachable', [ENV.jwtAudience]: undefined });
   try {
     await expect(verifyAccessToken(await sign(access()))).rejects.toThrow(/no audience is configured/);
   } finally {
-    for (const [key, value] of [[ENV.jwtIssuer, saved.issuer], [ENV.jwtAudience, saved.audience]] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    setEnv({ [ENV.jwtIssuer]: saved.issuer, [ENV.jwtAudience]: saved.audience });
   }
 });

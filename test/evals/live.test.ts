@@ -22,6 +22,7 @@ import { toVectorLiteral } from '../../layers/core/embeddings/sources';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { testEngine, useTestDatabase } from '../support/db';
 import { readFile } from 'node:fs/promises';
+import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
 let standin: BedrockStandin;
@@ -33,13 +34,10 @@ beforeAll(async () => {
   standin = await startBedrockStandin();
   dir = await mkdtemp(path.join(tmpdir(), 'evals-live-'));
   // as the twin sets them for its handlers: the SDK's own endpoint variable, dummy credentials
-  Object.assign(process.env, { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin', AWS_REGION: 'us-east-1' });
+  setEnv({ AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin', AWS_REGION: 'us-east-1' });
 });
 afterAll(async () => {
-  for (const key of ENV_KEYS) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
+  setEnv(savedEnv);
   await standin.stop();
   await rm(dir, { recursive: true, force: true });
 });

@@ -15,6 +15,7 @@ import { edgeGet } from '../../lib/twin/edge-client';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 import { CONTENT_TYPES, pdfFile, pngFile, truncatedPdf } from './fixtures';
+import { setEnv } from '../support/config-env';
 
 const e2e = useTwin({ schedules: false, seed: false });
 let twin: Twin;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   twin = e2e.twin;
   db = twin.database.db;
   // this process puts and reads files as an operator would, straight in the twin's S3 (no function's role)
-  Object.assign(process.env, {
+  setEnv({
     FILES_BUCKET: twin.aws.bucket, AWS_ENDPOINT_URL_S3: twin.aws.endpoint, AWS_REGION: twin.plan.region, AWS_ACCESS_KEY_ID: 'operator', AWS_SECRET_ACCESS_KEY: 'operator',
   });
   alpha = await newOrg('Alpha Compliance');

@@ -11,6 +11,7 @@ import {
   retentionRunSchema, runRetentionSweep, sweepRetention, TRANSIENT_RETENTION_MS, type RetentionPolicy,
 } from '../../layers/core/operations/retention';
 import { useTestDatabase } from '../support/db';
+import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
 
@@ -181,12 +182,12 @@ describe('runRetentionSweep', () => {
 
   test('a misconfigured policy fails the run: recorded as failed, nothing deleted, no RetentionCronLastRun', async () => {
     const old = await auditRow(due(DEFAULT_RETENTION_POLICY.audit_log * DAY));
-    process.env.RETENTION_AUDIT_LOG_DAYS = 'forever';
+    setEnv({ RETENTION_AUDIT_LOG_DAYS: 'forever' });
     const info = jest.spyOn(logger, 'info');
     try {
       await expect(runRetentionSweep(db, { trigger: 'http' })).rejects.toThrow(/RETENTION_AUDIT_LOG_DAYS/);
     } finally {
-      delete process.env.RETENTION_AUDIT_LOG_DAYS;
+      setEnv({ RETENTION_AUDIT_LOG_DAYS: undefined });
     }
     const row = await db.selectFrom('job_runs').selectAll().where('job', '=', RETENTION_JOB).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'failed', report: null });

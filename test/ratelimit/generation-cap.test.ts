@@ -8,8 +8,9 @@ import type { Database, GenerationStatus } from '../../layers/core/db/schema';
 import {
   assertGenerationCapacity, DEFAULT_GENERATION_CAP, GENERATION_CAP_RETRY_AFTER_SECONDS, generationCap, generationsInFlight,
 } from '../../layers/core/ratelimit/generation-cap';
-import { GENERATION_CAP_ENV } from '../../layers/core/ratelimit/limits';
+import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
+import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
 let orgA = '';
@@ -30,19 +31,18 @@ const addAnalyses = (investigationId: string, status: GenerationStatus, n: numbe
 const refusal = (promise: Promise<void>) => promise.then(() => undefined, (e: unknown) => e as { status: number; headers: Record<string, string>; message: string });
 
 test('GENERATION_CAP: default 10, an integer of at least 1', () => {
-  const saved = process.env[GENERATION_CAP_ENV];
+  const saved = process.env[ENV.generationCap];
   try {
-    delete process.env[GENERATION_CAP_ENV];
+    setEnv({ [ENV.generationCap]: undefined });
     expect(generationCap()).toBe(DEFAULT_GENERATION_CAP);
-    process.env[GENERATION_CAP_ENV] = '3';
+    setEnv({ [ENV.generationCap]: '3' });
     expect(generationCap()).toBe(3);
     for (const bad of ['0', '-2', 'many', '2.5']) {
-      process.env[GENERATION_CAP_ENV] = bad;
-      expect(() => generationCap()).toThrow(GENERATION_CAP_ENV);
+      setEnv({ [ENV.generationCap]: bad });
+      expect(() => generationCap()).toThrow(ENV.generationCap);
     }
   } finally {
-    if (saved === undefined) delete process.env[GENERATION_CAP_ENV];
-    else process.env[GENERATION_CAP_ENV] = saved;
+    setEnv({ [ENV.generationCap]: saved });
   }
 });
 

@@ -11,17 +11,17 @@ import type { Database } from '../../layers/core/db/schema';
 import { httpRoute, type HttpEvent } from '../../layers/core/http/route';
 import { logger } from '../../layers/core/logger';
 import { countHit, enforceRateLimit, rateKeyOf } from '../../layers/core/ratelimit/limiter';
-import { RATE_LIMITS_ENV } from '../../layers/core/ratelimit/limits';
+import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
+import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
-const savedLimits = process.env[RATE_LIMITS_ENV];
+const savedLimits = process.env[ENV.rateLimits];
 
 beforeAll(() => useDatabase({ db, engine: 'pglite', close: async () => undefined }));
 afterAll(() => useDatabase(undefined));
 afterEach(() => {
-  if (savedLimits === undefined) delete process.env[RATE_LIMITS_ENV];
-  else process.env[RATE_LIMITS_ENV] = savedLimits;
+  setEnv({ [ENV.rateLimits]: savedLimits });
   jest.restoreAllMocks();
 });
 
@@ -68,7 +68,7 @@ test('keys: the verified subject, else the source address', () => {
 });
 
 test('over the limit: 429 with Retry-After and a [RATE_LIMIT] line; per user, per class', async () => {
-  process.env[RATE_LIMITS_ENV] = 'investigator=3/3600';
+  setEnv({ [ENV.rateLimits]: 'investigator=3/3600' });
   const warn = jest.spyOn(logger, 'warn');
   const list = route('investigations-list');
   for (let i = 0; i < 3; i++) await enforceRateLimit(event('GET /api/investigations', { sub: 'alice' }), list);
@@ -85,7 +85,7 @@ test('over the limit: 429 with Retry-After and a [RATE_LIMIT] line; per user, pe
 });
 
 test('exempt routes and classes switched off are never counted', async () => {
-  process.env[RATE_LIMITS_ENV] = 'public=1/3600,cron=off';
+  setEnv({ [ENV.rateLimits]: 'public=1/3600,cron=off' });
   const health = event('GET /api/health', { ip: '192.0.2.50' });
   for (let i = 0; i < 3; i++) await enforceRateLimit(health, route('health'));
   for (let i = 0; i < 3; i++) await enforceRateLimit(event('POST /api/admin/cron/retention', { ip: '192.0.2.50' }), route('retention-sweep'));
@@ -93,7 +93,7 @@ test('exempt routes and classes switched off are never counted', async () => {
 });
 
 test('through httpRoute: the limiter runs before the access check, and a refused request never reaches the handler', async () => {
-  process.env[RATE_LIMITS_ENV] = 'auth=2/3600';
+  setEnv({ [ENV.rateLimits]: 'auth=2/3600' });
   let ran = 0;
   const handler = httpRoute(async () => { ran += 1; return { body: { ok: true } }; });
   const login = event('POST /api/auth/login', { ip: '192.0.2.77' });
@@ -107,7 +107,7 @@ test('through httpRoute: the limiter runs before the access check, and a refused
 });
 
 test('a failing counter store lets the request through and says so', async () => {
-  process.env[RATE_LIMITS_ENV] = 'investigator=1/3600';
+  setEnv({ [ENV.rateLimits]: 'investigator=1/3600' });
   const broken = { handle: undefined } as unknown as Kysely<Database>;
   useDatabase({ db: broken, engine: 'pglite', close: async () => undefined });
   const error = jest.spyOn(logger, 'error');
@@ -121,7 +121,7 @@ test('a failing counter store lets the request through and says so', async () =>
 });
 
 test('an invalid RATE_LIMITS is logged and the defaults apply', async () => {
-  process.env[RATE_LIMITS_ENV] = 'investigator=lots';
+  setEnv({ [ENV.rateLimits]: 'investigator=lots' });
   const error = jest.spyOn(logger, 'error');
   await enforceRateLimit(event('GET /api/investigations', { sub: 'dave' }), route('investigations-list'));
   expect(error).toHaveBeenCalledWith('[RATE_LIMIT] invalid configuration; using the defaults', expect.objectContaining({ error: expect.stringContaining('investigator=lots') }));

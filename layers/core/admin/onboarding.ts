@@ -12,7 +12,7 @@
 import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminDeleteUserCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import { ADMIN_GROUP } from '../auth/caller';
+import { ADMIN_GROUP } from '../../../lib/runtime-names';
 import { cognitoClient } from '../aws/cognito';
 import { ENV, requireEnv } from '../config';
 import { checkWith, describeIssues } from '../http/strings';

@@ -17,7 +17,7 @@
 import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { Kysely } from 'kysely';
 import { bedrockClient } from '../aws/clients';
-import { AI_MODEL_ENV, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '../config';
+import { AI_MODEL_ENV, config, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '../config';
 import { database } from '../db/connection';
 import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
@@ -26,7 +26,7 @@ import { recordCall } from './ledger';
 import { modelIdForRegion } from './models';
 import { acquire, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
-import { parseAttemptTimeouts, withAttemptTimeout, type AttemptTimeouts } from './timeouts';
+import { withAttemptTimeout, type AttemptTimeouts } from './timeouts';
 
 export type TextPurpose = Exclude<AiPurpose, 'embedding'>;
 
@@ -211,7 +211,7 @@ export const gatewayConfigFromEnv = (): GatewayConfig => ({
   // back when the slot frees (QuotaExhaustedError), so a full quota costs queue delay, not Lambda time
   quotaMaxWaitMs: 10_000,
   embeddingDimensions: 1024,
-  attemptTimeoutMs: parseAttemptTimeouts(env(ENV.aiAttemptTimeoutMs)),
+  attemptTimeoutMs: config()[ENV.aiAttemptTimeoutMs],
 });
 
 let shared: AiGateway | undefined;

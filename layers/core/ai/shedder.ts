@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { env, ENV } from '../config';
+import { config, ENV } from '../config';
 import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
 import { recordCall } from './ledger';
@@ -21,7 +21,7 @@ export const SHEDDER_WINDOW_MS = 60_000;
 export const SHEDDER_TRIP_ABOVE = 3;
 
 /** AI_SHEDDER_DISABLED: 'true' or '1' switches the shedder off. */
-export const shedderDisabled = (): boolean => ['true', '1'].includes((env(ENV.aiShedderDisabled) ?? '').trim().toLowerCase());
+export const shedderDisabled = (): boolean => config()[ENV.aiShedderDisabled];
 
 /**
  * Which calls may be shed. 'quality' is what the spec names. 'judge' (LLM-as-judge scoring of the

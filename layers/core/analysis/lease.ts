@@ -10,14 +10,14 @@
  * (the worker keeps its message invisible for one lease at a time: worker.ts).
  */
 import { sql, type Kysely } from 'kysely';
-import { ENV, intEnv } from '../config';
+import { config, ENV } from '../config';
 import type { Database, GenerationStatus } from '../db/schema';
 import { logger } from '../logger';
 
 export const DEFAULT_LEASE_MS = 60_000;
 
 /** The lease: ANALYSIS_LEASE_SECONDS (the stage's context analysisLeaseSeconds), or 60 s. Renewed every third of it. */
-export const leaseMs = (): number => intEnv(ENV.analysisLeaseSeconds, DEFAULT_LEASE_MS / 1000) * 1000;
+export const leaseMs = (): number => (config()[ENV.analysisLeaseSeconds] ?? DEFAULT_LEASE_MS / 1000) * 1000;
 
 /** SQS's ceiling for one visibility change is 12 hours; a failed attempt's delay stays far below. */
 export const MAX_RETRY_DELAY_SECONDS = 300;

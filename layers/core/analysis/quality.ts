@@ -47,10 +47,11 @@ import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './pro
 import { isoTime, jsonColumn } from '../db/values';
 import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import { organizationAnalyses } from '../repositories/analyses';
+import { QUALITY_FAILURE_MARKER } from '../../../lib/runtime-names';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
 
-export const QUALITY_FAILURE_MARKER = '[QUALITY_CHECK_FAILURE]';
+export { QUALITY_FAILURE_MARKER };
 
 export type QualityOutcome = 'verified' | 'failed' | 'shed' | 'skipped';
 

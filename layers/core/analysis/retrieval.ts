@@ -4,7 +4,7 @@
  * administrator excluded from the AI are never candidates.
  */
 import { sql, type Kysely } from 'kysely';
-import { env, ENV } from '../config';
+import { config, ENV } from '../config';
 import type { Database, SourceType } from '../db/schema';
 import { toVectorLiteral } from '../embeddings/sources';
 
@@ -33,20 +33,8 @@ export const RETRIEVAL = {
 
 export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
 
-/** The floor as a stage sets it: a number from 0 to 1 (lib/stage-config.ts checks it, so a malformed value fails the synth). */
-export const parseMinSimilarity = (raw: string): number => {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new Error(`the retrieval similarity floor must be a number from 0 to 1, got '${raw}'`);
-  }
-  return value;
-};
-
-/** The inclusion rules of this deployment: RETRIEVAL with the stage's floor. */
-export const inclusionRules = (): InclusionRules => {
-  const floor = env(ENV.retrievalMinSimilarity);
-  return { ...RETRIEVAL, minSimilarity: floor === undefined ? RETRIEVAL.minSimilarity : parseMinSimilarity(floor) };
-};
+/** The inclusion rules of this deployment: RETRIEVAL with the stage's floor (similarity-floor.ts). */
+export const inclusionRules = (): InclusionRules => ({ ...RETRIEVAL, minSimilarity: config()[ENV.retrievalMinSimilarity] ?? RETRIEVAL.minSimilarity });
 
 export const EXCLUSION = {
   belowThreshold: 'below similarity threshold',

@@ -8,8 +8,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { escapeUnsafeDeep } from '../http/strings';
 import { logger } from '../logger';
+import { AUDIT_FAILURE_MARKER } from '../../../lib/runtime-names';
 
-export const AUDIT_FAILURE_MARKER = '[AUDIT FAILURE]';
+export { AUDIT_FAILURE_MARKER };
 
 export interface AuditEntry {
   /** dotted action type, e.g. `admin.prompt.rollback`, `auth.login_failed` */

@@ -13,13 +13,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { env } from '../config';
+import { env, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { logger } from '../logger';
 import { configuredLimits, countHit, RATE_LIMIT_MARKER, type Hit } from '../ratelimit/limiter';
 import { tooManyRequests, type Limit } from '../ratelimit/limits';
 
-export const SIGN_IN_ACCOUNT_LIMIT_ENV = 'SIGN_IN_ACCOUNT_LIMIT';
 export const DEFAULT_SIGN_IN_ACCOUNT_LIMIT: Limit = { count: 10, windowSeconds: 900 };
 /** how long an attempt waits for the counter store before it is let through */
 const COUNTER_TIMEOUT_MS = 1_000;
@@ -27,14 +26,14 @@ const COUNTER_TIMEOUT_MS = 1_000;
 /** SIGN_IN_ACCOUNT_LIMIT: `count/seconds` or `off`; undefined when off. An invalid value logs and keeps the default. */
 export const accountLimit = (): Limit | undefined => {
   if (!configuredLimits().auth) return undefined; // rate limiting switched off for sign-in
-  const raw = env(SIGN_IN_ACCOUNT_LIMIT_ENV)?.trim();
+  const raw = env(ENV.signInAccountLimit)?.trim();
   if (raw === undefined || raw === '') return DEFAULT_SIGN_IN_ACCOUNT_LIMIT;
   if (raw === 'off') return undefined;
   const m = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
   const count = Number(m?.[1]);
   const windowSeconds = Number(m?.[2]);
   if (!m || count < 1 || windowSeconds < 1 || windowSeconds > 86_400) {
-    logger.error(`${RATE_LIMIT_MARKER} invalid ${SIGN_IN_ACCOUNT_LIMIT_ENV} '${raw}' (count/seconds or off); using the default`);
+    logger.error(`${RATE_LIMIT_MARKER} invalid ${ENV.signInAccountLimit} '${raw}' (count/seconds or off); using the default`);
     return DEFAULT_SIGN_IN_ACCOUNT_LIMIT;
   }
   return { count, windowSeconds };

@@ -8,6 +8,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { Role } from '../db/schema';
 import { ORGANIZATION_CLAIM } from './token-claims';
+import { ADMIN_GROUP } from '../../../lib/runtime-names';
 
 export interface Caller {
   subject: string;
@@ -17,9 +18,6 @@ export interface Caller {
 }
 
 export const GROUPS_CLAIM = 'cognito:groups';
-/** The Cognito group of the service's operators: the admin role (the identity stack creates it). */
-export const ADMIN_GROUP = 'admin';
-
 /**
  * API Gateway renders array claims as a bracketed, space-separated string ("[admin ops]");
  * a token verified in-process has a real array. Accept both.

@@ -11,11 +11,11 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { env, ENV } from '../config';
 import { cachedClient } from './client-cache';
 
-export const sqsClient = (): SQSClient => cachedClient(`sqs ${env('AWS_ENDPOINT_URL_SQS') ?? ''}`, () => new SQSClient({}));
+export const sqsClient = (): SQSClient => cachedClient(`sqs ${env(ENV.sqsEndpoint) ?? ''}`, () => new SQSClient({}));
 
 /** fauxqs (like most S3 stand-ins) needs path-style addressing. */
 export const s3Client = (): S3Client => {
-  const endpoint = env('AWS_ENDPOINT_URL_S3');
+  const endpoint = env(ENV.s3Endpoint);
   return cachedClient(`s3 ${endpoint ?? ''}`, () => new S3Client({ forcePathStyle: endpoint !== undefined }));
 };
 

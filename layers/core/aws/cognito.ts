@@ -1,7 +1,7 @@
 /** The process's Cognito user pool client (its own module, so only the functions that call Cognito load it). */
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { env } from '../config';
+import { env, ENV } from '../config';
 import { cachedClient } from './client-cache';
 
 export const cognitoClient = (): CognitoIdentityProviderClient =>
-  cachedClient(`cognito ${env('AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER') ?? ''}`, () => new CognitoIdentityProviderClient({}));
+  cachedClient(`cognito ${env(ENV.cognitoEndpoint) ?? ''}`, () => new CognitoIdentityProviderClient({}));

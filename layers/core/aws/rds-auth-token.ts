@@ -6,7 +6,7 @@
  * first use, so a function's cold start does not pay for it before it connects.
  */
 import type { Signer } from '@aws-sdk/rds-signer';
-import { requireEnv } from '../config';
+import { ENV, requireEnv } from '../config';
 
 export interface RdsAuthTarget {
   /** the endpoint clients connect to (the RDS Proxy's) */
@@ -23,7 +23,7 @@ export interface RdsAuthTarget {
 export const rdsAuthToken = (target: RdsAuthTarget): (() => Promise<string>) => {
   let signer: Promise<Signer> | undefined;
   return async () => {
-    signer ??= import('@aws-sdk/rds-signer').then(({ Signer: RdsSigner }) => new RdsSigner({ ...target, region: requireEnv('AWS_REGION') }));
+    signer ??= import('@aws-sdk/rds-signer').then(({ Signer: RdsSigner }) => new RdsSigner({ ...target, region: requireEnv(ENV.awsRegion) }));
     try {
       return await (await signer).getAuthToken();
     } catch (error) {

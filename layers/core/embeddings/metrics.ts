@@ -5,16 +5,13 @@
  * namespace InvestigationAnalysis, metric PendingOver24hAfterSweep, dimension service, threshold > 0.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { SWEEPER_METRIC } from '../../../lib/runtime-names';
+import { env, ENV } from '../config';
 import type { SweepReport } from './report';
 
-export const SWEEPER_METRIC = {
-  namespace: 'InvestigationAnalysis',
-  pendingOver24h: 'PendingOver24hAfterSweep',
-  /** the only dimension: Powertools always adds `service` (POWERTOOLS_SERVICE_NAME; 'investigation-analysis-<stage>' in AWS) */
-  dimension: 'service',
-} as const;
+export { SWEEPER_METRIC };
 
-const serviceName = (): string => process.env.POWERTOOLS_SERVICE_NAME ?? 'investigation-analysis';
+const serviceName = (): string => env(ENV.serviceName) ?? 'investigation-analysis';
 
 let shared: Metrics | undefined;
 

@@ -12,7 +12,8 @@ import * as z from 'zod';
 import { queues, type QueueName } from '../../../lib/manifest';
 import type { AiGateway } from '../ai/gateway';
 import { sqsClient } from '../aws/clients';
-import { env, ENV } from '../config';
+import { QUEUE_URL_ENV } from '../../../lib/runtime-names';
+import { env } from '../config';
 
 const depth = z.number().int().nonnegative().nullable();
 
@@ -27,8 +28,6 @@ export const queueDepthSchema = z.object({
 export type QueueDepth = z.infer<typeof queueDepthSchema>;
 
 export const queueDepthsSchema = z.object(Object.fromEntries(Object.keys(queues).map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>);
-
-export const QUEUE_URL_ENV: Record<QueueName, string> = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl };
 
 /** Each SQS call gets this long (the SDK's own retries included), so a hung endpoint cannot hold the route. */
 export const SQS_TIMEOUT_MS = 3_000;

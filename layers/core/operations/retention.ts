@@ -12,28 +12,29 @@
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { writeAudit } from '../audit/audit';
-import { env } from '../config';
+import { env, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { timeBudgetFor, type JobTrigger } from '../embeddings/job';
 import { logger } from '../logger';
 import { recordJobRun } from './job-runs';
+import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
 
 export const RETENTION_JOB = 'retention-sweep';
 
 /** The log line the "no retention run for 26 hours" alarm watches (SPEC Events): one per successful run. */
-export const RETENTION_LOG_MARKER = 'RetentionCronLastRun';
+export { RETENTION_LOG_MARKER };
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Records kept for a configurable number of days (0 keeps them for ever). */
 export const RETENTION_SETTINGS = {
-  ai_calls: { env: 'RETENTION_AI_CALLS_DAYS', defaultDays: 365 },
-  audit_log: { env: 'RETENTION_AUDIT_LOG_DAYS', defaultDays: 2555 },
-  audit_failures: { env: 'RETENTION_AUDIT_FAILURES_DAYS', defaultDays: 90 },
-  job_runs: { env: 'RETENTION_JOB_RUNS_DAYS', defaultDays: 90 },
-  failed_analyses: { env: 'RETENTION_FAILED_ANALYSES_DAYS', defaultDays: 180 },
+  ai_calls: { env: ENV.retentionAiCallsDays, defaultDays: 365 },
+  audit_log: { env: ENV.retentionAuditLogDays, defaultDays: 2555 },
+  audit_failures: { env: ENV.retentionAuditFailuresDays, defaultDays: 90 },
+  job_runs: { env: ENV.retentionJobRunsDays, defaultDays: 90 },
+  failed_analyses: { env: ENV.retentionFailedAnalysesDays, defaultDays: 180 },
 } as const;
 
 export type ConfigurableCategory = keyof typeof RETENTION_SETTINGS;

@@ -9,19 +9,15 @@
  * Called outside a transaction it is a soft cap (simultaneous requests may each pass once).
  */
 import { sql, type Kysely } from 'kysely';
-import { intEnv } from '../config';
+import { config, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { organizationAnalyses } from '../repositories/analyses';
-import { GENERATION_CAP_ENV, tooManyRequests } from './limits';
+import { tooManyRequests } from './limits';
 export const DEFAULT_GENERATION_CAP = 10;
 /** a generation takes 2–3 minutes; half a minute later one has usually finished */
 export const GENERATION_CAP_RETRY_AFTER_SECONDS = 30;
 
-export const generationCap = (): number => {
-  const cap = intEnv(GENERATION_CAP_ENV, DEFAULT_GENERATION_CAP);
-  if (cap < 1) throw new Error(`${GENERATION_CAP_ENV} must be at least 1, got ${cap}`);
-  return cap;
-};
+export const generationCap = (): number => config()[ENV.generationCap] ?? DEFAULT_GENERATION_CAP;
 
 /**
  * Analyses of the organization that are queued, or generating or checking under a live lease (or none

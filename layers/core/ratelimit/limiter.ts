@@ -9,12 +9,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { FunctionSpec, HttpTrigger } from '../../../lib/manifest';
-import { env } from '../config';
+import { env, ENV } from '../config';
 import { database } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { HttpEvent } from '../http/route';
 import { logger } from '../logger';
-import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_LIMITS_ENV, rateClassOf, tooManyRequests, type RateLimits } from './limits';
+import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, rateClassOf, tooManyRequests, type RateLimits } from './limits';
 
 export const RATE_LIMIT_MARKER = '[RATE_LIMIT]';
 
@@ -46,7 +46,7 @@ let parsed: { raw: string | undefined; limits: RateLimits } | undefined;
 
 /** RATE_LIMITS, re-parsed only when it changes; an invalid value logs an error and keeps the defaults. */
 export const configuredLimits = (): RateLimits => {
-  const raw = env(RATE_LIMITS_ENV);
+  const raw = env(ENV.rateLimits);
   if (parsed && parsed.raw === raw) return parsed.limits;
   let limits = DEFAULT_RATE_LIMITS;
   try {

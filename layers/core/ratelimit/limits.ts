@@ -7,11 +7,8 @@
  * `RATE_LIMITS=off` switches the limiter off altogether.
  */
 import type { Access, FunctionSpec, HttpTrigger } from '../../../lib/manifest';
+import { ENV } from '../../../lib/runtime-names';
 import { ApiError } from '../http/errors';
-
-export const RATE_LIMITS_ENV = 'RATE_LIMITS';
-/** the per-organization cap on concurrent generations (generation-cap.ts) */
-export const GENERATION_CAP_ENV = 'GENERATION_CAP';
 
 /** `auth` is the anonymous sign-in routes (/api/auth/*), stricter than other public routes. */
 export type RateClass = 'auth' | Access;
@@ -57,7 +54,7 @@ export const parseRateLimits = (raw: string | undefined): RateLimits => {
     const m = ENTRY.exec(entry);
     const rateClass = m?.[1] as RateClass | undefined;
     if (!m || !rateClass || !RATE_CLASSES.includes(rateClass)) {
-      throw new Error(`${RATE_LIMITS_ENV}: '${entry.trim()}' is not class=count/seconds or class=off (classes: ${RATE_CLASSES.join(', ')})`);
+      throw new Error(`${ENV.rateLimits}: '${entry.trim()}' is not class=count/seconds or class=off (classes: ${RATE_CLASSES.join(', ')})`);
     }
     if (m[2]) {
       limits[rateClass] = undefined;
@@ -66,7 +63,7 @@ export const parseRateLimits = (raw: string | undefined): RateLimits => {
     const count = Number(m[3]);
     const windowSeconds = Number(m[4]);
     if (count < 1 || windowSeconds < 1 || windowSeconds > 86_400) {
-      throw new Error(`${RATE_LIMITS_ENV}: '${entry.trim()}' needs a count ≥ 1 and a window of 1 to 86400 seconds`);
+      throw new Error(`${ENV.rateLimits}: '${entry.trim()}' needs a count ≥ 1 and a window of 1 to 86400 seconds`);
     }
     limits[rateClass] = { count, windowSeconds };
   }
