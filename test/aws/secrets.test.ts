@@ -4,15 +4,17 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SECRET_MAX_AGE_SECONDS, secretReader } from '../../layers/core/aws/secrets';
+import { ENV } from '../../lib/runtime-names';
+import { setEnv } from '../support/config-env';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:ias/cron-secret-AbCdEf';
-const VARIABLE = 'TEST_ROTATED_SECRET_ARN';
+const VARIABLE = ENV.cronSecretArn;
 
 let current = 'first';
 let reads: string[] = [];
 
 beforeEach(() => {
-  process.env[VARIABLE] = ARN;
+  setEnv({ [VARIABLE]: ARN });
   current = 'first';
   reads = [];
   jest.spyOn(SecretsManagerClient.prototype, 'send').mockImplementation((async (command: GetSecretValueCommand) => {
@@ -26,7 +28,7 @@ beforeEach(() => {
 afterEach(() => {
   jest.useRealTimers();
   jest.restoreAllMocks();
-  delete process.env[VARIABLE];
+  setEnv({ [VARIABLE]: undefined });
 });
 
 test('a secret is read once, served from the cache until its max age, then read again (a rotation is picked up)', async () => {
@@ -43,7 +45,7 @@ test('a secret is read once, served from the cache until its max age, then read 
 });
 
 test('a failed read is not cached: the next call reads again', async () => {
-  process.env[VARIABLE] = `${ARN}-other`; // a secret no test has cached
+  setEnv({ [VARIABLE]: `${ARN}-other` }); // a secret no test has cached
   const secret = secretReader(VARIABLE);
   jest.mocked(SecretsManagerClient.prototype.send).mockRejectedValueOnce(new Error('throttled') as never);
   await expect(secret()).rejects.toThrow('throttled');
@@ -52,7 +54,7 @@ test('a failed read is not cached: the next call reads again', async () => {
 });
 
 test('no variable, no secret (and no read)', async () => {
-  delete process.env[VARIABLE];
+  setEnv({ [VARIABLE]: undefined });
   expect(await secretReader(VARIABLE)()).toBeUndefined();
   expect(reads).toEqual([]);
 });
