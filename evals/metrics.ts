@@ -6,7 +6,8 @@
  * Every run metric declares here, once, which way is better and its unit; `--compare` (compare.ts)
  * holds every metric to that, not a chosen few.
  */
-import { analysisAnswerSchema, jsonPart, readAnswer, type ValidationStatus } from '../layers/core/analysis/answer';
+import { analysisAnswerSchema, jsonPart, readAnswer } from '../layers/core/analysis/answer';
+import type { ValidationStatus } from '../layers/core/domain/vocabulary';
 import { citedChunk, type EvidenceMarkers } from '../layers/core/analysis/evidence-markers';
 import { qualityVerdictSchema } from '../layers/core/analysis/quality';
 import type { Expectations } from './fixtures';

@@ -10,11 +10,14 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-import type { FeedbackAction, FeedbackStatus, GenerationStatus } from '../db/schema';
+import type { GenerationStatus } from './generation-status';
 
-export type { FeedbackAction, FeedbackStatus };
+export const FEEDBACK_ACTIONS = ['agree', 'disagree', 'unsure', 'regenerate', 'edit', 'view'] as const;
+export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
 
-export const FEEDBACK_ACTIONS = ['agree', 'disagree', 'unsure', 'regenerate', 'edit', 'view'] as const satisfies readonly FeedbackAction[];
+/** What an analysis's latest feedback says about it (one per action: STATUS_OF_ACTION). */
+export const FEEDBACK_STATUSES = ['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed'] as const;
+export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
 
 export const JUDGMENTS = ['agree', 'disagree', 'unsure'] as const satisfies readonly FeedbackAction[];
 export type Judgment = (typeof JUDGMENTS)[number];

@@ -20,13 +20,10 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-import type { GenerationStatus } from '../db/schema';
-
-export type { GenerationStatus };
-
 export const GENERATION_STATUSES = [
   'queued', 'generating', 'complete', 'failed', 'checking', 'verified', 'quality_unavailable',
-] as const satisfies readonly GenerationStatus[];
+] as const;
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 
 export const GENERATION_EVENTS = [
   'start_generation', 'generation_succeeded', 'generation_failed', 'retry_generation',
