@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { ANALYSIS_TYPES } from '../../layers/core/domain/analysis-types';
 import { CONFIDENCE_LEVELS } from '../../layers/core/domain/confidence';
 import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES } from '../../layers/core/domain/feedback';
-import { GENERATION_STATUSES } from '../../layers/core/domain/generation-status';
+import { GENERATION_STATUSES, INITIAL_STATUS } from '../../layers/core/domain/generation-status';
 import {
   AI_OUTCOMES, AI_PURPOSES, AUDIT_OUTCOMES, EMBEDDING_STATUSES, EXTRACTION_STATUSES, JOB_STATUSES, JOB_TRIGGERS, ROLES, SOURCE_TYPES,
 } from '../../layers/core/domain/vocabulary';
@@ -53,6 +53,12 @@ describe(`the database's word lists on ${testEngine()} are the domain's`, () => 
     const lists = await listChecks();
     expect(Object.keys(lists).sort()).toEqual(Object.keys(DOMAIN_LISTS).sort());
     for (const [column, values] of Object.entries(lists)) expect({ column, values }).toEqual({ column, values: [...DOMAIN_LISTS[column]!] });
+  });
+
+  test('a new analysis starts where the state machine says, with or without the status written', async () => {
+    const { rows } = await sql<{ column_default: string }>`
+      select column_default from information_schema.columns where table_name = 'analyses' and column_name = 'generation_status'`.execute(db);
+    expect(rows[0]?.column_default).toBe(`'${INITIAL_STATUS}'::text`);
   });
 
   test('a value outside the list is refused (the CHECK is live, not only described)', async () => {
