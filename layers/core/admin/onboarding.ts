@@ -37,8 +37,6 @@ export const onboardingRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('list') }),
 ], { error: 'command must be create-organization, invite or list' });
 
-export type OnboardingRequest = z.input<typeof onboardingRequestSchema>;
-
 /** A refusal the operator can act on: its message is the whole answer (no stack, nothing changed). */
 export class OnboardingError extends Error {
   override readonly name = 'OnboardingError';

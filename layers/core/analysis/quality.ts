@@ -319,5 +319,3 @@ export const qualityStatus = async (db: Kysely<Database>, organizationId: string
     ai_wait_until: isoTime(row.ai_wait_until),
   };
 };
-
-export type QualityStatusView = NonNullable<Awaited<ReturnType<typeof qualityStatus>>>;

@@ -193,5 +193,3 @@ const answer = async (db: Kysely<Database>, actor: Actor, analysisId: string, fe
     }),
   };
 };
-
-export type FeedbackAnswer = Awaited<ReturnType<typeof recordFeedback>>;

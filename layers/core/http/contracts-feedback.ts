@@ -41,8 +41,6 @@ export const feedbackBodySchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('view'), ...idempotent }),
 ]);
 
-export type FeedbackBody = z.infer<typeof feedbackBodySchema>;
-
 const badge = z.object({ key: z.string(), label: z.string(), color: z.string() });
 const feedbackStatus = z.enum(FEEDBACK_STATUSES);
 const timestamp = z.iso.datetime();
