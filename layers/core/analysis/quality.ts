@@ -40,6 +40,7 @@ import type { Database, GenerationStatus } from '../db/schema';
 import { qualityConfidence, retrievalSignal } from '../domain/confidence';
 import { canTransition, guardedMove, undoMove } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
+import type { QualityState } from '../domain/vocabulary';
 import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
 import { claimLease, holdLease } from './lease';
@@ -285,7 +286,6 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
 
 // ---- polling ----------------------------------------------------------------------------------
 
-export type QualityState = 'not_started' | 'checking' | 'verified' | 'failed' | 'unavailable';
 
 /** Pure: the quality state shown to clients for a status and the last check's error. */
 export const qualityStateOf = (status: GenerationStatus, qualityError: string | null): QualityState => {

@@ -132,8 +132,8 @@ export const undoMove = (move: Move, previous: GenerationStatus): Move => {
 };
 
 /** Work is pending (clients keep polling; a watchdog may look for these): queued, generating, checking. */
-export const IN_FLIGHT_STATUSES: ReadonlySet<GenerationStatus> = new Set<GenerationStatus>(['queued', 'generating', 'checking']);
-export const isInFlight = (status: GenerationStatus): boolean => IN_FLIGHT_STATUSES.has(status);
+export const IN_FLIGHT_STATUSES = ['queued', 'generating', 'checking'] as const satisfies readonly GenerationStatus[];
+export const isInFlight = (status: GenerationStatus): boolean => (IN_FLIGHT_STATUSES as readonly GenerationStatus[]).includes(status);
 
 /**
  * A resting state: nothing is running and nothing happens without a new request (polling can stop).
@@ -142,5 +142,5 @@ export const isInFlight = (status: GenerationStatus): boolean => IN_FLIGHT_STATU
 export const isTerminal = (status: GenerationStatus): boolean => isGenerationStatus(status) && !isInFlight(status);
 
 /** The analysis content exists and is usable (readable, judgeable): complete and every later state. */
-export const GENERATED_STATUSES: ReadonlySet<GenerationStatus> = new Set<GenerationStatus>(['complete', 'checking', 'verified', 'quality_unavailable']);
-export const isGenerated = (status: GenerationStatus): boolean => GENERATED_STATUSES.has(status);
+const GENERATED_STATUSES: readonly GenerationStatus[] = ['complete', 'checking', 'verified', 'quality_unavailable'];
+export const isGenerated = (status: GenerationStatus): boolean => GENERATED_STATUSES.includes(status);

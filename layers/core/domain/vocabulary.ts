@@ -31,6 +31,10 @@ export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 export const EMBEDDING_STATUSES = ['pending', 'embedded', 'error'] as const;
 export type EmbeddingStatus = (typeof EMBEDDING_STATUSES)[number];
 
+/** What GET …/quality-status reports of the checks: a view of the status and the last check's error (analysis/quality.ts). */
+export const QUALITY_STATES = ['not_started', 'checking', 'verified', 'failed', 'unavailable'] as const;
+export type QualityState = (typeof QUALITY_STATES)[number];
+
 export const AI_PURPOSES = ['analysis', 'quality', 'judge', 'embedding'] as const;
 export type AiPurpose = (typeof AI_PURPOSES)[number];
 

@@ -14,9 +14,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, FeedbackStatus } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
-import { INITIAL_STATUS } from '../domain/generation-status';
+import { INITIAL_STATUS, isGenerated } from '../domain/generation-status';
 import {
-  isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT, hasOutput,
+  isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT,
   type FeedbackAction, type RegenerationReason,
 } from '../domain/feedback';
 import { feedbackActionSchema, feedbackBodySchema, requestIdSchema } from '../http/contracts-feedback';
@@ -73,7 +73,7 @@ export const recordFeedback = async (deps: FeedbackDeps, actor: Actor, analysisI
     outcome = await db.transaction().execute(async (trx) => {
       const analysis = await analysisOfOrganization(trx, actor.organizationId, analysisId).forUpdate('a').executeTakeFirst();
       if (!analysis) throw notFound('The analysis');
-      if (!hasOutput(analysis.generation_status)) {
+      if (!isGenerated(analysis.generation_status)) {
         throw conflict('The analysis has no output to give feedback on yet.', { generation_status: analysis.generation_status });
       }
       if (isJudgment(input.action)) {

@@ -12,7 +12,7 @@ import { CONFIDENCE_LEVELS } from '../domain/confidence';
 import { FEEDBACK_STATUSES } from '../domain/feedback';
 import { GENERATION_STATUSES } from '../domain/generation-status';
 import { SIMILARITY_BAND_KEYS } from '../domain/similarity';
-import { SOURCE_TYPES, VALIDATION_STATUSES } from '../domain/vocabulary';
+import { QUALITY_STATES, SOURCE_TYPES, VALIDATION_STATUSES } from '../domain/vocabulary';
 import { uuid } from './params';
 import { nextCursorSchema, pageQueryShape } from './pagination';
 import { ANALYSIS_LIST } from '../analysis/read';
@@ -190,7 +190,7 @@ export const contracts = {
     response: z.object({
       analysis_id: uuid,
       generation_status: analysisViewSchema.shape.generation_status,
-      quality_state: z.enum(['not_started', 'checking', 'verified', 'failed', 'unavailable']),
+      quality_state: z.enum(QUALITY_STATES),
       faithfulness_score: z.number().min(0).max(1).nullable(),
       coverage_score: z.number().min(0).max(1).nullable(),
       quality_confidence: analysisViewSchema.shape.quality_confidence,
