@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { PROMPT_TYPE } from '../layers/core/analysis/prompts';
 import { QUALITY_PROMPT_TYPES } from '../layers/core/analysis/quality';
+import { CONFIDENCE_LEVELS } from '../layers/core/domain/confidence';
 import { REGENERATION_REASON_KEYS } from '../layers/core/domain/feedback';
 
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
@@ -22,7 +23,6 @@ export const RUNNABLE_PROMPT_TYPES = [...ANALYSIS_PROMPT_TYPES, ...QUALITY_TYPES
 
 export const isQualityType = (promptType: string): boolean => QUALITY_TYPES.includes(promptType as (typeof QUALITY_TYPES)[number]);
 
-const LEVELS = ['established', 'probable', 'possible', 'insufficient'] as const;
 const text = z.string().trim().min(1);
 
 export const expectationsSchema = z.strictObject({
@@ -31,7 +31,7 @@ export const expectationsSchema = z.strictObject({
   /** the answer admits what the evidence does not establish: evidence_gaps not empty, or confidence insufficient */
   must_flag_missing_evidence: z.boolean().optional(),
   /** allowed confidence levels (the expected range) */
-  confidence_in: z.array(z.enum(LEVELS)).min(1).optional(),
+  confidence_in: z.array(z.enum(CONFIDENCE_LEVELS)).min(1).optional(),
   min_findings: z.number().int().min(0).optional(),
   max_findings: z.number().int().min(0).optional(),
   /** phrases the answer must contain somewhere (case-insensitive), e.g. the key fact */

@@ -6,14 +6,14 @@
  * Every run metric declares here, once, which way is better and its unit; `--compare` (compare.ts)
  * holds every metric to that, not a chosen few.
  */
-import { analysisAnswerSchema, jsonPart, readAnswer, type ValidationStatus } from '../layers/core/analysis/answer';
+import { analysisAnswerSchema, jsonPart, readAnswer } from '../layers/core/analysis/answer';
+import type { QualityConfidence } from '../layers/core/domain/confidence';
+import type { ValidationStatus } from '../layers/core/domain/vocabulary';
 import { citedChunk, type EvidenceMarkers } from '../layers/core/analysis/evidence-markers';
 import { qualityVerdictSchema } from '../layers/core/analysis/quality';
 import type { Expectations } from './fixtures';
 import { JUDGE_DIMENSIONS, type JudgeScores } from './judge';
 
-export const CONFIDENCE_LEVELS = ['established', 'probable', 'possible', 'insufficient'] as const;
-export type Confidence = (typeof CONFIDENCE_LEVELS)[number];
 
 export interface AnalysisStructure {
   kind: 'analysis';
@@ -31,7 +31,7 @@ export interface AnalysisStructure {
   invalid_citations: string[];
   /** findings citing at least one real passage */
   cited_findings: number;
-  confidence: Confidence | null;
+  confidence: QualityConfidence | null;
   evidence_gaps: number;
   /** distinct real passages cited, and passages in the prompt */
   evidence_cited: number;
@@ -251,7 +251,7 @@ export const aggregate = (scored: ScoredFixture[]): Metrics => {
   };
 };
 
-export const confidenceLevels = (scored: ScoredFixture[]): Record<Confidence | 'none', number> => {
+export const confidenceLevels = (scored: ScoredFixture[]): Record<QualityConfidence | 'none', number> => {
   const levels = { established: 0, probable: 0, possible: 0, insufficient: 0, none: 0 };
   for (const { structure: s } of scored) if (s.kind === 'analysis' && s.schema_valid) levels[s.confidence ?? 'none']++;
   return levels;

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
+import { CONFIDENCE_LEVELS } from '../layers/core/domain/confidence';
 import { JUDGE_DIMENSIONS } from './judge';
 
 export const RESULTS_SCHEMA_VERSION = 1;
@@ -24,7 +25,7 @@ const structureSchema = z.discriminatedUnion('kind', [
     valid_citations: z.number().int(),
     invalid_citations: z.array(z.string()),
     cited_findings: z.number().int(),
-    confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).nullable(),
+    confidence: z.enum(CONFIDENCE_LEVELS).nullable(),
     evidence_gaps: z.number().int(),
     evidence_cited: z.number().int(),
     evidence_total: z.number().int(),

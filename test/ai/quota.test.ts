@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import type { Sleep } from '../../layers/core/ai/clock';
 import {
-  acquire, decide, decideFair, inWindow, NO_TENANT, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor, type WindowRow,
+  acquire, decide, decideFair, inWindow, NO_TENANT, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor, type Sleep,
+  type WindowRow,
 } from '../../layers/core/ai/quota';
 import { testEngine, useTestDatabase } from '../support/db';
 import { SimulatedTime } from '../support/simulated-time';

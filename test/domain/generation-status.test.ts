@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { GenerationStatus as SchemaStatus } from '../../layers/core/db/schema';
 import {
-  canTransition, GENERATION_EVENTS, GENERATION_STATUSES, IllegalTransitionError, isGenerated, isGenerationStatus, isInFlight,
-  isTerminal, transition, TRANSITIONS, type GenerationEvent, type GenerationStatus,
+  canTransition, GENERATION_EVENTS, GENERATION_STATUSES, guardedMove, IllegalTransitionError, INITIAL_STATUS, isGenerated, isGenerationStatus,
+  isInFlight, isTerminal, transition, TRANSITIONS, undoMove, type GenerationEvent, type GenerationStatus,
 } from '../../layers/core/domain/generation-status';
 
 // Compile-time: the list covers every status the database allows.
@@ -26,7 +26,9 @@ describe('allowed transitions', () => {
 
   test('the lifecycle the spec and design describe', () => {
     expect(transition('queued', 'start_generation')).toBe('generating');
-    expect(transition('generating', 'start_generation')).toBe('generating');
+    expect(transition('generating', 'take_over')).toBe('generating');
+    expect(transition('checking', 'take_over')).toBe('checking');
+    expect(transition('generating', 'generation_deferred')).toBe('queued');
     expect(transition('generating', 'generation_succeeded')).toBe('complete');
     expect(transition('generating', 'generation_failed')).toBe('failed');
     expect(transition('queued', 'generation_failed')).toBe('failed');
@@ -44,9 +46,9 @@ describe('illegal transitions', () => {
   const illegal = GENERATION_STATUSES.flatMap((from) => GENERATION_EVENTS.map((event) => [from, event] as const))
     .filter(([from, event]) => !allowed.has(key(from, event)));
 
-  test('there are 63 pairs, 14 allowed', () => {
+  test('there are 77 pairs, 16 allowed', () => {
     expect(illegal.length + allowed.size).toBe(GENERATION_STATUSES.length * GENERATION_EVENTS.length);
-    expect(allowed.size).toBe(14);
+    expect(allowed.size).toBe(16);
   });
 
   test.each(illegal)('%s --%s--> throws', (from, event) => {
@@ -84,6 +86,28 @@ describe('helpers', () => {
       const exits = failureEvents.filter((e) => canTransition(status, e)).map((e) => transition(status, e));
       expect(exits.some(isTerminal)).toBe(true);
     }
+  });
+});
+
+describe('guarded moves (what a conditional update may write)', () => {
+  test('by default an event leaves every status the machine lets it leave, into its one target', () => {
+    expect(guardedMove('start_quality')).toEqual({ from: ['complete', 'verified', 'quality_unavailable'], to: 'checking' });
+    expect(guardedMove('start_generation')).toEqual({ from: [INITIAL_STATUS], to: 'generating' });
+    expect(guardedMove('generation_failed', ['generating'])).toEqual({ from: ['generating'], to: 'failed' });
+    expect(guardedMove('take_over', ['checking'])).toEqual({ from: ['checking'], to: 'checking' });
+  });
+
+  test('an illegal source, no source, or sources that would land apart throw', () => {
+    expect(() => guardedMove('start_quality', ['checking'])).toThrow(IllegalTransitionError);
+    expect(() => guardedMove('quality_failed', ['complete', 'checking'])).toThrow(IllegalTransitionError);
+    expect(() => guardedMove('take_over', [])).toThrow(IllegalTransitionError);
+    expect(() => guardedMove('take_over')).toThrow(IllegalTransitionError); // generating and checking stay apart
+  });
+
+  test('an undo goes back from the target to one of the statuses the move left, and nowhere else', () => {
+    const start = guardedMove('start_quality');
+    expect(undoMove(start, 'verified')).toEqual({ from: ['checking'], to: 'verified' });
+    expect(() => undoMove(start, 'failed')).toThrow(IllegalTransitionError);
   });
 });
 

@@ -19,6 +19,7 @@ import { checkWith, describeIssues } from '../http/strings';
 import { ORGANIZATION_ATTRIBUTE } from '../auth/token-claims';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
+import { ROLES } from '../domain/vocabulary';
 import { logger } from '../logger';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -31,12 +32,10 @@ export const onboardingRequestSchema = z.discriminatedUnion('command', [
     display_name: name.optional(),
     /** an organization's id or exact name; investigators only */
     organization: name.optional(),
-    role: z.enum(['investigator', 'admin']).default('investigator'),
+    role: z.enum(ROLES).default('investigator'),
   }),
   z.strictObject({ command: z.literal('list') }),
 ], { error: 'command must be create-organization, invite or list' });
-
-export type OnboardingRequest = z.input<typeof onboardingRequestSchema>;
 
 /** A refusal the operator can act on: its message is the whole answer (no stack, nothing changed). */
 export class OnboardingError extends Error {

@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
+import { ROLES } from '../domain/vocabulary';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
 import { parseWith } from '../http/route';
 
@@ -22,7 +23,7 @@ const userSchema = z.object({
   user_id: z.string(),
   email: z.string(),
   display_name: z.string(),
-  role: z.enum(['admin', 'investigator']),
+  role: z.enum(ROLES),
   created_at: z.iso.datetime(),
   ai_usage: z.object({
     calls: z.number().int().describe('the AI usage count: every ledger row of the user (all outcomes)'),

@@ -20,10 +20,13 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { Clock, Sleep } from './clock';
 
 export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;
+
+/** Time as a dependency (see above): what the caller reads the time and waits with. */
+export type Clock = () => Date;
+export type Sleep = (ms: number) => Promise<void>;
 
 /** overShare: refused because the organization is over its fair share while others are owed theirs (not a full window) */
 export type Reservation = { granted: true } | { granted: false; retryAt: Date; overShare?: true };

@@ -3,26 +3,20 @@
  * every citation translated from the marker issued for that call back to its chunk id. Pure.
  */
 import * as z from 'zod';
+import { CONFIDENCE_LEVELS } from '../domain/confidence';
+import type { ValidationStatus } from '../domain/vocabulary';
 import { citedChunk, type EvidenceMarkers } from './evidence-markers';
 
 export const analysisAnswerSchema = z.object({
   summary: z.string().min(1),
   findings: z.array(z.object({ statement: z.string().min(1), citations: z.array(z.string()) })),
-  confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).optional(),
+  confidence: z.enum(CONFIDENCE_LEVELS).optional(),
   evidence_gaps: z.array(z.string()).default([]),
   /** set by the twin's Bedrock stand-in, so its output is never passed off as AI output */
   standin: z.boolean().optional(),
 });
 
 export type AnalysisAnswer = z.infer<typeof analysisAnswerSchema>;
-
-/**
- * valid: every finding cites markers issued in the call only;
- * citations_removed: some citations named no issued marker (a chunk id, a label typed by a user or
- * made up by the model) and were dropped;
- * uncited_findings: after that, at least one finding cites nothing.
- */
-export type ValidationStatus = 'valid' | 'citations_removed' | 'uncited_findings';
 
 export class UnreadableAnswerError extends Error {
   override name = 'UnreadableAnswerError';

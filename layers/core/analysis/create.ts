@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { guardedMove, INITIAL_STATUS } from '../domain/generation-status';
 import { conflict, unavailable } from '../http/errors';
 import type { OrgCaller } from '../http/route';
 import { logger } from '../logger';
@@ -35,11 +36,14 @@ export const assertCanGenerate = async (db: Kysely<Database>, organizationId: st
   return investigation;
 };
 
+/** The change of status create makes: a row whose message could not be sent fails instead of waiting in queued. */
+export const NOT_QUEUED = guardedMove('generation_failed', [INITIAL_STATUS]);
+
 export const createAnalysis = async (
   { db, send }: CreateDeps,
   caller: OrgCaller,
   request: AnalysisRequest,
-): Promise<{ analysis_id: string; generation_status: 'queued' }> => {
+): Promise<{ analysis_id: string; generation_status: typeof INITIAL_STATUS }> => {
   const investigation = await assertCanGenerate(db, caller.organizationId, request);
   // the cap check and the insert share a transaction, so the organization's cap is exact; a first-time
   // investigator is provisioned in it too, so a refused request leaves no trace
@@ -48,6 +52,7 @@ export const createAnalysis = async (
     const requestedBy = await ensureUser(trx, caller);
     return trx.insertInto('analyses').values({
       investigation_id: investigation.id,
+      generation_status: INITIAL_STATUS,
       analysis_type: request.analysis_type,
       question_id: request.question_id ?? null,
       topic_id: request.topic_id ?? null,
@@ -58,9 +63,9 @@ export const createAnalysis = async (
     await send({ analysis_id: row.id });
   } catch (error) {
     logger.error('could not queue an analysis', { analysisId: row.id, error: error as Error });
-    await db.updateTable('analyses').set({ generation_status: 'failed', error_message: 'The analysis could not be queued. Please try again in a moment.' })
-      .where('id', '=', row.id).execute();
+    await db.updateTable('analyses').set({ generation_status: NOT_QUEUED.to, error_message: 'The analysis could not be queued. Please try again in a moment.' })
+      .where('id', '=', row.id).where('generation_status', 'in', NOT_QUEUED.from).execute();
     throw unavailable('The analysis could not be queued. Please try again in a moment.', { analysis_id: row.id });
   }
-  return { analysis_id: row.id, generation_status: 'queued' };
+  return { analysis_id: row.id, generation_status: INITIAL_STATUS };
 };

@@ -1,10 +1,8 @@
 /**
  * Generating one analysis (the generation worker's core): queued → generating → complete, or failed
- * with a message the user can act on. The worker holds the row with a lease (lease.ts): a duplicate
- * delivery finds it claimed and comes back later (live lease) or takes it over (the worker crashed), so
- * it produces one analysis; it only queues the quality checks again
- * when the analysis is complete and was never checked (the first run's queueing failed). The investigation and its evidence are only
- * read here, never changed.
+ * with a message the user can act on. A duplicate delivery or a crashed worker still produces one
+ * analysis (redelivery: domain/generation-status.ts). The investigation and its evidence are only read
+ * here, never changed.
  */
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '../ai/gateway';
@@ -12,6 +10,7 @@ import { AiRequestError, AiUnavailableError } from '../ai/errors';
 import { QuotaExhaustedError } from '../ai/quota';
 import type { Database } from '../db/schema';
 import { evidenceCoverage } from '../domain/evidence-coverage';
+import { guardedMove } from '../domain/generation-status';
 import { retrievalQuality } from '../domain/similarity';
 import { logger } from '../logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
@@ -54,11 +53,20 @@ const PUT_BACK_ATTEMPTS = 4;
  * waits for AI capacity, saying until when); a failed put-back is tried again. Should every attempt fail
  * (the database is down), nothing is lost: the lease runs out and the message's return takes the row over.
  */
+/** The changes of status a generation makes (each checked against the machine when this module loads). */
+export const GENERATION_MOVES = {
+  claim: guardedMove('start_generation'),
+  putBack: guardedMove('generation_deferred'),
+  complete: guardedMove('generation_succeeded'),
+  fail: guardedMove('generation_failed', ['generating']),
+} as const;
+
 const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Date | null = null): Promise<void> => {
   for (let attempt = 1; attempt <= PUT_BACK_ATTEMPTS; attempt++) {
     try {
-      await db.updateTable('analyses').set({ generation_status: 'queued', claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
-        .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
+      const { from, to } = GENERATION_MOVES.putBack;
+      await db.updateTable('analyses').set({ generation_status: to, claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
+        .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
       return;
     } catch (error) {
       logger.warn('putting the analysis back to queued failed', { analysisId, attempt, error: error as Error });
@@ -69,7 +77,7 @@ const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Da
 
 export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, markerNonce }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
   // from queued, or a generating row whose worker's lease ran out (it crashed); a live lease throws LeaseHeldError
-  const claimed = await claimLease(db, analysisId, { from: ['queued'], to: 'generating' },
+  const claimed = await claimLease(db, analysisId, GENERATION_MOVES.claim,
     ['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction']);
   if (!claimed) {
     // A redelivered message whose first run completed the analysis but could not queue its checks
@@ -79,7 +87,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
     if (settled) await onComplete?.(analysisId);
     return 'duplicate';
   }
-  const release = holdLease(db, analysisId, 'generating', keepMessage);
+  const release = holdLease(db, analysisId, GENERATION_MOVES.claim.to, keepMessage);
 
   try {
     const investigation = await db.selectFrom('investigations').select(['title', 'description', 'organization_id'])
@@ -121,7 +129,7 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
         background_document_id: r.background_document_id, similarity: r.similarity, included: r.included, exclusion_reason: r.exclusion_reason,
       }))).execute();
       await trx.updateTable('analyses').set({
-        generation_status: 'complete',
+        generation_status: GENERATION_MOVES.complete.to,
         result: JSON.stringify(result),
         validation_status,
         prompt_type: template.prompt_type,
@@ -138,15 +146,16 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
         generated_at: new Date(),
         claimed_until: null,
         updated_at: new Date(),
-      }).where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
+      }).where('id', '=', analysisId).where('generation_status', 'in', GENERATION_MOVES.complete.from).execute();
     });
     await onComplete?.(analysisId);
     return 'complete';
   } catch (error) {
     if ([...FINAL_FAILURES, NoEvidenceError].some((type) => error instanceof type)) {
       logger.warn('analysis generation failed', { analysisId, error: (error as Error).message });
-      await db.updateTable('analyses').set({ generation_status: 'failed', error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
-        .where('id', '=', analysisId).where('generation_status', '=', 'generating').execute();
+      const { from, to } = GENERATION_MOVES.fail;
+      await db.updateTable('analyses').set({ generation_status: to, error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
+        .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
       return 'failed';
     }
     // anything else (a database blip, a crash, the organization's AI share in use) is retried: hand the

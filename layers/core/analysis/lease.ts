@@ -3,7 +3,8 @@
  * its in-flight status with `claimed_until = now + leaseMs()`, renews the lease while it works, and clears
  * it when it is done. A message delivered again may take over a row whose lease has run out (its worker
  * crashed or was killed); a row whose lease is live belongs to a worker that is still working, and the
- * message comes back once that lease could have run out (LeaseHeldError), instead of being dropped.
+ * message comes back once that lease could have run out (LeaseHeldError), instead of being dropped
+ * (redelivery as a whole: domain/generation-status.ts).
  *
  * Why 60 s: long enough that a renewal every 20 s survives a slow database round trip or two, short
  * enough that a crashed worker's analysis is taken over within about a minute of its message returning
@@ -12,6 +13,7 @@
 import { sql, type Kysely } from 'kysely';
 import { config, ENV } from '../config';
 import type { Database, GenerationStatus } from '../db/schema';
+import { guardedMove, type Move } from '../domain/generation-status';
 import { logger } from '../logger';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -42,20 +44,21 @@ export class LeaseHeldError extends Error {
 export const leaseFree = (claimedUntil: Date | null, now: Date): boolean => claimedUntil === null || new Date(claimedUntil).getTime() <= now.getTime();
 
 /**
- * Claims the row: from one of `from` into `to`, or `to` itself when its lease is free (a takeover).
- * Returns the claimed columns, or undefined when the row is elsewhere; throws LeaseHeldError when a live
- * worker holds it.
+ * Claims the row: `move` (from one of its sources into its target), or the machine's take_over of a row
+ * already in the target whose lease is free. Returns the claimed columns, or undefined when the row is
+ * elsewhere; throws LeaseHeldError when a live worker holds it.
  */
 export const claimLease = async <C extends keyof Database['analyses'] & string>(
-  db: Kysely<Database>, analysisId: string, move: { from: GenerationStatus[]; to: GenerationStatus }, columns: readonly C[], now = new Date(),
+  db: Kysely<Database>, analysisId: string, move: Move, columns: readonly C[], now = new Date(),
 ) => {
+  const takeover = guardedMove('take_over', [move.to]);
   const until = new Date(now.getTime() + leaseMs());
   // a claimed row no longer waits for AI capacity (ai_wait_until is set again if it has to)
   const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, ai_wait_until: null, updated_at: now })
     .where('id', '=', analysisId)
     .where((eb) => eb.or([
       eb('generation_status', 'in', move.from),
-      eb.and([eb('generation_status', '=', move.to), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
+      eb.and([eb('generation_status', 'in', takeover.from), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
     ]))
     .returning([...columns])
     .executeTakeFirst();

@@ -12,7 +12,8 @@
  * So a message runs the checks when the row is complete or checking, and is a no-op otherwise: a
  * duplicate finding verified (or quality_unavailable) changes nothing, and an analysis still being
  * generated (or failed, or gone) is not checked. A message redelivered after a worker crashed finds
- * checking (or complete, if the watchdog released it meanwhile) and runs the checks again.
+ * checking (or complete, if the watchdog released it meanwhile) and runs the checks again (redelivery
+ * as a whole: domain/generation-status.ts).
  * Two copies of one message delivered at the same moment may both run the checks; every write is
  * conditional on checking and both write the same kind of result, so the row still ends in one state.
  *
@@ -37,8 +38,9 @@ import { QualityShedError } from '../ai/shedder';
 import { isDatabaseUnavailable } from '../db/errors';
 import type { Database, GenerationStatus } from '../db/schema';
 import { qualityConfidence, retrievalSignal } from '../domain/confidence';
-import { canTransition } from '../domain/generation-status';
+import { canTransition, guardedMove, undoMove } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
+import type { QualityState } from '../domain/vocabulary';
 import { conflict, notFound, unavailable } from '../http/errors';
 import { logger } from '../logger';
 import { claimLease, holdLease } from './lease';
@@ -119,6 +121,17 @@ export const qualityPromptValues = (input: {
   };
 };
 
+/** The changes of status a check makes (each checked against the machine when this module loads). */
+export const QUALITY_MOVES = {
+  /** the manual route, from any status a check may start from */
+  start: guardedMove('start_quality'),
+  /** the quality worker, after generation */
+  claim: guardedMove('start_quality', ['complete']),
+  verified: guardedMove('quality_succeeded'),
+  shed: guardedMove('quality_shed', ['checking']),
+  failed: guardedMove('quality_failed'),
+} as const;
+
 // ---- starting a check (the manual route) ------------------------------------------------------
 
 /**
@@ -139,8 +152,9 @@ export const startQualityCheck = async (
     { generation_status: status },
   );
   if (!canTransition(row.generation_status, 'start_quality')) throw explain(row.generation_status);
-  const moved = await db.updateTable('analyses').set({ generation_status: 'checking', updated_at: new Date() })
-    .where('id', '=', analysisId).where('generation_status', '=', row.generation_status).executeTakeFirst();
+  const { from, to } = guardedMove('start_quality', [row.generation_status]);
+  const moved = await db.updateTable('analyses').set({ generation_status: to, updated_at: new Date() })
+    .where('id', '=', analysisId).where('generation_status', 'in', from).executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) {
     // it changed under us: report what it is now
     const now = await db.selectFrom('analyses').select('generation_status').where('id', '=', analysisId).executeTakeFirst();
@@ -151,8 +165,9 @@ export const startQualityCheck = async (
 
 /** Undoes startQualityCheck when the message could not be queued (only if nothing moved it since). */
 export const revertQualityStart = async (db: Kysely<Database>, analysisId: string, previous: GenerationStatus): Promise<void> => {
-  await db.updateTable('analyses').set({ generation_status: previous, updated_at: new Date() })
-    .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+  const { from, to } = undoMove(QUALITY_MOVES.start, previous);
+  await db.updateTable('analyses').set({ generation_status: to, updated_at: new Date() })
+    .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
 };
 
 /**
@@ -184,7 +199,7 @@ export const requestQualityCheck = async (
  * message comes back later instead of running the checks twice. Anything else: not ours to check.
  */
 const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promise<boolean> =>
-  (await claimLease(db, analysisId, { from: ['complete'], to: 'checking' }, ['id'], now)) !== undefined;
+  (await claimLease(db, analysisId, QUALITY_MOVES.claim, ['id'], now)) !== undefined;
 
 const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<{ id: string; text: string }[]> =>
   db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
@@ -201,7 +216,7 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.
  */
 export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage, markerNonce }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
   if (!(await claim(db, analysisId, now()))) return 'skipped';
-  const release = holdLease(db, analysisId, 'checking', keepMessage);
+  const release = holdLease(db, analysisId, QUALITY_MOVES.claim.to, keepMessage);
   try {
     const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
       .select(['a.result', 'a.question_id', 'a.topic_id', 'a.retrieval_quality', 'a.requested_by', 'i.organization_id'])
@@ -227,7 +242,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     const [faithfulness, coverage] = scores as [number, number];
     const confidence = qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(jsonColumn<RetrievalQuality>(row.retrieval_quality)) });
     const written = await db.updateTable('analyses').set({
-      generation_status: 'verified',
+      generation_status: QUALITY_MOVES.verified.to,
       faithfulness_score: faithfulness,
       coverage_score: coverage,
       quality_confidence: confidence.level,
@@ -235,7 +250,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
       quality_checked_at: now(),
       claimed_until: null,
       updated_at: now(),
-    }).where('id', '=', analysisId).where('generation_status', '=', 'checking').executeTakeFirst();
+    }).where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.verified.from).executeTakeFirst();
     logger.info('quality checks verified', { analysisId, faithfulness, coverage, confidence: confidence.level, written: Number(written.numUpdatedRows) > 0 });
     return 'verified';
   } catch (error) {
@@ -248,8 +263,8 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     }
     if (error instanceof QualityShedError) {
       // `[AI:Shed]` was logged by the gateway; the analysis ships without a quality score
-      await db.updateTable('analyses').set({ generation_status: 'quality_unavailable', quality_error: error.message, claimed_until: null, updated_at: now() })
-        .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+      await db.updateTable('analyses').set({ generation_status: QUALITY_MOVES.shed.to, quality_error: error.message, claimed_until: null, updated_at: now() })
+        .where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.shed.from).execute();
       return 'shed';
     }
     if (isDatabaseUnavailable(error)) {
@@ -262,8 +277,8 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     }
     const reason = reasonOf(error);
     logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
-    await db.updateTable('analyses').set({ generation_status: 'complete', quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
-      .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+    await db.updateTable('analyses').set({ generation_status: QUALITY_MOVES.failed.to, quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
+      .where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.failed.from).execute();
     return 'failed';
   } finally {
     release();
@@ -272,7 +287,6 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
 
 // ---- polling ----------------------------------------------------------------------------------
 
-export type QualityState = 'not_started' | 'checking' | 'verified' | 'failed' | 'unavailable';
 
 /** Pure: the quality state shown to clients for a status and the last check's error. */
 export const qualityStateOf = (status: GenerationStatus, qualityError: string | null): QualityState => {
@@ -306,5 +320,3 @@ export const qualityStatus = async (db: Kysely<Database>, organizationId: string
     ai_wait_until: isoTime(row.ai_wait_until),
   };
 };
-
-export type QualityStatusView = NonNullable<Awaited<ReturnType<typeof qualityStatus>>>;

@@ -26,6 +26,7 @@
 import { sql, type Kysely } from 'kysely';
 import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '../../../lib/manifest';
 import type { Database, GenerationStatus } from '../db/schema';
+import { guardedMove } from '../domain/generation-status';
 import { logger } from '../logger';
 import { QUALITY_FAILURE_MARKER } from './quality';
 import { failedAttemptDelaySeconds } from './lease';
@@ -56,6 +57,13 @@ export const WATCHDOG_MESSAGES = {
   checking: 'quality check did not finish',
   generating: 'The analysis did not finish generating (the worker stopped). Nothing was lost; please try again.',
   queued: 'The analysis never started (its request expired in the queue). Nothing was lost; please try again.',
+} as const;
+
+/** The changes of status the watchdog makes (each checked against the machine when this module loads). */
+export const WATCHDOG_MOVES = {
+  releaseChecking: guardedMove('checking_stale'),
+  failGenerating: guardedMove('generation_failed', ['generating']),
+  failQueued: guardedMove('generation_failed', ['queued']),
 } as const;
 
 export type StaleAction = 'release_checking' | 'fail_generating' | 'fail_queued';
@@ -102,18 +110,18 @@ export const runWatchdog = async (
   // left alone, and so is one a live worker holds (its lease is in the future) or one waiting for AI capacity
   const quietSince = (before: Date) => sql<boolean>`greatest(updated_at, claimed_until, ai_wait_until) < ${before}`;
   const released = await db.updateTable('analyses')
-    .set({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, ai_wait_until: null, updated_at: now })
-    .where('generation_status', '=', 'checking').where(quietSince(cut.checking))
+    .set({ generation_status: WATCHDOG_MOVES.releaseChecking.to, quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, ai_wait_until: null, updated_at: now })
+    .where('generation_status', 'in', WATCHDOG_MOVES.releaseChecking.from).where(quietSince(cut.checking))
     .returning('id').execute();
   for (const { id } of released) logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
 
   const generating = await db.updateTable('analyses')
-    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })
-    .where('generation_status', '=', 'generating').where(quietSince(cut.generating))
+    .set({ generation_status: WATCHDOG_MOVES.failGenerating.to, error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })
+    .where('generation_status', 'in', WATCHDOG_MOVES.failGenerating.from).where(quietSince(cut.generating))
     .returning('id').execute();
   const queued = await db.updateTable('analyses')
-    .set({ generation_status: 'failed', error_message: WATCHDOG_MESSAGES.queued, ai_wait_until: null, updated_at: now })
-    .where('generation_status', '=', 'queued').where(quietSince(cut.queued))
+    .set({ generation_status: WATCHDOG_MOVES.failQueued.to, error_message: WATCHDOG_MESSAGES.queued, ai_wait_until: null, updated_at: now })
+    .where('generation_status', 'in', WATCHDOG_MOVES.failQueued.from).where(quietSince(cut.queued))
     .returning('id').execute();
   for (const { id } of [...generating, ...queued]) logger.warn('watchdog failed a stale analysis', { analysisId: id });
 

@@ -1,4 +1,12 @@
-/** Runs the migrations (kysely Migrator, in-code provider so bundles carry them). */
+/**
+ * Runs the migrations (kysely Migrator, in-code provider so bundles carry them).
+ *
+ * Shipped migrations are history: their SQL never changes, so their CHECK lists are written out. A new
+ * migration that creates or changes a CHECK on a closed word list builds it from the domain's const
+ * tuple (domain/vocabulary.ts and its neighbours), e.g. `check (role in (${sql.join(ROLES.map((role) => sql.lit(role)))}))`;
+ * test/db/vocabulary.test.ts fails whenever the migrated database and the domain disagree, so a change
+ * to a list also needs the migration that changes its CHECK.
+ */
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import { migration as domain } from './migrations/0001-domain';

@@ -1,23 +1,26 @@
 /**
  * Typed view of the database (kysely). Mirrors the migrations in ./migrations; a test compares the
- * two so they cannot drift apart.
+ * two so they cannot drift apart. Closed word lists come from domain/ (test/db/vocabulary.test.ts
+ * compares them with the database's CHECK constraints).
  */
 import type { ColumnType, Generated } from 'kysely';
+import type { AnalysisType } from '../domain/analysis-types';
+import type { QualityConfidence } from '../domain/confidence';
+import type { FeedbackAction, FeedbackStatus } from '../domain/feedback';
+import type { GenerationStatus } from '../domain/generation-status';
+import type {
+  AiOutcome, AiPurpose, AuditOutcome, EmbeddingStatus, ExtractionStatus, JobStatus, JobTrigger, Role, SourceType, ValidationStatus,
+} from '../domain/vocabulary';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
-export type Role = 'admin' | 'investigator';
-export type SourceType = 'content' | 'attachment' | 'background_doc';
-export type AnalysisType = 'question' | 'topic' | 'summary' | 'gap' | 'error_check';
-export type GenerationStatus = 'queued' | 'generating' | 'complete' | 'failed' | 'checking' | 'verified' | 'quality_unavailable';
-export type QualityConfidence = 'established' | 'probable' | 'possible' | 'insufficient';
-export type FeedbackAction = 'agree' | 'disagree' | 'unsure' | 'regenerate' | 'edit' | 'view';
-export type FeedbackStatus = 'accepted' | 'rejected' | 'needs_revision' | 'regenerated' | 'edited' | 'viewed';
-export type AiPurpose = 'analysis' | 'quality' | 'judge' | 'embedding';
-/** 'timed_out': an attempt aborted at its attempt timeout (ai/timeouts.ts; migration 0007) */
-export type AiOutcome = 'ok' | 'throttled' | 'error' | 'shed' | 'timed_out';
+export type { AnalysisType } from '../domain/analysis-types';
+export type { QualityConfidence } from '../domain/confidence';
+export type { FeedbackAction, FeedbackStatus } from '../domain/feedback';
+export type { GenerationStatus } from '../domain/generation-status';
+export type { AiOutcome, AiPurpose, Role, SourceType } from '../domain/vocabulary';
 
 export interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
 
@@ -89,7 +92,7 @@ export interface BackgroundDocumentsTable {
   size_bytes: ColumnType<string | number, number | undefined, number>;
   storage_key: string;
   extracted_text: string | null;
-  extraction_status: Generated<'pending' | 'extracted' | 'error'>;
+  extraction_status: Generated<ExtractionStatus>;
   extraction_error: string | null;
   included_for_ai: Generated<boolean>;
   created_at: CreatedAt;
@@ -100,7 +103,7 @@ export interface EmbeddingSourcesTable {
   investigation_id: string;
   source_type: SourceType;
   source_id: string;
-  status: Generated<'pending' | 'embedded' | 'error'>;
+  status: Generated<EmbeddingStatus>;
   attempts: Generated<number>;
   error_message: string | null;
   created_at: CreatedAt;
@@ -160,7 +163,7 @@ export interface AnalysesTable {
   retrieval_quality: Json | null;
   /** 0011: no chunk reached the similarity floor, so the closest few were given to the model (analysis/retrieval.ts) */
   low_relevance: Generated<boolean>;
-  validation_status: string | null;
+  validation_status: ValidationStatus | null;
   faithfulness_score: number | null;
   coverage_score: number | null;
   quality_confidence: QualityConfidence | null;
@@ -210,7 +213,7 @@ export interface FeedbackTable {
 export interface AuditLogTable {
   id: Generated<string>;
   action: string;
-  outcome: 'success' | 'failure';
+  outcome: AuditOutcome;
   actor_user_id: string | null;
   actor_address: string | null;
   organization_id: string | null;
@@ -239,8 +242,8 @@ export interface AiCallsTable {
 export interface JobRunsTable {
   id: Generated<string>;
   job: string;
-  trigger: 'schedule' | 'http';
-  status: Generated<'running' | 'succeeded' | 'failed'>;
+  trigger: JobTrigger;
+  status: Generated<JobStatus>;
   report: Json | null;
   error_message: string | null;
   started_at: CreatedAt;

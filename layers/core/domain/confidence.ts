@@ -21,14 +21,12 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-import type { QualityConfidence } from '../db/schema';
 import { assertInRange, toPercent } from './percent';
 import { assertSimilarity, similarityPercent, type RetrievalQuality } from './similarity';
 
-export type { QualityConfidence };
-
 /** Levels from strongest to weakest. */
-export const CONFIDENCE_LEVELS = ['established', 'probable', 'possible', 'insufficient'] as const satisfies readonly QualityConfidence[];
+export const CONFIDENCE_LEVELS = ['established', 'probable', 'possible', 'insufficient'] as const;
+export type QualityConfidence = (typeof CONFIDENCE_LEVELS)[number];
 
 /** Rank for ordering: insufficient 0 < possible 1 < probable 2 < established 3. */
 export const confidenceRank = (level: QualityConfidence): number => CONFIDENCE_LEVELS.length - 1 - CONFIDENCE_LEVELS.indexOf(level);

@@ -17,9 +17,9 @@
  *
  * Pure: no I/O, no clock (the caller passes `now`), no environment.
  */
-import type { AnalysisType, FeedbackAction, GenerationStatus } from '../db/schema';
-import { ANALYSIS_TYPES } from './analysis-types';
-import { hasOutput, isJudgment, REGENERATION_REASONS, STATUS_OF_ACTION, type RegenerationReason } from './feedback';
+import { ANALYSIS_TYPES, type AnalysisType } from './analysis-types';
+import { isGenerated, type GenerationStatus } from './generation-status';
+import { isJudgment, type FeedbackAction, REGENERATION_REASONS, STATUS_OF_ACTION, type RegenerationReason } from './feedback';
 
 export const TREND_WEEKS = 8;
 
@@ -112,7 +112,7 @@ const ratesOf = (c: Counts): Rates => ({
 });
 
 export const feedbackMetrics = (input: { analyses: MetricsAnalysis[]; feedback: MetricsFeedback[]; now: Date }): FeedbackMetrics => {
-  const analyses = input.analyses.filter((a) => hasOutput(a.generation_status));
+  const analyses = input.analyses.filter((a) => isGenerated(a.generation_status));
   const counted = new Set(analyses.map((a) => a.analysis_id));
   const feedback = input.feedback.filter((f) => counted.has(f.analysis_id))
     .sort((a, b) => a.created_at.getTime() - b.created_at.getTime());

@@ -10,11 +10,14 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-import type { FeedbackAction, FeedbackStatus, GenerationStatus } from '../db/schema';
+import { isGenerated, type GenerationStatus } from './generation-status';
 
-export type { FeedbackAction, FeedbackStatus };
+export const FEEDBACK_ACTIONS = ['agree', 'disagree', 'unsure', 'regenerate', 'edit', 'view'] as const;
+export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
 
-export const FEEDBACK_ACTIONS = ['agree', 'disagree', 'unsure', 'regenerate', 'edit', 'view'] as const satisfies readonly FeedbackAction[];
+/** What an analysis's latest feedback says about it (one per action: STATUS_OF_ACTION). */
+export const FEEDBACK_STATUSES = ['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed'] as const;
+export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
 
 export const JUDGMENTS = ['agree', 'disagree', 'unsure'] as const satisfies readonly FeedbackAction[];
 export type Judgment = (typeof JUDGMENTS)[number];
@@ -46,9 +49,6 @@ export const REGENERATION_REASONS = {
 export type RegenerationReason = keyof typeof REGENERATION_REASONS;
 export const REGENERATION_REASON_KEYS = Object.keys(REGENERATION_REASONS) as [RegenerationReason, ...RegenerationReason[]];
 
-/** Statuses in which an analysis has output to judge, edit or regenerate. */
-export const HAS_OUTPUT: readonly GenerationStatus[] = ['complete', 'checking', 'verified', 'quality_unavailable'];
-export const hasOutput = (status: GenerationStatus): boolean => HAS_OUTPUT.includes(status);
 
 export interface GateProgress {
   detail_reviewed_at: Date | string | null;
@@ -61,8 +61,9 @@ export const missingGates = (gates: GateProgress): ('detail_reviewed' | 'citatio
   ...(gates.citation_checked_at ? [] : ['citation_checked' as const]),
 ];
 
+/** Judgment needs output to judge (isGenerated: complete and every later status) and both gates passed. */
 export const judgmentEnabled = (status: GenerationStatus, gates: GateProgress): boolean =>
-  hasOutput(status) && missingGates(gates).length === 0;
+  isGenerated(status) && missingGates(gates).length === 0;
 
 /** What Unsure asks the investigator (SPEC "Judgment"). */
 export const UNSURE_PROMPT = 'What would help you decide?';

@@ -15,7 +15,8 @@
  */
 import { assertInRange, toPercent } from './percent';
 
-export type SimilarityBandKey = 'high' | 'relevant' | 'somewhat' | 'low';
+export const SIMILARITY_BAND_KEYS = ['high', 'relevant', 'somewhat', 'low'] as const;
+export type SimilarityBandKey = (typeof SIMILARITY_BAND_KEYS)[number];
 export type SimilarityBandLabel = 'High relevance' | 'Relevant' | 'Somewhat relevant' | 'Low relevance';
 export type SimilarityBandColor = 'green' | 'yellow' | 'orange' | 'gray';
 

@@ -14,8 +14,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, FeedbackStatus } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
+import { INITIAL_STATUS, isGenerated } from '../domain/generation-status';
 import {
-  isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT, hasOutput,
+  isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT,
   type FeedbackAction, type RegenerationReason,
 } from '../domain/feedback';
 import { feedbackActionSchema, feedbackBodySchema, requestIdSchema } from '../http/contracts-feedback';
@@ -72,7 +73,7 @@ export const recordFeedback = async (deps: FeedbackDeps, actor: Actor, analysisI
     outcome = await db.transaction().execute(async (trx) => {
       const analysis = await analysisOfOrganization(trx, actor.organizationId, analysisId).forUpdate('a').executeTakeFirst();
       if (!analysis) throw notFound('The analysis');
-      if (!hasOutput(analysis.generation_status)) {
+      if (!isGenerated(analysis.generation_status)) {
         throw conflict('The analysis has no output to give feedback on yet.', { generation_status: analysis.generation_status });
       }
       if (isJudgment(input.action)) {
@@ -131,6 +132,7 @@ const insertRegeneration = async (
   await assertGenerationCapacity(trx, actor.organizationId);
   return (await trx.insertInto('analyses').values({
     investigation_id: analysis.investigation_id,
+    generation_status: INITIAL_STATUS,
     analysis_type: analysis.analysis_type,
     question_id: analysis.question_id,
     topic_id: analysis.topic_id,
@@ -152,7 +154,7 @@ const queueRegeneration = async (
     logger.error('could not queue a regenerated analysis; undoing the regeneration', { analysisId, regeneratedId, error: error as Error });
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('feedback').where('id', '=', outcome.feedbackId).execute();
-      await trx.deleteFrom('analyses').where('id', '=', regeneratedId).where('generation_status', '=', 'queued').execute();
+      await trx.deleteFrom('analyses').where('id', '=', regeneratedId).where('generation_status', '=', INITIAL_STATUS).execute();
       // only if no other action moved the status on meanwhile
       await trx.updateTable('analyses').set({ feedback_status: outcome.previousStatus })
         .where('id', '=', analysisId).where('feedback_status', '=', 'regenerated').execute();
@@ -191,5 +193,3 @@ const answer = async (db: Kysely<Database>, actor: Actor, analysisId: string, fe
     }),
   };
 };
-
-export type FeedbackAnswer = Awaited<ReturnType<typeof recordFeedback>>;

@@ -7,7 +7,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
-import { hasOutput, judgmentEnabled } from '../domain/feedback';
+import { judgmentEnabled } from '../domain/feedback';
+import { isGenerated } from '../domain/generation-status';
 import { conflict, notFound } from '../http/errors';
 import { organizationAnalyses } from '../repositories/analyses';
 
@@ -29,7 +30,7 @@ export const analysisOfOrganization = (db: Kysely<Database>, organizationId: str
 export const recordEngagement = async (db: Kysely<Database>, actor: Actor, analysisId: string, step: EngagementStep, now = new Date()) => {
   const analysis = await analysisOfOrganization(db, actor.organizationId, analysisId).executeTakeFirst();
   if (!analysis) throw notFound('The analysis');
-  if (!hasOutput(analysis.generation_status)) {
+  if (!isGenerated(analysis.generation_status)) {
     throw conflict('The analysis has no output to review yet.', { generation_status: analysis.generation_status });
   }
   const gates = step === 'detail_reviewed'

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { RouteContract } from './contracts';
 import { nextCursorSchema, pageQueryShape } from './pagination';
 import { uuid } from './params';
+import { EXTRACTION_STATUSES } from '../domain/vocabulary';
 
 export const EVIDENCE_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
@@ -32,7 +33,7 @@ const evidenceEntry = z.discriminatedUnion('kind', [
     content_type: z.string(),
     size_bytes: z.number().int(),
     included: z.boolean().describe('whether the AI is given this document (retrieval skips an excluded one)'),
-    extraction_status: z.enum(['pending', 'extracted', 'error']),
+    extraction_status: z.enum(EXTRACTION_STATUSES),
     view_path: viewPath,
   }),
 ]);

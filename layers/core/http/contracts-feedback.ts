@@ -1,7 +1,7 @@
 /** Request and response schemas of the feedback routes (see contracts.ts, which gathers every area's). */
 import * as z from 'zod';
 import { ENGAGEMENT_STEPS } from '../feedback/engagement';
-import { FEEDBACK_ACTIONS, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from '../domain/feedback';
+import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from '../domain/feedback';
 import { ANALYSIS_TYPES } from '../domain/analysis-types';
 import type { RouteContract } from './contracts';
 import { uuid } from './params';
@@ -41,10 +41,8 @@ export const feedbackBodySchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('view'), ...idempotent }),
 ]);
 
-export type FeedbackBody = z.infer<typeof feedbackBodySchema>;
-
 const badge = z.object({ key: z.string(), label: z.string(), color: z.string() });
-const feedbackStatus = z.enum(['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed']);
+const feedbackStatus = z.enum(FEEDBACK_STATUSES);
 const timestamp = z.iso.datetime();
 
 export const feedbackRecordSchema = z.object({

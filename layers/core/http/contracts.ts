@@ -7,6 +7,12 @@ import { assessmentSchema } from '../analysis/assess';
 import { sweepRunSchema } from '../embeddings/report';
 import { analysisAnswerSchema } from '../analysis/answer';
 import { analysisRequestSchema } from '../analysis/selection';
+import { ANALYSIS_TYPES } from '../domain/analysis-types';
+import { CONFIDENCE_LEVELS } from '../domain/confidence';
+import { FEEDBACK_STATUSES } from '../domain/feedback';
+import { GENERATION_STATUSES } from '../domain/generation-status';
+import { SIMILARITY_BAND_KEYS } from '../domain/similarity';
+import { QUALITY_STATES, SOURCE_TYPES, VALIDATION_STATUSES } from '../domain/vocabulary';
 import { uuid } from './params';
 import { nextCursorSchema, pageQueryShape } from './pagination';
 import { ANALYSIS_LIST } from '../analysis/read';
@@ -52,18 +58,18 @@ const timestamp = z.iso.datetime().nullable();
 export const analysisViewSchema = z.object({
   analysis_id: uuid,
   investigation_id: uuid,
-  analysis_type: z.enum(['question', 'topic', 'summary', 'gap', 'error_check']),
+  analysis_type: z.enum(ANALYSIS_TYPES),
   question_id: uuid.nullable(),
   topic_id: uuid.nullable(),
   regenerated_from: uuid.nullable(),
-  generation_status: z.enum(['queued', 'generating', 'complete', 'failed', 'checking', 'verified', 'quality_unavailable']),
+  generation_status: z.enum(GENERATION_STATUSES),
   error_message: z.string().nullable(),
   /** set while the analysis (queued, or checking) waits for its organization's share of the AI quota: when it is tried next */
   ai_wait_until: timestamp,
   result: analysisAnswerSchema.nullable(),
   faithfulness_score: z.number().min(0).max(1).nullable(),
   coverage_score: z.number().min(0).max(1).nullable(),
-  quality_confidence: z.enum(['established', 'probable', 'possible', 'insufficient']).nullable(),
+  quality_confidence: z.enum(CONFIDENCE_LEVELS).nullable(),
   /**
    * evidence items with a chunk among those retrieval considered (included or excluded) / evidence items of
    * the investigation; background documents counted apart (null on analyses generated before they were)
@@ -76,7 +82,7 @@ export const analysisViewSchema = z.object({
   retrieval_quality: z.record(z.string(), z.unknown()).nullable(),
   low_relevance: z.boolean().describe('no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, '
     + 'which may be only weakly related to the question (the prompt told the model so)'),
-  validation_status: z.enum(['valid', 'citations_removed', 'uncited_findings']).nullable(),
+  validation_status: z.enum(VALIDATION_STATUSES).nullable(),
   token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).nullable(),
   prompt_type: z.string().nullable(),
   prompt_version: z.number().int().nullable(),
@@ -84,7 +90,7 @@ export const analysisViewSchema = z.object({
   detail_reviewed_at: timestamp,
   citation_checked_at: timestamp,
   judgment_enabled: z.boolean(),
-  feedback_status: z.enum(['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed']).nullable(),
+  feedback_status: z.enum(FEEDBACK_STATUSES).nullable(),
   feedback_badge: z.object({ key: z.string(), label: z.string(), color: z.string() }).nullable(),
   created_at: z.iso.datetime(),
   generated_at: timestamp,
@@ -104,10 +110,10 @@ export const analysisDetailSchema = analysisViewSchema.extend({
 export const retrievalChunkSchema = z.object({
   rank: z.number().int(),
   source_title: z.string(),
-  type: z.enum(['content', 'attachment', 'background_doc']),
+  type: z.enum(SOURCE_TYPES),
   included: z.boolean(),
   similarity: z.number().min(0).max(1),
-  band: z.object({ key: z.enum(['high', 'relevant', 'somewhat', 'low']), label: z.string(), color: z.string(), percent: z.number().int() }),
+  band: z.object({ key: z.enum(SIMILARITY_BAND_KEYS), label: z.string(), color: z.string(), percent: z.number().int() }),
   exclusion_reason: z.string().nullable(),
   chunk_id: uuid.nullable(),
   evidence_item_id: uuid.nullable(),
@@ -184,7 +190,7 @@ export const contracts = {
     response: z.object({
       analysis_id: uuid,
       generation_status: analysisViewSchema.shape.generation_status,
-      quality_state: z.enum(['not_started', 'checking', 'verified', 'failed', 'unavailable']),
+      quality_state: z.enum(QUALITY_STATES),
       faithfulness_score: z.number().min(0).max(1).nullable(),
       coverage_score: z.number().min(0).max(1).nullable(),
       quality_confidence: analysisViewSchema.shape.quality_confidence,

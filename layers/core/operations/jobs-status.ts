@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import { functionById } from '../../../lib/manifest';
 import type { Database } from '../db/schema';
+import { IN_FLIGHT_STATUSES } from '../domain/generation-status';
 import { EMBEDDING_SWEEPER_JOB } from '../embeddings/job';
 import { jobStatuses, jobStatusSchema } from './job-runs';
 import { queueDepths, queueDepthsSchema, type DepthOptions } from './queue-stats';
@@ -15,7 +16,6 @@ import { RETENTION_JOB } from './retention';
 /** The jobs that record their runs in job_runs (the analysis watchdog does not: its effect is on the analyses). */
 export const SWEEP_JOBS = [EMBEDDING_SWEEPER_JOB, RETENTION_JOB] as const;
 
-export const IN_FLIGHT_STATUSES = ['queued', 'generating', 'checking'] as const;
 type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
 
 const inFlightSchema = z.object({

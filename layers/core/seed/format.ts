@@ -141,9 +141,6 @@ export const seedFileSchema = z.strictObject({
 
 export type SeedFileInput = z.input<typeof seedFileSchema>;
 export type SeedFile = z.output<typeof seedFileSchema>;
-export type SeedOrganization = z.output<typeof seedOrganizationSchema>;
-export type SeedInvestigation = z.output<typeof seedInvestigationSchema>;
-export type SeedEvidence = z.output<typeof seedEvidenceSchema>;
 
 export type IssuePath = (string | number)[];
 export interface SeedIssue { path: IssuePath; message: string }
