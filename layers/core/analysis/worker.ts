@@ -12,6 +12,7 @@
  * Work that has to wait for its organization's share of the AI quota (QuotaExhaustedError) is not a
  * failure: the message is sent again with a delay until the quota's retryAt, and the one received is
  * done with, so waiting never spends the receive count that sends poison messages to the DLQ.
+ * (Redelivery as a whole: domain/generation-status.ts.)
  */
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
