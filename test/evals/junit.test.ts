@@ -5,27 +5,13 @@
  */
 import { compareResults } from '../../evals/compare';
 import { junitXml, xmlEscape } from '../../evals/junit';
-import { RESULTS_SCHEMA_VERSION, type Results } from '../../evals/results';
+import { evalResults, type FixtureRate } from '../support/eval-results';
 import { descendants, parseXml } from '../support/xml';
 
 const HOSTILE = 'x"<y>&amp;\'z\u0001';
 
-const results = (metrics: Record<string, number | null>, fixtures: { id: string; rate: number; stale?: boolean }[]): Results => ({
-  schema_version: RESULTS_SCHEMA_VERSION,
-  run: { label: `label ${HOSTILE}`, mode: 'offline', started_at: '2025-01-01T00:00:00.000Z', finished_at: '2025-01-01T00:00:02.500Z', templates: 'seed', filters: { prompt_type: null, category: null, fixture: null } },
-  models: { analysis: [], judge: null },
-  prompts: {},
-  metrics,
-  by_category: {},
-  confidence_levels: {},
-  fixtures: fixtures.map((f) => ({
-    id: f.id, category: 'edge', prompt_type: 'analysis_question', prompt_version: 1,
-    output: { source: 'recorded', model_id: 'm', standin: false, recorded_at: null, stale: f.stale ?? false, error: null },
-    structure: { kind: 'quality', json_parseable: true, schema_valid: true, schema_errors: null, score: 1 },
-    expectations: [], passed: true, metrics: { expectation_pass_rate: f.rate },
-  })),
-  not_runnable: [],
-});
+const results = (metrics: Record<string, number | null>, fixtures: FixtureRate[]) =>
+  evalResults(metrics, fixtures, { label: `label ${HOSTILE}`, finished_at: '2025-01-01T00:00:02.500Z' });
 
 test('the test\'s XML reader is strict: a bare "&" or "<", an unknown entity, a control character or a wrong closing tag is refused', () => {
   expect(parseXml('<?xml version="1.0"?>\n<a b="&quot;&#60;&#x3E;"><c/>x &amp; y</a>\n')).toEqual({

@@ -7,8 +7,9 @@ import { comparisonPassed, compareResults, isRegression } from '../../evals/comp
 import { readJudge } from '../../evals/judge';
 import { aggregate, analysisStructure, checkExpectations, qualityStructure, type ScoredFixture } from '../../evals/metrics';
 import { recordCommands } from '../../evals/recordings';
-import { RESULTS_SCHEMA_VERSION, type Results } from '../../evals/results';
+import type { Results } from '../../evals/results';
 import { issueMarkers, type NonceSource } from '../../layers/core/analysis/evidence-markers';
+import { evalResults, type FixtureRate } from '../support/eval-results';
 
 /** issues the given labels in order */
 const labels = (...issued: string[]): NonceSource => () => issued.shift()!;
@@ -179,23 +180,8 @@ describe('the regression rule', () => {
 });
 
 describe('comparing two runs', () => {
-  interface F { id: string; category: string; rate: number; prompt_type?: string; stale?: boolean }
-  const results = (metrics: Record<string, number | null>, fixtures: F[] = [], templates: Results['run']['templates'] = 'seed'): Results => ({
-    schema_version: RESULTS_SCHEMA_VERSION,
-    run: { label: 'x', mode: 'offline', started_at: '2025-01-01T00:00:00.000Z', finished_at: '2025-01-01T00:00:01.000Z', templates, filters: { prompt_type: null, category: null, fixture: null } },
-    models: { analysis: [], judge: null },
-    prompts: {},
-    metrics,
-    by_category: {},
-    confidence_levels: {},
-    fixtures: fixtures.map((f) => ({
-      id: f.id, category: f.category, prompt_type: f.prompt_type ?? 'analysis_question', prompt_version: 1,
-      output: { source: 'recorded', model_id: 'm', standin: false, recorded_at: null, stale: f.stale ?? false, error: null },
-      structure: { kind: 'quality', json_parseable: true, schema_valid: true, schema_errors: null, score: 1 },
-      expectations: [], passed: true, metrics: { expectation_pass_rate: f.rate },
-    })),
-    not_runnable: [],
-  });
+  const results = (metrics: Record<string, number | null>, fixtures: FixtureRate[] = [], templates: Results['run']['templates'] = 'seed') =>
+    evalResults(metrics, fixtures, { templates });
 
   test('every metric is compared: halving findings or citations is flagged, as is a share dropping by more than 5 %', () => {
     const baseline = results({ schema_valid_rate: 0.9, citation_validity: 0.9, expectation_pass_rate: 1, findings_per_answer: 3.1, citations_per_finding: 1.2, evidence_coverage: 0.95 });

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, httpRoute as HttpRoute } from '../../layers/core/http/route';
+import { captureLogLines } from '../support/log-lines';
 
 // the logger reads its level when it is made, and each invocation goes back to it: loaded after the level is set
 let httpRoute: typeof HttpRoute;
@@ -30,34 +31,22 @@ const context = (awsRequestId: string): Context => ({
   invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:ias-health',
 } as Context);
 
-let lines: Record<string, unknown>[] = [];
-
-beforeEach(() => {
-  lines = [];
-  for (const stream of [process.stdout, process.stderr]) {
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      return true;
-    });
-  }
-});
-
-afterEach(() => jest.restoreAllMocks());
+const log = captureLogLines();
 
 test('a line written inside a route carries the function request id, and the gateway request id as correlation_id', async () => {
   const result = await handler({ ...event('gw-req-1'), queryStringParameters: { user: 'u1' } }, context('fn-req-1'));
   expect(result.headers?.['x-request-id']).toBe('gw-req-1');
-  expect(lines).toEqual([expect.objectContaining({
+  expect(log.lines()).toEqual([expect.objectContaining({
     message: 'inside the route', function_request_id: 'fn-req-1', correlation_id: 'gw-req-1', function_name: 'ias-health', user: 'u1',
   })]);
-  expect(lines[0]).toHaveProperty('cold_start');
+  expect(log.lines()[0]).toHaveProperty('cold_start');
 });
 
 test('nothing carries over to the next invocation: its own ids, no correlation id it did not have, no appended key', async () => {
   await handler({ ...event('gw-req-2'), queryStringParameters: { user: 'u2' } }, context('fn-req-2'));
   await handler(event('gw-req-3'), context('fn-req-3'));
   await handler(event(), context('fn-req-4'));
-  expect(lines.map((l) => [l.function_request_id, l.correlation_id, l.user])).toEqual([
+  expect(log.lines().map((l) => [l.function_request_id, l.correlation_id, l.user])).toEqual([
     ['fn-req-2', 'gw-req-2', 'u2'],
     ['fn-req-3', 'gw-req-3', undefined],
     ['fn-req-4', undefined, undefined],
@@ -67,5 +56,5 @@ test('nothing carries over to the next invocation: its own ids, no correlation i
 test('an error logged by the wrapper itself carries them too', async () => {
   const crash = httpRoute(async () => { throw new Error('boom'); });
   expect((await crash(event('gw-req-5'), context('fn-req-5'))).statusCode).toBe(500);
-  expect(lines).toEqual([expect.objectContaining({ level: 'ERROR', message: 'unhandled error', function_request_id: 'fn-req-5', correlation_id: 'gw-req-5' })]);
+  expect(log.lines()).toEqual([expect.objectContaining({ level: 'ERROR', message: 'unhandled error', function_request_id: 'fn-req-5', correlation_id: 'gw-req-5' })]);
 });
