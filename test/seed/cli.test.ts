@@ -11,22 +11,13 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../layers/core/db/connection';
 import { processAlive, runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
 import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
+import { runProcess, type Run } from '../support/run-process';
 
 const ROOT = join(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-const runSeed = (args: string[], env: Record<string, string>): Promise<Run> => new Promise((resolve, reject) => {
-  const clean = { ...process.env };
-  for (const name of ['DATABASE_URL', 'DB_HOST', 'DB_USER', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS']) delete clean[name];
-  const child = spawn(process.execPath, [TSX, 'layers/core/seed/cli-seed.ts', ...args], { cwd: ROOT, env: { ...clean, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  child.on('error', reject);
-  child.on('close', (code) => resolve({ code, stdout, stderr }));
+const runSeed = (args: string[], env: Record<string, string>): Promise<Run> => runProcess(process.execPath, [TSX, 'layers/core/seed/cli-seed.ts', ...args], {
+  cwd: ROOT, env, unset: ['DATABASE_URL', 'DB_HOST', 'DB_USER', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS'],
 });
 
 const validFile = {

@@ -6,12 +6,12 @@
  * passes them), and the banner's commands are run too: they find this twin by its folder, and the tools
  * refuse a folder where no twin runs.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { twinCommands } from '../../lib/twin/running';
+import { runProcess, type Run } from '../support/run-process';
 import { useTwin } from '../support/twin';
 
 const CRON_SECRET = 'recipes-cron-secret';
@@ -64,20 +64,10 @@ const EXPECTED: { holds: string; prints: RegExp[] }[] = [
 
 const expectationOf = (recipe: Block) => EXPECTED.filter((e) => recipe.text.includes(e.holds));
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
 /** A script in bash from the project folder, with the test's environment less what would name another twin or database. */
-const shell = (script: string, env: Record<string, string> = {}): Promise<Run> => new Promise((resolve, reject) => {
-  const clean = { ...process.env };
-  for (const name of ['TWIN_DIR', 'CRON_SECRET', 'WEBHOOK_SECRET', 'DATABASE_URL', 'DATA_DIR', 'DB_HOST', 'NODE_OPTIONS']) delete clean[name];
-  const child = spawn('bash', ['-c', script], { cwd: PROJECT_ROOT, env: { ...clean, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-  child.on('error', reject);
-  child.on('close', (code) => resolve({ code, stdout, stderr }));
-});
+const shell = (script: string, env: Record<string, string> = {}): Promise<Run> =>
+  runProcess('bash', ['-c', script], { cwd: PROJECT_ROOT, env, unset: ['TWIN_DIR', 'CRON_SECRET', 'WEBHOOK_SECRET', 'DATABASE_URL', 'DATA_DIR', 'DB_HOST', 'NODE_OPTIONS'] });
 
 /** The recipe as written, in a shell set up as the banner says, against this twin. */
 const runRecipe = (recipe: Block): Promise<Run> => {
