@@ -75,12 +75,12 @@ const valueOf = async (id: string, event: unknown = {}) => {
   return outcome.value;
 };
 
-test("the environment is the template's and Lambda's reserved variables, nothing of the twin's process", async () => {
+test("the environment is the template's and Lambda's reserved variables, and the twin's strict answer check; nothing of the twin's process", async () => {
   process.env.SOMETHING_OF_THE_TEST_PROCESS = 'leak';
   expect(await valueOf('env')).toEqual([
     'AWS_ACCESS_KEY_ID', 'AWS_DEFAULT_REGION', 'AWS_EXECUTION_ENV', 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_NAME',
     'AWS_LAMBDA_FUNCTION_VERSION', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME', 'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_REGION',
-    'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'FUNCTION_ID', 'LAMBDA_TASK_ROOT', 'LANG', 'ONLY_THIS', 'TZ', '_HANDLER',
+    'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'FUNCTION_ID', 'LAMBDA_TASK_ROOT', 'LANG', 'ONLY_THIS', 'RESPONSE_VALIDATION', 'TZ', '_HANDLER',
   ]);
 });
 
