@@ -17,8 +17,8 @@ module.exports = {
     {
       name: 'feature-to-http',
       comment:
-        'The core (its features under layers/core/<feature>/ and its shared modules) does not import the HTTP '
-        + 'adapter (layers/core/http/); the handlers (functions/), http/ itself and the tests may.',
+        'The core (its features under layers/core/<feature>/ and its shared modules) does not import the HTTP ' +
+        'adapter (layers/core/http/); the handlers (functions/), http/ itself and the tests may.',
       severity: 'error',
       from: { path: '^layers/core/', pathNot: '^layers/core/http/' },
       to: { path: '^layers/core/http/' },
@@ -47,15 +47,15 @@ module.exports = {
     {
       name: 'product-to-dev-dependency',
       comment:
-        'What is deployed (layers/, functions/) imports only dependencies, not devDependencies '
-        + '(type-only imports are erased, so @types/aws-lambda is fine).',
+        'What is deployed (layers/, functions/) imports only dependencies, not devDependencies ' +
+        '(type-only imports are erased, so @types/aws-lambda is fine).',
       severity: 'error',
       from: { path: '^(layers|functions)/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'not-to-unresolvable',
-      comment: 'Every import resolves (to a file or an installed package; the canary\'s Synthetics is the runtime\'s).',
+      comment: "Every import resolves (to a file or an installed package; the canary's Synthetics is the runtime's).",
       severity: 'error',
       from: {},
       to: { couldNotResolve: true, pathNot: '^Synthetics$' },

@@ -10,7 +10,9 @@ const BASELINE = '.dependency-cruiser-known-violations.json';
 const depcruise = (...args) => {
   try {
     return execFileSync('depcruise', ['--config', '.dependency-cruiser.cjs', ...args, ...ROOTS], {
-      encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
   } catch (error) {
     // it exits with the number of errors; the report is still on stdout
@@ -42,7 +44,9 @@ const report = (result) => {
   for (const rule of rules) {
     const all = summary.violations.filter((v) => v.rule.name === rule);
     const known = all.filter((v) => v.rule.severity === 'ignore').length;
-    lines.push(`  ${(LABELS[rule] ?? rule).padEnd(34)} ${String(all.length).padStart(3)}${known ? ` (${known} known: .dependency-cruiser-known-violations.json)` : ''}`);
+    lines.push(
+      `  ${(LABELS[rule] ?? rule).padEnd(34)} ${String(all.length).padStart(3)}${known ? ` (${known} known: .dependency-cruiser-known-violations.json)` : ''}`,
+    );
   }
   const fresh = summary.violations.filter((v) => v.rule.severity !== 'ignore');
   if (summary.baselineStale) {
