@@ -14,10 +14,10 @@ import { REGENERATION_REASON_KEYS } from '../layers/core/domain/feedback';
 
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
 export const RUNNABLE_CATEGORIES = ['basic', 'edge', 'adversarial'] as const;
-export type Category = (typeof RUNNABLE_CATEGORIES)[number];
-export const FUTURE_CATEGORY = 'future';
+type Category = (typeof RUNNABLE_CATEGORIES)[number];
+const FUTURE_CATEGORY = 'future';
 
-export const ANALYSIS_PROMPT_TYPES = Object.values(PROMPT_TYPE);
+const ANALYSIS_PROMPT_TYPES = Object.values(PROMPT_TYPE);
 export const QUALITY_TYPES = Object.values(QUALITY_PROMPT_TYPES);
 export const RUNNABLE_PROMPT_TYPES = [...ANALYSIS_PROMPT_TYPES, ...QUALITY_TYPES] as [string, ...string[]];
 
@@ -25,7 +25,7 @@ export const isQualityType = (promptType: string): boolean => QUALITY_TYPES.incl
 
 const text = z.string().trim().min(1);
 
-export const expectationsSchema = z.strictObject({
+const expectationsSchema = z.strictObject({
   /** every finding cites at least one real passage, and there is at least one finding */
   must_cite: z.boolean().optional(),
   /** the answer admits what the evidence does not establish: evidence_gaps not empty, or confidence insufficient */
@@ -61,9 +61,8 @@ const passageSchema = z.strictObject({
   source: text,
   text,
 });
-export type Passage = z.infer<typeof passageSchema>;
 
-export const fixtureSchema = z.strictObject({
+const fixtureSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   description: text,
   prompt_type: z.enum(RUNNABLE_PROMPT_TYPES),
@@ -88,17 +87,17 @@ export const fixtureSchema = z.strictObject({
   const ids = f.evidence.map((p) => p.id);
   need(new Set(ids).size === ids.length, 'evidence', 'passage ids must be unique');
 });
-export type FixtureData = z.infer<typeof fixtureSchema>;
+type FixtureData = z.infer<typeof fixtureSchema>;
 export interface Fixture extends FixtureData { category: Category; file: string }
 
 /** Design-only types are described, not specified: only what the listing needs is required. */
-export const futureFixtureSchema = z.looseObject({
+const futureFixtureSchema = z.looseObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   /** the analysis type as a client would send it; the service refuses it as design-only */
   analysis_type: text,
   description: text,
 });
-export interface FutureFixture { id: string; analysis_type: string; description: string; file: string }
+interface FutureFixture { id: string; analysis_type: string; description: string; file: string }
 
 export class FixtureError extends Error {
   override name = 'FixtureError';

@@ -15,7 +15,7 @@ import type { Fixture } from './fixtures';
 export const JUDGE_DIMENSIONS = ['relevance', 'completeness', 'accuracy', 'professional_tone'] as const;
 
 const dimension = z.looseObject({ score: z.number().int().min(1).max(5), reason: z.string().trim().min(1) });
-export const judgeAnswerSchema = z.looseObject({
+const judgeAnswerSchema = z.looseObject({
   scores: z.looseObject(Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, dimension])) as Record<(typeof JUDGE_DIMENSIONS)[number], typeof dimension>),
 });
 export type JudgeScores = Record<(typeof JUDGE_DIMENSIONS)[number], { score: number; reason: string }>;

@@ -204,7 +204,7 @@ export const METRICS = {
   evidence_gaps_per_answer: { better: 'higher', unit: 'count', description: 'evidence gaps per readable analysis' },
   evidence_coverage: { better: 'higher', unit: 'share', description: 'share of the passages in the prompt that the analysis cites' },
 } as const satisfies Record<string, MetricInfo>;
-export type MetricName = keyof typeof METRICS;
+type MetricName = keyof typeof METRICS;
 export type Metrics = Record<MetricName, number | null>;
 
 export interface ScoredFixture {
@@ -220,7 +220,7 @@ const count = <T>(items: T[], pick: (item: T) => boolean): number => items.filte
 const sum = <T>(items: T[], pick: (item: T) => number): number => items.reduce((total, item) => total + pick(item), 0);
 
 /** A judge score 1..5 on the 0..1 scale of every other metric. */
-export const scaleJudge = (score: number): number => (score - 1) / 4;
+const scaleJudge = (score: number): number => (score - 1) / 4;
 
 export const aggregate = (scored: ScoredFixture[]): Metrics => {
   const structures = scored.map((s) => s.structure);

@@ -14,7 +14,7 @@ import type { FixtureResult, Results } from './results';
 
 export const RECORDINGS_DIR = path.join(__dirname, 'recordings');
 
-export const recordingSchema = z.object({
+const recordingSchema = z.object({
   schema_version: z.literal(1),
   fixture_id: z.string(),
   prompt_type: z.string(),
@@ -32,7 +32,7 @@ export const recordingSchema = z.object({
 });
 export type Recording = z.infer<typeof recordingSchema>;
 
-export const recordingPath = (fixture: Pick<Fixture, 'category' | 'id'>, dir = RECORDINGS_DIR): string => path.join(dir, fixture.category, `${fixture.id}.json`);
+const recordingPath = (fixture: Pick<Fixture, 'category' | 'id'>, dir = RECORDINGS_DIR): string => path.join(dir, fixture.category, `${fixture.id}.json`);
 
 export class RecordingError extends Error {
   override name = 'RecordingError';

@@ -49,12 +49,12 @@ export interface RenderedPrompt {
 }
 
 /** Stable marker labels for one model call of a fixture: from sha256(seed, n) for the n-th label. */
-export const fixtureNonce = (seed: string): NonceSource => {
+const fixtureNonce = (seed: string): NonceSource => {
   let n = 0;
   return () => labelOf8Bytes(createHash('sha256').update(`${seed}\u0000${n++}`).digest());
 };
 
-export const promptValues = (fixture: Fixture, nonce: NonceSource = fixtureNonce(fixture.id)): { values: Record<string, string>; markers: EvidenceMarkers } => {
+const promptValues = (fixture: Fixture, nonce: NonceSource = fixtureNonce(fixture.id)): { values: Record<string, string>; markers: EvidenceMarkers } => {
   if (!isQualityType(fixture.prompt_type)) {
     return analysisPromptValues({
       investigationTitle: fixture.investigation.title,
@@ -67,7 +67,7 @@ export const promptValues = (fixture: Fixture, nonce: NonceSource = fixtureNonce
   return qualityPromptValues({ analysis: fixture.analysis_under_review ?? null, question: fixture.question, topic: fixture.topic, evidence: fixture.evidence }, nonce);
 };
 
-export const promptHash = (system: string, prompt: string): string => createHash('sha256').update(system).update('\u0000').update(prompt).digest('hex');
+const promptHash = (system: string, prompt: string): string => createHash('sha256').update(system).update('\u0000').update(prompt).digest('hex');
 
 export const renderFixture = async (fixture: Fixture, templates: Templates, nonce?: NonceSource): Promise<RenderedPrompt> => {
   const template = await templates.get(fixture.prompt_type);

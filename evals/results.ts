@@ -39,7 +39,7 @@ const structureSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const fixtureResultSchema = z.object({
+const fixtureResultSchema = z.object({
   id: z.string(),
   category: z.string(),
   prompt_type: z.string(),

@@ -14,7 +14,7 @@ import { isStandinOutput, type Recording } from './recordings';
 import { renderFixture, type RenderedPrompt, type Templates } from './render';
 import { RESULTS_SCHEMA_VERSION, type FixtureResult, type Results } from './results';
 
-export interface ModelAnswer {
+interface ModelAnswer {
   text: string;
   model_id: string;
   standin: boolean;
@@ -30,7 +30,7 @@ export interface AnswerSource {
   judgeModel: string | null;
 }
 
-export const DESIGN_ONLY_REASON = 'design-only analysis type (SPEC item 9): listed, never executed';
+const DESIGN_ONLY_REASON = 'design-only analysis type (SPEC item 9): listed, never executed';
 
 /** Answers from the recordings: no model call, no network. */
 export const recordedAnswers = (recordings: ReadonlyMap<string, Recording>): AnswerSource => ({

@@ -16,7 +16,7 @@ export type Access =
   /** the scheduler's bearer secret (constant-time compare) or an admin token */
   | 'cron';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type QueueName = 'generation' | 'quality';
 
@@ -72,7 +72,7 @@ export interface ScheduleTrigger {
 }
 
 /** A user pool trigger: Cognito invokes the function during sign-in (deployed with the pool, in the identity stack). */
-export interface CognitoTrigger {
+interface CognitoTrigger {
   kind: 'cognito';
   /** pre-token generation, V2 event (access and ID token customization; Essentials or Plus plan) */
   event: 'preTokenGeneration';
@@ -83,13 +83,13 @@ export interface CognitoTrigger {
  * own AWS credentials), so work that needs the database in its isolated subnets runs inside the VPC
  * without a public route.
  */
-export interface OperatorTrigger {
+interface OperatorTrigger {
   kind: 'operator';
   /** the command that invokes it, for docs and help texts */
   command: string;
 }
 
-export type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger | CognitoTrigger | OperatorTrigger;
+type Trigger = HttpTrigger | QueueTrigger | ScheduleTrigger | CognitoTrigger | OperatorTrigger;
 
 export interface FunctionSpec {
   /** stable id: CDK construct id, log group name part, FUNCTION_ID env var */
@@ -113,7 +113,7 @@ export interface FunctionSpec {
  * calls never show them, so they are justified here once (`npm run iam-report`). Tracing: every function;
  * the event source mapping: queue workers (CDK's SqsEventSource grants them).
  */
-export const PLATFORM_GRANTS = {
+const PLATFORM_GRANTS = {
   tracing: {
     'xray:PutTraceSegments': "active tracing: the Lambda service sends the function's trace segments with its role",
     'xray:PutTelemetryRecords': "active tracing: the Lambda service sends the function's trace segments with its role",

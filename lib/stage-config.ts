@@ -15,13 +15,13 @@ import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
 import { stagePrefix } from './manifest';
 import { DEFAULT_AI_MODELS, type AiModels } from './runtime-names';
 
-export type { AiModels };
+;
 
-export const STAGES = ['dev', 'prod'] as const;
-export type Stage = (typeof STAGES)[number];
+const STAGES = ['dev', 'prod'] as const;
+type Stage = (typeof STAGES)[number];
 
-export const MFA_MODES = ['optional', 'required'] as const;
-export type MfaMode = (typeof MFA_MODES)[number];
+const MFA_MODES = ['optional', 'required'] as const;
+type MfaMode = (typeof MFA_MODES)[number];
 
 export interface StageConfig {
   stage: Stage;
@@ -96,7 +96,7 @@ const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'co
 };
 
 /** Context keys the app reads (all optional; see the defaults above). */
-export const CONTEXT = {
+const CONTEXT = {
   stage: 'stage',
   corsOrigin: 'corsOrigin',
   aiPrimaryRegion: 'aiPrimaryRegion',
@@ -121,7 +121,7 @@ export const CONTEXT = {
 } as const;
 
 /** Context key of a stage's settings block in cdk.json, e.g. `ias:prod`. */
-export const stageContextKey = (stage: string): string => `ias:${stage}`;
+const stageContextKey = (stage: string): string => `ias:${stage}`;
 
 export const stageConfig = (node: Node): StageConfig => {
   // `-c key=value` wins, then the stage's block in cdk.json (`"ias:prod": { "corsOrigin": "https://…" }`), then the defaults here

@@ -3,6 +3,6 @@
  * tokens (layers/core/auth/token-claims.ts). No I/O: Cognito fails the sign-in past 5 seconds.
  */
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
-import { withOrganizationClaim } from '../../layers/core/auth/token-claims';
+import { withOrganizationClaim } from '#core/auth/token-claims';
 
 export const handler = async (event: PreTokenGenerationV2TriggerEvent) => withOrganizationClaim(event);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 import type { GatewayExtra } from './gateway';
 
-export const REDOC_SCRIPT = join(PROJECT_ROOT, 'node_modules', '@redocly', 'cli', 'lib', 'chunks', 'redoc.standalone.js');
+const REDOC_SCRIPT = join(PROJECT_ROOT, 'node_modules', '@redocly', 'cli', 'lib', 'chunks', 'redoc.standalone.js');
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -44,7 +44,7 @@ export interface EdgeCall {
 }
 
 /** A backend: a local HTTP server, or an in-process handler (the secrets store). */
-export type Backend =
+type Backend =
   | { url: string; keepHost?: boolean }
   | { handle: (request: AwsHttpRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }> };
 

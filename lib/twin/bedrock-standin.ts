@@ -49,8 +49,8 @@ export interface RegionFaults {
   outage?: boolean;
 }
 
-export type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
-export type RegionStats = Record<Outcome | 'total', number>;
+type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
+type RegionStats = Record<Outcome | 'total', number>;
 
 export interface BedrockStandinOptions {
   /** 0 (default) picks a free port */
@@ -75,13 +75,13 @@ export interface BedrockStandin {
   stop(): Promise<void>;
 }
 
-export const FAULTS_ENV = 'STANDIN_FAULTS';
-export const EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
+const FAULTS_ENV = 'STANDIN_FAULTS';
+const EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
 const EMBEDDING_DIMENSIONS = [1024, 512, 256];
 const MAX_EMBEDDING_CHARS = 50_000;
 
 /** An error answered in the AWS JSON protocol shape; `outcome` is how stats() counts it. */
-export class StandinError extends Error {
+class StandinError extends Error {
   constructor(
     readonly status: number,
     readonly type: string,
@@ -109,7 +109,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Validates a RegionFaults value (from JSON); throws an Error naming `where` otherwise. */
-export const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
+const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
   if (!isObject(value)) throw new Error(`${where} must be a JSON object`);
   const faults: RegionFaults = {};
   for (const [key, v] of Object.entries(value)) {
@@ -178,7 +178,7 @@ const blockText = (blocks: unknown): string =>
         .join('\n')
     : '';
 
-export const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput => {
+const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput => {
   const base = baseModelId(modelId);
   if (base.includes('embed')) throw invalid(`The model ${modelId} does not support the Converse operation.`);
   if (!TEXT_MODEL.test(base)) throw notFound(`Model ${modelId} is not known to the Bedrock stand-in.`);
@@ -214,7 +214,7 @@ interface EmbeddingOutput {
   embeddingsByType: { float?: number[]; binary?: number[] };
 }
 
-export const invokeEmbedding = (modelId: string, body: unknown): EmbeddingOutput => {
+const invokeEmbedding = (modelId: string, body: unknown): EmbeddingOutput => {
   if (baseModelId(modelId) !== EMBEDDING_MODEL_ID)
     throw notFound(`Model ${modelId} is not supported by InvokeModel on the Bedrock stand-in (only ${EMBEDDING_MODEL_ID}).`);
   if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');

@@ -11,7 +11,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 export interface EdgeAddress { port: number; caPem: string }
 
-export const edgeAgent = (edge: EdgeAddress): https.Agent => {
+const edgeAgent = (edge: EdgeAddress): https.Agent => {
   class EdgeAgent extends https.Agent {
     override createConnection(options: tls.ConnectionOptions): Duplex {
       return tls.connect({ ...options, host: '127.0.0.1', port: edge.port, ca: edge.caPem, servername: options.servername ?? options.host, ALPNProtocols: ['http/1.1'] });

@@ -29,7 +29,7 @@ class GatewayError extends Error {
   constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
 }
 
-export const compileRoutes = (routes: PlanRoute[]): CompiledRoute[] =>
+const compileRoutes = (routes: PlanRoute[]): CompiledRoute[] =>
   routes
     .map((route) => {
       const segments = route.path.split('/').filter(Boolean);
@@ -53,7 +53,7 @@ const decodeSegment = (segment: string): string | undefined => {
  * in a route's parameter, the match is `undecodable` and the gateway answers 400 Bad Request, as API
  * Gateway does, without invoking the function.
  */
-export const matchRoute = (routes: CompiledRoute[], method: string, path: string) => {
+const matchRoute = (routes: CompiledRoute[], method: string, path: string) => {
   const parts = path.split('/').filter(Boolean).map(decodeSegment);
   for (const compiled of routes) {
     if (compiled.route.method !== method || compiled.segments.length !== parts.length) continue;
@@ -73,7 +73,7 @@ export const matchRoute = (routes: CompiledRoute[], method: string, path: string
 };
 
 /** API Gateway hands JWT claims to the function as strings; arrays become "[a b]". */
-export const claimsAsGatewayRendersThem = (payload: JWTPayload): Record<string, string> =>
+const claimsAsGatewayRendersThem = (payload: JWTPayload): Record<string, string> =>
   Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'string' ? v : JSON.stringify(v)]));
 
 /** The body, or a 413 error past API Gateway's limit (the rest is read and dropped, so the client gets the answer). */

@@ -72,7 +72,7 @@ interface Session {
   expires: number;
 }
 /** A mail Cognito would send: a password reset code, or an invitation's temporary password. */
-export interface OutboxMessage { kind: 'reset' | 'invitation'; email: string; code: string; at: Date }
+interface OutboxMessage { kind: 'reset' | 'invitation'; email: string; code: string; at: Date }
 
 export interface LocalIdentityProviderOptions {
   db: Kysely<Database>;

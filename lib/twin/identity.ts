@@ -22,7 +22,7 @@ const KEY_ID = 'twin-1';
 
 export interface KeyFile { privateJwk: JWK; publicJwk: JWK }
 
-export const keyFilePath = (twinDir: string) => join(twinDir, 'idp-keys.json');
+const keyFilePath = (twinDir: string) => join(twinDir, 'idp-keys.json');
 
 export const loadOrCreateKeys = async (twinDir: string): Promise<KeyFile> => {
   const path = keyFilePath(twinDir);
@@ -59,7 +59,7 @@ export type TriggerInvocation = (event: PreTokenGenerationV2TriggerEvent) => Pro
   { ok: true; value: unknown } | { ok: false; timedOut: boolean; error: { errorType: string; errorMessage: string } }>;
 
 /** Claims a pre-token-generation trigger may not add, change or suppress (Cognito's documented list). */
-export const RESTRICTED_CLAIMS = new Set([
+const RESTRICTED_CLAIMS = new Set([
   'acr', 'amr', 'aud', 'at_hash', 'auth_time', 'azp', 'client_id', 'cognito:username', 'event_id', 'exp', 'iat', 'identities',
   'iss', 'jti', 'nbf', 'nonce', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
 ]);

@@ -16,7 +16,7 @@ export interface PasskeyFile { privateJwk: JsonWebKey; publicJwk: JsonWebKey }
 /** The relying party of the twin's passkeys (the SPA runs on localhost). */
 export const TWIN_RP_ID = 'localhost';
 
-export const passkeyFilePath = (twinDir: string) => join(twinDir, 'idp-passkey.json');
+const passkeyFilePath = (twinDir: string) => join(twinDir, 'idp-passkey.json');
 
 export const loadOrCreatePasskey = async (twinDir: string): Promise<PasskeyFile> => {
   const path = passkeyFilePath(twinDir);

@@ -10,7 +10,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { PlanEventSource } from './assembly/plan';
 import type { InvokeOutcome } from './runtime/lambda';
 
-export const toSqsRecord = (message: Message, queueArn: string, region: string): SQSRecord => {
+const toSqsRecord = (message: Message, queueArn: string, region: string): SQSRecord => {
   const attributes = message.Attributes ?? {};
   return {
     messageId: message.MessageId!,

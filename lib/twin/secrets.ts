@@ -16,7 +16,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const DIGITS = '0123456789';
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 
-export const generatePassword = (generate: NonNullable<PlanSecret['generate']>): string => {
+const generatePassword = (generate: NonNullable<PlanSecret['generate']>): string => {
   const excluded = new Set(generate.excludeCharacters ?? '');
   const alphabet = [...LETTERS + DIGITS + (generate.excludePunctuation ? '' : PUNCTUATION)].filter((c) => !excluded.has(c));
   return Array.from({ length: generate.passwordLength ?? 32 }, () => alphabet[randomInt(alphabet.length)]).join('');

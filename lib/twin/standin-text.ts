@@ -14,9 +14,9 @@
  * - If the instructions contain the word JSON, the answer is a JSON object (see StandinAnswer).
  */
 
-export const STANDIN_LABEL = '[stand-in]';
+const STANDIN_LABEL = '[stand-in]';
 /** the most sentences an answer quotes */
-export const MAX_FINDINGS = 5;
+const MAX_FINDINGS = 5;
 
 /** Deterministic token estimate: one token per four characters, rounded up. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
@@ -36,7 +36,7 @@ export const fnv1a32 = (text: string): number => {
 };
 
 /** Lowercased runs of letters and digits, in order. */
-export const wordTokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const wordTokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 const STOPWORDS = new Set(
   'a an and are as at be been but by for from had has have he her his i in is it its not of on or she that the their they this to was we were what when which who will with you'.split(
@@ -45,13 +45,13 @@ const STOPWORDS = new Set(
 );
 
 /** Word tokens without common English function words, so unrelated texts share (almost) nothing. */
-export const contentWords = (text: string): string[] => wordTokens(text).filter((word) => !STOPWORDS.has(word));
+const contentWords = (text: string): string[] => wordTokens(text).filter((word) => !STOPWORDS.has(word));
 
 /**
  * Weighted features of a text: content words (weight 1) and adjacent content-word pairs (0.5).
  * Falls back to all words, then to the raw text, so every non-empty text has at least one feature.
  */
-export const textFeatures = (text: string): Array<[feature: string, weight: number]> => {
+const textFeatures = (text: string): Array<[feature: string, weight: number]> => {
   const all = wordTokens(text);
   const content = all.filter((word) => !STOPWORDS.has(word));
   const words = content.length > 0 ? content : all;
@@ -93,7 +93,7 @@ export const cosineSimilarity = (a: readonly number[], b: readonly number[]): nu
 
 // ---- extractive answers ----------------------------------------------------------------------
 
-export interface EvidencePassage {
+interface EvidencePassage {
   /** the id (the service's per-call label) from a `[chunk:<id>]` marker; absent for unmarked lines */
   chunkId?: string;
   text: string;
@@ -106,7 +106,7 @@ export interface ParsedPrompt {
   asksForJson: boolean;
 }
 
-export interface Finding {
+interface Finding {
   /** a sentence copied verbatim (whitespace collapsed) from an evidence passage */
   statement: string;
   /** ids of the chunks the sentence was found in (only ids present in the prompt) */
@@ -174,7 +174,7 @@ const quotable = (sentence: string): boolean =>
  * instructions (earliest on ties), the best-scoring passages kept, reported in passage order.
  * The same sentence found in several chunks becomes one finding citing all of them.
  */
-export const extractFindings = (prompt: ParsedPrompt, max = MAX_FINDINGS): Finding[] => {
+const extractFindings = (prompt: ParsedPrompt, max = MAX_FINDINGS): Finding[] => {
   const query = new Set(contentWords(prompt.instructions));
   const score = (sentence: string): number => new Set(contentWords(sentence).filter((w) => query.has(w))).size;
   const byStatement = new Map<string, { order: number; score: number; citations: string[] }>();
@@ -197,7 +197,7 @@ export const extractFindings = (prompt: ParsedPrompt, max = MAX_FINDINGS): Findi
     .map(([statement, { citations }]) => ({ statement, citations }));
 };
 
-export const answerJson = (findings: Finding[]): StandinAnswer => ({
+const answerJson = (findings: Finding[]): StandinAnswer => ({
   standin: true,
   summary:
     findings.length > 0
@@ -210,7 +210,7 @@ export const answerJson = (findings: Finding[]): StandinAnswer => ({
   confidence: 'possible',
 });
 
-export const answerText = (findings: Finding[]): string => {
+const answerText = (findings: Finding[]): string => {
   const head = `${STANDIN_LABEL} Extractive answer from the local Bedrock stand-in (not AI output).`;
   if (findings.length === 0) return `${head}\nThe prompt contained no evidence sentences to extract.`;
   const lines = findings.map((f) => `- ${[f.statement, ...f.citations.map((id) => `[chunk:${id}]`)].join(' ')}`);
@@ -222,15 +222,13 @@ export const answerText = (findings: Finding[]): string => {
 // any unnamed purpose) gets the extractive findings above; quality and judge calls get the verdict
 // shapes below, computed from word overlap between the text under review and the evidence.
 
-export type StandinPurpose = 'analysis' | 'quality' | 'judge';
-
-export interface ClaimVerdict {
+interface ClaimVerdict {
   statement: string;
   supported: boolean;
   citations: string[];
 }
 
-export interface QualityAnswer {
+interface QualityAnswer {
   standin: true;
   /** share of the reviewed claims supported by some evidence passage, 0–1 */
   score: number;
@@ -238,13 +236,13 @@ export interface QualityAnswer {
   rationale: string;
 }
 
-export interface JudgeAnswer {
+interface JudgeAnswer {
   standin: true;
   scores: Record<'relevance' | 'completeness' | 'accuracy' | 'professional_tone', { score: 1 | 2 | 3 | 4 | 5; reason: string }>;
 }
 
 /** A claim is supported when most of its content words occur in one passage. */
-export const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVerdict => {
+const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVerdict => {
   const words = [...new Set(contentWords(claim))];
   const supporting = passages.filter((p) => {
     const have = new Set(contentWords(p.text));
@@ -259,14 +257,14 @@ export const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVer
  */
 const reviewedClaims = (user: string): string[] => sentences(parsePrompt('', user).instructions).filter(quotable);
 
-export const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
+const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
   const claims = reviewedClaims(user).map((claim) => verdictFor(claim, prompt.passages));
   const supported = claims.filter((c) => c.supported).length;
   const score = claims.length === 0 ? 0 : Math.round((supported / claims.length) * 100) / 100;
   return { standin: true, score, claims, rationale: `${STANDIN_LABEL} ${supported} of ${claims.length} claim(s) share most of their words with a cited passage.` };
 };
 
-export const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
+const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
   const quality = answerQuality(prompt, user);
   const grade = (x: number) => (Math.max(1, Math.min(5, Math.round(1 + x * 4))) as 1 | 2 | 3 | 4 | 5);
   const reason = `${STANDIN_LABEL} derived from word overlap, not a model's judgement`;

@@ -81,7 +81,7 @@ export interface TwinOptions {
   log?: (line: string) => void;
 }
 
-export interface TwinQueue { url: string; arn: string; dlqUrl: string; dlqArn: string }
+interface TwinQueue { url: string; arn: string; dlqUrl: string; dlqArn: string }
 
 export interface Twin {
   url: string;
@@ -128,14 +128,14 @@ export interface Twin {
 }
 
 /** An AWS call a function made, or its IAM sign-in at the database proxy. */
-export type TwinAwsCall = Omit<EdgeCall, 'service'> & { service: EdgeCall['service'] | 'rds-db' };
+type TwinAwsCall = Omit<EdgeCall, 'service'> & { service: EdgeCall['service'] | 'rds-db' };
 
 /**
  * Where the twins of a test run record every function's AWS calls (one JSON object per line) for
  * `npm run iam-report`, when RECORD_CALLS_ENV is `1` (test/support/env.ts sets it; global-setup empties the file).
  */
 export const IAM_CALLS_FILE = join(CACHE_ROOT, 'iam-calls.jsonl');
-export const RECORD_CALLS_ENV = 'TWIN_RECORD_CALLS';
+const RECORD_CALLS_ENV = 'TWIN_RECORD_CALLS';
 
 /** One twin per folder: the embedded database must never be opened by two processes. */
 const claimFolder = (twinDir: string): string => {

@@ -10,7 +10,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
 import type { Database } from '../../layers/core/db/schema';
-import { TEMPLATE_PATH } from './template';
+import { TEMPLATE_PATH } from './template-paths';
 
 export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
 

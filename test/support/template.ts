@@ -1,7 +1,7 @@
 /**
  * Builds the PGlite templates the tests load (initdb in WASM takes seconds; loading a dump a fraction),
  * each once per change of what it is made from:
- * - the migrated template (TEMPLATE_PATH): the schema and nothing else, for the unit tests and for twins
+ * - the migrated template (TEMPLATE_PATH, template-paths.ts): the schema and nothing else, for the unit tests and for twins
  *   that start empty or seed without sweeping;
  * - the demo template (demoTemplatePath): the database and the files bucket (not the queues) as a twin
  *   leaves them after its start-up (demo data seeded, its evidence embedded by the start-up sweep), so a
@@ -9,8 +9,7 @@
  * Run by global-setup in a tsx child process (the demo template with the argument `demo`, once the
  * deployment is rendered), because jest's globalSetup loads ESM-only kysely through plain require.
  */
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,32 +18,7 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from '../../layers/core/db/connection';
 import { migrateToLatest } from '../../layers/core/db/migrate';
-import { appSourceHash, hashFiles } from '../../lib/twin/assembly/assembly';
-
-const TEMPLATES_DIR = join(tmpdir(), 'ias-test');
-
-// Keyed by the migrations' source, which both jest (swc) and tsx read the same.
-const migrationsDir = join(__dirname, '../../layers/core/db/migrations');
-const key = createHash('sha256')
-  .update(readdirSync(migrationsDir).sort().map((f) => f + readFileSync(join(migrationsDir, f), 'utf8')).join('\n'))
-  .digest('hex')
-  .slice(0, 16);
-
-export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar.gz`);
-
-/** The demo template: its database dump and its files bucket (the twin folder's `aws`, which fauxqs keeps). */
-export interface DemoTemplate { database: string; aws: string }
-
-/**
- * Keyed by everything a twin's start-up is made of: the deployment and its handlers (migrations, seed
- * data, embedding code: appSourceHash), the twin itself (the Bedrock stand-in's embeddings among it), and
- * the test options it starts with. A function, not a constant: hashing the sources is for twins, not for
- * every unit test that loads the migrated template.
- */
-export const demoTemplatePath = (): DemoTemplate => {
-  const dir = join(TEMPLATES_DIR, `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`);
-  return { database: join(dir, 'database.tar.gz'), aws: join(dir, 'aws') };
-};
+import { demoTemplatePath, TEMPLATE_PATH } from './template-paths';
 
 /** Writes the template to a private name and renames it into place, so concurrent runs never load half of one. */
 const saveTemplate = async (path: string, write: (partial: string) => Promise<void>): Promise<void> => {

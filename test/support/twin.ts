@@ -16,7 +16,7 @@ import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
 import { E2E_CONTEXT } from './render';
-import { demoTemplatePath, TEMPLATE_PATH } from './template';
+import { demoTemplatePath, TEMPLATE_PATH } from './template-paths';
 
 export interface Reply {
   status: number;

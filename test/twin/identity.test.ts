@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeJwt, importJWK, SignJWT } from 'jose';
-import { verifyToken } from '../../layers/core/auth/jwt';
+import { verifyToken } from '#core/auth/jwt';
 import type { PlanUserPool } from '../../lib/twin/assembly/plan';
 import { createTokenIssuer, jwksDocument, loadOrCreateKeys, TriggerError, type KeyFile, type TriggerInvocation } from '../../lib/twin/identity';
 

@@ -11,7 +11,7 @@ import { DEFAULT_AI_MODELS } from '../../layers/core/config';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { httpRoutes } from '../../lib/manifest';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
-import { TEMPLATE_PATH } from '../support/template';
+import { TEMPLATE_PATH } from '../support/template-paths';
 import { useTwin } from '../support/twin';
 
 // the migrated template, not the demo one: these tests watch a first start seed and sweep for itself

@@ -6,7 +6,7 @@
  */
 import { diffArrays } from 'diff';
 
-export type DiffKind = 'same' | 'changed' | 'removed' | 'added';
+type DiffKind = 'same' | 'changed' | 'removed' | 'added';
 
 export interface DiffRow {
   kind: DiffKind;

@@ -28,7 +28,7 @@ import { acquire, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
 import { withAttemptTimeout, type AttemptTimeouts } from './timeouts';
 
-export type TextPurpose = Exclude<AiPurpose, 'embedding'>;
+type TextPurpose = Exclude<AiPurpose, 'embedding'>;
 
 export interface GatewayConfig {
   regions: { primary: string; fallback: string };
@@ -53,7 +53,7 @@ export interface GatewayDeps {
   random?: () => number;
 }
 
-export interface CallContext {
+interface CallContext {
   userId?: string | undefined;
   analysisId?: string | undefined;
   /** whose fair share of the quota the call takes (ai/quota.ts); none: work of no organization */
@@ -68,7 +68,7 @@ export interface ConverseRequest extends CallContext {
   temperature?: number;
 }
 
-export interface CallResult {
+interface CallResult {
   region: string;
   /** the id called in that region (a geographic inference profile is re-prefixed for the fallback region) */
   modelId: string;
@@ -79,7 +79,7 @@ export interface CallResult {
 }
 
 export interface ConverseResult extends CallResult { text: string }
-export interface EmbedResult extends CallResult { embedding: number[] }
+interface EmbedResult extends CallResult { embedding: number[] }
 
 export interface AiGateway {
   converse: (request: ConverseRequest) => Promise<ConverseResult>;

@@ -32,7 +32,7 @@ export const GEOGRAPHY_REGIONS: Readonly<Record<Exclude<Geography, 'global'>, re
   apac: ['ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-southeast-3', 'ap-southeast-4'],
 };
 
-export const GEOGRAPHIES: readonly Geography[] = [...(Object.keys(GEOGRAPHY_REGIONS) as Geography[]), 'global'];
+const GEOGRAPHIES: readonly Geography[] = [...(Object.keys(GEOGRAPHY_REGIONS) as Geography[]), 'global'];
 
 /** A region of the commercial partition (`aws`): not GovCloud, China or the isolated partitions. */
 export const isCommercialRegion = (region: string): boolean =>

@@ -25,7 +25,7 @@ export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;
 
 /** Time as a dependency (see above): what the caller reads the time and waits with. */
-export type Clock = () => Date;
+type Clock = () => Date;
 export type Sleep = (ms: number) => Promise<void>;
 
 /** overShare: refused because the organization is over its fair share while others are owed theirs (not a full window) */

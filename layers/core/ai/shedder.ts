@@ -16,9 +16,9 @@ import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
 import { recordCall } from './ledger';
 
-export const SHEDDER_WINDOW_MS = 60_000;
+const SHEDDER_WINDOW_MS = 60_000;
 /** Trips when MORE than this many throttles are in the window (i.e. at 4). */
-export const SHEDDER_TRIP_ABOVE = 3;
+const SHEDDER_TRIP_ABOVE = 3;
 
 /** AI_SHEDDER_DISABLED: 'true' or '1' switches the shedder off. */
 export const shedderDisabled = (): boolean => config()[ENV.aiShedderDisabled];
@@ -30,7 +30,7 @@ export const shedderDisabled = (): boolean => config()[ENV.aiShedderDisabled];
  * regions are throttling. 'analysis' (primary) is never shed, and neither is 'embedding', which feeds
  * the retrieval of primary analyses.
  */
-export const SHEDDABLE_PURPOSES: ReadonlySet<AiPurpose> = new Set<AiPurpose>(['quality', 'judge']);
+const SHEDDABLE_PURPOSES: ReadonlySet<AiPurpose> = new Set<AiPurpose>(['quality', 'judge']);
 
 export interface ShedderStatus {
   hot: boolean;
@@ -90,10 +90,10 @@ export const recordTimeout = async (db: Kysely<Database>, t: TimeoutRecord): Pro
 };
 
 /** Ledger outcomes the shedder counts: throttles and timed-out attempts. */
-export const SHEDDER_OUTCOMES = ['throttled', 'timed_out'] as const;
+const SHEDDER_OUTCOMES = ['throttled', 'timed_out'] as const;
 
 /** Throttles and timeouts (all regions) with created_at in (now − window, now]; one count over ai_calls_outcome_idx. */
-export const countRecentThrottles = async (db: Kysely<Database>, now: Date): Promise<number> => {
+const countRecentThrottles = async (db: Kysely<Database>, now: Date): Promise<number> => {
   const row = await db.selectFrom('ai_calls').select(sql<number>`count(*)::int`.as('n'))
     .where('outcome', 'in', SHEDDER_OUTCOMES)
     .where('created_at', '>', new Date(now.getTime() - SHEDDER_WINDOW_MS))

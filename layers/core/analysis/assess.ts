@@ -45,8 +45,8 @@ import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts
 const count = z.number().int().nonnegative();
 
 /** Why generation is refused, in the order checked: the first that applies is reported. */
-export const REFUSAL_REASONS = ['no_evidence', 'prompt_inactive'] as const;
-export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+const REFUSAL_REASONS = ['no_evidence', 'prompt_inactive'] as const;
+type RefusalReason = (typeof REFUSAL_REASONS)[number];
 export interface Refusal { reason: RefusalReason; message: string }
 
 export const assessmentSchema = z.object({

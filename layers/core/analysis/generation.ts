@@ -24,7 +24,7 @@ export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 /** Failures that retrying the same message would not fix: the analysis ends failed with this message. */
 const FINAL_FAILURES = [AiUnavailableError, AiRequestError, PromptUnavailableError, UnreadableAnswerError];
 
-export class NoEvidenceError extends Error {
+class NoEvidenceError extends Error {
   override name = 'NoEvidenceError';
   constructor() {
     super('No evidence of this investigation is ready for analysis yet (nothing is embedded). Try again once evidence has been processed.');

@@ -54,7 +54,7 @@ export const topicText = (topic: { title: string; description: string } | undefi
  * Evidence passages as the prompts' {{evidence}}: each starts with the marker issued for its chunk in
  * this call (`[chunk:<label>] text`, evidence-markers.ts), blank-line separated, in rank order.
  */
-export const evidenceText = (passages: readonly { id: string; text: string }[], markers: EvidenceMarkers): string =>
+const evidenceText = (passages: readonly { id: string; text: string }[], markers: EvidenceMarkers): string =>
   passages.map((p) => `${marker(markers.labelOf.get(p.id) ?? '')} ${neutralise(p.text)}`).join('\n\n');
 
 /** The passages of one model call: fresh markers and {{evidence}} rendered with them. */
@@ -68,7 +68,7 @@ const reasonLabel = (reason: string): string =>
   Object.hasOwn(REGENERATION_REASONS, reason) ? REGENERATION_REASONS[reason as keyof typeof REGENERATION_REASONS] : reason;
 
 /** The prompts' {{regeneration}}: empty, or the investigator's reason and direction for a new version (user text, neutralised). */
-export const regenerationText = (regeneration: { reason: string; direction?: string | null } | null | undefined): string =>
+const regenerationText = (regeneration: { reason: string; direction?: string | null } | null | undefined): string =>
   regeneration
     ? neutralise(`\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`)
     : '';

@@ -50,7 +50,7 @@ export interface Candidate {
   similarity: number;
 }
 
-export interface Ranked extends Candidate {
+interface Ranked extends Candidate {
   rank: number;
   included: boolean;
   exclusion_reason: string | null;

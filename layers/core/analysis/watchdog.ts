@@ -44,7 +44,7 @@ export const retryScheduleMs = (maxReceiveCount: number): number =>
   Array.from({ length: maxReceiveCount }, (_, i) => failedAttemptDelaySeconds(i + 1) * 1000).reduce((a, b) => a + b, 0);
 
 /** Pure: after a row's last sign of life, how long its message may still come back and take it over. */
-export const takeoverWindowMs = (queue: QueueName, workerId: string): number =>
+const takeoverWindowMs = (queue: QueueName, workerId: string): number =>
   retryScheduleMs(queues[queue].maxReceiveCount) + functionById(workerId).timeoutSeconds * 1000 + MINUTE;
 
 export const WATCHDOG_LIMITS: WatchdogLimits = {
@@ -76,7 +76,7 @@ export interface WatchedRow {
 }
 
 /** Pure: the row's last sign of life (the latest of updated_at, claimed_until, ai_wait_until). */
-export const lastSignOfLife = (row: WatchedRow): number =>
+const lastSignOfLife = (row: WatchedRow): number =>
   Math.max(...[row.updated_at, row.claimed_until, row.ai_wait_until].flatMap((t) => (t ? [new Date(t).getTime()] : [])));
 
 /** Pure: what to do with one row at `now`, or undefined when it is not stale. */
@@ -89,7 +89,7 @@ export const staleAction = (row: WatchedRow, now: Date, limits: WatchdogLimits =
 };
 
 /** Pure: the cut-off per status (rows whose last sign of life is before it are stale). */
-export const staleBefore = (now: Date, limits: WatchdogLimits = WATCHDOG_LIMITS) => ({
+const staleBefore = (now: Date, limits: WatchdogLimits = WATCHDOG_LIMITS) => ({
   checking: new Date(now.getTime() - limits.checkingMs),
   generating: new Date(now.getTime() - limits.generatingMs),
   queued: new Date(now.getTime() - limits.queuedMs),

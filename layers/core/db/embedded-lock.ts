@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-export const TWIN_PID_FILE = 'twin.pid';
+const TWIN_PID_FILE = 'twin.pid';
 
 /** Where the twin that uses this data folder records its process id. */
 export const twinPidPath = (dataDir: string): string => join(dirname(resolve(dataDir)), TWIN_PID_FILE);

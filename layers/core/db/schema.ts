@@ -17,14 +17,14 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
 export type { AnalysisType } from '../domain/analysis-types';
-export type { QualityConfidence } from '../domain/confidence';
+;
 export type { FeedbackAction, FeedbackStatus } from '../domain/feedback';
 export type { GenerationStatus } from '../domain/generation-status';
 export type { AiOutcome, AiPurpose, Role, SourceType } from '../domain/vocabulary';
 
-export interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
+interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<string>;
   /** null for administrators: the service's operators belong to no organization (investigators always to one) */
   organization_id: string | null;
@@ -35,7 +35,7 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
-export interface InvestigationsTable {
+interface InvestigationsTable {
   id: Generated<string>;
   organization_id: string;
   title: string;
@@ -48,9 +48,9 @@ export interface InvestigationsTable {
   updated_at: Generated<Date>;
 }
 
-export interface QuestionsTable { id: Generated<string>; investigation_id: string; text: string; position: Generated<number>; created_at: CreatedAt }
+interface QuestionsTable { id: Generated<string>; investigation_id: string; text: string; position: Generated<number>; created_at: CreatedAt }
 
-export interface TopicsTable {
+interface TopicsTable {
   id: Generated<string>;
   investigation_id: string;
   title: string;
@@ -59,7 +59,7 @@ export interface TopicsTable {
   created_at: CreatedAt;
 }
 
-export interface EvidenceItemsTable {
+interface EvidenceItemsTable {
   id: Generated<string>;
   investigation_id: string;
   title: string;
@@ -68,9 +68,9 @@ export interface EvidenceItemsTable {
   created_at: CreatedAt;
 }
 
-export interface EvidenceQuestionLinksTable { evidence_item_id: string; question_id: string }
+interface EvidenceQuestionLinksTable { evidence_item_id: string; question_id: string }
 
-export interface AttachmentsTable {
+interface AttachmentsTable {
   id: Generated<string>;
   evidence_item_id: string;
   /** filled from the evidence item by a trigger (migration 0004) */
@@ -83,7 +83,7 @@ export interface AttachmentsTable {
   created_at: CreatedAt;
 }
 
-export interface BackgroundDocumentsTable {
+interface BackgroundDocumentsTable {
   id: Generated<string>;
   investigation_id: string;
   title: string;
@@ -110,7 +110,7 @@ export interface EmbeddingSourcesTable {
   updated_at: Generated<Date>;
 }
 
-export interface TextChunksTable {
+interface TextChunksTable {
   id: Generated<string>;
   investigation_id: string;
   embedding_source_id: string;
@@ -125,7 +125,7 @@ export interface TextChunksTable {
   created_at: CreatedAt;
 }
 
-export interface PromptTemplatesTable {
+interface PromptTemplatesTable {
   id: Generated<string>;
   prompt_type: string;
   version: number;
@@ -137,7 +137,7 @@ export interface PromptTemplatesTable {
   created_at: CreatedAt;
 }
 
-export interface AnalysesTable {
+interface AnalysesTable {
   id: Generated<string>;
   /** the lease of the worker generating or checking it (analysis/lease.ts); null when no worker holds it */
   claimed_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
@@ -175,16 +175,16 @@ export interface AnalysesTable {
   updated_at: Generated<Date>;
 }
 
-export interface AnalysisEngagementsTable {
+interface AnalysisEngagementsTable {
   analysis_id: string;
   user_id: string;
   detail_reviewed_at: Timestamp | null;
   citation_checked_at: Timestamp | null;
 }
 
-export interface AnalysisRevisionsTable { id: Generated<string>; analysis_id: string; author_id: string | null; content: Json; created_at: CreatedAt }
+interface AnalysisRevisionsTable { id: Generated<string>; analysis_id: string; author_id: string | null; content: Json; created_at: CreatedAt }
 
-export interface RetrievalRecordsTable {
+interface RetrievalRecordsTable {
   analysis_id: string;
   rank: number;
   chunk_id: string | null;
@@ -196,7 +196,7 @@ export interface RetrievalRecordsTable {
   exclusion_reason: string | null;
 }
 
-export interface FeedbackTable {
+interface FeedbackTable {
   id: Generated<string>;
   analysis_id: string;
   user_id: string | null;
@@ -210,7 +210,7 @@ export interface FeedbackTable {
   created_at: CreatedAt;
 }
 
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<string>;
   action: string;
   outcome: AuditOutcome;
@@ -222,9 +222,9 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
-export interface AuditFailuresTable { id: Generated<string>; action: string; error_message: string; created_at: CreatedAt }
+interface AuditFailuresTable { id: Generated<string>; action: string; error_message: string; created_at: CreatedAt }
 
-export interface AiCallsTable {
+interface AiCallsTable {
   id: Generated<string>;
   purpose: AiPurpose;
   region: string;
@@ -239,7 +239,7 @@ export interface AiCallsTable {
   created_at: CreatedAt;
 }
 
-export interface JobRunsTable {
+interface JobRunsTable {
   id: Generated<string>;
   job: string;
   trigger: JobTrigger;
@@ -250,9 +250,9 @@ export interface JobRunsTable {
   finished_at: Timestamp | null;
 }
 
-export interface RateLimitCountersTable { key: string; window_start: Date | string; count: Generated<number> }
+interface RateLimitCountersTable { key: string; window_start: Date | string; count: Generated<number> }
 
-export interface PaymentEventsTable {
+interface PaymentEventsTable {
   event_id: string;
   event_type: string;
   amount_cents: ColumnType<string | number, number | undefined, number>;
@@ -261,7 +261,7 @@ export interface PaymentEventsTable {
   received_at: CreatedAt;
 }
 
-export interface MilestonesTable { key: string; reached_at: CreatedAt; detail: Json | null }
+interface MilestonesTable { key: string; reached_at: CreatedAt; detail: Json | null }
 
 export interface Database {
   organizations: OrganizationsTable;
@@ -296,7 +296,7 @@ export interface Database {
  * 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota);
  * 0009: the organization it was for, and waiting marks (granted false) of organizations owed their share.
  */
-export interface AiQuotaReservationsTable {
+interface AiQuotaReservationsTable {
   id: Generated<string>;
   region: string;
   reserved_at: ColumnType<Date, Date | string, Date | string>;

@@ -9,8 +9,8 @@ import type { FeedbackStatus } from '../db/schema';
 
 export type { FeedbackStatus };
 
-export type BadgeKey = 'agreed' | 'disagreed' | 'regenerated' | 'edited' | 'needs_revision' | 'viewed';
-export type BadgeColor = 'green' | 'red' | 'blue' | 'amber' | 'purple' | 'gray';
+type BadgeKey = 'agreed' | 'disagreed' | 'regenerated' | 'edited' | 'needs_revision' | 'viewed';
+type BadgeColor = 'green' | 'red' | 'blue' | 'amber' | 'purple' | 'gray';
 
 export interface FeedbackBadge {
   key: BadgeKey;
@@ -19,7 +19,7 @@ export interface FeedbackBadge {
 }
 
 /** One badge per stored feedback status; a Record so a new status without a badge fails type-checking. */
-export const FEEDBACK_BADGES: Readonly<Record<FeedbackStatus, FeedbackBadge>> = {
+const FEEDBACK_BADGES: Readonly<Record<FeedbackStatus, FeedbackBadge>> = {
   accepted: { key: 'agreed', label: 'Agreed', color: 'green' },
   rejected: { key: 'disagreed', label: 'Disagreed', color: 'red' },
   regenerated: { key: 'regenerated', label: 'Regenerated', color: 'blue' },

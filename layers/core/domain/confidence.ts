@@ -35,11 +35,11 @@ export const confidenceRank = (level: QualityConfidence): number => CONFIDENCE_L
 export const compareConfidence = (a: QualityConfidence, b: QualityConfidence): number => confidenceRank(a) - confidenceRank(b);
 
 /** Minimum displayed percent of min(faithfulness, coverage) for each level above insufficient. */
-export const CONFIDENCE_THRESHOLDS = { established: 85, probable: 70, possible: 60 } as const;
+const CONFIDENCE_THRESHOLDS = { established: 85, probable: 70, possible: 60 } as const;
 /** Both faithfulness and coverage at or above this displayed percent count as strong. */
-export const STRONG_QUALITY_PERCENT = CONFIDENCE_THRESHOLDS.probable;
+const STRONG_QUALITY_PERCENT = CONFIDENCE_THRESHOLDS.probable;
 /** Mean included-chunk similarity below this displayed percent (the 'Relevant' band) is weak retrieval. */
-export const WEAK_RETRIEVAL_BELOW_PERCENT = 70;
+const WEAK_RETRIEVAL_BELOW_PERCENT = 70;
 
 const unit = (name: string, value: number): number => assertInRange(name, value, 0, 1);
 

@@ -19,7 +19,7 @@ export type FeedbackAction = (typeof FEEDBACK_ACTIONS)[number];
 export const FEEDBACK_STATUSES = ['accepted', 'rejected', 'needs_revision', 'regenerated', 'edited', 'viewed'] as const;
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
 
-export const JUDGMENTS = ['agree', 'disagree', 'unsure'] as const satisfies readonly FeedbackAction[];
+const JUDGMENTS = ['agree', 'disagree', 'unsure'] as const satisfies readonly FeedbackAction[];
 export type Judgment = (typeof JUDGMENTS)[number];
 
 /** The status each action stores (SPEC: Agree → accepted, Disagree → rejected, Unsure → needs_revision). */
@@ -75,7 +75,7 @@ export interface DraftSignals {
 }
 
 /** Below this a quality score suggests the matching regeneration reason. */
-export const DRAFT_SCORE_THRESHOLD = 0.7;
+const DRAFT_SCORE_THRESHOLD = 0.7;
 
 /**
  * The regeneration feedback Unsure pre-populates: the reason the analysis's own signals point at

@@ -17,8 +17,8 @@ import { assertInRange, toPercent } from './percent';
 
 export const SIMILARITY_BAND_KEYS = ['high', 'relevant', 'somewhat', 'low'] as const;
 export type SimilarityBandKey = (typeof SIMILARITY_BAND_KEYS)[number];
-export type SimilarityBandLabel = 'High relevance' | 'Relevant' | 'Somewhat relevant' | 'Low relevance';
-export type SimilarityBandColor = 'green' | 'yellow' | 'orange' | 'gray';
+type SimilarityBandLabel = 'High relevance' | 'Relevant' | 'Somewhat relevant' | 'Low relevance';
+type SimilarityBandColor = 'green' | 'yellow' | 'orange' | 'gray';
 
 export interface SimilarityBand {
   key: SimilarityBandKey;

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { JobTrigger } from '../domain/vocabulary';
 import { logger } from '../logger';
 import { publishSweepMetrics } from './metrics';
 import type { SweepReport, SweepRun } from './report';
@@ -13,7 +14,8 @@ import { sweepEmbeddings, SWEEP_DEFAULTS, type SweepOptions } from './sweeper';
 
 export const EMBEDDING_SWEEPER_JOB = 'embedding-sweeper';
 
-export type JobTrigger = 'schedule' | 'http';
+/** operations/scheduled-job.ts takes it from here */
+export type { JobTrigger };
 
 export interface RunOptions extends SweepOptions {
   trigger: JobTrigger;

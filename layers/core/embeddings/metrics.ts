@@ -16,7 +16,7 @@ const serviceName = (): string => env(ENV.serviceName) ?? 'investigation-analysi
 let shared: Metrics | undefined;
 
 /** The process's metrics emitter (created on first use, so POWERTOOLS_METRICS_DISABLED set before it counts). */
-export const sweeperMetrics = (): Metrics => (shared ??= new Metrics({ namespace: SWEEPER_METRIC.namespace, serviceName: serviceName() }));
+const sweeperMetrics = (): Metrics => (shared ??= new Metrics({ namespace: SWEEPER_METRIC.namespace, serviceName: serviceName() }));
 
 /** Emits PendingOver24hAfterSweep (Count) with the rest of the report as metadata (in the log line, not metrics). */
 export const publishSweepMetrics = (report: SweepReport, metrics: Metrics = sweeperMetrics()): void => {

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { jobRunIdShape, reportCount, runTimingSchema } from '../operations/report';
 
-export const STOPPED_BY = ['done', 'batch_limit', 'time_budget', 'ai_unavailable'] as const;
+const STOPPED_BY = ['done', 'batch_limit', 'time_budget', 'ai_unavailable'] as const;
 export type StoppedBy = (typeof STOPPED_BY)[number];
 
 const count = reportCount;

@@ -33,7 +33,7 @@ export type EmbeddingSource = Selectable<EmbeddingSourcesTable>;
 export type ClaimedSource = EmbeddingSource;
 
 /** 15 minutes: longer than any sweeper run (the Lambda timeout is 5 minutes), so a live claim never lapses. */
-export const DEFAULT_LEASE_MS = 15 * 60_000;
+const DEFAULT_LEASE_MS = 15 * 60_000;
 
 const INSERT_BATCH = 50;
 

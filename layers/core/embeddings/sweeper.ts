@@ -38,13 +38,13 @@ export const SWEEP_DEFAULTS = {
 } as const;
 
 /** How old an unembedded source may be before it counts in pendingOver24hAfterSweep. */
-export const PENDING_ALARM_AGE_MS = 24 * 60 * 60 * 1000;
+const PENDING_ALARM_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** Longest error_message stored. */
 export const MAX_ERROR_MESSAGE = 2000;
 
 /** One text in, its embedding out: the AI gateway's embed in the service, a fake in unit tests. */
-export type Embed = (text: string) => Promise<number[]>;
+type Embed = (text: string) => Promise<number[]>;
 
 export interface SweepOptions {
   embed: Embed;

@@ -6,7 +6,7 @@
 
 export type TextFormat = 'pdf' | 'docx' | 'text';
 
-export const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** Media types (lower case, without parameters) read by each extractor. */
 const FORMAT_BY_TYPE: Record<string, TextFormat> = {
@@ -22,7 +22,7 @@ const FORMAT_BY_EXTENSION: Record<string, TextFormat> = { pdf: 'pdf', docx: 'doc
 /** Declared types that say nothing about the content: the file name decides then. */
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-download']);
 
-export const SUPPORTED_FORMATS_TEXT = 'PDF, Word (.docx) and plain text (.txt, .md, .csv)';
+const SUPPORTED_FORMATS_TEXT = 'PDF, Word (.docx) and plain text (.txt, .md, .csv)';
 
 export interface MediaType {
   /** type/subtype in lower case */

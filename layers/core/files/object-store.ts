@@ -16,7 +16,7 @@ export interface ViewUrlOptions {
   expiresInSeconds: number;
 }
 
-export type ReadResult =
+type ReadResult =
   | { status: 'ok'; bytes: Uint8Array }
   | { status: 'missing' }
   /** larger than the limit: not downloaded */

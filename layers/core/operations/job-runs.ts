@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime, jsonColumn } from '../db/values';
-import type { JobTrigger } from '../embeddings/job';
+import type { JobTrigger } from '../domain/vocabulary';
 import { errorMessageOf } from '../embeddings/sweeper';
 import { logger } from '../logger';
 

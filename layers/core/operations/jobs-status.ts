@@ -14,7 +14,7 @@ import { queueDepths, queueDepthsSchema, type DepthOptions } from './queue-stats
 import { RETENTION_JOB } from './retention';
 
 /** The jobs that record their runs in job_runs (the analysis watchdog does not: its effect is on the analyses). */
-export const SWEEP_JOBS = [EMBEDDING_SWEEPER_JOB, RETENTION_JOB] as const;
+const SWEEP_JOBS = [EMBEDDING_SWEEPER_JOB, RETENTION_JOB] as const;
 
 type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
 

@@ -30,7 +30,7 @@ export type QueueDepth = z.infer<typeof queueDepthSchema>;
 export const queueDepthsSchema = z.object(Object.fromEntries(Object.keys(queues).map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>);
 
 /** Each SQS call gets this long (the SDK's own retries included), so a hung endpoint cannot hold the route. */
-export const SQS_TIMEOUT_MS = 3_000;
+const SQS_TIMEOUT_MS = 3_000;
 
 /**
  * Pure: the DLQ's URL from the queue's URL and RedrivePolicy. A DLQ is always in the queue's account

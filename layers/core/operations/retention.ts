@@ -14,7 +14,8 @@ import * as z from 'zod';
 import { writeAudit } from '../audit/audit';
 import { env, ENV } from '../config';
 import type { Database } from '../db/schema';
-import { timeBudgetFor, type JobTrigger } from '../embeddings/job';
+import type { JobTrigger } from '../domain/vocabulary';
+import { timeBudgetFor } from '../embeddings/job';
 import { logger } from '../logger';
 import { recordJobRun } from './job-runs';
 import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
@@ -29,7 +30,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Records kept for a configurable number of days (0 keeps them for ever). */
-export const RETENTION_SETTINGS = {
+const RETENTION_SETTINGS = {
   ai_calls: { env: ENV.retentionAiCallsDays, defaultDays: 365 },
   audit_log: { env: ENV.retentionAuditLogDays, defaultDays: 2555 },
   audit_failures: { env: ENV.retentionAuditFailuresDays, defaultDays: 90 },
@@ -37,7 +38,7 @@ export const RETENTION_SETTINGS = {
   failed_analyses: { env: ENV.retentionFailedAnalysesDays, defaultDays: 180 },
 } as const;
 
-export type ConfigurableCategory = keyof typeof RETENTION_SETTINGS;
+type ConfigurableCategory = keyof typeof RETENTION_SETTINGS;
 
 /**
  * Counters that only matter inside their own window, deleted once no window can still hold them:
@@ -157,7 +158,7 @@ const categoryRunSchema = z.object({
   complete: z.boolean().describe('false when the time budget ended before every due row was deleted (the next run goes on)'),
 });
 
-export const retentionReportSchema = z.object({
+const retentionReportSchema = z.object({
   // an object with a property per category (not a record), so the document names each one
   categories: z.object(Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<RetentionCategory, typeof categoryRunSchema>),
   policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
@@ -179,7 +180,7 @@ export interface RetentionOptions {
   timeBudgetMs?: number;
 }
 
-export const RETENTION_BATCH_SIZE = 5_000;
+const RETENTION_BATCH_SIZE = 5_000;
 
 export const sweepRetention = async (db: Kysely<Database>, options: RetentionOptions = {}): Promise<RetentionReport> => {
   const started = new Date();

@@ -10,11 +10,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_HEADER = 'stripe-signature';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export type SignatureFailure = 'missing' | 'malformed' | 'mismatch' | 'stale';
+type SignatureFailure = 'missing' | 'malformed' | 'mismatch' | 'stale';
 
 export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; reason: SignatureFailure; message: string };
 
-export const signPayload = (secret: string, timestamp: number, payload: Buffer): Buffer =>
+const signPayload = (secret: string, timestamp: number, payload: Buffer): Buffer =>
   createHmac('sha256', secret).update(`${timestamp}.`).update(payload).digest();
 
 /** The header value the processor would send for this payload (tests, and local tools that post deliveries). */

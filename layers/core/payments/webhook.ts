@@ -14,7 +14,7 @@ import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { logger } from '../logger';
 
-export const PAID_INVOICE_EVENTS = ['invoice.paid', 'invoice.payment_succeeded'] as const;
+const PAID_INVOICE_EVENTS = ['invoice.paid', 'invoice.payment_succeeded'] as const;
 export const FIRST_PAID_INVOICE = 'first_paid_invoice';
 
 const PAID = new Set<string>(PAID_INVOICE_EVENTS);
@@ -48,7 +48,7 @@ export const webhookResultSchema = z.object({
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 
 /** Pure: the amount (cents) this event pays, 0 unless it is a paid invoice. */
-export const paidAmount = (event: PaymentEvent): number => (PAID.has(event.type) ? event.data.object.amount_paid ?? 0 : 0);
+const paidAmount = (event: PaymentEvent): number => (PAID.has(event.type) ? event.data.object.amount_paid ?? 0 : 0);
 
 export const processPaymentEvent = async (db: Kysely<Database>, event: PaymentEvent): Promise<WebhookResult> => {
   const amount = paidAmount(event);

@@ -67,11 +67,11 @@ export class SeedStorageError extends Error {
 }
 
 /** Storage key of an attachment. */
-export const attachmentKey = (orgId: string, investigationId: string, attachmentId: string, fileName: string): string =>
+const attachmentKey = (orgId: string, investigationId: string, attachmentId: string, fileName: string): string =>
   `org/${orgId}/inv/${investigationId}/attachments/${attachmentId}/${fileName}`;
 
 /** Storage key of a background document. */
-export const backgroundDocumentKey = (orgId: string, investigationId: string, documentId: string, fileName: string): string =>
+const backgroundDocumentKey = (orgId: string, investigationId: string, documentId: string, fileName: string): string =>
   `org/${orgId}/inv/${investigationId}/background/${documentId}/${fileName}`;
 
 export const loadSeed = async (db: Kysely<Database>, input: unknown, options: SeedOptions = {}): Promise<SeedSummary> => {

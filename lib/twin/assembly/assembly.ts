@@ -45,7 +45,7 @@ export interface CloudAssembly {
 export const CACHE_ROOT = join(PROJECT_ROOT, 'node_modules', '.cache', 'ias-twin');
 
 /** What the templates and the handler bundles are made from (the twin's own code, lib/twin, is not). */
-const APP_SOURCES = ['bin', 'lib', 'layers', 'functions', 'cdk.json', 'package-lock.json', 'tsconfig.json'];
+const APP_SOURCES = ['bin', 'lib', 'layers', 'functions', 'cdk.json', 'package.json', 'package-lock.json', 'tsconfig.json'];
 
 const filesUnder = (path: string, skip: (p: string) => boolean): string[] => {
   if (!existsSync(path) || skip(path)) return [];

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { CfnResource, Template } from './assembly';
 
-export const TWIN_ACCOUNT = '000000000000';
-export const TWIN_REGION = 'us-east-1';
+const TWIN_ACCOUNT = '000000000000';
+const TWIN_REGION = 'us-east-1';
 const PARTITION = 'aws';
 const URL_SUFFIX = 'amazonaws.com';
 

@@ -21,7 +21,7 @@ export interface RdsAuthTokenExpectation {
 export type RdsAuthTokenCheck = { ok: true; accessKeyId: string } | { ok: false; reason: string };
 
 /** SigV4's own bounds: a presigned request lives at most 15 minutes here, and AWS allows 5 minutes of clock skew. */
-export const MAX_TOKEN_SECONDS = 900;
+const MAX_TOKEN_SECONDS = 900;
 const CLOCK_SKEW_MS = 5 * 60_000;
 
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;

@@ -9,7 +9,7 @@ import { matchesAction, matchesResource, type PolicyStatement } from './policy';
 
 export interface RecordedCall { functionId: string | undefined; action: string; resource: string; allowed: boolean }
 
-export interface Grant { action: string; resource: string }
+interface Grant { action: string; resource: string }
 
 export interface FunctionReport {
   functionId: string;
@@ -20,7 +20,7 @@ export interface FunctionReport {
 }
 
 /** Every (action, resource) pair an identity policy allows outright. */
-export const grantsOf = (policy: PolicyStatement[]): Grant[] =>
+const grantsOf = (policy: PolicyStatement[]): Grant[] =>
   policy.filter((s) => s.Effect === 'Allow').flatMap((s) => asList(s.Action).flatMap((action) => asList(s.Resource).map((resource) => ({ action, resource }))));
 
 export const iamReport = (

@@ -18,13 +18,13 @@ export type { NetworkRoute };
 export interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string }
 
 /** How one invocation ended: the handler's value, or the error Lambda reports. */
-export type Settled = { ok: true; value: unknown } | { ok: false; error: SerializedError; timedOut: boolean };
+type Settled = { ok: true; value: unknown } | { ok: false; error: SerializedError; timedOut: boolean };
 
 export type InvokeOutcome = Settled & { durationMs: number; coldStart: boolean };
 
 export interface LogLine { functionId: string; requestId?: string; stream: 'stdout' | 'stderr' | 'platform'; text: string; at: Date }
 
-export interface FunctionStats { invocations: number; errors: number; timeouts: number; coldStarts: number; environments: number }
+interface FunctionStats { invocations: number; errors: number; timeouts: number; coldStarts: number; environments: number }
 
 /** One invocation, as Lambda's REPORT line and metrics describe it. */
 export interface Invocation { requestId: string; startedAt: Date; durationMs: number; coldStart: boolean; ok: boolean; timedOut: boolean; errorType?: string }

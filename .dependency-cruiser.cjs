@@ -1,0 +1,79 @@
+/**
+ * The module graph's rules (issue 16, item 7), checked by `npm run deps` (scripts/deps.mjs) in CI.
+ * Type-only imports count (tsPreCompilationDeps): a cycle through `import type` is still a cycle.
+ * Violations that were there when a rule came are listed in .dependency-cruiser-known-violations.json
+ * and pass; anything new fails. Fix one, then `npm run deps -- --baseline` to shrink the list.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No file cycles, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'feature-to-http',
+      comment:
+        'The core (its features under layers/core/<feature>/ and its shared modules) does not import the HTTP ' +
+        'adapter (layers/core/http/); the handlers (functions/), http/ itself and the tests may.',
+      severity: 'error',
+      from: { path: '^layers/core/', pathNot: '^layers/core/http/' },
+      to: { path: '^layers/core/http/' },
+    },
+    {
+      name: 'product-to-twin',
+      comment: 'What is deployed (layers/, functions/) does not import the local twin (lib/twin/).',
+      severity: 'error',
+      from: { path: '^(layers|functions)/' },
+      to: { path: '^lib/twin/' },
+    },
+    {
+      name: 'product-to-functions',
+      comment: 'The core does not import a handler: handlers are entry points (functions/ → layers/, never back).',
+      severity: 'error',
+      from: { path: '^layers/' },
+      to: { path: '^functions/' },
+    },
+    {
+      name: 'not-to-test',
+      comment: 'Nothing outside test/ imports the tests or their support.',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'product-to-dev-dependency',
+      comment:
+        'What is deployed (layers/, functions/) imports only dependencies, not devDependencies ' +
+        '(type-only imports are erased, so @types/aws-lambda is fine).',
+      severity: 'error',
+      from: { path: '^(layers|functions)/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: "Every import resolves (to a file or an installed package; the canary's Synthetics is the runtime's).",
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^Synthetics$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(cdk\\.out|\\.twin|coverage|reports|\\.bench)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // package.json "imports" (#core/*) and packages' "exports", as Node, tsx, esbuild and TypeScript resolve them
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    skipAnalysisNotInRules: true,
+    cache: false,
+  },
+};
