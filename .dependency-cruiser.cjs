@@ -1,8 +1,7 @@
 /**
  * The module graph's rules (issue 16, item 7), checked by `npm run deps` (scripts/deps.mjs) in CI.
  * Type-only imports count (tsPreCompilationDeps): a cycle through `import type` is still a cycle.
- * Violations that were there when a rule came are listed in .dependency-cruiser-known-violations.json
- * and pass; anything new fails. Fix one, then `npm run deps -- --baseline` to shrink the list.
+ * Any violation fails.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -16,7 +16,7 @@ export type Access =
   /** the scheduler's bearer secret (constant-time compare) or an admin token */
   | 'cron';
 
-type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type QueueName = 'generation' | 'quality';
 
