@@ -8,8 +8,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { serviceName } from './config';
 
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'investigation-analysis' });
+export const logger = new Logger({ serviceName: serviceName() });
 
 /**
  * The middy middleware that puts the Lambda context on every line of an invocation; keys appended during

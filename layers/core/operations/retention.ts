@@ -16,6 +16,7 @@ import { env, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { timeBudgetFor, type JobTrigger } from '../embeddings/job';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { recordJobRun } from './job-runs';
 import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
@@ -231,6 +232,7 @@ export const runRetentionSweep = async (
   const { report, jobRunId } = await recordJobRun(db, { job: RETENTION_JOB, trigger },
     () => sweepRetention(db, { timeBudgetMs: timeBudgetFor(trigger, remainingMs), ...options }));
   logger.info(RETENTION_LOG_MARKER, { jobRunId, trigger, report });
+  countEvent('retentionRuns');
   await writeAudit(db, {
     action: RETENTION_AUDIT_ACTION, outcome: 'success', target: `job_run:${jobRunId}`,
     detail: { trigger, deleted: Object.fromEntries(Object.entries(report.categories).map(([c, r]) => [c, r.deleted])), complete: report.complete },
