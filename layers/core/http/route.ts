@@ -12,6 +12,7 @@ import { cronSecret, sameSecret } from '../auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
 import { lambdaContextLogging, logger } from '../logger';
+import { handlerTracing } from '../tracer';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
 import { checkWith, unsafeTextIssues } from './strings';
@@ -221,6 +222,7 @@ const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
 /** Every log line of the request carries the Lambda context and the gateway's request id as `correlation_id`. */
 export const httpRoute = (impl: RouteImpl, options: RouteOptions = {}) =>
   middy<HttpEvent, HttpResult>()
+    .use(handlerTracing())
     .use(lambdaContextLogging())
     .before(({ event }) => {
       if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);
