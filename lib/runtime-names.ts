@@ -58,7 +58,7 @@ export const ENV = {
   aiModelQuality: 'AI_MODEL_QUALITY',
   aiModelJudge: 'AI_MODEL_JUDGE',
   aiModelEmbedding: 'AI_MODEL_EMBEDDING',
-  /** Powertools' service name: the `service` of every log line and the sweeper metric's dimension */
+  /** Powertools' service name: the `service` of every log line and trace, and the dimension of the service's metrics (SERVICE_METRICS) */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** the SDK's endpoint overrides (the twin's AWS stand-ins, tools run outside a function) */
   s3Endpoint: 'AWS_ENDPOINT_URL_S3',
