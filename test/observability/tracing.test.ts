@@ -12,6 +12,7 @@ Object.assign(process.env, { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_REG
 
 type Modules = {
   tracer: typeof import('../../layers/core/tracer');
+  logger: typeof import('../../layers/core/logger');
   clients: typeof import('../../layers/core/aws/clients');
   connection: typeof import('../../layers/core/db/connection');
   tracing: typeof import('../../layers/core/db/tracing');
@@ -19,19 +20,23 @@ type Modules = {
   sqs: typeof import('@aws-sdk/client-sqs');
 };
 let m: Modules;
+let handle: Awaited<ReturnType<Modules['connection']['openDatabase']>>;
 
 beforeAll(async () => {
   m = {
     tracer: await import('../../layers/core/tracer'),
+    logger: await import('../../layers/core/logger'),
     clients: await import('../../layers/core/aws/clients'),
     connection: await import('../../layers/core/db/connection'),
     tracing: await import('../../layers/core/db/tracing'),
     xray: await import('aws-xray-sdk-core'),
     sqs: await import('@aws-sdk/client-sqs'),
   };
-});
+  handle = await m.connection.openDatabase({ engine: 'pglite', dataDir: 'memory://' });
+}, 60_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await handle.close();
   for (const name of ['AWS_EXECUTION_ENV', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) delete process.env[name];
 });
 
@@ -64,9 +69,7 @@ test('an AWS SDK call from a cached client is a subsegment in namespace aws, wit
 }, 30_000);
 
 test('each database statement is a subsegment with its kind and table, a failed one with its SQLSTATE, never its SQL or values', async () => {
-  const handle = await m.connection.openDatabase({ engine: 'pglite', dataDir: 'memory://' });
-  try {
-    const secret = 'evidence text that must stay out of traces';
+  const secret = 'evidence text that must stay out of traces';
     const segment = await underSegment(async () => {
       await sql`select ${secret}::text as value`.execute(handle.db);
       const missing = handle.db.withTables<{ probe: { id: number; note: string } }>();
@@ -80,8 +83,25 @@ test('each database statement is a subsegment with its kind and table, a failed 
     for (const s of statements) expect(s).toMatchObject({ namespace: 'remote', sql: { database_type: 'PostgreSQL' } });
     expect(statements[1]!.fault).toBe(true);
     expect(statements.every((s) => !s.in_progress)).toBe(true);
-    expect(JSON.stringify(segment)).not.toContain(secret);
-  } finally {
-    await handle.close();
-  }
-}, 60_000);
+  expect(JSON.stringify(segment)).not.toContain(secret);
+});
+
+test('a handler wrapped by withLambdaContext runs in a subsegment of its own, its statements beneath it', async () => {
+  process.env._HANDLER = 'index.handler';
+  const handler = m.logger.withLambdaContext(async () => {
+    await sql`select 1`.execute(handle.db);
+    return 'done';
+  });
+  let after: unknown;
+  const segment = await underSegment(async () => {
+    await expect(handler({}, { functionName: 'probe', awsRequestId: 'r-1' } as never)).resolves.toBe('done');
+    after = m.tracer.tracer.getSegment();
+  });
+  const [wrapper, ...others] = subsegmentsOf(segment);
+  expect(others).toEqual([]);
+  expect(wrapper).toMatchObject({ name: '## index.handler', annotations: expect.objectContaining({ Service: 'investigation-analysis' }) });
+  expect((wrapper!.subsegments ?? []).map((s) => s.name)).toEqual([m.tracing.DATABASE_SUBSEGMENT]);
+  // the wrapper gives the invocation's segment back when it ends
+  expect(after).toBe(segment);
+  delete process.env._HANDLER;
+});
