@@ -58,6 +58,12 @@ export const ENV = {
   aiModelQuality: 'AI_MODEL_QUALITY',
   aiModelJudge: 'AI_MODEL_JUDGE',
   aiModelEmbedding: 'AI_MODEL_EMBEDDING',
+  /**
+   * 'strict': every answer an HTTP route gives is checked against its contract's response schema, and one
+   * that breaks it is a 500 (the local twin and the tests set it, so every end-to-end test checks the
+   * contracts; a deployed stage leaves it unset and pays nothing)
+   */
+  responseValidation: 'RESPONSE_VALIDATION',
   /** Powertools' service name: the `service` of every log line and trace, and the dimension of the service's metrics (SERVICE_METRICS) */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** the SDK's endpoint overrides (the twin's AWS stand-ins, tools run outside a function) */

@@ -1,15 +1,16 @@
 /**
  * The embedding sweeper, on both of its triggers:
- * - POST /api/admin/cron/embedding-sweeper (cron bearer or admin token, enforced by httpRoute) → 200
+ * - POST /api/admin/cron/embedding-sweeper (cron bearer or admin token, enforced by the route wrapper) → 200
  *   with the report; a sweep that breaks answers 500 and its job_runs row says why;
  * - the hourly schedule → the report; a sweep that breaks throws, so EventBridge Scheduler retries it.
  */
 import { database } from '../../layers/core/db/connection';
 import { aiGateway } from '../../layers/core/ai/gateway';
+import { embeddingSweeperRoute } from '../../layers/core/embeddings/contract';
 import { runEmbeddingSweep, timeBudgetFor } from '../../layers/core/embeddings/job';
-import { scheduledJobHandler } from '../../layers/core/operations/scheduled-job';
+import { scheduledJobHandler } from '../../layers/core/http/scheduled-job';
 
-export const handler = scheduledJobHandler('embedding-sweeper', async (trigger, context) => {
+export const handler = scheduledJobHandler(embeddingSweeperRoute, async (trigger, context) => {
   const gateway = await aiGateway();
   return runEmbeddingSweep(await database(), {
     trigger,

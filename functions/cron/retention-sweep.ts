@@ -4,8 +4,9 @@
  * (layers/core/operations/retention.ts; policy in docs/operations.md).
  */
 import { database } from '../../layers/core/db/connection';
+import { retentionSweepRoute } from '../../layers/core/operations/contract';
 import { runRetentionSweep } from '../../layers/core/operations/retention';
-import { scheduledJobHandler } from '../../layers/core/operations/scheduled-job';
+import { scheduledJobHandler } from '../../layers/core/http/scheduled-job';
 
-export const handler = scheduledJobHandler('retention-sweep', async (trigger, context) =>
+export const handler = scheduledJobHandler(retentionSweepRoute, async (trigger, context) =>
   runRetentionSweep(await database(), { trigger, remainingMs: context?.getRemainingTimeInMillis?.() }));

@@ -1,11 +1,12 @@
 /** POST /api/admin/prompts `{ prompt_type, system_prompt, user_prompt_template }` — the next version of a type (201). */
-import { adminActor } from '../../layers/core/admin/audit-trail';
-import { createPromptVersion, versionLocation } from '../../layers/core/admin/prompts';
+import { adminActor, auditRefusedWrite, fieldOf } from '../../layers/core/admin/audit-trail';
+import { adminPromptCreateRoute } from '../../layers/core/admin/contract';
+import { createPromptVersion, PROMPT_AUDIT, promptTarget, versionLocation } from '../../layers/core/admin/prompts';
 import { database } from '../../layers/core/db/connection';
-import { httpRoute } from '../../layers/core/http/route';
+import { route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ caller, body }) => {
+export const handler = route(adminPromptCreateRoute, async ({ caller, body }) => {
   const db = await database();
   const version = await createPromptVersion(db, await adminActor(db, caller!), body);
-  return { status: 201, body: version, headers: { location: versionLocation(version) } };
-}, { auditsEveryAttempt: true });
+  return { body: version, headers: { location: versionLocation(version) } };
+}, { refused: auditRefusedWrite(PROMPT_AUDIT.create, ({ content }) => promptTarget(fieldOf(content, 'prompt_type'))) });

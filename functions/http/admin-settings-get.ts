@@ -1,5 +1,6 @@
 /** GET /api/admin/settings — the runtime settings: currently none. */
+import { adminSettingsGetRoute } from '../../layers/core/admin/contract';
 import { listSettings } from '../../layers/core/admin/settings';
-import { httpRoute } from '../../layers/core/http/route';
+import { route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async () => ({ body: listSettings() }));
+export const handler = route(adminSettingsGetRoute, async () => ({ body: listSettings() }));

@@ -1,12 +1,11 @@
 /** POST /api/analysis — start an analysis; 202 at once, generation continues in the background. */
+import { analysisCreateRoute } from '../../layers/core/analysis/contract';
 import { createAnalysis } from '../../layers/core/analysis/create';
-import { parseAnalysisRequest } from '../../layers/core/analysis/selection';
 import { database } from '../../layers/core/db/connection';
-import { httpRoute, requireOrg } from '../../layers/core/http/route';
+import { requireOrg, route } from '../../layers/core/http/route';
 import { enqueue } from '../../layers/core/queues';
 
-export const handler = httpRoute(async ({ caller, body }) => {
-  const request = parseAnalysisRequest(body);
+export const handler = route(analysisCreateRoute, async ({ caller, body: request }) => {
   const org = requireOrg(caller);
   const db = await database();
   const created = await createAnalysis(
@@ -14,5 +13,5 @@ export const handler = httpRoute(async ({ caller, body }) => {
     org,
     request,
   );
-  return { status: 202, body: { ...created, poll: `/api/analysis/${created.analysis_id}` }, headers: { location: `/api/analysis/${created.analysis_id}` } };
+  return { body: { ...created, poll: `/api/analysis/${created.analysis_id}` }, headers: { location: `/api/analysis/${created.analysis_id}` } };
 });

@@ -4,15 +4,14 @@
  * Idempotency-Key header) records nothing new and answers 200 with the first result. Location: the record.
  */
 import { database } from '../../layers/core/db/connection';
-import { parseFeedbackRequest, recordFeedback } from '../../layers/core/feedback/actions';
-import { contracts } from '../../layers/core/http/contracts';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { feedbackRequest, recordFeedback } from '../../layers/core/feedback/actions';
+import { analysisFeedbackCreateRoute } from '../../layers/core/feedback/contract';
+import { requireOrg, route } from '../../layers/core/http/route';
 import { enqueue } from '../../layers/core/queues';
 import { ensureUser } from '../../layers/core/repositories/users';
 
-export const handler = httpRoute(async ({ caller, params, body, event }) => {
-  const { analysis_id } = parseWith(contracts['analysis-feedback-create'].params, params);
-  const { input, requestId } = parseFeedbackRequest(body, event.headers?.['idempotency-key']);
+export const handler = route(analysisFeedbackCreateRoute, async ({ caller, params: { analysis_id }, headers, body }) => {
+  const { input, requestId } = feedbackRequest(body, headers['idempotency-key']);
   const org = requireOrg(caller);
   const db = await database();
   const actor = { organizationId: org.organizationId, userId: await ensureUser(db, org) };

@@ -3,16 +3,15 @@
  * investigation's analyses, newest first, each the view of GET /api/analysis/{id} with its feedback
  * badge. Next page: pass the response's `next_cursor` as `cursor` (null on the last page).
  */
+import { analysisListRoute } from '../../layers/core/analysis/contract';
 import { listAnalyses } from '../../layers/core/analysis/read';
 import { database } from '../../layers/core/db/connection';
-import { notFound } from '../../layers/core/http/errors';
-import { contracts } from '../../layers/core/http/contracts';
-import { creationPlaceSchema, decodeCursor } from '../../layers/core/http/pagination';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { notFound } from '../../layers/core/errors';
+import { requireOrg, route } from '../../layers/core/http/route';
+import { creationPlaceSchema, decodeCursor } from '../../layers/core/pagination';
 import { userIdBySubject } from '../../layers/core/repositories/users';
 
-export const handler = httpRoute(async ({ caller, query }) => {
-  const { investigation_id, limit, cursor } = parseWith(contracts['analysis-list'].query, query);
+export const handler = route(analysisListRoute, async ({ caller, query: { investigation_id, limit, cursor } }) => {
   const org = requireOrg(caller);
   const db = await database();
   const list = await listAnalyses(db, org.organizationId, investigation_id, await userIdBySubject(db, org.subject), {

@@ -5,16 +5,15 @@
  * quality_unavailable (still generating, failed, or already checking), 503 (status put back) when the
  * queue cannot take the message.
  */
+import { analysisQualityCheckRoute } from '../../layers/core/analysis/contract';
 import { requestQualityCheck } from '../../layers/core/analysis/quality';
 import { database } from '../../layers/core/db/connection';
-import { contracts } from '../../layers/core/http/contracts';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { requireOrg, route } from '../../layers/core/http/route';
 import { enqueue } from '../../layers/core/queues';
 
-export const handler = httpRoute(async ({ caller, params }) => {
-  const { analysis_id } = parseWith(contracts['analysis-quality-check'].params, params);
+export const handler = route(analysisQualityCheckRoute, async ({ caller, params: { analysis_id } }) => {
   const org = requireOrg(caller);
   await requestQualityCheck({ db: await database(), send: (message) => enqueue('quality', message) }, analysis_id, org.organizationId);
   const poll = `/api/analysis/${analysis_id}/quality-status`;
-  return { status: 202, body: { analysis_id, generation_status: 'checking' as const, poll }, headers: { location: poll } };
+  return { body: { analysis_id, generation_status: 'checking' as const, poll }, headers: { location: poll } };
 });

@@ -1,13 +1,10 @@
 /** POST /api/auth/mfa/setup — the first code of the authenticator enrolled at the mfa_setup challenge; tokens or the next step. */
+import { authMfaSetupRoute } from '../../layers/core/auth/contract';
 import { requestOrigin } from '../../layers/core/auth/origin';
-import { LOGIN_FAILED, parseSignInBody, setUpMfa, signInDeps } from '../../layers/core/auth/sign-in';
+import { auditRefusedSignIn, LOGIN_FAILED, setUpMfa, signInDeps } from '../../layers/core/auth/sign-in';
 import { database } from '../../layers/core/db/connection';
-import { mfaSetupBodySchema } from '../../layers/core/http/contracts-auth';
-import { httpRoute } from '../../layers/core/http/route';
+import { route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ event, body }) => {
-  const deps = signInDeps(await database());
-  const origin = requestOrigin(event);
-  const input = await parseSignInBody(deps.db, mfaSetupBodySchema, body, origin, { action: LOGIN_FAILED, stage: 'mfa_setup' });
-  return { body: await setUpMfa(deps, input, origin) };
-}, { auditsEveryAttempt: true });
+export const handler = route(authMfaSetupRoute, async ({ event, body }) => ({
+  body: await setUpMfa(signInDeps(await database()), body, requestOrigin(event)),
+}), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa_setup' }) });

@@ -4,13 +4,12 @@
  * for embedding; answers what it did. 415 for a format it cannot read, 422 for a damaged file.
  */
 import { database } from '../../layers/core/db/connection';
+import { backgroundExtractTextRoute } from '../../layers/core/files/contract';
 import { extractBackgroundDocument } from '../../layers/core/files/extraction';
 import { s3FileReader } from '../../layers/core/files/object-store';
-import { contracts } from '../../layers/core/http/contracts';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { requireOrg, route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ caller, body }) => {
-  const { background_document_id } = parseWith(contracts['background-extract-text'].body, body);
+export const handler = route(backgroundExtractTextRoute, async ({ caller, body: { background_document_id } }) => {
   const org = requireOrg(caller);
   return { body: await extractBackgroundDocument({ db: await database(), files: s3FileReader() }, org.organizationId, background_document_id) };
 });

@@ -3,12 +3,10 @@
  * rates, breakdown by analysis type, top regeneration reasons, 8-week trend (docs/feedback.md).
  */
 import { database } from '../../layers/core/db/connection';
+import { feedbackMetricsRoute } from '../../layers/core/feedback/contract';
 import { investigationFeedbackMetrics } from '../../layers/core/feedback/metrics';
-import { contracts } from '../../layers/core/http/contracts';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { requireOrg, route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ caller, query }) => {
-  const { investigation_id } = parseWith(contracts['feedback-metrics'].query, query);
-  const org = requireOrg(caller);
-  return { body: await investigationFeedbackMetrics(await database(), org.organizationId, investigation_id) };
-});
+export const handler = route(feedbackMetricsRoute, async ({ caller, query: { investigation_id } }) => ({
+  body: await investigationFeedbackMetrics(await database(), requireOrg(caller).organizationId, investigation_id),
+}));

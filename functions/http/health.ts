@@ -1,8 +1,9 @@
 /** GET /api/health — 200 when every component answers, 503 naming the ones that do not. */
 import { checkHealth } from '../../layers/core/health';
-import { httpRoute } from '../../layers/core/http/route';
+import { route } from '../../layers/core/http/route';
+import { healthRoute } from '../../layers/core/operations/contract';
 
-export const handler = httpRoute(async () => {
+export const handler = route(healthRoute, async () => {
   const report = await checkHealth();
   return { status: report.status === 'ok' ? 200 : 503, body: report };
 });

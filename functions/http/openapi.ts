@@ -1,7 +1,8 @@
 /** GET /api/openapi.json — the API contract, generated from the manifest and the zod schemas. */
+import { openapiRoute } from '../../layers/core/http/contracts';
 import { openApiDocument } from '../../layers/core/http/openapi';
-import { httpRoute } from '../../layers/core/http/route';
+import { route } from '../../layers/core/http/route';
 
 const document = openApiDocument();
 
-export const handler = httpRoute(async () => ({ body: document, headers: { 'cache-control': 'public, max-age=300' } }));
+export const handler = route(openapiRoute, async () => ({ body: document, headers: { 'cache-control': 'public, max-age=300' } }));

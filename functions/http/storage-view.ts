@@ -4,13 +4,12 @@
  * link as JSON). Only files of the caller's organization; any other id is 404.
  */
 import { database } from '../../layers/core/db/connection';
+import { storageViewRoute } from '../../layers/core/files/contract';
 import { s3FileLinker } from '../../layers/core/files/object-store';
 import { fileViewLink } from '../../layers/core/files/view';
-import { contracts } from '../../layers/core/http/contracts';
-import { httpRoute, parseWith, requireOrg } from '../../layers/core/http/route';
+import { requireOrg, route } from '../../layers/core/http/route';
 
-export const handler = httpRoute(async ({ caller, query }) => {
-  const { attachment_id, background_document_id, redirect } = parseWith(contracts['storage-view'].query, query);
+export const handler = route(storageViewRoute, async ({ caller, query: { attachment_id, background_document_id, redirect } }) => {
   const org = requireOrg(caller);
   // the contract admits exactly one of the two ids
   const [kind, id] = attachment_id ? (['attachment', attachment_id] as const) : (['background_document', background_document_id!] as const);

@@ -33,6 +33,7 @@ const SCHEMA = z.object({
   [ENV.generationCap]: parsedBy(integer(1)).optional(),
   [ENV.retrievalMinSimilarity]: parsedBy(parseMinSimilarity).optional(),
   [ENV.aiAttemptTimeoutMs]: parsedBy(parseAttemptTimeouts).default(() => ({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS })),
+  [ENV.responseValidation]: z.enum(['strict', 'off']).default('off'),
   [ENV.aiShedderDisabled]: z.string().optional().transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
 });
 

@@ -16,7 +16,7 @@ export interface CheckResult {
 
 export interface HealthReport {
   status: 'ok' | 'unavailable';
-  checks: Record<string, CheckResult>;
+  checks: Record<'database' | 'generation_queue' | 'quality_queue' | 'storage', CheckResult>;
   time: string;
 }
 

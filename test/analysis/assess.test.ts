@@ -9,8 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '../../layers/core/analysis/assess';
 import { assertCanGenerate } from '../../layers/core/analysis/create';
 import { promptUnavailableMessage } from '../../layers/core/analysis/prompts';
-import { parseAnalysisRequest, resolveSelection } from '../../layers/core/analysis/selection';
-import { ApiError } from '../../layers/core/http/errors';
+import { resolveSelection } from '../../layers/core/analysis/selection';
+import { analysisCreateRoute } from '../../layers/core/analysis/contract';
+import { parseBodyWith } from '../../layers/core/contract';
+import { ApiError } from '../../layers/core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -168,7 +170,7 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
     db.updateTable('prompt_templates').set({ is_active: isActive }).where('prompt_type', '=', promptType).execute();
   /** create's refusal of the same selection, as its 409 carries it */
   const createRefusal = async (request: object) => {
-    const error = await assertCanGenerate(db, ids.org, parseAnalysisRequest(request)).then(() => undefined, (e: unknown) => e);
+    const error = await assertCanGenerate(db, ids.org, parseBodyWith(analysisCreateRoute, request)).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     const { status, message, details } = error as ApiError;
     return { status, message, details };
@@ -208,30 +210,30 @@ describe('resolveSelection', () => {
   };
 
   test('loads the investigation with its question or topic', async () => {
-    const q = await resolveSelection(db, ids.org, parseAnalysisRequest({ investigation_id: ids.full, analysis_type: 'question', question_id: ids.linkedQuestion }));
+    const q = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'question', question_id: ids.linkedQuestion }));
     expect(q).toEqual({
       investigation: { id: ids.full, organization_id: ids.org, title: 'Full' },
       question: { id: ids.linkedQuestion, text: 'Who approved the invoices?' },
     });
-    const t = await resolveSelection(db, ids.org, parseAnalysisRequest({ investigation_id: ids.full, analysis_type: 'topic', topic_id: ids.topic }));
+    const t = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'topic', topic_id: ids.topic }));
     expect(t.topic).toEqual({ id: ids.topic, title: 'Approvals', description: 'Who signed what' });
     expect(t.question).toBeUndefined();
-    const s = await resolveSelection(db, ids.org, parseAnalysisRequest({ investigation_id: ids.full, analysis_type: 'summary' }));
+    const s = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'summary' }));
     expect(s).toEqual({ investigation: { id: ids.full, organization_id: ids.org, title: 'Full' } });
   });
 
   test("another organization's investigation is not found, exactly like a missing one", async () => {
-    const theirs = notFoundMessage(resolveSelection(db, ids.org, parseAnalysisRequest({ investigation_id: ids.theirs, analysis_type: 'summary' })));
-    const missing = notFoundMessage(resolveSelection(db, ids.org, parseAnalysisRequest({ investigation_id: randomUUID(), analysis_type: 'summary' })));
+    const theirs = notFoundMessage(resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.theirs, analysis_type: 'summary' })));
+    const missing = notFoundMessage(resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: randomUUID(), analysis_type: 'summary' })));
     expect(await theirs).toBe('The investigation was not found.');
     expect(await missing).toBe('The investigation was not found.');
     // and the other way round
-    expect(await notFoundMessage(resolveSelection(db, ids.otherOrg, parseAnalysisRequest({ investigation_id: ids.full, analysis_type: 'gap' }))))
+    expect(await notFoundMessage(resolveSelection(db, ids.otherOrg, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'gap' }))))
       .toBe('The investigation was not found.');
   });
 
   test('a question or topic must belong to the selected investigation', async () => {
-    const request = (body: object) => parseAnalysisRequest({ investigation_id: ids.full, ...body });
+    const request = (body: object) => parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, ...body });
     expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: randomUUID() }))))
       .toBe('The question was not found.');
     expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: ids.emptyQuestion }))))

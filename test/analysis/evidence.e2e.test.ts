@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { RETRIEVAL } from '../../layers/core/analysis/retrieval';
 import type { EvidenceEntry } from '../../layers/core/evidence/listing';
 import { fileViewLinkSchema } from '../../layers/core/files/wire';
-import { contracts } from '../../layers/core/http/contracts';
+import { analysisRetrievalChunkRoute } from '../../layers/core/analysis/contract';
+import { investigationEvidenceRoute } from '../../layers/core/evidence/contract';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { edgeGet } from '../../lib/twin/edge-client';
 import { useTwin } from '../support/twin';
@@ -52,7 +53,7 @@ describe('GET /api/investigations/{investigation_id}/evidence', () => {
     do {
       const res = await call('GET', `/api/investigations/${INVESTIGATION}/evidence?limit=20${cursor ? `&cursor=${cursor}` : ''}`, investigator);
       expect(res.status).toBe(200);
-      expect(contracts['investigation-evidence'].response.safeParse(res.body).success).toBe(true);
+      expect(investigationEvidenceRoute.response.safeParse(res.body).success).toBe(true);
       expect(res.body.items.length).toBeLessThanOrEqual(20);
       items.push(...res.body.items);
       cursor = res.body.next_cursor;
@@ -99,7 +100,7 @@ describe('GET /api/analysis/{analysis_id}/retrieval/{chunk_id}', () => {
     const cited = analysis.result.findings.flatMap((f) => f.citations)[0]!;
     const res = await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${cited}`, investigator);
     expect(res.status).toBe(200);
-    expect(contracts['analysis-retrieval-chunk'].response.safeParse(res.body).success).toBe(true);
+    expect(analysisRetrievalChunkRoute.response.safeParse(res.body).success).toBe(true);
     const { chunk, passage } = res.body;
     const stored = await e2e.twin.database.db.selectFrom('text_chunks').select('text').where('id', '=', cited).executeTakeFirstOrThrow();
     expect(chunk).toMatchObject({ chunk_id: cited, included: true, text: stored.text, text_truncated: false });

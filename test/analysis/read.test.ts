@@ -10,10 +10,10 @@ import { ANALYSIS_LIST, getAnalysis, listAnalyses, type AnalysisList } from '../
 import { EXCLUSION } from '../../layers/core/analysis/retrieval';
 import { DELETED_TITLE, EXCERPT_CHARS, getRetrieval } from '../../layers/core/analysis/retrieval-view';
 import type { SourceType } from '../../layers/core/db/schema';
-import { contracts } from '../../layers/core/http/contracts';
-import { ApiError } from '../../layers/core/http/errors';
-import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/http/pagination';
-import { parseWith } from '../../layers/core/http/route';
+import { analysisListRoute, analysisRetrievalRoute } from '../../layers/core/analysis/contract';
+import { ApiError } from '../../layers/core/errors';
+import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/pagination';
+import { parseWith } from '../../layers/core/contract';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -133,7 +133,7 @@ describe('retrieval view', () => {
 
   test('the response matches its contract', async () => {
     const view = await getRetrieval(db, ids.org, ids.analysis);
-    expect(contracts['analysis-retrieval'].response.safeParse(view).success).toBe(true);
+    expect(analysisRetrievalRoute.response.safeParse(view).success).toBe(true);
   });
 
   test('an analysis not yet generated has no chunks', async () => {
@@ -176,7 +176,7 @@ describe('analysis list', () => {
     expect(edit).toBeNull();
     expect(list.analyses[0]!.detail_reviewed_at).toBe(at(30).toISOString()); // the caller's own gate
     expect((await listAnalyses(db, ids.org, ids.listInv, undefined, firstPage))!.analyses[0]!.detail_reviewed_at).toBeNull();
-    expect(contracts['analysis-list'].response.safeParse(list).success).toBe(true);
+    expect(analysisListRoute.response.safeParse(list).success).toBe(true);
   });
 
   test('pages with limit and the cursor of the previous page', async () => {
@@ -234,7 +234,7 @@ describe('analysis list', () => {
   });
 
   test('query validation names the bad parameter', () => {
-    const query = contracts['analysis-list'].query;
+    const query = analysisListRoute.query;
     const details = (value: unknown) => {
       try {
         parseWith(query, value);

@@ -4,9 +4,11 @@
  */
 import * as z from 'zod';
 import {
-  ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType, parseAnalysisRequest,
+  ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType,
 } from '../../layers/core/analysis/selection';
-import { ApiError } from '../../layers/core/http/errors';
+import { analysisCreateRoute } from '../../layers/core/analysis/contract';
+import { parseBodyWith } from '../../layers/core/contract';
+import { ApiError } from '../../layers/core/errors';
 
 const INVESTIGATION = '2f6c1b7e-4d8a-4c3b-9e5f-1a2b3c4d5e01';
 const QUESTION = '0b7d3f52-3c1e-4a8e-9a55-6d2f1c0e9a11';
@@ -15,7 +17,7 @@ const TOPIC = '5e0c2a41-77b9-4f3d-8c1a-2b9e4d6f8a22';
 /** The ApiError a body is refused with (fails the test when it is accepted). */
 const refusal = (body: unknown): ApiError => {
   try {
-    parseAnalysisRequest(body);
+    parseBodyWith(analysisCreateRoute, body);
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
@@ -27,7 +29,7 @@ const detailsOf = (body: unknown) => refusal(body).details as { path: string; me
 
 describe('each analysis type takes exactly the selection it needs', () => {
   test('question: question_id required, topic_id refused', () => {
-    expect(parseAnalysisRequest({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION }))
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION }))
       .toEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
     expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question' }))
       .toEqual([{ path: 'question_id', message: 'is required for a question analysis' }]);
@@ -36,7 +38,7 @@ describe('each analysis type takes exactly the selection it needs', () => {
   });
 
   test('topic: topic_id required, question_id refused', () => {
-    expect(parseAnalysisRequest({ investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC }))
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC }))
       .toEqual({ investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC });
     expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic' }))
       .toEqual([{ path: 'topic_id', message: 'is required for a topic analysis' }]);
@@ -48,7 +50,7 @@ describe('each analysis type takes exactly the selection it needs', () => {
   });
 
   test.each(['summary', 'gap', 'error_check'] as const)('%s covers the whole investigation: neither id', (type) => {
-    expect(parseAnalysisRequest({ investigation_id: INVESTIGATION, analysis_type: type }))
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: type }))
       .toEqual({ investigation_id: INVESTIGATION, analysis_type: type });
     expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: type, question_id: QUESTION }))
       .toEqual([{ path: 'question_id', message: `is not used by a ${type} analysis, which covers the whole investigation` }]);
@@ -57,9 +59,9 @@ describe('each analysis type takes exactly the selection it needs', () => {
   });
 
   test('null counts as not sent (an empty picker), and leaves no key behind', () => {
-    const parsed = parseAnalysisRequest({ investigation_id: INVESTIGATION, analysis_type: 'summary', question_id: null, topic_id: null });
+    const parsed = parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'summary', question_id: null, topic_id: null });
     expect(parsed).toStrictEqual({ investigation_id: INVESTIGATION, analysis_type: 'summary' });
-    expect(parseAnalysisRequest({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION, topic_id: null }))
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION, topic_id: null }))
       .toStrictEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
     expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: null }))
       .toEqual([{ path: 'question_id', message: 'is required for a question analysis' }]);

@@ -8,10 +8,11 @@
  */
 import type { AdminRespondToAuthChallengeCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { AUDIT_FAILURE_MARKER } from '../../layers/core/audit/audit';
-import { loginBodySchema, mfaBodySchema } from '../../layers/core/http/contracts-auth';
+import { authLoginRoute, authMfaVerifyRoute } from '../../layers/core/auth/contract';
+import { routeCall } from '../support/route-call';
 import { logger } from '../../layers/core/logger';
 import {
-  login, forgotPassword, LOGIN_FAILED, parseSignInBody, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
+  login, forgotPassword, auditRefusedSignIn, LOGIN_FAILED, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
 } from '../../layers/core/auth/sign-in';
 import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/totp';
 import { useTestDatabase } from '../support/db';
@@ -41,13 +42,16 @@ test('an unreachable provider is a 503 and no failed sign-in is recorded', async
 test('an invalid sign-in body (a NUL in the email, an unpaired surrogate, a missing field) is a 400, still audited, escaped', async () => {
   const errorLog = jest.spyOn(logger, 'error');
   const before = (await failures()).length;
-  const audit = { action: LOGIN_FAILED, stage: 'password' };
-  await expect(parseSignInBody(db, loginBodySchema, { email: 'a\u0000b@example.com', password: 'x' }, origin, audit))
+  // the sign-in routes as deployed (their contracts and refusal audit), answering the parsed body
+  const loginRoute = routeCall(authLoginRoute, async ({ body }) => ({ status: 'signed_in' as const, access_token: body.email, id_token: 'id', expires_in: 60, token_type: 'Bearer' as const }), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'password' }, async () => db) });
+  const mfaRoute = routeCall(authMfaVerifyRoute, async () => { throw new Error('not reached'); }, { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa' }, async () => db) });
+  const sourceIp = origin.sourceIp;
+  await expect(loginRoute({ body: { email: 'a\u0000b@example.com', password: 'x' }, sourceIp }))
     .rejects.toMatchObject({ status: 400, code: 'validation_failed', details: [{ path: 'email' }] });
-  await expect(parseSignInBody(db, mfaBodySchema, { username: 'u\uD800', session: 's', challenge: 'totp', code: '123456' }, origin, { action: LOGIN_FAILED, stage: 'mfa' }))
+  await expect(mfaRoute({ body: { username: 'u\uD800', session: 's', challenge: 'totp', code: '123456' }, sourceIp }))
     .rejects.toMatchObject({ status: 400, details: [{ path: 'username' }] });
-  await expect(parseSignInBody(db, loginBodySchema, { email: 'someone@example.com' }, origin, audit)).rejects.toMatchObject({ status: 400 });
-  await expect(parseSignInBody(db, loginBodySchema, 'not an object', origin, audit)).rejects.toMatchObject({ status: 400 });
+  await expect(loginRoute({ body: { email: 'someone@example.com' }, sourceIp })).rejects.toMatchObject({ status: 400 });
+  await expect(loginRoute({ body: 'not an object', sourceIp })).rejects.toMatchObject({ status: 400 });
   const rows = (await failures()).slice(before);
   expect(rows).toEqual([
     expect.objectContaining({ outcome: 'failure', actor_address: '198.51.100.4', target: 'user:a\\u0000b@example.com', detail: { stage: 'password', reason: 'invalid_input', fields: ['email'] } }),
@@ -58,7 +62,8 @@ test('an invalid sign-in body (a NUL in the email, an unpaired surrogate, a miss
   expect(JSON.stringify(rows)).not.toContain('Secret');
   expect(errorLog.mock.calls.filter(([m]) => m === AUDIT_FAILURE_MARKER)).toEqual([]);
   errorLog.mockRestore();
-  await expect(parseSignInBody(db, loginBodySchema, attempt, origin, audit)).resolves.toEqual(attempt);
+  // a valid body reaches the implementation, and nothing is audited for it here
+  await expect(loginRoute({ body: attempt, sourceIp })).resolves.toMatchObject({ access_token: attempt.email });
 });
 
 test('a challenge the API does not offer is a 409 naming it', async () => {

@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { getRetrievalChunk } from '../../layers/core/analysis/retrieval-view';
 import { chunkText } from '../../layers/core/embeddings/chunking';
 import { listEvidence, type EvidenceEntry } from '../../layers/core/evidence/listing';
-import { contracts } from '../../layers/core/http/contracts';
-import { ApiError } from '../../layers/core/http/errors';
+import { analysisRetrievalChunkRoute } from '../../layers/core/analysis/contract';
+import { investigationEvidenceRoute } from '../../layers/core/evidence/contract';
+import { ApiError } from '../../layers/core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -86,7 +87,7 @@ describe('evidence listing', () => {
     expect(procedure).toMatchObject({ included: true });
     if (procedure?.kind !== 'background_document') throw new Error('a background document');
     expect(procedure.view_path).toBe(`/api/storage/view?background_document_id=${procedure.background_document_id}`);
-    expect(contracts['investigation-evidence'].response.safeParse(page).success).toBe(true);
+    expect(investigationEvidenceRoute.response.safeParse(page).success).toBe(true);
   });
 
   test('pages of every size walk the one list once, across the change from evidence items to background documents', async () => {
@@ -145,7 +146,7 @@ describe('one retrieved chunk in its passage', () => {
     expect(passage.text).toBe(all[2]!.text.slice(0, all[3]!.start - all[2]!.start) + all[3]!.text + all[4]!.text.slice(all[3]!.end - all[4]!.start));
     expect(passage.text.slice(passage.chunk_start, passage.chunk_end)).toBe(all[3]!.text);
     expect(passage).toMatchObject({ more_before: true, more_after: all.length > 5 });
-    expect(contracts['analysis-retrieval-chunk'].response.safeParse(detail).success).toBe(true);
+    expect(analysisRetrievalChunkRoute.response.safeParse(detail).success).toBe(true);
   });
 
   test('at the ends of the source the passage has one neighbour, and says nothing more is there', async () => {

@@ -2,8 +2,16 @@
  * Reading a feedback submission: the action named first, its fields checked, and the retry id taken
  * from the body or the Idempotency-Key header — which must agree when both are sent.
  */
-import { parseFeedbackRequest } from '../../layers/core/feedback/actions';
-import { ApiError } from '../../layers/core/http/errors';
+import { parseBodyWith, parseWith } from '../../layers/core/contract';
+import { feedbackRequest } from '../../layers/core/feedback/actions';
+import { analysisFeedbackCreateRoute } from '../../layers/core/feedback/contract';
+import { ApiError } from '../../layers/core/errors';
+
+/** A submission as the route reads it: the body and the Idempotency-Key header through the contract, then the retry id. */
+const parseFeedbackRequest = (body: unknown, idempotencyKey: string | undefined) => feedbackRequest(
+  parseBodyWith(analysisFeedbackCreateRoute, body),
+  parseWith(analysisFeedbackCreateRoute.headers, { 'idempotency-key': idempotencyKey })['idempotency-key'],
+);
 
 const refusal = (run: () => unknown) => {
   try {

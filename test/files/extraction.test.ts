@@ -11,7 +11,7 @@ import { toVectorLiteral } from '../../layers/core/embeddings/sources';
 import { extractBackgroundDocument } from '../../layers/core/files/extraction';
 import type { FileReader } from '../../layers/core/files/object-store';
 import { extractionReportSchema } from '../../layers/core/files/wire';
-import { ApiError } from '../../layers/core/http/errors';
+import { ApiError } from '../../layers/core/errors';
 import { embedText } from '../../lib/twin/standin-text';
 import { useTestDatabase } from '../support/db';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile, truncatedPdf, zipWithoutDocument } from './fixtures';

@@ -7,7 +7,7 @@ import type { FileLinker, ViewUrlOptions } from '../../layers/core/files/object-
 import { VIEW_URL_EXPIRY_SECONDS } from '../../layers/core/files/formats';
 import { fileViewLink } from '../../layers/core/files/view';
 import { fileViewLinkSchema } from '../../layers/core/files/wire';
-import { ApiError } from '../../layers/core/http/errors';
+import { ApiError } from '../../layers/core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

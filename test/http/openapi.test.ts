@@ -4,7 +4,7 @@
  * contracts accept.
  */
 import { httpRoutes } from '../../lib/manifest';
-import { contractOf } from '../../layers/core/http/contracts';
+import { contractFor } from '../../layers/core/http/contracts';
 import { openApiDocument } from '../../layers/core/http/openapi';
 import { OPENAPI_EXAMPLES } from '../../layers/core/http/openapi-examples';
 
@@ -54,7 +54,7 @@ test('shared shapes are named components that operations refer to, so a generate
 test('headers: x-request-id on the service\'s answers, Location on every create, Retry-After on 429 and 503, Idempotency-Key in', () => {
   for (const route of httpRoutes()) {
     const op = operation(route.method.toLowerCase(), route.path);
-    const contract = contractOf(route.fn.id);
+    const contract = contractFor(`${route.method} ${route.path}`);
     const success = op.responses[contract.status ?? 200]!;
     expect(success.headers).toHaveProperty('x-request-id');
     if ((contract.status ?? 200) === 201 || (contract.status ?? 200) === 202) expect([route.fn.id, success.headers]).toEqual([route.fn.id, expect.objectContaining({ Location: expect.anything() })]);
@@ -92,8 +92,8 @@ test('servers, tags per area, and every operation in exactly one declared tag', 
 test('each example is what the route\'s contract accepts (request) or answers (response), and is in the document', () => {
   expect(Object.keys(OPENAPI_EXAMPLES).length).toBeGreaterThanOrEqual(5);
   for (const [id, { request, response }] of Object.entries(OPENAPI_EXAMPLES)) {
-    const contract = contractOf(id);
     const route = httpRoutes().find((r) => r.fn.id === id)!;
+    const contract = contractFor(`${route.method} ${route.path}`);
     const op = operation(route.method.toLowerCase(), route.path);
     if (request !== undefined) {
       expect([id, contract.body!.safeParse(request).success]).toEqual([id, true]);

@@ -3,21 +3,24 @@
  * a user quotes) as correlation_id; nothing appended during one invocation reaches the next (issue 16, item 3).
  */
 import type { Context } from 'aws-lambda';
-import type { HttpEvent, httpRoute as HttpRoute } from '../../layers/core/http/route';
+import * as z from 'zod';
+import { defineRoute } from '../../layers/core/contract';
+import type { HttpEvent, route as Route } from '../../layers/core/http/route';
 import { captureLogLines } from '../support/log-lines';
 
 // the logger reads its level when it is made, and each invocation goes back to it: loaded after the level is set
-let httpRoute: typeof HttpRoute;
-let handler: ReturnType<typeof HttpRoute>;
+let route: typeof Route;
+let handler: ReturnType<typeof Route>;
+const health = defineRoute({ route: 'GET /api/health', response: z.unknown() });
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-  ({ httpRoute } = await import('../../layers/core/http/route'));
+  ({ route } = await import('../../layers/core/http/route'));
   const { logger } = await import('../../layers/core/logger');
   // the implementation logs, and appends a key of its own that must not outlive the invocation
-  handler = httpRoute(async ({ event: { queryStringParameters } }) => {
+  handler = route(health, async ({ event: { queryStringParameters } }) => {
     if (queryStringParameters?.user) logger.appendKeys({ user: queryStringParameters.user });
     logger.info('inside the route');
-    return {};
+    return { body: null };
   });
 });
 
@@ -54,7 +57,7 @@ test('nothing carries over to the next invocation: its own ids, no correlation i
 });
 
 test('an error logged by the wrapper itself carries them too', async () => {
-  const crash = httpRoute(async () => { throw new Error('boom'); });
+  const crash = route(health, async () => { throw new Error('boom'); });
   expect((await crash(event('gw-req-5'), context('fn-req-5'))).statusCode).toBe(500);
   expect(log.lines()).toEqual([expect.objectContaining({ level: 'ERROR', message: 'unhandled error', function_request_id: 'fn-req-5', correlation_id: 'gw-req-5' })]);
 });

@@ -5,11 +5,12 @@
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { feedbackBodySchema } from '../../layers/core/http/contracts-feedback';
-import { loginBodySchema } from '../../layers/core/http/contracts-auth';
-import { ApiError } from '../../layers/core/http/errors';
-import { httpRoute, parseWith, type HttpEvent } from '../../layers/core/http/route';
-import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '../../layers/core/http/strings';
+import { loginBodySchema } from '../../layers/core/auth/contract';
+import { defineRoute, parseWith } from '../../layers/core/contract';
+import { feedbackBodySchema } from '../../layers/core/feedback/contract';
+import { ApiError } from '../../layers/core/errors';
+import { route, type HttpEvent } from '../../layers/core/http/route';
+import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '../../layers/core/strings';
 import { paymentEventSchema } from '../../layers/core/payments/webhook';
 
 const HOSTILE = ['a\u0000b', '\u0000', 'x\uD800', '\uDC00y', 'a\uDBFFb', '\uDFFF\uD800'];
@@ -72,13 +73,13 @@ test('schema issues and string issues are reported together, once per field', ()
 
 test('through the route wrapper: a NUL in a JSON body is a 400 before the implementation changes anything', async () => {
   let ran = false;
-  const handler = httpRoute(async ({ body }) => { ran = true; return { body: parseWith(z.object({ content: z.string() }), body) }; });
+  const handler = route(defineRoute({ route: 'GET /api/health', body: z.object({ content: z.string() }), response: z.unknown() }), async ({ body }) => { ran = true; return { body }; });
   const event = {
     version: '2.0', routeKey: 'GET /api/health', rawPath: '/', rawQueryString: '', headers: { 'content-type': 'application/json' },
     isBase64Encoded: false, body: '{"content":"a\\u0000b"}', requestContext: { http: { method: 'GET' } },
   } as unknown as HttpEvent;
   const result = await handler(event, {} as Context);
-  expect(ran).toBe(true);
+  expect(ran).toBe(false);
   expect(result.statusCode).toBe(400);
   expect(JSON.parse(result.body!)).toEqual({ error: { code: 'validation_failed', message: 'The request is not valid.', details: [{ path: 'content', message: expect.stringMatching(/NUL/) }] } });
 });

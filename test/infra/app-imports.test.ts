@@ -11,7 +11,7 @@ const SHARED_RULES = [
   'layers/core/ai/models.ts', // model ids and the regions they can be called in
   'layers/core/ai/timeouts.ts', // aiAttemptTimeoutMs
   'layers/core/analysis/similarity-floor.ts', // retrievalMinSimilarity
-  'layers/core/http/errors.ts', // limits.ts's 429
+  'layers/core/errors.ts', // limits.ts's 429
   'layers/core/ratelimit/limits.ts', // rateLimits, and the rate class of each route
 ];
 

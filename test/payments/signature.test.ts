@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { HttpEvent } from '../../layers/core/http/route';
-import { ApiError } from '../../layers/core/http/errors';
+import { ApiError } from '../../layers/core/errors';
 import { authenticateDelivery, rawBody } from '../../layers/core/payments/delivery';
 import { parseSignatureHeader, signatureHeader, SIGNATURE_TOLERANCE_SECONDS, verifySignature } from '../../layers/core/payments/signature';
 

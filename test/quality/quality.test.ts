@@ -10,7 +10,7 @@ import {
   qualityStateOf, qualityStatus, readVerdict, renderAnalysis, requestQualityCheck, revertQualityStart, runQualityCheck, startQualityCheck, UnreadableVerdictError,
 } from '../../layers/core/analysis/quality';
 import type { GenerationStatus } from '../../layers/core/db/schema';
-import { ApiError } from '../../layers/core/http/errors';
+import { ApiError } from '../../layers/core/errors';
 import { logger } from '../../layers/core/logger';
 import { issueMarkers } from '../../layers/core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';

@@ -8,7 +8,9 @@ import type { Kysely } from 'kysely';
 import { functionById, type HttpTrigger } from '../../lib/manifest';
 import { useDatabase } from '../../layers/core/db/connection';
 import type { Database } from '../../layers/core/db/schema';
-import { httpRoute, type HttpEvent } from '../../layers/core/http/route';
+import * as z from 'zod';
+import { defineRoute } from '../../layers/core/contract';
+import { route as routeOf, type HttpEvent } from '../../layers/core/http/route';
 import { logger } from '../../layers/core/logger';
 import { countHit, enforceRateLimit, rateKeyOf } from '../../layers/core/ratelimit/limiter';
 import { ENV } from '../../lib/runtime-names';
@@ -92,10 +94,10 @@ test('exempt routes and classes switched off are never counted', async () => {
   expect(await db.selectFrom('rate_limit_counters').selectAll().where('key', 'like', '%192.0.2.50').execute()).toEqual([]);
 });
 
-test('through httpRoute: the limiter runs before the access check, and a refused request never reaches the handler', async () => {
+test('through the route wrapper: the limiter runs before the access check, and a refused request never reaches the handler', async () => {
   setEnv({ [ENV.rateLimits]: 'auth=2/3600' });
   let ran = 0;
-  const handler = httpRoute(async () => { ran += 1; return { body: { ok: true } }; });
+  const handler = routeOf(defineRoute({ route: 'POST /api/auth/login', response: z.unknown() }), async () => { ran += 1; return { body: { ok: true } }; });
   const login = event('POST /api/auth/login', { ip: '192.0.2.77' });
   const statuses = [];
   for (let i = 0; i < 3; i++) statuses.push((await handler(login, {} as Context)).statusCode);

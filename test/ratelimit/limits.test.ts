@@ -1,7 +1,7 @@
 /** Rate limit rules on their own: RATE_LIMITS parsing, route classes, exemptions, the 429's shape. */
 import fc from 'fast-check';
 import { httpRoutes } from '../../lib/manifest';
-import { errorBody } from '../../layers/core/http/errors';
+import { errorBody } from '../../layers/core/errors';
 import {
   DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests,
 } from '../../layers/core/ratelimit/limits';

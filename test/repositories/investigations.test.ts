@@ -3,8 +3,8 @@
  * (limit, cursor, next_cursor) with nothing skipped or repeated, ties in created_at included.
  */
 import { INVESTIGATION_LIST, listInvestigations } from '../../layers/core/repositories/investigations';
-import { contracts } from '../../layers/core/http/contracts';
-import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/http/pagination';
+import { investigationsListRoute } from '../../layers/core/evidence/contract';
+import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/pagination';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -28,7 +28,7 @@ const allPages = async (limit: number) => {
   let after: CreationPlace | undefined;
   do {
     const page = await listInvestigations(db, org, { limit, ...(after && { after }) });
-    expect(contracts['investigations-list'].response.safeParse(page).success).toBe(true);
+    expect(investigationsListRoute.response.safeParse(page).success).toBe(true);
     pages.push(page.investigations.map((i) => i.investigation_id));
     after = page.next_cursor === null ? undefined : decodeCursor(page.next_cursor, creationPlaceSchema);
   } while (after && pages.length < 10);
@@ -45,7 +45,7 @@ test('pages of limit follow next_cursor until null, skipping and repeating nothi
 });
 
 test('the query takes limit 1..200 and a cursor, and nothing else', () => {
-  const query = contracts['investigations-list'].query;
+  const query = investigationsListRoute.query;
   expect(query.parse({})).toEqual({ limit: 50 });
   for (const bad of [{ limit: '0' }, { limit: '201' }, { cursor: '' }, { before: 'x' }]) expect(query.safeParse(bad).success).toBe(false);
 });

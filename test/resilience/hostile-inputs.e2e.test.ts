@@ -22,8 +22,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import * as z from 'zod';
 import { LOGIN_FAILED, WEBAUTHN_VERIFY } from '../../layers/core/auth/sign-in';
-import { contractOf, errorSchema } from '../../layers/core/http/contracts';
-import { escapeUnsafeText, unsafeTextIssues } from '../../layers/core/http/strings';
+import { contractFor, errorSchema } from '../../layers/core/http/contracts';
+import { escapeUnsafeText, unsafeTextIssues } from '../../layers/core/strings';
 import { signatureHeader } from '../../layers/core/payments/signature';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
 import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
@@ -165,7 +165,7 @@ const asEntries = (value: unknown): [string, string][] =>
 const RAW_QUERIES = ['%ZZ', 'a=%', '%00=1', 'a=%00', '&&&', '=', 'a[]=1&a[]=2', 'a=1&a=2', '__proto__[x]=1', `q=${'x'.repeat(4000)}`, '%ED%A0%80=%ED%A0%80'];
 
 const requestsFor = (route: Route, known: Known): fc.Arbitrary<HostileRequest> => {
-  const contract = contractOf(route.fn.id);
+  const contract = contractFor(`${route.method} ${route.path}`);
   const leaf = hostileLeaf(known.uuids, hostileText);
   const queryLeaf = hostileLeaf(known.uuids, shortHostileText);
   const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -250,7 +250,7 @@ const deliveredAsDeclared = (req: HostileRequest) =>
  */
 const carriesUnsafeText = (req: HostileRequest): boolean => {
   if (!deliveredAsDeclared(req)) return false;
-  const contract = contractOf(req.route.fn.id);
+  const contract = contractFor(`${req.route.method} ${req.route.path}`);
   const body = parsedBody(req);
   return (contract.body !== undefined && body.ok && unsafeTextIssues(body.value).length > 0)
     || (contract.query !== undefined && unsafeTextIssues(Object.fromEntries(new URLSearchParams(req.query))).length > 0)

@@ -906,6 +906,21 @@ export interface components {
             /** Format: date-time */
             time: string;
         };
+        OpenapiResponse: {
+            /** @constant */
+            openapi: "3.1.0";
+            info: {
+                title: string;
+                version: string;
+            } & {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         AuthForgotPasswordResponse: {
             /** @enum {string} */
             status: "code_sent" | "password_reset";
@@ -1738,6 +1753,7 @@ export type SignInResult = components['schemas']['SignInResult'];
 export type PromptVersion = components['schemas']['PromptVersion'];
 export type SettingsList = components['schemas']['SettingsList'];
 export type HealthResponse = components['schemas']['HealthResponse'];
+export type OpenapiResponse = components['schemas']['OpenapiResponse'];
 export type AuthForgotPasswordResponse = components['schemas']['AuthForgotPasswordResponse'];
 export type PaymentWebhookResponse = components['schemas']['PaymentWebhookResponse'];
 export type InvestigationsListResponse = components['schemas']['InvestigationsListResponse'];
@@ -1866,7 +1882,9 @@ export interface operations {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OpenapiResponse"];
+                };
             };
             /** @description API Gateway: the request is larger than its payload limit */
             413: {

@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
-import { parseWith } from '../http/route';
 
 export const AUDIT_HEALTH_WINDOW = { defaultHours: 24, maxHours: 720 } as const;
 
@@ -34,8 +33,7 @@ export const auditHealthSchema = z.object({
 
 export type AuditHealth = z.infer<typeof auditHealthSchema>;
 
-export const auditHealth = async (db: Kysely<Database>, query: unknown, now = new Date()): Promise<AuditHealth> => {
-  const { window_hours } = parseWith(auditHealthQuerySchema, query);
+export const auditHealth = async (db: Kysely<Database>, { window_hours }: z.output<typeof auditHealthQuerySchema>, now = new Date()): Promise<AuditHealth> => {
   const since = new Date(now.getTime() - window_hours * 3_600_000);
   const [counts, latest] = await Promise.all([
     db.selectFrom('audit_failures').select(['action', (eb) => eb.fn.countAll<number | string>().as('n')])

@@ -8,7 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Caller } from '../auth/caller';
 import { writeAudit } from '../audit/audit';
 import type { Database } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { database } from '../db/connection';
+import { ApiError } from '../errors';
 import { userIdBySubject } from '../repositories/users';
 
 export interface AdminActor {
@@ -45,13 +46,39 @@ export const auditedWrite = async <T>(
   audit: { action: string; target: string | null },
   write: () => Promise<AuditedResult<T>>,
 ): Promise<T> => {
-  const base = { action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId };
   try {
     const { result, target, detail } = await write();
-    await writeAudit(db, { ...base, outcome: 'success', target: target ?? audit.target, detail: { actor_subject: actor.subject, ...detail } });
+    await writeAudit(db, {
+      action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId,
+      outcome: 'success', target: target ?? audit.target, detail: { actor_subject: actor.subject, ...detail },
+    });
     return result;
   } catch (error) {
-    await writeAudit(db, { ...base, outcome: 'failure', target: audit.target, detail: { actor_subject: actor.subject, error: errorDetail(error) } });
+    await auditFailure(db, actor, audit, error);
     throw error;
   }
 };
+
+const auditFailure = (db: Kysely<Database>, actor: AdminActor, audit: { action: string; target: string | null }, error: unknown) => writeAudit(db, {
+  action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId,
+  outcome: 'failure', target: audit.target, detail: { actor_subject: actor.subject, error: errorDetail(error) },
+});
+
+/** An admin write the route refused before it ran (a body that is not JSON, a field its contract refuses), as the route wrapper reports it. */
+export interface RefusedAdminWrite {
+  caller: Caller | undefined;
+  /** the body, when it was JSON */
+  content: unknown;
+  event: { pathParameters?: Record<string, string | undefined> };
+}
+
+/** The route's `refused` hook: audits a refused admin write as a failure of `action`, like one refused while it ran. */
+export const auditRefusedWrite = (action: string, targetOf: (attempt: RefusedAdminWrite) => string | null, connect = database) =>
+  async (attempt: RefusedAdminWrite, refusal: ApiError): Promise<void> => {
+    const db = await connect();
+    await auditFailure(db, await adminActor(db, attempt.caller!), { action, target: targetOf(attempt) }, refusal);
+  };
+
+/** A field of a refused body, when the body was a JSON object. */
+export const fieldOf = (content: unknown, name: string): unknown =>
+  (content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>)[name] : undefined);

@@ -15,7 +15,7 @@ import * as z from 'zod';
 import { ADMIN_GROUP } from '../../../lib/runtime-names';
 import { cognitoClient } from '../aws/cognito';
 import { ENV, requireEnv } from '../config';
-import { checkWith, describeIssues } from '../http/strings';
+import { checkWith, describeIssues } from '../strings';
 import { ORGANIZATION_ATTRIBUTE } from '../auth/token-claims';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';

@@ -13,9 +13,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
-import { conflict, notFound, validationFailed } from '../http/errors';
-import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
-import { bodyContent, parseWith } from '../http/route';
+import { conflict, notFound, validationFailed } from '../errors';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../pagination';
 import { auditedWrite, type AdminActor } from './audit-trail';
 import { countRows, sideBySide } from './diff';
 import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './prompt-rules';
@@ -152,8 +151,7 @@ const findVersion = async (db: Db, type: string, version: number, state: TypeSta
 };
 
 /** GET /api/admin/prompts/history: the list, or with `version` that version in full and its diff. */
-export const promptHistory = async (db: Kysely<Database>, query: unknown) => {
-  const { prompt_type: type, version, limit, cursor } = parseWith(historyQuerySchema, query);
+export const promptHistory = async (db: Kysely<Database>, { prompt_type: type, version, limit, cursor }: z.output<typeof historyQuerySchema>) => {
   const state = await typeState(db, type);
   if (version !== undefined) return versionDetail(db, type, version, state);
   let page = versionRows(db, type);
@@ -219,21 +217,19 @@ const insertVersion = async (
   return toVersion(await findVersion(trx, type, version, after), after.current);
 };
 
-/** The audit target of a prompt write, when the request names a known type. */
-const promptTarget = (type: unknown): string | null => (typeof type === 'string' && isPromptType(type) ? `prompt:${type}` : null);
-const bodyType = (body: unknown): unknown => {
-  const content = bodyContent(body);
-  return content && typeof content === 'object' ? (content as Record<string, unknown>).prompt_type : undefined;
-};
+/** The audit target of a prompt write, when the request names a known type (a refused request's too). */
+export const promptTarget = (type: unknown): string | null => (typeof type === 'string' && isPromptType(type) ? `prompt:${type}` : null);
+
+/** The audit actions of the prompt writes. */
+export const PROMPT_AUDIT = { create: 'admin.prompt.create', rollback: 'admin.prompt.rollback', update: 'admin.prompt.update' } as const;
 
 /** Where a version is read (the Location of a created one): the history route with its number. */
 export const versionLocation = (version: Pick<PromptVersion, 'prompt_type' | 'version'>) =>
   `/api/admin/prompts/history?prompt_type=${version.prompt_type}&version=${version.version}`;
 
 /** POST /api/admin/prompts: a new version, checked against the placeholders its type is rendered with. */
-export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, body: unknown): Promise<PromptVersion> =>
-  auditedWrite(db, actor, { action: 'admin.prompt.create', target: promptTarget(bodyType(body)) }, async () => {
-    const input = parseWith(createBodySchema, body);
+export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, input: z.output<typeof createBodySchema>): Promise<PromptVersion> =>
+  auditedWrite(db, actor, { action: PROMPT_AUDIT.create, target: promptTarget(input.prompt_type) }, async () => {
     const problems = templateProblems(input.prompt_type, input);
     if (problems.length > 0) throw validationFailed(problems);
     const created = await db.transaction().execute(async (trx) => {
@@ -248,9 +244,8 @@ export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, bod
  * N). The old content is not re-checked against today's placeholder rules: it was accepted once, and a
  * rollback is how an administrator gets back to known-good content.
  */
-export const rollbackPrompt = (db: Kysely<Database>, actor: AdminActor, body: unknown): Promise<PromptVersion> =>
-  auditedWrite(db, actor, { action: 'admin.prompt.rollback', target: promptTarget(bodyType(body)) }, async () => {
-    const input = parseWith(rollbackBodySchema, body);
+export const rollbackPrompt = (db: Kysely<Database>, actor: AdminActor, input: z.output<typeof rollbackBodySchema>): Promise<PromptVersion> =>
+  auditedWrite(db, actor, { action: PROMPT_AUDIT.rollback, target: promptTarget(input.prompt_type) }, async () => {
     const created = await db.transaction().execute(async (trx) => {
       await lockType(trx, input.prompt_type);
       const source = await findVersion(trx, input.prompt_type, input.version, await typeState(trx, input.prompt_type));
@@ -260,10 +255,8 @@ export const rollbackPrompt = (db: Kysely<Database>, actor: AdminActor, body: un
   });
 
 /** PATCH /api/admin/prompts/{prompt_type}: `{ is_active: false }` stops analyses of the type; `true` resumes them. */
-export const setPromptActive = (db: Kysely<Database>, actor: AdminActor, pathType: string | undefined, body: unknown) =>
-  auditedWrite(db, actor, { action: 'admin.prompt.update', target: promptTarget(pathType) }, async () => {
-    const { prompt_type: type } = parseWith(activationParamsSchema, { prompt_type: pathType });
-    const { is_active } = parseWith(activationBodySchema, body);
+export const setPromptActive = (db: Kysely<Database>, actor: AdminActor, type: string, { is_active }: z.output<typeof activationBodySchema>) =>
+  auditedWrite(db, actor, { action: PROMPT_AUDIT.update, target: promptTarget(type) }, async () => {
     if (!isPromptType(type)) throw notFound(`The prompt type '${type}'`);
     const result = await db.transaction().execute(async (trx) => {
       await lockType(trx, type);

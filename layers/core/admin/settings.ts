@@ -7,8 +7,7 @@
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
-import { ApiError } from '../http/errors';
-import { parseWith } from '../http/route';
+import { ApiError } from '../errors';
 import { auditedWrite, type AdminActor } from './audit-trail';
 
 export const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
@@ -31,14 +30,15 @@ const settingsNotModifiable = (keys: string[]) => new ApiError(
   { refused_keys: keys },
 );
 
+export const SETTINGS_AUDIT = { action: 'admin.settings.update', target: 'settings' } as const;
+
 /**
  * PUT /api/admin/settings with `{ "settings": { "<key>": <value> } }`. Every key is refused (400
  * `settings_not_modifiable`, `details.refused_keys`); an empty object changes nothing and answers the
- * (empty) list. Each call is audited, the refused and malformed ones as failures.
+ * (empty) list. Each call is audited, the refused ones as failures (a malformed one by the route's `refused` hook).
  */
-export const changeSettings = (db: Kysely<Database>, actor: AdminActor, body: unknown) =>
-  auditedWrite(db, actor, { action: 'admin.settings.update', target: 'settings' }, async () => {
-    const { settings } = parseWith(settingsChangeSchema, body ?? {});
+export const changeSettings = (db: Kysely<Database>, actor: AdminActor, { settings }: z.output<typeof settingsChangeSchema>) =>
+  auditedWrite(db, actor, SETTINGS_AUDIT, async () => {
     const keys = Object.keys(settings);
     // the list is empty, so every key named is refused
     if (keys.length > 0) throw settingsNotModifiable(keys);

@@ -2,15 +2,14 @@
  * Users for administrators, grouped by organization — the operators (administrators, who belong to
  * none) first, then each organization by name — each with their AI usage from the ledger (`ai_calls`:
  * one row per model attempt made on the user's behalf — analyses and their quality checks). Pages of
- * `limit` users; the next page starts after the previous page's `next_cursor` (http/pagination.ts).
+ * `limit` users; the next page starts after the previous page's `next_cursor` (../pagination.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { ROLES } from '../domain/vocabulary';
-import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../http/pagination';
-import { parseWith } from '../http/route';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../pagination';
 
 export const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
@@ -45,8 +44,7 @@ export const usersSchema = z.object({
 
 export type UserList = z.infer<typeof usersSchema>;
 
-export const listUsers = async (db: Kysely<Database>, query: unknown): Promise<UserList> => {
-  const { limit, cursor } = parseWith(usersQuerySchema, query);
+export const listUsers = async (db: Kysely<Database>, { limit, cursor }: z.output<typeof usersQuerySchema>): Promise<UserList> => {
   const orgKey = sql<string>`coalesce(o.name, '')`;
   let page = db.selectFrom('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id')
     .select(['u.id', 'u.email', 'u.display_name', 'u.role', 'u.organization_id', 'o.name as organization_name', 'u.created_at'])

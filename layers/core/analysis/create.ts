@@ -7,8 +7,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { guardedMove, INITIAL_STATUS } from '../domain/generation-status';
-import { conflict, unavailable } from '../http/errors';
-import type { OrgCaller } from '../http/route';
+import { conflict, unavailable } from '../errors';
+import type { OrgCaller } from '../auth/caller';
 import { logger } from '../logger';
 import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import { ensureUser } from '../repositories/users';

@@ -41,7 +41,7 @@ import { qualityConfidence, retrievalSignal } from '../domain/confidence';
 import { canTransition, guardedMove, undoMove } from '../domain/generation-status';
 import type { RetrievalQuality } from '../domain/similarity';
 import type { QualityState } from '../domain/vocabulary';
-import { conflict, notFound, unavailable } from '../http/errors';
+import { conflict, notFound, unavailable } from '../errors';
 import { logger } from '../logger';
 import { countEvent } from '../metrics';
 import { claimLease, holdLease } from './lease';

@@ -1,11 +1,12 @@
 /** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
+import type { AnalysisAnswer } from './answer';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackBadge } from '../domain/badges';
 import { storedEvidenceCoverage } from '../domain/evidence-coverage';
 import { judgmentEnabled } from '../domain/feedback';
 import { isoTime, jsonColumn } from '../db/values';
-import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../http/pagination';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../pagination';
 import { organizationAnalyses } from '../repositories/analyses';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
@@ -33,12 +34,12 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   generation_status: row.generation_status,
   error_message: row.error_message,
   ai_wait_until: isoTime(row.ai_wait_until),
-  result: jsonColumn(row.result),
+  result: jsonColumn<AnalysisAnswer>(row.result),
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,
   quality_confidence: row.quality_confidence,
   evidence_coverage: storedEvidenceCoverage(jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage)),
-  retrieval_quality: jsonColumn(row.retrieval_quality),
+  retrieval_quality: jsonColumn<Record<string, unknown>>(row.retrieval_quality),
   low_relevance: row.low_relevance,
   validation_status: row.validation_status,
   token_usage: jsonColumn<{ input_tokens: number; output_tokens: number }>(row.token_usage),
@@ -50,7 +51,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   judgment_enabled: judgmentEnabled(row.generation_status, row),
   feedback_status: row.feedback_status,
   feedback_badge: feedbackBadge(row.feedback_status),
-  created_at: isoTime(row.created_at),
+  created_at: isoTime(row.created_at)!,
   generated_at: isoTime(row.generated_at),
 });
 

@@ -137,7 +137,7 @@ export const getRetrieval = async (db: Kysely<Database>, organizationId: string,
 
 export interface RetrievalChunkDetail {
   analysis_id: string;
-  chunk: RetrievalChunkView & { chunk_index: number };
+  chunk: RetrievalChunkView & { chunk_id: string; text: string; chunk_index: number };
   passage: {
     /** the chunk and its neighbours in the same source, joined where they overlap */
     text: string;
@@ -173,7 +173,7 @@ export const getRetrievalChunk = async (
   const span = spans[shown.findIndex((c) => c.chunk_index === index)]!;
   return {
     analysis_id: analysisId,
-    chunk: { ...view, chunk_index: index },
+    chunk: { ...view, chunk_id: chunkId, text: row.text, chunk_index: index },
     passage: {
       text,
       chunk_start: span.start,

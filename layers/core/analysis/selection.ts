@@ -22,9 +22,8 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { AnalysisType, Database } from '../db/schema';
-import { ApiError, notFound } from '../http/errors';
-import { uuid } from '../http/params';
-import { parseWith } from '../http/route';
+import { ApiError, notFound } from '../errors';
+import { uuid } from '../contract';
 import { ANALYSIS_TYPES } from '../domain/analysis-types';
 
 export { ANALYSIS_TYPES };
@@ -85,7 +84,7 @@ export type AnalysisRequest =
 
 /**
  * Request body of assess and create (strict: unknown fields are a 400). Used as the OpenAPI body
- * contract too; `parseAnalysisRequest` adds the dedicated refusal of the design-only types.
+ * contract too; the contracts add the dedicated refusal of the design-only types (`refuseDesignOnly`).
  */
 export const analysisRequestSchema = z.strictObject({
   investigation_id: uuid,
@@ -123,12 +122,6 @@ export const refuseDesignOnly = (body: unknown): void => {
   throw new ApiError(400, ANALYSIS_TYPE_UNAVAILABLE, unavailableMessage(label), [
     { path: 'analysis_type', message: `${label} is design-only and not available` },
   ]);
-};
-
-/** Validates an assess or create body: the design-only refusal first, then the schema (400 naming each bad field). */
-export const parseAnalysisRequest = (body: unknown): AnalysisRequest => {
-  refuseDesignOnly(body);
-  return parseWith(analysisRequestSchema, body);
 };
 
 export interface Selection {

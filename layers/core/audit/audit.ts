@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { escapeUnsafeDeep } from '../http/strings';
+import { escapeUnsafeDeep } from '../strings';
 import { logger } from '../logger';
 import { countEvent } from '../metrics';
 import { AUDIT_FAILURE_MARKER } from '../../../lib/runtime-names';

@@ -17,6 +17,9 @@ export interface Caller {
   organizationId: string | undefined;
 }
 
+/** A caller that belongs to an organization: what investigator routes act for. */
+export type OrgCaller = Caller & { organizationId: string };
+
 export const GROUPS_CLAIM = 'cognito:groups';
 /**
  * API Gateway renders array claims as a bracketed, space-separated string ("[admin ops]");

@@ -16,15 +16,16 @@ import type { Kysely } from 'kysely';
 import type * as z from 'zod';
 import { writeAudit } from '../audit/audit';
 import { countAccountAttempt } from './account-limit';
+import { requestOrigin, type RequestOrigin } from './origin';
 import { cognitoClient } from '../aws/cognito';
 import { requireEnv, ENV } from '../config';
+import { database } from '../db/connection';
 import type { Database } from '../db/schema';
-import { ApiError, badRequest, unauthorized, unavailable } from '../http/errors';
+import { ApiError, badRequest, unauthorized, unavailable } from '../errors';
 import type {
   forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
-} from '../http/contracts-auth';
-import { bodyContent, parseWith } from '../http/route';
-import { isUnsafeText } from '../http/strings';
+} from './contract';
+import { isUnsafeText } from '../strings';
 import { logger } from '../logger';
 import { tooManyRequests } from '../ratelimit/limits';
 
@@ -42,13 +43,6 @@ export interface SignInDeps {
 }
 
 /** Where the request came from: audited as the actor's address and passed to Cognito's threat protection. */
-export interface RequestOrigin {
-  sourceIp: string;
-  serverName: string;
-  serverPath: string;
-  userAgent: string;
-}
-
 export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
   db,
   idp: cognitoClient(),
@@ -104,25 +98,18 @@ const auditFailure = async (db: Kysely<Database>, action: string, name: string, 
 };
 
 /**
- * Parses a sign-in step's body. An invalid one (a NUL in the email, a missing password, …) is still a
- * failed sign-in attempt: it is audited under `action` — the name as sent, stored escaped by the audit
- * writer — before its 400 `validation_failed` goes back.
+ * The sign-in routes' `refused` hook: an invalid body (a NUL in the email, a missing password, not JSON, …)
+ * is still a failed sign-in attempt, audited under `action` — the name as sent, stored escaped by the audit
+ * writer — before its 400 `validation_failed` (or 415) goes back.
  */
-export const parseSignInBody = async <S extends z.ZodType>(
-  db: Kysely<Database>, schema: S, body: unknown, origin: RequestOrigin, audit: { action: string; stage: string },
-): Promise<z.infer<S>> => {
-  try {
-    return parseWith(schema, body);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const content = bodyContent(body);
+export const auditRefusedSignIn = (audit: { action: string; stage: string }, connect = database) =>
+  async (attempt: { content: unknown; event: Parameters<typeof requestOrigin>[0] }, refusal: ApiError): Promise<void> => {
+    const { content } = attempt;
     const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? content as Record<string, unknown> : {};
     const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string') ?? '';
-    const invalid = Array.isArray(error.details) ? (error.details as { path?: unknown }[]).map((d) => String(d.path ?? '')) : [];
-    await auditFailure(db, audit.action, name, origin, { stage: audit.stage, reason: 'invalid_input', fields: invalid });
-    throw error;
-  }
-};
+    const invalid = Array.isArray(refusal.details) ? (refusal.details as { path?: unknown }[]).map((d) => String(d.path ?? '')) : [];
+    await auditFailure(await connect(), audit.action, name, requestOrigin(attempt.event), { stage: audit.stage, reason: 'invalid_input', fields: invalid });
+  };
 
 const contextData = (origin: RequestOrigin): ContextDataType => ({
   IpAddress: origin.sourceIp,

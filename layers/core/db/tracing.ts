@@ -22,7 +22,7 @@ const tableName = (node: unknown): string | undefined => {
 };
 
 /** `select`, `insert`, … for built queries (the node's kind), the first keyword for raw SQL (`begin`, `set`, …). */
-export const statementOf = (query: CompiledQuery): { operation: string; table?: string } => {
+const statementOf = (query: CompiledQuery): { operation: string; table?: string } => {
   const node = query.query as Node;
   if (node.kind === 'RawNode') return { operation: /^\s*(\w+)/.exec(query.sql)?.[1]?.toLowerCase() ?? 'raw' };
   const table = tableName(node.from ?? node.into ?? node.table);

@@ -73,7 +73,7 @@ export interface FeedbackMetrics {
   totals: Counts & { regenerations: number; edits: number; views: number };
   rates: Rates;
   by_type: (Counts & { analysis_type: AnalysisType; rates: Rates })[];
-  top_regeneration_reasons: { reason: RegenerationReason; label: string; count: number; share: number }[];
+  top_regeneration_reasons: { reason: RegenerationReason; label: (typeof REGENERATION_REASONS)[RegenerationReason]; count: number; share: number }[];
   weekly_trend: WeekFigures[];
 }
 

@@ -1,7 +1,7 @@
 /**
  * GET /api/investigations/{investigation_id}/evidence: what an investigation holds, as the evidence side
  * panel lists it — evidence items with their attachments, then background documents — one paginated list
- * (the shared convention, http/pagination.ts), so a client pages through everything with one cursor.
+ * (the shared convention, ../pagination.ts), so a client pages through everything with one cursor.
  * Every file carries the id GET /api/storage/view opens it with (`attachment_id` or
  * `background_document_id`) and that request's path. Evidence items come first, then background
  * documents; each part by title, then id (keyset order: a page is never skipped or repeated as rows are added).
@@ -12,8 +12,8 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
-import { validationFailed } from '../http/errors';
-import { decodeCursor, pageOf } from '../http/pagination';
+import { validationFailed } from '../errors';
+import { decodeCursor, pageOf } from '../pagination';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
 export type EvidenceKind = 'evidence_item' | 'background_document';

@@ -19,9 +19,9 @@ import {
   isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT,
   type FeedbackAction, type RegenerationReason,
 } from '../domain/feedback';
-import { feedbackActionSchema, feedbackBodySchema, requestIdSchema } from '../http/contracts-feedback';
-import { badRequest, conflict, notFound, unavailable } from '../http/errors';
-import { parseWith } from '../http/route';
+import type * as z from 'zod';
+import type { feedbackBodySchema } from './contract';
+import { badRequest, conflict, notFound, unavailable } from '../errors';
 import { logger } from '../logger';
 import { assertGenerationCapacity } from '../ratelimit/generation-cap';
 import type { AnalysisMessage } from '../queues';
@@ -37,14 +37,11 @@ export type FeedbackInput =
   | { action: 'regenerate'; reason: RegenerationReason; direction?: string | undefined }
   | { action: 'edit'; content: string };
 
-/**
- * Validates a feedback body: the action alone first (an unknown one is named), then the action's fields;
- * the retry id comes from the body's `request_id` or the Idempotency-Key header, which must agree.
- */
-export const parseFeedbackRequest = (body: unknown, idempotencyKey: string | undefined): { input: FeedbackInput; requestId: string | undefined } => {
-  parseWith(feedbackActionSchema, body);
-  const { request_id: bodyRequestId, ...input } = parseWith(feedbackBodySchema, body);
-  const headerRequestId = idempotencyKey === undefined ? undefined : parseWith(requestIdSchema, idempotencyKey);
+/** A feedback body's action, and its retry id: the body's `request_id` or the Idempotency-Key header, which must agree. */
+export const feedbackRequest = (
+  body: z.output<typeof feedbackBodySchema>, headerRequestId: string | undefined,
+): { input: FeedbackInput; requestId: string | undefined } => {
+  const { request_id: bodyRequestId, ...input } = body;
   if (bodyRequestId && headerRequestId && bodyRequestId !== headerRequestId) {
     throw badRequest('request_id and the Idempotency-Key header differ; send one of them.');
   }

@@ -9,7 +9,7 @@ import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 import { judgmentEnabled } from '../domain/feedback';
 import { isGenerated } from '../domain/generation-status';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../errors';
 import { organizationAnalyses } from '../repositories/analyses';
 
 export const ENGAGEMENT_STEPS = ['detail_reviewed', 'citation_checked'] as const;

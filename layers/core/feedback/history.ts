@@ -6,8 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isoTime, jsonColumn } from '../db/values';
-import { notFound } from '../http/errors';
-import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../http/pagination';
+import { notFound } from '../errors';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../pagination';
 import { analysisOfOrganization } from './engagement';
 
 const recordRows = (db: Kysely<Database>, analysisId: string) =>

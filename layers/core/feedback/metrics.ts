@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { feedbackMetrics } from '../domain/feedback-metrics';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
 export const investigationFeedbackMetrics = async (db: Kysely<Database>, organizationId: string, investigationId: string, now = new Date()) => {

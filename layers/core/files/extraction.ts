@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { chunkText } from '../embeddings/chunking';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { detectFormat, EXTRACTION_LIMITS, signatureProblem, storableText } from './formats';
 import { extractText, UnreadableFileError, UnsupportedCharsetError } from './extractors';
 import type { FileReader } from './object-store';

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { contentDisposition, servedContentType, VIEW_URL_EXPIRY_SECONDS } from './formats';
 import type { FileLinker } from './object-store';
 import type { FileViewLink } from './wire';

@@ -14,11 +14,12 @@ import { analysisRequestSchema } from '../analysis/selection';
 import { versionSchema } from '../admin/prompts';
 import { settingsListSchema } from '../admin/settings';
 import { isExempt } from '../ratelimit/limits';
-import {
-  analysisDetailSchema, analysisViewSchema, contractOf, errorSchema, investigationSummarySchema, retrievalChunkSchema, type RouteContract,
-} from './contracts';
-import { signInResponseSchema } from './contracts-auth';
-import { feedbackBodySchema, feedbackRecordSchema } from './contracts-feedback';
+import { analysisDetailSchema, analysisViewSchema, retrievalChunkSchema } from '../analysis/contract';
+import { signInResponseSchema } from '../auth/contract';
+import type { RouteContract } from '../contract';
+import { investigationSummarySchema } from '../evidence/contract';
+import { feedbackBodySchema, feedbackRecordSchema } from '../feedback/contract';
+import { contractFor, errorSchema } from './contracts';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
 
 type Route = HttpTrigger & { fn: FunctionSpec };
@@ -168,10 +169,10 @@ export const openApiDocument = () => {
   const inputs = new Map<z.ZodType, string>(NAMED_REQUESTS.map(([name, schema]) => [schema, name]));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of httpRoutes()) {
-    const contract = contractOf(route.fn.id);
+    const contract = contractFor(`${route.method} ${route.path}`);
     const examples = OPENAPI_EXAMPLES[route.fn.id];
     const parameters = parametersOf(contract);
-    const success = contract.response && jsonContent(ref(nameOf(outputs, contract.response, `${pascal(route.fn.id)}Response`)), examples?.response);
+    const success = jsonContent(ref(nameOf(outputs, contract.response, `${pascal(route.fn.id)}Response`)), examples?.response);
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: route.fn.id,
@@ -181,7 +182,7 @@ export const openApiDocument = () => {
       security: security[route.access],
       ...(parameters.length > 0 && { parameters }),
       ...(contract.body && {
-        requestBody: { required: true, content: jsonContent(ref(nameOf(inputs, contract.body, `${pascal(route.fn.id)}Request`)), examples?.request) },
+        requestBody: { required: !contract.body.safeParse(undefined).success, content: jsonContent(ref(nameOf(inputs, contract.body, `${pascal(route.fn.id)}Request`)), examples?.request) },
       }),
       responses: responsesOf(route, contract, success),
     };
@@ -190,7 +191,7 @@ export const openApiDocument = () => {
   const clash = [...outputs.values()].find((name) => requestNames.has(name));
   if (clash) throw new Error(`component ${clash} names both a request and a response shape`);
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Investigation Analysis Service',
       version: '0.1.0',

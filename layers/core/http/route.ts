@@ -1,53 +1,31 @@
 /**
- * The one wrapper every HTTP function uses (middy). It enforces the access level the service
- * manifest declares for the route — declared once, enforced here in every deployment, behind the API
- * Gateway authorizer —, parses the JSON body, and maps errors to the API's error shape.
+ * The one wrapper every HTTP function uses (middy): `route(contract, impl)`. It enforces the access level
+ * the service manifest declares for the route — declared once, enforced here in every deployment, behind
+ * the API Gateway authorizer —, parses every input the contract declares before `impl` runs, and maps
+ * errors to the API's error shape.
  */
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { httpRoutes, type Access } from '../../../lib/manifest';
-import { callerFromClaims, callerFromEvent, type Caller } from '../auth/caller';
+import { callerFromClaims, callerFromEvent, type Caller, type OrgCaller } from '../auth/caller';
 import { cronSecret, sameSecret } from '../auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
+import { config, env, ENV } from '../config';
+import { parseBodyWith, parseWith, type RouteContract } from '../contract';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
 import { lambdaContextLogging, logger } from '../logger';
 import { handlerTracing } from '../tracer';
 import { enforceRateLimit } from '../ratelimit/limiter';
-import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from './errors';
-import { checkWith, unsafeTextIssues } from './strings';
+import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from '../errors';
+import { unsafeTextIssues } from '../strings';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
-export interface RouteRequest {
-  event: HttpEvent;
-  access: Access;
-  /** set for investigator and admin routes, and on cron routes called with an admin token */
-  caller: Caller | undefined;
-  body: unknown;
-  query: Record<string, string | undefined>;
-  params: Record<string, string | undefined>;
-}
-
-/** A caller that belongs to an organization: what investigator routes hand their implementation. */
-export type OrgCaller = Caller & { organizationId: string };
-
-export interface RouteResponse {
-  status?: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+type ManifestRoute = ReturnType<typeof httpRoutes>[number];
 
 const routeByKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r]));
-
-const routeOf = (routeKey: string) => {
-  const route = routeByKey.get(routeKey);
-  if (!route) throw new Error(`route '${routeKey}' is not in the service manifest`);
-  return route;
-};
-
-export const accessOf = (routeKey: string): Access => routeOf(routeKey).access;
 
 const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
@@ -112,20 +90,6 @@ const parseBody = (event: HttpEvent): unknown => {
   }
 };
 
-/**
- * A body that could not be read (not JSON, or another media type; or query or path parameters that break
- * the string rule), handed to a route that audits every
- * attempt in place of the body: `parseWith` refuses it with the same 400 or 415, from inside the
- * audited path, so a form-encoded sign-in is a failed, audited attempt like any other invalid one.
- */
-export class UnreadableBody {
-  /** `content`: the body, when it was JSON and the refusal is of the query or path parameters (the audit names what it names) */
-  constructor(readonly refusal: ApiError, readonly content?: unknown) {}
-}
-
-/** What a body holds for the audit trail: its content, also when the request is refused. */
-export const bodyContent = (body: unknown): unknown => (body instanceof UnreadableBody ? body.content : body);
-
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResult => ({
   statusCode: status,
   headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
@@ -144,72 +108,115 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
   return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
 };
 
-/**
- * Validates with a zod schema; a failure is a 400 listing each bad field by path. Every string in the
- * value (keys too) must also keep the one string rule — no NUL, no unpaired surrogate (./strings.ts) —
- * whatever the schema says, so every contract gets it once, here.
- */
-export const parseWith = <S extends z.ZodType>(schema: S, value: unknown): z.infer<S> => {
-  if (value instanceof UnreadableBody) throw value.refusal;
-  const checked = checkWith(schema, value);
-  if (!checked.ok) throw validationFailed(checked.issues);
-  return checked.data;
-};
-
 export const requireOrg = (caller: Caller | undefined): OrgCaller => {
   if (!caller?.organizationId) throw forbidden('Your account belongs to no organization.');
   return caller as OrgCaller;
 };
 
-type RouteImpl = (request: RouteRequest) => Promise<RouteResponse>;
+/** What a schema the contract may leave out parses to: nothing when it is left out. */
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What an implementation receives: the caller, and each input the contract declares, parsed. */
+export interface RouteInput<C extends RouteContract> {
+  event: HttpEvent;
+  /** set for investigator and admin routes, and on cron routes called with an admin token */
+  caller: Caller | undefined;
+  params: Parsed<C['params']>;
+  query: Parsed<C['query']>;
+  headers: Parsed<C['headers']>;
+  body: Parsed<C['body']>;
+}
+
+/** What an implementation answers: a body of the contract's response type (the status defaults to the contract's). */
+export interface RouteAnswer<C extends RouteContract> {
+  status?: number;
+  body: z.input<C['response']>;
+  headers?: Record<string, string>;
+}
+
+/** A request whose input the contract refused, as a route that audits every attempt sees it. */
+export interface RefusedAttempt {
+  event: HttpEvent;
+  caller: Caller | undefined;
+  /** the body when it was JSON (a refusal of the query or path parameters, or of the body's fields, still names what it names) */
+  content: unknown;
+}
 
 export interface RouteOptions {
   /**
-   * The implementation audits every attempt, refused ones included (sign-in steps, admin writes): an
-   * unreadable body reaches it as an UnreadableBody instead of being refused before it.
+   * The route audits every attempt, refused ones included (sign-in steps, admin writes): called with the
+   * refusal of an input (not JSON, another media type, a field the contract refuses) before its 4xx goes back.
    */
-  auditsEveryAttempt?: boolean;
+  refused?: (attempt: RefusedAttempt, refusal: ApiError) => Promise<void>;
 }
 
-/**
- * The body as JSON, once the query and path parameters keep the string rule: a route that reads neither
- * still refuses them (400), as every declared input does. A refusal reaches a route that audits every
- * attempt in place of its body.
- */
+/** A parameter named by the client is reported by its name only when the name is plain: the details are audited. */
 const PLAIN_PARAMETER = /^(query|path)\.[\w-]{1,64}$/;
 
-const readBody = (event: HttpEvent, options: RouteOptions): unknown => {
+const lowerCaseHeaders = (event: HttpEvent): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+
+/**
+ * Every input the contract declares, parsed. The query and path parameters keep the string rule even on a
+ * route that reads neither, as every declared input does; the body is read as JSON whatever the contract.
+ */
+const readInput = async <C extends RouteContract>(contract: C, event: HttpEvent, caller: Caller | undefined, options: RouteOptions): Promise<RouteInput<C>> => {
   let content: unknown;
   try {
     content = parseBody(event);
+    const unsafe = unsafeTextIssues({ query: event.queryStringParameters ?? {}, path: event.pathParameters ?? {} })
+      .map((issue) => (PLAIN_PARAMETER.test(issue.path) ? issue : { ...issue, path: issue.path.split('.')[0]! }));
+    if (unsafe.length > 0) throw validationFailed(unsafe);
+    const parse = (schema: z.ZodType | undefined, value: unknown) => (schema ? parseWith(schema, value) : undefined);
+    return {
+      event,
+      caller,
+      params: parse(contract.params, event.pathParameters ?? {}),
+      query: parse(contract.query, event.queryStringParameters ?? {}),
+      headers: parse(contract.headers, lowerCaseHeaders(event)),
+      body: contract.body ? parseBodyWith({ ...contract, body: contract.body }, content) : undefined,
+    } as RouteInput<C>;
   } catch (error) {
-    if (options.auditsEveryAttempt && error instanceof ApiError) return new UnreadableBody(error);
+    if (options.refused && error instanceof ApiError) await options.refused({ event, caller, content }, error);
     throw error;
   }
-  // a parameter named by the client is reported by its name only when the name is plain: the details are audited
-  const unsafe = unsafeTextIssues({ query: event.queryStringParameters ?? {}, path: event.pathParameters ?? {} })
-    .map((issue) => (PLAIN_PARAMETER.test(issue.path) ? issue : { ...issue, path: issue.path.split('.')[0]! }));
-  if (unsafe.length === 0) return content;
-  if (options.auditsEveryAttempt) return new UnreadableBody(validationFailed(unsafe), content);
-  throw validationFailed(unsafe);
 };
 
-const answer = async (impl: RouteImpl, options: RouteOptions, event: HttpEvent): Promise<HttpResult> => {
+/**
+ * In the twin and the tests (RESPONSE_VALIDATION=strict), an answer that breaks the contract's response
+ * schema is a 500 naming the fields, so every end-to-end test checks the contract it passes through.
+ */
+const checkAnswer = (contract: RouteContract, body: unknown) => {
+  if (config()[ENV.responseValidation] !== 'strict' || body === undefined) return;
+  const checked = contract.response.safeParse(JSON.parse(JSON.stringify(body)));
+  if (checked.success) return;
+  const issues = checked.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  logger.error('answer breaks its contract', { route: contract.route, issues });
+  throw new ApiError(500, 'response_contract_violation', `The answer breaks the contract of ${contract.route}.`, issues);
+};
+
+/** The manifest's route for a contract: a contract the manifest does not serve, or serves from another function, fails the cold start. */
+const manifestRouteOf = (contract: RouteContract) => {
+  const route = routeByKey.get(contract.route);
+  if (!route) throw new Error(`route '${contract.route}' is not in the service manifest`);
+  const functionId = env(ENV.functionId);
+  if (functionId !== undefined && route.fn.id !== functionId) {
+    throw new Error(`function '${functionId}' is bound to the contract of '${contract.route}', which the manifest gives to '${route.fn.id}'`);
+  }
+  return route;
+};
+
+const answer = async <C extends RouteContract>(
+  contract: C, route: ManifestRoute, impl: RouteImpl<C>, options: RouteOptions, event: HttpEvent,
+): Promise<HttpResult> => {
   try {
-    const route = routeOf(event.routeKey);
-    const { access } = route;
+    if (event.routeKey !== contract.route) throw new Error(`this function serves '${contract.route}', not '${event.routeKey}'`);
     // before the access check, so failed attempts count too (the key is the verified subject or the address)
     await enforceRateLimit(event, route);
-    const caller = await authorize(event, access);
-    const response = await impl({
-      event,
-      access,
-      caller,
-      body: readBody(event, options),
-      query: event.queryStringParameters ?? {},
-      params: event.pathParameters ?? {},
-    });
-    return json(response.status ?? 200, response.body, response.headers);
+    const caller = await authorize(event, route.access);
+    const response = await impl(await readInput(contract, event, caller, options));
+    checkAnswer(contract, response.body);
+    return json(response.status ?? contract.status ?? 200, response.body, response.headers);
   } catch (error) {
     return toErrorResult(error, event);
   }
@@ -219,12 +226,20 @@ const answer = async (impl: RouteImpl, options: RouteOptions, event: HttpEvent):
 const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
   event.requestContext?.requestId ? { ...result, headers: { ...result.headers, 'x-request-id': event.requestContext.requestId } } : result;
 
-/** Every log line of the request carries the Lambda context and the gateway's request id as `correlation_id`. */
-export const httpRoute = (impl: RouteImpl, options: RouteOptions = {}) =>
-  middy<HttpEvent, HttpResult>()
+type RouteImpl<C extends RouteContract> = (input: RouteInput<C>) => Promise<RouteAnswer<C>>;
+
+/**
+ * The handler of one route: `impl` receives the inputs its contract declares, parsed and typed, and its
+ * answer is typed against the contract's response. Every log line of the request carries the Lambda
+ * context and the gateway's request id as `correlation_id`.
+ */
+export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, options: RouteOptions = {}) => {
+  const manifestRoute = manifestRouteOf(contract);
+  return middy<HttpEvent, HttpResult>()
     .use(handlerTracing())
     .use(lambdaContextLogging())
     .before(({ event }) => {
       if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);
     })
-    .handler(async (event) => withRequestId(await answer(impl, options, event), event));
+    .handler(async (event) => withRequestId(await answer(contract, manifestRoute, impl, options, event), event));
+};

@@ -3,8 +3,8 @@
  * body bytes (API Gateway base64-encodes bodies it takes for binary: isBase64Encoded) before the
  * event is looked at; a delivery that fails changes nothing.
  */
-import { ApiError, unavailable } from '../http/errors';
-import type { HttpEvent } from '../http/route';
+import { ApiError, unavailable } from '../errors';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
 /** The body exactly as the processor sent it. */

@@ -12,7 +12,7 @@ import type { FunctionSpec, HttpTrigger } from '../../../lib/manifest';
 import { env, ENV } from '../config';
 import { database } from '../db/connection';
 import type { Database } from '../db/schema';
-import type { HttpEvent } from '../http/route';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
 import { logger } from '../logger';
 import { countEvent } from '../metrics';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, rateClassOf, tooManyRequests, type RateLimits } from './limits';

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { s3Client } from '../aws/clients';
 import type { Database } from '../db/schema';
-import { checkWith, describeIssues } from '../http/strings';
+import { checkWith, describeIssues } from '../strings';
 import { s3Storage } from '../storage';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PlanFunction } from '../assembly/plan';
 import type { BootstrapData, FromRuntime, NetworkRoute, SerializedError, ToRuntime } from './bootstrap';
+import { ENV } from '../../runtime-names';
 
 export type { NetworkRoute };
 
@@ -58,6 +59,8 @@ const runtimeEnvironment = (fn: PlanFunction, credentials: Credentials, region: 
   _HANDLER: fn.handler,
   TZ: ':UTC',
   LANG: 'en_US.UTF-8',
+  // the twin's one addition to them: every answer of an HTTP route is checked against its contract (a deployed stage does not pay for it)
+  [ENV.responseValidation]: 'strict',
 });
 
 const TIMED_OUT = 'Sandbox.Timedout';

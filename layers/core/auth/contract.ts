@@ -1,6 +1,6 @@
-/** Request and response schemas of the auth routes (see contracts.ts, which gathers every area's). */
+/** The contracts of the sign-in routes (../contract.ts). */
 import * as z from 'zod';
-import type { RouteContract } from './contracts';
+import { defineRoute } from '../contract';
 
 const email = z.email().max(254);
 /** what the identity provider calls the user in a challenge (Cognito: its username); echoed back by the client */
@@ -86,27 +86,30 @@ export const forgotPasswordBodySchema = z.object({
   path: ['new_password'], message: 'code and new_password go together',
 });
 
-export const authContracts = {
-  'auth-login': { errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. CUSTOM_CHALLENGE)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema },
-  'auth-mfa-verify': { errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema },
-  'auth-mfa-setup': {
-    errors: { 401: 'Wrong code, or the session is expired, spent or not this user\'s (sign in again)', 409: 'A next step this API does not offer', 503: 'The identity provider is unavailable' },
-    body: mfaSetupBodySchema,
-    response: signInResponseSchema,
+export const authLoginRoute = defineRoute({ route: 'POST /api/auth/login', errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. CUSTOM_CHALLENGE)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema });
+
+export const authMfaVerifyRoute = defineRoute({ route: 'POST /api/auth/mfa/verify', errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema });
+
+export const authMfaSetupRoute = defineRoute({ route: 'POST /api/auth/mfa/setup',
+  errors: { 401: 'Wrong code, or the session is expired, spent or not this user\'s (sign in again)', 409: 'A next step this API does not offer', 503: 'The identity provider is unavailable' },
+  body: mfaSetupBodySchema,
+  response: signInResponseSchema,
+});
+
+export const authWebauthnVerifyRoute = defineRoute({ route: 'POST /api/auth/webauthn/authenticate/verify', errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema });
+
+export const authNewPasswordRoute = defineRoute({ route: 'POST /api/auth/new-password',
+  errors: {
+    400: 'The new password breaks the password policy (sign in again with the temporary password)',
+    401: 'The session is expired, spent or not this user\'s',
+    409: 'A next step this API does not offer (e.g. CUSTOM_CHALLENGE)',
+    503: 'The identity provider is unavailable',
   },
-  'auth-webauthn-verify': { errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema },
-  'auth-new-password': {
-    errors: {
-      400: 'The new password breaks the password policy (sign in again with the temporary password)',
-      401: 'The session is expired, spent or not this user\'s',
-      409: 'A next step this API does not offer (e.g. CUSTOM_CHALLENGE)',
-      503: 'The identity provider is unavailable',
-    },
-    body: newPasswordBodySchema,
-    response: signInResponseSchema,
-  },
-  'auth-forgot-password': { errors: { 202: 'A reset code was sent (status code_sent); the 200 answers the step that sets the new password' },
-    body: forgotPasswordBodySchema,
-    response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
-  },
-} satisfies Record<string, RouteContract>;
+  body: newPasswordBodySchema,
+  response: signInResponseSchema,
+});
+
+export const authForgotPasswordRoute = defineRoute({ route: 'POST /api/auth/forgot-password', errors: { 202: 'A reset code was sent (status code_sent); the 200 answers the step that sets the new password' },
+  body: forgotPasswordBodySchema,
+  response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
+});

@@ -1,0 +1,72 @@
+/** The contracts of the investigation routes: the organization's investigations and their evidence (../contract.ts). */
+import * as z from 'zod';
+import { defineRoute, uuid } from '../contract';
+import { EXTRACTION_STATUSES } from '../domain/vocabulary';
+import { nextCursorSchema, pageQueryShape } from '../pagination';
+import { INVESTIGATION_LIST } from '../repositories/investigations';
+
+export const investigationSummarySchema = z.object({
+  investigation_id: uuid,
+  title: z.string(),
+  description: z.string(),
+  evidence_count: z.number().int(),
+  background_document_count: z.number().int(),
+  created_at: z.iso.datetime(),
+});
+
+export const investigationsListRoute = defineRoute({ route: 'GET /api/investigations',
+  query: z.strictObject(pageQueryShape(INVESTIGATION_LIST)),
+  response: z.object({ investigations: z.array(investigationSummarySchema).describe('newest first'), next_cursor: nextCursorSchema }),
+});
+
+export const investigationGetRoute = defineRoute({ route: 'GET /api/investigations/{investigation_id}', errors: { 404: 'Not the caller\'s organization, or no such investigation' },
+  params: z.object({ investigation_id: uuid }),
+  response: investigationSummarySchema.extend({
+    questions: z.array(z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() })),
+    topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
+  }),
+});
+
+export const EVIDENCE_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+
+const viewPath = z.string().describe('GET this path to open the file in the storage viewer (/api/storage/view)');
+
+const attachment = z.object({
+  attachment_id: uuid.describe('the storage viewer\'s attachment_id'),
+  file_name: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  view_path: viewPath,
+});
+
+const evidenceEntry = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('evidence_item'),
+    evidence_item_id: uuid,
+    title: z.string(),
+    collected_at: z.iso.datetime().nullable(),
+    attachments: z.array(attachment),
+  }),
+  z.object({
+    kind: z.literal('background_document'),
+    background_document_id: uuid.describe('the storage viewer\'s background_document_id'),
+    title: z.string(),
+    file_name: z.string(),
+    content_type: z.string(),
+    size_bytes: z.number().int(),
+    included: z.boolean().describe('whether the AI is given this document (retrieval skips an excluded one)'),
+    extraction_status: z.enum(EXTRACTION_STATUSES),
+    view_path: viewPath,
+  }),
+]);
+
+export const investigationEvidenceRoute = defineRoute({ route: 'GET /api/investigations/{investigation_id}/evidence', errors: { 404: 'No such investigation in the caller\'s organization' },
+  params: z.object({ investigation_id: uuid }),
+  query: z.object(pageQueryShape(EVIDENCE_LIST)),
+  response: z.object({
+    investigation_id: uuid,
+    items: z.array(evidenceEntry),
+    next_cursor: nextCursorSchema,
+  }).describe('One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. '
+    + 'Every file carries the id and path GET /api/storage/view opens it with.'),
+});

@@ -1,0 +1,9 @@
+/** The contract of the payment webhook (../contract.ts). */
+import { defineRoute } from '../contract';
+import { paymentEventSchema, webhookResultSchema } from './webhook';
+
+export const paymentWebhookRoute = defineRoute({ route: 'POST /api/webhooks/payment',
+  errors: { 401: 'Missing, bad or stale signature; nothing stored', 503: 'The signing secret is not configured' },
+  body: paymentEventSchema,
+  response: webhookResultSchema,
+});
