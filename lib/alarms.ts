@@ -32,7 +32,7 @@ export interface AlarmRule {
   missingDataReason: string;
 }
 
-const NO_EVENT_IS_GOOD = 'no matching log line means nothing happened';
+const NO_EVENT_IS_GOOD = 'the metric is published only when the event happens: no data means nothing happened';
 
 /** The alarms. Ids name the CloudWatch alarms (`<prefix>-<id>…`) and the runbook's sections. */
 export const ALARM_RULES = {
@@ -245,6 +245,3 @@ export const resolveAlarms = (overrides: AlarmOverrides, databaseInstanceClass: 
     maxConnections: overrides.databaseMaxConnections ?? defaultMaxConnections(databaseInstanceClass),
   };
 };
-
-/** Log markers the alarms count that the code writes as literals (the rest are exported constants). */
-export const AI_MARKERS = { throttle: '[AI:Throttle]', timeout: '[AI:Timeout]', fallback: '[AI:fallback]', shed: '[AI:Shed]', quotaFull: '[AI:QuotaFull]' } as const;

@@ -1,7 +1,7 @@
 /**
  * Names and defaults the CDK stacks, the local twin and the runtime (layers/core) all use: environment
  * variable names, pinned model ids, the Cognito admin group, and the log markers and metric the alarms
- * match. Pure data with no imports, so `lib/stacks` and `bin/app.ts` can read them without loading a
+ * read. Pure data with no imports, so `lib/stacks` and `bin/app.ts` can read them without loading a
  * runtime module (test/infra/app-imports.test.ts checks it). The runtime parses the variables in
  * layers/core/config.ts; the README's configuration table gives each one's default and meaning.
  */
@@ -64,7 +64,7 @@ export const ENV = {
    * contracts; a deployed stage leaves it unset and pays nothing)
    */
   responseValidation: 'RESPONSE_VALIDATION',
-  /** Powertools' service name: the `service` of every log line and the sweeper metric's dimension */
+  /** Powertools' service name: the `service` of every log line and trace, and the dimension of the service's metrics (SERVICE_METRICS) */
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   /** the SDK's endpoint overrides (the twin's AWS stand-ins, tools run outside a function) */
   s3Endpoint: 'AWS_ENDPOINT_URL_S3',
@@ -111,15 +111,45 @@ export const AI_MODEL_ENV = {
 /** The Cognito group whose members are administrators (identity stack, token claims, onboarding). */
 export const ADMIN_GROUP = 'admin';
 
-/** Log messages the observability stack's metric filters count: an audit row not written, a quality check given up, a retention run. */
+/** The service's name: Powertools' `service` (POWERTOOLS_SERVICE_NAME) is it plus the stage in AWS, and it alone elsewhere. */
+export const SERVICE_NAME = 'investigation-analysis';
+
+/** Log markers of the spec: an audit row not written, a quality check given up, a retention run. Each comes with its metric (SERVICE_METRICS). */
 export const AUDIT_FAILURE_MARKER = '[AUDIT FAILURE]';
 export const QUALITY_FAILURE_MARKER = '[QUALITY_CHECK_FAILURE]';
 export const RETENTION_LOG_MARKER = 'RetentionCronLastRun';
 
-/** The sweeper's EMF metric (layers/core/embeddings/metrics.ts) and the alarm on it. */
-export const SWEEPER_METRIC = {
+/**
+ * The service's own CloudWatch metrics, published as EMF (layers/core/metrics.ts) where the code writes
+ * the matching log marker; the alarms and the dashboard read them. Every metric has the dimension
+ * `service` (POWERTOOLS_SERVICE_NAME: per stage, so two stages in one account never feed each other's
+ * alarms); the AI ones also `Region`.
+ */
+export const SERVICE_METRICS = {
   namespace: 'InvestigationAnalysis',
-  pendingOver24h: 'PendingOver24hAfterSweep',
-  /** the only dimension: Powertools always adds `service` (POWERTOOLS_SERVICE_NAME; 'investigation-analysis-<stage>' in AWS) */
+  /** Powertools always adds it */
   dimension: 'service',
+  regionDimension: 'Region',
+  names: {
+    /** Bedrock throttled a call ([AI:Throttle]); Region: the region called */
+    aiThrottles: 'AiThrottles',
+    /** an attempt aborted at its attempt timeout ([AI:Timeout]); Region: the region called */
+    aiTimeouts: 'AiTimeouts',
+    /** a call fell back to the secondary region ([AI:fallback]); Region: the region it fell back from */
+    aiFallbacks: 'AiFallbacks',
+    /** the shedder refused a quality call ([AI:Shed]); Region: the region it would have gone to */
+    aiSheds: 'AiSheds',
+    /** AI work sent back to wait for its organization's quota share ([AI:QuotaFull]) */
+    aiQuotaWaits: 'AiQuotaWaits',
+    auditFailures: 'AuditFailures',
+    qualityCheckFailures: 'QualityCheckFailures',
+    /** a request or sign-in refused by a rate limit ([RATE_LIMIT] … refused) */
+    rateLimitRefusals: 'RateLimitRefusals',
+    /** a retention sweep completed (RetentionCronLastRun) */
+    retentionRuns: 'RetentionCronLastRun',
+    /** embedding sources still pending 24 h after a sweep (layers/core/embeddings/metrics.ts) */
+    pendingOver24h: 'PendingOver24hAfterSweep',
+  },
 } as const;
+
+export type ServiceMetric = keyof typeof SERVICE_METRICS.names;

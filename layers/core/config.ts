@@ -5,7 +5,7 @@
  * lib/runtime-names.ts; every variable, its default and its meaning is in the README's configuration table.
  */
 import * as z from 'zod';
-import { ENV, type EnvName } from '../../lib/runtime-names';
+import { ENV, SERVICE_NAME, type EnvName } from '../../lib/runtime-names';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from './ai/timeouts';
 import { parseMinSimilarity } from './analysis/similarity-floor';
 
@@ -74,3 +74,6 @@ export const requireEnv = (name: string): string => {
   if (value === undefined) throw new Error(`environment variable ${name} is not set`);
   return value;
 };
+
+/** Powertools' service name: the `service` of log lines, traces and metrics (the stage's in AWS: lib/stacks/service-function.ts). */
+export const serviceName = (): string => env(ENV.serviceName) ?? SERVICE_NAME;

@@ -8,8 +8,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { serviceName } from './config';
+import { handlerTracing } from './tracer';
 
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'investigation-analysis' });
+export const logger = new Logger({ serviceName: serviceName() });
 
 /**
  * The middy middleware that puts the Lambda context on every line of an invocation; keys appended during
@@ -18,9 +20,12 @@ export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_N
  */
 export const lambdaContextLogging = () => injectLambdaContext(logger, { resetKeys: true });
 
-/** A handler whose log lines carry its Lambda context (for handlers that are not HTTP routes, ./http/route.ts). */
+/**
+ * A handler whose log lines carry its Lambda context and whose work is traced under the invocation's
+ * segment (for handlers that are not HTTP routes, ./http/route.ts): workers, schedules, operator functions.
+ */
 export const withLambdaContext = <E, R>(handler: (event: E, context: Context) => Promise<R>) =>
-  middy<E, R>(handler).use(lambdaContextLogging());
+  middy<E, R>(handler).use(handlerTracing()).use(lambdaContextLogging());
 
 /** The correlation id of the running invocation, when it has one. */
 export const correlationId = (): string | undefined => {

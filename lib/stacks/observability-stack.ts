@@ -1,8 +1,8 @@
 /**
  * Operations: the alarm topic, the alarms of lib/alarms.ts rendered onto the resources the other stacks
  * built, the operators' dashboard, and the health canary. docs/runbook.md is the operator's page for all
- * of it. Log markers become metrics through metric filters on the function log groups that can write
- * them; the embedding sweeper publishes its own metric (EMF); the rest are AWS metrics.
+ * of it. The service's own metrics (AI throttles, audit failures, …) are EMF lines its functions write
+ * beside the matching log markers (layers/core/metrics.ts); the rest are AWS metrics.
  */
 import * as path from 'node:path';
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
@@ -11,7 +11,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -20,10 +20,10 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
 import { modelIdForRegion } from '../../layers/core/ai/models';
-import { AI_MARKERS, allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
-import { callsBedrock, httpRoutes, type FunctionSpec, type QueueName } from '../manifest';
+import { allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
+import { httpRoutes, type FunctionSpec, type QueueName } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
-import { AUDIT_FAILURE_MARKER, QUALITY_FAILURE_MARKER, RETENTION_LOG_MARKER, SWEEPER_METRIC } from '../runtime-names';
+import { RETENTION_LOG_MARKER, SERVICE_METRICS, type ServiceMetric } from '../runtime-names';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 import { scheduleTriggers } from './schedules-stack';
@@ -52,28 +52,6 @@ const MISSING_DATA: Record<MissingData, cloudwatch.TreatMissingData> = {
   notBreaching: cloudwatch.TreatMissingData.NOT_BREACHING,
   missing: cloudwatch.TreatMissingData.MISSING,
 };
-
-// writeAudit needs the database; so does every path that fails a quality check (worker, watchdog)
-const usesDatabase = (fn: FunctionSpec) => fn.uses.includes('database');
-
-/** Markers counted by metric filters, and which functions' log groups can contain them. */
-const LOG_METRICS = {
-  AiThrottles: { marker: AI_MARKERS.throttle, region: '$.region', from: callsBedrock },
-  // an attempt aborted at its attempt timeout (layers/core/ai/timeouts.ts); no alarm of its own: each one
-  // is followed by [AI:fallback] (or by both regions failing), which aiFallbacks counts
-  AiTimeouts: { marker: AI_MARKERS.timeout, region: '$.region', from: callsBedrock },
-  // the region the call fell back from
-  AiFallbacks: { marker: AI_MARKERS.fallback, region: '$.from', from: callsBedrock },
-  // the region the shed call would have gone to
-  AiSheds: { marker: AI_MARKERS.shed, region: '$.region', from: callsBedrock },
-  // AI work sent back to wait for its organization's share of the quota (ai/quota.ts): no alarm (it is
-  // the quota working), graphed so a rising line shows demand above the quota
-  AiQuotaWaits: { marker: AI_MARKERS.quotaFull, from: callsBedrock },
-  AuditFailures: { marker: AUDIT_FAILURE_MARKER, from: usesDatabase },
-  QualityCheckFailures: { marker: QUALITY_FAILURE_MARKER, from: usesDatabase },
-  RetentionCronLastRun: { marker: RETENTION_LOG_MARKER, from: (fn: FunctionSpec) => fn.id === 'retention-sweep' },
-} satisfies Record<string, { marker: string; region?: string; from: (fn: FunctionSpec) => boolean }>;
-type LogMetric = keyof typeof LOG_METRICS;
 
 /** The canary's code (lib/canary/health.js) and the route it reads. */
 const CANARY_CODE = path.join(PROJECT_ROOT, 'lib', 'canary');
@@ -132,43 +110,31 @@ export class ObservabilityStack extends Stack {
     };
     const windowOf = (rule: AlarmRule) => ({ statistic: rule.statistic, period: Duration.seconds(rule.periodSeconds) });
 
-    // ── metrics from log markers ─────────────────────────────────────────────────────────────
-    // per stage: two stages may share an account
-    const namespace = `${SWEEPER_METRIC.namespace}/${config.stage}`;
-    for (const [metricName, spec] of Object.entries(LOG_METRICS) as [LogMetric, (typeof LOG_METRICS)[LogMetric]][]) {
-      for (const fn of watched.functions.filter((f) => spec.from(f.spec))) {
-        new logs.MetricFilter(this, `${fn.spec.id}-${metricName}`, {
-          logGroup: fn.logGroup,
-          filterPattern: logs.FilterPattern.stringValue('$.message', '=', spec.marker),
-          metricNamespace: namespace,
-          metricName,
-          metricValue: '1',
-          ...('region' in spec && { dimensions: { Region: spec.region } }),
-        });
-      }
-    }
+    // ── the service's own metrics (EMF) ──────────────────────────────────────────────────────
+    const service = { [SERVICE_METRICS.dimension]: serviceNameOf(config) };
     const regions = [...new Set([config.ai.primaryRegion, config.ai.fallbackRegion])];
-    const logMetric = (metricName: LogMetric, options: cloudwatch.MetricOptions = {}) =>
-      new cloudwatch.Metric({ namespace, metricName, ...options });
-    const perRegion = (metricName: LogMetric, options: cloudwatch.MetricOptions) =>
-      regions.map((region) => logMetric(metricName, { ...options, dimensionsMap: { Region: region }, label: `${metricName} ${region}` }));
-    /** a marker counted across regions (a metric with a dimension has no total of its own) */
-    const allRegions = (metricName: LogMetric, rule: AlarmRule) => {
-      const parts = perRegion(metricName, windowOf(rule));
+    const serviceMetric = (metric: ServiceMetric, options: cloudwatch.MetricOptions = {}) =>
+      new cloudwatch.Metric({ namespace: SERVICE_METRICS.namespace, metricName: SERVICE_METRICS.names[metric], dimensionsMap: service, ...options });
+    const perRegion = (metric: ServiceMetric, options: cloudwatch.MetricOptions) => regions.map((region) => serviceMetric(metric, {
+      ...options, dimensionsMap: { ...service, [SERVICE_METRICS.regionDimension]: region }, label: `${SERVICE_METRICS.names[metric]} ${region}`,
+    }));
+    /** an AI event counted across regions (a metric with a dimension has no total of its own) */
+    const allRegions = (metric: ServiceMetric, rule: AlarmRule) => {
+      const parts = perRegion(metric, windowOf(rule));
       return new cloudwatch.MathExpression({
         expression: parts.map((_, i) => `FILL(r${i}, 0)`).join(' + '),
         usingMetrics: Object.fromEntries(parts.map((m, i) => [`r${i}`, m])),
-        label: `${metricName} (all regions)`,
+        label: `${SERVICE_METRICS.names[metric]} (all regions)`,
         period: Duration.seconds(rule.periodSeconds),
       });
     };
 
     // ── AI, audit and quality markers ────────────────────────────────────────────────────────
-    raise('aiThrottles', rules.aiThrottles, allRegions('AiThrottles', rules.aiThrottles));
-    raise('aiFallbacks', rules.aiFallbacks, allRegions('AiFallbacks', rules.aiFallbacks));
-    raise('aiSheds', rules.aiSheds, allRegions('AiSheds', rules.aiSheds));
-    raise('auditFailures', rules.auditFailures, logMetric('AuditFailures', windowOf(rules.auditFailures)));
-    raise('qualityCheckFailures', rules.qualityCheckFailures, logMetric('QualityCheckFailures', windowOf(rules.qualityCheckFailures)));
+    raise('aiThrottles', rules.aiThrottles, allRegions('aiThrottles', rules.aiThrottles));
+    raise('aiFallbacks', rules.aiFallbacks, allRegions('aiFallbacks', rules.aiFallbacks));
+    raise('aiSheds', rules.aiSheds, allRegions('aiSheds', rules.aiSheds));
+    raise('auditFailures', rules.auditFailures, serviceMetric('auditFailures', windowOf(rules.auditFailures)));
+    raise('qualityCheckFailures', rules.qualityCheckFailures, serviceMetric('qualityCheckFailures', windowOf(rules.qualityCheckFailures)));
 
     // ── database ─────────────────────────────────────────────────────────────────────────────
     const db = watched.database;
@@ -218,14 +184,9 @@ export class ObservabilityStack extends Stack {
     raise('api5xxRate', rules.api5xxRate, errorRate);
 
     // ── sweeps ───────────────────────────────────────────────────────────────────────────────
-    const pending = new cloudwatch.Metric({
-      namespace: SWEEPER_METRIC.namespace,
-      metricName: SWEEPER_METRIC.pendingOver24h,
-      dimensionsMap: { [SWEEPER_METRIC.dimension]: serviceNameOf(config) },
-      ...windowOf(rules.embeddingPending),
-    });
+    const pending = serviceMetric('pendingOver24h', windowOf(rules.embeddingPending));
     raise('embeddingPending', rules.embeddingPending, pending);
-    const retentionRuns = logMetric('RetentionCronLastRun', windowOf(rules.retentionSilence));
+    const retentionRuns = serviceMetric('retentionRuns', windowOf(rules.retentionSilence));
     raise('retentionSilence', rules.retentionSilence, retentionRuns);
 
     // ── dead letters and scheduled runs ──────────────────────────────────────────────────────
@@ -336,9 +297,9 @@ export class ObservabilityStack extends Stack {
     const models = [...new Set(Object.values(config.ai.models))];
     this.dashboard.addWidgets(
       graph('AI throttles, timeouts, fallbacks and sheds per region', [
-        ...perRegion('AiThrottles', sum5), ...perRegion('AiTimeouts', sum5), ...perRegion('AiFallbacks', sum5), ...perRegion('AiSheds', sum5),
+        ...perRegion('aiThrottles', sum5), ...perRegion('aiTimeouts', sum5), ...perRegion('aiFallbacks', sum5), ...perRegion('aiSheds', sum5),
       ], { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] }),
-      graph('AI work waiting for its organization\'s quota share', [logMetric('AiQuotaWaits', sum5)]),
+      graph('AI work waiting for its organization\'s quota share', [serviceMetric('aiQuotaWaits', sum5)]),
       graph('AI calls per region (Bedrock invocations)', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
         namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
       })))),
@@ -358,7 +319,7 @@ export class ObservabilityStack extends Stack {
         'stats count(*) as analyses by confidence',
         'sort analyses desc',
       ], 8),
-      graph('Quality check and audit failures', [logMetric('QualityCheckFailures', sum5), logMetric('AuditFailures', sum5)]),
+      graph('Quality check and audit failures, rate-limit refusals', [serviceMetric('qualityCheckFailures', sum5), serviceMetric('auditFailures', sum5), serviceMetric('rateLimitRefusals', sum5)]),
     );
     // database
     this.dashboard.addWidgets(

@@ -13,17 +13,16 @@ import type { Construct } from 'constructs';
 import { BUNDLING } from '../bundling';
 import { deployedFunctionName, queuesAiWork, type FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
-import { ENV } from '../runtime-names';
+import { ENV, SERVICE_NAME } from '../runtime-names';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 import { BINDINGS, type DatabaseResources, type ServiceResources } from './service-resources';
 
-
-export const SERVICE_NAME = 'investigation-analysis';
+export { SERVICE_NAME };
 
 /**
  * The functions' Powertools service name, per stage (`investigation-analysis-prod`): it is the `service`
- * field of every log line and the dimension of the sweeper's EMF metric, so two stages in one account
+ * field of every log line and trace and the dimension of the service's EMF metrics, so two stages in one account
  * never feed each other's alarms.
  */
 export const serviceNameOf = (config: Pick<StageConfig, 'stage'>): string => `${SERVICE_NAME}-${config.stage}`;
@@ -71,7 +70,7 @@ export class ServiceLambda extends NodejsFunction {
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
-      environment: { POWERTOOLS_SERVICE_NAME: serviceNameOf(config), NODE_OPTIONS: '--enable-source-maps', ...environment },
+      environment: { [ENV.serviceName]: serviceNameOf(config), NODE_OPTIONS: '--enable-source-maps', ...environment },
       // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
       ...(database && {
         vpc: database.vpc,

@@ -1,7 +1,8 @@
 /** The sweeper's pure rules: selection, failure accounting, report math, vector literals, time budgets. */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { timeBudgetFor } from '../../layers/core/embeddings/job';
-import { publishSweepMetrics, SWEEPER_METRIC } from '../../layers/core/embeddings/metrics';
+import { publishSweepMetrics } from '../../layers/core/embeddings/metrics';
+import { SERVICE_METRICS } from '../../layers/core/metrics';
 import { sweepReportSchema } from '../../layers/core/embeddings/report';
 import { fromVectorLiteral, isRetryable, toVectorLiteral } from '../../layers/core/embeddings/sources';
 import {
@@ -90,7 +91,7 @@ test('the metric: PendingOver24hAfterSweep in namespace InvestigationAnalysis as
     return true;
   });
   try {
-    const metrics = new Metrics({ namespace: SWEEPER_METRIC.namespace, serviceName: 'investigation-analysis' });
+    const metrics = new Metrics({ namespace: SERVICE_METRICS.namespace, serviceName: 'investigation-analysis' });
     publishSweepMetrics(buildReport({
       tally: emptyTally(), backlog: { pendingOlderThanCutoff: 3, remaining: 1, givenUp: 0 }, maxAttempts: 5, stoppedBy: 'done',
       startedAt: new Date(), finishedAt: new Date(),

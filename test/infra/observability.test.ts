@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ALARM_RULE_IDS, assertLegalWindow, defaultMaxConnections, FUNCTION_COMPUTE_THRESHOLDS, parseAlarmOverrides, resolveAlarms } from '../../lib/alarms';
-import { functions, type QueueName, callsBedrock } from '../../lib/manifest';
+import { functions, type QueueName } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
 import { newApp as newCdkApp } from '../support/cdk-app';
@@ -60,27 +60,21 @@ describe('observability of the dev app', () => {
   const expectWindow = (a: Json, { periods, comparison, threshold, missing }: { periods: number; comparison: string; threshold: number; missing: string }) => {
     expect(a).toMatchObject({ EvaluationPeriods: periods, DatapointsToAlarm: periods, ComparisonOperator: comparison, Threshold: threshold, TreatMissingData: missing });
   };
-  const metricFilters = () => Object.values(template.findResources('AWS::Logs::MetricFilter')).map((r) => r.Properties as Json);
-  const functionLogGroupOutput = (id: string) => new RegExp(`PublishOutputRef${id.replace(/-/g, '')}logs`);
+  /** the dimension every metric of the service's own carries: the stage's Powertools service name */
+  const serviceDimension = { service: 'investigation-analysis-dev' };
 
-  test('AI throttling above 10 in 5 minutes: [AI:Throttle] counted per region, summed', () => {
+  test('AI throttling above 10 in 5 minutes: the AiThrottles metric (EMF) per region, summed', () => {
     const a = alarm('aiThrottles');
     expectWindow(a, { periods: 1, comparison: GREATER, threshold: 10, missing: 'notBreaching' });
     const metrics = metricsOf(a);
-    expect(metrics.map((m) => m.dimensions.Region).sort()).toEqual(['us-east-1', 'us-west-2']);
-    for (const m of metrics) expect(m).toMatchObject({ namespace: 'InvestigationAnalysis/dev', metricName: 'AiThrottles', stat: 'Sum', period: 300 });
+    expect(metrics.map((m) => m.dimensions)).toEqual(expect.arrayContaining([{ ...serviceDimension, Region: 'us-east-1' }, { ...serviceDimension, Region: 'us-west-2' }]));
+    expect(metrics).toHaveLength(2);
+    for (const m of metrics) expect(m).toMatchObject({ namespace: 'InvestigationAnalysis', metricName: 'AiThrottles', stat: 'Sum', period: 300 });
     expect(expressionOf(a)).toBe('FILL(r0, 0) + FILL(r1, 0)');
-    // one filter per log group of a function that calls Bedrock, with the region as dimension
-    const bedrockUsers = functions.filter(callsBedrock);
-    const throttleFilters = metricFilters().filter((f) => f.MetricTransformations[0].MetricName === 'AiThrottles');
-    expect(throttleFilters).toHaveLength(bedrockUsers.length);
-    for (const fn of bedrockUsers) {
-      const filter = throttleFilters.find((f) => functionLogGroupOutput(fn.id).test(JSON.stringify(f.LogGroupName)));
-      expect(filter).toMatchObject({
-        FilterPattern: '{ $.message = "[AI:Throttle]" }',
-        MetricTransformations: [{ MetricValue: '1', Dimensions: [{ Key: 'Region', Value: '$.region' }] }],
-      });
-    }
+  });
+
+  test('the alarms read metrics, not log text: no metric filter is left', () => {
+    expect(template.findResources('AWS::Logs::MetricFilter')).toEqual({});
   });
 
   test('database: CPU above 80 % for 5 minutes, free storage below 5 GiB, connections above 80 % of max_connections', () => {
@@ -145,14 +139,10 @@ describe('observability of the dev app', () => {
   test('RetentionCronLastRun absent for 26 hours: 26 hourly periods without a run, missing data breaching', () => {
     const a = alarm('retentionSilence');
     expectWindow(a, { periods: 26, comparison: LESS, threshold: 1, missing: 'breaching' });
-    expect(metricsOf(a)).toEqual([{ namespace: 'InvestigationAnalysis/dev', metricName: 'RetentionCronLastRun', dimensions: {}, stat: 'Sum', period: 3600 }]);
+    expect(metricsOf(a)).toEqual([{ namespace: 'InvestigationAnalysis', metricName: 'RetentionCronLastRun', dimensions: serviceDimension, stat: 'Sum', period: 3600 }]);
     // legal: periods of an hour or more may span up to 7 days
     expect(26 * 3600).toBeGreaterThan(86_400);
     expect(26 * 3600).toBeLessThanOrEqual(604_800);
-    const filters = metricFilters().filter((f) => f.MetricTransformations[0].MetricName === 'RetentionCronLastRun');
-    expect(filters).toHaveLength(1);
-    expect(filters[0]).toMatchObject({ FilterPattern: '{ $.message = "RetentionCronLastRun" }' });
-    expect(JSON.stringify(filters[0]!.LogGroupName)).toMatch(functionLogGroupOutput('retention-sweep'));
   });
 
   test('every queue has a DLQ, and every DLQ (the schedules one too) an alarm above 0 messages', () => {
@@ -174,28 +164,14 @@ describe('observability of the dev app', () => {
     dlqAlarmed('schedules', 'ias-dev-schedules', service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never));
   });
 
-  test('log markers: [AUDIT FAILURE], [QUALITY_CHECK_FAILURE], [AI:fallback] and [AI:Shed] are counted and alarmed', () => {
-    const filtersFor = (metric: string) => metricFilters().filter((f) => f.MetricTransformations[0].MetricName === metric);
-    const databaseUsers = functions.filter((f) => f.uses.includes('database')).length;
-    const bedrockUsers = functions.filter(callsBedrock).length;
-    for (const [metric, marker, count] of [
-      ['AuditFailures', '[AUDIT FAILURE]', databaseUsers],
-      ['QualityCheckFailures', '[QUALITY_CHECK_FAILURE]', databaseUsers],
-      ['AiFallbacks', '[AI:fallback]', bedrockUsers],
-      ['AiSheds', '[AI:Shed]', bedrockUsers],
-    ] as const) {
-      const filters = filtersFor(metric);
-      expect(filters).toHaveLength(count);
-      for (const f of filters) expect(f.FilterPattern).toBe(`{ $.message = "${marker}" }`);
-    }
-    // the quality worker and the watchdog (which fails stuck checks) are among the watched log groups
-    for (const id of ['quality-worker', 'analysis-watchdog']) {
-      expect(filtersFor('QualityCheckFailures').some((f) => functionLogGroupOutput(id).test(JSON.stringify(f.LogGroupName)))).toBe(true);
-    }
+  test('audit failures, quality check failures, AI fallbacks and sheds are alarmed on their metrics (EMF)', () => {
+    const metricOf = { auditFailures: 'AuditFailures', qualityCheckFailures: 'QualityCheckFailures', aiSheds: 'AiSheds', aiFallbacks: 'AiFallbacks' };
     for (const [name, threshold, period] of [['auditFailures', 0, 300], ['qualityCheckFailures', 0, 300], ['aiSheds', 0, 300], ['aiFallbacks', 7, 900]] as const) {
       const a = alarm(name);
       expectWindow(a, { periods: 1, comparison: GREATER, threshold, missing: 'notBreaching' });
-      for (const m of metricsOf(a)) expect(m).toMatchObject({ namespace: 'InvestigationAnalysis/dev', stat: 'Sum', period });
+      for (const m of metricsOf(a)) {
+        expect(m).toMatchObject({ namespace: 'InvestigationAnalysis', metricName: metricOf[name], stat: 'Sum', period, dimensions: expect.objectContaining(serviceDimension) });
+      }
     }
   });
 
@@ -257,7 +233,8 @@ describe('observability of the dev app', () => {
       'by routeKey', // per-route traffic, latency and errors from the access logs
       '\\"AWS/ApiGateway\\",\\"Latency\\"',
       'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesNotVisible',
-      '\\"AiThrottles\\",\\"Region\\",\\"us-east-1\\"', '\\"AiFallbacks\\",\\"Region\\",\\"us-west-2\\"', '\\"AiSheds\\"',
+      '\\"AiThrottles\\",\\"Region\\",\\"us-east-1\\",\\"service\\",\\"investigation-analysis-dev\\"', '\\"Region\\",\\"us-west-2\\"', '\\"AiFallbacks\\"', '\\"AiSheds\\"',
+      '\\"RateLimitRefusals\\"', '\\"AiQuotaWaits\\"',
       '\\"AWS/Bedrock\\",\\"Invocations\\"', '\\"region\\":\\"us-west-2\\"',
       'stats count(*) as analyses by outcome',
       'CPUUtilization', 'DatabaseConnections', 'FreeStorageSpace',
@@ -329,9 +306,11 @@ describe('the alarm table', () => {
     expect(() => stageConfig(newApp({ alarmEmails: 'a@example.com, oncall' }).node)).toThrow(/alarmEmails .*not one: oncall$/);
   });
 
-  test('the AI markers the alarms count are the ones the gateway and shedder log', () => {
+  test('the gateway and shedder write each AI marker and count its metric beside it', () => {
     const source = ['gateway.ts', 'shedder.ts'].map((f) => readFileSync(join(root, 'layers/core/ai', f), 'utf8')).join('\n');
-    for (const marker of ['[AI:Throttle]', '[AI:fallback]', '[AI:Shed]']) expect(source).toContain(`logger.warn('${marker}'`);
+    for (const [marker, metric] of [['[AI:Throttle]', 'aiThrottles'], ['[AI:fallback]', 'aiFallbacks'], ['[AI:Shed]', 'aiSheds']] as const) {
+      expect(source).toMatch(new RegExp(`logger\\.warn\\('${marker.replace(/[[\]]/g, '\\$&')}'.*\\n\\s*countEvent\\('${metric}'`));
+    }
   });
 });
 

@@ -21,6 +21,7 @@ import { AI_MODEL_ENV, config, DEFAULT_AI_MODELS, env, ENV, type AiModels } from
 import { database } from '../db/connection';
 import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
 import { recordCall } from './ledger';
 import { modelIdForRegion } from './models';
@@ -111,6 +112,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       if (phase.regions.length === 0) continue;
       if (phase.home === fallback) {
         logger.warn('[AI:fallback]', { purpose, from: primary, to: fallback, modelId, failures, ...context });
+        countEvent('aiFallbacks', primary);
       }
       for (let n = 1; n <= config.attemptsPerRegion; n++) {
         let region: string;
@@ -118,7 +120,10 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
           region = await acquire(db, { regions: phase.regions, organizationId: context.organizationId, now, sleep, maxWaitMs: config.quotaMaxWaitMs });
         } catch (error) {
           // a full quota is not an outage: the caller waits its turn (QuotaExhaustedError says until when)
-          if (error instanceof QuotaExhaustedError) logger.warn('[AI:QuotaFull]', { purpose, regions: phase.regions, retryAt: error.retryAt.toISOString(), failures, ...context });
+          if (error instanceof QuotaExhaustedError) {
+            logger.warn('[AI:QuotaFull]', { purpose, regions: phase.regions, retryAt: error.retryAt.toISOString(), failures, ...context });
+            countEvent('aiQuotaWaits');
+          }
           throw error;
         }
         attempts++;

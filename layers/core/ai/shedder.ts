@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { config, ENV } from '../config';
 import type { AiPurpose, Database } from '../db/schema';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { recordCall } from './ledger';
 
 const SHEDDER_WINDOW_MS = 60_000;
@@ -72,6 +73,7 @@ export interface ThrottleRecord {
 export const recordThrottle = async (db: Kysely<Database>, t: ThrottleRecord): Promise<void> => {
   // Logged first so the marker is there even if the ledger write fails.
   logger.warn('[AI:Throttle]', { region: t.region, purpose: t.purpose, modelId: t.modelId, errorName: t.errorName, analysisId: t.analysisId });
+  countEvent('aiThrottles', t.region);
   await recordCall(db, { ...t, outcome: 'throttled' });
 };
 
@@ -85,6 +87,7 @@ export const recordTimeout = async (db: Kysely<Database>, t: TimeoutRecord): Pro
   logger.warn('[AI:Timeout]', {
     region: t.region, purpose: t.purpose, modelId: t.modelId, errorName: t.errorName, timeoutMs: t.timeoutMs, latencyMs: Math.round(t.latencyMs), analysisId: t.analysisId,
   });
+  countEvent('aiTimeouts', t.region);
   const { timeoutMs: _timeoutMs, ...entry } = t;
   await recordCall(db, { ...entry, outcome: 'timed_out' });
 };
@@ -132,6 +135,7 @@ export const guardAgainstShedding = async (db: Kysely<Database>, o: GuardOptions
   if (!shouldShed(o.purpose, recentThrottles, o.disabled)) return;
   const error = new QualityShedError(recentThrottles, o.purpose);
   logger.warn('[AI:Shed]', { purpose: o.purpose, region: o.region, modelId: o.modelId, recentThrottles, analysisId: o.analysisId });
+  countEvent('aiSheds', o.region);
   await recordCall(db, {
     purpose: o.purpose, region: o.region, modelId: o.modelId, outcome: 'shed', errorName: error.name,
     userId: o.userId, analysisId: o.analysisId, at: o.now,

@@ -43,6 +43,7 @@ import type { RetrievalQuality } from '../domain/similarity';
 import type { QualityState } from '../domain/vocabulary';
 import { conflict, notFound, unavailable } from '../errors';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { claimLease, holdLease } from './lease';
 import { neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './prompts';
@@ -277,6 +278,7 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     }
     const reason = reasonOf(error);
     logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
+    countEvent('qualityCheckFailures');
     await db.updateTable('analyses').set({ generation_status: QUALITY_MOVES.failed.to, quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
       .where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.failed.from).execute();
     return 'failed';

@@ -28,6 +28,7 @@ import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '
 import type { Database, GenerationStatus } from '../db/schema';
 import { guardedMove } from '../domain/generation-status';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { QUALITY_FAILURE_MARKER } from './quality';
 import { failedAttemptDelaySeconds } from './lease';
 
@@ -113,7 +114,10 @@ export const runWatchdog = async (
     .set({ generation_status: WATCHDOG_MOVES.releaseChecking.to, quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, ai_wait_until: null, updated_at: now })
     .where('generation_status', 'in', WATCHDOG_MOVES.releaseChecking.from).where(quietSince(cut.checking))
     .returning('id').execute();
-  for (const { id } of released) logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
+  for (const { id } of released) {
+    logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
+    countEvent('qualityCheckFailures');
+  }
 
   const generating = await db.updateTable('analyses')
     .set({ generation_status: WATCHDOG_MOVES.failGenerating.to, error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { escapeUnsafeDeep } from '../strings';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { AUDIT_FAILURE_MARKER } from '../../../lib/runtime-names';
 
 export { AUDIT_FAILURE_MARKER };
@@ -44,6 +45,7 @@ export const writeAudit = async (db: Kysely<Database>, raw: AuditEntry): Promise
   } catch (error) {
     const message = (error as Error).message?.slice(0, 2000) || String(error);
     logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, outcome: entry.outcome, error: message });
+    countEvent('auditFailures');
     // remembered for audit-health; when the database itself is down this fails too, and the log line is what is left
     await db.insertInto('audit_failures').values({ action: entry.action, error_message: message }).execute()
       .catch((cause: unknown) => logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, error: 'could not record the failure', cause: String(cause) }));

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import { env, ENV } from '../config';
 import type { Database } from '../db/schema';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { configuredLimits, countHit, RATE_LIMIT_MARKER, type Hit } from '../ratelimit/limiter';
 import { tooManyRequests, type Limit } from '../ratelimit/limits';
 
@@ -67,5 +68,6 @@ export const countAccountAttempt = async (db: Kysely<Database>, name: string): P
   }
   if (hit.count <= limit.count) return undefined;
   logger.warn(`${RATE_LIMIT_MARKER} sign-in refused for the account`, { key, limit: limit.count, windowSeconds: limit.windowSeconds, count: hit.count });
+  countEvent('rateLimitRefusals');
   return tooManyRequests(`Too many sign-in attempts for this account; try again in ${hit.retryAfterSeconds} seconds.`, hit.retryAfterSeconds);
 };

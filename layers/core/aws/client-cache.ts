@@ -1,4 +1,8 @@
-/** The process's SDK clients, cached (its own module, so a function pays only for the clients it loads). */
+/**
+ * The process's SDK clients, cached (its own module, so a function pays only for the clients it loads),
+ * each captured by the tracer when made: every call it sends is a subsegment of the trace (namespace aws).
+ */
+import { tracer } from '../tracer';
 
 const clients = new Map<string, unknown>();
 
@@ -9,7 +13,7 @@ const clients = new Map<string, unknown>();
 export const cachedClient = <T>(key: string, make: () => T): T => {
   let client = clients.get(key) as T | undefined;
   if (client === undefined) {
-    client = make();
+    client = tracer.captureAWSv3Client(make());
     clients.set(key, client);
   }
   return client;

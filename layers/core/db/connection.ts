@@ -5,7 +5,7 @@
  *   signs in with a fresh auth token of the function's role, so a rotation of the database secret (which
  *   only the proxy reads) never strands a warm function;
  * - otherwise embedded PGlite (PostgreSQL in WASM) with pgvector, in DATA_DIR (default .twin/pgdata).
- * PGlite is loaded lazily so deployed bundles never carry it.
+ * PGlite is loaded lazily so deployed bundles never carry it. Either way every statement is traced (./tracing.ts).
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
@@ -15,6 +15,7 @@ import type { Database } from './schema';
 import { rdsAuthToken } from '../aws/rds-auth-token';
 import { functions } from '../../../lib/manifest';
 import { timeoutsFor } from './errors';
+import { tracedDialect } from './tracing';
 
 export const POOL_MAX = 10;
 /** RDS Proxy for PostgreSQL listens on PostgreSQL's port */
@@ -106,12 +107,12 @@ const endOnReadTimeout = (client: PoolClient): void => {
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
   if (target.engine === 'postgres') {
     const { pool, closed } = closeablePool(target.config);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool })) });
     return { db, engine: 'postgres', close: async () => { await db.destroy(); await closed(); } };
   }
   const pglite = await openPglite(target.dataDir);
   const { PGliteDialect } = await import('kysely-pglite-dialect');
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(pglite)) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 };
 

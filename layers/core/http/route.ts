@@ -15,6 +15,7 @@ import { config, env, ENV } from '../config';
 import { parseBodyWith, parseWith, type RouteContract } from '../contract';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
 import { lambdaContextLogging, logger } from '../logger';
+import { handlerTracing } from '../tracer';
 import { enforceRateLimit } from '../ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from '../errors';
 import { unsafeTextIssues } from '../strings';
@@ -235,6 +236,7 @@ type RouteImpl<C extends RouteContract> = (input: RouteInput<C>) => Promise<Rout
 export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, options: RouteOptions = {}) => {
   const manifestRoute = manifestRouteOf(contract);
   return middy<HttpEvent, HttpResult>()
+    .use(handlerTracing())
     .use(lambdaContextLogging())
     .before(({ event }) => {
       if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);

@@ -17,6 +17,7 @@ import type { Database } from '../db/schema';
 import type { JobTrigger } from '../domain/vocabulary';
 import { timeBudgetFor } from '../embeddings/job';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { recordJobRun } from './job-runs';
 import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
@@ -232,6 +233,7 @@ export const runRetentionSweep = async (
   const { report, jobRunId } = await recordJobRun(db, { job: RETENTION_JOB, trigger },
     () => sweepRetention(db, { timeBudgetMs: timeBudgetFor(trigger, remainingMs), ...options }));
   logger.info(RETENTION_LOG_MARKER, { jobRunId, trigger, report });
+  countEvent('retentionRuns');
   await writeAudit(db, {
     action: RETENTION_AUDIT_ACTION, outcome: 'success', target: `job_run:${jobRunId}`,
     detail: { trigger, deleted: Object.fromEntries(Object.entries(report.categories).map(([c, r]) => [c, r.deleted])), complete: report.complete },

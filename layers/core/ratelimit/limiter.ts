@@ -14,6 +14,7 @@ import { database } from '../db/connection';
 import type { Database } from '../db/schema';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
 import { logger } from '../logger';
+import { countEvent } from '../metrics';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, rateClassOf, tooManyRequests, type RateLimits } from './limits';
 
 export const RATE_LIMIT_MARKER = '[RATE_LIMIT]';
@@ -101,5 +102,6 @@ export const enforceRateLimit = async (event: HttpEvent, route: HttpTrigger & { 
   logger.warn(`${RATE_LIMIT_MARKER} request refused`, {
     key, route: event.routeKey, limit: limit.count, windowSeconds: limit.windowSeconds, count: hit.count, retryAfterSeconds: hit.retryAfterSeconds,
   });
+  countEvent('rateLimitRefusals');
   throw tooManyRequests(`Too many requests; try again in ${hit.retryAfterSeconds} seconds.`, hit.retryAfterSeconds);
 };

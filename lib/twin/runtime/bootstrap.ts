@@ -8,9 +8,12 @@
  * - the task root: the handler's bundle can require Node's built-ins and its own files, nothing else
  *   (no node_modules of the project, no stand-in packages);
  * - logs: whatever the function writes goes to the twin, in order with the invocation results.
- * Then it answers invocations one at a time, as a Lambda execution environment does.
+ * Then it answers invocations one at a time, as a Lambda execution environment does, each with its own
+ * X-Ray trace header (`_X_AMZN_TRACE_ID`, as active tracing sets it: the functions' tracer records under
+ * it; with no X-Ray daemon here, what it sends over UDP is dropped).
  * Bundled to plain JavaScript (lib/twin/assembly/bundles.ts): worker threads skip jest's and tsx's transforms.
  */
+import { randomBytes } from 'node:crypto';
 import Module from 'node:module';
 import net from 'node:net';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -103,6 +106,10 @@ const captureOutput = () => {
   }
 };
 
+/** A new trace per invocation, sampled (a trace id is 1-<epoch seconds, hex>-<96 random bits>). */
+const traceHeader = (): string =>
+  `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')};Parent=${randomBytes(8).toString('hex')};Sampled=1`;
+
 const main = async () => {
   const data = workerData as BootstrapData;
   const started = performance.now();
@@ -132,6 +139,7 @@ const main = async () => {
   parentPort!.on('message', (message: ToRuntime) => {
     if (message.type !== 'invoke') return;
     const { deadline, ...context } = message.context;
+    process.env._X_AMZN_TRACE_ID = traceHeader();
     const lambdaContext = {
       ...context,
       callbackWaitsForEmptyEventLoop: true,
