@@ -3,6 +3,8 @@
  * (lib/stacks/service-function.ts) and the local twin hands the same to esbuild (lib/twin/assembly/bundles.ts),
  * so the code the twin runs is the code a deploy ships. Plain data: the twin must not load aws-cdk-lib.
  */
+import type { BuildOptions } from 'esbuild';
+
 export const BUNDLING = {
   minify: true,
   sourceMap: true,
@@ -17,3 +19,19 @@ export const BUNDLING = {
    */
   externalModules: ['@electric-sql/*', 'kysely-pglite-dialect', 'fauxqs'],
 } as const;
+
+/** NODE_OPTIONS of every function: source maps turn a minified stack trace into file and line. */
+export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
+
+/** The same settings as esbuild's own options, for the twin's bundles and the bench (NodejsFunction takes them as props). */
+export const esbuildOptions = (): BuildOptions => ({
+  bundle: true,
+  platform: 'node',
+  target: BUNDLING.target,
+  format: BUNDLING.format,
+  minify: BUNDLING.minify,
+  sourcemap: BUNDLING.sourceMap,
+  sourcesContent: BUNDLING.sourcesContent,
+  external: [...BUNDLING.externalModules],
+  logLevel: 'error',
+});
