@@ -12,6 +12,11 @@ export const BUNDLING = {
   target: 'node22',
   format: 'cjs',
   /**
+   * A package's ES module build before its CommonJS one (esbuild's default on the node platform is the
+   * reverse): esbuild drops the unused exports of ES modules only, and the AWS SDK ships both builds.
+   */
+  mainFields: ['module', 'main'],
+  /**
    * Left out of the bundles: only the local twin uses these. The AWS SDK is bundled, not taken from the
    * Lambda runtime, whose copy lags behind and need not carry every package used (s3-request-presigner);
    * a bundled SDK is the one the tests ran. It also starts faster (`npm run bench -- bundles`: init
@@ -32,6 +37,7 @@ export const esbuildOptions = (): BuildOptions => ({
   minify: BUNDLING.minify,
   sourcemap: BUNDLING.sourceMap,
   sourcesContent: BUNDLING.sourcesContent,
+  mainFields: [...BUNDLING.mainFields],
   external: [...BUNDLING.externalModules],
   logLevel: 'error',
 });

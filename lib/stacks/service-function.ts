@@ -86,6 +86,7 @@ export class ServiceLambda extends NodejsFunction {
         sourcesContent: BUNDLING.sourcesContent,
         target: BUNDLING.target,
         format: OutputFormat.CJS,
+        mainFields: [...BUNDLING.mainFields],
         externalModules: [...BUNDLING.externalModules],
       },
     });

@@ -164,7 +164,9 @@ const bundles = (flags: string[]) => {
     console.log(`\n  ${row!.id}: inputs by package or folder, with the import chain that brings each in`);
     for (const [group, bytes] of groupBytes(row!.metafile)) {
       if (bytes < 1024) continue;
-      console.log(`  ${kB(bytes).padStart(8)}  ${group.padEnd(44)} ${(chains.get(group) ?? ['(not reached by a static import)']).slice(1).join(' → ')}`);
+      // each step named by its package or project file, consecutive steps within one package shown once
+      const steps = (chains.get(group) ?? []).slice(1).map((path) => inputGroup(path) === group || !path.includes('node_modules/') ? path.replace(/^.*node_modules\//, '') : inputGroup(path));
+      console.log(`  ${kB(bytes).padStart(8)}  ${group.padEnd(36)} ${steps.filter((step, i) => step !== steps[i - 1]).join(' → ')}`);
     }
     return;
   }
