@@ -4,6 +4,7 @@
  * so the code the twin runs is the code a deploy ships. Plain data: the twin must not load aws-cdk-lib.
  */
 import type { BuildOptions } from 'esbuild';
+import { PROJECT_ROOT } from './paths';
 
 export const BUNDLING = {
   minify: true,
@@ -16,6 +17,11 @@ export const BUNDLING = {
    * reverse): esbuild drops the unused exports of ES modules only, and the AWS SDK ships both builds.
    */
   mainFields: ['module', 'main'],
+  /**
+   * Packages replaced in every bundle: the SDK's default credential chain by the one link a function uses
+   * (layers/core/aws/credentials.ts). Paths are relative to the project root.
+   */
+  alias: { '@aws-sdk/credential-provider-node': './layers/core/aws/credentials.ts' },
   /**
    * Left out of the bundles: only the local twin uses these. The AWS SDK is bundled, not taken from the
    * Lambda runtime, whose copy lags behind and need not carry every package used (s3-request-presigner);
@@ -38,6 +44,9 @@ export const esbuildOptions = (): BuildOptions => ({
   sourcemap: BUNDLING.sourceMap,
   sourcesContent: BUNDLING.sourcesContent,
   mainFields: [...BUNDLING.mainFields],
+  alias: { ...BUNDLING.alias },
+  // where the alias paths resolve (NodejsFunction runs esbuild in its projectRoot, the same folder)
+  absWorkingDir: PROJECT_ROOT,
   external: [...BUNDLING.externalModules],
   logLevel: 'error',
 });

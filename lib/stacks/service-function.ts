@@ -87,6 +87,7 @@ export class ServiceLambda extends NodejsFunction {
         target: BUNDLING.target,
         format: OutputFormat.CJS,
         mainFields: [...BUNDLING.mainFields],
+        esbuildArgs: { '--alias': Object.entries(BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
         externalModules: [...BUNDLING.externalModules],
       },
     });
