@@ -8,6 +8,12 @@ import { PROJECT_ROOT } from './paths';
 
 export const BUNDLING = {
   minify: true,
+  /**
+   * A source map beside each bundle (index.js.map, in the deployed code package), not loaded at run time:
+   * NODE_OPTIONS=--enable-source-maps would read it on every cold start (+10–40 ms of init, measured by
+   * `npm run bench -- bundles`). A logged stack position (index.js:1:COLUMN) is mapped afterwards from the
+   * function's own code (docs/runbook.md, "A stack trace from a function's logs").
+   */
   sourceMap: true,
   sourcesContent: false,
   target: 'node22',
@@ -30,9 +36,6 @@ export const BUNDLING = {
    */
   externalModules: ['@electric-sql/*', 'kysely-pglite-dialect', 'fauxqs'],
 } as const;
-
-/** NODE_OPTIONS of every function: source maps turn a minified stack trace into file and line. */
-export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
 /** The same settings as esbuild's own options, for the twin's bundles and the bench (NodejsFunction takes them as props). */
 export const esbuildOptions = (): BuildOptions => ({

@@ -10,7 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { BUNDLING, FUNCTION_NODE_OPTIONS } from '../bundling';
+import { BUNDLING } from '../bundling';
 import { deployedFunctionName, queuesAiWork, type FunctionSpec } from '../manifest';
 import { PROJECT_ROOT } from '../paths';
 import { ENV } from '../runtime-names';
@@ -71,7 +71,7 @@ export class ServiceLambda extends NodejsFunction {
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
-      environment: { POWERTOOLS_SERVICE_NAME: serviceNameOf(config), NODE_OPTIONS: FUNCTION_NODE_OPTIONS, ...environment },
+      environment: { POWERTOOLS_SERVICE_NAME: serviceNameOf(config), ...environment },
       // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
       ...(database && {
         vpc: database.vpc,

@@ -37,7 +37,7 @@ import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { SimulatedTime } from '../support/simulated-time';
 import { functions } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { esbuildOptions, FUNCTION_NODE_OPTIONS } from '../../lib/bundling';
+import { esbuildOptions } from '../../lib/bundling';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
@@ -147,12 +147,12 @@ const bundles = (flags: string[]) => {
     const { metafile } = buildSync({ ...esbuildOptions(), entryPoints: [join(PROJECT_ROOT, fn.entry)], outfile, metafile: true });
     const script = `const t=performance.now();require(${JSON.stringify(outfile)});process.stdout.write(String(performance.now()-t))`;
     const inits = Array.from({ length: RUNS }, () => Number(execFileSync(process.execPath, ['-e', script], {
-      cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: FUNCTION_NODE_OPTIONS },
+      cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, // a function runs without any
     })));
     rows.push({ id: fn.id, entry: fn.entry, bytes: statSync(outfile).size, initMs: median(inits), metafile: metafile! });
   }
   console.log(`\nPer-function bundle (lib/bundling.ts: minified, the AWS SDK bundled, as deployed) and handler init`
-    + ` (fresh process, NODE_OPTIONS='${FUNCTION_NODE_OPTIONS}', median of ${RUNS}):`);
+    + ` (fresh process, median of ${RUNS}):`);
   console.log(`  ${'function'.padEnd(26)} ${'bundle'.padStart(9)} ${'init'.padStart(9)}  ${why ? 'largest inputs' : 'entry'}`);
   for (const r of rows) {
     const detail = why ? groupBytes(r.metafile).slice(0, 6).map(([group, bytes]) => `${group} ${kB(bytes)}`).join(', ') : r.entry;
