@@ -70,7 +70,7 @@ export class ServiceLambda extends NodejsFunction {
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
-      environment: { [ENV.serviceName]: serviceNameOf(config), NODE_OPTIONS: '--enable-source-maps', ...environment },
+      environment: { [ENV.serviceName]: serviceNameOf(config), ...environment },
       // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
       ...(database && {
         vpc: database.vpc,
@@ -85,6 +85,8 @@ export class ServiceLambda extends NodejsFunction {
         sourcesContent: BUNDLING.sourcesContent,
         target: BUNDLING.target,
         format: OutputFormat.CJS,
+        mainFields: [...BUNDLING.mainFields],
+        esbuildArgs: { '--alias': Object.entries(BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
         externalModules: [...BUNDLING.externalModules],
       },
     });

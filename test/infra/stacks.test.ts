@@ -49,7 +49,7 @@ const EXPECTED_ENV: Record<Resource, string[]> = {
   userPoolAdmin: [ENV.userPoolId, ENV.userPoolClientId],
   seedImports: [ENV.filesBucket],
 };
-const BASE_ENV = [ENV.functionId, 'POWERTOOLS_SERVICE_NAME', 'NODE_OPTIONS'];
+const BASE_ENV = [ENV.functionId, 'POWERTOOLS_SERVICE_NAME'];
 /** Cron routes accept an admin token: only their functions verify one, so only they get the pool's issuer. */
 const TOKEN_ENV = [ENV.jwtIssuer, ENV.jwtAudience];
 
@@ -150,7 +150,7 @@ describe('the dev app', () => {
         TracingConfig: { Mode: 'Active' },
       });
       expect(props.FunctionName).toBe(functionName(service.config, spec.id));
-      expect(props.Environment.Variables).toMatchObject({ FUNCTION_ID: spec.id, NODE_OPTIONS: '--enable-source-maps' });
+      expect(props.Environment.Variables).toMatchObject({ FUNCTION_ID: spec.id });
     }
     // besides ours, only CDK's handlers: the VPC's default-security-group stripper and the trigger provider
     const others = Object.keys(Template.fromStack(service.data).findResources('AWS::Lambda::Function')).filter((id) => id !== fn(MIGRATE_FUNCTION_ID).logicalId);

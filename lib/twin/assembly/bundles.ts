@@ -5,31 +5,25 @@
  * way (it must be plain JavaScript: worker threads do not go through jest's or tsx's transforms).
  */
 import { join } from 'node:path';
-import { BUNDLING } from '../../bundling';
+import type { BuildOptions } from 'esbuild';
+import { esbuildOptions } from '../../bundling';
 import { PROJECT_ROOT } from '../../paths';
 import { appSourceHash, buildOnce, CACHE_ROOT, hashFiles } from './assembly';
 
-const esbuild = async (entryPoints: Record<string, string>, outdir: string, options: { minify: boolean; external: string[] }) => {
+const esbuild = async (entryPoints: Record<string, string>, outdir: string, overrides: BuildOptions = {}) => {
   const { build } = await import('esbuild');
   await build({
+    ...esbuildOptions(),
     entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([out, entry]) => [out, join(PROJECT_ROOT, entry)])),
     outdir,
-    bundle: true,
-    platform: 'node',
-    target: BUNDLING.target,
-    format: BUNDLING.format,
-    minify: options.minify,
-    sourcemap: BUNDLING.sourceMap,
-    sourcesContent: BUNDLING.sourcesContent,
-    external: options.external,
-    logLevel: 'error',
+    ...overrides,
   });
 };
 
 /** Bundles every function (by id) once per source hash; returns the folder holding `<id>/index.js`. */
 export const ensureBundles = async (entries: { id: string; entry: string }[], sourceHash = appSourceHash()): Promise<string> =>
   buildOnce(join(CACHE_ROOT, sourceHash, 'bundles'), (dir) =>
-    esbuild(Object.fromEntries(entries.map(({ id, entry }) => [`${id}/index`, entry])), dir, { minify: BUNDLING.minify, external: [...BUNDLING.externalModules] }));
+    esbuild(Object.fromEntries(entries.map(({ id, entry }) => [`${id}/index`, entry])), dir));
 
 /** The worker bootstrap (lib/twin/runtime/bootstrap.ts) as one JavaScript file. */
 export const ensureBootstrap = async (): Promise<string> => {

@@ -1,0 +1,27 @@
+/**
+ * What lib/bundling.ts promises of a function's bundle (issue 16, item 6): the SDK's credential chain is its
+ * environment link only, and the SDK comes in its ES module builds, whose unused exports are dropped. Built
+ * with the options the twin and the bench use; NodejsFunction gets the same settings (lib/stacks/service-function.ts).
+ */
+import { build, type Metafile } from 'esbuild';
+import { esbuildOptions } from '../../lib/bundling';
+
+let inputs: string[];
+beforeAll(async () => {
+  // the file viewer: the S3 client and its presigner, and the database's RDS signer
+  const { metafile } = await build({ ...esbuildOptions(), entryPoints: ['functions/http/storage-view.ts'], outdir: 'unused', write: false, metafile: true });
+  // what the bundle holds (esbuild also reads modules whose code it then drops)
+  const [bundle] = Object.entries((metafile as Metafile).outputs).filter(([path]) => path.endsWith('.js'));
+  inputs = Object.entries(bundle![1].inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path);
+});
+
+test("every SDK client's default credential chain is the environment link", () => {
+  expect(inputs).toContain('layers/core/aws/credentials.ts');
+  expect(inputs.filter((path) => /@aws-sdk\/(credential-provider-(?!env\/)|nested-clients\/)|@smithy\/credential-provider-imds/.test(path))).toEqual([]);
+});
+
+test('the AWS SDK comes in its ES module builds', () => {
+  const sdk = inputs.filter((path) => /@aws-sdk\/client-s3\//.test(path));
+  expect(sdk.length).toBeGreaterThan(0);
+  expect(sdk.filter((path) => path.includes('/dist-cjs/'))).toEqual([]);
+});
