@@ -8,9 +8,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { httpRoutes, type Access } from '../../../lib/manifest';
-import { callerFromClaims, callerFromEvent, type Caller, type OrgCaller } from '../auth/caller';
-import { cronSecret, sameSecret } from '../auth/cron';
-import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
+import { callerFromEvent, type Caller, type OrgCaller } from '../auth/caller';
 import { config, env, ENV } from '../config';
 import { parseBodyWith, parseWith, type RouteContract } from '../contract';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors';
@@ -27,43 +25,28 @@ type ManifestRoute = ReturnType<typeof httpRoutes>[number];
 
 const routeByKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r]));
 
-const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
+export const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
 /**
  * Administrators are the service's operators and belong to no organization (docs/admin.md): a token with
  * both the admin group and an organization is a customer account that was put into the group, and
  * reaches nothing service-wide.
  */
-const OPERATOR_WITH_ORGANIZATION = 'This account is in the admin group but belongs to an organization. Administrators are the service\'s operators '
+export const OPERATOR_WITH_ORGANIZATION = 'This account is in the admin group but belongs to an organization. Administrators are the service\'s operators '
   + 'and belong to no organization; ask an operator to invite you as one (npm run users -- invite --role admin).';
 
+/** The check of a cron route's bearer (./cron-access.ts): handed in by the cron routes only, so no other route bundles it. */
+export type CronAccess = (event: HttpEvent) => Promise<Caller | undefined>;
+
 /** Checks the caller against the route's access level; returns who it is. */
-export const authorize = async (event: HttpEvent, access: Access): Promise<Caller | undefined> => {
+const authorize = async (event: HttpEvent, access: Access, cronAccess: CronAccess | undefined): Promise<Caller | undefined> => {
   if (access === 'public') return undefined;
-  if (access === 'cron') return authorizeCron(event);
+  if (access === 'cron') return cronAccess!(event);
   const caller = callerFromEvent(event);
   if (!caller) throw unauthorized();
   if (access === 'admin' && caller.role !== 'admin') throw forbidden('This route is for administrators.');
   if (access === 'admin' && caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
   if (access === 'investigator' && !caller.organizationId) throw forbidden('Your account belongs to no organization.');
-  return caller;
-};
-
-/** Cron routes: the scheduler's secret, or an administrator's token. A mismatch fails the run. */
-const authorizeCron = async (event: HttpEvent): Promise<Caller | undefined> => {
-  const token = bearerToken(header(event, 'authorization'));
-  if (!token) throw unauthorized('The cron bearer secret or an admin token is required.');
-  const secret = await cronSecret();
-  if (secret && sameSecret(token, secret)) return undefined;
-  let caller: Caller | undefined;
-  try {
-    caller = callerFromClaims(await verifyAccessToken(token));
-  } catch (error) {
-    if (error instanceof InvalidTokenError) throw unauthorized('The bearer is neither the cron secret nor a valid token.');
-    throw error;
-  }
-  if (caller?.role !== 'admin') throw forbidden('This route is for the scheduler and administrators.');
-  if (caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
   return caller;
 };
 
@@ -148,6 +131,8 @@ export interface RouteOptions {
    * refusal of an input (not JSON, another media type, a field the contract refuses) before its 4xx goes back.
    */
   refused?: (attempt: RefusedAttempt, refusal: ApiError) => Promise<void>;
+  /** a cron route's bearer check (./cron-access.ts); a cron route without one fails its cold start */
+  cronAccess?: CronAccess;
 }
 
 /** A parameter named by the client is reported by its name only when the name is plain: the details are audited. */
@@ -213,7 +198,7 @@ const answer = async <C extends RouteContract>(
     if (event.routeKey !== contract.route) throw new Error(`this function serves '${contract.route}', not '${event.routeKey}'`);
     // before the access check, so failed attempts count too (the key is the verified subject or the address)
     await enforceRateLimit(event, route);
-    const caller = await authorize(event, route.access);
+    const caller = await authorize(event, route.access, options.cronAccess);
     const response = await impl(await readInput(contract, event, caller, options));
     checkAnswer(contract, response.body);
     return json(response.status ?? contract.status ?? 200, response.body, response.headers);
@@ -235,6 +220,7 @@ type RouteImpl<C extends RouteContract> = (input: RouteInput<C>) => Promise<Rout
  */
 export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, options: RouteOptions = {}) => {
   const manifestRoute = manifestRouteOf(contract);
+  if (manifestRoute.access === 'cron' && !options.cronAccess) throw new Error(`'${contract.route}' is a cron route: give route() its cronAccess (http/cron-access.ts)`);
   return middy<HttpEvent, HttpResult>()
     .use(handlerTracing())
     .use(lambdaContextLogging())

@@ -9,6 +9,7 @@
 import type { Context } from 'aws-lambda';
 import type { JobTrigger } from '../embeddings/job';
 import type { RouteContract } from '../contract';
+import { cronAccess } from './cron-access';
 import { route, type RouteAnswer, type HttpEvent } from './route';
 import { withLambdaContext } from '../logger';
 
@@ -21,7 +22,7 @@ export const scheduledJobHandler = <C extends RouteContract>(
   run: (trigger: JobTrigger, context: Context | undefined) => Promise<RouteAnswer<C>['body']>,
 ) => {
   // API Gateway's 30 s caps an HTTP run well inside the function's own timeout, so no context is needed
-  const http = route(contract, async () => ({ body: await run('http', undefined) }));
+  const http = route(contract, async () => ({ body: await run('http', undefined) }), { cronAccess });
   // `route` puts the Lambda context on its own lines; a scheduled run gets it here (once per invocation)
   const scheduled = withLambdaContext(async (_event: ScheduledEvent, context: Context) => run('schedule', context));
   return async (event: HttpEvent | ScheduledEvent, context: Context) => {
