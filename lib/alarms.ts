@@ -10,7 +10,7 @@
 import * as z from 'zod';
 import { functions } from './manifest';
 
-export type Statistic = 'Sum' | 'Average' | 'Maximum' | 'Minimum';
+type Statistic = 'Sum' | 'Average' | 'Maximum' | 'Minimum';
 /** CloudWatch's TreatMissingData, minus `ignore` (which no alarm here wants) */
 export type MissingData = 'breaching' | 'notBreaching' | 'missing';
 
@@ -35,7 +35,7 @@ export interface AlarmRule {
 const NO_EVENT_IS_GOOD = 'the metric is published only when the event happens: no data means nothing happened';
 
 /** The alarms. Ids name the CloudWatch alarms (`<prefix>-<id>…`) and the runbook's sections. */
-export const ALARM_RULES = {
+const ALARM_RULES = {
   aiThrottles: {
     summary: 'Bedrock throttled more than 10 model calls in 5 minutes ([AI:Throttle], all regions together)',
     threshold: 10, unit: 'throttles', comparison: 'above', statistic: 'Sum', periodSeconds: 300, evaluationPeriods: 1,
@@ -144,7 +144,7 @@ export const FUNCTION_COMPUTE_THRESHOLDS: Record<string, Partial<Record<ComputeR
  * Duration, both summed over the period — which, like a container's CPU %, reaches 100 % when the
  * function uses all the CPU it has.
  */
-export const LAMBDA_MB_PER_VCPU = 1769;
+const LAMBDA_MB_PER_VCPU = 1769;
 export const allocatedVcpus = (memoryMb: number): number => memoryMb / LAMBDA_MB_PER_VCPU;
 
 // ── database max_connections ───────────────────────────────────────────────────────────────────
@@ -154,7 +154,7 @@ export const allocatedVcpus = (memoryMb: number): number => memoryMb / LAMBDA_MB
  * memory less what RDS keeps for the OS, so the real value is somewhat lower than this gives: check
  * `SHOW max_connections;` and set the `databaseMaxConnections` override if it differs much.
  */
-export const INSTANCE_CLASS_MEMORY_GIB: Record<string, number> = {
+const INSTANCE_CLASS_MEMORY_GIB: Record<string, number> = {
   't4g.micro': 1, 't4g.small': 2, 't4g.medium': 4, 't4g.large': 8, 't4g.xlarge': 16,
   'm7g.large': 8, 'm7g.xlarge': 16, 'm7g.2xlarge': 32, 'm7g.4xlarge': 64,
   'r7g.large': 16, 'r7g.xlarge': 32, 'r7g.2xlarge': 64,

@@ -25,9 +25,10 @@ export const BUNDLING = {
   mainFields: ['module', 'main'],
   /**
    * Packages replaced in every bundle: the SDK's default credential chain by the one link a function uses
-   * (layers/core/aws/credentials.ts). Paths are relative to the project root.
+   * (layers/core/aws/credentials.ts), and semver by the one comparison the X-Ray SDK makes with it
+   * (layers/core/aws/semver.ts). Paths are relative to the project root.
    */
-  alias: { '@aws-sdk/credential-provider-node': './layers/core/aws/credentials.ts' },
+  alias: { '@aws-sdk/credential-provider-node': './layers/core/aws/credentials.ts', semver: './layers/core/aws/semver.ts' },
   /**
    * Left out of the bundles: only the local twin uses these. The AWS SDK is bundled, not taken from the
    * Lambda runtime, whose copy lags behind and need not carry every package used (s3-request-presigner);

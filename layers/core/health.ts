@@ -8,7 +8,7 @@ import { s3Client, sqsClient } from './aws/clients';
 import { env, ENV } from './config';
 import { database, ping } from './db/connection';
 
-export interface CheckResult {
+interface CheckResult {
   status: 'ok' | 'failed';
   latency_ms: number;
   error?: string;
@@ -22,7 +22,7 @@ export interface HealthReport {
 
 const CHECK_TIMEOUT_MS = 3_000;
 
-export const timed = async (check: () => Promise<unknown>, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckResult> => {
+const timed = async (check: () => Promise<unknown>, timeoutMs = CHECK_TIMEOUT_MS): Promise<CheckResult> => {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {

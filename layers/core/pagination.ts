@@ -24,7 +24,7 @@ export const pageQueryShape = ({ defaultLimit, maxLimit }: { defaultLimit: numbe
 export const nextCursorSchema = z.string().nullable().describe('pass as `cursor` for the next page; null on the last page');
 
 /** A cursor from a place in the list's order (strings and numbers, JSON-encoded, base64url). */
-export const encodeCursor = (place: readonly (string | number)[]): string => Buffer.from(JSON.stringify(place)).toString('base64url');
+const encodeCursor = (place: readonly (string | number)[]): string => Buffer.from(JSON.stringify(place)).toString('base64url');
 
 /** The place a cursor encodes, checked against `schema`; a malformed cursor is a 400 on `cursor`. */
 export const decodeCursor = <T>(cursor: string, schema: z.ZodType<T>): T => {

@@ -14,7 +14,7 @@ import type * as z from 'zod';
 const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 
-export const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+const UNSAFE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
 /** True when the string holds a NUL or an unpaired surrogate. */
 export const isUnsafeText = (text: string): boolean => UNSAFE.test(text);

@@ -19,7 +19,7 @@ import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
 
 /** Which accesses API Gateway authorizes with the JWT authorizer; the rest are open at the gateway. */
-export const NEEDS_JWT: Record<Access, boolean> = { investigator: true, admin: true, public: false, cron: false };
+const NEEDS_JWT: Record<Access, boolean> = { investigator: true, admin: true, public: false, cron: false };
 
 const OPEN_ROUTE_REASON: Record<Access, string> = {
   public: 'Public by design (health, OpenAPI, sign-in proxies, signed webhook); the handler validates its input and rate-limits.',
@@ -57,7 +57,7 @@ export const routeThrottle = (trigger: HttpTrigger): GatewayThrottle => {
   return trigger.method === 'GET' ? ROUTE_THROTTLES.investigatorRead : ROUTE_THROTTLES.investigatorWrite;
 };
 
-export const httpTriggers = (fn: FunctionSpec): HttpTrigger[] => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http');
+const httpTriggers = (fn: FunctionSpec): HttpTrigger[] => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http');
 
 export interface ApiStackProps extends StackProps {
   config: StageConfig;

@@ -14,9 +14,9 @@ import { Migrations } from './migrations';
 import type { DatabaseResources } from './service-resources';
 
 /** The database name (layers/core/db/connection.ts defaults to the same). */
-export const DATABASE_NAME = 'analysis';
+const DATABASE_NAME = 'analysis';
 /** The database user the generated secret holds: the proxy signs in as it, the functions connect as it with IAM auth tokens. */
-export const DATABASE_USER = 'analysis_app';
+const DATABASE_USER = 'analysis_app';
 const POSTGRES_PORT = 5432;
 
 export interface DataStackProps extends StackProps {

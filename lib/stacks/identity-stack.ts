@@ -20,7 +20,7 @@ import type { IdentityResources } from './service-resources';
 
 
 /** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
-export const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';
+const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';
 
 export const cognitoTriggers = (fn: FunctionSpec) => fn.triggers.filter((t) => t.kind === 'cognito');
 

@@ -30,7 +30,7 @@ import { scheduleTriggers } from './schedules-stack';
 import { functionName, serviceNameOf } from './service-function';
 
 /** What the observability stack watches, built by the other stacks. */
-export interface Watched {
+interface Watched {
   /** every manifest function, with the log group it writes to */
   functions: { spec: FunctionSpec; logGroup: logs.ILogGroup }[];
   httpApi: apigw.IHttpApi;

@@ -28,7 +28,7 @@ export { SERVICE_NAME };
 export const serviceNameOf = (config: Pick<StageConfig, 'stage'>): string => `${SERVICE_NAME}-${config.stage}`;
 
 /** Lambda Insights extension (arm64 layer, per region): memory and CPU metrics in the LambdaInsights namespace. */
-export const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
+const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
 
 /** Deployed name of a function (manifest.ts: fixed, so alarms, dashboards and operator commands can name it). */
 export const functionName = (config: Pick<StageConfig, 'prefix'>, id: string): string => deployedFunctionName(config.prefix, id);

@@ -64,7 +64,7 @@ const queue = (name: QueueName): Binding => ({
   grant: (r, fn) => allow(fn, ['sqs:SendMessage'], [r.queues[name].queueArn]),
 });
 
-export const readSecret = (fn: Grantee, secret: secretsmanager.ISecret) => allow(fn, ['secretsmanager:GetSecretValue'], [secret.secretArn]);
+const readSecret = (fn: Grantee, secret: secretsmanager.ISecret) => allow(fn, ['secretsmanager:GetSecretValue'], [secret.secretArn]);
 
 const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: string): Binding => ({
   env: (r) => ({ [arnVar]: pick(r).secretArn }),
@@ -77,7 +77,7 @@ const secret = (pick: (r: ServiceResources) => secretsmanager.ISecret, arnVar: s
  * foundation model in every region it routes to; a global profile's model also region-less, the ARN
  * AWS documents for global routing.
  */
-export const bedrockModelArns = (id: string, region: string): string[] => {
+const bedrockModelArns = (id: string, region: string): string[] => {
   const { profile, model, foundationModelRegions, regionlessFoundationModel } = invocationResources(id, region);
   return [
     ...(profile ? [`arn:${Aws.PARTITION}:bedrock:${region}:${Aws.ACCOUNT_ID}:inference-profile/${profile}`] : []),

@@ -10,7 +10,7 @@ import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
 
-export const queueTriggers = (fn: FunctionSpec): QueueTrigger[] => fn.triggers.filter((t): t is QueueTrigger => t.kind === 'queue');
+const queueTriggers = (fn: FunctionSpec): QueueTrigger[] => fn.triggers.filter((t): t is QueueTrigger => t.kind === 'queue');
 export const isWorker = (fn: FunctionSpec): boolean => queueTriggers(fn).length > 0;
 
 export interface WorkersStackProps extends StackProps {

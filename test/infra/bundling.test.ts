@@ -5,6 +5,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/bundling';
+import { gte } from '../../layers/core/aws/semver';
 
 let inputs: string[];
 beforeAll(async () => {
@@ -24,4 +25,10 @@ test('the AWS SDK comes in its ES module builds', () => {
   const sdk = inputs.filter((path) => /@aws-sdk\/client-s3\//.test(path));
   expect(sdk.length).toBeGreaterThan(0);
   expect(sdk.filter((path) => path.includes('/dist-cjs/'))).toEqual([]);
+});
+
+test('semver is the stand-in, whose one comparison orders versions as semver does', () => {
+  expect(inputs).toContain('layers/core/aws/semver.ts');
+  expect(inputs.filter((path) => /node_modules\/semver\//.test(path))).toEqual([]);
+  expect([gte('3.1169.0', '2.7.0'), gte('2.7.0', '2.7.0'), gte('2.6.9', '2.7.0'), gte('v10.0.0', '9.99.99'), gte('2.10.0', '2.9.0')]).toEqual([true, true, false, true, true]);
 });

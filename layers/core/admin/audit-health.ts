@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Database } from '../db/schema';
 import { isoTime } from '../db/values';
 
-export const AUDIT_HEALTH_WINDOW = { defaultHours: 24, maxHours: 720 } as const;
+const AUDIT_HEALTH_WINDOW = { defaultHours: 24, maxHours: 720 } as const;
 
 const HOURS = `must be a whole number of hours from 1 to ${AUDIT_HEALTH_WINDOW.maxHours}`;
 

@@ -24,7 +24,7 @@ import { logger } from '../logger';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
-export const onboardingRequestSchema = z.discriminatedUnion('command', [
+const onboardingRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('create-organization'), name }),
   z.strictObject({
     command: z.literal('invite'),
@@ -70,14 +70,14 @@ const findOrganization = async (db: Kysely<Database>, ref: string) => {
   return rows[0]!;
 };
 
-export const createOrganization = async ({ db }: Pick<OnboardingDeps, 'db'>, orgName: string) => {
+const createOrganization = async ({ db }: Pick<OnboardingDeps, 'db'>, orgName: string) => {
   const existing = await db.selectFrom('organizations').select('id').where('name', '=', orgName).executeTakeFirst();
   if (existing) throw new OnboardingError(`an organization named "${orgName}" already exists (${existing.id})`);
   const row = await db.insertInto('organizations').values({ name: orgName }).returning(['id', 'name', 'created_at']).executeTakeFirstOrThrow();
   return { organization_id: row.id, organization_name: row.name, created_at: isoTime(row.created_at)! };
 };
 
-export const inviteUser = async (
+const inviteUser = async (
   { db, idp, userPoolId }: OnboardingDeps,
   request: Extract<z.output<typeof onboardingRequestSchema>, { command: 'invite' }>,
 ): Promise<InvitedUser> => {
@@ -127,7 +127,7 @@ export const inviteUser = async (
   }
 };
 
-export const listOrganizations = async ({ db }: Pick<OnboardingDeps, 'db'>): Promise<OrganizationListing> => {
+const listOrganizations = async ({ db }: Pick<OnboardingDeps, 'db'>): Promise<OrganizationListing> => {
   const [organizations, users] = await Promise.all([
     db.selectFrom('organizations').select(['id', 'name']).orderBy('name').execute(),
     db.selectFrom('users').select(['id', 'email', 'display_name', 'role', 'organization_id', 'created_at']).orderBy('email').execute(),

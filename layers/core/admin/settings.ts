@@ -10,11 +10,11 @@ import type { Database } from '../db/schema';
 import { ApiError } from '../errors';
 import { auditedWrite, type AdminActor } from './audit-trail';
 
-export const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
-export type RuntimeSetting = z.infer<typeof settingSchema>;
+const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
+type RuntimeSetting = z.infer<typeof settingSchema>;
 
 /** The runtime settings an administrator may read and change: none (the spec's current state). */
-export const RUNTIME_SETTINGS: readonly RuntimeSetting[] = Object.freeze([]);
+const RUNTIME_SETTINGS: readonly RuntimeSetting[] = Object.freeze([]);
 
 export const settingsListSchema = z.object({ settings: z.array(settingSchema) });
 

@@ -11,7 +11,7 @@ import { isoTime } from '../db/values';
 import { ROLES } from '../domain/vocabulary';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../pagination';
 
-export const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export const usersQuerySchema = z.strictObject(pageQueryShape(USER_LIST));
 

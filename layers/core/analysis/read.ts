@@ -24,7 +24,7 @@ const analysisRows = (db: Kysely<Database>, organizationId: string, userId: stri
 type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisRows>['executeTakeFirstOrThrow']>>;
 
 /** One row (analysis + the caller's engagement) → the wire view of GET /api/analysis/{id} and of each list item. */
-export const toAnalysisView = (row: AnalysisRow) => ({
+const toAnalysisView = (row: AnalysisRow) => ({
   analysis_id: row.id,
   investigation_id: row.investigation_id,
   analysis_type: row.analysis_type,
@@ -55,7 +55,7 @@ export const toAnalysisView = (row: AnalysisRow) => ({
   generated_at: isoTime(row.generated_at),
 });
 
-export type AnalysisView = ReturnType<typeof toAnalysisView>;
+type AnalysisView = ReturnType<typeof toAnalysisView>;
 
 /**
  * One analysis, and the investigator's edit if there is one: the latest revision, beside the AI's

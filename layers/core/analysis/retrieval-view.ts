@@ -28,14 +28,14 @@ import { organizationAnalyses } from '../repositories/analyses';
 export const EXCERPT_CHARS = 300;
 
 /** Chunks of the same source shown on each side of a cited chunk: with ~800-character chunks, passages of up to ~2,200 characters. */
-export const PASSAGE_NEIGHBOURS = 1;
+const PASSAGE_NEIGHBOURS = 1;
 
 export const DELETED_TITLE = {
   evidence: '(evidence item deleted)',
   background: '(background document deleted)',
 } as const;
 
-export interface RetrievalChunkView {
+interface RetrievalChunkView {
   rank: number;
   source_title: string;
   type: SourceType;
@@ -67,7 +67,7 @@ interface Titles {
   file_name: string | null;
 }
 
-export const sourceTitle = ({ type, evidence_title, background_title, file_name }: Titles): { title: string; deleted: boolean } => {
+const sourceTitle = ({ type, evidence_title, background_title, file_name }: Titles): { title: string; deleted: boolean } => {
   if (type === 'background_doc') {
     return background_title === null ? { title: DELETED_TITLE.background, deleted: true } : { title: background_title, deleted: false };
   }

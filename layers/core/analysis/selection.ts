@@ -29,7 +29,7 @@ import { ANALYSIS_TYPES } from '../domain/analysis-types';
 export { ANALYSIS_TYPES };
 
 /** Design-only analysis types (spec, item 9): named so they can be refused clearly, never generated. */
-export const DESIGN_ONLY_ANALYSIS_TYPES = {
+const DESIGN_ONLY_ANALYSIS_TYPES = {
   comparative_analysis: 'Comparative Analysis',
   timeline_analysis: 'Timeline Analysis',
   witness_credibility: 'Witness Credibility',

@@ -20,7 +20,7 @@ export interface Caller {
 /** A caller that belongs to an organization: what investigator routes act for. */
 export type OrgCaller = Caller & { organizationId: string };
 
-export const GROUPS_CLAIM = 'cognito:groups';
+const GROUPS_CLAIM = 'cognito:groups';
 /**
  * API Gateway renders array claims as a bracketed, space-separated string ("[admin ops]");
  * a token verified in-process has a real array. Accept both.

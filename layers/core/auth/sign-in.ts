@@ -67,7 +67,7 @@ const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsExc
 /** Identity-provider errors refusing a new password (the pool's policy, or one of the last 5 passwords) */
 const PASSWORD_REFUSALS = new Set(['InvalidPasswordException', 'PasswordHistoryPolicyViolationException']);
 /** the pool's policy (lib/stacks/identity-stack.ts), named in every refusal of a new password */
-export const PASSWORD_POLICY = 'The new password does not meet the password policy: at least 12 characters with upper and lower case letters, '
+const PASSWORD_POLICY = 'The new password does not meet the password policy: at least 12 characters with upper and lower case letters, '
   + 'a digit and a symbol, and none of your last 5 passwords.';
 /** Cognito names no wait; a minute is what its per-user lockout starts at */
 const IDP_RETRY_AFTER_SECONDS = 60;
@@ -153,10 +153,10 @@ const toResponse = (out: ProviderAnswer, name: string): SignInResponse => {
 };
 
 /** the name authenticator apps show next to the account */
-export const TOTP_ISSUER = 'Investigation Analysis';
+const TOTP_ISSUER = 'Investigation Analysis';
 
 /** The otpauth:// key URI (the QR code's content) of a TOTP secret, labelled with the account's email when known. */
-export const otpauthUri = (secret: string, account: string): string =>
+const otpauthUri = (secret: string, account: string): string =>
   `otpauth://totp/${encodeURIComponent(TOTP_ISSUER)}:${encodeURIComponent(account)}?secret=${secret}&issuer=${encodeURIComponent(TOTP_ISSUER)}`;
 
 /**
@@ -198,7 +198,7 @@ const step = async (
   }
 };
 
-export const WRONG_CREDENTIALS = 'The email address or password is not correct.';
+const WRONG_CREDENTIALS = 'The email address or password is not correct.';
 
 /**
  * POST /api/auth/login: password sign-in (tokens, an MFA challenge, or for an invited user signing in

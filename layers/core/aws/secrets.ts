@@ -16,7 +16,7 @@ export const SECRET_MAX_AGE_SECONDS = 300;
 let provider: SecretsProvider | undefined;
 
 /** The secret's string value (Parameters and the SDK are loaded on first use, so functions without secrets do not pay for them). */
-export const secretString = async (arn: string): Promise<string | undefined> => {
+const secretString = async (arn: string): Promise<string | undefined> => {
   if (!provider) {
     const { SecretsProvider } = await import('@aws-lambda-powertools/parameters/secrets');
     provider ??= new SecretsProvider();

@@ -21,7 +21,7 @@ import { ANALYSIS_TYPES, type AnalysisType } from './analysis-types';
 import { isGenerated, type GenerationStatus } from './generation-status';
 import { isJudgment, type FeedbackAction, REGENERATION_REASONS, STATUS_OF_ACTION, type RegenerationReason } from './feedback';
 
-export const TREND_WEEKS = 8;
+const TREND_WEEKS = 8;
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -40,7 +40,7 @@ export interface MetricsFeedback {
   created_at: Date;
 }
 
-export interface Rates {
+interface Rates {
   acceptance: number | null;
   rejection: number | null;
   needs_revision: number | null;
@@ -48,7 +48,7 @@ export interface Rates {
   edit: number | null;
 }
 
-export interface Counts {
+interface Counts {
   analyses: number;
   judgments: number;
   accepted: number;
@@ -58,7 +58,7 @@ export interface Counts {
   edited_analyses: number;
 }
 
-export interface WeekFigures {
+interface WeekFigures {
   week_start: string;
   judgments: number;
   accepted: number;

@@ -16,9 +16,9 @@ import { validationFailed } from '../errors';
 import { decodeCursor, pageOf } from '../pagination';
 import { isOrganizationInvestigation } from '../repositories/investigations';
 
-export type EvidenceKind = 'evidence_item' | 'background_document';
+type EvidenceKind = 'evidence_item' | 'background_document';
 
-export interface AttachmentEntry {
+interface AttachmentEntry {
   attachment_id: string;
   file_name: string;
   content_type: string;
@@ -43,7 +43,7 @@ export interface EvidencePage {
 }
 
 /** The request that opens a file in the storage viewer (layers/core/files/view.ts). */
-export const storageViewPath = (kind: 'attachment_id' | 'background_document_id', id: string): string => `/api/storage/view?${kind}=${id}`;
+const storageViewPath = (kind: 'attachment_id' | 'background_document_id', id: string): string => `/api/storage/view?${kind}=${id}`;
 
 const KIND_ORDER: readonly EvidenceKind[] = ['evidence_item', 'background_document'];
 const placeSchema = z.tuple([z.enum(KIND_ORDER), z.uuid()]);

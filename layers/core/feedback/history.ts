@@ -38,8 +38,6 @@ const toRecord = (row: RecordRow) => ({
 export const feedbackRecord = async (db: Kysely<Database>, analysisId: string, feedbackId: string) =>
   toRecord(await recordRows(db, analysisId).where('f.id', '=', feedbackId).executeTakeFirstOrThrow());
 
-export type FeedbackRecord = ReturnType<typeof toRecord>;
-
 /** GET /api/analysis/{id}/feedback/{feedback_id}: one record; 404 unless both are the organization's and belong together. */
 export const getFeedback = async (db: Kysely<Database>, organizationId: string, analysisId: string, feedbackId: string) => {
   const row = await analysisOfOrganization(db, organizationId, analysisId).executeTakeFirst()

@@ -15,7 +15,7 @@ import { withLambdaContext } from '../logger';
 
 export interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
 
-export const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
+const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
 
 export const scheduledJobHandler = <C extends RouteContract>(
   contract: C,

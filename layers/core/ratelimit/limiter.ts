@@ -69,7 +69,7 @@ export const rateKeyOf = (event: HttpEvent): string => {
  * How long a request waits for the counter store before it is let through: a hung database must not hold
  * every request for the connection and query timeouts first (the route's own queries then answer 503).
  */
-export const COUNTER_TIMEOUT_MS = 1_000;
+const COUNTER_TIMEOUT_MS = 1_000;
 
 const withinCounterTimeout = async <T>(work: Promise<T>): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;

@@ -35,7 +35,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
  * Never limited: the health check (canaries and smoke tests read it; a 429 there would page for the
  * wrong reason) and the static OpenAPI document (cheaper to serve than to count).
  */
-export const EXEMPT_FUNCTIONS: ReadonlySet<string> = new Set(['health', 'openapi']);
+const EXEMPT_FUNCTIONS: ReadonlySet<string> = new Set(['health', 'openapi']);
 
 export const rateClassOf = (route: Pick<HttpTrigger, 'path' | 'access'>): RateClass =>
   route.path.startsWith('/api/auth/') ? 'auth' : route.access;

@@ -72,7 +72,7 @@ const seedPerson = {
 };
 
 /** A member of an organization: an investigator (administrators are operators, listed apart). */
-export const seedUserSchema = z.strictObject({
+const seedUserSchema = z.strictObject({
   ...seedPerson,
   role: z.literal('investigator', {
     error: unless('must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"'),
@@ -80,25 +80,25 @@ export const seedUserSchema = z.strictObject({
 });
 
 /** An operator: an administrator of the whole service, in no organization. */
-export const seedOperatorSchema = z.strictObject(seedPerson);
+const seedOperatorSchema = z.strictObject(seedPerson);
 
-export const seedQuestionSchema = z.strictObject({
+const seedQuestionSchema = z.strictObject({
   key: questionKey,
   text: text(LIMITS.questionText),
 });
 
-export const seedTopicSchema = z.strictObject({
+const seedTopicSchema = z.strictObject({
   title: text(LIMITS.title),
   description: optionalText(LIMITS.description),
 });
 
-export const seedAttachmentSchema = z.strictObject({
+const seedAttachmentSchema = z.strictObject({
   file_name: fileName,
   content_type: contentType,
   text: z.string().min(1, 'must not be empty').max(LIMITS.fileText, `must be at most ${LIMITS.fileText} characters`),
 });
 
-export const seedEvidenceSchema = z.strictObject({
+const seedEvidenceSchema = z.strictObject({
   title: text(LIMITS.title),
   /** may be empty when the item is only its attachments */
   content: z.string().max(LIMITS.evidenceContent, `must be at most ${LIMITS.evidenceContent} characters`),
@@ -107,7 +107,7 @@ export const seedEvidenceSchema = z.strictObject({
   attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
 });
 
-export const seedBackgroundDocumentSchema = z.strictObject({
+const seedBackgroundDocumentSchema = z.strictObject({
   title: text(LIMITS.title),
   file_name: fileName,
   content_type: contentType,
@@ -115,7 +115,7 @@ export const seedBackgroundDocumentSchema = z.strictObject({
   included_for_ai: z.boolean().default(true),
 });
 
-export const seedInvestigationSchema = z.strictObject({
+const seedInvestigationSchema = z.strictObject({
   id: uuid.optional(),
   title: text(LIMITS.title),
   description: optionalText(LIMITS.description),
@@ -125,7 +125,7 @@ export const seedInvestigationSchema = z.strictObject({
   background_documents: list(seedBackgroundDocumentSchema, LIMITS.backgroundDocumentsPerInvestigation).optional(),
 });
 
-export const seedOrganizationSchema = z.strictObject({
+const seedOrganizationSchema = z.strictObject({
   id: uuid.optional(),
   name: text(LIMITS.name),
   users: list(seedUserSchema, LIMITS.usersPerOrganization),
@@ -142,7 +142,7 @@ export const seedFileSchema = z.strictObject({
 export type SeedFileInput = z.input<typeof seedFileSchema>;
 export type SeedFile = z.output<typeof seedFileSchema>;
 
-export type IssuePath = (string | number)[];
+type IssuePath = (string | number)[];
 export interface SeedIssue { path: IssuePath; message: string }
 
 /** `organizations[0].investigations[1].evidence[3].title`, or `(file)` for the top level. */
@@ -212,7 +212,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() : undefined);
 
-export const crossReferenceIssues = (file: unknown): SeedIssue[] => {
+const crossReferenceIssues = (file: unknown): SeedIssue[] => {
   const issues: SeedIssue[] = [];
   const firstSeen = <K>(map: Map<K, IssuePath>, key: K | undefined, path: IssuePath, what: string) => {
     if (key === undefined || key === '') return;

@@ -17,12 +17,12 @@ import { s3Storage } from '../storage';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
 
 /** Where uploaded seed files wait (the files bucket expires them: lib/stacks/data-stack.ts). */
-export const IMPORTS_PREFIX = 'imports/';
+const IMPORTS_PREFIX = 'imports/';
 const IMPORT_KEY = /^imports\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/;
 /** long enough for a slow upload of a large file, short enough to be useless later */
-export const UPLOAD_URL_SECONDS = 900;
+const UPLOAD_URL_SECONDS = 900;
 
-export const importRequestSchema = z.discriminatedUnion('command', [
+const importRequestSchema = z.discriminatedUnion('command', [
   z.strictObject({ command: z.literal('upload-url') }),
   z.strictObject({ command: z.literal('load'), key: z.string().regex(IMPORT_KEY, 'must be the key an upload-url answer named (imports/<uuid>.json)') }),
 ], { error: 'command must be upload-url or load' });
@@ -32,7 +32,7 @@ export class ImportRefusal extends Error {
   override readonly name = 'ImportRefusal';
 }
 
-export const uploadUrl = async (bucket: string): Promise<{ key: string; url: string; expires_in: number }> => {
+const uploadUrl = async (bucket: string): Promise<{ key: string; url: string; expires_in: number }> => {
   const key = `${IMPORTS_PREFIX}${randomUUID()}.json`;
   const url = await getSignedUrl(s3Client(), new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: 'application/json' }), { expiresIn: UPLOAD_URL_SECONDS });
   return { key, url, expires_in: UPLOAD_URL_SECONDS };
