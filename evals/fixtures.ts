@@ -7,10 +7,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { PROMPT_TYPE } from '../layers/core/analysis/prompts';
-import { QUALITY_PROMPT_TYPES } from '../layers/core/analysis/quality';
-import { CONFIDENCE_LEVELS } from '../layers/core/domain/confidence';
-import { REGENERATION_REASON_KEYS } from '../layers/core/domain/feedback';
+import { PROMPT_TYPE } from '#core/analysis/prompts';
+import { QUALITY_PROMPT_TYPES } from '#core/analysis/quality';
+import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
+import { REGENERATION_REASON_KEYS } from '#core/domain/feedback';
 
 export const FIXTURES_DIR = path.join(__dirname, 'fixtures');
 export const RUNNABLE_CATEGORIES = ['basic', 'edge', 'adversarial'] as const;

@@ -6,10 +6,10 @@
  * not a prompt template.
  */
 import * as z from 'zod';
-import { jsonPart } from '../layers/core/analysis/answer';
-import { neutralise } from '../layers/core/analysis/evidence-markers';
-import { fencedEvidence, PROMPT_TYPE, topicText } from '../layers/core/analysis/prompts';
-import { renderAnalysis } from '../layers/core/analysis/quality';
+import { jsonPart } from '#core/analysis/answer';
+import { neutralise } from '#core/analysis/evidence-markers';
+import { fencedEvidence, PROMPT_TYPE, topicText } from '#core/analysis/prompts';
+import { renderAnalysis } from '#core/analysis/quality';
 import type { Fixture } from './fixtures';
 
 export const JUDGE_DIMENSIONS = ['relevance', 'completeness', 'accuracy', 'professional_tone'] as const;

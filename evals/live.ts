@@ -12,11 +12,11 @@
  */
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { createAiGateway, gatewayConfigFromEnv, type AiGateway, type GatewayConfig } from '../layers/core/ai/gateway';
-import { bedrockClient } from '../layers/core/aws/clients';
-import { openDatabase, openPglite, resolveTarget, type DatabaseHandle } from '../layers/core/db/connection';
-import { migrateToLatest } from '../layers/core/db/migrate';
-import type { Database } from '../layers/core/db/schema';
+import { createAiGateway, gatewayConfigFromEnv, type AiGateway, type GatewayConfig } from '#core/ai/gateway';
+import { bedrockClient } from '#core/aws/clients';
+import { openDatabase, openPglite, resolveTarget, type DatabaseHandle } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
+import type { Database } from '#core/db/schema';
 
 export type OpenDatabase = (configured: boolean) => Promise<DatabaseHandle>;
 

@@ -6,11 +6,11 @@
  * Every run metric declares here, once, which way is better and its unit; `--compare` (compare.ts)
  * holds every metric to that, not a chosen few.
  */
-import { analysisAnswerSchema, jsonPart, readAnswer } from '../layers/core/analysis/answer';
-import type { QualityConfidence } from '../layers/core/domain/confidence';
-import type { ValidationStatus } from '../layers/core/domain/vocabulary';
-import { citedChunk, type EvidenceMarkers } from '../layers/core/analysis/evidence-markers';
-import { qualityVerdictSchema } from '../layers/core/analysis/quality';
+import { analysisAnswerSchema, jsonPart, readAnswer } from '#core/analysis/answer';
+import type { QualityConfidence } from '#core/domain/confidence';
+import type { ValidationStatus } from '#core/domain/vocabulary';
+import { citedChunk, type EvidenceMarkers } from '#core/analysis/evidence-markers';
+import { qualityVerdictSchema } from '#core/analysis/quality';
 import type { Expectations } from './fixtures';
 import { JUDGE_DIMENSIONS, type JudgeScores } from './judge';
 

@@ -3,7 +3,7 @@
  * gateway, exactly as a live run does) and stores it as the fixture's recording for offline runs.
  * The only way recordings change; a failed call leaves that fixture's old recording in place.
  */
-import type { AiGateway } from '../layers/core/ai/gateway';
+import type { AiGateway } from '#core/ai/gateway';
 import { isQualityType, type Fixture } from './fixtures';
 import type { Progress } from './progress';
 import { isStandinOutput, writeRecording } from './recordings';

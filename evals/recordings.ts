@@ -8,7 +8,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
-import { jsonPart } from '../layers/core/analysis/answer';
+import { jsonPart } from '#core/analysis/answer';
 import type { Fixture } from './fixtures';
 import type { FixtureResult, Results } from './results';
 

@@ -8,11 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { labelOf8Bytes, type EvidenceMarkers, type NonceSource } from '../layers/core/analysis/evidence-markers';
-import { activeTemplate, analysisPromptValues, renderTemplate, type ActiveTemplate } from '../layers/core/analysis/prompts';
-import { qualityPromptValues } from '../layers/core/analysis/quality';
-import type { Database } from '../layers/core/db/schema';
-import { FENCED_TEMPLATES } from '../layers/core/db/migrations/0010-fenced-prompts';
+import { labelOf8Bytes, type EvidenceMarkers, type NonceSource } from '#core/analysis/evidence-markers';
+import { activeTemplate, analysisPromptValues, renderTemplate, type ActiveTemplate } from '#core/analysis/prompts';
+import { qualityPromptValues } from '#core/analysis/quality';
+import type { Database } from '#core/db/schema';
+import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
 import { isQualityType, type Fixture } from './fixtures';
 
 export type TemplateSource = 'seed' | 'database';

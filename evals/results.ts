@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
-import { CONFIDENCE_LEVELS } from '../layers/core/domain/confidence';
+import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
 import { JUDGE_DIMENSIONS } from './judge';
 
 export const RESULTS_SCHEMA_VERSION = 1;

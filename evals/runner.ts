@@ -4,8 +4,8 @@
  * summed up into a results document. Design-only fixtures are only listed: nothing here can run them,
  * because the runner never receives them as runnable fixtures.
  */
-import type { AiGateway } from '../layers/core/ai/gateway';
-import { readAnswer, type AnalysisAnswer } from '../layers/core/analysis/answer';
+import type { AiGateway } from '#core/ai/gateway';
+import { readAnswer, type AnalysisAnswer } from '#core/analysis/answer';
 import { isQualityType, type Filters, type Fixture, type FixtureSet } from './fixtures';
 import { JUDGE_SYSTEM, judgePrompt, readJudge, type JudgeScores } from './judge';
 import { aggregate, analysisStructure, checkExpectations, confidenceLevels, qualityStructure, type Metrics, type ScoredFixture, type Structure } from './metrics';

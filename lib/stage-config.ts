@@ -7,10 +7,10 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { modelIdForRegion, parseModelId } from '../layers/core/ai/models';
-import { parseAttemptTimeouts } from '../layers/core/ai/timeouts';
-import { parseMinSimilarity } from '../layers/core/analysis/similarity-floor';
-import { parseRateLimits } from '../layers/core/ratelimit/limits';
+import { modelIdForRegion, parseModelId } from '#core/ai/models';
+import { parseAttemptTimeouts } from '#core/ai/timeouts';
+import { parseMinSimilarity } from '#core/analysis/similarity-floor';
+import { parseRateLimits } from '#core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
 import { stagePrefix } from './manifest';
 import { DEFAULT_AI_MODELS, type AiModels } from './runtime-names';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '../layers/core/http/openapi';
+import { openApiDocument } from '#core/http/openapi';
 import { PROJECT_ROOT } from '../lib/paths';
 
 const CLIENT_TYPES = join(PROJECT_ROOT, 'web', 'api', 'schema.d.ts');

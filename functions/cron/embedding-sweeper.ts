@@ -4,11 +4,11 @@
  *   with the report; a sweep that breaks answers 500 and its job_runs row says why;
  * - the hourly schedule → the report; a sweep that breaks throws, so EventBridge Scheduler retries it.
  */
-import { database } from '../../layers/core/db/connection';
-import { aiGateway } from '../../layers/core/ai/gateway';
-import { embeddingSweeperRoute } from '../../layers/core/embeddings/contract';
-import { runEmbeddingSweep, timeBudgetFor } from '../../layers/core/embeddings/job';
-import { scheduledJobHandler } from '../../layers/core/http/scheduled-job';
+import { database } from '#core/db/connection';
+import { aiGateway } from '#core/ai/gateway';
+import { embeddingSweeperRoute } from '#core/embeddings/contract';
+import { runEmbeddingSweep, timeBudgetFor } from '#core/embeddings/job';
+import { scheduledJobHandler } from '#core/http/scheduled-job';
 
 export const handler = scheduledJobHandler(embeddingSweeperRoute, async (trigger, context) => {
   const gateway = await aiGateway();

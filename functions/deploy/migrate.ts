@@ -5,10 +5,10 @@
  * second deploy is a no-op. A failure throws: the trigger, and with it the deployment, fails and
  * CloudFormation rolls the stack back before any function runs against a half-migrated schema.
  */
-import { database, ping } from '../../layers/core/db/connection';
-import { migrateToLatest } from '../../layers/core/db/migrate';
-import { untilReachable } from '../../layers/core/db/reachable';
-import { logger, withLambdaContext } from '../../layers/core/logger';
+import { database, ping } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
+import { untilReachable } from '#core/db/reachable';
+import { logger, withLambdaContext } from '#core/logger';
 
 /** Up to 5 minutes for a new proxy's target to come up (the function may run 10). */
 export const REACHABLE = { attempts: 21, delayMs: 15_000 };

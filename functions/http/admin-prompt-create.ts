@@ -1,9 +1,9 @@
 /** POST /api/admin/prompts `{ prompt_type, system_prompt, user_prompt_template }` — the next version of a type (201). */
-import { adminActor, auditRefusedWrite, fieldOf } from '../../layers/core/admin/audit-trail';
-import { adminPromptCreateRoute } from '../../layers/core/admin/contract';
-import { createPromptVersion, PROMPT_AUDIT, promptTarget, versionLocation } from '../../layers/core/admin/prompts';
-import { database } from '../../layers/core/db/connection';
-import { route } from '../../layers/core/http/route';
+import { adminActor, auditRefusedWrite, fieldOf } from '#core/admin/audit-trail';
+import { adminPromptCreateRoute } from '#core/admin/contract';
+import { createPromptVersion, PROMPT_AUDIT, promptTarget, versionLocation } from '#core/admin/prompts';
+import { database } from '#core/db/connection';
+import { route } from '#core/http/route';
 
 export const handler = route(adminPromptCreateRoute, async ({ caller, body }) => {
   const db = await database();

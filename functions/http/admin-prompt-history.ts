@@ -3,9 +3,9 @@
  * type, newest first; with `version`, that version in full and its side-by-side diff against the
  * current version.
  */
-import { adminPromptHistoryRoute } from '../../layers/core/admin/contract';
-import { promptHistory } from '../../layers/core/admin/prompts';
-import { database } from '../../layers/core/db/connection';
-import { route } from '../../layers/core/http/route';
+import { adminPromptHistoryRoute } from '#core/admin/contract';
+import { promptHistory } from '#core/admin/prompts';
+import { database } from '#core/db/connection';
+import { route } from '#core/http/route';
 
 export const handler = route(adminPromptHistoryRoute, async ({ query }) => ({ body: await promptHistory(await database(), query) }));

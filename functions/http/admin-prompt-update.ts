@@ -1,9 +1,9 @@
 /** PATCH /api/admin/prompts/{prompt_type} `{ is_active }` — deactivates (false) or reactivates (true) a prompt type. */
-import { adminActor, auditRefusedWrite } from '../../layers/core/admin/audit-trail';
-import { adminPromptUpdateRoute } from '../../layers/core/admin/contract';
-import { PROMPT_AUDIT, promptTarget, setPromptActive } from '../../layers/core/admin/prompts';
-import { database } from '../../layers/core/db/connection';
-import { route } from '../../layers/core/http/route';
+import { adminActor, auditRefusedWrite } from '#core/admin/audit-trail';
+import { adminPromptUpdateRoute } from '#core/admin/contract';
+import { PROMPT_AUDIT, promptTarget, setPromptActive } from '#core/admin/prompts';
+import { database } from '#core/db/connection';
+import { route } from '#core/http/route';
 
 export const handler = route(adminPromptUpdateRoute, async ({ caller, params, body }) => {
   const db = await database();

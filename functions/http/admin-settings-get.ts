@@ -1,6 +1,6 @@
 /** GET /api/admin/settings — the runtime settings: currently none. */
-import { adminSettingsGetRoute } from '../../layers/core/admin/contract';
-import { listSettings } from '../../layers/core/admin/settings';
-import { route } from '../../layers/core/http/route';
+import { adminSettingsGetRoute } from '#core/admin/contract';
+import { listSettings } from '#core/admin/settings';
+import { route } from '#core/http/route';
 
 export const handler = route(adminSettingsGetRoute, async () => ({ body: listSettings() }));

@@ -1,9 +1,9 @@
 /** PUT /api/admin/settings `{ settings: { <key>: <value> } }` — no key is modifiable (400 naming them); every call is audited. */
-import { adminActor, auditRefusedWrite } from '../../layers/core/admin/audit-trail';
-import { adminSettingsPutRoute } from '../../layers/core/admin/contract';
-import { changeSettings, SETTINGS_AUDIT } from '../../layers/core/admin/settings';
-import { database } from '../../layers/core/db/connection';
-import { route } from '../../layers/core/http/route';
+import { adminActor, auditRefusedWrite } from '#core/admin/audit-trail';
+import { adminSettingsPutRoute } from '#core/admin/contract';
+import { changeSettings, SETTINGS_AUDIT } from '#core/admin/settings';
+import { database } from '#core/db/connection';
+import { route } from '#core/http/route';
 
 export const handler = route(adminSettingsPutRoute, async ({ caller, body }) => {
   const db = await database();

@@ -1,9 +1,9 @@
 /** POST /api/analysis/assess — the evidence check before generation (no AI call, no similarity scoring). */
-import { assessEvidence } from '../../layers/core/analysis/assess';
-import { analysisAssessRoute } from '../../layers/core/analysis/contract';
-import { resolveSelection } from '../../layers/core/analysis/selection';
-import { database } from '../../layers/core/db/connection';
-import { requireOrg, route } from '../../layers/core/http/route';
+import { assessEvidence } from '#core/analysis/assess';
+import { analysisAssessRoute } from '#core/analysis/contract';
+import { resolveSelection } from '#core/analysis/selection';
+import { database } from '#core/db/connection';
+import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(analysisAssessRoute, async ({ caller, body: request }) => {
   const db = await database();

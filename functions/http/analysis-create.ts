@@ -1,9 +1,9 @@
 /** POST /api/analysis — start an analysis; 202 at once, generation continues in the background. */
-import { analysisCreateRoute } from '../../layers/core/analysis/contract';
-import { createAnalysis } from '../../layers/core/analysis/create';
-import { database } from '../../layers/core/db/connection';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { enqueue } from '../../layers/core/queues';
+import { analysisCreateRoute } from '#core/analysis/contract';
+import { createAnalysis } from '#core/analysis/create';
+import { database } from '#core/db/connection';
+import { requireOrg, route } from '#core/http/route';
+import { enqueue } from '#core/queues';
 
 export const handler = route(analysisCreateRoute, async ({ caller, body: request }) => {
   const org = requireOrg(caller);

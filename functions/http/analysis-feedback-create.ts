@@ -3,12 +3,12 @@
  * edit or view. 201 with what was recorded; a retry with the same request id (body `request_id` or the
  * Idempotency-Key header) records nothing new and answers 200 with the first result. Location: the record.
  */
-import { database } from '../../layers/core/db/connection';
-import { feedbackRequest, recordFeedback } from '../../layers/core/feedback/actions';
-import { analysisFeedbackCreateRoute } from '../../layers/core/feedback/contract';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { enqueue } from '../../layers/core/queues';
-import { ensureUser } from '../../layers/core/repositories/users';
+import { database } from '#core/db/connection';
+import { feedbackRequest, recordFeedback } from '#core/feedback/actions';
+import { analysisFeedbackCreateRoute } from '#core/feedback/contract';
+import { requireOrg, route } from '#core/http/route';
+import { enqueue } from '#core/queues';
+import { ensureUser } from '#core/repositories/users';
 
 export const handler = route(analysisFeedbackCreateRoute, async ({ caller, params: { analysis_id }, headers, body }) => {
   const { input, requestId } = feedbackRequest(body, headers['idempotency-key']);

@@ -1,10 +1,10 @@
 /** GET /api/analysis/{analysis_id} — one analysis; clients poll it every 3 s for up to 5 min. */
-import { analysisGetRoute } from '../../layers/core/analysis/contract';
-import { getAnalysis } from '../../layers/core/analysis/read';
-import { database } from '../../layers/core/db/connection';
-import { notFound } from '../../layers/core/errors';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { userIdBySubject } from '../../layers/core/repositories/users';
+import { analysisGetRoute } from '#core/analysis/contract';
+import { getAnalysis } from '#core/analysis/read';
+import { database } from '#core/db/connection';
+import { notFound } from '#core/errors';
+import { requireOrg, route } from '#core/http/route';
+import { userIdBySubject } from '#core/repositories/users';
 
 export const handler = route(analysisGetRoute, async ({ caller, params: { analysis_id } }) => {
   const org = requireOrg(caller);

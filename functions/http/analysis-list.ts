@@ -3,13 +3,13 @@
  * investigation's analyses, newest first, each the view of GET /api/analysis/{id} with its feedback
  * badge. Next page: pass the response's `next_cursor` as `cursor` (null on the last page).
  */
-import { analysisListRoute } from '../../layers/core/analysis/contract';
-import { listAnalyses } from '../../layers/core/analysis/read';
-import { database } from '../../layers/core/db/connection';
-import { notFound } from '../../layers/core/errors';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { creationPlaceSchema, decodeCursor } from '../../layers/core/pagination';
-import { userIdBySubject } from '../../layers/core/repositories/users';
+import { analysisListRoute } from '#core/analysis/contract';
+import { listAnalyses } from '#core/analysis/read';
+import { database } from '#core/db/connection';
+import { notFound } from '#core/errors';
+import { requireOrg, route } from '#core/http/route';
+import { creationPlaceSchema, decodeCursor } from '#core/pagination';
+import { userIdBySubject } from '#core/repositories/users';
 
 export const handler = route(analysisListRoute, async ({ caller, query: { investigation_id, limit, cursor } }) => {
   const org = requireOrg(caller);

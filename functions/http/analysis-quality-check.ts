@@ -5,11 +5,11 @@
  * quality_unavailable (still generating, failed, or already checking), 503 (status put back) when the
  * queue cannot take the message.
  */
-import { analysisQualityCheckRoute } from '../../layers/core/analysis/contract';
-import { requestQualityCheck } from '../../layers/core/analysis/quality';
-import { database } from '../../layers/core/db/connection';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { enqueue } from '../../layers/core/queues';
+import { analysisQualityCheckRoute } from '#core/analysis/contract';
+import { requestQualityCheck } from '#core/analysis/quality';
+import { database } from '#core/db/connection';
+import { requireOrg, route } from '#core/http/route';
+import { enqueue } from '#core/queues';
 
 export const handler = route(analysisQualityCheckRoute, async ({ caller, params: { analysis_id } }) => {
   const org = requireOrg(caller);

@@ -1,9 +1,9 @@
 /** POST /api/auth/new-password — an invited user's first sign-in: the new password replacing the temporary one. */
-import { authNewPasswordRoute } from '../../layers/core/auth/contract';
-import { requestOrigin } from '../../layers/core/auth/origin';
-import { auditRefusedSignIn, LOGIN_FAILED, setNewPassword, signInDeps } from '../../layers/core/auth/sign-in';
-import { database } from '../../layers/core/db/connection';
-import { route } from '../../layers/core/http/route';
+import { authNewPasswordRoute } from '#core/auth/contract';
+import { requestOrigin } from '#core/auth/origin';
+import { auditRefusedSignIn, LOGIN_FAILED, setNewPassword, signInDeps } from '#core/auth/sign-in';
+import { database } from '#core/db/connection';
+import { route } from '#core/http/route';
 
 export const handler = route(authNewPasswordRoute, async ({ event, body }) => ({
   body: await setNewPassword(signInDeps(await database()), body, requestOrigin(event)),

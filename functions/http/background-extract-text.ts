@@ -3,11 +3,11 @@
  * document of the caller's organization (PDF, DOCX, plain text), stores it, chunks it and queues it
  * for embedding; answers what it did. 415 for a format it cannot read, 422 for a damaged file.
  */
-import { database } from '../../layers/core/db/connection';
-import { backgroundExtractTextRoute } from '../../layers/core/files/contract';
-import { extractBackgroundDocument } from '../../layers/core/files/extraction';
-import { s3FileReader } from '../../layers/core/files/object-store';
-import { requireOrg, route } from '../../layers/core/http/route';
+import { database } from '#core/db/connection';
+import { backgroundExtractTextRoute } from '#core/files/contract';
+import { extractBackgroundDocument } from '#core/files/extraction';
+import { s3FileReader } from '#core/files/object-store';
+import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(backgroundExtractTextRoute, async ({ caller, body: { background_document_id } }) => {
   const org = requireOrg(caller);

@@ -1,9 +1,9 @@
 /** GET /api/investigations/{investigation_id}/evidence — evidence items with their attachments, then background documents; paginated. */
-import { database } from '../../layers/core/db/connection';
-import { notFound } from '../../layers/core/errors';
-import { investigationEvidenceRoute } from '../../layers/core/evidence/contract';
-import { listEvidence } from '../../layers/core/evidence/listing';
-import { requireOrg, route } from '../../layers/core/http/route';
+import { database } from '#core/db/connection';
+import { notFound } from '#core/errors';
+import { investigationEvidenceRoute } from '#core/evidence/contract';
+import { listEvidence } from '#core/evidence/listing';
+import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(investigationEvidenceRoute, async ({ caller, params: { investigation_id }, query: page }) => {
   const evidence = await listEvidence(await database(), requireOrg(caller).organizationId, investigation_id, page);

@@ -1,9 +1,9 @@
 /** GET /api/investigations/{investigation_id} — one investigation with its questions and topics. */
-import { database } from '../../layers/core/db/connection';
-import { notFound } from '../../layers/core/errors';
-import { investigationGetRoute } from '../../layers/core/evidence/contract';
-import { requireOrg, route } from '../../layers/core/http/route';
-import { getInvestigation } from '../../layers/core/repositories/investigations';
+import { database } from '#core/db/connection';
+import { notFound } from '#core/errors';
+import { investigationGetRoute } from '#core/evidence/contract';
+import { requireOrg, route } from '#core/http/route';
+import { getInvestigation } from '#core/repositories/investigations';
 
 export const handler = route(investigationGetRoute, async ({ caller, params: { investigation_id } }) => {
   const investigation = await getInvestigation(await database(), requireOrg(caller).organizationId, investigation_id);

@@ -1,7 +1,7 @@
 /** GET /api/openapi.json — the API contract, generated from the manifest and the zod schemas. */
-import { openapiRoute } from '../../layers/core/http/contracts';
-import { openApiDocument } from '../../layers/core/http/openapi';
-import { route } from '../../layers/core/http/route';
+import { openapiRoute } from '#core/http/contracts';
+import { openApiDocument } from '#core/http/openapi';
+import { route } from '#core/http/route';
 
 const document = openApiDocument();
 

@@ -3,11 +3,11 @@
  * file viewer: 302 to a presigned S3 URL valid for 5 minutes (or, with redirect=false, 200 with that
  * link as JSON). Only files of the caller's organization; any other id is 404.
  */
-import { database } from '../../layers/core/db/connection';
-import { storageViewRoute } from '../../layers/core/files/contract';
-import { s3FileLinker } from '../../layers/core/files/object-store';
-import { fileViewLink } from '../../layers/core/files/view';
-import { requireOrg, route } from '../../layers/core/http/route';
+import { database } from '#core/db/connection';
+import { storageViewRoute } from '#core/files/contract';
+import { s3FileLinker } from '#core/files/object-store';
+import { fileViewLink } from '#core/files/view';
+import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(storageViewRoute, async ({ caller, query: { attachment_id, background_document_id, redirect } }) => {
   const org = requireOrg(caller);

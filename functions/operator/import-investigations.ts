@@ -3,10 +3,10 @@
  * upload for a seed file under imports/, then its load in one transaction (layers/core/seed/import.ts).
  * A refusal (invalid file, conflict with existing rows) comes back as `{ ok: false, error }`: nothing loaded.
  */
-import { ENV, requireEnv } from '../../layers/core/config';
-import { database } from '../../layers/core/db/connection';
-import { ImportRefusal, runImport } from '../../layers/core/seed/import';
-import { withLambdaContext } from '../../layers/core/logger';
+import { ENV, requireEnv } from '#core/config';
+import { database } from '#core/db/connection';
+import { ImportRefusal, runImport } from '#core/seed/import';
+import { withLambdaContext } from '#core/logger';
 
 export const handler = withLambdaContext(async (event: unknown) => {
   try {

@@ -3,9 +3,9 @@
  * (layers/core/admin/onboarding.ts). The CLI invokes it with the operator's own AWS credentials; a
  * refusal comes back as `{ ok: false, error }` (nothing changed), a fault as the function's error.
  */
-import { onboardingDeps, OnboardingError, runOnboarding } from '../../layers/core/admin/onboarding';
-import { database } from '../../layers/core/db/connection';
-import { withLambdaContext } from '../../layers/core/logger';
+import { onboardingDeps, OnboardingError, runOnboarding } from '#core/admin/onboarding';
+import { database } from '#core/db/connection';
+import { withLambdaContext } from '#core/logger';
 
 export const handler = withLambdaContext(async (event: unknown) => {
   try {

@@ -4,9 +4,9 @@
  * those stuck in generating or queued (layers/core/analysis/watchdog.ts). A run that breaks throws,
  * so EventBridge Scheduler retries it.
  */
-import { runWatchdog } from '../../layers/core/analysis/watchdog';
-import { database } from '../../layers/core/db/connection';
-import { withLambdaContext } from '../../layers/core/logger';
+import { runWatchdog } from '#core/analysis/watchdog';
+import { database } from '#core/db/connection';
+import { withLambdaContext } from '#core/logger';
 
 interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
 

@@ -3,10 +3,10 @@
  * in the batch (layers/core/analysis/quality.ts). A failed or shed check is recorded on the analysis;
  * only an error that could not even be recorded is retried (layers/core/analysis/worker.ts).
  */
-import { aiGateway } from '../../layers/core/ai/gateway';
-import { runQualityCheck } from '../../layers/core/analysis/quality';
-import { analysisWorker } from '../../layers/core/analysis/worker';
-import { database } from '../../layers/core/db/connection';
+import { aiGateway } from '#core/ai/gateway';
+import { runQualityCheck } from '#core/analysis/quality';
+import { analysisWorker } from '#core/analysis/worker';
+import { database } from '#core/db/connection';
 
 export const handler = analysisWorker('quality check', 'quality', async (analysisId, { keepMessage }) => {
   const [db, gateway] = await Promise.all([database(), aiGateway()]);

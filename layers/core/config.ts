@@ -6,8 +6,8 @@
  */
 import * as z from 'zod';
 import { ENV, SERVICE_NAME, type EnvName } from '../../lib/runtime-names';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from './ai/timeouts';
-import { parseMinSimilarity } from './analysis/similarity-floor';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from '#core/ai/timeouts';
+import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 
 export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '../../lib/runtime-names';
 

@@ -4,9 +4,9 @@
  */
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
-import { s3Client, sqsClient } from './aws/clients';
+import { s3Client, sqsClient } from '#core/aws/clients';
 import { env, ENV } from './config';
-import { database, ping } from './db/connection';
+import { database, ping } from '#core/db/connection';
 
 interface CheckResult {
   status: 'ok' | 'failed';

@@ -1,7 +1,7 @@
 /** Sending work to the service's queues (generation, quality checks). */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../../lib/manifest';
-import { sqsClient } from './aws/clients';
+import { sqsClient } from '#core/aws/clients';
 import { QUEUE_URL_ENV } from '../../lib/runtime-names';
 import { requireEnv } from './config';
 import { correlationId } from './logger';

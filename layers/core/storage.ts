@@ -1,6 +1,6 @@
 /** The files bucket (attachments, background documents). */
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from './aws/clients';
+import { s3Client } from '#core/aws/clients';
 import { ENV, requireEnv } from './config';
 
 export interface ObjectStorage {

@@ -5,9 +5,9 @@
  * is refused before anything is uploaded; then a presigned upload under imports/, then the load, in one
  * transaction. Embeddings follow through the normal sweeper.
  */
-import { CliError, cliProgram, parseArguments, printSummary, readSeedFile, type CliIo } from '../../layers/core/seed/cli-seed';
-import { formatIssues, validateSeed } from '../../layers/core/seed/format';
-import type { SeedSummary } from '../../layers/core/seed/load';
+import { CliError, cliProgram, parseArguments, printSummary, readSeedFile, type CliIo } from '#core/seed/cli-seed';
+import { formatIssues, validateSeed } from '#core/seed/format';
+import type { SeedSummary } from '#core/seed/load';
 import { OperatorCallError, operatorTarget } from './invoke';
 
 type Answer<T> = { ok: true; result: T } | { ok: false; error: string };

@@ -8,8 +8,8 @@
  * (the `users` operator function does the work inside the VPC: lib/operator/invoke.ts).
  */
 import { Option } from 'commander';
-import { cliProgram, type CliIo } from '../../layers/core/seed/cli-seed';
-import type { InvitedUser, OrganizationListing } from '../../layers/core/admin/onboarding';
+import { cliProgram, type CliIo } from '#core/seed/cli-seed';
+import type { InvitedUser, OrganizationListing } from '#core/admin/onboarding';
 import { OperatorCallError, operatorTarget, type OperatorTarget } from './invoke';
 
 const processIo: CliIo = { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`) };

@@ -19,7 +19,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
-import { modelIdForRegion } from '../../layers/core/ai/models';
+import { modelIdForRegion } from '#core/ai/models';
 import { allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
 import { httpRoutes, type FunctionSpec, type QueueName } from '../manifest';
 import { PROJECT_ROOT } from '../paths';

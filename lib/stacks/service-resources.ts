@@ -12,7 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
-import { invocationResources } from '../../layers/core/ai/models';
+import { invocationResources } from '#core/ai/models';
 import { AI_MODEL_ENV, ENV, QUEUE_URL_ENV, type AiModels } from '../runtime-names';
 import type { QueueName, Resource } from '../manifest';
 import type { StageConfig } from '../stage-config';

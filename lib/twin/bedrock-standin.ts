@@ -35,7 +35,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { profileValidIn, splitProfileId } from '../../layers/core/ai/models';
+import { profileValidIn, splitProfileId } from '#core/ai/models';
 import { composeAnswer, embedText, estimateTokens } from './standin-text';
 
 export interface RegionFaults {

@@ -8,10 +8,10 @@
  * another folder (the pointer) means this folder is not the one meant.
  */
 import { join } from 'node:path';
-import { reloadConfig } from '../../layers/core/config';
+import { reloadConfig } from '#core/config';
 import { ENV } from '../runtime-names';
-import { runningTwin } from '../../layers/core/db/embedded-lock';
-import { runSeedCli } from '../../layers/core/seed/cli-seed';
+import { runningTwin } from '#core/db/embedded-lock';
+import { runSeedCli } from '#core/seed/cli-seed';
 import { runImportCli, wantsImport } from '../operator/cli-import';
 import { startLocalAws } from './local-aws';
 import { forTwin, runningTwinIfAny } from './running';

@@ -6,7 +6,7 @@
  * twin is found as ./running.ts finds it (TWIN_DIR, the default folder, its pointer), never a folder of its own.
  */
 import { Command, Option } from 'commander';
-import { DEMO_USERS } from '../../layers/core/seed/demo';
+import { DEMO_USERS } from '#core/seed/demo';
 import { TOKENS_PATH } from './identity-provider';
 import { locateTwin, TwinNotFoundError } from './running';
 

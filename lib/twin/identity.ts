@@ -12,9 +12,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
-import { ORGANIZATION_ATTRIBUTE } from '../../layers/core/auth/token-claims';
+import { ORGANIZATION_ATTRIBUTE } from '#core/auth/token-claims';
 import { ADMIN_GROUP } from '../runtime-names';
-import type { Role } from '../../layers/core/db/schema';
+import type { Role } from '#core/db/schema';
 import type { PlanUserPool } from './assembly/plan';
 
 const KEY_ID = 'twin-1';

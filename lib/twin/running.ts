@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { ENV } from '../runtime-names';
-import { reloadConfig } from '../../layers/core/config';
-import { processAlive } from '../../layers/core/db/embedded-lock';
+import { reloadConfig } from '#core/config';
+import { processAlive } from '#core/db/embedded-lock';
 import { DEFAULT_TWIN_DIR } from '../paths';
 
 /** The running twin's addresses, in its folder while it runs. */

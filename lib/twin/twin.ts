@@ -18,11 +18,11 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { ENV, QUEUE_URL_ENV } from '../runtime-names';
-import { verifyToken } from '../../layers/core/auth/jwt';
-import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
-import { migrateToLatest } from '../../layers/core/db/migrate';
-import { runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
-import type { Database } from '../../layers/core/db/schema';
+import { verifyToken } from '#core/auth/jwt';
+import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
+import { runningTwin, twinPidPath } from '#core/db/embedded-lock';
+import type { Database } from '#core/db/schema';
 import type { QueueName } from '../manifest';
 import { twinDirectory } from '../paths';
 import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } from './assembly/assembly';
@@ -458,7 +458,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 
 /** First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database). */
 const seedDemoData = async (database: DatabaseHandle, endpoint: string, bucket: string, region: string): Promise<boolean> => {
-  const { seedDemo } = await import('../../layers/core/seed/load');
+  const { seedDemo } = await import('#core/seed/load');
   const s3 = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' } });
   try {
     const storage = {

@@ -5,8 +5,8 @@
  * refused and audited with the admin's user id; audit health; users with organization and AI usage;
  * an investigator is turned away. Runs on PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
-import { DEMO_INVESTIGATION_IDS, DEMO_USERS, demoUser } from '../../layers/core/seed/demo';
+import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
+import { DEMO_INVESTIGATION_IDS, DEMO_USERS, demoUser } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin({ schedules: false });

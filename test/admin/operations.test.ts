@@ -3,14 +3,14 @@
  * change attempt is audited; audit health groups recent audit_failures by action with the latest
  * error; users grouped by organization (operators first) carry their AI usage from the ledger, page by page.
  */
-import type { AdminActor } from '../../layers/core/admin/audit-trail';
-import { auditHealth } from '../../layers/core/admin/audit-health';
-import { changeSettings, listSettings } from '../../layers/core/admin/settings';
-import { listUsers } from '../../layers/core/admin/users';
-import { adminAuditHealthRoute, adminSettingsPutRoute, adminUsersRoute } from '../../layers/core/admin/contract';
-import { parseWith } from '../../layers/core/contract';
-import { jsonColumn } from '../../layers/core/db/values';
-import { ApiError } from '../../layers/core/errors';
+import type { AdminActor } from '#core/admin/audit-trail';
+import { auditHealth } from '#core/admin/audit-health';
+import { changeSettings, listSettings } from '#core/admin/settings';
+import { listUsers } from '#core/admin/users';
+import { adminAuditHealthRoute, adminSettingsPutRoute, adminUsersRoute } from '#core/admin/contract';
+import { parseWith } from '#core/contract';
+import { jsonColumn } from '#core/db/values';
+import { ApiError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

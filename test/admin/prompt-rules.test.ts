@@ -3,12 +3,12 @@
  * what a new template version must satisfy to be rendered correctly (placeholders per prompt type).
  */
 import fc from 'fast-check';
-import { countRows, sideBySide, type DiffRow } from '../../layers/core/admin/diff';
-import { PROMPT_RULES, PROMPT_TYPES, previewOf, templateProblems } from '../../layers/core/admin/prompt-rules';
-import { PROMPT_TYPE, renderTemplate } from '../../layers/core/analysis/prompts';
-import { QUALITY_PROMPT_TYPES } from '../../layers/core/analysis/quality';
-import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
-import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
+import { countRows, sideBySide, type DiffRow } from '#core/admin/diff';
+import { PROMPT_RULES, PROMPT_TYPES, previewOf, templateProblems } from '#core/admin/prompt-rules';
+import { PROMPT_TYPE, renderTemplate } from '#core/analysis/prompts';
+import { QUALITY_PROMPT_TYPES } from '#core/analysis/quality';
+import { INITIAL_TEMPLATES } from '#core/db/migrations/0003-prompt-templates';
+import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
 
 describe('sideBySide', () => {
   test('pairs a replaced line as changed, keeps common lines, and numbers each side', () => {

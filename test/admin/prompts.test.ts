@@ -5,17 +5,17 @@
  * creates), deactivation as generation sees it, and bad input that changes nothing. Every write, the
  * refused ones included, leaves an audit row with the admin's user id.
  */
-import { auditRefusedWrite, fieldOf, type AdminActor } from '../../layers/core/admin/audit-trail';
-import { adminPromptCreateRoute, adminPromptHistoryRoute, adminPromptRollbackRoute, adminPromptUpdateRoute } from '../../layers/core/admin/contract';
+import { auditRefusedWrite, fieldOf, type AdminActor } from '#core/admin/audit-trail';
+import { adminPromptCreateRoute, adminPromptHistoryRoute, adminPromptRollbackRoute, adminPromptUpdateRoute } from '#core/admin/contract';
 import {
   createPromptVersion, HISTORY_LIMIT, PROMPT_AUDIT, promptHistory, promptTarget, rollbackPrompt, setPromptActive,
-} from '../../layers/core/admin/prompts';
-import type { RouteContract } from '../../layers/core/contract';
-import type { RouteAnswer, RouteInput } from '../../layers/core/http/route';
-import { activeTemplate } from '../../layers/core/analysis/prompts';
-import { jsonColumn } from '../../layers/core/db/values';
-import { ApiError } from '../../layers/core/errors';
-import { INITIAL_TEMPLATES } from '../../layers/core/db/migrations/0003-prompt-templates';
+} from '#core/admin/prompts';
+import type { RouteContract } from '#core/contract';
+import type { RouteAnswer, RouteInput } from '#core/http/route';
+import { activeTemplate } from '#core/analysis/prompts';
+import { jsonColumn } from '#core/db/values';
+import { ApiError } from '#core/errors';
+import { INITIAL_TEMPLATES } from '#core/db/migrations/0003-prompt-templates';
 import { useTestDatabase } from '../support/db';
 import { routeCall, type RouteRequestParts } from '../support/route-call';
 

@@ -6,12 +6,12 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { sql } from 'kysely';
-import { DEFAULT_AI_MODELS } from '../../layers/core/config';
-import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '../../layers/core/ai/errors';
-import { createAiGateway, type GatewayConfig } from '../../layers/core/ai/gateway';
-import { QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve } from '../../layers/core/ai/quota';
-import { QualityShedError } from '../../layers/core/ai/shedder';
-import { logger } from '../../layers/core/logger';
+import { DEFAULT_AI_MODELS } from '#core/config';
+import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '#core/ai/errors';
+import { createAiGateway, type GatewayConfig } from '#core/ai/gateway';
+import { QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve } from '#core/ai/quota';
+import { QualityShedError } from '#core/ai/shedder';
+import { logger } from '#core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';

@@ -10,8 +10,8 @@ import {
   parseModelId,
   splitProfileId,
   validInRegion,
-} from '../../layers/core/ai/models';
-import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+} from '#core/ai/models';
+import { DEFAULT_AI_MODELS } from '#core/config';
 
 const SONNET = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import {
   acquire, decide, decideFair, inWindow, NO_TENANT, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor, type Sleep,
   type WindowRow,
-} from '../../layers/core/ai/quota';
+} from '#core/ai/quota';
 import { testEngine, useTestDatabase } from '../support/db';
 import { SimulatedTime } from '../support/simulated-time';
 

@@ -1,9 +1,9 @@
-import { ENV } from '../../layers/core/config';
+import { ENV } from '#core/config';
 import {
   guardAgainstShedding, isHot, QualityShedError, recordThrottle, shedderDisabled, shedderStatus, shouldShed,
-} from '../../layers/core/ai/shedder';
-import type { AiPurpose } from '../../layers/core/db/schema';
-import { logger } from '../../layers/core/logger';
+} from '#core/ai/shedder';
+import type { AiPurpose } from '#core/db/schema';
+import { logger } from '#core/logger';
 import { testEngine, useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 

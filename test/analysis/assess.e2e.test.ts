@@ -3,9 +3,9 @@
  * authorizer) → functions/http/analysis-assess.ts → the seeded demo database. Runs on PGlite, or on
  * real PostgreSQL when TEST_DATABASE_URL is set.
  */
-import { BLOCKING_NO_EVIDENCE } from '../../layers/core/analysis/assess';
-import { promptUnavailableMessage } from '../../layers/core/analysis/prompts';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { BLOCKING_NO_EVIDENCE } from '#core/analysis/assess';
+import { promptUnavailableMessage } from '#core/analysis/prompts';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

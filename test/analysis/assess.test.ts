@@ -6,13 +6,13 @@
  * prompt template deactivated).
  */
 import { randomUUID } from 'node:crypto';
-import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '../../layers/core/analysis/assess';
-import { assertCanGenerate } from '../../layers/core/analysis/create';
-import { promptUnavailableMessage } from '../../layers/core/analysis/prompts';
-import { resolveSelection } from '../../layers/core/analysis/selection';
-import { analysisCreateRoute } from '../../layers/core/analysis/contract';
-import { parseBodyWith } from '../../layers/core/contract';
-import { ApiError } from '../../layers/core/errors';
+import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '#core/analysis/assess';
+import { assertCanGenerate } from '#core/analysis/create';
+import { promptUnavailableMessage } from '#core/analysis/prompts';
+import { resolveSelection } from '#core/analysis/selection';
+import { analysisCreateRoute } from '#core/analysis/contract';
+import { parseBodyWith } from '#core/contract';
+import { ApiError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -4,11 +4,11 @@
  * reading the answer — whatever the evidence and the investigator's text contain (fast-check).
  */
 import fc from 'fast-check';
-import { readAnswer } from '../../layers/core/analysis/answer';
-import { citedChunk, issueMarkers, neutralise, randomNonce, type NonceSource } from '../../layers/core/analysis/evidence-markers';
-import { analysisPromptValues, renderTemplate } from '../../layers/core/analysis/prompts';
-import { qualityPromptValues } from '../../layers/core/analysis/quality';
-import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
+import { readAnswer } from '#core/analysis/answer';
+import { citedChunk, issueMarkers, neutralise, randomNonce, type NonceSource } from '#core/analysis/evidence-markers';
+import { analysisPromptValues, renderTemplate } from '#core/analysis/prompts';
+import { qualityPromptValues } from '#core/analysis/quality';
+import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
 
 /** text rich in marker-like pieces: brackets, `chunk:`, ids, newlines, the template's own words */
 const hostileText = fc.array(fc.oneof(

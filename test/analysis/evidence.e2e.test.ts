@@ -7,12 +7,12 @@
  * scoping and validation. Runs on PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
-import { RETRIEVAL } from '../../layers/core/analysis/retrieval';
-import type { EvidenceEntry } from '../../layers/core/evidence/listing';
-import { fileViewLinkSchema } from '../../layers/core/files/wire';
-import { analysisRetrievalChunkRoute } from '../../layers/core/analysis/contract';
-import { investigationEvidenceRoute } from '../../layers/core/evidence/contract';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { RETRIEVAL } from '#core/analysis/retrieval';
+import type { EvidenceEntry } from '#core/evidence/listing';
+import { fileViewLinkSchema } from '#core/files/wire';
+import { analysisRetrievalChunkRoute } from '#core/analysis/contract';
+import { investigationEvidenceRoute } from '#core/evidence/contract';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { edgeGet } from '../../lib/twin/edge-client';
 import { useTwin } from '../support/twin';
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

@@ -6,14 +6,14 @@
  * And evidence coverage: evidence items among every chunk considered, background documents counted apart.
  * And low relevance (issue 15, item 3): no chunk reaches the floor, so the closest few are given to the model with a note.
  */
-import type { AiGateway } from '../../layers/core/ai/gateway';
-import { generateAnalysis } from '../../layers/core/analysis/generation';
-import { LOW_RELEVANCE_NOTE } from '../../layers/core/analysis/prompts';
-import { EXCLUSION, RETRIEVAL } from '../../layers/core/analysis/retrieval';
-import { jsonColumn } from '../../layers/core/db/values';
-import type { EvidenceCoverage } from '../../layers/core/domain/evidence-coverage';
-import { toVectorLiteral } from '../../layers/core/embeddings/sources';
-import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
+import type { AiGateway } from '#core/ai/gateway';
+import { generateAnalysis } from '#core/analysis/generation';
+import { LOW_RELEVANCE_NOTE } from '#core/analysis/prompts';
+import { EXCLUSION, RETRIEVAL } from '#core/analysis/retrieval';
+import { jsonColumn } from '#core/db/values';
+import type { EvidenceCoverage } from '#core/domain/evidence-coverage';
+import { toVectorLiteral } from '#core/embeddings/sources';
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -6,10 +6,10 @@
  * and a queue's URL from its ARN. The generation cap stops counting a crashed worker's analysis once its
  * lease has run out.
  */
-import { claimLease, DEFAULT_LEASE_MS, LeaseHeldError, leaseFree } from '../../layers/core/analysis/lease';
-import { queueUrlOf, retryDelaySeconds } from '../../layers/core/analysis/worker';
-import type { GenerationStatus } from '../../layers/core/db/schema';
-import { generationsInFlight } from '../../layers/core/ratelimit/generation-cap';
+import { claimLease, DEFAULT_LEASE_MS, LeaseHeldError, leaseFree } from '#core/analysis/lease';
+import { queueUrlOf, retryDelaySeconds } from '#core/analysis/worker';
+import type { GenerationStatus } from '#core/db/schema';
+import { generationsInFlight } from '#core/ratelimit/generation-cap';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -3,11 +3,11 @@
  * when some, or none, reach the floor; the floor as a stage sets it; and the line the prompt then opens
  * its evidence with, which the twin's stand-in (like a model) reads as an instruction, never as a passage.
  */
-import { analysisPromptValues, LOW_RELEVANCE_NOTE, renderTemplate } from '../../layers/core/analysis/prompts';
-import { decideInclusion, EXCLUSION, inclusionRules, RETRIEVAL, type Candidate } from '../../layers/core/analysis/retrieval';
-import { parseMinSimilarity } from '../../layers/core/analysis/similarity-floor';
-import { FENCED_TEMPLATES } from '../../layers/core/db/migrations/0010-fenced-prompts';
-import { ENV } from '../../layers/core/config';
+import { analysisPromptValues, LOW_RELEVANCE_NOTE, renderTemplate } from '#core/analysis/prompts';
+import { decideInclusion, EXCLUSION, inclusionRules, RETRIEVAL, type Candidate } from '#core/analysis/retrieval';
+import { parseMinSimilarity } from '#core/analysis/similarity-floor';
+import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
+import { ENV } from '#core/config';
 import { parsePrompt } from '../../lib/twin/standin-text';
 import { setEnv } from '../support/config-env';
 

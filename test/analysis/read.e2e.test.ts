@@ -4,8 +4,8 @@
  * first, with badges); organization scoping, validation and authentication. Runs on PGlite, or real
  * PostgreSQL with TEST_DATABASE_URL.
  */
-import { similarityBand } from '../../layers/core/domain/similarity';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { similarityBand } from '#core/domain/similarity';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 import { apiClient, type Analysis, type AnalysisDetail, type AnalysisRequest, type ApiError, type Investigation, type RetrievalChunk } from '../../web/api/client';
 

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { ANALYSIS_LIST, getAnalysis, listAnalyses, type AnalysisList } from '../../layers/core/analysis/read';
-import { EXCLUSION } from '../../layers/core/analysis/retrieval';
-import { DELETED_TITLE, EXCERPT_CHARS, getRetrieval } from '../../layers/core/analysis/retrieval-view';
-import type { SourceType } from '../../layers/core/db/schema';
-import { analysisListRoute, analysisRetrievalRoute } from '../../layers/core/analysis/contract';
-import { ApiError } from '../../layers/core/errors';
-import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/pagination';
-import { parseWith } from '../../layers/core/contract';
+import { ANALYSIS_LIST, getAnalysis, listAnalyses, type AnalysisList } from '#core/analysis/read';
+import { EXCLUSION } from '#core/analysis/retrieval';
+import { DELETED_TITLE, EXCERPT_CHARS, getRetrieval } from '#core/analysis/retrieval-view';
+import type { SourceType } from '#core/db/schema';
+import { analysisListRoute, analysisRetrievalRoute } from '#core/analysis/contract';
+import { ApiError } from '#core/errors';
+import { creationPlaceSchema, decodeCursor, type CreationPlace } from '#core/pagination';
+import { parseWith } from '#core/contract';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

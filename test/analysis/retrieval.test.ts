@@ -5,9 +5,9 @@
  * every investigation, and without pgvector's iterative scan the filtered search would come back short.
  */
 import { sql } from 'kysely';
-import { nearestChunks } from '../../layers/core/analysis/retrieval';
-import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
-import { toVectorLiteral } from '../../layers/core/embeddings/sources';
+import { nearestChunks } from '#core/analysis/retrieval';
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import { toVectorLiteral } from '#core/embeddings/sources';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -5,10 +5,10 @@
 import * as z from 'zod';
 import {
   ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType,
-} from '../../layers/core/analysis/selection';
-import { analysisCreateRoute } from '../../layers/core/analysis/contract';
-import { parseBodyWith } from '../../layers/core/contract';
-import { ApiError } from '../../layers/core/errors';
+} from '#core/analysis/selection';
+import { analysisCreateRoute } from '#core/analysis/contract';
+import { parseBodyWith } from '#core/contract';
+import { ApiError } from '#core/errors';
 
 const INVESTIGATION = '2f6c1b7e-4d8a-4c3b-9e5f-1a2b3c4d5e01';
 const QUESTION = '0b7d3f52-3c1e-4a8e-9a55-6d2f1c0e9a11';

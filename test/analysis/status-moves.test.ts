@@ -1,8 +1,8 @@
-import { NOT_QUEUED } from '../../layers/core/analysis/create';
-import { GENERATION_MOVES } from '../../layers/core/analysis/generation';
-import { QUALITY_MOVES } from '../../layers/core/analysis/quality';
-import { WATCHDOG_MOVES } from '../../layers/core/analysis/watchdog';
-import { TRANSITIONS, undoMove, type Move } from '../../layers/core/domain/generation-status';
+import { NOT_QUEUED } from '#core/analysis/create';
+import { GENERATION_MOVES } from '#core/analysis/generation';
+import { QUALITY_MOVES } from '#core/analysis/quality';
+import { WATCHDOG_MOVES } from '#core/analysis/watchdog';
+import { TRANSITIONS, undoMove, type Move } from '#core/domain/generation-status';
 
 /** Every change of generation_status the code writes, by who writes it (the lease's take-over is checked inside claimLease). */
 const written: Record<string, Move> = {

@@ -5,7 +5,7 @@
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { analysisWorker as AnalysisWorker } from '../../layers/core/analysis/worker';
+import type { analysisWorker as AnalysisWorker } from '#core/analysis/worker';
 import { captureLogLines } from '../support/log-lines';
 
 const ANALYSIS = ['5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11', '6c1a7b1f-9e4d-4a8b-8c2f-3d5e7f9a1b22'];
@@ -14,7 +14,7 @@ const ANALYSIS = ['5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11', '6c1a7b1f-9e4d-4a8b-8c
 let analysisWorker: typeof AnalysisWorker;
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-  ({ analysisWorker } = await import('../../layers/core/analysis/worker'));
+  ({ analysisWorker } = await import('#core/analysis/worker'));
 });
 
 const log = captureLogLines();

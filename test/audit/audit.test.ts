@@ -4,10 +4,10 @@
  * when even that insert fails (the database is gone), the log lines are what is left.
  */
 import type { Kysely } from 'kysely';
-import { AUDIT_FAILURE_MARKER, writeAudit } from '../../layers/core/audit/audit';
-import type { Database } from '../../layers/core/db/schema';
-import { jsonColumn } from '../../layers/core/db/values';
-import { logger } from '../../layers/core/logger';
+import { AUDIT_FAILURE_MARKER, writeAudit } from '#core/audit/audit';
+import type { Database } from '#core/db/schema';
+import { jsonColumn } from '#core/db/values';
+import { logger } from '#core/logger';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -5,10 +5,10 @@
  * off with RATE_LIMITS=off or SIGN_IN_ACCOUNT_LIMIT=off.
  */
 import type { Kysely } from 'kysely';
-import { accountKey, accountLimit, countAccountAttempt, DEFAULT_SIGN_IN_ACCOUNT_LIMIT } from '../../layers/core/auth/account-limit';
-import { login, type IdentityProviderClient, type SignInDeps } from '../../layers/core/auth/sign-in';
-import type { Database } from '../../layers/core/db/schema';
-import { jsonColumn } from '../../layers/core/db/values';
+import { accountKey, accountLimit, countAccountAttempt, DEFAULT_SIGN_IN_ACCOUNT_LIMIT } from '#core/auth/account-limit';
+import { login, type IdentityProviderClient, type SignInDeps } from '#core/auth/sign-in';
+import type { Database } from '#core/db/schema';
+import { jsonColumn } from '#core/db/values';
 import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';

@@ -5,8 +5,8 @@
  * configured no token passes.
  */
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { InvalidTokenError, verifyAccessToken, verifyToken } from '../../layers/core/auth/jwt';
-import { ENV } from '../../layers/core/config';
+import { InvalidTokenError, verifyAccessToken, verifyToken } from '#core/auth/jwt';
+import { ENV } from '#core/config';
 import { setEnv } from '../support/config-env';
 
 const ISSUER = 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_test';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand, CognitoIdentityProviderClient, SetUserPoolMfaConfigCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
 import { totpCode } from '../../lib/twin/totp';
 import { useTwin } from '../support/twin';

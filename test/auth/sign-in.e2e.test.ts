@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import type { Role } from '../../layers/core/db/schema';
-import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import type { Role } from '#core/db/schema';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
 import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/passkey';
 import { totpCode } from '../../lib/twin/totp';

@@ -7,13 +7,13 @@
  * Plus the twin's TOTP against the RFC 6238 test vector.
  */
 import type { AdminRespondToAuthChallengeCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { AUDIT_FAILURE_MARKER } from '../../layers/core/audit/audit';
-import { authLoginRoute, authMfaVerifyRoute } from '../../layers/core/auth/contract';
+import { AUDIT_FAILURE_MARKER } from '#core/audit/audit';
+import { authLoginRoute, authMfaVerifyRoute } from '#core/auth/contract';
 import { routeCall } from '../support/route-call';
-import { logger } from '../../layers/core/logger';
+import { logger } from '#core/logger';
 import {
   login, forgotPassword, auditRefusedSignIn, LOGIN_FAILED, RESET_CODE_SENT, setNewPassword, setUpMfa, type IdentityProviderClient, type SignInDeps,
-} from '../../layers/core/auth/sign-in';
+} from '#core/auth/sign-in';
 import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/totp';
 import { useTestDatabase } from '../support/db';
 

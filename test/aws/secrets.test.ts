@@ -3,7 +3,7 @@
  * container without a cold start (issue 16, item 3). Secrets Manager is the SDK client's `send`, stubbed.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SECRET_MAX_AGE_SECONDS, secretReader } from '../../layers/core/aws/secrets';
+import { SECRET_MAX_AGE_SECONDS, secretReader } from '#core/aws/secrets';
 import { ENV } from '../../lib/runtime-names';
 import { setEnv } from '../support/config-env';
 

@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Client } from 'pg';
-import { assessEvidence } from '../../layers/core/analysis/assess';
-import { nearestChunks, RETRIEVAL, type SearchOptions } from '../../layers/core/analysis/retrieval';
-import { openDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
-import { migrateToLatest } from '../../layers/core/db/migrate';
-import type { Database } from '../../layers/core/db/schema';
+import { assessEvidence } from '#core/analysis/assess';
+import { nearestChunks, RETRIEVAL, type SearchOptions } from '#core/analysis/retrieval';
+import { openDatabase, type DatabaseHandle } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
+import type { Database } from '#core/db/schema';
 import { embedText } from '../../lib/twin/standin-text';
 import { startTwin } from '../../lib/twin/twin';
 

@@ -5,8 +5,8 @@
  */
 import type { PoolClient } from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { closeablePool, openDatabase } from '../../layers/core/db/connection';
-import type { Database } from '../../layers/core/db/schema';
+import { closeablePool, openDatabase } from '#core/db/connection';
+import type { Database } from '#core/db/schema';
 import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
 
 const pgliteCloses = async () => {

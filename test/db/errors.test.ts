@@ -3,8 +3,8 @@
  * PostgreSQL's connection SQLSTATEs are the database being unavailable; constraint violations, bugs and an AWS
  * SDK's own network failures are not. And the database timeouts a function gets from its own timeout.
  */
-import { isDatabaseUnavailable, timeoutsFor } from '../../layers/core/db/errors';
-import { functionTimeouts } from '../../layers/core/db/connection';
+import { isDatabaseUnavailable, timeoutsFor } from '#core/db/errors';
+import { functionTimeouts } from '#core/db/connection';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest, migrations } from '../../layers/core/db/migrate';
-import { EMBEDDING_DIMENSIONS } from '../../layers/core/db/migrations/0001-domain';
-import type { Database } from '../../layers/core/db/schema';
+import { migrateToLatest, migrations } from '#core/db/migrate';
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import type { Database } from '#core/db/schema';
 import { tableNames, testEngine, useTestDatabase } from '../support/db';
 
 /** The tables the typed schema (layers/core/db/schema.ts) declares: it must match what migrations build. */

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { ANALYSIS_TYPES } from '../../layers/core/domain/analysis-types';
-import { CONFIDENCE_LEVELS } from '../../layers/core/domain/confidence';
-import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES } from '../../layers/core/domain/feedback';
-import { GENERATION_STATUSES, INITIAL_STATUS } from '../../layers/core/domain/generation-status';
+import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
+import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
+import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES } from '#core/domain/feedback';
+import { GENERATION_STATUSES, INITIAL_STATUS } from '#core/domain/generation-status';
 import {
   AI_OUTCOMES, AI_PURPOSES, AUDIT_OUTCOMES, EMBEDDING_STATUSES, EXTRACTION_STATUSES, JOB_STATUSES, JOB_TRIGGERS, ROLES, SOURCE_TYPES,
-} from '../../layers/core/domain/vocabulary';
+} from '#core/domain/vocabulary';
 import { testEngine, useTestDatabase } from '../support/db';
 
 /** Every `column in (…)` CHECK the migrations build, by `table.column`, and the domain list it must equal. */

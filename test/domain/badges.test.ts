@@ -1,4 +1,4 @@
-import { feedbackBadge, type FeedbackStatus } from '../../layers/core/domain/badges';
+import { feedbackBadge, type FeedbackStatus } from '#core/domain/badges';
 
 describe('feedbackBadge', () => {
   test.each([

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import {
   baseConfidence, compareConfidence, CONFIDENCE_LEVELS, confidenceRank, isStrongQuality, qualityConfidence,
   retrievalSignal, type QualityConfidence,
-} from '../../layers/core/domain/confidence';
+} from '#core/domain/confidence';
 
 // Random fractions, with the band edges (and the values either side of them) drawn often.
 const EDGES = [0, 0.5949, 0.595, 0.6, 0.6949, 0.695, 0.7, 0.8449, 0.845, 0.85, 1];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { evidenceCoverage, storedEvidenceCoverage, type ConsideredChunkSource } from '../../layers/core/domain/evidence-coverage';
+import { evidenceCoverage, storedEvidenceCoverage, type ConsideredChunkSource } from '#core/domain/evidence-coverage';
 
 /** chunks of evidence items `e0…` and background documents `b0…`, several chunks per source allowed */
 const chunk = fc.oneof(

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { AnalysisType, FeedbackAction, GenerationStatus } from '../../layers/core/db/schema';
-import { ANALYSIS_TYPES } from '../../layers/core/domain/analysis-types';
-import { FEEDBACK_ACTIONS, REGENERATION_REASONS } from '../../layers/core/domain/feedback';
-import { feedbackMetrics, rate, weekStart, type MetricsAnalysis, type MetricsFeedback } from '../../layers/core/domain/feedback-metrics';
-import { GENERATION_STATUSES } from '../../layers/core/domain/generation-status';
+import type { AnalysisType, FeedbackAction, GenerationStatus } from '#core/db/schema';
+import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
+import { FEEDBACK_ACTIONS, REGENERATION_REASONS } from '#core/domain/feedback';
+import { feedbackMetrics, rate, weekStart, type MetricsAnalysis, type MetricsFeedback } from '#core/domain/feedback-metrics';
+import { GENERATION_STATUSES } from '#core/domain/generation-status';
 
 const at = (iso: string) => new Date(iso);
 

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import {
   FEEDBACK_ACTIONS, judgmentEnabled, missingGates, nextFeedbackStatus, regenerationDraft, REGENERATION_REASONS, STATUS_OF_ACTION,
   type FeedbackStatus,
-} from '../../layers/core/domain/feedback';
-import { GENERATION_STATUSES } from '../../layers/core/domain/generation-status';
+} from '#core/domain/feedback';
+import { GENERATION_STATUSES } from '#core/domain/generation-status';
 
 describe('feedback status', () => {
   test('each action stores the spec\'s status (agree → accepted, disagree → rejected, unsure → needs_revision)', () => {

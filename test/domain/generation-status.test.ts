@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { GenerationStatus as SchemaStatus } from '../../layers/core/db/schema';
+import type { GenerationStatus as SchemaStatus } from '#core/db/schema';
 import {
   canTransition, GENERATION_EVENTS, GENERATION_STATUSES, guardedMove, IllegalTransitionError, INITIAL_STATUS, isGenerated, isGenerationStatus,
   isInFlight, isTerminal, transition, TRANSITIONS, undoMove, type GenerationEvent, type GenerationStatus,
-} from '../../layers/core/domain/generation-status';
+} from '#core/domain/generation-status';
 
 // Compile-time: the list covers every status the database allows.
 const _covers: SchemaStatus extends (typeof GENERATION_STATUSES)[number] ? true : never = true;

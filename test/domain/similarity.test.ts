@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { toPercent } from '../../layers/core/domain/percent';
-import { retrievalQuality, SIMILARITY_BANDS, similarityBand, type SimilarityBandKey } from '../../layers/core/domain/similarity';
+import { toPercent } from '#core/domain/percent';
+import { retrievalQuality, SIMILARITY_BANDS, similarityBand, type SimilarityBandKey } from '#core/domain/similarity';
 
 const RANK: Record<SimilarityBandKey, number> = { low: 0, somewhat: 1, relevant: 2, high: 3 };
 const cosine = fc.double({ min: -1, max: 1, noNaN: true });

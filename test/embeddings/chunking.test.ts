@@ -3,7 +3,7 @@
  * (seeded, so a failure reproduces): limits, coverage of the whole text, overlap, word boundaries,
  * determinism and indifference to how the whitespace was written.
  */
-import { chunkText, CHUNK_DEFAULTS, estimateTokens, normalizeText, type ChunkOptions, type TextChunk } from '../../layers/core/embeddings/chunking';
+import { chunkText, CHUNK_DEFAULTS, estimateTokens, normalizeText, type ChunkOptions, type TextChunk } from '#core/embeddings/chunking';
 
 // ---- a small seeded generator ----------------------------------------------------------------
 

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../layers/core/db/schema';
-import { sweepRunSchema } from '../../layers/core/embeddings/report';
-import { fromVectorLiteral } from '../../layers/core/embeddings/sources';
+import type { Database } from '#core/db/schema';
+import { sweepRunSchema } from '#core/embeddings/report';
+import { fromVectorLiteral } from '#core/embeddings/sources';
 import { functionById } from '../../lib/manifest';
 import { embedText } from '../../lib/twin/standin-text';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';

@@ -4,9 +4,9 @@
  * chunk's span in the result is the chunk.
  */
 import * as fc from 'fast-check';
-import { chunkText, joinChunks, normalizeText } from '../../layers/core/embeddings/chunking';
-import { DEMO_SEED } from '../../layers/core/seed/demo';
-import { seedFileSchema } from '../../layers/core/seed/format';
+import { chunkText, joinChunks, normalizeText } from '#core/embeddings/chunking';
+import { DEMO_SEED } from '#core/seed/demo';
+import { seedFileSchema } from '#core/seed/format';
 
 const demoTexts = (): string[] => seedFileSchema.parse(DEMO_SEED).organizations.flatMap((o) => o.investigations.flatMap((i) => [
   ...i.evidence.flatMap((e) => [e.content, ...(e.attachments ?? []).map((a) => a.text)]),

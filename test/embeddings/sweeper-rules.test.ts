@@ -1,13 +1,13 @@
 /** The sweeper's pure rules: selection, failure accounting, report math, vector literals, time budgets. */
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { timeBudgetFor } from '../../layers/core/embeddings/job';
-import { publishSweepMetrics } from '../../layers/core/embeddings/metrics';
-import { SERVICE_METRICS } from '../../layers/core/metrics';
-import { sweepReportSchema } from '../../layers/core/embeddings/report';
-import { fromVectorLiteral, isRetryable, toVectorLiteral } from '../../layers/core/embeddings/sources';
+import { timeBudgetFor } from '#core/embeddings/job';
+import { publishSweepMetrics } from '#core/embeddings/metrics';
+import { SERVICE_METRICS } from '#core/metrics';
+import { sweepReportSchema } from '#core/embeddings/report';
+import { fromVectorLiteral, isRetryable, toVectorLiteral } from '#core/embeddings/sources';
 import {
   addOutcome, buildReport, emptyTally, errorMessageOf, gaveUp, isSystemicFailure, MAX_ERROR_MESSAGE, pendingCutoff,
-} from '../../layers/core/embeddings/sweeper';
+} from '#core/embeddings/sweeper';
 
 test('which rows a sweep may pick: pending always, errors below the cap, never embedded', () => {
   expect(isRetryable({ status: 'pending', attempts: 0 }, 5)).toBe(true);

@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { SourceType } from '../../layers/core/db/schema';
-import { chunkText } from '../../layers/core/embeddings/chunking';
-import { EMBEDDING_SWEEPER_JOB, runEmbeddingSweep } from '../../layers/core/embeddings/job';
-import { sweepReportSchema, type SweepReport } from '../../layers/core/embeddings/report';
-import { claimNextSource, enqueueEmbedding, fromVectorLiteral, releaseSource, toVectorLiteral } from '../../layers/core/embeddings/sources';
-import { sweepEmbeddings, type SweepOptions } from '../../layers/core/embeddings/sweeper';
-import { seedDemo } from '../../layers/core/seed/load';
+import type { SourceType } from '#core/db/schema';
+import { chunkText } from '#core/embeddings/chunking';
+import { EMBEDDING_SWEEPER_JOB, runEmbeddingSweep } from '#core/embeddings/job';
+import { sweepReportSchema, type SweepReport } from '#core/embeddings/report';
+import { claimNextSource, enqueueEmbedding, fromVectorLiteral, releaseSource, toVectorLiteral } from '#core/embeddings/sources';
+import { sweepEmbeddings, type SweepOptions } from '#core/embeddings/sweeper';
+import { seedDemo } from '#core/seed/load';
 import { embedText } from '../../lib/twin/standin-text';
 import { useTestDatabase } from '../support/db';
 

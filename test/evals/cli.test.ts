@@ -16,7 +16,7 @@ import { RECORDINGS_DIR } from '../../evals/recordings';
 import { resultsSchema, type Results } from '../../evals/results';
 import { runEvaluation, type AnswerSource } from '../../evals/runner';
 import { seededTemplates } from '../../evals/render';
-import { designOnlyType } from '../../layers/core/analysis/selection';
+import { designOnlyType } from '#core/analysis/selection';
 import { descendants, parseXml } from '../support/xml';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -8,7 +8,7 @@ import { readJudge } from '../../evals/judge';
 import { aggregate, analysisStructure, checkExpectations, qualityStructure, type ScoredFixture } from '../../evals/metrics';
 import { recordCommands } from '../../evals/recordings';
 import type { Results } from '../../evals/results';
-import { issueMarkers, type NonceSource } from '../../layers/core/analysis/evidence-markers';
+import { issueMarkers, type NonceSource } from '#core/analysis/evidence-markers';
 import { evalResults, type FixtureRate } from '../support/eval-results';
 
 /** issues the given labels in order */

@@ -5,12 +5,12 @@
  * chunk in its surrounding passage (neighbouring chunks of its source; 404 for a chunk not in the analysis).
  */
 import { randomUUID } from 'node:crypto';
-import { getRetrievalChunk } from '../../layers/core/analysis/retrieval-view';
-import { chunkText } from '../../layers/core/embeddings/chunking';
-import { listEvidence, type EvidenceEntry } from '../../layers/core/evidence/listing';
-import { analysisRetrievalChunkRoute } from '../../layers/core/analysis/contract';
-import { investigationEvidenceRoute } from '../../layers/core/evidence/contract';
-import { ApiError } from '../../layers/core/errors';
+import { getRetrievalChunk } from '#core/analysis/retrieval-view';
+import { chunkText } from '#core/embeddings/chunking';
+import { listEvidence, type EvidenceEntry } from '#core/evidence/listing';
+import { analysisRetrievalChunkRoute } from '#core/analysis/contract';
+import { investigationEvidenceRoute } from '#core/evidence/contract';
+import { ApiError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

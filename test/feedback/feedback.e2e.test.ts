@@ -7,7 +7,7 @@
  * Runs on PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin();

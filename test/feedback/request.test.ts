@@ -2,10 +2,10 @@
  * Reading a feedback submission: the action named first, its fields checked, and the retry id taken
  * from the body or the Idempotency-Key header — which must agree when both are sent.
  */
-import { parseBodyWith, parseWith } from '../../layers/core/contract';
-import { feedbackRequest } from '../../layers/core/feedback/actions';
-import { analysisFeedbackCreateRoute } from '../../layers/core/feedback/contract';
-import { ApiError } from '../../layers/core/errors';
+import { parseBodyWith, parseWith } from '#core/contract';
+import { feedbackRequest } from '#core/feedback/actions';
+import { analysisFeedbackCreateRoute } from '#core/feedback/contract';
+import { ApiError } from '#core/errors';
 
 /** A submission as the route reads it: the body and the Idempotency-Key header through the contract, then the retry id. */
 const parseFeedbackRequest = (body: unknown, idempotencyKey: string | undefined) => feedbackRequest(

@@ -5,13 +5,13 @@
  * every refusal changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { chunkText } from '../../layers/core/embeddings/chunking';
-import { sweepEmbeddings } from '../../layers/core/embeddings/sweeper';
-import { toVectorLiteral } from '../../layers/core/embeddings/sources';
-import { extractBackgroundDocument } from '../../layers/core/files/extraction';
-import type { FileReader } from '../../layers/core/files/object-store';
-import { extractionReportSchema } from '../../layers/core/files/wire';
-import { ApiError } from '../../layers/core/errors';
+import { chunkText } from '#core/embeddings/chunking';
+import { sweepEmbeddings } from '#core/embeddings/sweeper';
+import { toVectorLiteral } from '#core/embeddings/sources';
+import { extractBackgroundDocument } from '#core/files/extraction';
+import type { FileReader } from '#core/files/object-store';
+import { extractionReportSchema } from '#core/files/wire';
+import { ApiError } from '#core/errors';
 import { embedText } from '../../lib/twin/standin-text';
 import { useTestDatabase } from '../support/db';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile, truncatedPdf, zipWithoutDocument } from './fixtures';

@@ -7,10 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../layers/core/db/schema';
-import { s3FileReader } from '../../layers/core/files/object-store';
-import { extractionReportSchema, fileViewLinkSchema } from '../../layers/core/files/wire';
-import { s3Storage } from '../../layers/core/storage';
+import type { Database } from '#core/db/schema';
+import { s3FileReader } from '#core/files/object-store';
+import { extractionReportSchema, fileViewLinkSchema } from '#core/files/wire';
+import { s3Storage } from '#core/storage';
 import { edgeGet } from '../../lib/twin/edge-client';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';

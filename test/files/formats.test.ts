@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import {
   contentDisposition, detectFormat, parseMediaType, servedContentType, signatureProblem, storableText,
-} from '../../layers/core/files/formats';
+} from '#core/files/formats';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile } from './fixtures';
 
 describe('detectFormat', () => {

@@ -3,11 +3,11 @@
  * of which organization, and what the presigned URL is asked to make S3 answer with.
  */
 import { randomUUID } from 'node:crypto';
-import type { FileLinker, ViewUrlOptions } from '../../layers/core/files/object-store';
-import { VIEW_URL_EXPIRY_SECONDS } from '../../layers/core/files/formats';
-import { fileViewLink } from '../../layers/core/files/view';
-import { fileViewLinkSchema } from '../../layers/core/files/wire';
-import { ApiError } from '../../layers/core/errors';
+import type { FileLinker, ViewUrlOptions } from '#core/files/object-store';
+import { VIEW_URL_EXPIRY_SECONDS } from '#core/files/formats';
+import { fileViewLink } from '#core/files/view';
+import { fileViewLinkSchema } from '#core/files/wire';
+import { ApiError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -10,7 +10,7 @@
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { useTwin, type Reply } from '../support/twin';
 
 // the point here is who gets in; the limiter has its own tests (test/ratelimit)

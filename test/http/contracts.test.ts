@@ -4,7 +4,7 @@
  * would fail its cold start: test/http/route.test.ts).
  */
 import { httpRoutes } from '../../lib/manifest';
-import { ROUTE_CONTRACTS } from '../../layers/core/http/contracts';
+import { ROUTE_CONTRACTS } from '#core/http/contracts';
 
 const routeKeys = httpRoutes().map((r) => `${r.method} ${r.path}`);
 

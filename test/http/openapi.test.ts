@@ -4,9 +4,9 @@
  * contracts accept.
  */
 import { httpRoutes } from '../../lib/manifest';
-import { contractFor } from '../../layers/core/http/contracts';
-import { openApiDocument } from '../../layers/core/http/openapi';
-import { OPENAPI_EXAMPLES } from '../../layers/core/http/openapi-examples';
+import { contractFor } from '#core/http/contracts';
+import { openApiDocument } from '#core/http/openapi';
+import { OPENAPI_EXAMPLES } from '#core/http/openapi-examples';
 
 interface Answer { description: string; content?: Record<string, { schema: Record<string, unknown>; example?: unknown }>; headers?: Record<string, unknown> }
 interface Operation {

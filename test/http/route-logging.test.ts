@@ -4,8 +4,8 @@
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { defineRoute } from '../../layers/core/contract';
-import type { HttpEvent, route as Route } from '../../layers/core/http/route';
+import { defineRoute } from '#core/contract';
+import type { HttpEvent, route as Route } from '#core/http/route';
 import { captureLogLines } from '../support/log-lines';
 
 // the logger reads its level when it is made, and each invocation goes back to it: loaded after the level is set
@@ -14,8 +14,8 @@ let handler: ReturnType<typeof Route>;
 const health = defineRoute({ route: 'GET /api/health', response: z.unknown() });
 beforeAll(async () => {
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-  ({ route } = await import('../../layers/core/http/route'));
-  const { logger } = await import('../../layers/core/logger');
+  ({ route } = await import('#core/http/route'));
+  const { logger } = await import('#core/logger');
   // the implementation logs, and appends a key of its own that must not outlive the invocation
   handler = route(health, async ({ event: { queryStringParameters } }) => {
     if (queryStringParameters?.user) logger.appendKeys({ user: queryStringParameters.user });

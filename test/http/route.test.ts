@@ -3,11 +3,11 @@
  * (defence in depth behind the API Gateway authorizer), bodies are parsed, errors keep their shape.
  */
 import type { Context } from 'aws-lambda';
-import { groupsOf } from '../../layers/core/auth/caller';
+import { groupsOf } from '#core/auth/caller';
 import * as z from 'zod';
-import { conflict } from '../../layers/core/errors';
-import { defineRoute, uuid, type RouteContract } from '../../layers/core/contract';
-import { route, type HttpEvent, type RouteInput, type RouteOptions } from '../../layers/core/http/route';
+import { conflict } from '#core/errors';
+import { defineRoute, uuid, type RouteContract } from '#core/contract';
+import { route, type HttpEvent, type RouteInput, type RouteOptions } from '#core/http/route';
 import { setEnv } from '../support/config-env';
 
 const event = (routeKey: string, claims?: Record<string, string>, body?: string): HttpEvent => ({

@@ -5,13 +5,13 @@
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { loginBodySchema } from '../../layers/core/auth/contract';
-import { defineRoute, parseWith } from '../../layers/core/contract';
-import { feedbackBodySchema } from '../../layers/core/feedback/contract';
-import { ApiError } from '../../layers/core/errors';
-import { route, type HttpEvent } from '../../layers/core/http/route';
-import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '../../layers/core/strings';
-import { paymentEventSchema } from '../../layers/core/payments/webhook';
+import { loginBodySchema } from '#core/auth/contract';
+import { defineRoute, parseWith } from '#core/contract';
+import { feedbackBodySchema } from '#core/feedback/contract';
+import { ApiError } from '#core/errors';
+import { route, type HttpEvent } from '#core/http/route';
+import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '#core/strings';
+import { paymentEventSchema } from '#core/payments/webhook';
 
 const HOSTILE = ['a\u0000b', '\u0000', 'x\uD800', '\uDC00y', 'a\uDBFFb', '\uDFFF\uD800'];
 const FINE = ['', 'plain', 'émoji 😀 ok', '\uD83D\uDE00', 'tab\tnew\nline', '\u0001\u007f', 'a\\u0000b'];

@@ -5,7 +5,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import { esbuildOptions } from '../../lib/bundling';
-import { gte } from '../../layers/core/aws/semver';
+import { gte } from '#core/aws/semver';
 
 let inputs: string[];
 beforeAll(async () => {

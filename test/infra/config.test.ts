@@ -1,5 +1,5 @@
-import { config, env, parseConfig, reloadConfig, requireEnv } from '../../layers/core/config';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '../../layers/core/ai/timeouts';
+import { config, env, parseConfig, reloadConfig, requireEnv } from '#core/config';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { ENV } from '../../lib/runtime-names';
 import { setEnv } from '../support/config-env';
 

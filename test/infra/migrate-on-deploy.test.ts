@@ -7,9 +7,9 @@
 import type { Context } from 'aws-lambda';
 import { sql } from 'kysely';
 import { handler } from '../../functions/deploy/migrate';
-import { openDatabase, useDatabase, type DatabaseHandle } from '../../layers/core/db/connection';
-import { migrations } from '../../layers/core/db/migrate';
-import { untilReachable } from '../../layers/core/db/reachable';
+import { openDatabase, useDatabase, type DatabaseHandle } from '#core/db/connection';
+import { migrations } from '#core/db/migrate';
+import { untilReachable } from '#core/db/reachable';
 import { createPostgresDatabase, realPostgresUrl } from '../support/db';
 
 const freshDatabase = async (): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> => {

@@ -4,8 +4,8 @@
  * synth refusing an id it cannot use. The stages (their contexts are test/support/synth.ts's STAGES) are
  * synthesized once per run, with cdk-nag, bundling skipped.
  */
-import { GEOGRAPHY_REGIONS } from '../../layers/core/ai/models';
-import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+import { GEOGRAPHY_REGIONS } from '#core/ai/models';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { HAIKU, resourcesOfType, SONNET, STAGES, synthesized, TITAN, type StageName } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functions, HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, rateToMs, visibilityTimeoutSeconds, queues, type QueueName } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { SWEEP_BUDGET, timeBudgetFor } from '../../layers/core/embeddings/job';
+import { SWEEP_BUDGET, timeBudgetFor } from '#core/embeddings/job';
 
 /** SPEC.md "Endpoints" tables; `?` where the spec leaves the method open. */
 const SPEC_ROUTES = [

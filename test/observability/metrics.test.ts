@@ -1,5 +1,5 @@
 /** The service's event metrics: each event one EMF line at once, in the service's namespace, with the region where it has one. */
-import { countEvent } from '../../layers/core/metrics';
+import { countEvent } from '#core/metrics';
 import { captureLogLines } from '../support/log-lines';
 
 const { lines } = captureLogLines();

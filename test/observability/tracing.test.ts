@@ -11,11 +11,11 @@ import type { Segment as SegmentType, Subsegment } from 'aws-xray-sdk-core';
 Object.assign(process.env, { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
 
 type Modules = {
-  tracer: typeof import('../../layers/core/tracer');
-  logger: typeof import('../../layers/core/logger');
-  clients: typeof import('../../layers/core/aws/clients');
-  connection: typeof import('../../layers/core/db/connection');
-  tracing: typeof import('../../layers/core/db/tracing');
+  tracer: typeof import('#core/tracer');
+  logger: typeof import('#core/logger');
+  clients: typeof import('#core/aws/clients');
+  connection: typeof import('#core/db/connection');
+  tracing: typeof import('#core/db/tracing');
   xray: typeof import('aws-xray-sdk-core');
   sqs: typeof import('@aws-sdk/client-sqs');
 };
@@ -24,11 +24,11 @@ let handle: Awaited<ReturnType<Modules['connection']['openDatabase']>>;
 
 beforeAll(async () => {
   m = {
-    tracer: await import('../../layers/core/tracer'),
-    logger: await import('../../layers/core/logger'),
-    clients: await import('../../layers/core/aws/clients'),
-    connection: await import('../../layers/core/db/connection'),
-    tracing: await import('../../layers/core/db/tracing'),
+    tracer: await import('#core/tracer'),
+    logger: await import('#core/logger'),
+    clients: await import('#core/aws/clients'),
+    connection: await import('#core/db/connection'),
+    tracing: await import('#core/db/tracing'),
     xray: await import('aws-xray-sdk-core'),
     sqs: await import('@aws-sdk/client-sqs'),
   };

@@ -6,12 +6,12 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../layers/core/db/schema';
-import { jobsStatusSchema } from '../../layers/core/operations/jobs-status';
-import { queueStatsSchema } from '../../layers/core/operations/queue-stats';
-import { RETENTION_LOG_MARKER, retentionRunSchema } from '../../layers/core/operations/retention';
-import { signatureHeader } from '../../layers/core/payments/signature';
-import { FIRST_PAID_INVOICE } from '../../layers/core/payments/webhook';
+import type { Database } from '#core/db/schema';
+import { jobsStatusSchema } from '#core/operations/jobs-status';
+import { queueStatsSchema } from '#core/operations/queue-stats';
+import { RETENTION_LOG_MARKER, retentionRunSchema } from '#core/operations/retention';
+import { signatureHeader } from '#core/payments/signature';
+import { FIRST_PAID_INVOICE } from '#core/payments/webhook';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

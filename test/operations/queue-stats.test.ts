@@ -7,10 +7,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { sql } from 'kysely';
-import { EMBEDDING_SWEEPER_JOB } from '../../layers/core/embeddings/job';
-import { analysesInFlight, jobsStatus, jobsStatusSchema } from '../../layers/core/operations/jobs-status';
-import { dlqUrlOf, queueDepths, queueStats, queueStatsSchema } from '../../layers/core/operations/queue-stats';
-import { RETENTION_JOB } from '../../layers/core/operations/retention';
+import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';
+import { analysesInFlight, jobsStatus, jobsStatusSchema } from '#core/operations/jobs-status';
+import { dlqUrlOf, queueDepths, queueStats, queueStatsSchema } from '#core/operations/queue-stats';
+import { RETENTION_JOB } from '#core/operations/retention';
 import { useTestDatabase } from '../support/db';
 
 const GEN_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation';

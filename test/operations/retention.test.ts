@@ -5,11 +5,11 @@
  * job_runs row and the RetentionCronLastRun log line; and the policy's configuration.
  */
 import { randomUUID } from 'node:crypto';
-import { logger } from '../../layers/core/logger';
+import { logger } from '#core/logger';
 import {
   DEFAULT_RETENTION_POLICY, RETENTION_AUDIT_ACTION, RETENTION_CATEGORIES, RETENTION_JOB, RETENTION_LOG_MARKER, retentionCutoffs, retentionPolicyFromEnv,
   retentionRunSchema, runRetentionSweep, sweepRetention, TRANSIENT_RETENTION_MS, type RetentionPolicy,
-} from '../../layers/core/operations/retention';
+} from '#core/operations/retention';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 

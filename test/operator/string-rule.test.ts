@@ -5,10 +5,10 @@
  * instead of a refusal, and silently stores an unpaired surrogate as U+FFFD).
  */
 import type { Kysely } from 'kysely';
-import { OnboardingError, runOnboarding, type OnboardingDeps } from '../../layers/core/admin/onboarding';
-import type { Database } from '../../layers/core/db/schema';
-import { formatIssues, validateSeed } from '../../layers/core/seed/format';
-import { ImportRefusal, runImport } from '../../layers/core/seed/import';
+import { OnboardingError, runOnboarding, type OnboardingDeps } from '#core/admin/onboarding';
+import type { Database } from '#core/db/schema';
+import { formatIssues, validateSeed } from '#core/seed/format';
+import { ImportRefusal, runImport } from '#core/seed/import';
 
 const HOSTILE = ['Acme\u0000', 'Acme\uD800', '\uDC00Acme'];
 

@@ -5,10 +5,10 @@
  */
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import type { HttpEvent } from '../../layers/core/http/route';
-import { ApiError } from '../../layers/core/errors';
-import { authenticateDelivery, rawBody } from '../../layers/core/payments/delivery';
-import { parseSignatureHeader, signatureHeader, SIGNATURE_TOLERANCE_SECONDS, verifySignature } from '../../layers/core/payments/signature';
+import type { HttpEvent } from '#core/http/route';
+import { ApiError } from '#core/errors';
+import { authenticateDelivery, rawBody } from '#core/payments/delivery';
+import { parseSignatureHeader, signatureHeader, SIGNATURE_TOLERANCE_SECONDS, verifySignature } from '#core/payments/signature';
 
 const SECRET = 'whsec_test_secret';
 const T = 1_700_000_000;

@@ -4,8 +4,8 @@
  * milestone exactly once (also under concurrent deliveries), a zero-amount invoice and other event
  * types never do; and the event shape the webhook accepts.
  */
-import { logger } from '../../layers/core/logger';
-import { FIRST_PAID_INVOICE, paymentEventSchema, processPaymentEvent, type PaymentEvent } from '../../layers/core/payments/webhook';
+import { logger } from '#core/logger';
+import { FIRST_PAID_INVOICE, paymentEventSchema, processPaymentEvent, type PaymentEvent } from '#core/payments/webhook';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

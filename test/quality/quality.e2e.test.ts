@@ -4,7 +4,7 @@
  * check returns to complete with the reason; a hot shedder (primary region throttling, generation
  * served by the fallback) leaves the analysis quality_unavailable; organization scoping and auth.
  */
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

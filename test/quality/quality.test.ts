@@ -3,16 +3,16 @@
  * failed check back to complete with [QUALITY_CHECK_FAILURE], a shed check to quality_unavailable,
  * duplicate messages as no-ops, the manual start's 404/409 rules, and the polling view.
  */
-import type { AiGateway, ConverseRequest, ConverseResult } from '../../layers/core/ai/gateway';
-import { AiUnavailableError } from '../../layers/core/ai/errors';
-import { QualityShedError } from '../../layers/core/ai/shedder';
+import type { AiGateway, ConverseRequest, ConverseResult } from '#core/ai/gateway';
+import { AiUnavailableError } from '#core/ai/errors';
+import { QualityShedError } from '#core/ai/shedder';
 import {
   qualityStateOf, qualityStatus, readVerdict, renderAnalysis, requestQualityCheck, revertQualityStart, runQualityCheck, startQualityCheck, UnreadableVerdictError,
-} from '../../layers/core/analysis/quality';
-import type { GenerationStatus } from '../../layers/core/db/schema';
-import { ApiError } from '../../layers/core/errors';
-import { logger } from '../../layers/core/logger';
-import { issueMarkers } from '../../layers/core/analysis/evidence-markers';
+} from '#core/analysis/quality';
+import type { GenerationStatus } from '#core/db/schema';
+import { ApiError } from '#core/errors';
+import { logger } from '#core/logger';
+import { issueMarkers } from '#core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

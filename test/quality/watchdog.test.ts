@@ -5,9 +5,9 @@
  * quality_error, [QUALITY_CHECK_FAILURE]) and fails stale generating and queued rows, leaving fresh,
  * leased, waiting and resting rows alone.
  */
-import { retryScheduleMs, runWatchdog, staleAction, WATCHDOG_LIMITS, WATCHDOG_MESSAGES } from '../../layers/core/analysis/watchdog';
-import type { GenerationStatus } from '../../layers/core/db/schema';
-import { logger } from '../../layers/core/logger';
+import { retryScheduleMs, runWatchdog, staleAction, WATCHDOG_LIMITS, WATCHDOG_MESSAGES } from '#core/analysis/watchdog';
+import type { GenerationStatus } from '#core/db/schema';
+import { logger } from '#core/logger';
 import { useTestDatabase } from '../support/db';
 
 const NOW = new Date('2025-03-01T12:00:00.000Z');

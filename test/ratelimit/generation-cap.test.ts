@@ -4,10 +4,10 @@
  * the 429 carries Retry-After, and inside a transaction concurrent creates cannot overshoot the cap.
  */
 import type { Kysely } from 'kysely';
-import type { Database, GenerationStatus } from '../../layers/core/db/schema';
+import type { Database, GenerationStatus } from '#core/db/schema';
 import {
   assertGenerationCapacity, DEFAULT_GENERATION_CAP, GENERATION_CAP_RETRY_AFTER_SECONDS, generationCap, generationsInFlight,
-} from '../../layers/core/ratelimit/generation-cap';
+} from '#core/ratelimit/generation-cap';
 import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';

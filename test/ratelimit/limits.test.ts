@@ -1,10 +1,10 @@
 /** Rate limit rules on their own: RATE_LIMITS parsing, route classes, exemptions, the 429's shape. */
 import fc from 'fast-check';
 import { httpRoutes } from '../../lib/manifest';
-import { errorBody } from '../../layers/core/errors';
+import { errorBody } from '#core/errors';
 import {
   DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests,
-} from '../../layers/core/ratelimit/limits';
+} from '#core/ratelimit/limits';
 
 test('no RATE_LIMITS keeps the documented defaults; anonymous sign-in is the strictest class', () => {
   expect(parseRateLimits(undefined)).toEqual(DEFAULT_RATE_LIMITS);

@@ -4,7 +4,7 @@
  * [RATE_LIMIT] line is written; users are counted apart, anonymous callers by address, the health
  * check never. PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 
 // the stage deployed with 5 an hour for investigators, 3 per 5 s on the sign-in routes (CDK context rateLimits)

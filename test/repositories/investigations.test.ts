@@ -2,9 +2,9 @@
  * The investigations list: the caller's organization's only, newest first, paged by the one convention
  * (limit, cursor, next_cursor) with nothing skipped or repeated, ties in created_at included.
  */
-import { INVESTIGATION_LIST, listInvestigations } from '../../layers/core/repositories/investigations';
-import { investigationsListRoute } from '../../layers/core/evidence/contract';
-import { creationPlaceSchema, decodeCursor, type CreationPlace } from '../../layers/core/pagination';
+import { INVESTIGATION_LIST, listInvestigations } from '#core/repositories/investigations';
+import { investigationsListRoute } from '#core/evidence/contract';
+import { creationPlaceSchema, decodeCursor, type CreationPlace } from '#core/pagination';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

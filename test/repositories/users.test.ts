@@ -4,7 +4,7 @@
  * of the token's organization (an admin-group token with an organization is a member, not an operator),
  * and a clear 403 when the email is another user's.
  */
-import { ensureUser, userIdBySubject } from '../../layers/core/repositories/users';
+import { ensureUser, userIdBySubject } from '#core/repositories/users';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

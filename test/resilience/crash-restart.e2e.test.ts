@@ -8,7 +8,7 @@
  * lease (context analysisLeaseSeconds; 60 s by default, which the same run takes about a minute with) so the
  * suite measures the mechanism in seconds. PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwinProcess, type TwinProcess } from '../support/twin-process';
 

@@ -9,7 +9,7 @@
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { expectDatabaseUnavailable, timed } from '../support/database-unavailable';
 import { useTwin, type Reply } from '../support/twin';

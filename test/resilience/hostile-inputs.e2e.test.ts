@@ -21,11 +21,11 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import * as z from 'zod';
-import { LOGIN_FAILED, WEBAUTHN_VERIFY } from '../../layers/core/auth/sign-in';
-import { contractFor, errorSchema } from '../../layers/core/http/contracts';
-import { escapeUnsafeText, unsafeTextIssues } from '../../layers/core/strings';
-import { signatureHeader } from '../../layers/core/payments/signature';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
+import { LOGIN_FAILED, WEBAUTHN_VERIFY } from '#core/auth/sign-in';
+import { contractFor, errorSchema } from '#core/http/contracts';
+import { escapeUnsafeText, unsafeTextIssues } from '#core/strings';
+import { signatureHeader } from '#core/payments/signature';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
 import { mapConcurrently } from '../support/concurrency';
 import { arbitraryOf, stringFromSchema, type JsonSchema, type StringLeaf } from '../support/json-schema-arbitrary';

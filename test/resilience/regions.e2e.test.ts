@@ -12,7 +12,7 @@
  *   the regions are back completes.
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import type { RegionFaults } from '../../lib/twin/bedrock-standin';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';

@@ -6,8 +6,8 @@
  * never "AI unavailable"), and its analyses complete; a quality check B asks for meanwhile waits (still
  * checking) and is verified; nothing either organization asked for fails.
  */
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '../../layers/core/seed/demo';
-import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '../../layers/core/ai/quota';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
+import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase } from '../../layers/core/db/connection';
-import { processAlive, runningTwin, twinPidPath } from '../../layers/core/db/embedded-lock';
+import { openDatabase } from '#core/db/connection';
+import { processAlive, runningTwin, twinPidPath } from '#core/db/embedded-lock';
 import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
 import { runProcess, type Run } from '../support/run-process';
 

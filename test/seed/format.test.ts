@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS, demoUser } from '../../layers/core/seed/demo';
-import { formatIssues, formatPath, LIMITS, validateSeed, type SeedFileInput } from '../../layers/core/seed/format';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS, demoUser } from '#core/seed/demo';
+import { formatIssues, formatPath, LIMITS, validateSeed, type SeedFileInput } from '#core/seed/format';
 
 const problems = (input: unknown): string[] => {
   const result = validateSeed(input);

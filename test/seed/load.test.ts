@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../layers/core/db/schema';
-import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS } from '../../layers/core/seed/demo';
-import type { SeedFileInput } from '../../layers/core/seed/format';
-import type { ObjectStorage } from '../../layers/core/storage';
+import type { Database } from '#core/db/schema';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS } from '#core/seed/demo';
+import type { SeedFileInput } from '#core/seed/format';
+import type { ObjectStorage } from '#core/storage';
 import {
   isSeeded, loadSeed, SEED_TABLES, seedDemo, SeedConflictError, SeedStorageError, SeedValidationError, type SeedTable,
-} from '../../layers/core/seed/load';
+} from '#core/seed/load';
 import { testEngine, useTestDatabase } from '../support/db';
 
 type Counts = Record<SeedTable, number>;

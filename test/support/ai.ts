@@ -1,7 +1,7 @@
 /** The AI gateway's configuration in the gateway tests: the two AI regions, the default models, fast backoff. */
-import type { GatewayConfig } from '../../layers/core/ai/gateway';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '../../layers/core/ai/timeouts';
-import { DEFAULT_AI_MODELS } from '../../layers/core/config';
+import type { GatewayConfig } from '#core/ai/gateway';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
+import { DEFAULT_AI_MODELS } from '#core/config';
 
 export const PRIMARY = 'us-east-1';
 export const FALLBACK = 'us-west-2';

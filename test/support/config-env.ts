@@ -1,4 +1,4 @@
-import { reloadConfig } from '../../layers/core/config';
+import { reloadConfig } from '#core/config';
 
 /**
  * Sets service variables (undefined unsets one) and has the configuration parsed again, as a function

@@ -2,7 +2,7 @@
  * What a route answers when the database is refused or hangs (issue 14, item 6): 503 `database_unavailable`
  * with Retry-After, never a 500 and never past the function's timeout. Shared by the twin's fault tests.
  */
-import { DATABASE_RETRY_AFTER_SECONDS } from '../../layers/core/db/errors';
+import { DATABASE_RETRY_AFTER_SECONDS } from '#core/db/errors';
 import type { Reply } from './twin';
 
 /** A request's reply and how long it took. */

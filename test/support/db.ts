@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { closeablePool, openPglite, type DatabaseHandle } from '../../layers/core/db/connection';
-import { migrateToLatest } from '../../layers/core/db/migrate';
-import type { Database } from '../../layers/core/db/schema';
+import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
+import type { Database } from '#core/db/schema';
 import { TEMPLATE_PATH } from './template-paths';
 
 export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;

@@ -5,9 +5,9 @@
  */
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { RouteContract } from '../../layers/core/contract';
-import { ApiError } from '../../layers/core/errors';
-import { route, type HttpEvent, type RouteAnswer, type RouteInput, type RouteOptions } from '../../layers/core/http/route';
+import type { RouteContract } from '#core/contract';
+import { ApiError } from '#core/errors';
+import { route, type HttpEvent, type RouteAnswer, type RouteInput, type RouteOptions } from '#core/http/route';
 
 export interface RouteRequestParts {
   body?: unknown;

@@ -1,4 +1,4 @@
-import type { Sleep } from '../../layers/core/ai/quota';
+import type { Sleep } from '#core/ai/quota';
 
 /**
  * One simulated clock shared by many parallel callers (discrete-event time): it jumps to the next

@@ -16,8 +16,8 @@ import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from '../../layers/core/db/connection';
-import { migrateToLatest } from '../../layers/core/db/migrate';
+import { openPglite } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
 import { demoTemplatePath, TEMPLATE_PATH } from './template-paths';
 
 /** Writes the template to a private name and renames it into place, so concurrent runs never load half of one. */

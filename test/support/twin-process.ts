@@ -9,8 +9,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Role } from '../../layers/core/db/schema';
-import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import type { Role } from '#core/db/schema';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TOKENS_PATH } from '../../lib/twin/identity-provider';
 import { startTwin, type TwinOptions } from '../../lib/twin/twin';
 import { callApi, prepareTestTwin, useTwinFolder, type Reply, type TestTwinOptions } from './twin';

@@ -9,8 +9,8 @@
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Role } from '../../layers/core/db/schema';
-import { DEMO_ORGANIZATION_IDS, demoUser } from '../../layers/core/seed/demo';
+import type { Role } from '#core/db/schema';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import { edgeClientConfig } from '../../lib/twin/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';

@@ -3,8 +3,8 @@
  * item 3): the handler's own lines carry it as correlation_id beside the Lambda context, and so do the
  * lines of the generation it queued, in another function.
  */
-import { RETENTION_LOG_MARKER } from '../../layers/core/operations/retention';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { RETENTION_LOG_MARKER } from '#core/operations/retention';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin();

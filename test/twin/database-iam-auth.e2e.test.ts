@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sql } from 'kysely';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { changing, useTwin, type TwinTest } from '../support/twin';
 
 const DATABASE_USER = 'analysis_app';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Signer } from '@aws-sdk/rds-signer';
 import { Client, Pool, type ClientConfig } from 'pg';
-import { openPglite } from '../../layers/core/db/connection';
+import { openPglite } from '#core/db/connection';
 import type { EdgeIdentity } from '../../lib/twin/aws-edge';
 import {
   md5Password, policyAuthorizer, scramClientFinal, startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions, type IamAuthOptions,

@@ -5,8 +5,8 @@
  * function-timeout.e2e.test.ts).
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { ENV } from '../../layers/core/config';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { ENV } from '#core/config';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { changing, useTwin } from '../support/twin';
 
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;

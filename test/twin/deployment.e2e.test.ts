@@ -6,8 +6,8 @@
  * PostgreSQL with TEST_DATABASE_URL.
  */
 import { decodeJwt } from 'jose';
-import { ENV } from '../../layers/core/config';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { ENV } from '#core/config';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

@@ -4,8 +4,8 @@
  * TEST_DATABASE_URL.
  */
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_LEASE_MS } from '../../layers/core/analysis/lease';
-import { DEMO_INVESTIGATION_IDS } from '../../layers/core/seed/demo';
+import { DEFAULT_LEASE_MS } from '#core/analysis/lease';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { changing, useTwin } from '../support/twin';
 

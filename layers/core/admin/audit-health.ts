@@ -5,8 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
 
 const AUDIT_HEALTH_WINDOW = { defaultHours: 24, maxHours: 720 } as const;
 

@@ -5,12 +5,12 @@
  * would take the change down with it when the audit insert fails), and `writeAudit` never throws.
  */
 import type { Kysely } from 'kysely';
-import type { Caller } from '../auth/caller';
-import { writeAudit } from '../audit/audit';
-import type { Database } from '../db/schema';
-import { database } from '../db/connection';
-import { ApiError } from '../errors';
-import { userIdBySubject } from '../repositories/users';
+import type { Caller } from '#core/auth/caller';
+import { writeAudit } from '#core/audit/audit';
+import type { Database } from '#core/db/schema';
+import { database } from '#core/db/connection';
+import { ApiError } from '#core/errors';
+import { userIdBySubject } from '#core/repositories/users';
 
 export interface AdminActor {
   /** the admin's users row; null when the identity provider knows them but the service does not */

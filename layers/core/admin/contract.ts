@@ -1,6 +1,6 @@
 /** The contracts of the admin routes (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute } from '#core/contract';
 import { auditHealthQuerySchema, auditHealthSchema } from './audit-health';
 import {
   activationBodySchema, activationParamsSchema, activationSchema, createBodySchema, historyListSchema, historyQuerySchema, rollbackBodySchema, versionDetailSchema, versionSchema,

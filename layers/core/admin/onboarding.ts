@@ -13,14 +13,14 @@ import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminDeleteUserComm
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import { ADMIN_GROUP } from '../../../lib/runtime-names';
-import { cognitoClient } from '../aws/cognito';
-import { ENV, requireEnv } from '../config';
-import { checkWith, describeIssues } from '../strings';
-import { ORGANIZATION_ATTRIBUTE } from '../auth/token-claims';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
-import { ROLES } from '../domain/vocabulary';
-import { logger } from '../logger';
+import { cognitoClient } from '#core/aws/cognito';
+import { ENV, requireEnv } from '#core/config';
+import { checkWith, describeIssues } from '#core/strings';
+import { ORGANIZATION_ATTRIBUTE } from '#core/auth/token-claims';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
+import { ROLES } from '#core/domain/vocabulary';
+import { logger } from '#core/logger';
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 

@@ -6,7 +6,7 @@
  * prompt type is not given, writes one the renderer cannot read (`{{ evidence }}`), or leaves out one
  * the type cannot work without.
  */
-import { PROMPT_TYPE } from '../analysis/prompts';
+import { PROMPT_TYPE } from '#core/analysis/prompts';
 
 export interface PromptRule {
   /** the values the renderer supplies for this type */

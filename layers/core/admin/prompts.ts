@@ -11,10 +11,10 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
-import { conflict, notFound, validationFailed } from '../errors';
-import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../pagination';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
+import { conflict, notFound, validationFailed } from '#core/errors';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pagination';
 import { auditedWrite, type AdminActor } from './audit-trail';
 import { countRows, sideBySide } from './diff';
 import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './prompt-rules';

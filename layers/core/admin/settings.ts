@@ -6,8 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { ApiError } from '../errors';
+import type { Database } from '#core/db/schema';
+import { ApiError } from '#core/errors';
 import { auditedWrite, type AdminActor } from './audit-trail';
 
 const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });

@@ -6,10 +6,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
-import { ROLES } from '../domain/vocabulary';
-import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '../pagination';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
+import { ROLES } from '#core/domain/vocabulary';
+import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pagination';
 
 const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 

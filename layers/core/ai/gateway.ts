@@ -16,12 +16,12 @@
  */
 import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { Kysely } from 'kysely';
-import { bedrockClient } from '../aws/clients';
-import { AI_MODEL_ENV, config, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '../config';
-import { database } from '../db/connection';
-import type { AiPurpose, Database } from '../db/schema';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import { bedrockClient } from '#core/aws/clients';
+import { AI_MODEL_ENV, config, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '#core/config';
+import { database } from '#core/db/connection';
+import type { AiPurpose, Database } from '#core/db/schema';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
 import { recordCall } from './ledger';
 import { modelIdForRegion } from './models';

@@ -4,7 +4,7 @@
  * an attempt aborted at its attempt timeout, ai/timeouts.ts) the shared record the throttle shedder reads.
  */
 import type { Kysely } from 'kysely';
-import type { AiOutcome, AiPurpose, Database } from '../db/schema';
+import type { AiOutcome, AiPurpose, Database } from '#core/db/schema';
 
 export interface LedgerEntry {
   purpose: AiPurpose;

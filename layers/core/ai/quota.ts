@@ -19,7 +19,7 @@
  * simulate minutes of traffic.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '#core/db/schema';
 
 export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;

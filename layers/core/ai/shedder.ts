@@ -11,10 +11,10 @@
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { config, ENV } from '../config';
-import type { AiPurpose, Database } from '../db/schema';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import { config, ENV } from '#core/config';
+import type { AiPurpose, Database } from '#core/db/schema';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { recordCall } from './ledger';
 
 const SHEDDER_WINDOW_MS = 60_000;

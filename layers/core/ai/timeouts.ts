@@ -24,7 +24,7 @@
  * every purpose (`2000`), or per purpose (`analysis=60000,embedding=5000`); purposes not named keep
  * their default.
  */
-import type { AiPurpose } from '../db/schema';
+import type { AiPurpose } from '#core/db/schema';
 
 export type AttemptTimeouts = Record<AiPurpose, number>;
 

@@ -3,8 +3,8 @@
  * every citation translated from the marker issued for that call back to its chunk id. Pure.
  */
 import * as z from 'zod';
-import { CONFIDENCE_LEVELS } from '../domain/confidence';
-import type { ValidationStatus } from '../domain/vocabulary';
+import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
+import type { ValidationStatus } from '#core/domain/vocabulary';
 import { citedChunk, type EvidenceMarkers } from './evidence-markers';
 
 export const analysisAnswerSchema = z.object({

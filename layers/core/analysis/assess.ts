@@ -39,7 +39,7 @@
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as z from 'zod';
-import type { AnalysisType, Database } from '../db/schema';
+import type { AnalysisType, Database } from '#core/db/schema';
 import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts';
 
 const count = z.number().int().nonnegative();

@@ -1,13 +1,13 @@
 /** The analysis routes' contracts: what each takes and answers (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute, uuid } from '../contract';
-import { CONFIDENCE_LEVELS } from '../domain/confidence';
-import { FEEDBACK_STATUSES } from '../domain/feedback';
-import { ANALYSIS_TYPES } from '../domain/analysis-types';
-import { GENERATION_STATUSES } from '../domain/generation-status';
-import { SIMILARITY_BAND_KEYS } from '../domain/similarity';
-import { QUALITY_STATES, SOURCE_TYPES, VALIDATION_STATUSES } from '../domain/vocabulary';
-import { nextCursorSchema, pageQueryShape } from '../pagination';
+import { defineRoute, uuid } from '#core/contract';
+import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
+import { FEEDBACK_STATUSES } from '#core/domain/feedback';
+import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
+import { GENERATION_STATUSES } from '#core/domain/generation-status';
+import { SIMILARITY_BAND_KEYS } from '#core/domain/similarity';
+import { QUALITY_STATES, SOURCE_TYPES, VALIDATION_STATUSES } from '#core/domain/vocabulary';
+import { nextCursorSchema, pageQueryShape } from '#core/pagination';
 import { analysisAnswerSchema } from './answer';
 import { assessmentSchema } from './assess';
 import { ANALYSIS_LIST } from './read';

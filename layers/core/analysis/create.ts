@@ -5,14 +5,14 @@
  * If the message cannot be sent, the row is marked failed with a retry-later message — never left queued.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { guardedMove, INITIAL_STATUS } from '../domain/generation-status';
-import { conflict, unavailable } from '../errors';
-import type { OrgCaller } from '../auth/caller';
-import { logger } from '../logger';
-import { assertGenerationCapacity } from '../ratelimit/generation-cap';
-import { ensureUser } from '../repositories/users';
-import type { AnalysisMessage } from '../queues';
+import type { Database } from '#core/db/schema';
+import { guardedMove, INITIAL_STATUS } from '#core/domain/generation-status';
+import { conflict, unavailable } from '#core/errors';
+import type { OrgCaller } from '#core/auth/caller';
+import { logger } from '#core/logger';
+import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
+import { ensureUser } from '#core/repositories/users';
+import type { AnalysisMessage } from '#core/queues';
 import { assessEvidence } from './assess';
 import { resolveSelection, type AnalysisRequest } from './selection';
 

@@ -5,14 +5,14 @@
  * here, never changed.
  */
 import type { Kysely } from 'kysely';
-import type { AiGateway } from '../ai/gateway';
-import { AiRequestError, AiUnavailableError } from '../ai/errors';
-import { QuotaExhaustedError } from '../ai/quota';
-import type { Database } from '../db/schema';
-import { evidenceCoverage } from '../domain/evidence-coverage';
-import { guardedMove } from '../domain/generation-status';
-import { retrievalQuality } from '../domain/similarity';
-import { logger } from '../logger';
+import type { AiGateway } from '#core/ai/gateway';
+import { AiRequestError, AiUnavailableError } from '#core/ai/errors';
+import { QuotaExhaustedError } from '#core/ai/quota';
+import type { Database } from '#core/db/schema';
+import { evidenceCoverage } from '#core/domain/evidence-coverage';
+import { guardedMove } from '#core/domain/generation-status';
+import { retrievalQuality } from '#core/domain/similarity';
+import { logger } from '#core/logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
 import type { NonceSource } from './evidence-markers';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';

@@ -11,10 +11,10 @@
  * (the worker keeps its message invisible for one lease at a time: worker.ts).
  */
 import { sql, type Kysely } from 'kysely';
-import { config, ENV } from '../config';
-import type { Database, GenerationStatus } from '../db/schema';
-import { guardedMove, type Move } from '../domain/generation-status';
-import { logger } from '../logger';
+import { config, ENV } from '#core/config';
+import type { Database, GenerationStatus } from '#core/db/schema';
+import { guardedMove, type Move } from '#core/domain/generation-status';
+import { logger } from '#core/logger';
 
 export const DEFAULT_LEASE_MS = 60_000;
 

@@ -1,7 +1,7 @@
 /** Prompt templates: the active version of a prompt type, and rendering its placeholders. */
 import type { Kysely } from 'kysely';
-import { REGENERATION_REASONS } from '../domain/feedback';
-import type { AnalysisType, Database } from '../db/schema';
+import { REGENERATION_REASONS } from '#core/domain/feedback';
+import type { AnalysisType, Database } from '#core/db/schema';
 import { issueMarkers, marker, neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 
 export const PROMPT_TYPE: Record<AnalysisType, string> = {

@@ -1,14 +1,14 @@
 /** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
 import type { AnalysisAnswer } from './answer';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { feedbackBadge } from '../domain/badges';
-import { storedEvidenceCoverage } from '../domain/evidence-coverage';
-import { judgmentEnabled } from '../domain/feedback';
-import { isoTime, jsonColumn } from '../db/values';
-import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../pagination';
-import { organizationAnalyses } from '../repositories/analyses';
-import { isOrganizationInvestigation } from '../repositories/investigations';
+import type { Database } from '#core/db/schema';
+import { feedbackBadge } from '#core/domain/badges';
+import { storedEvidenceCoverage } from '#core/domain/evidence-coverage';
+import { judgmentEnabled } from '#core/domain/feedback';
+import { isoTime, jsonColumn } from '#core/db/values';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '#core/pagination';
+import { organizationAnalyses } from '#core/repositories/analyses';
+import { isOrganizationInvestigation } from '#core/repositories/investigations';
 
 
 /** No user row (e.g. a token whose subject is not provisioned yet): a UUID no engagement row has. */

@@ -20,10 +20,10 @@
  * the closest few are the included ones (retrieval.ts).
  */
 import type { Kysely } from 'kysely';
-import type { Database, SourceType } from '../db/schema';
-import { similarityBand, type SimilarityBand } from '../domain/similarity';
-import { joinChunks } from '../embeddings/chunking';
-import { organizationAnalyses } from '../repositories/analyses';
+import type { Database, SourceType } from '#core/db/schema';
+import { similarityBand, type SimilarityBand } from '#core/domain/similarity';
+import { joinChunks } from '#core/embeddings/chunking';
+import { organizationAnalyses } from '#core/repositories/analyses';
 
 export const EXCERPT_CHARS = 300;
 

@@ -4,9 +4,9 @@
  * administrator excluded from the AI are never candidates.
  */
 import { sql, type Kysely } from 'kysely';
-import { config, ENV } from '../config';
-import type { Database, SourceType } from '../db/schema';
-import { toVectorLiteral } from '../embeddings/sources';
+import { config, ENV } from '#core/config';
+import type { Database, SourceType } from '#core/db/schema';
+import { toVectorLiteral } from '#core/embeddings/sources';
 
 export const RETRIEVAL = {
   /** nearest chunks considered (and shown on the retrieval panel) */

@@ -21,10 +21,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
-import type { AnalysisType, Database } from '../db/schema';
-import { ApiError, notFound } from '../errors';
-import { uuid } from '../contract';
-import { ANALYSIS_TYPES } from '../domain/analysis-types';
+import type { AnalysisType, Database } from '#core/db/schema';
+import { ApiError, notFound } from '#core/errors';
+import { uuid } from '#core/contract';
+import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
 
 export { ANALYSIS_TYPES };
 

@@ -25,10 +25,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '../../../lib/manifest';
-import type { Database, GenerationStatus } from '../db/schema';
-import { guardedMove } from '../domain/generation-status';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import type { Database, GenerationStatus } from '#core/db/schema';
+import { guardedMove } from '#core/domain/generation-status';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { QUALITY_FAILURE_MARKER } from './quality';
 import { failedAttemptDelaySeconds } from './lease';
 

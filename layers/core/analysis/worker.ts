@@ -18,10 +18,10 @@ import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import type { QueueName } from '../../../lib/manifest';
-import { QuotaExhaustedError } from '../ai/quota';
-import { sqsClient } from '../aws/clients';
-import { logger, withLambdaContext } from '../logger';
-import { enqueue, MAX_DELAY_SECONDS } from '../queues';
+import { QuotaExhaustedError } from '#core/ai/quota';
+import { sqsClient } from '#core/aws/clients';
+import { logger, withLambdaContext } from '#core/logger';
+import { enqueue, MAX_DELAY_SECONDS } from '#core/queues';
 import { failedAttemptDelaySeconds, leaseMs, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
 
 /** A bad correlation id never fails the work: it only labels its log lines. */

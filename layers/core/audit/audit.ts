@@ -5,10 +5,10 @@
  * Text that PostgreSQL cannot hold (NUL, unpaired surrogates) is stored escaped, never refused.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { escapeUnsafeDeep } from '../strings';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import type { Database } from '#core/db/schema';
+import { escapeUnsafeDeep } from '#core/strings';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { AUDIT_FAILURE_MARKER } from '../../../lib/runtime-names';
 
 export { AUDIT_FAILURE_MARKER };

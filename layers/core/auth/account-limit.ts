@@ -13,12 +13,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { env, ENV } from '../config';
-import type { Database } from '../db/schema';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
-import { configuredLimits, countHit, RATE_LIMIT_MARKER, type Hit } from '../ratelimit/limiter';
-import { tooManyRequests, type Limit } from '../ratelimit/limits';
+import { env, ENV } from '#core/config';
+import type { Database } from '#core/db/schema';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
+import { configuredLimits, countHit, RATE_LIMIT_MARKER, type Hit } from '#core/ratelimit/limiter';
+import { tooManyRequests, type Limit } from '#core/ratelimit/limits';
 
 export const DEFAULT_SIGN_IN_ACCOUNT_LIMIT: Limit = { count: 10, windowSeconds: 900 };
 /** how long an attempt waits for the counter store before it is let through */

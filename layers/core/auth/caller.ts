@@ -6,7 +6,7 @@
  * client cannot write.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import type { Role } from '../db/schema';
+import type { Role } from '#core/db/schema';
 import { ORGANIZATION_CLAIM } from './token-claims';
 import { ADMIN_GROUP } from '../../../lib/runtime-names';
 

@@ -1,6 +1,6 @@
 /** The contracts of the sign-in routes (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute } from '#core/contract';
 
 const email = z.email().max(254);
 /** what the identity provider calls the user in a challenge (Cognito: its username); echoed back by the client */

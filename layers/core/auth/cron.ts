@@ -3,8 +3,8 @@
  * Secrets Manager (CRON_SECRET_ARN; cached for a few minutes, so a rotation reaches warm containers: ../aws/secrets.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { secretReader } from '../aws/secrets';
-import { ENV } from '../config';
+import { secretReader } from '#core/aws/secrets';
+import { ENV } from '#core/config';
 
 export const cronSecret = secretReader(ENV.cronSecretArn);
 

@@ -5,7 +5,7 @@
  * routes accept an admin token) share this one verifier.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { env, ENV, requireEnv } from '../config';
+import { env, ENV, requireEnv } from '#core/config';
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 

@@ -14,20 +14,20 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
-import { writeAudit } from '../audit/audit';
+import { writeAudit } from '#core/audit/audit';
 import { countAccountAttempt } from './account-limit';
 import { requestOrigin, type RequestOrigin } from './origin';
-import { cognitoClient } from '../aws/cognito';
-import { requireEnv, ENV } from '../config';
-import { database } from '../db/connection';
-import type { Database } from '../db/schema';
-import { ApiError, badRequest, unauthorized, unavailable } from '../errors';
+import { cognitoClient } from '#core/aws/cognito';
+import { requireEnv, ENV } from '#core/config';
+import { database } from '#core/db/connection';
+import type { Database } from '#core/db/schema';
+import { ApiError, badRequest, unauthorized, unavailable } from '#core/errors';
 import type {
   forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
 } from './contract';
-import { isUnsafeText } from '../strings';
-import { logger } from '../logger';
-import { tooManyRequests } from '../ratelimit/limits';
+import { isUnsafeText } from '#core/strings';
+import { logger } from '#core/logger';
+import { tooManyRequests } from '#core/ratelimit/limits';
 
 export const LOGIN_FAILED = 'auth.login_failed';
 export const WEBAUTHN_VERIFY = 'auth.webauthn.authenticate.verify';

@@ -2,7 +2,7 @@
  * The process's SDK clients, cached (its own module, so a function pays only for the clients it loads),
  * each captured by the tracer when made: every call it sends is a subsegment of the trace (namespace aws).
  */
-import { tracer } from '../tracer';
+import { tracer } from '#core/tracer';
 
 const clients = new Map<string, unknown>();
 

@@ -8,7 +8,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { env, ENV } from '../config';
+import { env, ENV } from '#core/config';
 import { cachedClient } from './client-cache';
 
 export const sqsClient = (): SQSClient => cachedClient(`sqs ${env(ENV.sqsEndpoint) ?? ''}`, () => new SQSClient({}));

@@ -6,7 +6,7 @@
  * first use, so a function's cold start does not pay for it before it connects.
  */
 import type { Signer } from '@aws-sdk/rds-signer';
-import { ENV, requireEnv } from '../config';
+import { ENV, requireEnv } from '#core/config';
 
 export interface RdsAuthTarget {
   /** the endpoint clients connect to (the RDS Proxy's) */

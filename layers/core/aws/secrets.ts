@@ -4,7 +4,7 @@
  * for SECRET_MAX_AGE_SECONDS, then read again; a failed read is not cached.
  */
 import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { env } from '../config';
+import { env } from '#core/config';
 
 /**
  * How long a read secret is trusted. Short enough that a rotated cron or webhook secret is

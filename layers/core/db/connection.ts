@@ -9,10 +9,10 @@
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolClient, type PoolConfig } from 'pg';
-import { env, ENV, requireEnv } from '../config';
-import { logger } from '../logger';
+import { env, ENV, requireEnv } from '#core/config';
+import { logger } from '#core/logger';
 import type { Database } from './schema';
-import { rdsAuthToken } from '../aws/rds-auth-token';
+import { rdsAuthToken } from '#core/aws/rds-auth-token';
 import { functions } from '../../../lib/manifest';
 import { timeoutsFor } from './errors';
 import { tracedDialect } from './tracing';

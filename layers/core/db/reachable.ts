@@ -3,7 +3,7 @@
  * RDS Proxy can refuse connections for a few minutes while its target registers. The deploy-time
  * migration waits it out instead of failing (and rolling back) the deployment.
  */
-import { logger } from '../logger';
+import { logger } from '#core/logger';
 
 export interface ReachableOptions {
   attempts: number;

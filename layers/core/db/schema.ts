@@ -4,23 +4,23 @@
  * compares them with the database's CHECK constraints).
  */
 import type { ColumnType, Generated } from 'kysely';
-import type { AnalysisType } from '../domain/analysis-types';
-import type { QualityConfidence } from '../domain/confidence';
-import type { FeedbackAction, FeedbackStatus } from '../domain/feedback';
-import type { GenerationStatus } from '../domain/generation-status';
+import type { AnalysisType } from '#core/domain/analysis-types';
+import type { QualityConfidence } from '#core/domain/confidence';
+import type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
+import type { GenerationStatus } from '#core/domain/generation-status';
 import type {
   AiOutcome, AiPurpose, AuditOutcome, EmbeddingStatus, ExtractionStatus, JobStatus, JobTrigger, Role, SourceType, ValidationStatus,
-} from '../domain/vocabulary';
+} from '#core/domain/vocabulary';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
-export type { AnalysisType } from '../domain/analysis-types';
+export type { AnalysisType } from '#core/domain/analysis-types';
 ;
-export type { FeedbackAction, FeedbackStatus } from '../domain/feedback';
-export type { GenerationStatus } from '../domain/generation-status';
-export type { AiOutcome, AiPurpose, Role, SourceType } from '../domain/vocabulary';
+export type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
+export type { GenerationStatus } from '#core/domain/generation-status';
+export type { AiOutcome, AiPurpose, Role, SourceType } from '#core/domain/vocabulary';
 
 interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
 

@@ -6,7 +6,7 @@
  * SQL text or its parameters, so no evidence text or user data reaches a trace.
  */
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, OperationNode } from 'kysely';
-import { tracer } from '../tracer';
+import { tracer } from '#core/tracer';
 
 /** The subsegment's name: X-Ray's service map shows the database as a node of this name. */
 export const DATABASE_SUBSEGMENT = 'postgres';

@@ -5,7 +5,7 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-import type { FeedbackStatus } from '../db/schema';
+import type { FeedbackStatus } from '#core/db/schema';
 
 export type { FeedbackStatus };
 

@@ -4,12 +4,12 @@
  * cron route and the schedule call.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { JobTrigger } from '../domain/vocabulary';
-import { logger } from '../logger';
+import type { Database } from '#core/db/schema';
+import type { JobTrigger } from '#core/domain/vocabulary';
+import { logger } from '#core/logger';
 import { publishSweepMetrics } from './metrics';
 import type { SweepReport, SweepRun } from './report';
-import { recordJobRun } from '../operations/job-runs';
+import { recordJobRun } from '#core/operations/job-runs';
 import { sweepEmbeddings, SWEEP_DEFAULTS, type SweepOptions } from './sweeper';
 
 export const EMBEDDING_SWEEPER_JOB = 'embedding-sweeper';

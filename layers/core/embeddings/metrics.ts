@@ -3,7 +3,7 @@
  * pending over 24 hours") reads it: PendingOver24hAfterSweep in the service's namespace, threshold > 0.
  */
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { SERVICE_METRICS, serviceMetrics } from '../metrics';
+import { SERVICE_METRICS, serviceMetrics } from '#core/metrics';
 import type { SweepReport } from './report';
 
 /** Emits PendingOver24hAfterSweep (Count) with the rest of the report as metadata (in the log line, not metrics). */

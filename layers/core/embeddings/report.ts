@@ -4,7 +4,7 @@
  * `pendingOver24hAfterSweep`, whose name the spec fixes.
  */
 import * as z from 'zod';
-import { jobRunIdShape, reportCount, runTimingSchema } from '../operations/report';
+import { jobRunIdShape, reportCount, runTimingSchema } from '#core/operations/report';
 
 const STOPPED_BY = ['done', 'batch_limit', 'time_budget', 'ai_unavailable'] as const;
 export type StoppedBy = (typeof STOPPED_BY)[number];

@@ -23,8 +23,8 @@
  * Whoever changes a source's text re-queues it with enqueueEmbedding.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { EMBEDDING_DIMENSIONS } from '../db/migrations/0001-domain';
-import type { Database, EmbeddingSourcesTable, SourceType } from '../db/schema';
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import type { Database, EmbeddingSourcesTable, SourceType } from '#core/db/schema';
 import type { TextChunk } from './chunking';
 
 export type EmbeddingSource = Selectable<EmbeddingSourcesTable>;

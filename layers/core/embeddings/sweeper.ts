@@ -19,9 +19,9 @@
  * the end of the sweep — pending ones, retryable errors and given-up errors alike. 0 means healthy.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { EMBEDDING_DIMENSIONS } from '../db/migrations/0001-domain';
-import { runTiming } from '../operations/report';
+import type { Database } from '#core/db/schema';
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import { runTiming } from '#core/operations/report';
 import { chunkText, type ChunkOptions } from './chunking';
 import type { StoppedBy, SweepReport } from './report';
 import {

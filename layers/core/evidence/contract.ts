@@ -1,9 +1,9 @@
 /** The contracts of the investigation routes: the organization's investigations and their evidence (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute, uuid } from '../contract';
-import { EXTRACTION_STATUSES } from '../domain/vocabulary';
-import { nextCursorSchema, pageQueryShape } from '../pagination';
-import { INVESTIGATION_LIST } from '../repositories/investigations';
+import { defineRoute, uuid } from '#core/contract';
+import { EXTRACTION_STATUSES } from '#core/domain/vocabulary';
+import { nextCursorSchema, pageQueryShape } from '#core/pagination';
+import { INVESTIGATION_LIST } from '#core/repositories/investigations';
 
 export const investigationSummarySchema = z.object({
   investigation_id: uuid,

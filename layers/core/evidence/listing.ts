@@ -10,11 +10,11 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
-import { validationFailed } from '../errors';
-import { decodeCursor, pageOf } from '../pagination';
-import { isOrganizationInvestigation } from '../repositories/investigations';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
+import { validationFailed } from '#core/errors';
+import { decodeCursor, pageOf } from '#core/pagination';
+import { isOrganizationInvestigation } from '#core/repositories/investigations';
 
 type EvidenceKind = 'evidence_item' | 'background_document';
 

@@ -12,21 +12,21 @@
  * wrote is undone and the caller is told to try again — nothing half-done is left behind.
  */
 import type { Kysely } from 'kysely';
-import type { Database, FeedbackStatus } from '../db/schema';
-import { feedbackBadge } from '../domain/badges';
-import { INITIAL_STATUS, isGenerated } from '../domain/generation-status';
+import type { Database, FeedbackStatus } from '#core/db/schema';
+import { feedbackBadge } from '#core/domain/badges';
+import { INITIAL_STATUS, isGenerated } from '#core/domain/generation-status';
 import {
   isJudgment, missingGates, nextFeedbackStatus, regenerationDraft, STATUS_OF_ACTION, UNSURE_PROMPT,
   type FeedbackAction, type RegenerationReason,
-} from '../domain/feedback';
+} from '#core/domain/feedback';
 import type * as z from 'zod';
 import type { feedbackBodySchema } from './contract';
-import { badRequest, conflict, notFound, unavailable } from '../errors';
-import { logger } from '../logger';
-import { assertGenerationCapacity } from '../ratelimit/generation-cap';
-import type { AnalysisMessage } from '../queues';
-import { assertCanGenerate } from '../analysis/create';
-import type { AnalysisRequest } from '../analysis/selection';
+import { badRequest, conflict, notFound, unavailable } from '#core/errors';
+import { logger } from '#core/logger';
+import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
+import type { AnalysisMessage } from '#core/queues';
+import { assertCanGenerate } from '#core/analysis/create';
+import type { AnalysisRequest } from '#core/analysis/selection';
 import { analysisOfOrganization, type Actor } from './engagement';
 import { feedbackRecord } from './history';
 

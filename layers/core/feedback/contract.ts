@@ -1,9 +1,9 @@
 /** The contracts of the feedback routes: engagement gates, judgments and their metrics (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute, parseWith, uuid } from '../contract';
-import { ANALYSIS_TYPES } from '../domain/analysis-types';
-import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from '../domain/feedback';
-import { nextCursorSchema, pageQueryShape } from '../pagination';
+import { defineRoute, parseWith, uuid } from '#core/contract';
+import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
+import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES, REGENERATION_REASON_KEYS, REGENERATION_REASONS } from '#core/domain/feedback';
+import { nextCursorSchema, pageQueryShape } from '#core/pagination';
 import { ENGAGEMENT_STEPS } from './engagement';
 import { FEEDBACK_LIST } from './history';
 

@@ -5,12 +5,12 @@
  * Gate B before Gate A is a 409. Gates open only on an analysis with output to review.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { isoTime } from '../db/values';
-import { judgmentEnabled } from '../domain/feedback';
-import { isGenerated } from '../domain/generation-status';
-import { conflict, notFound } from '../errors';
-import { organizationAnalyses } from '../repositories/analyses';
+import type { Database } from '#core/db/schema';
+import { isoTime } from '#core/db/values';
+import { judgmentEnabled } from '#core/domain/feedback';
+import { isGenerated } from '#core/domain/generation-status';
+import { conflict, notFound } from '#core/errors';
+import { organizationAnalyses } from '#core/repositories/analyses';
 
 export const ENGAGEMENT_STEPS = ['detail_reviewed', 'citation_checked'] as const;
 export type EngagementStep = (typeof ENGAGEMENT_STEPS)[number];

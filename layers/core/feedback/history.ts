@@ -4,10 +4,10 @@
  * and the status it stored.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { isoTime, jsonColumn } from '../db/values';
-import { notFound } from '../errors';
-import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../pagination';
+import type { Database } from '#core/db/schema';
+import { isoTime, jsonColumn } from '#core/db/values';
+import { notFound } from '#core/errors';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '#core/pagination';
 import { analysisOfOrganization } from './engagement';
 
 const recordRows = (db: Kysely<Database>, analysisId: string) =>

@@ -1,9 +1,9 @@
 /** GET /api/analysis/feedback-metrics: the investigation's analyses and feedback, measured by the pure rules. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { feedbackMetrics } from '../domain/feedback-metrics';
-import { notFound } from '../errors';
-import { isOrganizationInvestigation } from '../repositories/investigations';
+import type { Database } from '#core/db/schema';
+import { feedbackMetrics } from '#core/domain/feedback-metrics';
+import { notFound } from '#core/errors';
+import { isOrganizationInvestigation } from '#core/repositories/investigations';
 
 export const investigationFeedbackMetrics = async (db: Kysely<Database>, organizationId: string, investigationId: string, now = new Date()) => {
   if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) throw notFound('The investigation');

@@ -1,6 +1,6 @@
 /** The contracts of the files routes: opening a file, extracting a background document's text (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute, uuid } from '../contract';
+import { defineRoute, uuid } from '#core/contract';
 import { extractionReportSchema, fileViewLinkSchema } from './wire';
 
 const viewQuerySchema = z.object({

@@ -4,9 +4,9 @@
  * Every check comes before the one write, so a refused or failed extraction changes nothing.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { chunkText } from '../embeddings/chunking';
-import { ApiError, notFound } from '../errors';
+import type { Database } from '#core/db/schema';
+import { chunkText } from '#core/embeddings/chunking';
+import { ApiError, notFound } from '#core/errors';
 import { detectFormat, EXTRACTION_LIMITS, signatureProblem, storableText } from './formats';
 import { extractText, UnreadableFileError, UnsupportedCharsetError } from './extractors';
 import type { FileReader } from './object-store';

@@ -5,8 +5,8 @@
  */
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3Client } from '../aws/clients';
-import { ENV, requireEnv } from '../config';
+import { s3Client } from '#core/aws/clients';
+import { ENV, requireEnv } from '#core/config';
 
 export interface ViewUrlOptions {
   /** Content-Disposition S3 answers with (response-content-disposition) */

@@ -4,9 +4,9 @@
  * replaces a background document's extracted text and its chunks.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import type { TextChunk } from '../embeddings/chunking';
-import { enqueueEmbedding } from '../embeddings/sources';
+import type { Database } from '#core/db/schema';
+import type { TextChunk } from '#core/embeddings/chunking';
+import { enqueueEmbedding } from '#core/embeddings/sources';
 
 export type FileKind = 'attachment' | 'background_document';
 

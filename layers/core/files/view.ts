@@ -4,8 +4,8 @@
  * Content-Disposition carrying its name (inline for types a browser shows safely, download otherwise).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { notFound } from '../errors';
+import type { Database } from '#core/db/schema';
+import { notFound } from '#core/errors';
 import { contentDisposition, servedContentType, VIEW_URL_EXPIRY_SECONDS } from './formats';
 import type { FileLinker } from './object-store';
 import type { FileViewLink } from './wire';

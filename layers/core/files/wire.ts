@@ -3,7 +3,7 @@
  * (and so every function's bundle) import this module, which must not pull in the extraction libraries.
  */
 import * as z from 'zod';
-import { uuid } from '../contract';
+import { uuid } from '#core/contract';
 
 export const fileViewLinkSchema = z.object({
   kind: z.enum(['attachment', 'background_document']),

@@ -4,16 +4,16 @@
  * route added to a feature's contract file is found here without an edit.
  */
 import * as z from 'zod';
-import * as admin from '../admin/contract';
-import * as analysis from '../analysis/contract';
-import * as auth from '../auth/contract';
-import { defineRoute, type RouteContract } from '../contract';
-import * as embeddings from '../embeddings/contract';
-import * as evidence from '../evidence/contract';
-import * as feedback from '../feedback/contract';
-import * as files from '../files/contract';
-import * as operations from '../operations/contract';
-import * as payments from '../payments/contract';
+import * as admin from '#core/admin/contract';
+import * as analysis from '#core/analysis/contract';
+import * as auth from '#core/auth/contract';
+import { defineRoute, type RouteContract } from '#core/contract';
+import * as embeddings from '#core/embeddings/contract';
+import * as evidence from '#core/evidence/contract';
+import * as feedback from '#core/feedback/contract';
+import * as files from '#core/files/contract';
+import * as operations from '#core/operations/contract';
+import * as payments from '#core/payments/contract';
 
 /** The document itself (functions/http/openapi.ts). */
 export const openapiRoute = defineRoute({ route: 'GET /api/openapi.json',

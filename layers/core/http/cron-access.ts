@@ -4,10 +4,10 @@
  * module, handed to `route` by the cron handlers only (./scheduled-job.ts): no other route bundles
  * the secret client or the token verifier.
  */
-import { callerFromClaims, type Caller } from '../auth/caller';
-import { cronSecret, sameSecret } from '../auth/cron';
-import { bearerToken, InvalidTokenError, verifyAccessToken } from '../auth/jwt';
-import { forbidden, unauthorized } from '../errors';
+import { callerFromClaims, type Caller } from '#core/auth/caller';
+import { cronSecret, sameSecret } from '#core/auth/cron';
+import { bearerToken, InvalidTokenError, verifyAccessToken } from '#core/auth/jwt';
+import { forbidden, unauthorized } from '#core/errors';
 import { header, OPERATOR_WITH_ORGANIZATION, type CronAccess, type HttpEvent } from './route';
 
 /** Cron routes: the scheduler's secret, or an administrator's token. A mismatch fails the run. */

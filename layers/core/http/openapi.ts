@@ -8,17 +8,17 @@
  */
 import * as z from 'zod';
 import { httpRoutes, type Access, type FunctionSpec, type HttpTrigger } from '../../../lib/manifest';
-import { assessmentSchema } from '../analysis/assess';
-import { analysisAnswerSchema } from '../analysis/answer';
-import { analysisRequestSchema } from '../analysis/selection';
-import { versionSchema } from '../admin/prompts';
-import { settingsListSchema } from '../admin/settings';
-import { isExempt } from '../ratelimit/limits';
-import { analysisDetailSchema, analysisViewSchema, retrievalChunkSchema } from '../analysis/contract';
-import { signInResponseSchema } from '../auth/contract';
-import type { RouteContract } from '../contract';
-import { investigationSummarySchema } from '../evidence/contract';
-import { feedbackBodySchema, feedbackRecordSchema } from '../feedback/contract';
+import { assessmentSchema } from '#core/analysis/assess';
+import { analysisAnswerSchema } from '#core/analysis/answer';
+import { analysisRequestSchema } from '#core/analysis/selection';
+import { versionSchema } from '#core/admin/prompts';
+import { settingsListSchema } from '#core/admin/settings';
+import { isExempt } from '#core/ratelimit/limits';
+import { analysisDetailSchema, analysisViewSchema, retrievalChunkSchema } from '#core/analysis/contract';
+import { signInResponseSchema } from '#core/auth/contract';
+import type { RouteContract } from '#core/contract';
+import { investigationSummarySchema } from '#core/evidence/contract';
+import { feedbackBodySchema, feedbackRecordSchema } from '#core/feedback/contract';
 import { contractFor, errorSchema } from './contracts';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
 

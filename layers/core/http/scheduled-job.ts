@@ -7,11 +7,11 @@
  *   breaks throws, so EventBridge Scheduler retries it.
  */
 import type { Context } from 'aws-lambda';
-import type { JobTrigger } from '../embeddings/job';
-import type { RouteContract } from '../contract';
+import type { JobTrigger } from '#core/embeddings/job';
+import type { RouteContract } from '#core/contract';
 import { cronAccess } from './cron-access';
 import { route, type RouteAnswer, type HttpEvent } from './route';
-import { withLambdaContext } from '../logger';
+import { withLambdaContext } from '#core/logger';
 
 export interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
 

@@ -1,6 +1,6 @@
 /** The contracts of the operations routes: health, queue and job status, the retention run (../contract.ts). */
 import * as z from 'zod';
-import { defineRoute } from '../contract';
+import { defineRoute } from '#core/contract';
 import { jobsStatusSchema } from './jobs-status';
 import { queueStatsSchema } from './queue-stats';
 import { retentionRunSchema } from './retention';

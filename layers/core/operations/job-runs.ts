@@ -4,11 +4,11 @@
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { isoTime, jsonColumn } from '../db/values';
-import type { JobTrigger } from '../domain/vocabulary';
-import { errorMessageOf } from '../embeddings/sweeper';
-import { logger } from '../logger';
+import type { Database } from '#core/db/schema';
+import { isoTime, jsonColumn } from '#core/db/values';
+import type { JobTrigger } from '#core/domain/vocabulary';
+import { errorMessageOf } from '#core/embeddings/sweeper';
+import { logger } from '#core/logger';
 
 export interface JobRunResult<R> {
   report: R;

@@ -6,9 +6,9 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import { functionById } from '../../../lib/manifest';
-import type { Database } from '../db/schema';
-import { IN_FLIGHT_STATUSES } from '../domain/generation-status';
-import { EMBEDDING_SWEEPER_JOB } from '../embeddings/job';
+import type { Database } from '#core/db/schema';
+import { IN_FLIGHT_STATUSES } from '#core/domain/generation-status';
+import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';
 import { jobStatuses, jobStatusSchema } from './job-runs';
 import { queueDepths, queueDepthsSchema, type DepthOptions } from './queue-stats';
 import { RETENTION_JOB } from './retention';

@@ -10,10 +10,10 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { queues, type QueueName } from '../../../lib/manifest';
-import type { AiGateway } from '../ai/gateway';
-import { sqsClient } from '../aws/clients';
+import type { AiGateway } from '#core/ai/gateway';
+import { sqsClient } from '#core/aws/clients';
 import { QUEUE_URL_ENV } from '../../../lib/runtime-names';
-import { env } from '../config';
+import { env } from '#core/config';
 
 const depth = z.number().int().nonnegative().nullable();
 

@@ -11,13 +11,13 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import { writeAudit } from '../audit/audit';
-import { env, ENV } from '../config';
-import type { Database } from '../db/schema';
-import type { JobTrigger } from '../domain/vocabulary';
-import { timeBudgetFor } from '../embeddings/job';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import { writeAudit } from '#core/audit/audit';
+import { env, ENV } from '#core/config';
+import type { Database } from '#core/db/schema';
+import type { JobTrigger } from '#core/domain/vocabulary';
+import { timeBudgetFor } from '#core/embeddings/job';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { recordJobRun } from './job-runs';
 import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';

@@ -1,5 +1,5 @@
 /** The contract of the payment webhook (../contract.ts). */
-import { defineRoute } from '../contract';
+import { defineRoute } from '#core/contract';
 import { paymentEventSchema, webhookResultSchema } from './webhook';
 
 export const paymentWebhookRoute = defineRoute({ route: 'POST /api/webhooks/payment',

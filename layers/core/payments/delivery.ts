@@ -3,7 +3,7 @@
  * body bytes (API Gateway base64-encodes bodies it takes for binary: isBase64Encoded) before the
  * event is looked at; a delivery that fails changes nothing.
  */
-import { ApiError, unavailable } from '../errors';
+import { ApiError, unavailable } from '#core/errors';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 

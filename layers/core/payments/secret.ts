@@ -3,7 +3,7 @@
  * few minutes: ../aws/secrets.ts; the stack creates a placeholder to replace with the processor's value;
  * the twin generates one and prints it at start).
  */
-import { secretReader } from '../aws/secrets';
-import { ENV } from '../config';
+import { secretReader } from '#core/aws/secrets';
+import { ENV } from '#core/config';
 
 export const webhookSecret = secretReader(ENV.webhookSecretArn);

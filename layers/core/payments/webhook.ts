@@ -11,8 +11,8 @@
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import type { Database } from '../db/schema';
-import { logger } from '../logger';
+import type { Database } from '#core/db/schema';
+import { logger } from '#core/logger';
 
 const PAID_INVOICE_EVENTS = ['invoice.paid', 'invoice.payment_succeeded'] as const;
 export const FIRST_PAID_INVOICE = 'first_paid_invoice';

@@ -9,9 +9,9 @@
  * Called outside a transaction it is a soft cap (simultaneous requests may each pass once).
  */
 import { sql, type Kysely } from 'kysely';
-import { config, ENV } from '../config';
-import type { Database } from '../db/schema';
-import { organizationAnalyses } from '../repositories/analyses';
+import { config, ENV } from '#core/config';
+import type { Database } from '#core/db/schema';
+import { organizationAnalyses } from '#core/repositories/analyses';
 import { tooManyRequests } from './limits';
 export const DEFAULT_GENERATION_CAP = 10;
 /** a generation takes 2–3 minutes; half a minute later one has usually finished */

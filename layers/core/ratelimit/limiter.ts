@@ -9,12 +9,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { FunctionSpec, HttpTrigger } from '../../../lib/manifest';
-import { env, ENV } from '../config';
-import { database } from '../db/connection';
-import type { Database } from '../db/schema';
+import { env, ENV } from '#core/config';
+import { database } from '#core/db/connection';
+import type { Database } from '#core/db/schema';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
-import { logger } from '../logger';
-import { countEvent } from '../metrics';
+import { logger } from '#core/logger';
+import { countEvent } from '#core/metrics';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, rateClassOf, tooManyRequests, type RateLimits } from './limits';
 
 export const RATE_LIMIT_MARKER = '[RATE_LIMIT]';

@@ -8,7 +8,7 @@
  */
 import type { Access, FunctionSpec, HttpTrigger } from '../../../lib/manifest';
 import { ENV } from '../../../lib/runtime-names';
-import { ApiError } from '../errors';
+import { ApiError } from '#core/errors';
 
 /** `auth` is the anonymous sign-in routes (/api/auth/*), stricter than other public routes. */
 export type RateClass = 'auth' | Access;

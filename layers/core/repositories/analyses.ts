@@ -3,7 +3,7 @@
  * here, so another organization's analysis is indistinguishable from a missing one.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database } from '#core/db/schema';
 
 export const organizationAnalyses = (db: Kysely<Database>, organizationId: string) =>
   db.selectFrom('analyses as a')

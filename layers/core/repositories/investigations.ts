@@ -1,7 +1,7 @@
 /** Investigations as the SPA picks them: always scoped to the caller's organization. */
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '../pagination';
+import type { Database } from '#core/db/schema';
+import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '#core/pagination';
 
 export interface InvestigationSummary {
   investigation_id: string;

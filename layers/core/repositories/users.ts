@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
-import { forbidden } from '../errors';
+import type { Database } from '#core/db/schema';
+import { forbidden } from '#core/errors';
 
 /** The users row of a signed-in caller (by the identity provider's subject), if the service knows them. */
 export const userIdBySubject = async (db: Kysely<Database>, subject: string): Promise<string | undefined> =>

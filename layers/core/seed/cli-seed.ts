@@ -11,16 +11,16 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Kysely } from 'kysely';
-import { env, ENV } from '../config';
-import { openDatabase, resolveTarget, type DatabaseTarget } from '../db/connection';
-import { migrateToLatest } from '../db/migrate';
+import { env, ENV } from '#core/config';
+import { openDatabase, resolveTarget, type DatabaseTarget } from '#core/db/connection';
+import { migrateToLatest } from '#core/db/migrate';
 import { DEMO_SEED } from './demo';
 import { validateSeed } from './format';
 import {
   isSeeded, loadSeed, SEED_TABLES, SeedConflictError, SeedStorageError, SeedValidationError, type SeedSummary,
 } from './load';
-import { runningTwin } from '../db/embedded-lock';
-import type { ObjectStorage } from '../storage';
+import { runningTwin } from '#core/db/embedded-lock';
+import type { ObjectStorage } from '#core/storage';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -133,7 +133,7 @@ const configuredStorage = async (io: CliIo): Promise<ObjectStorage | undefined> 
       + '(their text is still stored in the database)');
     return undefined;
   }
-  const { s3Storage } = await import('../storage');
+  const { s3Storage } = await import('#core/storage');
   return s3Storage(bucket);
 };
 

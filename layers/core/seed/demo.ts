@@ -6,7 +6,7 @@
  * DEMO_USERS is read from the same file without touching the database, so the dev token command can
  * mint tokens for the demo users on its own.
  */
-import type { Role } from '../db/schema';
+import type { Role } from '#core/db/schema';
 import demo from './demo.json';
 
 /** The demo file as it is on disk (seedDemo validates it like any other seed file). */

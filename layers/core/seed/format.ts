@@ -10,7 +10,7 @@
  * other parts of the file are malformed, so one pass reports every problem.
  */
 import * as z from 'zod';
-import { unsafeTextIssues } from '../strings';
+import { unsafeTextIssues } from '#core/strings';
 
 export const LIMITS = {
   organizations: 100,

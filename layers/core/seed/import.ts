@@ -10,10 +10,10 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import { s3Client } from '../aws/clients';
-import type { Database } from '../db/schema';
-import { checkWith, describeIssues } from '../strings';
-import { s3Storage } from '../storage';
+import { s3Client } from '#core/aws/clients';
+import type { Database } from '#core/db/schema';
+import { checkWith, describeIssues } from '#core/strings';
+import { s3Storage } from '#core/storage';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
 
 /** Where uploaded seed files wait (the files bucket expires them: lib/stacks/data-stack.ts). */

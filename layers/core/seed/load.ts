@@ -14,8 +14,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, SourceType } from '../db/schema';
-import type { ObjectStorage } from '../storage';
+import type { Database, SourceType } from '#core/db/schema';
+import type { ObjectStorage } from '#core/storage';
 import { DEMO_SEED } from './demo';
 import { formatIssues, formatPath, validateSeed, type SeedFile, type SeedIssue } from './format';
 

@@ -8,7 +8,7 @@
  * except a service-wide wildcard such as `s3:*` — and that would grant the real operation too.
  */
 import { createHash } from 'node:crypto';
-import { GEOGRAPHY_REGIONS, splitProfileId } from '../../../layers/core/ai/models';
+import { GEOGRAPHY_REGIONS, splitProfileId } from '#core/ai/models';
 
 export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager' | 'lambda';
 
