@@ -22,8 +22,9 @@ import type { Results } from './results';
 export const REGRESSION_THRESHOLD = 0.05;
 
 /** The rule in words, as the summary and the JUnit report state it. */
-export const REGRESSION_RULE = `worse than the baseline by more than ${REGRESSION_THRESHOLD * 100} % of the baseline value and by more than `
-  + `${ABSOLUTE_FLOOR.share * 100} percentage point (shares) or ${ABSOLUTE_FLOOR.count} (counts)`;
+export const REGRESSION_RULE =
+  `worse than the baseline by more than ${REGRESSION_THRESHOLD * 100} % of the baseline value and by more than ` +
+  `${ABSOLUTE_FLOOR.share * 100} percentage point (shares) or ${ABSOLUTE_FLOOR.count} (counts)`;
 
 export interface MetricChange {
   /** 'run', a category name, or 'fixture <category>/<id>' */
@@ -57,13 +58,19 @@ export interface Comparison {
 const above = (value: number, limit: number): boolean => Math.round(value * 1e9) > Math.round(limit * 1e9);
 
 /** How much worse `current` is than `baseline` for a metric that is better `better` (negative: it improved). */
-const worseningOf = (better: Better, baseline: number, current: number): number => (better === 'higher' ? baseline - current : current - baseline);
+const worseningOf = (better: Better, baseline: number, current: number): number =>
+  better === 'higher' ? baseline - current : current - baseline;
 
 /**
  * The regression rule: worse by more than `threshold` of the baseline value AND by more than the
  * metric's absolute floor. From a baseline of 0 any worsening is infinitely relative, so the floor decides.
  */
-export const isRegression = (metric: Pick<MetricInfo, 'better' | 'unit'>, baseline: number, current: number, threshold = REGRESSION_THRESHOLD): boolean => {
+export const isRegression = (
+  metric: Pick<MetricInfo, 'better' | 'unit'>,
+  baseline: number,
+  current: number,
+  threshold = REGRESSION_THRESHOLD,
+): boolean => {
   const worsening = worseningOf(metric.better, baseline, current);
   return above(worsening, ABSOLUTE_FLOOR[metric.unit]) && above(worsening, threshold * Math.abs(baseline));
 };
@@ -80,18 +87,33 @@ export const compareResults = (baseline: Results, current: Results, threshold = 
       if (b === null && c === null) continue;
       const info = metricInfo(metric);
       if (!info || b === null || c === null) {
-        notCompared.push({ scope, metric, reason: !info ? 'not a metric of this version of the evals' : b === null ? 'not in the baseline' : 'not in this run' });
+        notCompared.push({
+          scope,
+          metric,
+          reason: !info ? 'not a metric of this version of the evals' : b === null ? 'not in the baseline' : 'not in this run',
+        });
         continue;
       }
       const worsening = worseningOf(info.better, b, c);
       changes.push({
-        scope, metric, better: info.better, unit: info.unit, baseline: b, current: c,
-        worsening, relative: b === 0 ? null : worsening / Math.abs(b), regression: isRegression(info, b, c, threshold),
+        scope,
+        metric,
+        better: info.better,
+        unit: info.unit,
+        baseline: b,
+        current: c,
+        worsening,
+        relative: b === 0 ? null : worsening / Math.abs(b),
+        regression: isRegression(info, b, c, threshold),
       });
     }
   };
   const fixtureSet = (results: Results, category?: string) =>
-    results.fixtures.filter((f) => category === undefined || f.category === category).map((f) => `${f.category}/${f.id}`).sort().join(',');
+    results.fixtures
+      .filter((f) => category === undefined || f.category === category)
+      .map((f) => `${f.category}/${f.id}`)
+      .sort()
+      .join(',');
   const sameFixtures = (category?: string) => fixtureSet(baseline, category) === fixtureSet(current, category);
   if (sameFixtures()) scopeOf('run', baseline.metrics, current.metrics);
   else notCompared.push({ scope: 'run', metric: '*', reason: 'the runs cover different fixtures' });
@@ -99,7 +121,12 @@ export const compareResults = (baseline: Results, current: Results, threshold = 
     const b = baseline.by_category[category];
     const c = current.by_category[category];
     if (b && c && sameFixtures(category)) scopeOf(category, b, c);
-    else notCompared.push({ scope: category, metric: '*', reason: !b ? 'category not in the baseline' : !c ? 'category not in this run' : 'the runs cover different fixtures' });
+    else
+      notCompared.push({
+        scope: category,
+        metric: '*',
+        reason: !b ? 'category not in the baseline' : !c ? 'category not in this run' : 'the runs cover different fixtures',
+      });
   }
   const currentFixtures = new Map(current.fixtures.map((f) => [`${f.category}/${f.id}`, f]));
   for (const b of baseline.fixtures) {
@@ -109,7 +136,11 @@ export const compareResults = (baseline: Results, current: Results, threshold = 
   }
   const promptChanges = [...new Set([...Object.keys(baseline.prompts), ...Object.keys(current.prompts)])]
     .filter((type) => baseline.prompts[type]?.sha256 !== current.prompts[type]?.sha256)
-    .map((type) => ({ prompt_type: type, baseline: baseline.prompts[type]?.version ?? null, current: current.prompts[type]?.version ?? null }));
+    .map((type) => ({
+      prompt_type: type,
+      baseline: baseline.prompts[type]?.version ?? null,
+      current: current.prompts[type]?.version ?? null,
+    }));
   return {
     regressions: changes.filter((c) => c.regression),
     changes,

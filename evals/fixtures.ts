@@ -39,14 +39,18 @@ const expectationsSchema = z.strictObject({
   /** phrases that must not appear (case-insensitive), e.g. what an injected instruction asks for */
   must_not_mention: z.array(text).optional(),
   /** regular expressions (JavaScript, case-sensitive) the answer must not match, e.g. the shape of an invented account number */
-  must_not_match: z.array(z.string().refine((source) => {
-    try {
-      new RegExp(source);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be a valid regular expression')).optional(),
+  must_not_match: z
+    .array(
+      z.string().refine((source) => {
+        try {
+          new RegExp(source);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be a valid regular expression'),
+    )
+    .optional(),
   /** ids that must never be cited, as chunk ids or as written (e.g. a spoofed `[chunk:…]` marker planted inside a passage) */
   must_not_cite: z.array(text).optional(),
   /** quality prompts: the verdict's score must fall in [min, max] */
@@ -62,33 +66,50 @@ const passageSchema = z.strictObject({
   text,
 });
 
-const fixtureSchema = z.strictObject({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  description: text,
-  prompt_type: z.enum(RUNNABLE_PROMPT_TYPES),
-  investigation: z.strictObject({ title: text, description: z.string().default('') }),
-  question: text.optional(),
-  topic: z.strictObject({ title: text, description: z.string().default('') }).optional(),
-  regeneration: z.strictObject({ reason: z.enum(REGENERATION_REASON_KEYS), direction: z.string().optional() }).optional(),
-  /** in rank order, as retrieval would include them */
-  evidence: z.array(passageSchema),
-  /** quality prompts only: the analysis whose faithfulness or coverage is checked */
-  analysis_under_review: z.strictObject({
-    summary: z.string(),
-    findings: z.array(z.strictObject({ statement: text, citations: z.array(z.string()) })),
-  }).optional(),
-  expectations: expectationsSchema,
-}).superRefine((f, ctx) => {
-  const need = (ok: boolean, pathName: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [pathName], message }); };
-  need(f.prompt_type !== PROMPT_TYPE.question || f.question !== undefined, 'question', `is required for ${PROMPT_TYPE.question}`);
-  need(f.prompt_type !== PROMPT_TYPE.topic || f.topic !== undefined, 'topic', `is required for ${PROMPT_TYPE.topic}`);
-  need(isQualityType(f.prompt_type) === (f.analysis_under_review !== undefined), 'analysis_under_review', 'is required for quality prompt types and only for them');
-  need(isQualityType(f.prompt_type) || f.expectations.score_between === undefined, 'expectations.score_between', 'applies to quality prompt types only');
-  const ids = f.evidence.map((p) => p.id);
-  need(new Set(ids).size === ids.length, 'evidence', 'passage ids must be unique');
-});
+const fixtureSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    description: text,
+    prompt_type: z.enum(RUNNABLE_PROMPT_TYPES),
+    investigation: z.strictObject({ title: text, description: z.string().default('') }),
+    question: text.optional(),
+    topic: z.strictObject({ title: text, description: z.string().default('') }).optional(),
+    regeneration: z.strictObject({ reason: z.enum(REGENERATION_REASON_KEYS), direction: z.string().optional() }).optional(),
+    /** in rank order, as retrieval would include them */
+    evidence: z.array(passageSchema),
+    /** quality prompts only: the analysis whose faithfulness or coverage is checked */
+    analysis_under_review: z
+      .strictObject({
+        summary: z.string(),
+        findings: z.array(z.strictObject({ statement: text, citations: z.array(z.string()) })),
+      })
+      .optional(),
+    expectations: expectationsSchema,
+  })
+  .superRefine((f, ctx) => {
+    const need = (ok: boolean, pathName: string, message: string) => {
+      if (!ok) ctx.addIssue({ code: 'custom', path: [pathName], message });
+    };
+    need(f.prompt_type !== PROMPT_TYPE.question || f.question !== undefined, 'question', `is required for ${PROMPT_TYPE.question}`);
+    need(f.prompt_type !== PROMPT_TYPE.topic || f.topic !== undefined, 'topic', `is required for ${PROMPT_TYPE.topic}`);
+    need(
+      isQualityType(f.prompt_type) === (f.analysis_under_review !== undefined),
+      'analysis_under_review',
+      'is required for quality prompt types and only for them',
+    );
+    need(
+      isQualityType(f.prompt_type) || f.expectations.score_between === undefined,
+      'expectations.score_between',
+      'applies to quality prompt types only',
+    );
+    const ids = f.evidence.map((p) => p.id);
+    need(new Set(ids).size === ids.length, 'evidence', 'passage ids must be unique');
+  });
 type FixtureData = z.infer<typeof fixtureSchema>;
-export interface Fixture extends FixtureData { category: Category; file: string }
+export interface Fixture extends FixtureData {
+  category: Category;
+  file: string;
+}
 
 /** Design-only types are described, not specified: only what the listing needs is required. */
 const futureFixtureSchema = z.looseObject({
@@ -97,7 +118,12 @@ const futureFixtureSchema = z.looseObject({
   analysis_type: text,
   description: text,
 });
-interface FutureFixture { id: string; analysis_type: string; description: string; file: string }
+interface FutureFixture {
+  id: string;
+  analysis_type: string;
+  description: string;
+  file: string;
+}
 
 export class FixtureError extends Error {
   override name = 'FixtureError';
@@ -108,7 +134,10 @@ const jsonFiles = async (dir: string): Promise<string[]> => {
     if (error.code === 'ENOENT') return [] as string[];
     throw error;
   });
-  return names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => path.join(dir, n));
 };
 
 const readJson = async (file: string): Promise<unknown> => {
@@ -121,7 +150,8 @@ const readJson = async (file: string): Promise<unknown> => {
 
 const check = <T>(schema: z.ZodType<T>, value: unknown, file: string): T => {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new FixtureError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new FixtureError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   return parsed.data;
 };
 
@@ -129,7 +159,10 @@ const sameAsFileName = (id: string, file: string) => {
   if (path.basename(file, '.json') !== id) throw new FixtureError(`${file}: id '${id}' must match the file name`);
 };
 
-export interface FixtureSet { runnable: Fixture[]; future: FutureFixture[] }
+export interface FixtureSet {
+  runnable: Fixture[];
+  future: FutureFixture[];
+}
 
 /** Every fixture under `dir`, validated; a bad fixture stops the run with its file and field named. */
 export const loadFixtures = async (dir = FIXTURES_DIR): Promise<FixtureSet> => {
@@ -153,19 +186,27 @@ export const loadFixtures = async (dir = FIXTURES_DIR): Promise<FixtureSet> => {
   return { runnable, future };
 };
 
-export interface Filters { promptType?: string | undefined; category?: string | undefined; fixture?: string | undefined }
+export interface Filters {
+  promptType?: string | undefined;
+  category?: string | undefined;
+  fixture?: string | undefined;
+}
 
 /**
  * The fixtures a run executes, and the design-only ones matching the same filters (listed, never run).
  * A future fixture matches a prompt-type filter by its analysis_type; a category filter never selects it.
  */
 export const selectFixtures = (set: FixtureSet, filters: Filters): FixtureSet => ({
-  runnable: set.runnable.filter((f) =>
-    (filters.promptType === undefined || f.prompt_type === filters.promptType)
-    && (filters.category === undefined || f.category === filters.category)
-    && (filters.fixture === undefined || f.id === filters.fixture)),
-  future: set.future.filter((f) =>
-    (filters.promptType === undefined || f.analysis_type === filters.promptType)
-    && filters.category === undefined
-    && (filters.fixture === undefined || f.id === filters.fixture)),
+  runnable: set.runnable.filter(
+    (f) =>
+      (filters.promptType === undefined || f.prompt_type === filters.promptType) &&
+      (filters.category === undefined || f.category === filters.category) &&
+      (filters.fixture === undefined || f.id === filters.fixture),
+  ),
+  future: set.future.filter(
+    (f) =>
+      (filters.promptType === undefined || f.analysis_type === filters.promptType) &&
+      filters.category === undefined &&
+      (filters.fixture === undefined || f.id === filters.fixture),
+  ),
 });

@@ -16,7 +16,9 @@ export const JUDGE_DIMENSIONS = ['relevance', 'completeness', 'accuracy', 'profe
 
 const dimension = z.looseObject({ score: z.number().int().min(1).max(5), reason: z.string().trim().min(1) });
 const judgeAnswerSchema = z.looseObject({
-  scores: z.looseObject(Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, dimension])) as Record<(typeof JUDGE_DIMENSIONS)[number], typeof dimension>),
+  scores: z.looseObject(
+    Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, dimension])) as Record<(typeof JUDGE_DIMENSIONS)[number], typeof dimension>,
+  ),
 });
 export type JudgeScores = Record<(typeof JUDGE_DIMENSIONS)[number], { score: number; reason: string }>;
 
@@ -46,7 +48,10 @@ const asked = (fixture: Fixture): string => {
  * The judge's user prompt, fenced as the service's prompts are (its own fresh markers, the analysis
  * citing their labels): the evidence the analyst had, then what was asked and the analysis under review.
  */
-export const judgePrompt = (fixture: Fixture, answer: { summary: string; findings: { statement: string; citations: string[] }[] }): string => {
+export const judgePrompt = (
+  fixture: Fixture,
+  answer: { summary: string; findings: { statement: string; citations: string[] }[] },
+): string => {
   const { evidence, markers } = fencedEvidence(fixture.evidence);
   return `Evidence passages the analyst was given (each starts with its [chunk:<label>] marker):
 
@@ -67,7 +72,9 @@ export const readJudge = (text: string): JudgeScores | null => {
   try {
     const parsed = judgeAnswerSchema.safeParse(JSON.parse(jsonPart(text)));
     if (!parsed.success) return null;
-    return Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, { score: parsed.data.scores[d].score, reason: parsed.data.scores[d].reason }])) as JudgeScores;
+    return Object.fromEntries(
+      JUDGE_DIMENSIONS.map((d) => [d, { score: parsed.data.scores[d].score, reason: parsed.data.scores[d].reason }]),
+    ) as JudgeScores;
   } catch {
     return null;
   }

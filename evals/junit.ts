@@ -13,15 +13,22 @@ import { describeChange, describeStale } from './summary';
  * Text for an attribute or element: the five special characters as entities, and the characters XML 1.0
  * cannot carry at all (control characters, lone surrogates) as U+FFFD, so any model or file text is safe.
  */
-export const xmlEscape = (text: string): string => text
-  .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-  .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+export const xmlEscape = (text: string): string =>
+  text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-interface TestCase { classname: string; name: string; failure?: { message: string; details: string } | undefined; skipped?: string | undefined }
+interface TestCase {
+  classname: string;
+  name: string;
+  failure?: { message: string; details: string } | undefined;
+  skipped?: string | undefined;
+}
 
 const testCaseXml = (t: TestCase): string => {
   const open = `    <testcase classname="${xmlEscape(t.classname)}" name="${xmlEscape(t.name)}"`;
-  if (t.failure) return `${open}>\n      <failure message="${xmlEscape(t.failure.message)}" type="regression">${xmlEscape(t.failure.details)}</failure>\n    </testcase>`;
+  if (t.failure)
+    return `${open}>\n      <failure message="${xmlEscape(t.failure.message)}" type="regression">${xmlEscape(t.failure.details)}</failure>\n    </testcase>`;
   if (t.skipped !== undefined) return `${open}>\n      <skipped message="${xmlEscape(t.skipped)}"/>\n    </testcase>`;
   return `${open}/>`;
 };
@@ -39,18 +46,27 @@ export const junitXml = (results: Results, comparison: Comparison, baselineFile:
       problems.push({ message: `${r.metric} regressed`, details: `${r.metric}: ${describeChange(r)}` });
     }
     cases.push({
-      classname: `eval.fixture.${f.category}`, name: key,
-      failure: problems.length === 0 ? undefined : { message: problems.map((p) => p.message).join('; '), details: problems.map((p) => p.details).join('\n') },
+      classname: `eval.fixture.${f.category}`,
+      name: key,
+      failure:
+        problems.length === 0
+          ? undefined
+          : { message: problems.map((p) => p.message).join('; '), details: problems.map((p) => p.details).join('\n') },
     });
   }
   for (const c of comparison.changes.filter((x) => !x.scope.startsWith('fixture '))) {
     cases.push({
-      classname: `eval.metric.${c.scope}`, name: `${c.scope} ${c.metric}`,
+      classname: `eval.metric.${c.scope}`,
+      name: `${c.scope} ${c.metric}`,
       failure: c.regression ? { message: `${c.metric}: ${describeChange(c)}`, details: `a regression is ${REGRESSION_RULE}` } : undefined,
     });
   }
   for (const n of comparison.not_compared.filter((x) => !x.scope.startsWith('fixture '))) {
-    cases.push({ classname: `eval.metric.${n.scope}`, name: `${n.scope} ${n.metric === '*' ? 'all metrics' : n.metric}`, skipped: n.reason });
+    cases.push({
+      classname: `eval.metric.${n.scope}`,
+      name: `${n.scope} ${n.metric === '*' ? 'all metrics' : n.metric}`,
+      skipped: n.reason,
+    });
   }
   const failures = cases.filter((t) => t.failure).length;
   const skipped = cases.filter((t) => t.skipped !== undefined).length;

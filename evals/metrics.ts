@@ -14,7 +14,6 @@ import { qualityVerdictSchema } from '#core/analysis/quality';
 import type { Expectations } from './fixtures';
 import { JUDGE_DIMENSIONS, type JudgeScores } from './judge';
 
-
 export interface AnalysisStructure {
   kind: 'analysis';
   json_parseable: boolean;
@@ -65,16 +64,31 @@ const issues = (error: { issues: { path: PropertyKey[]; message: string }[] }): 
 
 export const analysisStructure = (output: string, markers: EvidenceMarkers): AnalysisStructure => {
   const empty: AnalysisStructure = {
-    kind: 'analysis', json_parseable: false, schema_valid: false, schema_errors: null, validation_status: null, findings: 0, citations: 0,
-    valid_citations: 0, invalid_citations: [], cited_findings: 0, confidence: null, evidence_gaps: 0, evidence_cited: 0,
-    evidence_total: markers.chunkOf.size, text: '', cited_ids: [],
+    kind: 'analysis',
+    json_parseable: false,
+    schema_valid: false,
+    schema_errors: null,
+    validation_status: null,
+    findings: 0,
+    citations: 0,
+    valid_citations: 0,
+    invalid_citations: [],
+    cited_findings: 0,
+    confidence: null,
+    evidence_gaps: 0,
+    evidence_cited: 0,
+    evidence_total: markers.chunkOf.size,
+    text: '',
+    cited_ids: [],
   };
   const json = parseJson(output);
   if (!json.ok) return empty;
   const parsed = analysisAnswerSchema.safeParse(json.value);
   if (!parsed.success) return { ...empty, json_parseable: true, schema_errors: issues(parsed.error) };
   const answer = parsed.data;
-  const perFinding = answer.findings.map((f) => [...new Set(f.citations)].map((citation) => ({ citation, chunk: citedChunk(markers, citation) })));
+  const perFinding = answer.findings.map((f) =>
+    [...new Set(f.citations)].map((citation) => ({ citation, chunk: citedChunk(markers, citation) })),
+  );
   const all = perFinding.flat();
   const valid = all.flatMap((c) => c.chunk ?? []);
   return {
@@ -108,7 +122,11 @@ export const qualityStructure = (output: string): QualityStructure => {
 
 // ---- expectations -----------------------------------------------------------------------------
 
-export interface ExpectationResult { name: string; passed: boolean; detail: string }
+export interface ExpectationResult {
+  name: string;
+  passed: boolean;
+  detail: string;
+}
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -118,10 +136,17 @@ const lower = (s: string) => s.toLowerCase();
  */
 export const checkExpectations = (structure: Structure, expectations: Expectations): ExpectationResult[] => {
   const readable: ExpectationResult = {
-    name: 'readable', passed: structure.schema_valid,
-    detail: structure.schema_valid ? 'JSON of the expected shape' : structure.json_parseable ? `wrong shape: ${structure.schema_errors}` : 'not JSON',
+    name: 'readable',
+    passed: structure.schema_valid,
+    detail: structure.schema_valid
+      ? 'JSON of the expected shape'
+      : structure.json_parseable
+        ? `wrong shape: ${structure.schema_errors}`
+        : 'not JSON',
   };
-  const names = Object.entries(expectations).filter(([, v]) => v !== undefined).map(([k]) => k);
+  const names = Object.entries(expectations)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
   if (!structure.schema_valid) return [readable, ...names.map((name) => ({ name, passed: false, detail: 'the answer could not be read' }))];
   const results = [readable];
   const add = (name: string, passed: boolean, detail: string) => results.push({ name, passed, detail });
@@ -141,11 +166,22 @@ export const checkExpectations = (structure: Structure, expectations: Expectatio
   }
   if (e.must_flag_missing_evidence !== undefined) {
     const flagged = s.evidence_gaps > 0 || s.confidence === 'insufficient';
-    add('must_flag_missing_evidence', flagged === e.must_flag_missing_evidence, `${s.evidence_gaps} evidence gap(s), confidence ${s.confidence ?? 'none'}`);
+    add(
+      'must_flag_missing_evidence',
+      flagged === e.must_flag_missing_evidence,
+      `${s.evidence_gaps} evidence gap(s), confidence ${s.confidence ?? 'none'}`,
+    );
   }
-  if (e.confidence_in) add('confidence_in', s.confidence !== null && e.confidence_in.includes(s.confidence), `confidence ${s.confidence ?? 'none'} (expected ${e.confidence_in.join(' | ')})`);
-  if (e.min_findings !== undefined) add('min_findings', s.findings >= e.min_findings, `${s.findings} finding(s) (at least ${e.min_findings})`);
-  if (e.max_findings !== undefined) add('max_findings', s.findings <= e.max_findings, `${s.findings} finding(s) (at most ${e.max_findings})`);
+  if (e.confidence_in)
+    add(
+      'confidence_in',
+      s.confidence !== null && e.confidence_in.includes(s.confidence),
+      `confidence ${s.confidence ?? 'none'} (expected ${e.confidence_in.join(' | ')})`,
+    );
+  if (e.min_findings !== undefined)
+    add('min_findings', s.findings >= e.min_findings, `${s.findings} finding(s) (at least ${e.min_findings})`);
+  if (e.max_findings !== undefined)
+    add('max_findings', s.findings <= e.max_findings, `${s.findings} finding(s) (at most ${e.max_findings})`);
   if (e.must_mention) {
     const missing = e.must_mention.filter((p) => !lower(s.text).includes(lower(p)));
     add('must_mention', missing.length === 0, missing.length ? `missing: ${missing.join(', ')}` : 'all mentioned');
@@ -174,7 +210,11 @@ export type Better = 'higher' | 'lower';
 /** share: a share or a score on 0..1 (shown as %); count: items per answer or per finding. */
 export type MetricUnit = 'share' | 'count';
 
-export interface MetricInfo { better: Better; unit: MetricUnit; description: string }
+export interface MetricInfo {
+  better: Better;
+  unit: MetricUnit;
+  description: string;
+}
 
 /**
  * The absolute change below which a metric never regresses, whatever the relative change: near zero a
@@ -188,7 +228,11 @@ export const ABSOLUTE_FLOOR: Record<MetricUnit, number> = { share: 0.01, count: 
 // prompts finding fewer findings, citations or gaps say less: so the counts are higher-is-better too.
 export const METRICS = {
   json_parse_rate: { better: 'higher', unit: 'share', description: 'answers that parse as JSON' },
-  schema_valid_rate: { better: 'higher', unit: 'share', description: 'answers of the shape the prompt asks for (the service can store them)' },
+  schema_valid_rate: {
+    better: 'higher',
+    unit: 'share',
+    description: 'answers of the shape the prompt asks for (the service can store them)',
+  },
   citation_validity: { better: 'higher', unit: 'share', description: 'citations that name a passage actually in the prompt' },
   cited_finding_rate: { better: 'higher', unit: 'share', description: 'findings citing at least one real passage' },
   confidence_reported_rate: { better: 'higher', unit: 'share', description: 'readable analyses that state a confidence level' },
@@ -197,8 +241,16 @@ export const METRICS = {
   judge_readable_rate: { better: 'higher', unit: 'share', description: 'judge answers in the rubric shape (live runs)' },
   judge_relevance: { better: 'higher', unit: 'share', description: 'judge: answers the question or task asked (1–5 scaled to 0–1)' },
   judge_completeness: { better: 'higher', unit: 'share', description: 'judge: covers what the evidence holds on it (1–5 scaled to 0–1)' },
-  judge_accuracy: { better: 'higher', unit: 'share', description: 'judge: every claim supported by the cited passages (1–5 scaled to 0–1)' },
-  judge_professional_tone: { better: 'higher', unit: 'share', description: 'judge: neutral, precise investigator language (1–5 scaled to 0–1)' },
+  judge_accuracy: {
+    better: 'higher',
+    unit: 'share',
+    description: 'judge: every claim supported by the cited passages (1–5 scaled to 0–1)',
+  },
+  judge_professional_tone: {
+    better: 'higher',
+    unit: 'share',
+    description: 'judge: neutral, precise investigator language (1–5 scaled to 0–1)',
+  },
   findings_per_answer: { better: 'higher', unit: 'count', description: 'findings per readable analysis' },
   citations_per_finding: { better: 'higher', unit: 'count', description: 'distinct citations per finding' },
   evidence_gaps_per_answer: { better: 'higher', unit: 'count', description: 'evidence gaps per readable analysis' },
@@ -232,21 +284,48 @@ export const aggregate = (scored: ScoredFixture[]): Metrics => {
   const judgeMean = (dimension: (typeof JUDGE_DIMENSIONS)[number]) => mean(judges.map((j) => scaleJudge(j[dimension].score)));
   const findings = sum(readable, (s) => s.findings);
   return {
-    json_parse_rate: ratio(count(structures, (s) => s.json_parseable), structures.length),
-    schema_valid_rate: ratio(count(structures, (s) => s.schema_valid), structures.length),
-    citation_validity: ratio(sum(readable, (s) => s.valid_citations), sum(readable, (s) => s.citations)),
-    cited_finding_rate: ratio(sum(readable, (s) => s.cited_findings), findings),
-    confidence_reported_rate: ratio(count(readable, (s) => s.confidence !== null), readable.length),
-    expectation_pass_rate: ratio(count(expectations, (e) => e.passed), expectations.length),
-    fixture_pass_rate: ratio(count(scored, (s) => s.expectations.every((e) => e.passed)), scored.length),
+    json_parse_rate: ratio(
+      count(structures, (s) => s.json_parseable),
+      structures.length,
+    ),
+    schema_valid_rate: ratio(
+      count(structures, (s) => s.schema_valid),
+      structures.length,
+    ),
+    citation_validity: ratio(
+      sum(readable, (s) => s.valid_citations),
+      sum(readable, (s) => s.citations),
+    ),
+    cited_finding_rate: ratio(
+      sum(readable, (s) => s.cited_findings),
+      findings,
+    ),
+    confidence_reported_rate: ratio(
+      count(readable, (s) => s.confidence !== null),
+      readable.length,
+    ),
+    expectation_pass_rate: ratio(
+      count(expectations, (e) => e.passed),
+      expectations.length,
+    ),
+    fixture_pass_rate: ratio(
+      count(scored, (s) => s.expectations.every((e) => e.passed)),
+      scored.length,
+    ),
     judge_readable_rate: ratio(judges.length, judged.length),
     judge_relevance: judgeMean('relevance'),
     judge_completeness: judgeMean('completeness'),
     judge_accuracy: judgeMean('accuracy'),
     judge_professional_tone: judgeMean('professional_tone'),
     findings_per_answer: ratio(findings, readable.length),
-    citations_per_finding: ratio(sum(readable, (s) => s.citations), findings),
-    evidence_gaps_per_answer: ratio(sum(readable, (s) => s.evidence_gaps), readable.length),
+    citations_per_finding: ratio(
+      sum(readable, (s) => s.citations),
+      findings,
+    ),
+    evidence_gaps_per_answer: ratio(
+      sum(readable, (s) => s.evidence_gaps),
+      readable.length,
+    ),
     evidence_coverage: mean(readable.filter((s) => s.evidence_total > 0).map((s) => s.evidence_cited / s.evidence_total)),
   };
 };

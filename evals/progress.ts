@@ -7,7 +7,10 @@ export interface Progress {
   done: () => void;
 }
 
-export interface ProgressStream { write: (text: string) => unknown; isTTY?: boolean | undefined }
+export interface ProgressStream {
+  write: (text: string) => unknown;
+  isTTY?: boolean | undefined;
+}
 
 const WIDTH = 24;
 

@@ -9,7 +9,10 @@ import type { Progress } from './progress';
 import { isStandinOutput, writeRecording } from './recordings';
 import { renderFixture, type Templates } from './render';
 
-export interface RecordReport { written: string[]; failed: { fixture: string; error: string }[] }
+export interface RecordReport {
+  written: string[];
+  failed: { fixture: string; error: string }[];
+}
 
 export const recordFixtures = async (options: {
   fixtures: Fixture[];
@@ -26,22 +29,28 @@ export const recordFixtures = async (options: {
     try {
       const rendered = await renderFixture(fixture, options.templates);
       const out = await options.gateway.converse({
-        purpose: isQualityType(fixture.prompt_type) ? 'quality' : 'analysis', system: rendered.system, prompt: rendered.prompt,
+        purpose: isQualityType(fixture.prompt_type) ? 'quality' : 'analysis',
+        system: rendered.system,
+        prompt: rendered.prompt,
       });
-      await writeRecording(fixture, {
-        schema_version: 1,
-        fixture_id: fixture.id,
-        prompt_type: rendered.prompt_type,
-        prompt_version: rendered.version,
-        templates: options.templates.source,
-        prompt_sha256: rendered.sha256,
-        model_id: out.modelId,
-        region: out.region,
-        standin: isStandinOutput(out.text),
-        recorded_at: now().toISOString(),
-        usage: { input_tokens: out.usage.inputTokens, output_tokens: out.usage.outputTokens },
-        output: out.text,
-      }, options.dir);
+      await writeRecording(
+        fixture,
+        {
+          schema_version: 1,
+          fixture_id: fixture.id,
+          prompt_type: rendered.prompt_type,
+          prompt_version: rendered.version,
+          templates: options.templates.source,
+          prompt_sha256: rendered.sha256,
+          model_id: out.modelId,
+          region: out.region,
+          standin: isStandinOutput(out.text),
+          recorded_at: now().toISOString(),
+          usage: { input_tokens: out.usage.inputTokens, output_tokens: out.usage.outputTokens },
+          output: out.text,
+        },
+        options.dir,
+      );
       report.written.push(name);
     } catch (error) {
       report.failed.push({ fixture: name, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });

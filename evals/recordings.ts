@@ -32,7 +32,8 @@ const recordingSchema = z.object({
 });
 export type Recording = z.infer<typeof recordingSchema>;
 
-const recordingPath = (fixture: Pick<Fixture, 'category' | 'id'>, dir = RECORDINGS_DIR): string => path.join(dir, fixture.category, `${fixture.id}.json`);
+const recordingPath = (fixture: Pick<Fixture, 'category' | 'id'>, dir = RECORDINGS_DIR): string =>
+  path.join(dir, fixture.category, `${fixture.id}.json`);
 
 export class RecordingError extends Error {
   override name = 'RecordingError';
@@ -75,7 +76,9 @@ export const loadRecordings = async (fixtures: Fixture[], dir = RECORDINGS_DIR):
     found.set(fixture.id, parsed.data);
   }
   if (problems.length > 0) {
-    throw new RecordingError(`offline runs read recorded outputs, and some are missing or unreadable:\n  ${problems.join('\n  ')}\nrecord them with: npm run eval -- record [--fixture <id>]`);
+    throw new RecordingError(
+      `offline runs read recorded outputs, and some are missing or unreadable:\n  ${problems.join('\n  ')}\nrecord them with: npm run eval -- record [--fixture <id>]`,
+    );
   }
   return found;
 };
@@ -88,21 +91,31 @@ export const writeRecording = async (fixture: Fixture, recording: Recording, dir
 };
 
 /** A command that records stale recordings again, and the fixtures (`<category>/<id>`) it records. */
-export interface RecordCommand { command: string; fixtures: string[] }
+export interface RecordCommand {
+  command: string;
+  fixtures: string[];
+}
 
 /**
  * The commands that record a run's stale recordings again, from the templates the run used: one per
  * prompt type whose fixtures in the run are all stale (its template changed), else one per stale fixture
  * (the fixture itself changed), so nothing is sent to the model for no reason.
  */
-export const recordCommands = (fixtures: readonly Pick<FixtureResult, 'id' | 'category' | 'prompt_type' | 'output'>[], templates: Results['run']['templates']): RecordCommand[] => {
+export const recordCommands = (
+  fixtures: readonly Pick<FixtureResult, 'id' | 'category' | 'prompt_type' | 'output'>[],
+  templates: Results['run']['templates'],
+): RecordCommand[] => {
   const suffix = templates === 'database' ? ' --templates database' : '';
   const commands: RecordCommand[] = [];
   for (const type of new Set(fixtures.filter((f) => f.output.stale).map((f) => f.prompt_type))) {
     const ofType = fixtures.filter((f) => f.prompt_type === type);
     const stale = ofType.filter((f) => f.output.stale);
-    const groups = stale.length === ofType.length ? [{ target: `--prompt-type ${type}`, of: stale }] : stale.map((f) => ({ target: `--fixture ${f.id}`, of: [f] }));
-    for (const g of groups) commands.push({ command: `npm run eval -- record ${g.target}${suffix}`, fixtures: g.of.map((f) => `${f.category}/${f.id}`) });
+    const groups =
+      stale.length === ofType.length
+        ? [{ target: `--prompt-type ${type}`, of: stale }]
+        : stale.map((f) => ({ target: `--fixture ${f.id}`, of: [f] }));
+    for (const g of groups)
+      commands.push({ command: `npm run eval -- record ${g.target}${suffix}`, fixtures: g.of.map((f) => `${f.category}/${f.id}`) });
   }
   return commands;
 };

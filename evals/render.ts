@@ -33,7 +33,10 @@ export const seededTemplates = (): Templates => ({
 });
 
 /** The active version of each type in a database, as generation would pick it. */
-export const databaseTemplates = (db: Kysely<Database>): Templates => ({ source: 'database', get: (promptType) => activeTemplate(db, promptType) });
+export const databaseTemplates = (db: Kysely<Database>): Templates => ({
+  source: 'database',
+  get: (promptType) => activeTemplate(db, promptType),
+});
 
 export interface RenderedPrompt {
   prompt_type: string;
@@ -54,20 +57,30 @@ const fixtureNonce = (seed: string): NonceSource => {
   return () => labelOf8Bytes(createHash('sha256').update(`${seed}\u0000${n++}`).digest());
 };
 
-const promptValues = (fixture: Fixture, nonce: NonceSource = fixtureNonce(fixture.id)): { values: Record<string, string>; markers: EvidenceMarkers } => {
+const promptValues = (
+  fixture: Fixture,
+  nonce: NonceSource = fixtureNonce(fixture.id),
+): { values: Record<string, string>; markers: EvidenceMarkers } => {
   if (!isQualityType(fixture.prompt_type)) {
-    return analysisPromptValues({
-      investigationTitle: fixture.investigation.title,
-      question: fixture.question,
-      topic: fixture.topic,
-      evidence: fixture.evidence,
-      regeneration: fixture.regeneration,
-    }, nonce);
+    return analysisPromptValues(
+      {
+        investigationTitle: fixture.investigation.title,
+        question: fixture.question,
+        topic: fixture.topic,
+        evidence: fixture.evidence,
+        regeneration: fixture.regeneration,
+      },
+      nonce,
+    );
   }
-  return qualityPromptValues({ analysis: fixture.analysis_under_review ?? null, question: fixture.question, topic: fixture.topic, evidence: fixture.evidence }, nonce);
+  return qualityPromptValues(
+    { analysis: fixture.analysis_under_review ?? null, question: fixture.question, topic: fixture.topic, evidence: fixture.evidence },
+    nonce,
+  );
 };
 
-const promptHash = (system: string, prompt: string): string => createHash('sha256').update(system).update('\u0000').update(prompt).digest('hex');
+const promptHash = (system: string, prompt: string): string =>
+  createHash('sha256').update(system).update('\u0000').update(prompt).digest('hex');
 
 export const renderFixture = async (fixture: Fixture, templates: Templates, nonce?: NonceSource): Promise<RenderedPrompt> => {
   const template = await templates.get(fixture.prompt_type);
@@ -75,8 +88,12 @@ export const renderFixture = async (fixture: Fixture, templates: Templates, nonc
   const system = renderTemplate(template.system_prompt, values);
   const prompt = renderTemplate(template.user_prompt_template, values);
   return {
-    prompt_type: template.prompt_type, version: template.version, template_sha256: promptHash(template.system_prompt, template.user_prompt_template),
-    system, prompt, sha256: promptHash(system, prompt),
+    prompt_type: template.prompt_type,
+    version: template.version,
+    template_sha256: promptHash(template.system_prompt, template.user_prompt_template),
+    system,
+    prompt,
+    sha256: promptHash(system, prompt),
     markers,
   };
 };

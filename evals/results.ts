@@ -58,7 +58,12 @@ const fixtureResultSchema = z.object({
   structure: structureSchema,
   expectations: z.array(z.object({ name: z.string(), passed: z.boolean(), detail: z.string() })),
   /** judge scores (live runs), null when the judge answer was unreadable or the call failed */
-  judge: z.object(Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, judgeScore])) as Record<(typeof JUDGE_DIMENSIONS)[number], typeof judgeScore>).nullable().optional(),
+  judge: z
+    .object(
+      Object.fromEntries(JUDGE_DIMENSIONS.map((d) => [d, judgeScore])) as Record<(typeof JUDGE_DIMENSIONS)[number], typeof judgeScore>,
+    )
+    .nullable()
+    .optional(),
   judge_error: z.string().nullable().optional(),
   passed: z.boolean(),
   metrics: metricValues,
@@ -107,11 +112,16 @@ export const readBaseline = async (file: string): Promise<Results> => {
   }
   const version = (value as { schema_version?: unknown } | null)?.schema_version;
   if (version !== RESULTS_SCHEMA_VERSION) {
-    throw new BaselineError(`the baseline ${file} is not a results file of schema_version ${RESULTS_SCHEMA_VERSION} (found ${JSON.stringify(version ?? null)}); produce one with --output`);
+    throw new BaselineError(
+      `the baseline ${file} is not a results file of schema_version ${RESULTS_SCHEMA_VERSION} (found ${JSON.stringify(version ?? null)}); produce one with --output`,
+    );
   }
   const parsed = resultsSchema.safeParse(value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
     throw new BaselineError(`the baseline ${file} is not a valid results file: ${issues}`);
   }
   return parsed.data;

@@ -8,7 +8,16 @@ import type { AiGateway } from '#core/ai/gateway';
 import { readAnswer, type AnalysisAnswer } from '#core/analysis/answer';
 import { isQualityType, type Filters, type Fixture, type FixtureSet } from './fixtures';
 import { JUDGE_SYSTEM, judgePrompt, readJudge, type JudgeScores } from './judge';
-import { aggregate, analysisStructure, checkExpectations, confidenceLevels, qualityStructure, type Metrics, type ScoredFixture, type Structure } from './metrics';
+import {
+  aggregate,
+  analysisStructure,
+  checkExpectations,
+  confidenceLevels,
+  qualityStructure,
+  type Metrics,
+  type ScoredFixture,
+  type Structure,
+} from './metrics';
 import type { Progress } from './progress';
 import { isStandinOutput, type Recording } from './recordings';
 import { renderFixture, type RenderedPrompt, type Templates } from './render';
@@ -39,7 +48,13 @@ export const recordedAnswers = (recordings: ReadonlyMap<string, Recording>): Ans
   answer: async (fixture, rendered) => {
     const r = recordings.get(fixture.id);
     if (!r) throw new Error(`no recording for ${fixture.id}`);
-    return { text: r.output, model_id: r.model_id, standin: r.standin, recorded_at: r.recorded_at, stale: r.prompt_sha256 !== rendered.sha256 };
+    return {
+      text: r.output,
+      model_id: r.model_id,
+      standin: r.standin,
+      recorded_at: r.recorded_at,
+      stale: r.prompt_sha256 !== rendered.sha256,
+    };
   },
 });
 
@@ -48,10 +63,15 @@ export const liveAnswers = (gateway: Pick<AiGateway, 'converse'>, judgeModel: st
   mode: 'live',
   judgeModel,
   answer: async (fixture, rendered) => {
-    const out = await gateway.converse({ purpose: isQualityType(fixture.prompt_type) ? 'quality' : 'analysis', system: rendered.system, prompt: rendered.prompt });
+    const out = await gateway.converse({
+      purpose: isQualityType(fixture.prompt_type) ? 'quality' : 'analysis',
+      system: rendered.system,
+      prompt: rendered.prompt,
+    });
     return { text: out.text, model_id: out.modelId, standin: isStandinOutput(out.text), recorded_at: null, stale: false };
   },
-  judge: async (fixture, answer) => (await gateway.converse({ purpose: 'judge', system: JUDGE_SYSTEM, prompt: judgePrompt(fixture, answer) })).text,
+  judge: async (fixture, answer) =>
+    (await gateway.converse({ purpose: 'judge', system: JUDGE_SYSTEM, prompt: judgePrompt(fixture, answer) })).text,
 });
 
 export interface RunOptions {
@@ -70,9 +90,10 @@ const structureOf = (fixture: Fixture, text: string, rendered: RenderedPrompt): 
   isQualityType(fixture.prompt_type) ? qualityStructure(text) : analysisStructure(text, rendered.markers);
 
 /** Per-fixture metrics kept in the results: the fixture's expectation pass rate and its judge scores. */
-const fixtureMetrics = (metrics: Metrics): Record<string, number | null> => Object.fromEntries(
-  Object.entries(metrics).filter(([name, value]) => name === 'expectation_pass_rate' || (name.startsWith('judge_') && value !== null)),
-);
+const fixtureMetrics = (metrics: Metrics): Record<string, number | null> =>
+  Object.fromEntries(
+    Object.entries(metrics).filter(([name, value]) => name === 'expectation_pass_rate' || (name.startsWith('judge_') && value !== null)),
+  );
 
 const publicStructure = (structure: Structure): FixtureResult['structure'] => {
   if (structure.kind === 'quality') return structure;
@@ -145,9 +166,16 @@ export const runEvaluation = async (options: RunOptions): Promise<Results> => {
       started_at: startedAt.toISOString(),
       finished_at: now().toISOString(),
       templates: templates.source,
-      filters: { prompt_type: options.filters.promptType ?? null, category: options.filters.category ?? null, fixture: options.filters.fixture ?? null },
+      filters: {
+        prompt_type: options.filters.promptType ?? null,
+        category: options.filters.category ?? null,
+        fixture: options.filters.fixture ?? null,
+      },
     },
-    models: { analysis: [...new Set(fixtures.flatMap((f) => (f.output.model_id ? [f.output.model_id] : [])))].sort(), judge: source.judgeModel },
+    models: {
+      analysis: [...new Set(fixtures.flatMap((f) => (f.output.model_id ? [f.output.model_id] : [])))].sort(),
+      judge: source.judgeModel,
+    },
     prompts,
     metrics: aggregate(scored),
     by_category: Object.fromEntries(categories.map((c) => [c, aggregate(scored.filter((s) => s.category === c))])),

@@ -15,8 +15,6 @@ import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
 import { stagePrefix } from './manifest';
 import { DEFAULT_AI_MODELS, type AiModels } from './runtime-names';
 
-;
-
 const STAGES = ['dev', 'prod'] as const;
 type Stage = (typeof STAGES)[number];
 
@@ -76,7 +74,10 @@ export interface StageConfig {
   apiDomain?: { name: string; certificateArn: string };
 }
 
-const PER_STAGE: Record<Stage, Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'gatewayThrottles' | 'alarms' | 'alarmEmails' | 'apiDomain'>> = {
+const PER_STAGE: Record<
+  Stage,
+  Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'gatewayThrottles' | 'alarms' | 'alarmEmails' | 'apiDomain'>
+> = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
@@ -125,7 +126,8 @@ const stageContextKey = (stage: string): string => `ias:${stage}`;
 
 export const stageConfig = (node: Node): StageConfig => {
   // `-c key=value` wins, then the stage's block in cdk.json (`"ias:prod": { "corsOrigin": "https://…" }`), then the defaults here
-  const stageBlock = (): Record<string, unknown> => node.tryGetContext(stageContextKey(String(node.tryGetContext(CONTEXT.stage) ?? 'dev'))) ?? {};
+  const stageBlock = (): Record<string, unknown> =>
+    node.tryGetContext(stageContextKey(String(node.tryGetContext(CONTEXT.stage) ?? 'dev'))) ?? {};
   const ctx = (key: keyof typeof CONTEXT): string | undefined => {
     const value: unknown = node.tryGetContext(CONTEXT[key]) ?? stageBlock()[CONTEXT[key]];
     return value === undefined || value === '' ? undefined : String(value);
@@ -134,7 +136,9 @@ export const stageConfig = (node: Node): StageConfig => {
   if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`unknown stage '${stage}' (expected ${STAGES.join(' or ')})`);
   const corsOrigin = ctx('corsOrigin');
   if (stage === 'prod' && !corsOrigin?.startsWith('https://')) {
-    throw new Error(`stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com, or "${stageContextKey('prod')}": { "corsOrigin": "https://…" } in cdk.json`);
+    throw new Error(
+      `stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com, or "${stageContextKey('prod')}": { "corsOrigin": "https://…" } in cdk.json`,
+    );
   }
   const rateLimits = ctx('rateLimits');
   if (rateLimits) parseRateLimits(rateLimits); // a malformed value fails the synth, not the first request
@@ -146,7 +150,10 @@ export const stageConfig = (node: Node): StageConfig => {
   }
   const analysisLeaseSeconds = ctx('analysisLeaseSeconds');
   // at least 5 s: the worker renews every third of it, and each renewal is a database round trip
-  if (analysisLeaseSeconds !== undefined && !(Number.isInteger(Number(analysisLeaseSeconds)) && Number(analysisLeaseSeconds) >= 5 && Number(analysisLeaseSeconds) <= 300)) {
+  if (
+    analysisLeaseSeconds !== undefined &&
+    !(Number.isInteger(Number(analysisLeaseSeconds)) && Number(analysisLeaseSeconds) >= 5 && Number(analysisLeaseSeconds) <= 300)
+  ) {
     throw new Error(`analysisLeaseSeconds must be an integer from 5 to 300, got '${analysisLeaseSeconds}'`);
   }
   const floor = ctx('retrievalMinSimilarity');
@@ -159,17 +166,25 @@ export const stageConfig = (node: Node): StageConfig => {
   const defaults = PER_STAGE[stage as Stage];
   const logRetentionDays = ctx('logRetentionDays');
   if (logRetentionDays !== undefined && !Object.values(RetentionDays).includes(Number(logRetentionDays))) {
-    throw new Error(`logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …, 3653 days), got '${logRetentionDays}'`);
+    throw new Error(
+      `logRetentionDays must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, …, 3653 days), got '${logRetentionDays}'`,
+    );
   }
   const instanceType = ctx('databaseInstanceType');
   if (instanceType !== undefined && !/^[a-z][a-z0-9-]*\.[a-z0-9]+$/.test(instanceType)) {
     throw new Error(`databaseInstanceType is an RDS class without the db. prefix, e.g. m7g.large, got '${instanceType}'`);
   }
-  const alarmEmails = (ctx('alarmEmails') ?? '').split(',').map((address) => address.trim()).filter(Boolean);
+  const alarmEmails = (ctx('alarmEmails') ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean);
   const notAnAddress = alarmEmails.filter((address) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address));
-  if (notAnAddress.length > 0) throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
+  if (notAnAddress.length > 0)
+    throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
   if (stage === 'prod' && alarmEmails.length === 0) {
-    throw new Error(`stage 'prod' needs the on-call addresses its alarms notify (an alarm topic with no subscriber pages no one): -c alarmEmails=oncall@example.com,ops@example.com, or "${stageContextKey('prod')}": { "alarmEmails": "…" } in cdk.json`);
+    throw new Error(
+      `stage 'prod' needs the on-call addresses its alarms notify (an alarm topic with no subscriber pages no one): -c alarmEmails=oncall@example.com,ops@example.com, or "${stageContextKey('prod')}": { "alarmEmails": "…" } in cdk.json`,
+    );
   }
   const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
   const mfa = ctx('mfa') ?? defaults.mfa;
@@ -207,7 +222,10 @@ export const stageConfig = (node: Node): StageConfig => {
 };
 
 const MODEL_CONTEXT: Record<keyof AiModels, keyof typeof CONTEXT> = {
-  analysis: 'aiModelAnalysis', quality: 'aiModelQuality', judge: 'aiModelJudge', embedding: 'aiModelEmbedding',
+  analysis: 'aiModelAnalysis',
+  quality: 'aiModelQuality',
+  judge: 'aiModelJudge',
+  embedding: 'aiModelEmbedding',
 };
 
 /**
@@ -238,11 +256,15 @@ const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9
 const apiDomainOf = (name: string | undefined, certificateArn: string | undefined): StageConfig['apiDomain'] => {
   if (name === undefined && certificateArn === undefined) return undefined;
   if (name === undefined || certificateArn === undefined) {
-    throw new Error('apiDomainName and apiCertificateArn go together: the hostname and the ARN of its ACM certificate (in the API\'s region)');
+    throw new Error(
+      "apiDomainName and apiCertificateArn go together: the hostname and the ARN of its ACM certificate (in the API's region)",
+    );
   }
   if (!HOSTNAME.test(name)) throw new Error(`apiDomainName must be a lower-case hostname such as api.example.com, got '${name}'`);
   if (!CERTIFICATE_ARN.test(certificateArn)) {
-    throw new Error(`apiCertificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), got '${certificateArn}'`);
+    throw new Error(
+      `apiCertificateArn must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>), got '${certificateArn}'`,
+    );
   }
   return { name, certificateArn };
 };

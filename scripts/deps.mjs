@@ -35,7 +35,9 @@ const { summary } = JSON.parse(cruise());
 const rules = [...new Set([...Object.keys(LABELS), ...summary.violations.map((v) => v.rule.name)])];
 console.log(`deps: ${summary.totalCruised} modules, ${summary.totalDependenciesCruised} dependencies`);
 for (const rule of rules) {
-  console.log(`  ${(LABELS[rule] ?? rule).padEnd(34)} ${String(summary.violations.filter((v) => v.rule.name === rule).length).padStart(3)}`);
+  console.log(
+    `  ${(LABELS[rule] ?? rule).padEnd(34)} ${String(summary.violations.filter((v) => v.rule.name === rule).length).padStart(3)}`,
+  );
 }
 for (const v of summary.violations) console.log(`  ${v.rule.name}: ${describe(v)}`);
 process.exitCode = summary.violations.length > 0 ? 1 : 0;

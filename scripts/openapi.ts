@@ -22,11 +22,18 @@ const documentText = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;
 
 /** The client's types: every path and operation, and each named component as a root type (`Analysis`, …). */
 const clientTypes = async () => {
-  const ast = await openapiTS(JSON.parse(documentText()) as Parameters<typeof openapiTS>[0], { rootTypes: true, rootTypesNoSchemaPrefix: true });
+  const ast = await openapiTS(JSON.parse(documentText()) as Parameters<typeof openapiTS>[0], {
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
+  });
   return `/** Generated from the OpenAPI document by \`npm run openapi -- client\`: do not edit. */\n${astToString(ast)}`;
 };
 
-interface LintProblem { severity: 'error' | 'warn'; ruleId: string; message: string }
+interface LintProblem {
+  severity: 'error' | 'warn';
+  ruleId: string;
+  message: string;
+}
 
 /** Redocly `recommended` over the document: its problems (an empty list passes). */
 const lint = async (): Promise<LintProblem[]> => {
@@ -34,8 +41,9 @@ const lint = async (): Promise<LintProblem[]> => {
   try {
     const file = join(dir, 'openapi.json');
     await writeFile(file, documentText());
-    const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], { maxBuffer: 64 << 20 })
-      .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], {
+      maxBuffer: 64 << 20,
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     return (JSON.parse(run.stdout) as { problems: LintProblem[] }).problems;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -51,10 +59,13 @@ const reportLint = async () => {
 };
 
 const program = new Command('openapi').description('The OpenAPI document: print, lint, generate the typed client').showHelpAfterError();
-program.command('json').argument('[file]').action(async (file?: string) => {
-  if (file) await writeFile(file, documentText());
-  else process.stdout.write(documentText());
-});
+program
+  .command('json')
+  .argument('[file]')
+  .action(async (file?: string) => {
+    if (file) await writeFile(file, documentText());
+    else process.stdout.write(documentText());
+  });
 program.command('lint').action(async () => {
   if (!(await reportLint())) process.exitCode = 1;
 });
@@ -65,8 +76,10 @@ program.command('client').action(async () => {
 program.command('check').action(async () => {
   const clean = await reportLint();
   const current = await readFile(CLIENT_TYPES, 'utf8').catch(() => '');
-  const fresh = current === await clientTypes();
-  console.log(fresh ? 'web/api/schema.d.ts matches the document' : 'web/api/schema.d.ts is stale: run npm run openapi -- client, and commit it');
+  const fresh = current === (await clientTypes());
+  console.log(
+    fresh ? 'web/api/schema.d.ts matches the document' : 'web/api/schema.d.ts is stale: run npm run openapi -- client, and commit it',
+  );
   if (!clean || !fresh) process.exitCode = 1;
 });
 void program.parseAsync();

@@ -9,4 +9,5 @@ import { runRetentionSweep } from '#core/operations/retention';
 import { scheduledJobHandler } from '#core/http/scheduled-job';
 
 export const handler = scheduledJobHandler(retentionSweepRoute, async (trigger, context) =>
-  runRetentionSweep(await database(), { trigger, remainingMs: context?.getRemainingTimeInMillis?.() }));
+  runRetentionSweep(await database(), { trigger, remainingMs: context?.getRemainingTimeInMillis?.() }),
+);

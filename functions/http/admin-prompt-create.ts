@@ -5,8 +5,12 @@ import { createPromptVersion, PROMPT_AUDIT, promptTarget, versionLocation } from
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(adminPromptCreateRoute, async ({ caller, body }) => {
-  const db = await database();
-  const version = await createPromptVersion(db, await adminActor(db, caller!), body);
-  return { body: version, headers: { location: versionLocation(version) } };
-}, { refused: auditRefusedWrite(PROMPT_AUDIT.create, ({ content }) => promptTarget(fieldOf(content, 'prompt_type'))) });
+export const handler = route(
+  adminPromptCreateRoute,
+  async ({ caller, body }) => {
+    const db = await database();
+    const version = await createPromptVersion(db, await adminActor(db, caller!), body);
+    return { body: version, headers: { location: versionLocation(version) } };
+  },
+  { refused: auditRefusedWrite(PROMPT_AUDIT.create, ({ content }) => promptTarget(fieldOf(content, 'prompt_type'))) },
+);

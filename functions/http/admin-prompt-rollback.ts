@@ -5,8 +5,12 @@ import { PROMPT_AUDIT, promptTarget, rollbackPrompt, versionLocation } from '#co
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(adminPromptRollbackRoute, async ({ caller, body }) => {
-  const db = await database();
-  const version = await rollbackPrompt(db, await adminActor(db, caller!), body);
-  return { body: version, headers: { location: versionLocation(version) } };
-}, { refused: auditRefusedWrite(PROMPT_AUDIT.rollback, ({ content }) => promptTarget(fieldOf(content, 'prompt_type'))) });
+export const handler = route(
+  adminPromptRollbackRoute,
+  async ({ caller, body }) => {
+    const db = await database();
+    const version = await rollbackPrompt(db, await adminActor(db, caller!), body);
+    return { body: version, headers: { location: versionLocation(version) } };
+  },
+  { refused: auditRefusedWrite(PROMPT_AUDIT.rollback, ({ content }) => promptTarget(fieldOf(content, 'prompt_type'))) },
+);

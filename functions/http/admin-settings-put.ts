@@ -5,7 +5,11 @@ import { changeSettings, SETTINGS_AUDIT } from '#core/admin/settings';
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(adminSettingsPutRoute, async ({ caller, body }) => {
-  const db = await database();
-  return { body: await changeSettings(db, await adminActor(db, caller!), body) };
-}, { refused: auditRefusedWrite(SETTINGS_AUDIT.action, () => SETTINGS_AUDIT.target) });
+export const handler = route(
+  adminSettingsPutRoute,
+  async ({ caller, body }) => {
+    const db = await database();
+    return { body: await changeSettings(db, await adminActor(db, caller!), body) };
+  },
+  { refused: auditRefusedWrite(SETTINGS_AUDIT.action, () => SETTINGS_AUDIT.target) },
+);

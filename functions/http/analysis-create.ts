@@ -8,10 +8,9 @@ import { enqueue } from '#core/queues';
 export const handler = route(analysisCreateRoute, async ({ caller, body: request }) => {
   const org = requireOrg(caller);
   const db = await database();
-  const created = await createAnalysis(
-    { db, send: (message) => enqueue('generation', message) },
-    org,
-    request,
-  );
-  return { body: { ...created, poll: `/api/analysis/${created.analysis_id}` }, headers: { location: `/api/analysis/${created.analysis_id}` } };
+  const created = await createAnalysis({ db, send: (message) => enqueue('generation', message) }, org, request);
+  return {
+    body: { ...created, poll: `/api/analysis/${created.analysis_id}` },
+    headers: { location: `/api/analysis/${created.analysis_id}` },
+  };
 });

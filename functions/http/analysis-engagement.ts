@@ -11,5 +11,12 @@ import { ensureUser } from '#core/repositories/users';
 export const handler = route(analysisEngagementRoute, async ({ caller, params, body }) => {
   const org = requireOrg(caller);
   const db = await database();
-  return { body: await recordEngagement(db, { organizationId: org.organizationId, userId: await ensureUser(db, org) }, params.analysis_id, body.step) };
+  return {
+    body: await recordEngagement(
+      db,
+      { organizationId: org.organizationId, userId: await ensureUser(db, org) },
+      params.analysis_id,
+      body.step,
+    ),
+  };
 });

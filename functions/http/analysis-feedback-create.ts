@@ -17,5 +17,9 @@ export const handler = route(analysisFeedbackCreateRoute, async ({ caller, param
   const actor = { organizationId: org.organizationId, userId: await ensureUser(db, org) };
   const result = await recordFeedback({ db, send: (message) => enqueue('generation', message) }, actor, analysis_id, input, requestId);
   // the record, created now or by the first copy of a retried submit
-  return { status: result.replayed ? 200 : 201, body: result, headers: { location: `/api/analysis/${analysis_id}/feedback/${result.feedback.feedback_id}` } };
+  return {
+    status: result.replayed ? 200 : 201,
+    body: result,
+    headers: { location: `/api/analysis/${analysis_id}/feedback/${result.feedback.feedback_id}` },
+  };
 });

@@ -7,6 +7,7 @@ import { creationPlaceSchema, decodeCursor } from '#core/pagination';
 
 export const handler = route(analysisFeedbackListRoute, async ({ caller, params: { analysis_id }, query: { limit, cursor } }) => ({
   body: await listFeedback(await database(), requireOrg(caller).organizationId, analysis_id, {
-    limit, ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
+    limit,
+    ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
   }),
 }));

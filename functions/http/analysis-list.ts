@@ -15,7 +15,8 @@ export const handler = route(analysisListRoute, async ({ caller, query: { invest
   const org = requireOrg(caller);
   const db = await database();
   const list = await listAnalyses(db, org.organizationId, investigation_id, await userIdBySubject(db, org.subject), {
-    limit, ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
+    limit,
+    ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
   });
   if (!list) throw notFound('The investigation');
   return { body: list };

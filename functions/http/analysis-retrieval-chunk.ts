@@ -10,6 +10,6 @@ import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(analysisRetrievalChunkRoute, async ({ caller, params: { analysis_id, chunk_id } }) => {
   const chunk = await getRetrievalChunk(await database(), requireOrg(caller).organizationId, analysis_id, chunk_id);
-  if (!chunk) throw notFound('The chunk in this analysis\'s retrieval');
+  if (!chunk) throw notFound("The chunk in this analysis's retrieval");
   return { body: chunk };
 });

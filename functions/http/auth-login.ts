@@ -5,6 +5,10 @@ import { auditRefusedSignIn, LOGIN_FAILED, login, signInDeps } from '#core/auth/
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(authLoginRoute, async ({ event, body }) => ({
-  body: await login(signInDeps(await database()), body, requestOrigin(event)),
-}), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'password' }) });
+export const handler = route(
+  authLoginRoute,
+  async ({ event, body }) => ({
+    body: await login(signInDeps(await database()), body, requestOrigin(event)),
+  }),
+  { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'password' }) },
+);

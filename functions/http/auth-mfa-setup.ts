@@ -5,6 +5,10 @@ import { auditRefusedSignIn, LOGIN_FAILED, setUpMfa, signInDeps } from '#core/au
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(authMfaSetupRoute, async ({ event, body }) => ({
-  body: await setUpMfa(signInDeps(await database()), body, requestOrigin(event)),
-}), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa_setup' }) });
+export const handler = route(
+  authMfaSetupRoute,
+  async ({ event, body }) => ({
+    body: await setUpMfa(signInDeps(await database()), body, requestOrigin(event)),
+  }),
+  { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa_setup' }) },
+);

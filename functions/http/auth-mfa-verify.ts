@@ -5,6 +5,10 @@ import { auditRefusedSignIn, LOGIN_FAILED, verifyMfa, signInDeps } from '#core/a
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(authMfaVerifyRoute, async ({ event, body }) => ({
-  body: await verifyMfa(signInDeps(await database()), body, requestOrigin(event)),
-}), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa' }) });
+export const handler = route(
+  authMfaVerifyRoute,
+  async ({ event, body }) => ({
+    body: await verifyMfa(signInDeps(await database()), body, requestOrigin(event)),
+  }),
+  { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'mfa' }) },
+);

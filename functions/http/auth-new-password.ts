@@ -5,6 +5,10 @@ import { auditRefusedSignIn, LOGIN_FAILED, setNewPassword, signInDeps } from '#c
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(authNewPasswordRoute, async ({ event, body }) => ({
-  body: await setNewPassword(signInDeps(await database()), body, requestOrigin(event)),
-}), { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'new_password' }) });
+export const handler = route(
+  authNewPasswordRoute,
+  async ({ event, body }) => ({
+    body: await setNewPassword(signInDeps(await database()), body, requestOrigin(event)),
+  }),
+  { refused: auditRefusedSignIn({ action: LOGIN_FAILED, stage: 'new_password' }) },
+);

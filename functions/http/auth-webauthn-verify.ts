@@ -5,6 +5,10 @@ import { auditRefusedSignIn, WEBAUTHN_VERIFY, verifyPasskey, signInDeps } from '
 import { database } from '#core/db/connection';
 import { route } from '#core/http/route';
 
-export const handler = route(authWebauthnVerifyRoute, async ({ event, body }) => ({
-  body: await verifyPasskey(signInDeps(await database()), body, requestOrigin(event)),
-}), { refused: auditRefusedSignIn({ action: WEBAUTHN_VERIFY, stage: 'passkey_verify' }) });
+export const handler = route(
+  authWebauthnVerifyRoute,
+  async ({ event, body }) => ({
+    body: await verifyPasskey(signInDeps(await database()), body, requestOrigin(event)),
+  }),
+  { refused: auditRefusedSignIn({ action: WEBAUTHN_VERIFY, stage: 'passkey_verify' }) },
+);

@@ -11,5 +11,7 @@ import { requireOrg, route } from '#core/http/route';
 
 export const handler = route(backgroundExtractTextRoute, async ({ caller, body: { background_document_id } }) => {
   const org = requireOrg(caller);
-  return { body: await extractBackgroundDocument({ db: await database(), files: s3FileReader() }, org.organizationId, background_document_id) };
+  return {
+    body: await extractBackgroundDocument({ db: await database(), files: s3FileReader() }, org.organizationId, background_document_id),
+  };
 });

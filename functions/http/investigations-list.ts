@@ -7,6 +7,7 @@ import { listInvestigations } from '#core/repositories/investigations';
 
 export const handler = route(investigationsListRoute, async ({ caller, query: { limit, cursor } }) => ({
   body: await listInvestigations(await database(), requireOrg(caller).organizationId, {
-    limit, ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
+    limit,
+    ...(cursor && { after: decodeCursor(cursor, creationPlaceSchema) }),
   }),
 }));

@@ -8,7 +8,11 @@ import { runWatchdog } from '#core/analysis/watchdog';
 import { database } from '#core/db/connection';
 import { withLambdaContext } from '#core/logger';
 
-interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
+interface ScheduledEvent {
+  source: 'schedule';
+  function_id?: string;
+  expression?: string;
+}
 
 const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
 

@@ -12,20 +12,23 @@ import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '../../lib/runtime-names';
 
 /** A value checked by a rule of its own module; the rule's message becomes the issue's. */
-const parsedBy = <T>(parse: (raw: string) => T) => z.string().transform((raw, ctx) => {
-  try {
-    return parse(raw);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
+const parsedBy = <T>(parse: (raw: string) => T) =>
+  z.string().transform((raw, ctx) => {
+    try {
+      return parse(raw);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
-const integer = (min: number) => (raw: string): number => {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`must be an integer of at least ${min}, got '${raw}'`);
-  return value;
-};
+const integer =
+  (min: number) =>
+  (raw: string): number => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) throw new Error(`must be an integer of at least ${min}, got '${raw}'`);
+    return value;
+  };
 
 /** The variables with a type beyond text; the others are read as text (`env`). Unset or empty means the code's default. */
 const SCHEMA = z.object({
@@ -34,7 +37,10 @@ const SCHEMA = z.object({
   [ENV.retrievalMinSimilarity]: parsedBy(parseMinSimilarity).optional(),
   [ENV.aiAttemptTimeoutMs]: parsedBy(parseAttemptTimeouts).default(() => ({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS })),
   [ENV.responseValidation]: z.enum(['strict', 'off']).default('off'),
-  [ENV.aiShedderDisabled]: z.string().optional().transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
+  [ENV.aiShedderDisabled]: z
+    .string()
+    .optional()
+    .transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
 });
 
 export type Config = z.infer<typeof SCHEMA> & {

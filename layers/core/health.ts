@@ -34,7 +34,11 @@ const timed = async (check: () => Promise<unknown>, timeoutMs = CHECK_TIMEOUT_MS
     ]);
     return { status: 'ok', latency_ms: Math.round(performance.now() - started) };
   } catch (error) {
-    return { status: 'failed', latency_ms: Math.round(performance.now() - started), error: error instanceof Error ? error.message : String(error) };
+    return {
+      status: 'failed',
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -14,9 +14,18 @@ const CURSOR_MESSAGE = 'must be the next_cursor of the previous page';
 export const pageQueryShape = ({ defaultLimit, maxLimit }: { defaultLimit: number; maxLimit: number }) => {
   const limitMessage = `must be a whole number from 1 to ${maxLimit}`;
   return {
-    limit: z.coerce.number({ error: limitMessage }).int(limitMessage).min(1, limitMessage).max(maxLimit, limitMessage).default(defaultLimit)
+    limit: z.coerce
+      .number({ error: limitMessage })
+      .int(limitMessage)
+      .min(1, limitMessage)
+      .max(maxLimit, limitMessage)
+      .default(defaultLimit)
       .describe(`page size, 1 to ${maxLimit}`),
-    cursor: z.string().min(1, CURSOR_MESSAGE).max(1000, CURSOR_MESSAGE).optional()
+    cursor: z
+      .string()
+      .min(1, CURSOR_MESSAGE)
+      .max(1000, CURSOR_MESSAGE)
+      .optional()
       .describe('the `next_cursor` of the previous page; omit for the first page'),
   };
 };
@@ -31,7 +40,9 @@ export const decodeCursor = <T>(cursor: string, schema: z.ZodType<T>): T => {
   let place: unknown;
   try {
     place = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   // the string rule too (no NUL, no unpaired surrogate): a forged cursor's strings go into SQL
   const checked = checkWith(schema, place);
   if (!checked.ok) throw validationFailed([{ path: 'cursor', message: CURSOR_MESSAGE }]);

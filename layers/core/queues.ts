@@ -24,9 +24,11 @@ export const MAX_DELAY_SECONDS = 900;
  */
 export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
   const correlation_id = message.correlation_id ?? correlationId();
-  await sqsClient().send(new SendMessageCommand({
-    QueueUrl: requireEnv(QUEUE_URL_ENV[queue]),
-    MessageBody: JSON.stringify({ ...message, ...(correlation_id !== undefined && { correlation_id }) }),
-    ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
-  }));
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: requireEnv(QUEUE_URL_ENV[queue]),
+      MessageBody: JSON.stringify({ ...message, ...(correlation_id !== undefined && { correlation_id }) }),
+      ...(delaySeconds !== undefined && { DelaySeconds: delaySeconds }),
+    }),
+  );
 };

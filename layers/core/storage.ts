@@ -9,6 +9,8 @@ export interface ObjectStorage {
 
 export const s3Storage = (bucket = requireEnv(ENV.filesBucket)): ObjectStorage => ({
   put: async (key, body, contentType) => {
-    await s3Client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }));
+    await s3Client().send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
+    );
   },
 });

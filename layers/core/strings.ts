@@ -58,7 +58,8 @@ export const unsafeTextIssues = (value: unknown): FieldIssue[] => {
       return;
     }
     for (const [key, item] of Object.entries(v)) {
-      if (isUnsafeText(key)) issues.push({ path: [...path, key].map(escapeUnsafeText).join('.'), message: `field names ${UNSAFE_TEXT_MESSAGE}` });
+      if (isUnsafeText(key))
+        issues.push({ path: [...path, key].map(escapeUnsafeText).join('.'), message: `field names ${UNSAFE_TEXT_MESSAGE}` });
       walk(item, [...path, key], depth + 1);
     }
   };
@@ -80,11 +81,16 @@ export const escapeUnsafeDeep = <T>(value: T, depth = 0): T => {
  * first, a field named once). `parseWith` makes a failure a 400 at the HTTP edge; input that arrives
  * elsewhere (the operator functions) uses this directly, so it meets the same rule.
  */
-export const checkWith = <S extends z.ZodType>(schema: S, value: unknown): { ok: true; data: z.infer<S> } | { ok: false; issues: FieldIssue[] } => {
+export const checkWith = <S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { ok: true; data: z.infer<S> } | { ok: false; issues: FieldIssue[] } => {
   const unsafe = unsafeTextIssues(value);
   const result = schema.safeParse(value);
   if (result.success && unsafe.length === 0) return { ok: true, data: result.data };
-  const schemaIssues = result.success ? [] : result.error.issues.map((i) => ({ path: i.path.map(String).map(escapeUnsafeText).join('.'), message: escapeUnsafeText(i.message) }));
+  const schemaIssues = result.success
+    ? []
+    : result.error.issues.map((i) => ({ path: i.path.map(String).map(escapeUnsafeText).join('.'), message: escapeUnsafeText(i.message) }));
   return { ok: false, issues: [...unsafe, ...schemaIssues.filter((i) => !unsafe.some((u) => u.path === i.path))] };
 };
 

@@ -25,23 +25,30 @@ const verify = (statusCode, body) => {
   }
 };
 
-const readBody = (res) => new Promise((resolve, reject) => {
-  let body = '';
-  res.on('data', (chunk) => { body += chunk; });
-  res.on('end', () => resolve(body));
-  res.on('error', reject);
-});
+const readBody = (res) =>
+  new Promise((resolve, reject) => {
+    let body = '';
+    res.on('data', (chunk) => {
+      body += chunk;
+    });
+    res.on('end', () => resolve(body));
+    res.on('error', reject);
+  });
 
 exports.verify = verify;
 
 exports.handler = async () => {
   const url = new URL(process.env.HEALTH_URL);
-  await synthetics.executeHttpStep('GET /api/health', {
-    hostname: url.hostname,
-    port: 443,
-    protocol: url.protocol,
-    method: 'GET',
-    path: url.pathname,
-    headers: { 'User-Agent': synthetics.getCanaryUserAgentString() },
-  }, async (res) => verify(res.statusCode, await readBody(res)));
+  await synthetics.executeHttpStep(
+    'GET /api/health',
+    {
+      hostname: url.hostname,
+      port: 443,
+      protocol: url.protocol,
+      method: 'GET',
+      path: url.pathname,
+      headers: { 'User-Agent': synthetics.getCanaryUserAgentString() },
+    },
+    async (res) => verify(res.statusCode, await readBody(res)),
+  );
 };

@@ -19,7 +19,9 @@ export const wantsImport = (argv: string[]): boolean => argv.some((a) => a === '
 
 export const runImportCli = async (argv: string[], io: CliIo = processIo, target?: { twinDir?: string }): Promise<number> => {
   const program = cliProgram('seed', io)
-    .description('Load a seed file into a deployed stage (--stage) or the running local twin (--twin), through its import-investigations function')
+    .description(
+      'Load a seed file into a deployed stage (--stage) or the running local twin (--twin), through its import-investigations function',
+    )
     .option('--stage <stage>', 'the deployed stage (dev or prod)')
     .option('--region <region>', 'AWS region of the stage (default: the AWS CLI configuration)')
     .option('--twin', 'the running local twin (npm start)')
@@ -47,7 +49,9 @@ export const runImportCli = async (argv: string[], io: CliIo = processIo, target
     else printSummary(io, summary, opts.file, where.describe);
     return 0;
   } catch (error) {
-    io.err(`seed: ${error instanceof CliError || error instanceof OperatorCallError ? error.message : `failed: ${(error as Error).message}`}`);
+    io.err(
+      `seed: ${error instanceof CliError || error instanceof OperatorCallError ? error.message : `failed: ${(error as Error).message}`}`,
+    );
     io.err('nothing was loaded');
     return 1;
   }

@@ -52,25 +52,45 @@ export const runUsersCli = async (argv: string[], io: CliIo = processIo, target?
     }
   };
 
-  program.command('create-organization <name>').description('create a customer organization')
-    .action((name: string) => run({ command: 'create-organization', name }, (result) => {
-      const org = result as { organization_id: string; organization_name: string };
-      io.out(`created organization "${org.organization_name}": ${org.organization_id}`);
-    }));
-  program.command('invite').description('invite a user: Cognito mails a temporary password, changed at the first sign-in')
-    .requiredOption('--email <email>', 'the user\'s email (their sign-in name)')
-    .option('--organization <id-or-name>', 'the investigator\'s organization (not for --role admin)')
-    .addOption(new Option('--role <role>', 'investigator, or admin for an operator of the whole service').choices(['investigator', 'admin']).default('investigator'))
+  program
+    .command('create-organization <name>')
+    .description('create a customer organization')
+    .action((name: string) =>
+      run({ command: 'create-organization', name }, (result) => {
+        const org = result as { organization_id: string; organization_name: string };
+        io.out(`created organization "${org.organization_name}": ${org.organization_id}`);
+      }),
+    );
+  program
+    .command('invite')
+    .description('invite a user: Cognito mails a temporary password, changed at the first sign-in')
+    .requiredOption('--email <email>', "the user's email (their sign-in name)")
+    .option('--organization <id-or-name>', "the investigator's organization (not for --role admin)")
+    .addOption(
+      new Option('--role <role>', 'investigator, or admin for an operator of the whole service')
+        .choices(['investigator', 'admin'])
+        .default('investigator'),
+    )
     .option('--name <display-name>', 'display name (default: the part of the email before @)')
-    .action((opts: { email: string; organization?: string; role: string; name?: string }) => run({
-      command: 'invite', email: opts.email, role: opts.role,
-      ...(opts.organization && { organization: opts.organization }), ...(opts.name && { display_name: opts.name }),
-    }, (result) => {
-      const user = result as InvitedUser;
-      const where = user.organization_name ? `an investigator of "${user.organization_name}"` : 'an operator (administrator)';
-      io.out(`invited ${user.email} as ${where}; status ${user.status}: the invitation mail carries a temporary password`);
-    }));
-  program.command('list').description('organizations and their users, operators first')
+    .action((opts: { email: string; organization?: string; role: string; name?: string }) =>
+      run(
+        {
+          command: 'invite',
+          email: opts.email,
+          role: opts.role,
+          ...(opts.organization && { organization: opts.organization }),
+          ...(opts.name && { display_name: opts.name }),
+        },
+        (result) => {
+          const user = result as InvitedUser;
+          const where = user.organization_name ? `an investigator of "${user.organization_name}"` : 'an operator (administrator)';
+          io.out(`invited ${user.email} as ${where}; status ${user.status}: the invitation mail carries a temporary password`);
+        },
+      ),
+    );
+  program
+    .command('list')
+    .description('organizations and their users, operators first')
     .action(() => run({ command: 'list' }, (result) => printListing(io, result as OrganizationListing)));
 
   try {
@@ -82,4 +102,7 @@ export const runUsersCli = async (argv: string[], io: CliIo = processIo, target?
   return exitCode;
 };
 
-if (require.main === module) void runUsersCli(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+if (require.main === module)
+  void runUsersCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });

@@ -56,12 +56,15 @@ export const operatorTarget = (options: { stage?: string; region?: string; twinD
   const { twinDir, endpoints } = twin;
   const caPem = readFileSync(join(twinDir, 'tls', 'ca.pem'), 'utf8');
   const edge = { port: endpoints.edgePort, caPem };
-  const client = new LambdaClient(edgeClientConfig(edge, endpoints.region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' }));
+  const client = new LambdaClient(
+    edgeClientConfig(edge, endpoints.region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' }),
+  );
   return {
     describe: 'the local twin',
     invoke: invoker(client, (id) => {
       const name = endpoints.functions[id];
-      if (!name) throw new OperatorCallError(`the running twin has no function ${id}: restart it (\`npm start\`) to deploy the current code`);
+      if (!name)
+        throw new OperatorCallError(`the running twin has no function ${id}: restart it (\`npm start\`) to deploy the current code`);
       return name;
     }),
     upload: async (url, body, contentType) => {

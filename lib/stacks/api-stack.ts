@@ -29,7 +29,10 @@ const OPEN_ROUTE_REASON: Record<Access, string> = {
 };
 
 /** API Gateway's token bucket: steady requests per second, and the burst it absorbs above that. */
-export interface GatewayThrottle { rateLimit: number; burstLimit: number }
+export interface GatewayThrottle {
+  rateLimit: number;
+  burstLimit: number;
+}
 
 /** The stage's default route settings: what a route without its own (the CORS preflight) gets. */
 export const DEFAULT_ROUTE_THROTTLE: GatewayThrottle = { rateLimit: 100, burstLimit: 200 };
@@ -86,7 +89,10 @@ export class ApiStack extends Stack {
         maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
-    const accessLogs = this.accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });
+    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    }));
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
@@ -95,18 +101,20 @@ export class ApiStack extends Stack {
       ...(config.gatewayThrottles && { throttle: DEFAULT_ROUTE_THROTTLE }),
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(JSON.stringify({
-          requestId: '$context.requestId',
-          ip: '$context.identity.sourceIp',
-          requestTime: '$context.requestTime',
-          routeKey: '$context.routeKey',
-          status: '$context.status',
-          responseLength: '$context.responseLength',
-          latencyMs: '$context.responseLatency',
-          integrationError: '$context.integrationErrorMessage',
-          authorizerError: '$context.authorizer.error',
-          sub: '$context.authorizer.claims.sub',
-        })),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            sub: '$context.authorizer.claims.sub',
+          }),
+        ),
       },
     });
 
@@ -149,12 +157,18 @@ export class ApiStack extends Stack {
         securityPolicy: apigw.SecurityPolicy.TLS_1_2,
       });
       new apigw.ApiMapping(this, 'ApiMapping', { api: this.api, domainName: domain, stage });
-      new CfnOutput(this, 'ApiDomainUrl', { value: `https://${config.apiDomain.name}/`, description: 'Base URL of the API on its own hostname' });
+      new CfnOutput(this, 'ApiDomainUrl', {
+        value: `https://${config.apiDomain.name}/`,
+        description: 'Base URL of the API on its own hostname',
+      });
       new CfnOutput(this, 'ApiDomainTarget', {
         value: domain.regionalDomainName,
         description: `Point ${config.apiDomain.name} here: a CNAME, or a Route 53 alias in hosted zone ApiDomainZone`,
       });
-      new CfnOutput(this, 'ApiDomainZone', { value: domain.regionalHostedZoneId, description: 'Hosted zone id of the regional target, for a Route 53 alias' });
+      new CfnOutput(this, 'ApiDomainZone', {
+        value: domain.regionalHostedZoneId,
+        description: 'Hosted zone id of the regional target, for a Route 53 alias',
+      });
     }
   }
 }

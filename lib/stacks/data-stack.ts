@@ -129,13 +129,22 @@ export class DataStack extends Stack {
     this.migrations = new Migrations(this, 'Migrations', {
       config,
       database: this.database,
-      after: [instance, proxy, ...endpoints, vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).internetConnectivityEstablished],
+      after: [
+        instance,
+        proxy,
+        ...endpoints,
+        vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).internetConnectivityEstablished,
+      ],
     });
 
-    ack(instance, 'AwsSolutions-RDS11',
-      'Only the RDS Proxy and the rotation function reach the instance, from inside isolated subnets; a non-default port would add no protection and the proxy speaks 5432 anyway.');
+    ack(
+      instance,
+      'AwsSolutions-RDS11',
+      'Only the RDS Proxy and the rotation function reach the instance, from inside isolated subnets; a non-default port would add no protection and the proxy speaks 5432 anyway.',
+    );
     if (!config.database.multiAz) ack(instance, 'AwsSolutions-RDS3', `Single-AZ in ${config.stage} to keep it cheap; prod is Multi-AZ.`);
-    if (!config.database.deletionProtection) ack(instance, 'AwsSolutions-RDS10', `${config.stage} is disposable; prod has deletion protection.`);
+    if (!config.database.deletionProtection)
+      ack(instance, 'AwsSolutions-RDS10', `${config.stage} is disposable; prod has deletion protection.`);
 
     // ── files ────────────────────────────────────────────────────────────────────────────────
     const bucketDefaults = {
@@ -150,7 +159,11 @@ export class DataStack extends Stack {
       ...bucketDefaults,
       lifecycleRules: [{ expiration: Duration.days(365) }],
     });
-    ack(accessLogs, 'AwsSolutions-S1', 'This bucket is the server access log destination; logging it would only move the finding to another bucket.');
+    ack(
+      accessLogs,
+      'AwsSolutions-S1',
+      'This bucket is the server access log destination; logging it would only move the finding to another bucket.',
+    );
     this.filesBucket = new s3.Bucket(this, 'Files', {
       ...bucketDefaults,
       versioned: true,
@@ -170,13 +183,20 @@ export class DataStack extends Stack {
       generateSecretString: generated,
       removalPolicy,
     });
-    ack(this.cronSecret, 'AwsSolutions-SMG4',
-      'Only callers of the cron routes use it (EventBridge Scheduler invokes the functions directly); rotate by generating a new value, which handlers re-read on a cold start.');
+    ack(
+      this.cronSecret,
+      'AwsSolutions-SMG4',
+      'Only callers of the cron routes use it (EventBridge Scheduler invokes the functions directly); rotate by generating a new value, which handlers re-read on a cold start.',
+    );
     this.webhookSecret = new secretsmanager.Secret(this, 'WebhookSecret', {
       description: "Payment processor's webhook signing secret: replace the generated placeholder with the processor's value",
       generateSecretString: generated,
       removalPolicy,
     });
-    ack(this.webhookSecret, 'AwsSolutions-SMG4', "The value is issued by the payment processor; it is rotated in the processor's dashboard, not by a Lambda.");
+    ack(
+      this.webhookSecret,
+      'AwsSolutions-SMG4',
+      "The value is issued by the payment processor; it is rotated in the processor's dashboard, not by a Lambda.",
+    );
   }
 }

@@ -18,7 +18,6 @@ import { ServiceFunction } from './service-function';
 import { ADMIN_GROUP } from '../runtime-names';
 import type { IdentityResources } from './service-resources';
 
-
 /** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
 const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';
 
@@ -74,7 +73,9 @@ export class IdentityStack extends Stack {
       authFlows: { userSrp: true, adminUserPassword: true, user: true },
       disableOAuth: true, // sign-in goes through the API's proxies, not the hosted UI
       // the organization is readable (ID tokens carry it) and writable by no client: only the operator sets it
-      readAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes(ORGANIZATION_ATTRIBUTE_NAME),
+      readAttributes: new cognito.ClientAttributes()
+        .withStandardAttributes({ email: true, emailVerified: true })
+        .withCustomAttributes(ORGANIZATION_ATTRIBUTE_NAME),
       writeAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true }),
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
@@ -86,7 +87,8 @@ export class IdentityStack extends Stack {
     this.functions = triggers.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources: undefined, config });
       for (const trigger of cognitoTriggers(spec)) {
-        if (trigger.event === 'preTokenGeneration') userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, fn, cognito.LambdaVersion.V2_0);
+        if (trigger.event === 'preTokenGeneration')
+          userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, fn, cognito.LambdaVersion.V2_0);
       }
       return fn;
     });
@@ -96,7 +98,8 @@ export class IdentityStack extends Stack {
     if (!mfaRequired) {
       Validations.of(userPool).acknowledge({
         id: 'AwsSolutions-COG2',
-        reason: 'MFA is offered, not forced (SPEC: MFA exists; -c mfa=required forces it); users enrol a TOTP app and SMS is off. Required MFA would also turn off passkey sign-in.',
+        reason:
+          'MFA is offered, not forced (SPEC: MFA exists; -c mfa=required forces it); users enrol a TOTP app and SMS is off. Required MFA would also turn off passkey sign-in.',
       });
     }
     if (!plus) {

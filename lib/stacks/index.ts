@@ -38,7 +38,11 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const common = { description: `Investigation Analysis Service (${config.stage})`, tags: { service: SERVICE_NAME, stage: config.stage } };
 
   const data = new DataStack(app, name('data'), { ...common, config });
-  const identity = new IdentityStack(app, name('identity'), { ...common, config, triggers: functions.filter((fn) => cognitoTriggers(fn).length > 0) });
+  const identity = new IdentityStack(app, name('identity'), {
+    ...common,
+    config,
+    triggers: functions.filter((fn) => cognitoTriggers(fn).length > 0),
+  });
   const shared = {
     database: data.database,
     filesBucket: data.filesBucket,

@@ -74,11 +74,13 @@ export class ObservabilityStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: config.removalPolicy,
     });
-    key.addToResourcePolicy(new iam.PolicyStatement({
-      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-      resources: ['*'], // in a key policy, * is this key
-    }));
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'], // in a key policy, * is this key
+      }),
+    );
     this.alarmTopic = new sns.Topic(this, 'Alarms', {
       displayName: `${prefix} alarms`,
       masterKey: key,
@@ -92,13 +94,15 @@ export class ObservabilityStack extends Stack {
       const name = subject ? `${ruleId}-${subject}` : ruleId;
       const alarm = new cloudwatch.Alarm(this, name, {
         alarmName: `${prefix}-${name}`,
-        alarmDescription: `${rule.summary}${subject ? ` [${subject}]` : ''}. Threshold: ${rule.comparison} ${rule.threshold} ${rule.unit}. `
-          + `Runbook: docs/runbook.md#${ruleId.toLowerCase()}`,
+        alarmDescription:
+          `${rule.summary}${subject ? ` [${subject}]` : ''}. Threshold: ${rule.comparison} ${rule.threshold} ${rule.unit}. ` +
+          `Runbook: docs/runbook.md#${ruleId.toLowerCase()}`,
         metric,
         threshold: rule.threshold * (rule.scale ?? 1),
-        comparisonOperator: rule.comparison === 'above'
-          ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD
-          : cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+        comparisonOperator:
+          rule.comparison === 'above'
+            ? cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD
+            : cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
         evaluationPeriods: rule.evaluationPeriods,
         datapointsToAlarm: rule.evaluationPeriods,
         treatMissingData: MISSING_DATA[rule.missingData],
@@ -114,10 +118,20 @@ export class ObservabilityStack extends Stack {
     const service = { [SERVICE_METRICS.dimension]: serviceNameOf(config) };
     const regions = [...new Set([config.ai.primaryRegion, config.ai.fallbackRegion])];
     const serviceMetric = (metric: ServiceMetric, options: cloudwatch.MetricOptions = {}) =>
-      new cloudwatch.Metric({ namespace: SERVICE_METRICS.namespace, metricName: SERVICE_METRICS.names[metric], dimensionsMap: service, ...options });
-    const perRegion = (metric: ServiceMetric, options: cloudwatch.MetricOptions) => regions.map((region) => serviceMetric(metric, {
-      ...options, dimensionsMap: { ...service, [SERVICE_METRICS.regionDimension]: region }, label: `${SERVICE_METRICS.names[metric]} ${region}`,
-    }));
+      new cloudwatch.Metric({
+        namespace: SERVICE_METRICS.namespace,
+        metricName: SERVICE_METRICS.names[metric],
+        dimensionsMap: service,
+        ...options,
+      });
+    const perRegion = (metric: ServiceMetric, options: cloudwatch.MetricOptions) =>
+      regions.map((region) =>
+        serviceMetric(metric, {
+          ...options,
+          dimensionsMap: { ...service, [SERVICE_METRICS.regionDimension]: region },
+          label: `${SERVICE_METRICS.names[metric]} ${region}`,
+        }),
+      );
     /** an AI event counted across regions (a metric with a dimension has no total of its own) */
     const allRegions = (metric: ServiceMetric, rule: AlarmRule) => {
       const parts = perRegion(metric, windowOf(rule));
@@ -139,13 +153,21 @@ export class ObservabilityStack extends Stack {
     // ── database ─────────────────────────────────────────────────────────────────────────────
     const db = watched.database;
     const dbCpu = raise('databaseCpu', rules.databaseCpu, db.metricCPUUtilization(windowOf(rules.databaseCpu)));
-    const dbStorage = raise('databaseFreeStorage', rules.databaseFreeStorage, db.metricFreeStorageSpace(windowOf(rules.databaseFreeStorage)));
-    raise('databaseConnections', rules.databaseConnections, new cloudwatch.MathExpression({
-      expression: `100 * connections / ${maxConnections}`,
-      usingMetrics: { connections: db.metricDatabaseConnections(windowOf(rules.databaseConnections)) },
-      label: `connections, % of max_connections (${maxConnections})`,
-      period: Duration.seconds(rules.databaseConnections.periodSeconds),
-    }));
+    const dbStorage = raise(
+      'databaseFreeStorage',
+      rules.databaseFreeStorage,
+      db.metricFreeStorageSpace(windowOf(rules.databaseFreeStorage)),
+    );
+    raise(
+      'databaseConnections',
+      rules.databaseConnections,
+      new cloudwatch.MathExpression({
+        expression: `100 * connections / ${maxConnections}`,
+        usingMetrics: { connections: db.metricDatabaseConnections(windowOf(rules.databaseConnections)) },
+        label: `connections, % of max_connections (${maxConnections})`,
+        period: Duration.seconds(rules.databaseConnections.periodSeconds),
+      }),
+    );
 
     // ── compute (Lambda Insights; lib/alarms.ts explains the CPU mapping) ────────────────────
     const computeMetrics: Record<(typeof COMPUTE_RULES)[number], cloudwatch.IMetric[]> = { computeCpu: [], computeMemory: [] };
@@ -157,15 +179,29 @@ export class ObservabilityStack extends Stack {
       const cpuShare = new cloudwatch.MathExpression({
         expression: `100 * cpu${i} / (duration${i} * ${allocatedVcpus(spec.memoryMb).toFixed(4)})`,
         usingMetrics: {
-          [`cpu${i}`]: new cloudwatch.Metric({ namespace: 'LambdaInsights', metricName: 'cpu_total_time', dimensionsMap: { function_name: name }, ...windowOf(cpu) }),
-          [`duration${i}`]: new cloudwatch.Metric({ namespace: 'AWS/Lambda', metricName: 'Duration', dimensionsMap: { FunctionName: name }, ...windowOf(cpu) }),
+          [`cpu${i}`]: new cloudwatch.Metric({
+            namespace: 'LambdaInsights',
+            metricName: 'cpu_total_time',
+            dimensionsMap: { function_name: name },
+            ...windowOf(cpu),
+          }),
+          [`duration${i}`]: new cloudwatch.Metric({
+            namespace: 'AWS/Lambda',
+            metricName: 'Duration',
+            dimensionsMap: { FunctionName: name },
+            ...windowOf(cpu),
+          }),
         },
         label: `${spec.id} CPU %`,
         period: Duration.seconds(cpu.periodSeconds),
       });
       const memory = computeRule(spec.id, 'computeMemory');
       const memoryUse = new cloudwatch.Metric({
-        namespace: 'LambdaInsights', metricName: 'memory_utilization', dimensionsMap: { function_name: name }, label: `${spec.id} memory %`, ...windowOf(memory),
+        namespace: 'LambdaInsights',
+        metricName: 'memory_utilization',
+        dimensionsMap: { function_name: name },
+        label: `${spec.id} memory %`,
+        ...windowOf(memory),
       });
       computeAlarms.push(raise('computeCpu', cpu, cpuShare, spec.id), raise('computeMemory', memory, memoryUse, spec.id));
       computeMetrics.computeCpu.push(cpuShare);
@@ -201,9 +237,17 @@ export class ObservabilityStack extends Stack {
       raise('deadLetters', rules.deadLetters, dlq.metricApproximateNumberOfMessagesVisible(windowOf(rules.deadLetters)), name);
     }
     for (const { spec } of watched.functions.filter((f) => scheduleTriggers(f.spec).length > 0)) {
-      raise('scheduledRunFailures', rules.scheduledRunFailures, new cloudwatch.Metric({
-        namespace: 'AWS/Lambda', metricName: 'Errors', dimensionsMap: { FunctionName: functionName(config, spec.id) }, ...windowOf(rules.scheduledRunFailures),
-      }), spec.id);
+      raise(
+        'scheduledRunFailures',
+        rules.scheduledRunFailures,
+        new cloudwatch.Metric({
+          namespace: 'AWS/Lambda',
+          metricName: 'Errors',
+          dimensionsMap: { FunctionName: functionName(config, spec.id) },
+          ...windowOf(rules.scheduledRunFailures),
+        }),
+        spec.id,
+      );
     }
 
     // ── health canary ────────────────────────────────────────────────────────────────────────
@@ -218,7 +262,8 @@ export class ObservabilityStack extends Stack {
     });
     Validations.of(artifacts).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: "Holds only the health canary's run reports (a public endpoint's status, no user data), written by the canary's own role and expired after 31 days.",
+      reason:
+        "Holds only the health canary's run reports (a public endpoint's status, no user data), written by the canary's own role and expired after 31 days.",
     });
     this.canary = new synthetics.Canary(this, 'HealthCanary', {
       canaryName: `${prefix}-health`,
@@ -232,12 +277,21 @@ export class ObservabilityStack extends Stack {
       failureRetentionPeriod: Duration.days(31),
       provisionedResourceCleanup: true,
     });
-    acknowledgeMatching(this.canary, /^AwsSolutions-IAM5\[Resource::\*\]$/,
-      'The canary role (CDK default): s3:ListAllMyBuckets has no resource-level scoping, and cloudwatch:PutMetricData is conditioned to the CloudWatchSynthetics namespace.');
-    acknowledgeMatching(this.canary, /^AwsSolutions-IAM5\[Resource::<CanaryArtifacts[0-9A-F]+\.Arn>\/\*\]$/,
-      "Run reports get per-run keys in the canary's own artifacts bucket; the grant is PutObject there only.");
-    acknowledgeMatching(this.canary, /^AwsSolutions-IAM5\[Resource::arn:.*:log-group:\/aws\/lambda\/cwsyn-\*\]$/,
-      'Synthetics names the canary function (and so its log group) cwsyn-<name>-<id> only at creation; the grant is limited to that prefix.');
+    acknowledgeMatching(
+      this.canary,
+      /^AwsSolutions-IAM5\[Resource::\*\]$/,
+      'The canary role (CDK default): s3:ListAllMyBuckets has no resource-level scoping, and cloudwatch:PutMetricData is conditioned to the CloudWatchSynthetics namespace.',
+    );
+    acknowledgeMatching(
+      this.canary,
+      /^AwsSolutions-IAM5\[Resource::<CanaryArtifacts[0-9A-F]+\.Arn>\/\*\]$/,
+      "Run reports get per-run keys in the canary's own artifacts bucket; the grant is PutObject there only.",
+    );
+    acknowledgeMatching(
+      this.canary,
+      /^AwsSolutions-IAM5\[Resource::arn:.*:log-group:\/aws\/lambda\/cwsyn-\*\]$/,
+      'Synthetics names the canary function (and so its log group) cwsyn-<name>-<id> only at creation; the grant is limited to that prefix.',
+    );
     raise('healthCanary', rules.healthCanary, this.canary.metricSuccessPercent(windowOf(rules.healthCanary)));
 
     // ── dashboard ────────────────────────────────────────────────────────────────────────────
@@ -258,74 +312,147 @@ export class ObservabilityStack extends Stack {
     this.dashboard.addWidgets(
       new cloudwatch.TextWidget({
         markdown: `# ${prefix} operations\nAlarms, what they mean and what to do: **docs/runbook.md**. Per-route tables read the API access logs.`,
-        width: 24, height: 2,
+        width: 24,
+        height: 2,
       }),
-      new cloudwatch.AlarmStatusWidget({ title: 'Service alarms', alarms: serviceAlarms, width: 12, height: 6, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
-      new cloudwatch.AlarmStatusWidget({ title: 'Function compute alarms (Lambda Insights)', alarms: computeAlarms, width: 12, height: 6, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
+      new cloudwatch.AlarmStatusWidget({
+        title: 'Service alarms',
+        alarms: serviceAlarms,
+        width: 12,
+        height: 6,
+        sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP,
+      }),
+      new cloudwatch.AlarmStatusWidget({
+        title: 'Function compute alarms (Lambda Insights)',
+        alarms: computeAlarms,
+        width: 12,
+        height: 6,
+        sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP,
+      }),
     );
     // API: traffic, latency and errors, overall and per route
     this.dashboard.addWidgets(
       graph('API requests and errors', [api.metricCount(sum5), api.metricClientError(sum5), api.metricServerError(sum5)]),
-      graph('API latency (ms)', ['p50', 'p90', 'p99'].map((statistic) => api.metricLatency({ statistic, ...fiveMinutes, label: `latency ${statistic}` }))),
+      graph(
+        'API latency (ms)',
+        ['p50', 'p90', 'p99'].map((statistic) => api.metricLatency({ statistic, ...fiveMinutes, label: `latency ${statistic}` })),
+      ),
       graph('API 5xx rate (%)', [errorRate], { leftAnnotations: [line(rules.api5xxRate.threshold, 'alarm')] }),
     );
     this.dashboard.addWidgets(
-      query('Per route: traffic and latency (ms)', [watched.accessLogs], [
-        'stats count(*) as requests, avg(latencyMs) as avg_ms, pct(latencyMs, 95) as p95_ms, max(latencyMs) as max_ms by routeKey',
-        'sort requests desc',
-      ]),
-      query('Per route: errors by status', [watched.accessLogs], [
-        'filter status like /^[45]\\d\\d$/',
-        'stats count(*) as responses by routeKey, status',
-        'sort responses desc',
-      ]),
+      query(
+        'Per route: traffic and latency (ms)',
+        [watched.accessLogs],
+        [
+          'stats count(*) as requests, avg(latencyMs) as avg_ms, pct(latencyMs, 95) as p95_ms, max(latencyMs) as max_ms by routeKey',
+          'sort requests desc',
+        ],
+      ),
+      query(
+        'Per route: errors by status',
+        [watched.accessLogs],
+        ['filter status like /^[45]\\d\\d$/', 'stats count(*) as responses by routeKey, status', 'sort responses desc'],
+      ),
     );
     // queues
     const queueEntries = Object.entries(watched.queues) as [QueueName, sqs.Queue][];
     this.dashboard.addWidgets(
-      graph('Queue depth', queueEntries.flatMap(([name, queue]) => [
-        queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} waiting` }),
-        queue.metricApproximateNumberOfMessagesNotVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} in flight` }),
-      ])),
-      graph('Age of oldest message (s)', queueEntries.map(([name, queue]) =>
-        queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', ...fiveMinutes, label: name }))),
-      graph('Dead-letter queues', deadLetters.map(([name, dlq]) =>
-        dlq.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} DLQ` }))),
+      graph(
+        'Queue depth',
+        queueEntries.flatMap(([name, queue]) => [
+          queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} waiting` }),
+          queue.metricApproximateNumberOfMessagesNotVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} in flight` }),
+        ]),
+      ),
+      graph(
+        'Age of oldest message (s)',
+        queueEntries.map(([name, queue]) =>
+          queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', ...fiveMinutes, label: name }),
+        ),
+      ),
+      graph(
+        'Dead-letter queues',
+        deadLetters.map(([name, dlq]) =>
+          dlq.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', ...fiveMinutes, label: `${name} DLQ` }),
+        ),
+      ),
     );
     // AI: the service's own markers per region, and Bedrock's view of the calls per region (by the id each
     // region is called with: the fallback may use another geography's inference profile)
     const models = [...new Set(Object.values(config.ai.models))];
     this.dashboard.addWidgets(
-      graph('AI throttles, timeouts, fallbacks and sheds per region', [
-        ...perRegion('aiThrottles', sum5), ...perRegion('aiTimeouts', sum5), ...perRegion('aiFallbacks', sum5), ...perRegion('aiSheds', sum5),
-      ], { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] }),
-      graph('AI work waiting for its organization\'s quota share', [serviceMetric('aiQuotaWaits', sum5)]),
-      graph('AI calls per region (Bedrock invocations)', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
-        namespace: 'AWS/Bedrock', metricName: 'Invocations', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
-      })))),
-      graph('Bedrock throttles per region', regions.flatMap((region) => models.map((model) => new cloudwatch.Metric({
-        namespace: 'AWS/Bedrock', metricName: 'InvocationThrottles', dimensionsMap: { ModelId: modelIdForRegion(model, region) }, region, ...sum5, label: `${region} ${model}`,
-      })))),
+      graph(
+        'AI throttles, timeouts, fallbacks and sheds per region',
+        [
+          ...perRegion('aiThrottles', sum5),
+          ...perRegion('aiTimeouts', sum5),
+          ...perRegion('aiFallbacks', sum5),
+          ...perRegion('aiSheds', sum5),
+        ],
+        { leftAnnotations: [line(rules.aiThrottles.threshold, 'throttle alarm')] },
+      ),
+      graph("AI work waiting for its organization's quota share", [serviceMetric('aiQuotaWaits', sum5)]),
+      graph(
+        'AI calls per region (Bedrock invocations)',
+        regions.flatMap((region) =>
+          models.map(
+            (model) =>
+              new cloudwatch.Metric({
+                namespace: 'AWS/Bedrock',
+                metricName: 'Invocations',
+                dimensionsMap: { ModelId: modelIdForRegion(model, region) },
+                region,
+                ...sum5,
+                label: `${region} ${model}`,
+              }),
+          ),
+        ),
+      ),
+      graph(
+        'Bedrock throttles per region',
+        regions.flatMap((region) =>
+          models.map(
+            (model) =>
+              new cloudwatch.Metric({
+                namespace: 'AWS/Bedrock',
+                metricName: 'InvocationThrottles',
+                dimensionsMap: { ModelId: modelIdForRegion(model, region) },
+                region,
+                ...sum5,
+                label: `${region} ${model}`,
+              }),
+          ),
+        ),
+      ),
     );
     // quality outcomes
     this.dashboard.addWidgets(
-      query('Quality checks: outcomes', [logGroupOf('quality-worker')], [
-        'filter ispresent(outcome)',
-        'stats count(*) as analyses by outcome',
-        'sort analyses desc',
-      ], 8),
-      query('Quality checks: confidence of verified analyses', [logGroupOf('quality-worker')], [
-        'filter ispresent(confidence)',
-        'stats count(*) as analyses by confidence',
-        'sort analyses desc',
-      ], 8),
-      graph('Quality check and audit failures, rate-limit refusals', [serviceMetric('qualityCheckFailures', sum5), serviceMetric('auditFailures', sum5), serviceMetric('rateLimitRefusals', sum5)]),
+      query(
+        'Quality checks: outcomes',
+        [logGroupOf('quality-worker')],
+        ['filter ispresent(outcome)', 'stats count(*) as analyses by outcome', 'sort analyses desc'],
+        8,
+      ),
+      query(
+        'Quality checks: confidence of verified analyses',
+        [logGroupOf('quality-worker')],
+        ['filter ispresent(confidence)', 'stats count(*) as analyses by confidence', 'sort analyses desc'],
+        8,
+      ),
+      graph('Quality check and audit failures, rate-limit refusals', [
+        serviceMetric('qualityCheckFailures', sum5),
+        serviceMetric('auditFailures', sum5),
+        serviceMetric('rateLimitRefusals', sum5),
+      ]),
     );
     // database
     this.dashboard.addWidgets(
       graph('Database CPU (%)', [dbCpu.metric], { leftAnnotations: [line(rules.databaseCpu.threshold, 'alarm')] }),
       graph('Database connections', [db.metricDatabaseConnections({ statistic: 'Maximum', ...fiveMinutes })], {
-        leftAnnotations: [line(maxConnections, 'max_connections'), { ...line(maxConnections * rules.databaseConnections.threshold / 100, 'alarm'), color: cloudwatch.Color.ORANGE }],
+        leftAnnotations: [
+          line(maxConnections, 'max_connections'),
+          { ...line((maxConnections * rules.databaseConnections.threshold) / 100, 'alarm'), color: cloudwatch.Color.ORANGE },
+        ],
       }),
       graph('Database free storage (bytes)', [dbStorage.metric], {
         leftAnnotations: [line(rules.databaseFreeStorage.threshold * (rules.databaseFreeStorage.scale ?? 1), 'alarm')],
@@ -334,18 +461,28 @@ export class ObservabilityStack extends Stack {
     // sweeps
     this.dashboard.addWidgets(
       graph('Sweeps: pending over 24 h, retention runs', [pending, retentionRuns], { width: 8 }),
-      query('Embedding sweeps (newest first)', [logGroupOf('embedding-sweeper')], [
-        'filter ispresent(report.pendingOver24hAfterSweep)',
-        'fields @timestamp, trigger, report.embedded, report.failed, report.remaining, report.pendingOver24hAfterSweep, report.stopped_by',
-        'sort @timestamp desc',
-        'limit 20',
-      ], 8),
-      query('Retention sweeps (newest first)', [logGroupOf('retention-sweep')], [
-        `filter message = "${RETENTION_LOG_MARKER}"`,
-        'fields @timestamp, trigger, report.deleted_total, report.complete, report.duration_ms',
-        'sort @timestamp desc',
-        'limit 20',
-      ], 8),
+      query(
+        'Embedding sweeps (newest first)',
+        [logGroupOf('embedding-sweeper')],
+        [
+          'filter ispresent(report.pendingOver24hAfterSweep)',
+          'fields @timestamp, trigger, report.embedded, report.failed, report.remaining, report.pendingOver24hAfterSweep, report.stopped_by',
+          'sort @timestamp desc',
+          'limit 20',
+        ],
+        8,
+      ),
+      query(
+        'Retention sweeps (newest first)',
+        [logGroupOf('retention-sweep')],
+        [
+          `filter message = "${RETENTION_LOG_MARKER}"`,
+          'fields @timestamp, trigger, report.deleted_total, report.complete, report.duration_ms',
+          'sort @timestamp desc',
+          'limit 20',
+        ],
+        8,
+      ),
     );
     // compute and the canary
     this.dashboard.addWidgets(

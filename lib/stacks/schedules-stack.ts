@@ -11,7 +11,8 @@ import type { Construct } from 'constructs';
 import { scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '../manifest';
 import { acknowledgeMatching } from './nag';
 
-export const scheduleTriggers = (fn: FunctionSpec): ScheduleTrigger[] => fn.triggers.filter((t): t is ScheduleTrigger => t.kind === 'schedule');
+export const scheduleTriggers = (fn: FunctionSpec): ScheduleTrigger[] =>
+  fn.triggers.filter((t): t is ScheduleTrigger => t.kind === 'schedule');
 
 export interface SchedulesStackProps extends StackProps {
   /** every manifest function with a schedule trigger, already built */
@@ -33,8 +34,11 @@ export class SchedulesStack extends Stack {
       reason: "This queue is the schedules' dead-letter queue (Scheduler DeadLetterConfig); a DLQ of a DLQ adds nothing.",
     });
 
-    acknowledgeMatching(this, /^AwsSolutions-IAM5\[Resource::.+:\*\]$/,
-      "LambdaInvoke's grantInvoke also covers the target function's qualified ARNs (function:*); the scheduler role can invoke only the scheduled functions.");
+    acknowledgeMatching(
+      this,
+      /^AwsSolutions-IAM5\[Resource::.+:\*\]$/,
+      "LambdaInvoke's grantInvoke also covers the target function's qualified ARNs (function:*); the scheduler role can invoke only the scheduled functions.",
+    );
 
     for (const { spec, fn } of targets) {
       scheduleTriggers(spec).forEach((trigger, i) => {

@@ -34,7 +34,8 @@ const INSIGHTS_VERSION = lambda.LambdaInsightsVersion.VERSION_1_0_498_0;
 export const functionName = (config: Pick<StageConfig, 'prefix'>, id: string): string => deployedFunctionName(config.prefix, id);
 
 // the partition shows as <AWS::Partition> or a literal, depending on the stack's environment
-const managedPolicy = (name: string) => new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:(<AWS::Partition>|[\\w-]+):iam::aws:policy/${name}\\]$`);
+const managedPolicy = (name: string) =>
+  new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:(<AWS::Partition>|[\\w-]+):iam::aws:policy/${name}\\]$`);
 
 export interface ServiceLambdaProps {
   config: StageConfig;
@@ -53,7 +54,11 @@ export class ServiceLambda extends NodejsFunction {
   /** the handler module, relative to the project root (the local twin bundles it as this function's code) */
   readonly entry: string;
 
-  constructor(scope: Construct, id: string, { config, description, entry, timeoutSeconds, memoryMb, environment, database }: ServiceLambdaProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { config, description, entry, timeoutSeconds, memoryMb, environment, database }: ServiceLambdaProps,
+  ) {
     super(scope, id, {
       functionName: functionName(config, id),
       description,
@@ -92,16 +97,30 @@ export class ServiceLambda extends NodejsFunction {
     });
 
     this.entry = entry;
-    acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaBasicExecutionRole'),
-      "AWS-managed minimum for writing the function's own logs (CreateLogGroup/CreateLogStream/PutLogEvents).");
-    acknowledgeMatching(this, managedPolicy('service-role/AWSLambdaVPCAccessExecutionRole'),
-      "AWS-managed minimum for managing the function's ENIs in the VPC; the EC2 network-interface actions have no resource-level scoping.");
-    acknowledgeMatching(this, managedPolicy('CloudWatchLambdaInsightsExecutionRolePolicy'),
-      'AWS-managed policy of the Lambda Insights extension: it writes only to the /aws/lambda-insights log group, and AWS keeps it in step with the extension.');
+    acknowledgeMatching(
+      this,
+      managedPolicy('service-role/AWSLambdaBasicExecutionRole'),
+      "AWS-managed minimum for writing the function's own logs (CreateLogGroup/CreateLogStream/PutLogEvents).",
+    );
+    acknowledgeMatching(
+      this,
+      managedPolicy('service-role/AWSLambdaVPCAccessExecutionRole'),
+      "AWS-managed minimum for managing the function's ENIs in the VPC; the EC2 network-interface actions have no resource-level scoping.",
+    );
+    acknowledgeMatching(
+      this,
+      managedPolicy('CloudWatchLambdaInsightsExecutionRolePolicy'),
+      'AWS-managed policy of the Lambda Insights extension: it writes only to the /aws/lambda-insights log group, and AWS keeps it in step with the extension.',
+    );
     const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    ack('AwsSolutions-L1', 'nodejs22.x is the pinned target runtime of the service (bundles target node22, local tooling runs Node 22); moving to nodejs24.x is a deliberate upgrade.');
-    ack('AwsSolutions-IAM5[Resource::*]',
-      'X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no resource-level permissions; no other statement uses *.');
+    ack(
+      'AwsSolutions-L1',
+      'nodejs22.x is the pinned target runtime of the service (bundles target node22, local tooling runs Node 22); moving to nodejs24.x is a deliberate upgrade.',
+    );
+    ack(
+      'AwsSolutions-IAM5[Resource::*]',
+      'X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no resource-level permissions; no other statement uses *.',
+    );
   }
 }
 
@@ -121,7 +140,8 @@ export class ServiceFunction extends ServiceLambda {
   readonly spec: FunctionSpec;
 
   constructor(scope: Construct, { spec, resources, config }: ServiceFunctionProps) {
-    if (!resources && (spec.uses.length > 0 || verifiesTokens(spec))) throw new Error(`${spec.id} uses resources, so it cannot be deployed with the user pool`);
+    if (!resources && (spec.uses.length > 0 || verifiesTokens(spec)))
+      throw new Error(`${spec.id} uses resources, so it cannot be deployed with the user pool`);
     super(scope, spec.id, {
       config,
       description: spec.description,
@@ -130,18 +150,22 @@ export class ServiceFunction extends ServiceLambda {
       memoryMb: spec.memoryMb,
       environment: {
         [ENV.functionId]: spec.id,
-        ...(resources && verifiesTokens(spec) && { [ENV.jwtIssuer]: resources.identity.issuer, [ENV.jwtAudience]: resources.identity.client.userPoolClientId }),
+        ...(resources &&
+          verifiesTokens(spec) && {
+            [ENV.jwtIssuer]: resources.identity.issuer,
+            [ENV.jwtAudience]: resources.identity.client.userPoolClientId,
+          }),
         ...Object.assign({}, ...spec.uses.map((use) => BINDINGS[use].env(resources!))),
         // limit overrides from CDK context, only where they apply (HTTP routes; the routes that queue AI work:
         // generations, regenerations and manual quality checks count toward the cap alike)
         ...(config.limits.rateLimits && isHttp(spec) && { [ENV.rateLimits]: config.limits.rateLimits }),
         ...(config.limits.generationCap && queuesAiWork(spec) && { [ENV.generationCap]: String(config.limits.generationCap) }),
         // the analysis workers hold their analyses with it
-        ...(config.analysisLeaseSeconds !== undefined && spec.triggers.some((t) => t.kind === 'queue')
-          && { [ENV.analysisLeaseSeconds]: String(config.analysisLeaseSeconds) }),
+        ...(config.analysisLeaseSeconds !== undefined &&
+          spec.triggers.some((t) => t.kind === 'queue') && { [ENV.analysisLeaseSeconds]: String(config.analysisLeaseSeconds) }),
         // the function that retrieves evidence for an analysis (the generation worker) applies the floor
-        ...(config.retrievalMinSimilarity !== undefined && spec.uses.includes('bedrockAnalysis')
-          && { [ENV.retrievalMinSimilarity]: String(config.retrievalMinSimilarity) }),
+        ...(config.retrievalMinSimilarity !== undefined &&
+          spec.uses.includes('bedrockAnalysis') && { [ENV.retrievalMinSimilarity]: String(config.retrievalMinSimilarity) }),
       },
       // only the database is inside the VPC
       ...(spec.uses.includes('database') && { database: resources!.database }),

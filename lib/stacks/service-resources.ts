@@ -54,8 +54,7 @@ export interface Binding {
   grant: (r: ServiceResources, grantee: Grantee) => void;
 }
 
-const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) =>
-  iam.Grant.addToPrincipal({ grantee, actions, resourceArns });
+const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) => iam.Grant.addToPrincipal({ grantee, actions, resourceArns });
 
 // Grants name the actions the code calls and nothing more (CDK's grantSendMessages and grantRead add
 // GetQueueAttributes/GetQueueUrl and DescribeSecret, which no function calls: `npm run iam-report`).
@@ -89,19 +88,31 @@ const bedrockModelArns = (id: string, region: string): string[] => {
 /** One pinned model in both AI regions: its env var, and InvokeModel on what calling it from either region needs. */
 const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
   env: ({ ai }) => ({
-    [ENV.aiPrimaryRegion]: ai.primaryRegion, [ENV.aiFallbackRegion]: ai.fallbackRegion, [AI_MODEL_ENV[purpose]]: ai.models[purpose],
+    [ENV.aiPrimaryRegion]: ai.primaryRegion,
+    [ENV.aiFallbackRegion]: ai.fallbackRegion,
+    [AI_MODEL_ENV[purpose]]: ai.models[purpose],
     // only when the stage overrides the code's attempt timeouts (ai/timeouts.ts)
     ...(ai.attemptTimeoutMs !== undefined && { [ENV.aiAttemptTimeoutMs]: ai.attemptTimeoutMs }),
   }),
-  grant: ({ ai }, fn) => allow(fn, ['bedrock:InvokeModel'],
-    [...new Set([ai.primaryRegion, ai.fallbackRegion].flatMap((region) => bedrockModelArns(ai.models[purpose], region)))]),
+  grant: ({ ai }, fn) =>
+    allow(
+      fn,
+      ['bedrock:InvokeModel'],
+      [...new Set([ai.primaryRegion, ai.fallbackRegion].flatMap((region) => bedrockModelArns(ai.models[purpose], region)))],
+    ),
 });
 
-const userPoolEnv = ({ identity }: ServiceResources) => ({ [ENV.userPoolId]: identity.userPool.userPoolId, [ENV.userPoolClientId]: identity.client.userPoolClientId });
+const userPoolEnv = ({ identity }: ServiceResources) => ({
+  [ENV.userPoolId]: identity.userPool.userPoolId,
+  [ENV.userPoolClientId]: identity.client.userPoolClientId,
+});
 
 /** What layers/core/db/connection.ts reads to reach the database through the proxy. */
-export const databaseEnv = (database: DatabaseResources): Record<string, string> =>
-  ({ [ENV.dbHost]: database.proxy.endpoint, [ENV.dbName]: database.name, [ENV.dbUser]: database.user });
+export const databaseEnv = (database: DatabaseResources): Record<string, string> => ({
+  [ENV.dbHost]: database.proxy.endpoint,
+  [ENV.dbName]: database.name,
+  [ENV.dbUser]: database.user,
+});
 
 /**
  * IAM database authentication through the proxy as its one user, and nothing else: rds-db:connect on
@@ -120,8 +131,11 @@ export const BINDINGS: Record<Resource, Binding> = {
     grant: ({ filesBucket }, fn) => {
       // read only: files arrive with an investigation's evidence, written by the seed loader alone (seedImports)
       allow(fn, ['s3:GetObject'], [filesBucket.arnForObjects('*')]);
-      acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/\*\]$/,
-        'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read in this one bucket.');
+      acknowledgeMatching(
+        fn,
+        /^AwsSolutions-IAM5\[Resource::.*\/\*\]$/,
+        'Object keys of the files bucket (per investigation and document) are not known at deploy time; the grant is object read in this one bucket.',
+      );
       // HeadBucket (health) and 404-instead-of-403 for missing keys
       allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]);
     },
@@ -132,15 +146,23 @@ export const BINDINGS: Record<Resource, Binding> = {
       // the presigned upload is signed by this role (PutObject), then read back (GetObject); the loader writes the files it names
       allow(fn, ['s3:PutObject', 's3:GetObject'], [filesBucket.arnForObjects('imports/*')]);
       allow(fn, ['s3:PutObject'], [filesBucket.arnForObjects('org/*')]);
-      acknowledgeMatching(fn, /^AwsSolutions-IAM5\[Resource::.*\/(imports|org)\/\*\]$/,
-        'A seed file\'s key is a fresh UUID under imports/, and the files it loads get keys per organization under org/: both unknown at deploy time.');
+      acknowledgeMatching(
+        fn,
+        /^AwsSolutions-IAM5\[Resource::.*\/(imports|org)\/\*\]$/,
+        "A seed file's key is a fresh UUID under imports/, and the files it loads get keys per organization under org/: both unknown at deploy time.",
+      );
     },
   },
   generationQueue: queue('generation'),
   qualityQueue: queue('quality'),
   queueHealth: {
     env: ({ queues }) => ({ [ENV.generationQueueUrl]: queues.generation.queueUrl, [ENV.qualityQueueUrl]: queues.quality.queueUrl }),
-    grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).map((q) => q.queueArn)),
+    grant: ({ queues }, fn) =>
+      allow(
+        fn,
+        ['sqs:GetQueueAttributes'],
+        Object.values(queues).map((q) => q.queueArn),
+      ),
   },
   filesBucketHealth: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
@@ -155,8 +177,12 @@ export const BINDINGS: Record<Resource, Binding> = {
       [ENV.aiFallbackRegion]: ai.fallbackRegion,
     }),
     // attributes only (depths, redrive policy): no send, receive or delete
-    grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], Object.values(queues).flatMap((q) =>
-      [q.queueArn, ...(q.deadLetterQueue ? [q.deadLetterQueue.queue.queueArn] : [])])),
+    grant: ({ queues }, fn) =>
+      allow(
+        fn,
+        ['sqs:GetQueueAttributes'],
+        Object.values(queues).flatMap((q) => [q.queueArn, ...(q.deadLetterQueue ? [q.deadLetterQueue.queue.queueArn] : [])]),
+      ),
   },
   bedrockAnalysis: bedrock('analysis'),
   bedrockQuality: bedrock('quality'),
@@ -166,9 +192,13 @@ export const BINDINGS: Record<Resource, Binding> = {
   // Cognito's public API (ForgotPassword, ConfirmForgotPassword, the software-token calls) needs no IAM
   userPool: { env: userPoolEnv, grant: () => undefined },
   userPoolInitiateAuth: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminInitiateAuth') },
-  userPoolRespondToChallenge: { env: userPoolEnv, grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminRespondToAuthChallenge') },
+  userPoolRespondToChallenge: {
+    env: userPoolEnv,
+    grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminRespondToAuthChallenge'),
+  },
   userPoolAdmin: {
     env: userPoolEnv,
-    grant: ({ identity }, fn) => identity.userPool.grant(fn, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminDeleteUser'),
+    grant: ({ identity }, fn) =>
+      identity.userPool.grant(fn, 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminAddUserToGroup', 'cognito-idp:AdminDeleteUser'),
   },
 };

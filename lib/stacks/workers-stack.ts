@@ -43,11 +43,13 @@ export class WorkersStack extends Stack {
     this.functions = specs.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources: { ...resources, queues: this.queues }, config });
       for (const t of queueTriggers(spec)) {
-        fn.addEventSource(new SqsEventSource(this.queues[t.queue], {
-          batchSize: t.batchSize,
-          maxConcurrency: t.maxConcurrency,
-          reportBatchItemFailures: true,
-        }));
+        fn.addEventSource(
+          new SqsEventSource(this.queues[t.queue], {
+            batchSize: t.batchSize,
+            maxConcurrency: t.maxConcurrency,
+            reportBatchItemFailures: true,
+          }),
+        );
       }
       return fn;
     });

@@ -32,6 +32,9 @@ export const apiDocs = (): Record<string, () => GatewayExtra> => {
   let script: Buffer | undefined;
   return {
     '/api/docs': () => ({ contentType: 'text/html; charset=utf-8', body: PAGE }),
-    '/api/docs/redoc.standalone.js': () => ({ contentType: 'text/javascript; charset=utf-8', body: (script ??= readFileSync(REDOC_SCRIPT)) }),
+    '/api/docs/redoc.standalone.js': () => ({
+      contentType: 'text/javascript; charset=utf-8',
+      body: (script ??= readFileSync(REDOC_SCRIPT)),
+    }),
   };
 };

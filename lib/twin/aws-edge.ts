@@ -28,11 +28,20 @@ export interface EdgeIdentity {
  * session (with the resource's own policy, if it has one). The edge and the RDS Proxy stand-in share it.
  */
 export const decideForIdentity = (
-  identity: EdgeIdentity, account: string, permission: { action: string; resource: string }, resourcePolicy?: PolicyStatement[],
-) => evaluate(identity.policy, {
-  principalArn: identity.principalArn, ...permission,
-  context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': identity.principalArn },
-}, resourcePolicy);
+  identity: EdgeIdentity,
+  account: string,
+  permission: { action: string; resource: string },
+  resourcePolicy?: PolicyStatement[],
+) =>
+  evaluate(
+    identity.policy,
+    {
+      principalArn: identity.principalArn,
+      ...permission,
+      context: { 'aws:SecureTransport': 'true', 'aws:PrincipalAccount': account, 'aws:PrincipalArn': identity.principalArn },
+    },
+    resourcePolicy,
+  );
 
 export interface EdgeCall {
   functionId: string | undefined;
@@ -60,7 +69,10 @@ export interface AwsEdgeOptions {
   log?: (line: string) => void;
 }
 
-export interface AwsEdge { port: number; stop: () => Promise<void> }
+export interface AwsEdge {
+  port: number;
+  stop: () => Promise<void>;
+}
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'host', 'http2-settings']);
 
@@ -73,30 +85,44 @@ const readBody = (req: http.IncomingMessage | http2.Http2ServerRequest): Promise
   });
 
 const headersOf = (req: http.IncomingMessage | http2.Http2ServerRequest): Record<string, string> =>
-  Object.fromEntries(Object.entries(req.headers)
-    .filter(([k]) => !k.startsWith(':'))
-    .map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : String(v ?? '')]));
+  Object.fromEntries(
+    Object.entries(req.headers)
+      .filter(([k]) => !k.startsWith(':'))
+      .map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : String(v ?? '')]),
+  );
 
-const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> =>
+const forward = (
+  backend: { url: string; keepHost?: boolean },
+  request: AwsHttpRequest,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> =>
   new Promise((resolve, reject) => {
     const target = new URL(backend.url);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-    const out = http.request({
-      host: target.hostname,
-      port: target.port,
-      method: request.method,
-      path: request.path,
-      headers: { ...headers, host: backend.keepHost ? request.host : target.host, 'content-length': String(request.body.length) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 502,
-        headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => !HOP_BY_HOP.has(k)).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')])),
-        body: Buffer.concat(chunks),
-      }));
-      res.on('error', reject);
-    });
+    const out = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.path,
+        headers: { ...headers, host: backend.keepHost ? request.host : target.host, 'content-length': String(request.body.length) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 502,
+            headers: Object.fromEntries(
+              Object.entries(res.headers)
+                .filter(([k]) => !HOP_BY_HOP.has(k))
+                .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]),
+            ),
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     out.on('error', reject);
     out.end(request.body);
   });
@@ -120,8 +146,14 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     const located = serviceOfHost(host);
     if (!located) return reply(404, { 'content-type': 'text/plain' }, `no AWS service at ${host} in the twin`);
     const request: AwsHttpRequest = {
-      service: located.service, region: located.region, account, host,
-      method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body: await readBody(req),
+      service: located.service,
+      region: located.region,
+      account,
+      host,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: headersOf(req),
+      body: await readBody(req),
     };
     const accessKey = signingAccessKey(request);
     const identity = accessKey ? identities.get(accessKey) : undefined;
@@ -144,7 +176,13 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     const backend = backends[request.service];
     const answer = 'handle' in backend ? await backend.handle(request) : await forward(backend, request);
     // S3 tells a caller that a key is missing (404) only if it may list the bucket; otherwise it answers 403
-    if (answer.status === 404 && identity && request.service === 's3' && needed !== 'unauthenticated' && needed.some((p) => p.action === 's3:GetObject')) {
+    if (
+      answer.status === 404 &&
+      identity &&
+      request.service === 's3' &&
+      needed !== 'unauthenticated' &&
+      needed.some((p) => p.action === 's3:GetObject')
+    ) {
       const bucketArn = needed[0]!.resource.replace(/\/.*$/, '');
       const denial = check(identity, { action: 's3:ListBucket', resource: bucketArn });
       if (denial) return reply(denial.status, denial.headers, denial.body);
@@ -163,15 +201,22 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (session) => { sessions.add(session); session.once('close', () => sessions.delete(session)); });
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
   const sockets = new Set<import('node:net').Socket>();
-  server.on('secureConnection', (socket) => { sockets.add(socket); socket.once('close', () => sockets.delete(socket)); });
+  server.on('secureConnection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   return {
     port: (server.address() as AddressInfo).port,
-    stop: () => new Promise<void>((resolve) => {
-      for (const session of sessions) session.destroy();
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 };

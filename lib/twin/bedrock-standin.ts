@@ -98,15 +98,13 @@ const notFound = (message: string): StandinError => new StandinError(404, 'Resou
 // ---- pure helpers ----------------------------------------------------------------------------
 
 /** Whether call `n` (1-based) of a schedule with share `ratio` is hit: exactly ⌊n·ratio⌋ of the first n are. */
-export const scheduledHit = (n: number, ratio: number): boolean =>
-  Math.floor(n * ratio + 1e-9) > Math.floor((n - 1) * ratio + 1e-9);
+export const scheduledHit = (n: number, ratio: number): boolean => Math.floor(n * ratio + 1e-9) > Math.floor((n - 1) * ratio + 1e-9);
 
 /** The region of a SigV4 `Authorization` header's credential scope, if it is a bedrock scope. */
 export const regionFromAuthorization = (authorization: string | undefined): string | undefined =>
   authorization?.match(/Credential=[^/,\s]+\/\d{8}\/([a-z0-9-]+)\/bedrock\/aws4_request/)?.[1];
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Validates a RegionFaults value (from JSON); throws an Error naming `where` otherwise. */
 const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
@@ -157,7 +155,8 @@ const checkProfileRegion = (modelId: string, region: string): void => {
   if (profile && !profileValidIn(profile.geography, region)) throw invalid('The provided model identifier is invalid.');
 };
 
-const TEXT_MODEL = /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
+const TEXT_MODEL =
+  /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
 
 // ---- operations ------------------------------------------------------------------------------
 
@@ -228,11 +227,7 @@ const invokeEmbedding = (modelId: string, body: unknown): EmbeddingOutput => {
   if (typeof dimensions !== 'number' || !EMBEDDING_DIMENSIONS.includes(dimensions))
     throw invalid('Malformed input request: #/dimensions: must be one of 1024, 512, 256.');
   if (typeof normalize !== 'boolean') throw invalid('Malformed input request: #/normalize: expected type: Boolean.');
-  if (
-    !Array.isArray(embeddingTypes) ||
-    embeddingTypes.length === 0 ||
-    !embeddingTypes.every((t) => t === 'float' || t === 'binary')
-  )
+  if (!Array.isArray(embeddingTypes) || embeddingTypes.length === 0 || !embeddingTypes.every((t) => t === 'float' || t === 'binary'))
     throw invalid('Malformed input request: #/embeddingTypes: expected a non-empty list of "float" and/or "binary".');
 
   const embedding = embedText(inputText, dimensions, normalize);
@@ -346,7 +341,11 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     const raw = await readBody(req);
     const region = regionFromAuthorization(req.headers.authorization);
     if (region === undefined)
-      throw new StandinError(403, 'AccessDeniedException', 'stand-in: the request has no SigV4 Authorization header with a bedrock credential scope.');
+      throw new StandinError(
+        403,
+        'AccessDeniedException',
+        'stand-in: the request has no SigV4 Authorization header with a bedrock credential scope.',
+      );
     const latencyMs = state(region).faults.latencyMs ?? 0;
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: aborter.signal });
     const fault = injectedFault(region);
@@ -375,7 +374,10 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
       })
       .catch((error: unknown) => {
         if (aborter.signal.aborted) return res.destroy();
-        const e = error instanceof StandinError ? error : new StandinError(500, 'InternalServerException', `stand-in failure: ${String(error)}`, 'error');
+        const e =
+          error instanceof StandinError
+            ? error
+            : new StandinError(500, 'InternalServerException', `stand-in failure: ${String(error)}`, 'error');
         if (region !== undefined) count(region, e.outcome);
         if (!res.headersSent) sendError(res, e);
       });

@@ -17,24 +17,37 @@ const main = async () => {
     console.error(`No recorded calls in ${IAM_CALLS_FILE}: run the end-to-end tests first (npm test).`);
     process.exit(2);
   }
-  const calls = readFileSync(IAM_CALLS_FILE, 'utf8').split('\n').filter(Boolean)
+  const calls = readFileSync(IAM_CALLS_FILE, 'utf8')
+    .split('\n')
+    .filter(Boolean)
     .map((line) => JSON.parse(line) as RecordedCall & { changedDeployment?: boolean })
     .filter((call) => !call.changedDeployment);
   const { plan } = await renderDeployment();
   // the migrate function runs at deploy time only; the twin migrates the database itself
   const runtime = plan.functions.filter((fn) => fn.id !== MIGRATE_FUNCTION_ID);
-  const reports = iamReport(runtime, calls, (id, action) => grantJustification(functions.find((f) => f.id === id), action));
+  const reports = iamReport(runtime, calls, (id, action) =>
+    grantJustification(
+      functions.find((f) => f.id === id),
+      action,
+    ),
+  );
   for (const report of reports) {
     const open = report.unused.filter((g) => !g.justification);
-    const line = `${report.functionId}: ${report.used} grant(s) used` +
+    const line =
+      `${report.functionId}: ${report.used} grant(s) used` +
       `${report.unused.length ? `, ${report.unused.length} unused (${report.unused.length - open.length} justified)` : ''}` +
       `${report.refused.length ? `, ${report.refused.length} refused call(s)` : ''}`;
     console.log(line);
-    for (const g of report.unused) console.log(`  ${g.justification ? 'kept  ' : 'UNUSED'} ${g.action} on ${g.resource}${g.justification ? ` — ${g.justification}` : ''}`);
+    for (const g of report.unused)
+      console.log(
+        `  ${g.justification ? 'kept  ' : 'UNUSED'} ${g.action} on ${g.resource}${g.justification ? ` — ${g.justification}` : ''}`,
+      );
     for (const c of report.refused) console.log(`  REFUSED ${c.action} on ${c.resource} (${c.count}×)`);
   }
   const problems = problemsOf(reports);
-  console.log(`\n${calls.length} recorded calls; ${problems === 0 ? 'every grant used or justified, no call refused' : `${problems} problem(s)`}`);
+  console.log(
+    `\n${calls.length} recorded calls; ${problems === 0 ? 'every grant used or justified, no call refused' : `${problems} problem(s)`}`,
+  );
   process.exitCode = problems === 0 ? 0 : 1;
 };
 

@@ -30,8 +30,10 @@ const main = async () => {
   const help = args.includes('--help') || args.includes('-h');
   const running = !process.env[ENV.databaseUrl] && !help ? runningTwinIfAny() : undefined;
   if (running) {
-    console.error(`seed: the local twin is running on ${running.twinDir}: load the file through it with `
-      + `\`${forTwin(running.twinDir, 'npm run seed -- --twin --file <seed file>')}\`, or stop it first to load into its folder`);
+    console.error(
+      `seed: the local twin is running on ${running.twinDir}: load the file through it with ` +
+        `\`${forTwin(running.twinDir, 'npm run seed -- --twin --file <seed file>')}\`, or stop it first to load into its folder`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -39,9 +41,23 @@ const main = async () => {
   const wantsStorage = !process.env[ENV.filesBucket] && !runningTwin(process.env[ENV.dataDir]!) && !help;
   const plan = wantsStorage ? (await renderDeployment()).plan : undefined;
   const bucket = plan?.functions.map((f) => f.environment[ENV.filesBucket]).find(Boolean);
-  const aws = plan && bucket ? await startLocalAws({ dataDir: join(twinDir, 'aws'), region: plan.region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }) : undefined;
+  const aws =
+    plan && bucket
+      ? await startLocalAws({
+          dataDir: join(twinDir, 'aws'),
+          region: plan.region,
+          queues: plan.queues,
+          buckets: plan.buckets.map((b) => b.name),
+        })
+      : undefined;
   if (aws) {
-    Object.assign(process.env, { [ENV.filesBucket]: bucket, AWS_ENDPOINT_URL_S3: aws.endpoint, AWS_REGION: plan!.region, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin-secret' });
+    Object.assign(process.env, {
+      [ENV.filesBucket]: bucket,
+      AWS_ENDPOINT_URL_S3: aws.endpoint,
+      AWS_REGION: plan!.region,
+      AWS_ACCESS_KEY_ID: 'twin',
+      AWS_SECRET_ACCESS_KEY: 'twin-secret',
+    });
     reloadConfig(); // in case rendering the deployment read it before
   }
   try {

@@ -14,7 +14,7 @@ const program = new Command('token')
   .description('Get a dev access token for a demo user of the running local twin')
   .addOption(new Option('--role <role>', 'role of the demo user').choices(['admin', 'investigator']).default('investigator'))
   .option('--email <email>', `a specific user (demo users: ${DEMO_USERS.map((u) => u.email).join(', ')})`)
-  .option('--ttl <seconds>', 'lifetime in seconds (default: the app client\'s access token validity)')
+  .option('--ttl <seconds>', "lifetime in seconds (default: the app client's access token validity)")
   .addOption(new Option('--id', 'print the ID token instead of the access token'))
   .action(async (opts: { role: 'admin' | 'investigator'; email?: string; ttl?: string; id?: boolean }) => {
     const email = opts.email ?? DEMO_USERS.find((u) => u.role === opts.role)?.email;
@@ -28,7 +28,9 @@ const program = new Command('token')
       throw error;
     }
     const res = await fetch(`${identityProvider}${TOKENS_PATH}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, ...(ttl !== undefined && { ttlSeconds: ttl }) }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, ...(ttl !== undefined && { ttlSeconds: ttl }) }),
     }).catch(() => program.error(`the twin's identity provider (${identityProvider}) does not answer: is the twin still running?`));
     const body = (await res.json()) as { accessToken?: string; idToken?: string; expiresIn?: number; message?: string };
     if (!res.ok) return program.error(body.message ?? `the identity provider answered ${res.status}`);

@@ -49,19 +49,21 @@ export interface IamAuthOptions {
  * its role's synthesized statements and the request context of a role session over TLS, by the twin's policy
  * evaluator. Each decision is recorded with the function's AWS calls (`npm run iam-report`).
  */
-export const policyAuthorizer = (
-  identities: ReadonlyMap<string, EdgeIdentity>,
-  account: string,
-  record: (call: { functionId: string; service: 'rds-db'; action: string; resource: string; allowed: boolean; at: Date }) => void,
-  log: (line: string) => void = () => undefined,
-): IamAuthOptions['authorize'] => (accessKeyId, { action, resource }) => {
-  const caller = identities.get(accessKeyId);
-  if (!caller) return undefined;
-  const { allowed } = decideForIdentity(caller, account, { action, resource });
-  record({ functionId: caller.functionId, service: 'rds-db', action, resource, allowed, at: new Date() });
-  if (!allowed) log(`[iam] ${caller.functionId}: ${action} on ${resource} denied`);
-  return { allowed };
-};
+export const policyAuthorizer =
+  (
+    identities: ReadonlyMap<string, EdgeIdentity>,
+    account: string,
+    record: (call: { functionId: string; service: 'rds-db'; action: string; resource: string; allowed: boolean; at: Date }) => void,
+    log: (line: string) => void = () => undefined,
+  ): IamAuthOptions['authorize'] =>
+  (accessKeyId, { action, resource }) => {
+    const caller = identities.get(accessKeyId);
+    if (!caller) return undefined;
+    const { allowed } = decideForIdentity(caller, account, { action, resource });
+    record({ functionId: caller.functionId, service: 'rds-db', action, resource, allowed, at: new Date() });
+    if (!allowed) log(`[iam] ${caller.functionId}: ${action} on ${resource} denied`);
+    return { allowed };
+  };
 
 export interface DatabaseProxy {
   port: number;
@@ -155,7 +157,10 @@ export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise
 };
 
 /** One client connection as the proxy's registry knows it: ended with an error once it is past the handshake. */
-interface Connection { terminate: () => Promise<void>; stall: () => void }
+interface Connection {
+  terminate: () => Promise<void>;
+  stall: () => void;
+}
 
 /** One client connection, from its first byte to either side closing. */
 const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Map<() => void, Connection>): Promise<void> => {
@@ -212,7 +217,11 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Ma
       const refusal = await authenticateIam(socket, reader, user, secret.username, options.iamAuth);
       if (refusal) {
         log(`IAM authentication failed for user "${user}": ${refusal}`);
-        return refuse(socket, '28P01', `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.`);
+        return refuse(
+          socket,
+          '28P01',
+          `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.`,
+        );
       }
     } else if (!(await authenticate(socket, reader, user, secret))) {
       log(`password authentication failed for user "${user}"`);
@@ -220,9 +229,10 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Ma
     }
     // the proxy's own sign-in: the secret's current value (read above, for this connection), unless the backend has its own
     const { user: ownUser, password: ownPassword, ...backendAddress } = options.backend;
-    const target = ownUser !== undefined
-      ? { ...backendAddress, user: ownUser, ...(ownPassword !== undefined && { password: ownPassword }) }
-      : { ...backendAddress, user: secret.username, password: secret.password };
+    const target =
+      ownUser !== undefined
+        ? { ...backendAddress, user: ownUser, ...(ownPassword !== undefined && { password: ownPassword }) }
+        : { ...backendAddress, user: secret.username, password: secret.password };
 
     // the backend's own close only ends the client once piping starts, so a startup failure can still be told
     const backend = own(connect({ host: options.backend.host, port: options.backend.port }), false);
@@ -304,7 +314,12 @@ const cleartextPassword = async (socket: Duplex, reader: MessageReader): Promise
 };
 
 /** Ask for the password and compare both user and password with the secret's, in constant time. */
-const authenticate = async (socket: Duplex, reader: MessageReader, user: string, expected: { username: string; password: string }): Promise<boolean> => {
+const authenticate = async (
+  socket: Duplex,
+  reader: MessageReader,
+  user: string,
+  expected: { username: string; password: string },
+): Promise<boolean> => {
   const password = await cleartextPassword(socket, reader);
   const userMatches = sameSecret(user, expected.username);
   const passwordMatches = sameSecret(password, expected.password);
@@ -316,7 +331,13 @@ const authenticate = async (socket: Duplex, reader: MessageReader, user: string,
  * client's user, unexpired, signed by a known identity whose policy allows rds-db:connect on the proxy user;
  * and the proxy holds a secret for that user. Returns why the client is refused, or undefined.
  */
-const authenticateIam = async (socket: Duplex, reader: MessageReader, user: string, secretUser: string, iam: IamAuthOptions): Promise<string | undefined> => {
+const authenticateIam = async (
+  socket: Duplex,
+  reader: MessageReader,
+  user: string,
+  secretUser: string,
+  iam: IamAuthOptions,
+): Promise<string | undefined> => {
   const token = await cleartextPassword(socket, reader);
   const check = checkRdsAuthToken(token, { host: iam.host, port: iam.port, user, region: iam.region, now: iam.now?.() ?? new Date() });
   if (!check.ok) return check.reason;
@@ -411,7 +432,9 @@ const startBackend = async (
 
 /** PostgreSQL's MD5 password response: "md5" + md5(md5(password + user) + salt), in hex. */
 export const md5Password = (user: string, password: string, salt: Buffer): string => {
-  const inner = createHash('md5').update(password + user).digest('hex');
+  const inner = createHash('md5')
+    .update(password + user)
+    .digest('hex');
   return `md5${createHash('md5').update(inner).update(salt).digest('hex')}`;
 };
 
@@ -426,7 +449,11 @@ export const scramClientFinal = async (
   clientFirstBare: string,
   serverFirst: string,
 ): Promise<{ clientFinal: string; serverSignature: string }> => {
-  const attribute = (message: string, name: string) => message.split(',').find((part) => part.startsWith(`${name}=`))?.slice(2);
+  const attribute = (message: string, name: string) =>
+    message
+      .split(',')
+      .find((part) => part.startsWith(`${name}=`))
+      ?.slice(2);
   const clientNonce = attribute(clientFirstBare, 'r') ?? '';
   const nonce = attribute(serverFirst, 'r');
   const salt = attribute(serverFirst, 's');
@@ -545,11 +572,20 @@ const authentication = (kind: number): Buffer => {
 
 /** The human-readable message (field M) of an ErrorResponse body. */
 const errorMessage = (body: Buffer): string =>
-  body.toString('utf8').split('\0').find((field) => field.startsWith('M'))?.slice(1) ?? 'no message';
+  body
+    .toString('utf8')
+    .split('\0')
+    .find((field) => field.startsWith('M'))
+    ?.slice(1) ?? 'no message';
 
 /** Send a FATAL ErrorResponse and end the connection, as PostgreSQL does when it refuses a client. */
 const refuse = (socket: Duplex, code: string, message: string): void => {
-  const fields = [['S', 'FATAL'], ['V', 'FATAL'], ['C', code], ['M', message]].map(([field, value]) => cstring(`${field}${value}`));
+  const fields = [
+    ['S', 'FATAL'],
+    ['V', 'FATAL'],
+    ['C', code],
+    ['M', message],
+  ].map(([field, value]) => cstring(`${field}${value}`));
   if (socket.writable) socket.end(typed('E', Buffer.concat([...fields, Buffer.from([0])])));
   else socket.destroy();
 };

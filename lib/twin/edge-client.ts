@@ -9,19 +9,33 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 
-export interface EdgeAddress { port: number; caPem: string }
+export interface EdgeAddress {
+  port: number;
+  caPem: string;
+}
 
 const edgeAgent = (edge: EdgeAddress): https.Agent => {
   class EdgeAgent extends https.Agent {
     override createConnection(options: tls.ConnectionOptions): Duplex {
-      return tls.connect({ ...options, host: '127.0.0.1', port: edge.port, ca: edge.caPem, servername: options.servername ?? options.host, ALPNProtocols: ['http/1.1'] });
+      return tls.connect({
+        ...options,
+        host: '127.0.0.1',
+        port: edge.port,
+        ca: edge.caPem,
+        servername: options.servername ?? options.host,
+        ALPNProtocols: ['http/1.1'],
+      });
     }
   }
   return new EdgeAgent({ keepAlive: true });
 };
 
 /** Client configuration for an AWS SDK v3 client that talks to the twin's AWS edge. */
-export const edgeClientConfig = (edge: EdgeAddress, region: string, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) => ({
+export const edgeClientConfig = (
+  edge: EdgeAddress,
+  region: string,
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
+) => ({
   region,
   credentials,
   requestHandler: new NodeHttpHandler({ httpsAgent: edgeAgent(edge) }),
@@ -29,7 +43,9 @@ export const edgeClientConfig = (edge: EdgeAddress, region: string, credentials:
 
 /** A request to an https URL of an AWS host (a presigned S3 URL) through the edge: status, headers and body. */
 export const edgeRequest = (
-  edge: EdgeAddress, url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  edge: EdgeAddress,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
   new Promise((resolve, reject) => {
     const req = https.request(url, { method: options.method ?? 'GET', headers: options.headers, agent: edgeAgent(edge) }, (res) => {

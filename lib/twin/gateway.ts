@@ -17,16 +17,31 @@ import type { PlanApi, PlanRoute } from './assembly/plan';
 import type { InvokeOutcome } from './runtime/lambda';
 import { fullBucket, takeToken, type TokenBucket } from './token-bucket';
 
-interface CompiledRoute { route: PlanRoute; segments: string[]; literals: number }
+interface CompiledRoute {
+  route: PlanRoute;
+  segments: string[];
+  literals: number;
+}
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024; // API Gateway's payload limit
 const INTEGRATION_TIMEOUT_MS = HTTP_API_INTEGRATION_TIMEOUT_SECONDS * 1000;
 
 /** API Gateway's own answers, when it cannot hand the function's: throttled, body too large, function failed, gave up waiting. */
-const GATEWAY_MESSAGES = { 400: 'Bad Request', 413: 'Request Entity Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 504: 'Gateway Timeout' } as const;
+const GATEWAY_MESSAGES = {
+  400: 'Bad Request',
+  413: 'Request Entity Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  504: 'Gateway Timeout',
+} as const;
 
 class GatewayError extends Error {
-  constructor(readonly status: keyof typeof GATEWAY_MESSAGES, message: string) { super(message); }
+  constructor(
+    readonly status: keyof typeof GATEWAY_MESSAGES,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const compileRoutes = (routes: PlanRoute[]): CompiledRoute[] =>
@@ -74,7 +89,9 @@ const matchRoute = (routes: CompiledRoute[], method: string, path: string) => {
 
 /** API Gateway hands JWT claims to the function as strings; arrays become "[a b]". */
 const claimsAsGatewayRendersThem = (payload: JWTPayload): Record<string, string> =>
-  Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'string' ? v : JSON.stringify(v)]));
+  Object.fromEntries(
+    Object.entries(payload).map(([k, v]) => [k, Array.isArray(v) ? `[${v.join(' ')}]` : typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
 
 /** The body, or a 413 error past API Gateway's limit (the rest is read and dropped, so the client gets the answer). */
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
@@ -84,7 +101,8 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else if (size - chunk.length <= MAX_BODY_BYTES) { // the chunk that crossed the limit: answer once
+      else if (size - chunk.length <= MAX_BODY_BYTES) {
+        // the chunk that crossed the limit: answer once
         chunks.length = 0;
         reject(new GatewayError(413, `body over ${MAX_BODY_BYTES} bytes`));
       }
@@ -95,7 +113,10 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
 
 const isText = (contentType: string | undefined) => !contentType || /json|text|xml|urlencoded|javascript/.test(contentType);
 
-export interface GatewayExtra { contentType: string; body: string | Buffer }
+export interface GatewayExtra {
+  contentType: string;
+  body: string | Buffer;
+}
 
 export interface GatewayOptions {
   api: Pick<PlanApi, 'id' | 'routes' | 'cors' | 'throttles'>;
@@ -133,7 +154,11 @@ const createThrottles = (throttles: PlanApi['throttles'], now: () => number) => 
 };
 
 /** The function's outcome, unless the gateway's own wait runs out first (504). */
-const withinIntegrationTimeout = async (invocation: Promise<InvokeOutcome>, functionId: string, gatewayMs: number): Promise<InvokeOutcome> => {
+const withinIntegrationTimeout = async (
+  invocation: Promise<InvokeOutcome>,
+  functionId: string,
+  gatewayMs: number,
+): Promise<InvokeOutcome> => {
   let timer: NodeJS.Timeout | undefined;
   const expiry = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new GatewayError(504, `${functionId} ran past the gateway's ${gatewayMs} ms`)), gatewayMs);
@@ -164,7 +189,8 @@ export const createGateway = (options: GatewayOptions) => {
     const url = new URL(req.url ?? '/', 'http://twin.local');
     const method = req.method ?? 'GET';
     const origin = req.headers.origin;
-    const finish = (status: number) => options.onRequest?.(`${method} ${url.pathname} → ${status} (${Math.round(performance.now() - started)} ms)`);
+    const finish = (status: number) =>
+      options.onRequest?.(`${method} ${url.pathname} → ${status} (${Math.round(performance.now() - started)} ms)`);
     const allowed = corsHeaders(origin);
     try {
       const extra = options.extras?.[url.pathname];
@@ -225,7 +251,13 @@ export const createGateway = (options: GatewayOptions) => {
           apiId: options.api.id,
           domainName: req.headers.host ?? '127.0.0.1',
           domainPrefix: options.api.id,
-          http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? '' },
+          http: {
+            method,
+            path: url.pathname,
+            protocol: `HTTP/${req.httpVersion}`,
+            sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+            userAgent: req.headers['user-agent'] ?? '',
+          },
           requestId,
           routeKey: route.routeKey,
           stage: '$default',
@@ -237,16 +269,29 @@ export const createGateway = (options: GatewayOptions) => {
         isBase64Encoded: raw.length > 0 && !isText(contentType),
       };
       if (!claims) delete (event.requestContext as { authorizer?: unknown }).authorizer;
-      const outcome = await withinIntegrationTimeout(options.invoke(route.functionId, event, requestId), route.functionId,
-        options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS);
+      const outcome = await withinIntegrationTimeout(
+        options.invoke(route.functionId, event, requestId),
+        route.functionId,
+        options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS,
+      );
       // a function error or timeout is a failed integration: API Gateway answers 500
-      if (!outcome.ok) throw new GatewayError(500, `${route.functionId}: ${outcome.error.errorType}: ${outcome.error.stack ?? outcome.error.errorMessage}`);
+      if (!outcome.ok)
+        throw new GatewayError(
+          500,
+          `${route.functionId}: ${outcome.error.errorType}: ${outcome.error.stack ?? outcome.error.errorMessage}`,
+        );
       const result = outcome.value as APIGatewayProxyStructuredResultV2 | string | null;
-      const structured = typeof result === 'object' && result !== null && 'statusCode' in result
-        ? result
-        : { statusCode: 200, body: typeof result === 'string' ? result : JSON.stringify(result), headers: { 'content-type': 'application/json' } };
+      const structured =
+        typeof result === 'object' && result !== null && 'statusCode' in result
+          ? result
+          : {
+              statusCode: 200,
+              body: typeof result === 'string' ? result : JSON.stringify(result),
+              headers: { 'content-type': 'application/json' },
+            };
       const status = structured.statusCode ?? 200;
-      const body = structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
+      const body =
+        structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
       // API Gateway adds its request id as apigw-requestid; the handlers put the same id in x-request-id
       res.writeHead(status, { ...allowed, ...(structured.headers as Record<string, string> | undefined), 'apigw-requestid': requestId });
       res.end(body);

@@ -53,7 +53,10 @@ const RESET_CODE_MS = 60 * 60_000;
 const PASSWORD_POLICY = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{12,}$/;
 
 class IdpError extends Error {
-  constructor(readonly type: string, message: string) {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -61,7 +64,12 @@ class IdpError extends Error {
 const notAuthorized = (message = 'Incorrect username or password.') => new IdpError('NotAuthorizedException', message);
 const invalidParameter = (message: string) => new IdpError('InvalidParameterException', message);
 
-interface User { subject: string; email: string; role: Role; organizationId: string | undefined }
+interface User {
+  subject: string;
+  email: string;
+  role: Role;
+  organizationId: string | undefined;
+}
 interface Session {
   username: string;
   email: string | undefined;
@@ -72,7 +80,12 @@ interface Session {
   expires: number;
 }
 /** A mail Cognito would send: a password reset code, or an invitation's temporary password. */
-interface OutboxMessage { kind: 'reset' | 'invitation'; email: string; code: string; at: Date }
+interface OutboxMessage {
+  kind: 'reset' | 'invitation';
+  email: string;
+  code: string;
+  at: Date;
+}
 
 export interface LocalIdentityProviderOptions {
   db: Kysely<Database>;
@@ -127,8 +140,11 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   const findUser = async (name: string): Promise<User | undefined> => {
     const pooled = created.get(name.toLowerCase()) ?? [...created.values()].find((u) => u.subject === name);
     if (pooled) return pooled;
-    const row = await db.selectFrom('users').select(['idp_subject', 'email', 'role', 'organization_id'])
-      .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)])).executeTakeFirst();
+    const row = await db
+      .selectFrom('users')
+      .select(['idp_subject', 'email', 'role', 'organization_id'])
+      .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)]))
+      .executeTakeFirst();
     return row && { subject: row.idp_subject, email: row.email, role: row.role, organizationId: row.organization_id ?? undefined };
   };
 
@@ -156,7 +172,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     const session = typeof id === 'string' ? sessions.get(id) : undefined;
     if (typeof id === 'string') sessions.delete(id);
     if (!session || session.expires < Date.now()) throw notAuthorized('Invalid session for the user, session is expired.');
-    if (session.challenge !== challenge || (username !== BY_SESSION && session.username !== username)) throw notAuthorized('Invalid session for the user.');
+    if (session.challenge !== challenge || (username !== BY_SESSION && session.username !== username))
+      throw notAuthorized('Invalid session for the user.');
     return session;
   };
 
@@ -168,13 +185,17 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     if (!challenge) return tokens(user, source);
     return {
       ChallengeName: challenge,
-      ChallengeParameters: { USER_ID_FOR_SRP: user.subject, ...(challenge === 'MFA_SETUP' && { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' }) },
+      ChallengeParameters: {
+        USER_ID_FOR_SRP: user.subject,
+        ...(challenge === 'MFA_SETUP' && { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]' }),
+      },
       Session: openSession({ username: user.subject, email: user.email, challenge }),
     };
   };
 
   function checkPolicy(password: unknown): asserts password is string {
-    if (typeof password !== 'string' || !PASSWORD_POLICY.test(password)) throw new IdpError('InvalidPasswordException', 'Password does not conform to policy.');
+    if (typeof password !== 'string' || !PASSWORD_POLICY.test(password))
+      throw new IdpError('InvalidPasswordException', 'Password does not conform to policy.');
   }
 
   const checkPool = (body: Record<string, unknown>, withPool: boolean) => {
@@ -195,13 +216,21 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
         if (temporary === undefined) return passwordAccepted(user);
         return {
           ChallengeName: 'NEW_PASSWORD_REQUIRED',
-          ChallengeParameters: { USER_ID_FOR_SRP: user.subject, requiredAttributes: '[]', userAttributes: JSON.stringify({ email: user.email }) },
+          ChallengeParameters: {
+            USER_ID_FOR_SRP: user.subject,
+            requiredAttributes: '[]',
+            userAttributes: JSON.stringify({ email: user.email }),
+          },
           Session: openSession({ username: user.subject, email: user.email, challenge: 'NEW_PASSWORD_REQUIRED' }),
         };
       }
       if (body.AuthFlow === 'USER_AUTH' && params.PREFERRED_CHALLENGE === 'WEB_AUTHN') {
         const email = user?.email ?? name.toLowerCase();
-        const requestOptions = await generateAuthenticationOptions({ rpID: TWIN_RP_ID, allowCredentials: [{ id: passkeyCredentialId(email) }], userVerification: 'preferred' });
+        const requestOptions = await generateAuthenticationOptions({
+          rpID: TWIN_RP_ID,
+          allowCredentials: [{ id: passkeyCredentialId(email) }],
+          userVerification: 'preferred',
+        });
         const username = user?.subject ?? phantomSubject(email);
         // an invited user has registered no passkey yet: the challenge looks the same and fails at verify
         const holder = user && !invited.has(user.email) ? user.email : undefined;
@@ -211,7 +240,9 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
           Session: openSession({ username, email: holder, challenge: 'WEB_AUTHN', webauthnChallenge: requestOptions.challenge }),
         };
       }
-      throw invalidParameter(`The local identity provider supports ADMIN_USER_PASSWORD_AUTH and USER_AUTH with PREFERRED_CHALLENGE WEB_AUTHN, not ${String(body.AuthFlow)}.`);
+      throw invalidParameter(
+        `The local identity provider supports ADMIN_USER_PASSWORD_AUTH and USER_AUTH with PREFERRED_CHALLENGE WEB_AUTHN, not ${String(body.AuthFlow)}.`,
+      );
     },
 
     AdminRespondToAuthChallenge: async (body) => {
@@ -221,7 +252,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       const user = session.email ? await findUser(session.email) : undefined;
       if (session.challenge === 'SOFTWARE_TOKEN_MFA') {
         const secret = user && totpSecretOf(user);
-        if (!user || !secret || !totpMatches(secret, responses.SOFTWARE_TOKEN_MFA_CODE ?? '')) throw new IdpError('CodeMismatchException', 'Invalid code received for user');
+        if (!user || !secret || !totpMatches(secret, responses.SOFTWARE_TOKEN_MFA_CODE ?? ''))
+          throw new IdpError('CodeMismatchException', 'Invalid code received for user');
         return tokens(user);
       }
       if (session.challenge === 'MFA_SETUP') {
@@ -261,7 +293,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
 
     /** The first step of MFA_SETUP: a new secret for the user's authenticator app. */
     AssociateSoftwareToken: async (body) => {
-      if (body.AccessToken !== undefined) throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
+      if (body.AccessToken !== undefined)
+        throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
       const session = takeSession(body.Session, 'MFA_SETUP', BY_SESSION);
       if (session.mfaSetup) throw notAuthorized('Invalid session for the user.');
       const secret = newTotpSecret();
@@ -270,7 +303,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
 
     /** The second step of MFA_SETUP: a code from the new authenticator; its session answers the challenge. */
     VerifySoftwareToken: async (body) => {
-      if (body.AccessToken !== undefined) throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
+      if (body.AccessToken !== undefined)
+        throw invalidParameter('The local identity provider enrols authenticators during sign-in only: give Session, not AccessToken.');
       const session = takeSession(body.Session, 'MFA_SETUP', BY_SESSION);
       if (!session.mfaSetup || session.mfaSetup.verified) throw notAuthorized('Invalid session for the user.');
       if (!totpMatches(session.mfaSetup.secret, typeof body.UserCode === 'string' ? body.UserCode : '')) {
@@ -282,7 +316,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
     /** The pool's MFA mode: ON makes every user without an authenticator enrol one at sign-in (Cognito's `-c mfa=required`). */
     SetUserPoolMfaConfig: async (body) => {
       if (body.UserPoolId !== pool.userPoolId) throw new IdpError('ResourceNotFoundException', 'User pool does not exist.');
-      if (!['OFF', 'ON', 'OPTIONAL'].includes(String(body.MfaConfiguration))) throw invalidParameter('MfaConfiguration must be OFF, ON or OPTIONAL.');
+      if (!['OFF', 'ON', 'OPTIONAL'].includes(String(body.MfaConfiguration)))
+        throw invalidParameter('MfaConfiguration must be OFF, ON or OPTIONAL.');
       mfaRequired = body.MfaConfiguration === 'ON';
       log(`[twin idp] MFA ${mfaRequired ? 'required' : 'optional'}`);
       return { MfaConfiguration: body.MfaConfiguration, SoftwareTokenMfaConfiguration: { Enabled: true } };
@@ -300,7 +335,10 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       const email = (attributes.get('email') ?? body.Username).toLowerCase();
       if (created.has(email)) throw new IdpError('UsernameExistsException', 'An account with the given email already exists.');
       const user: User = (await findUser(body.Username)) ?? {
-        subject: randomUUID(), email, role: 'investigator', organizationId: attributes.get(ORGANIZATION_ATTRIBUTE),
+        subject: randomUUID(),
+        email,
+        role: 'investigator',
+        organizationId: attributes.get(ORGANIZATION_ATTRIBUTE),
       };
       if (!(await findUser(body.Username))) created.set(email, user);
       const temporary = typeof body.TemporaryPassword === 'string' ? body.TemporaryPassword : generatedPassword();
@@ -309,13 +347,22 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       passwords.delete(user.email);
       resets.delete(user.email);
       if (body.TemporaryPassword === undefined) outbox.push({ kind: 'invitation', email: user.email, code: temporary, at: new Date() });
-      log(`[twin idp] ${user.email} invited (FORCE_CHANGE_PASSWORD)${body.TemporaryPassword === undefined ? `, temporary password ${temporary}` : ''}`);
+      log(
+        `[twin idp] ${user.email} invited (FORCE_CHANGE_PASSWORD)${body.TemporaryPassword === undefined ? `, temporary password ${temporary}` : ''}`,
+      );
       const now = Date.now() / 1000;
       return {
         User: {
-          Username: user.subject, Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD', UserCreateDate: now, UserLastModifiedDate: now,
-          Attributes: [{ Name: 'sub', Value: user.subject }, { Name: 'email', Value: user.email },
-            ...(user.organizationId ? [{ Name: ORGANIZATION_ATTRIBUTE, Value: user.organizationId }] : [])],
+          Username: user.subject,
+          Enabled: true,
+          UserStatus: 'FORCE_CHANGE_PASSWORD',
+          UserCreateDate: now,
+          UserLastModifiedDate: now,
+          Attributes: [
+            { Name: 'sub', Value: user.subject },
+            { Name: 'email', Value: user.email },
+            ...(user.organizationId ? [{ Name: ORGANIZATION_ATTRIBUTE, Value: user.organizationId }] : []),
+          ],
         },
       };
     },
@@ -326,7 +373,10 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       if (body.GroupName !== ADMIN_GROUP) throw new IdpError('ResourceNotFoundException', 'Group not found.');
       const user = typeof body.Username === 'string' ? await findUser(body.Username) : undefined;
       if (!user) throw new IdpError('UserNotFoundException', 'User does not exist.');
-      if (!created.has(user.email)) throw invalidParameter('The twin changes the groups of users created through AdminCreateUser only; a seeded user\'s role is its users row.');
+      if (!created.has(user.email))
+        throw invalidParameter(
+          "The twin changes the groups of users created through AdminCreateUser only; a seeded user's role is its users row.",
+        );
       created.set(user.email, { ...user, role: 'admin' });
       return {};
     },
@@ -354,7 +404,9 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
         outbox.push({ kind: 'reset', email: user.email, code, at: new Date() });
         log(`[twin idp] password reset code for ${user.email}: ${code}`);
       }
-      return { CodeDeliveryDetails: { Destination: masked(user?.email ?? name.toLowerCase()), DeliveryMedium: 'EMAIL', AttributeName: 'email' } };
+      return {
+        CodeDeliveryDetails: { Destination: masked(user?.email ?? name.toLowerCase()), DeliveryMedium: 'EMAIL', AttributeName: 'email' },
+      };
     },
 
     ConfirmForgotPassword: async (body) => {
@@ -409,7 +461,8 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
         res.end(JSON.stringify(body));
       };
       const run = operations[operation];
-      if (!run) return answer(400, { __type: 'UnknownOperationException', message: `Unknown operation ${operation}` }, 'UnknownOperationException');
+      if (!run)
+        return answer(400, { __type: 'UnknownOperationException', message: `Unknown operation ${operation}` }, 'UnknownOperationException');
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
@@ -431,9 +484,10 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   return {
     url: `http://127.0.0.1:${port}`,
     outbox: () => [...outbox],
-    stop: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    stop: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 };

@@ -19,8 +19,10 @@ import type { PlanUserPool } from './assembly/plan';
 
 const KEY_ID = 'twin-1';
 
-
-export interface KeyFile { privateJwk: JWK; publicJwk: JWK }
+export interface KeyFile {
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
 
 const keyFilePath = (twinDir: string) => join(twinDir, 'idp-keys.json');
 
@@ -51,27 +53,64 @@ export type TriggerSource = 'TokenGeneration_Authentication' | 'TokenGeneration_
 
 /** Cognito's answers when the trigger fails (AdminInitiateAuth and friends surface them). */
 export class TriggerError extends Error {
-  constructor(readonly type: 'UserLambdaValidationException' | 'UnexpectedLambdaException' | 'InvalidLambdaResponseException', message: string) { super(message); }
+  constructor(
+    readonly type: 'UserLambdaValidationException' | 'UnexpectedLambdaException' | 'InvalidLambdaResponseException',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** What a function invocation of the trigger gives back (the twin's Lambda runtime). */
-export type TriggerInvocation = (event: PreTokenGenerationV2TriggerEvent) => Promise<
-  { ok: true; value: unknown } | { ok: false; timedOut: boolean; error: { errorType: string; errorMessage: string } }>;
+export type TriggerInvocation = (
+  event: PreTokenGenerationV2TriggerEvent,
+) => Promise<{ ok: true; value: unknown } | { ok: false; timedOut: boolean; error: { errorType: string; errorMessage: string } }>;
 
 /** Claims a pre-token-generation trigger may not add, change or suppress (Cognito's documented list). */
 const RESTRICTED_CLAIMS = new Set([
-  'acr', 'amr', 'aud', 'at_hash', 'auth_time', 'azp', 'client_id', 'cognito:username', 'event_id', 'exp', 'iat', 'identities',
-  'iss', 'jti', 'nbf', 'nonce', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
+  'acr',
+  'amr',
+  'aud',
+  'at_hash',
+  'auth_time',
+  'azp',
+  'client_id',
+  'cognito:username',
+  'event_id',
+  'exp',
+  'iat',
+  'identities',
+  'iss',
+  'jti',
+  'nbf',
+  'nonce',
+  'origin_jti',
+  'scope',
+  'sub',
+  'token_use',
+  'username',
 ]);
 
-type Details = { claimsToAddOrOverride?: Record<string, unknown>; claimsToSuppress?: string[]; scopesToAdd?: string[]; scopesToSuppress?: string[] };
-interface V2Response { claimsAndScopeOverrideDetails?: { idTokenGeneration?: Details; accessTokenGeneration?: Details; groupOverrideDetails?: { groupsToOverride?: string[] } } | null }
+type Details = {
+  claimsToAddOrOverride?: Record<string, unknown>;
+  claimsToSuppress?: string[];
+  scopesToAdd?: string[];
+  scopesToSuppress?: string[];
+};
+interface V2Response {
+  claimsAndScopeOverrideDetails?: {
+    idTokenGeneration?: Details;
+    accessTokenGeneration?: Details;
+    groupOverrideDetails?: { groupsToOverride?: string[] };
+  } | null;
+}
 
 const override = (claims: JWTPayload, details: Details | undefined): JWTPayload => {
   if (!details) return claims;
   const changed = [...Object.keys(details.claimsToAddOrOverride ?? {}), ...(details.claimsToSuppress ?? [])];
   const refused = changed.filter((claim) => RESTRICTED_CLAIMS.has(claim) || claim.startsWith('cognito:'));
-  if (refused.length > 0) throw new TriggerError('InvalidLambdaResponseException', `Invalid lambda response: restricted claims ${refused.join(', ')}`);
+  if (refused.length > 0)
+    throw new TriggerError('InvalidLambdaResponseException', `Invalid lambda response: restricted claims ${refused.join(', ')}`);
   const next: JWTPayload = { ...claims, ...details.claimsToAddOrOverride };
   for (const claim of details.claimsToSuppress ?? []) delete next[claim];
   return next;
@@ -79,12 +118,20 @@ const override = (claims: JWTPayload, details: Details | undefined): JWTPayload 
 
 export interface TokenIssuer {
   /** tokens as a sign-in of this user would get them; a negative ttlSeconds gives tokens already expired (tests of the authorizer) */
-  issue: (who: TokenSubject, options?: { ttlSeconds?: number; source?: TriggerSource }) => Promise<{ accessToken: string; idToken: string; expiresIn: number }>;
+  issue: (
+    who: TokenSubject,
+    options?: { ttlSeconds?: number; source?: TriggerSource },
+  ) => Promise<{ accessToken: string; idToken: string; expiresIn: number }>;
   /** the pool's claims for a user, before the trigger (what Cognito would write) */
   claims: (who: TokenSubject, now: number) => { access: JWTPayload; id: JWTPayload };
 }
 
-export const createTokenIssuer = (options: { keys: KeyFile; pool: PlanUserPool; region: string; trigger?: TriggerInvocation }): TokenIssuer => {
+export const createTokenIssuer = (options: {
+  keys: KeyFile;
+  pool: PlanUserPool;
+  region: string;
+  trigger?: TriggerInvocation;
+}): TokenIssuer => {
   const { keys, pool, region } = options;
   const client = pool.clients[0];
   if (!client) throw new Error('the user pool has no app client');
@@ -94,19 +141,46 @@ export const createTokenIssuer = (options: { keys: KeyFile; pool: PlanUserPool; 
     sub: who.subject,
     email: who.email,
     email_verified: 'true',
-    ...(who.organizationId && pool.customAttributes.some((a) => a.name === ORGANIZATION_ATTRIBUTE) && { [ORGANIZATION_ATTRIBUTE]: who.organizationId }),
+    ...(who.organizationId &&
+      pool.customAttributes.some((a) => a.name === ORGANIZATION_ATTRIBUTE) && { [ORGANIZATION_ATTRIBUTE]: who.organizationId }),
   });
   const readable = (name: string) => client.readAttributes === undefined || client.readAttributes.includes(name);
 
   const claims: TokenIssuer['claims'] = (who, now) => {
     const groups = groupsOf(who);
-    const common = { sub: who.subject, ...(groups.length > 0 && { 'cognito:groups': groups }), iss: pool.issuer, origin_jti: randomUUID(), event_id: randomUUID(), auth_time: now, iat: now, jti: randomUUID() };
+    const common = {
+      sub: who.subject,
+      ...(groups.length > 0 && { 'cognito:groups': groups }),
+      iss: pool.issuer,
+      origin_jti: randomUUID(),
+      event_id: randomUUID(),
+      auth_time: now,
+      iat: now,
+      jti: randomUUID(),
+    };
     const attributes = attributesOf(who);
-    const idAttributes = Object.fromEntries(Object.entries(attributes).filter(([name]) => name !== 'sub' && readable(name))
-      .map(([name, value]) => [name, name === 'email_verified' ? value === 'true' : value]));
+    const idAttributes = Object.fromEntries(
+      Object.entries(attributes)
+        .filter(([name]) => name !== 'sub' && readable(name))
+        .map(([name, value]) => [name, name === 'email_verified' ? value === 'true' : value]),
+    );
     return {
-      access: { ...common, client_id: client.id, token_use: 'access', scope: 'aws.cognito.signin.user.admin', exp: now + client.accessTokenMinutes * 60, username: who.subject },
-      id: { ...common, ...idAttributes, aud: client.id, 'cognito:username': who.subject, token_use: 'id', exp: now + client.idTokenMinutes * 60 },
+      access: {
+        ...common,
+        client_id: client.id,
+        token_use: 'access',
+        scope: 'aws.cognito.signin.user.admin',
+        exp: now + client.accessTokenMinutes * 60,
+        username: who.subject,
+      },
+      id: {
+        ...common,
+        ...idAttributes,
+        aud: client.id,
+        'cognito:username': who.subject,
+        token_use: 'id',
+        exp: now + client.idTokenMinutes * 60,
+      },
     };
   };
 
@@ -114,7 +188,11 @@ export const createTokenIssuer = (options: { keys: KeyFile; pool: PlanUserPool; 
     if (!pool.preTokenGeneration || !options.trigger) return tokens;
     const groups = groupsOf(who);
     const event = {
-      version: '2', triggerSource: source, region, userPoolId: pool.id, userName: who.subject,
+      version: '2',
+      triggerSource: source,
+      region,
+      userPoolId: pool.id,
+      userName: who.subject,
       callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: client.id },
       request: {
         userAttributes: { ...attributesOf(who), 'cognito:user_status': 'CONFIRMED' },
@@ -155,7 +233,11 @@ export const createTokenIssuer = (options: { keys: KeyFile; pool: PlanUserPool; 
       const now = Math.floor(Date.now() / 1000);
       const tokens = await runTrigger(who, source, claims(who, ttlSeconds !== undefined && ttlSeconds < 0 ? now + ttlSeconds - 3600 : now));
       const expiry = (payload: JWTPayload) => (ttlSeconds === undefined ? payload : { ...payload, exp: now + ttlSeconds });
-      return { accessToken: await sign(expiry(tokens.access)), idToken: await sign(expiry(tokens.id)), expiresIn: client.accessTokenMinutes * 60 };
+      return {
+        accessToken: await sign(expiry(tokens.access)),
+        idToken: await sign(expiry(tokens.id)),
+        expiresIn: client.accessTokenMinutes * 60,
+      };
     },
   };
 };

@@ -11,15 +11,21 @@ import type { PlanFunction } from './assembly/plan';
 import { invokedFunctionArn, type AwsHttpRequest } from './iam/requests';
 import type { InvokeOutcome } from './runtime/lambda';
 
-export const lambdaService = (functions: readonly PlanFunction[], invoke: (functionId: string, event: unknown) => Promise<InvokeOutcome>) =>
+export const lambdaService =
+  (functions: readonly PlanFunction[], invoke: (functionId: string, event: unknown) => Promise<InvokeOutcome>) =>
   async (request: AwsHttpRequest): Promise<{ status: number; headers: Record<string, string>; body: string }> => {
     const requestId = randomUUID();
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-      ({ status, headers: { 'content-type': 'application/json', 'x-amzn-requestid': requestId, ...headers }, body: JSON.stringify(body) });
-    const error = (status: number, type: string, message: string) => json(status, { Type: 'User', Message: message }, { 'x-amzn-errortype': type });
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+      status,
+      headers: { 'content-type': 'application/json', 'x-amzn-requestid': requestId, ...headers },
+      body: JSON.stringify(body),
+    });
+    const error = (status: number, type: string, message: string) =>
+      json(status, { Type: 'User', Message: message }, { 'x-amzn-errortype': type });
 
     const arn = request.method.toUpperCase() === 'POST' ? invokedFunctionArn(request) : undefined;
-    if (!arn) return error(400, 'InvalidRequestContentException', `The twin's Lambda serves Invoke only, not ${request.method} ${request.path}`);
+    if (!arn)
+      return error(400, 'InvalidRequestContentException', `The twin's Lambda serves Invoke only, not ${request.method} ${request.path}`);
     const fn = functions.find((f) => f.arn === arn);
     if (!fn) return error(404, 'ResourceNotFoundException', `Function not found: ${arn}`);
     let event: unknown;
@@ -37,5 +43,9 @@ export const lambdaService = (functions: readonly PlanFunction[], invoke: (funct
     const outcome = await invoke(fn.id, event);
     const executed = { 'x-amz-executed-version': '$LATEST' };
     if (outcome.ok) return json(200, outcome.value ?? null, executed);
-    return json(200, { errorType: outcome.error.errorType, errorMessage: outcome.error.errorMessage, trace: [] }, { ...executed, 'x-amz-function-error': 'Unhandled' });
+    return json(
+      200,
+      { errorType: outcome.error.errorType, errorMessage: outcome.error.errorMessage, trace: [] },
+      { ...executed, 'x-amz-function-error': 'Unhandled' },
+    );
   };

@@ -29,18 +29,31 @@ const listenOnLoopbackOnly = (): (() => void) => {
   };
 };
 
-export const startLocalAws = async (options: { dataDir?: string; region: string; queues: PlanQueue[]; buckets: string[] }): Promise<LocalAws> => {
+export const startLocalAws = async (options: {
+  dataDir?: string;
+  region: string;
+  queues: PlanQueue[];
+  buckets: string[];
+}): Promise<LocalAws> => {
   const { startFauxqs } = await import('fauxqs');
   const restore = listenOnLoopbackOnly();
   let server: Awaited<ReturnType<typeof startFauxqs>>;
   try {
-    server = await startFauxqs({ port: 0, logger: false, defaultRegion: options.region, ...(options.dataDir && { dataDir: options.dataDir }) });
+    server = await startFauxqs({
+      port: 0,
+      logger: false,
+      defaultRegion: options.region,
+      ...(options.dataDir && { dataDir: options.dataDir }),
+    });
   } finally {
     restore();
   }
   // dead-letter queues first: a redrive policy names a queue that must exist
   const redrives = (q: PlanQueue) => q.attributes.RedrivePolicy !== undefined;
-  server.setup({ queues: options.queues.filter((q) => !redrives(q)).map((q) => ({ name: q.name, attributes: q.attributes })), buckets: options.buckets });
+  server.setup({
+    queues: options.queues.filter((q) => !redrives(q)).map((q) => ({ name: q.name, attributes: q.attributes })),
+    buckets: options.buckets,
+  });
   server.setup({ queues: options.queues.filter(redrives).map((q) => ({ name: q.name, attributes: q.attributes })) });
   return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
 };

@@ -11,7 +11,8 @@ import { startTwin, type TwinOptions } from './twin';
 /** CRON_SECRET and WEBHOOK_SECRET (empty is unset) as the values the twin puts into its Secrets Manager. */
 export const secretValuesFromEnv = (env: NodeJS.ProcessEnv): NonNullable<TwinOptions['secretValues']> => {
   // the cron secret is sent as `Authorization: Bearer <secret>`, which ends at whitespace: such a value could never match
-  if (/\s/.test(env.CRON_SECRET ?? '')) throw new Error('CRON_SECRET must not contain whitespace (it is sent as `Authorization: Bearer <secret>`)');
+  if (/\s/.test(env.CRON_SECRET ?? ''))
+    throw new Error('CRON_SECRET must not contain whitespace (it is sent as `Authorization: Bearer <secret>`)');
   return { ...(env.CRON_SECRET && { cron: env.CRON_SECRET }), ...(env.WEBHOOK_SECRET && { webhook: env.WEBHOOK_SECRET }) };
 };
 
@@ -55,10 +56,13 @@ Ctrl-C stops.`);
     stopping = true;
     console.log(`\n${signal}: stopping the twin…`);
     removePointer();
-    twin.stop().then(() => process.exit(0), (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    });
+    twin.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

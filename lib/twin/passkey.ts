@@ -11,7 +11,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 
-export interface PasskeyFile { privateJwk: JsonWebKey; publicJwk: JsonWebKey }
+export interface PasskeyFile {
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
+}
 
 /** The relying party of the twin's passkeys (the SPA runs on localhost). */
 export const TWIN_RP_ID = 'localhost';
@@ -36,11 +39,17 @@ export const passkeyCredentialId = (email: string): string => b64url(sha256(`twi
 
 /** The public key in COSE form (EC2, P-256, ES256), as a relying party stores it at registration. */
 export const cosePublicKey = (publicJwk: JsonWebKey): Uint8Array<ArrayBuffer> =>
-  new Uint8Array(isoCBOR.encode(new Map<number, number | Uint8Array>([
-    [1, 2], [3, -7], [-1, 1],
-    [-2, Buffer.from(publicJwk.x!, 'base64url')],
-    [-3, Buffer.from(publicJwk.y!, 'base64url')],
-  ])));
+  new Uint8Array(
+    isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(publicJwk.x!, 'base64url')],
+        [-3, Buffer.from(publicJwk.y!, 'base64url')],
+      ]),
+    ),
+  );
 
 export interface AssertionRequest {
   passkey: PasskeyFile;
@@ -57,7 +66,11 @@ export const signPasskeyAssertion = ({ passkey, email, challenge, origin, rpId =
   const flags = Buffer.from([0x05]); // user present + user verified
   const authenticatorData = Buffer.concat([sha256(rpId), flags, Buffer.alloc(4)]); // sign count 0: the passkey keeps none
   const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false }));
-  const signature = sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), createPrivateKey({ key: passkey.privateJwk, format: 'jwk' }));
+  const signature = sign(
+    'sha256',
+    Buffer.concat([authenticatorData, sha256(clientDataJSON)]),
+    createPrivateKey({ key: passkey.privateJwk, format: 'jwk' }),
+  );
   const id = passkeyCredentialId(email);
   return {
     id,

@@ -22,7 +22,10 @@ const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
-export interface PgliteServer { port: number; stop: () => Promise<void> }
+export interface PgliteServer {
+  port: number;
+  stop: () => Promise<void>;
+}
 
 const pbkdf2Async = promisify(pbkdf2);
 
@@ -37,7 +40,13 @@ export const passwordMatches = async (verifier: string, user: string, password: 
     const actual = createHash('sha256').update(clientKey).digest();
     return expected.length === actual.length && timingSafeEqual(expected, actual);
   }
-  if (/^md5[0-9a-f]{32}$/.test(verifier)) return verifier === `md5${createHash('md5').update(password + user).digest('hex')}`;
+  if (/^md5[0-9a-f]{32}$/.test(verifier))
+    return (
+      verifier ===
+      `md5${createHash('md5')
+        .update(password + user)
+        .digest('hex')}`
+    );
   return false;
 };
 
@@ -52,7 +61,18 @@ const typedMessage = (type: string, body: Buffer): Buffer => {
 
 /** PostgreSQL's FATAL ErrorResponse. */
 const fatal = (code: string, text: string): Buffer =>
-  typedMessage('E', Buffer.concat([...[['S', 'FATAL'], ['V', 'FATAL'], ['C', code], ['M', text]].map(([f, v]) => cstring(`${f}${v}`)), Buffer.from([0])]));
+  typedMessage(
+    'E',
+    Buffer.concat([
+      ...[
+        ['S', 'FATAL'],
+        ['V', 'FATAL'],
+        ['C', code],
+        ['M', text],
+      ].map(([f, v]) => cstring(`${f}${v}`)),
+      Buffer.from([0]),
+    ]),
+  );
 
 const startupUser = (packet: Buffer): string => {
   const parts = packet.subarray(8).toString('utf8').split('\0');
@@ -86,7 +106,9 @@ class SessionLock {
     if (i >= 0) this.waiting.splice(i, 1);
   }
 
-  holds(who: object): boolean { return this.owner === who; }
+  holds(who: object): boolean {
+    return this.owner === who;
+  }
 }
 
 export const startPgliteServer = async (db: PGlite, options: { log?: (line: string) => void } = {}): Promise<PgliteServer> => {
@@ -106,26 +128,34 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
     let closed = false;
 
     const run = (messages: Buffer[]) => {
-      work = work.then(async () => {
-        if (closed) return;
-        await lock.acquire(connection);
-        try {
-          for (const message of messages) {
-            await db.runExclusive(() => db.execProtocolRawStream(new Uint8Array(message), {
-              onRawData: (data) => { if (!socket.destroyed) socket.write(Buffer.from(data)); },
-            }));
+      work = work
+        .then(async () => {
+          if (closed) return;
+          await lock.acquire(connection);
+          try {
+            for (const message of messages) {
+              await db.runExclusive(() =>
+                db.execProtocolRawStream(new Uint8Array(message), {
+                  onRawData: (data) => {
+                    if (!socket.destroyed) socket.write(Buffer.from(data));
+                  },
+                }),
+              );
+            }
+          } finally {
+            // the session stays this connection's while its transaction is open
+            if (!db.isInTransaction()) lock.release(connection);
           }
-        } finally {
-          // the session stays this connection's while its transaction is open
-          if (!db.isInTransaction()) lock.release(connection);
-        }
-      }).catch((error: unknown) => {
-        options.log?.(`[pglite] ${(error as Error).message}`);
-        socket.destroy();
-      });
+        })
+        .catch((error: unknown) => {
+          options.log?.(`[pglite] ${(error as Error).message}`);
+          socket.destroy();
+        });
     };
 
-    const refuse = (code: string, text: string) => { if (!socket.destroyed) socket.end(fatal(code, text)); };
+    const refuse = (code: string, text: string) => {
+      if (!socket.destroyed) socket.end(fatal(code, text));
+    };
     const failed = (error: unknown) => {
       options.log?.(`[pglite] ${(error as Error).message}`);
       socket.destroy();
@@ -142,8 +172,12 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
       await lock.acquire(who); // the one session answers the look-up, between other connections' exchanges
       let role: { rolpassword: string | null; rolcanlogin: boolean } | undefined;
       try {
-        ({ rows: [role] } = await db.query<{ rolpassword: string | null; rolcanlogin: boolean }>(
-          'select rolpassword, rolcanlogin from pg_authid where rolname = $1', [pending.user]));
+        ({
+          rows: [role],
+        } = await db.query<{ rolpassword: string | null; rolcanlogin: boolean }>(
+          'select rolpassword, rolcanlogin from pg_authid where rolname = $1',
+          [pending.user],
+        ));
       } finally {
         lock.release(who);
       }
@@ -185,9 +219,18 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
           const code = buffer.readInt32BE(4);
           const message = buffer.subarray(0, length);
           buffer = buffer.subarray(length);
-          if (code === SSL_REQUEST || code === GSSENC_REQUEST) { socket.write('N'); continue; }
-          if (code === CANCEL_REQUEST) { socket.end(); return; }
-          if (code !== PROTOCOL_3) { socket.destroy(); return; }
+          if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+            socket.write('N');
+            continue;
+          }
+          if (code === CANCEL_REQUEST) {
+            socket.end();
+            return;
+          }
+          if (code !== PROTOCOL_3) {
+            socket.destroy();
+            return;
+          }
           started = true;
           signIn = { startup: Buffer.from(message), user: startupUser(message), checking: true };
           void checkRole(signIn).catch(failed);
@@ -199,7 +242,10 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
         const message = Buffer.from(buffer.subarray(0, length));
         buffer = buffer.subarray(length);
         const type = String.fromCharCode(message[0]!);
-        if (type === 'X') { socket.end(); return; }
+        if (type === 'X') {
+          socket.end();
+          return;
+        }
         batch.push(message);
         // an exchange ends with Sync, a simple Query or Flush: run it whole
         if (type === 'S' || type === 'Q' || type === 'H') {
@@ -232,9 +278,10 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    stop: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 };

@@ -22,10 +22,18 @@ const toSqsRecord = (message: Message, queueArn: string, region: string): SQSRec
       SenderId: attributes.SenderId ?? 'twin',
       ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
     },
-    messageAttributes: Object.fromEntries(Object.entries(message.MessageAttributes ?? {}).map(([k, v]) => [k, {
-      dataType: v.DataType ?? 'String', stringValue: v.StringValue, binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined,
-      stringListValues: [], binaryListValues: [],
-    }])),
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([k, v]) => [
+        k,
+        {
+          dataType: v.DataType ?? 'String',
+          stringValue: v.StringValue,
+          binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined,
+          stringListValues: [],
+          binaryListValues: [],
+        },
+      ]),
+    ),
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
@@ -34,7 +42,11 @@ const toSqsRecord = (message: Message, queueArn: string, region: string): SQSRec
 };
 
 /** Which messages of a batch failed, by Lambda's partial-batch rules. */
-export const failedMessageIds = (batch: SQSRecord[], outcome: { response?: unknown; error?: unknown }, reportBatchItemFailures = true): Set<string> => {
+export const failedMessageIds = (
+  batch: SQSRecord[],
+  outcome: { response?: unknown; error?: unknown },
+  reportBatchItemFailures = true,
+): Set<string> => {
   const all = new Set(batch.map((r) => r.messageId));
   if (outcome.error !== undefined) return all;
   if (!reportBatchItemFailures) return new Set();
@@ -45,7 +57,9 @@ export const failedMessageIds = (batch: SQSRecord[], outcome: { response?: unkno
   return ids.every((id) => id && all.has(id)) ? new Set(ids) : all;
 };
 
-export interface Poller { stop: () => Promise<void> }
+export interface Poller {
+  stop: () => Promise<void>;
+}
 
 export const startPoller = (options: {
   /** an SQS client signed with the function's role credentials */
@@ -64,10 +78,16 @@ export const startPoller = (options: {
     while (running) {
       let messages: Message[];
       try {
-        const out = await sqs.send(new ReceiveMessageCommand({
-          QueueUrl: queueUrl, MaxNumberOfMessages: mapping.batchSize, WaitTimeSeconds: 1,
-          MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'],
-        }), { abortSignal: abort.signal });
+        const out = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: mapping.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+          { abortSignal: abort.signal },
+        );
         messages = out.Messages ?? [];
       } catch (error) {
         if (!running) return;
@@ -79,14 +99,24 @@ export const startPoller = (options: {
       const batch = messages.map((m) => toSqsRecord(m, mapping.queueArn, region));
       const outcome = await invoke({ Records: batch });
       if (!outcome.ok) log(`${mapping.functionId}: invocation failed: ${outcome.error.errorType}: ${outcome.error.errorMessage}`);
-      const failed = failedMessageIds(batch, outcome.ok ? { response: outcome.value } : { error: outcome.error }, mapping.reportBatchItemFailures);
+      const failed = failedMessageIds(
+        batch,
+        outcome.ok ? { response: outcome.value } : { error: outcome.error },
+        mapping.reportBatchItemFailures,
+      );
       const done = batch.filter((r) => !failed.has(r.messageId));
       if (done.length > 0 && running) {
-        await sqs.send(new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
-        })).catch((error: unknown) => log(`${mapping.functionId}: delete failed: ${(error as Error).message}`));
+        await sqs
+          .send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })),
+            }),
+          )
+          .catch((error: unknown) => log(`${mapping.functionId}: delete failed: ${(error as Error).message}`));
       }
-      if (failed.size > 0) log(`${mapping.functionId}: ${failed.size} of ${batch.length} message(s) failed; they return after the visibility timeout`);
+      if (failed.size > 0)
+        log(`${mapping.functionId}: ${failed.size} of ${batch.length} message(s) failed; they return after the visibility timeout`);
     }
   };
 

@@ -37,13 +37,19 @@ export type TwinEndpoints = z.infer<typeof twinEndpointsSchema>;
 
 const pointerSchema = z.object({ twinDir: z.string(), pid: z.number().int() });
 
-export interface RunningTwin { twinDir: string; endpoints: TwinEndpoints }
+export interface RunningTwin {
+  twinDir: string;
+  endpoints: TwinEndpoints;
+}
 
 /** No twin runs where the tool looked; the message says what to run instead. */
 export class TwinNotFoundError extends Error {}
 
 /** Where a tool looks: TWIN_DIR (unset: the default folder, then its pointer). */
-export interface TwinLookup { twinDir?: string; defaultDir?: string }
+export interface TwinLookup {
+  twinDir?: string;
+  defaultDir?: string;
+}
 
 const readJson = (file: string): unknown => {
   try {
@@ -57,7 +63,7 @@ const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? tex
 
 /** A command for the twin on this folder, as typed in a shell: `TWIN_DIR=… ` in front unless it is the default folder. */
 export const forTwin = (twinDir: string, command: string, defaultDir = DEFAULT_TWIN_DIR): string =>
-  (resolve(twinDir) === resolve(defaultDir) ? command : `TWIN_DIR=${shellWord(resolve(twinDir))} ${command}`);
+  resolve(twinDir) === resolve(defaultDir) ? command : `TWIN_DIR=${shellWord(resolve(twinDir))} ${command}`;
 
 /** The twin running on this folder, if its process lives (a killed twin leaves its endpoints.json behind). */
 const runningOn = (twinDir: string): RunningTwin | undefined => {
@@ -82,12 +88,18 @@ export const locateTwin = ({ twinDir = process.env.TWIN_DIR, defaultDir = DEFAUL
     const dir = resolve(twinDir);
     const twin = runningOn(dir);
     if (twin) return twin;
-    const elsewhere = pointed ? `; the running twin is on ${pointed.twinDir}: run the command with TWIN_DIR=${shellWord(pointed.twinDir)}` : '';
-    throw new TwinNotFoundError(`the local twin is not running on TWIN_DIR=${dir}${elsewhere} (or start one there: \`${forTwin(dir, 'npm start', defaultDir)}\`)`);
+    const elsewhere = pointed
+      ? `; the running twin is on ${pointed.twinDir}: run the command with TWIN_DIR=${shellWord(pointed.twinDir)}`
+      : '';
+    throw new TwinNotFoundError(
+      `the local twin is not running on TWIN_DIR=${dir}${elsewhere} (or start one there: \`${forTwin(dir, 'npm start', defaultDir)}\`)`,
+    );
   }
   const twin = runningOn(defaultDir) ?? pointed;
   if (twin) return twin;
-  throw new TwinNotFoundError(`the local twin is not running (none on ${defaultDir}, and no pointer there to another folder): start it with \`npm start\`, or set TWIN_DIR to the folder of the twin you started`);
+  throw new TwinNotFoundError(
+    `the local twin is not running (none on ${defaultDir}, and no pointer there to another folder): start it with \`npm start\`, or set TWIN_DIR to the folder of the twin you started`,
+  );
 };
 
 /** The twin the tools would talk to, or undefined when none runs (for a tool that may then work on the stopped folder). */

@@ -19,7 +19,12 @@ export interface ScheduleRun {
   durationMs: number;
 }
 
-export const startSchedule = (schedule: PlanSchedule, invoke: (event: unknown) => Promise<InvokeOutcome>, record: (run: ScheduleRun) => void, log: (line: string) => void) => {
+export const startSchedule = (
+  schedule: PlanSchedule,
+  invoke: (event: unknown) => Promise<InvokeOutcome>,
+  record: (run: ScheduleRun) => void,
+  log: (line: string) => void,
+) => {
   let running: Promise<void> | undefined;
   const event: unknown = schedule.input === undefined ? {} : JSON.parse(schedule.input);
   const run = () => {
@@ -27,12 +32,21 @@ export const startSchedule = (schedule: PlanSchedule, invoke: (event: unknown) =
     running ??= invoke(event)
       .then((outcome) => {
         record({
-          schedule: schedule.name, functionId: schedule.functionId, startedAt, ok: outcome.ok, durationMs: outcome.durationMs,
-          timedOut: !outcome.ok && outcome.timedOut, ...(!outcome.ok && { error: `${outcome.error.errorType}: ${outcome.error.errorMessage}` }),
+          schedule: schedule.name,
+          functionId: schedule.functionId,
+          startedAt,
+          ok: outcome.ok,
+          durationMs: outcome.durationMs,
+          timedOut: !outcome.ok && outcome.timedOut,
+          ...(!outcome.ok && { error: `${outcome.error.errorType}: ${outcome.error.errorMessage}` }),
         });
-        log(`${schedule.functionId} (${schedule.expression}): ${outcome.ok ? JSON.stringify(outcome.value) : `failed: ${outcome.error.errorMessage}`}`);
+        log(
+          `${schedule.functionId} (${schedule.expression}): ${outcome.ok ? JSON.stringify(outcome.value) : `failed: ${outcome.error.errorMessage}`}`,
+        );
       })
-      .finally(() => { running = undefined; });
+      .finally(() => {
+        running = undefined;
+      });
   };
   const timer = setInterval(run, rateToMs(schedule.expression as Parameters<typeof rateToMs>[0]));
   timer.unref();

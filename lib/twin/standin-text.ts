@@ -138,7 +138,10 @@ export const parsePrompt = (system: string, user: string): ParsedPrompt => {
   const passages = markers.map((marker, i): EvidencePassage => {
     const start = marker.index + marker[0].length;
     const end = markers[i + 1]?.index ?? user.length;
-    const [text = '', ...after] = user.slice(start, end).trim().split(/\n\s*\n/);
+    const [text = '', ...after] = user
+      .slice(start, end)
+      .trim()
+      .split(/\n\s*\n/);
     outside.push(after.join('\n\n'));
     return { chunkId: marker[1] ?? '', text: text.trim() };
   });
@@ -166,8 +169,7 @@ export const sentences = (text: string): string[] => {
 };
 
 /** A sentence worth quoting: at least three words, not an instruction about JSON, not a question or a heading. */
-const quotable = (sentence: string): boolean =>
-  wordTokens(sentence).length >= 3 && !JSON_WORD.test(sentence) && !/[?:]$/.test(sentence);
+const quotable = (sentence: string): boolean => wordTokens(sentence).length >= 3 && !JSON_WORD.test(sentence) && !/[?:]$/.test(sentence);
 
 /**
  * Up to `max` findings: the sentence of each passage sharing the most content words with the
@@ -261,12 +263,17 @@ const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
   const claims = reviewedClaims(user).map((claim) => verdictFor(claim, prompt.passages));
   const supported = claims.filter((c) => c.supported).length;
   const score = claims.length === 0 ? 0 : Math.round((supported / claims.length) * 100) / 100;
-  return { standin: true, score, claims, rationale: `${STANDIN_LABEL} ${supported} of ${claims.length} claim(s) share most of their words with a cited passage.` };
+  return {
+    standin: true,
+    score,
+    claims,
+    rationale: `${STANDIN_LABEL} ${supported} of ${claims.length} claim(s) share most of their words with a cited passage.`,
+  };
 };
 
 const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
   const quality = answerQuality(prompt, user);
-  const grade = (x: number) => (Math.max(1, Math.min(5, Math.round(1 + x * 4))) as 1 | 2 | 3 | 4 | 5);
+  const grade = (x: number) => Math.max(1, Math.min(5, Math.round(1 + x * 4))) as 1 | 2 | 3 | 4 | 5;
   const reason = `${STANDIN_LABEL} derived from word overlap, not a model's judgement`;
   const coverage = prompt.passages.length === 0 ? 0 : Math.min(1, quality.claims.length / prompt.passages.length);
   return {

@@ -149,7 +149,10 @@ const validity = (days: number) => {
 };
 
 const toPem = (label: string, der: ArrayBuffer): string =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 /** Write through a temporary file and rename, so a concurrent reader never sees half a file. */
 const writeAtomically = async (path: string, content: string, mode: number): Promise<void> => {

@@ -9,11 +9,17 @@ import type { GatewayThrottle } from '../stacks/api-stack';
  * Thousandths of a token left at a moment (ms, any monotonic clock): a refill over whole milliseconds is
  * then a whole number, so ten refills of 10 ms at 10 tokens a second make exactly one token.
  */
-export interface TokenBucket { milliTokens: number; atMs: number }
+export interface TokenBucket {
+  milliTokens: number;
+  atMs: number;
+}
 
 const MILLI = 1000;
 
-export const fullBucket = (throttle: GatewayThrottle, nowMs: number): TokenBucket => ({ milliTokens: throttle.burstLimit * MILLI, atMs: nowMs });
+export const fullBucket = (throttle: GatewayThrottle, nowMs: number): TokenBucket => ({
+  milliTokens: throttle.burstLimit * MILLI,
+  atMs: nowMs,
+});
 
 /** A request at `nowMs`: whether it may pass, and the bucket after it. */
 export const takeToken = (bucket: TokenBucket, throttle: GatewayThrottle, nowMs: number): { allowed: boolean; bucket: TokenBucket } => {

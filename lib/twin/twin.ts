@@ -42,7 +42,15 @@ import { loadOrCreatePasskey } from './passkey';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
 import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
-import { startLambdaRuntime, type Credentials, type InvokeOutcome, type Invocation, type LambdaRuntime, type LogLine, type NetworkRoute } from './runtime/lambda';
+import {
+  startLambdaRuntime,
+  type Credentials,
+  type InvokeOutcome,
+  type Invocation,
+  type LambdaRuntime,
+  type LogLine,
+  type NetworkRoute,
+} from './runtime/lambda';
 import { startSchedule, type ScheduleRun } from './schedules';
 import { apiDocs } from './api-docs';
 import { loadOrCreateSecrets } from './secrets';
@@ -81,7 +89,12 @@ export interface TwinOptions {
   log?: (line: string) => void;
 }
 
-interface TwinQueue { url: string; arn: string; dlqUrl: string; dlqArn: string }
+interface TwinQueue {
+  url: string;
+  arn: string;
+  dlqUrl: string;
+  dlqArn: string;
+}
 
 export interface Twin {
   url: string;
@@ -166,9 +179,22 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
     const { pool, closed } = closeablePool({ connectionString: databaseUrl });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
-      handle: { db, engine: 'postgres' as const, close: async () => { await db.destroy(); await closed(); } },
+      handle: {
+        db,
+        engine: 'postgres' as const,
+        close: async () => {
+          await db.destroy();
+          await closed();
+        },
+      },
       operatorUrl: databaseUrl,
-      backend: { host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username || 'postgres'), password: decodeURIComponent(url.password), database: url.pathname.slice(1) || 'postgres' },
+      backend: {
+        host: url.hostname,
+        port: Number(url.port || 5432),
+        user: decodeURIComponent(url.username || 'postgres'),
+        password: decodeURIComponent(url.password),
+        database: url.pathname.slice(1) || 'postgres',
+      },
     };
   }
   const dataDir = join(twinDir, 'pgdata');
@@ -179,7 +205,16 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
   const { pool, closed } = closeablePool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
-    handle: { db, engine: 'pglite' as const, close: async () => { await db.destroy(); await closed(); await server.stop(); await pglite.close(); } },
+    handle: {
+      db,
+      engine: 'pglite' as const,
+      close: async () => {
+        await db.destroy();
+        await closed();
+        await server.stop();
+        await pglite.close();
+      },
+    },
     // the twin's own (trusted) role: for operator tools, the eval's --templates database (running.ts)
     operatorUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
@@ -224,7 +259,10 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   const pidFile = claimFolder(twinDir);
   const cleanups: (() => Promise<void> | void)[] = [() => rmSync(pidFile, { force: true })];
   const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await Promise.resolve().then(cleanup).catch((error: unknown) => log(`stopping: ${String(error)}`));
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => log(`stopping: ${String(error)}`));
   };
 
   try {
@@ -234,15 +272,24 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       startBedrockStandin(),
       loadOrCreateKeys(twinDir),
     ]);
-    cleanups.push(() => backend.handle.close(), () => bedrock.stop());
+    cleanups.push(
+      () => backend.handle.close(),
+      () => bedrock.stop(),
+    );
     const database: DatabaseHandle = backend.handle;
     const { region, account } = plan;
 
-    const regions = [...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))])];
+    const regions = [
+      ...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))]),
+    ];
     const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
     const [aws, certificates] = await Promise.all([
       startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }),
-      loadOrCreateTls(join(twinDir, 'tls'), [...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]), '*.s3.amazonaws.com', `*.${proxyDomain}`]),
+      loadOrCreateTls(join(twinDir, 'tls'), [
+        ...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]),
+        '*.s3.amazonaws.com',
+        `*.${proxyDomain}`,
+      ]),
     ]);
     cleanups.push(() => aws.stop());
 
@@ -265,10 +312,13 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       credentials: databaseSecret,
       ...(plan.database.iamAuth && {
         iamAuth: {
-          host: plan.database.proxyEndpoint, port: plan.database.proxyPort, region,
+          host: plan.database.proxyEndpoint,
+          port: plan.database.proxyPort,
+          region,
           resource: (user: string) => `arn:aws:rds-db:${region}:${account}:dbuser:${plan.database.proxyResourceId}/${user}`,
           // the functions' identities, defined below: a function connects only once the runtime runs
-          authorize: (accessKeyId: string, permission: { action: string; resource: string }) => policyAuthorizer(identities, account, record, log)(accessKeyId, permission),
+          authorize: (accessKeyId: string, permission: { action: string; resource: string }) =>
+            policyAuthorizer(identities, account, record, log)(accessKeyId, permission),
         },
       }),
       backend: backend.backend,
@@ -291,26 +341,43 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     // the pool and its trigger: Cognito invokes the trigger function only if its resource policy lets it
     const trigger = plan.userPool.preTokenGeneration && plan.functions.find((f) => f.id === plan.userPool.preTokenGeneration!.functionId);
     const issuer = createTokenIssuer({
-      keys, pool: plan.userPool, region,
+      keys,
+      pool: plan.userPool,
+      region,
       ...(trigger && {
-        trigger: async (event) => (trigger.invokers.some((i) => i.principal === 'cognito-idp.amazonaws.com')
-          ? invokeFunction(trigger.id, event)
-          : { ok: false, timedOut: false, error: { errorType: 'AccessDeniedException', errorMessage: `Cognito may not invoke ${trigger.functionName}` } }),
+        trigger: async (event) =>
+          trigger.invokers.some((i) => i.principal === 'cognito-idp.amazonaws.com')
+            ? invokeFunction(trigger.id, event)
+            : {
+                ok: false,
+                timedOut: false,
+                error: { errorType: 'AccessDeniedException', errorMessage: `Cognito may not invoke ${trigger.functionName}` },
+              },
       }),
     });
     const identityProvider = await startLocalIdentityProvider({
-      db: database.db, keys, issuer, passkey: await loadOrCreatePasskey(twinDir), origin: corsOrigin, log,
+      db: database.db,
+      keys,
+      issuer,
+      passkey: await loadOrCreatePasskey(twinDir),
+      origin: corsOrigin,
+      log,
       pool: { userPoolId: plan.userPool.id, clientId: plan.userPool.clients[0]!.id, mfa: plan.userPool.mfa },
     });
     cleanups.push(() => identityProvider.stop());
 
     // ── the AWS edge and the functions' runtime ───────────────────────────────────────────────
     const credentials = new Map(plan.functions.map((fn) => [fn.id, credentialsOf(fn)]));
-    const identities = new Map<string, EdgeIdentity>(plan.functions.map((fn) => [credentials.get(fn.id)!.accessKeyId, {
-      functionId: fn.id,
-      principalArn: `arn:aws:sts::${account}:assumed-role/${fn.roleName}/${fn.functionName}`,
-      policy: fn.policy,
-    }]));
+    const identities = new Map<string, EdgeIdentity>(
+      plan.functions.map((fn) => [
+        credentials.get(fn.id)!.accessKeyId,
+        {
+          functionId: fn.id,
+          principalArn: `arn:aws:sts::${account}:assumed-role/${fn.roleName}/${fn.functionName}`,
+          policy: fn.policy,
+        },
+      ]),
+    );
     const calls: TwinAwsCall[] = [];
     const recording = process.env[RECORD_CALLS_ENV] === '1';
     const changedDeployment = options.transformPlan !== undefined;
@@ -344,8 +411,15 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     const edgeAddress: EdgeAddress = { port: edge.port, caPem: certificates.caPem };
 
     const toEdge = { host: '127.0.0.1', port: edge.port };
-    const awsRoutes: NetworkRoute[] = ['sqs.*.amazonaws.com', '*.s3.*.amazonaws.com', 's3.*.amazonaws.com', '*.s3.amazonaws.com',
-      'bedrock-runtime.*.amazonaws.com', 'cognito-idp.*.amazonaws.com', 'secretsmanager.*.amazonaws.com'].map((host) => ({ host, to: toEdge }));
+    const awsRoutes: NetworkRoute[] = [
+      'sqs.*.amazonaws.com',
+      '*.s3.*.amazonaws.com',
+      's3.*.amazonaws.com',
+      '*.s3.amazonaws.com',
+      'bedrock-runtime.*.amazonaws.com',
+      'cognito-idp.*.amazonaws.com',
+      'secretsmanager.*.amazonaws.com',
+    ].map((host) => ({ host, to: toEdge }));
     const logs: LogLine[] = [];
     const runtime = startLambdaRuntime(plan.functions, {
       bundlesDir,
@@ -354,7 +428,10 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       region,
       credentials: (fn) => credentials.get(fn.id)!,
       // the proxy sits in the VPC's isolated subnets: only functions placed in the VPC reach it
-      routes: (fn) => [...awsRoutes, { host: plan.database.proxyEndpoint, to: fn.inVpc ? { host: '127.0.0.1', port: proxy.port } : 'blackhole' }],
+      routes: (fn) => [
+        ...awsRoutes,
+        { host: plan.database.proxyEndpoint, to: fn.inVpc ? { host: '127.0.0.1', port: proxy.port } : 'blackhole' },
+      ],
       onLog: (line) => {
         logs.push(line);
         if (logs.length > 20_000) logs.splice(0, 5_000);
@@ -369,36 +446,54 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     // ── the HTTP API ──────────────────────────────────────────────────────────────────────────
     const authorizer = plan.api.authorizer;
     const localKeys = createLocalJWKSet(jwksDocument(keys));
-    const server: Server = createServer(createGateway({
-      api: plan.api,
-      account,
-      authorize: (token) => {
-        if (!authorizer) throw new Error('the API has no JWT authorizer');
-        return verifyToken(token, localKeys, { issuer: authorizer.issuer, audience: authorizer.audience });
-      },
-      // API Gateway may invoke an integration only where the function's resource policy lets it (AWS::Lambda::Permission)
-      invoke: async (functionId, event, requestId) => {
-        const fn = plan.functions.find((f) => f.id === functionId)!;
-        const source = `arn:aws:execute-api:${region}:${account}:${plan.api.id}/$default/${event.routeKey.replace(' ', '')}`;
-        if (!fn.invokers.some((i) => i.principal === 'apigateway.amazonaws.com' && (!i.sourceArn || matchesResource(i.sourceArn, source)))) {
-          return { ok: false, timedOut: false, durationMs: 0, coldStart: false, error: { errorType: 'AccessDeniedException', errorMessage: `API Gateway may not invoke ${fn.functionName} (${source})` } };
-        }
-        return invokeFunction(functionId, event, { requestId });
-      },
-      onRequest: log,
-      extras: apiDocs(),
-    }));
+    const server: Server = createServer(
+      createGateway({
+        api: plan.api,
+        account,
+        authorize: (token) => {
+          if (!authorizer) throw new Error('the API has no JWT authorizer');
+          return verifyToken(token, localKeys, { issuer: authorizer.issuer, audience: authorizer.audience });
+        },
+        // API Gateway may invoke an integration only where the function's resource policy lets it (AWS::Lambda::Permission)
+        invoke: async (functionId, event, requestId) => {
+          const fn = plan.functions.find((f) => f.id === functionId)!;
+          const source = `arn:aws:execute-api:${region}:${account}:${plan.api.id}/$default/${event.routeKey.replace(' ', '')}`;
+          if (
+            !fn.invokers.some((i) => i.principal === 'apigateway.amazonaws.com' && (!i.sourceArn || matchesResource(i.sourceArn, source)))
+          ) {
+            return {
+              ok: false,
+              timedOut: false,
+              durationMs: 0,
+              coldStart: false,
+              error: { errorType: 'AccessDeniedException', errorMessage: `API Gateway may not invoke ${fn.functionName} (${source})` },
+            };
+          }
+          return invokeFunction(functionId, event, { requestId });
+        },
+        onRequest: log,
+        extras: apiDocs(),
+      }),
+    );
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
       server.listen(options.port ?? 3000, '127.0.0.1', ok);
     });
-    cleanups.push(() => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }));
+    cleanups.push(
+      () =>
+        new Promise<void>((ok) => {
+          server.closeAllConnections();
+          server.close(() => ok());
+        }),
+    );
     const port = (server.address() as { port: number }).port;
     const endpoints: TwinEndpoints = {
-      url: `http://127.0.0.1:${port}`, identityProvider: identityProvider.url, bedrock: bedrock.url, edgePort: edge.port, region, pid: process.pid,
+      url: `http://127.0.0.1:${port}`,
+      identityProvider: identityProvider.url,
+      bedrock: bedrock.url,
+      edgePort: edge.port,
+      region,
+      pid: process.pid,
       database: backend.operatorUrl,
       functions: Object.fromEntries(plan.functions.map((f) => [f.id, f.functionName])),
     };
@@ -414,19 +509,35 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       cleanups.push(() => sqs.destroy());
       return startPoller({ sqs, mapping, queueUrl: queue.url, region, invoke: (event) => invokeFunction(mapping.functionId, event), log });
     });
-    cleanups.push(async () => { await Promise.all(pollers.map((p) => p.stop())); });
+    cleanups.push(async () => {
+      await Promise.all(pollers.map((p) => p.stop()));
+    });
     const runs: ScheduleRun[] = [];
     // EventBridge Scheduler invokes the target with the schedule's role: it must allow lambda:InvokeFunction on it
-    const scheduled = (schedule: TwinPlan['schedules'][number]) => async (event: unknown): Promise<InvokeOutcome> => {
-      const target = plan.functions.find((f) => f.id === schedule.functionId)!;
-      const decision = evaluate(schedule.policy, { principalArn: schedule.roleArn, action: 'lambda:InvokeFunction', resource: target.arn });
-      if (!decision.allowed) {
-        return { ok: false, timedOut: false, durationMs: 0, coldStart: false, error: { errorType: 'AccessDeniedException', errorMessage: `${schedule.roleArn} may not invoke ${target.arn}` } };
-      }
-      return invokeFunction(schedule.functionId, event);
-    };
-    const schedules = options.schedules === false ? [] : plan.schedules.map((schedule) =>
-      startSchedule(schedule, scheduled(schedule), (run) => runs.push(run), log));
+    const scheduled =
+      (schedule: TwinPlan['schedules'][number]) =>
+      async (event: unknown): Promise<InvokeOutcome> => {
+        const target = plan.functions.find((f) => f.id === schedule.functionId)!;
+        const decision = evaluate(schedule.policy, {
+          principalArn: schedule.roleArn,
+          action: 'lambda:InvokeFunction',
+          resource: target.arn,
+        });
+        if (!decision.allowed) {
+          return {
+            ok: false,
+            timedOut: false,
+            durationMs: 0,
+            coldStart: false,
+            error: { errorType: 'AccessDeniedException', errorMessage: `${schedule.roleArn} may not invoke ${target.arn}` },
+          };
+        }
+        return invokeFunction(schedule.functionId, event);
+      };
+    const schedules =
+      options.schedules === false
+        ? []
+        : plan.schedules.map((schedule) => startSchedule(schedule, scheduled(schedule), (run) => runs.push(run), log));
     for (const schedule of schedules) cleanups.push(() => schedule.stop());
 
     const queueOf = (urlVar: string): TwinQueue => {
@@ -439,16 +550,33 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     };
 
     return {
-      url: `http://127.0.0.1:${port}`, port, twinDir, plan, cronSecret, webhookSecret, bedrock, identityProvider, database, seeded, stop,
+      url: `http://127.0.0.1:${port}`,
+      port,
+      twinDir,
+      plan,
+      cronSecret,
+      webhookSecret,
+      bedrock,
+      identityProvider,
+      database,
+      seeded,
+      stop,
       databaseProxy: { stop: stopProxy, dropConnections: () => proxy.dropConnections(), fault: (kind) => proxy.fault(kind) },
-      aws: { endpoint: aws.endpoint, edge: edgeAddress, bucket, queues: { generation: queueOf(QUEUE_URL_ENV.generation), quality: queueOf(QUEUE_URL_ENV.quality) } },
+      aws: {
+        endpoint: aws.endpoint,
+        edge: edgeAddress,
+        bucket,
+        queues: { generation: queueOf(QUEUE_URL_ENV.generation), quality: queueOf(QUEUE_URL_ENV.quality) },
+      },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),
       logs: (functionId) => (functionId ? logs.filter((l) => l.functionId === functionId) : [...logs]),
       awsCalls: () => [...calls],
       scheduleRuns: () => [...runs],
       invocations: (functionId) => runtime.invocations(functionId),
-      schedulesSettled: async () => { await Promise.all(schedules.map((s) => s.settled())); },
+      schedulesSettled: async () => {
+        await Promise.all(schedules.map((s) => s.settled()));
+      },
     };
   } catch (error) {
     await stop();
@@ -459,11 +587,18 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
 /** First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database). */
 const seedDemoData = async (database: DatabaseHandle, endpoint: string, bucket: string, region: string): Promise<boolean> => {
   const { seedDemo } = await import('#core/seed/load');
-  const s3 = new S3Client({ endpoint, region, forcePathStyle: true, credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' } });
+  const s3 = new S3Client({
+    endpoint,
+    region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' },
+  });
   try {
     const storage = {
       put: async (key: string, body: string | Uint8Array, contentType: string) => {
-        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }));
+        await s3.send(
+          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
+        );
       },
     };
     return (await seedDemo(database.db, { storage })) !== null;

@@ -32,24 +32,28 @@ describe('sideBySide', () => {
     expect(countRows(sideBySide('one\r\ntwo', 'one\ntwo'))).toEqual({ same: 2, changed: 0, removed: 0, added: 0 });
   });
 
-  const text = fc.array(fc.constantFrom('alpha', 'beta', 'gamma', '', '{{evidence}}', 'delta'), { maxLength: 12 }).map((lines) => lines.join('\n'));
+  const text = fc
+    .array(fc.constantFrom('alpha', 'beta', 'gamma', '', '{{evidence}}', 'delta'), { maxLength: 12 })
+    .map((lines) => lines.join('\n'));
 
   test('property: each side reads back its own text, line numbers run 1..n, and kinds match the sides present', () => {
-    fc.assert(fc.property(text, text, (left, right) => {
-      const rows = sideBySide(left, right);
-      const lefts = rows.filter((r) => r.left !== null);
-      const rights = rows.filter((r) => r.right !== null);
-      expect(lefts.map((r) => r.left).join('\n')).toBe(left);
-      expect(rights.map((r) => r.right).join('\n')).toBe(right);
-      expect(lefts.map((r) => r.left_line_no)).toEqual(lefts.map((_, i) => i + 1));
-      expect(rights.map((r) => r.right_line_no)).toEqual(rights.map((_, i) => i + 1));
-      for (const r of rows) {
-        if (r.kind === 'same') expect(r.left).toBe(r.right);
-        if (r.kind === 'added') expect(r.left_line_no).toBeNull();
-        if (r.kind === 'removed') expect(r.right_line_no).toBeNull();
-        if (r.kind === 'changed') expect(r.left !== null && r.right !== null).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(text, text, (left, right) => {
+        const rows = sideBySide(left, right);
+        const lefts = rows.filter((r) => r.left !== null);
+        const rights = rows.filter((r) => r.right !== null);
+        expect(lefts.map((r) => r.left).join('\n')).toBe(left);
+        expect(rights.map((r) => r.right).join('\n')).toBe(right);
+        expect(lefts.map((r) => r.left_line_no)).toEqual(lefts.map((_, i) => i + 1));
+        expect(rights.map((r) => r.right_line_no)).toEqual(rights.map((_, i) => i + 1));
+        for (const r of rows) {
+          if (r.kind === 'same') expect(r.left).toBe(r.right);
+          if (r.kind === 'added') expect(r.left_line_no).toBeNull();
+          if (r.kind === 'removed') expect(r.right_line_no).toBeNull();
+          if (r.kind === 'changed') expect(r.left !== null && r.right !== null).toBe(true);
+        }
+      }),
+    );
   });
 
   test('property: a text against itself has only same rows', () => {
@@ -75,28 +79,43 @@ describe('templateProblems', () => {
     const user = question.user.replace('{{evidence}}', '{{evidense}} {{evidense}}');
     expect(renderTemplate('{{evidense}}', { evidence: 'x' })).toBe(''); // why this matters
     expect(templateProblems('analysis_question', { system_prompt: question.system, user_prompt_template: user })).toEqual([
-      { path: 'user_prompt_template', message: expect.stringMatching(/\{\{evidense\}\} is not a placeholder of analysis_question; it offers .*\{\{evidence\}\}/) },
+      {
+        path: 'user_prompt_template',
+        message: expect.stringMatching(/\{\{evidense\}\} is not a placeholder of analysis_question; it offers .*\{\{evidence\}\}/),
+      },
       { path: 'user_prompt_template', message: 'analysis_question needs {{evidence}} in the system prompt or the user prompt template' },
     ]);
   });
 
   test('a placeholder the renderer cannot read is named in its field', () => {
     const problems = templateProblems('analysis_summary', { system_prompt: 'Use {{ evidence }}.', user_prompt_template: question.user });
-    expect(problems).toEqual([{ path: 'system_prompt', message: expect.stringContaining('{{ evidence }} is not a placeholder the renderer can fill') }]);
+    expect(problems).toEqual([
+      { path: 'system_prompt', message: expect.stringContaining('{{ evidence }} is not a placeholder the renderer can fill') },
+    ]);
   });
 
   test('required placeholders per type: question, topic, analysis; either field may hold them', () => {
     const noQuestion = templateProblems('analysis_question', { system_prompt: '{{evidence}}', user_prompt_template: '{{regeneration}}' });
-    expect(noQuestion.map((p) => p.message)).toEqual(['analysis_question needs {{question}} in the system prompt or the user prompt template']);
-    expect(templateProblems('analysis_topic', { system_prompt: '{{topic}} {{evidence}}', user_prompt_template: '{{regeneration}}' })).toEqual([]);
-    expect(templateProblems('quality_faithfulness', { system_prompt: 'x', user_prompt_template: '{{evidence}}' })[0]!.message).toContain('{{analysis}}');
+    expect(noQuestion.map((p) => p.message)).toEqual([
+      'analysis_question needs {{question}} in the system prompt or the user prompt template',
+    ]);
+    expect(
+      templateProblems('analysis_topic', { system_prompt: '{{topic}} {{evidence}}', user_prompt_template: '{{regeneration}}' }),
+    ).toEqual([]);
+    expect(templateProblems('quality_faithfulness', { system_prompt: 'x', user_prompt_template: '{{evidence}}' })[0]!.message).toContain(
+      '{{analysis}}',
+    );
     // a quality prompt is not given the regeneration text
-    expect(templateProblems('quality_faithfulness', { system_prompt: '{{regeneration}}', user_prompt_template: '{{analysis}} {{evidence}}' })[0]!.message)
-      .toContain('{{regeneration}} is not a placeholder of quality_faithfulness');
+    expect(
+      templateProblems('quality_faithfulness', { system_prompt: '{{regeneration}}', user_prompt_template: '{{analysis}} {{evidence}}' })[0]!
+        .message,
+    ).toContain('{{regeneration}} is not a placeholder of quality_faithfulness');
   });
 
   test('an unknown prompt type is refused', () => {
-    expect(templateProblems('analysis_timeline', { system_prompt: '', user_prompt_template: '' })).toEqual([{ path: 'prompt_type', message: expect.stringContaining('unknown prompt type') }]);
+    expect(templateProblems('analysis_timeline', { system_prompt: '', user_prompt_template: '' })).toEqual([
+      { path: 'prompt_type', message: expect.stringContaining('unknown prompt type') },
+    ]);
     expect(Object.keys(PROMPT_RULES)).not.toContain('analysis_timeline');
   });
 });

@@ -8,7 +8,13 @@
 import { auditRefusedWrite, fieldOf, type AdminActor } from '#core/admin/audit-trail';
 import { adminPromptCreateRoute, adminPromptHistoryRoute, adminPromptRollbackRoute, adminPromptUpdateRoute } from '#core/admin/contract';
 import {
-  createPromptVersion, HISTORY_LIMIT, PROMPT_AUDIT, promptHistory, promptTarget, rollbackPrompt, setPromptActive,
+  createPromptVersion,
+  HISTORY_LIMIT,
+  PROMPT_AUDIT,
+  promptHistory,
+  promptTarget,
+  rollbackPrompt,
+  setPromptActive,
 } from '#core/admin/prompts';
 import type { RouteContract } from '#core/contract';
 import type { RouteAnswer, RouteInput } from '#core/http/route';
@@ -23,13 +29,22 @@ const db = useTestDatabase();
 let actor: AdminActor;
 
 beforeAll(async () => {
-  const user = await db.insertInto('users').values({
-    organization_id: null, idp_subject: 'prompt-admin', email: 'prompt-admin@example.test', display_name: 'Pat Prompt', role: 'admin',
-  }).returning('id').executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({
+      organization_id: null,
+      idp_subject: 'prompt-admin',
+      email: 'prompt-admin@example.test',
+      display_name: 'Pat Prompt',
+      role: 'admin',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   actor = { userId: user.id, subject: 'prompt-admin', organizationId: null };
 });
 
-const versionsOf = (type: string) => db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', type).orderBy('version').execute();
+const versionsOf = (type: string) =>
+  db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', type).orderBy('version').execute();
 const auditRows = (action: string) => db.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute();
 
 /** The error an admin call is refused with (status, code, details). */
@@ -44,20 +59,43 @@ const refusal = async (run: Promise<unknown>) => {
 };
 
 /** An administrator's request through the real route, with the deployed handler's refusal audit, on this file's database. */
-const viaRoute = <C extends RouteContract>(contract: C, run: (input: RouteInput<C>) => Promise<RouteAnswer<C>['body']>, action: string, target: (content: unknown, params: Record<string, string | undefined>) => string | null) => {
-  const call = routeCall(contract, run, { refused: auditRefusedWrite(action, ({ content, event }) => target(content, event.pathParameters ?? {}), async () => db) });
+const viaRoute = <C extends RouteContract>(
+  contract: C,
+  run: (input: RouteInput<C>) => Promise<RouteAnswer<C>['body']>,
+  action: string,
+  target: (content: unknown, params: Record<string, string | undefined>) => string | null,
+) => {
+  const call = routeCall(contract, run, {
+    refused: auditRefusedWrite(
+      action,
+      ({ content, event }) => target(content, event.pathParameters ?? {}),
+      async () => db,
+    ),
+  });
   return (request: RouteRequestParts) => call({ ...request, claims: { sub: 'prompt-admin', 'cognito:groups': '[admin]' } });
 };
 const bodyTarget = (content: unknown) => promptTarget(fieldOf(content, 'prompt_type'));
 const createVia = viaRoute(adminPromptCreateRoute, ({ body }) => createPromptVersion(db, actor, body), PROMPT_AUDIT.create, bodyTarget);
 const rollbackVia = viaRoute(adminPromptRollbackRoute, ({ body }) => rollbackPrompt(db, actor, body), PROMPT_AUDIT.rollback, bodyTarget);
-const updateVia = viaRoute(adminPromptUpdateRoute, ({ params, body }) => setPromptActive(db, actor, params.prompt_type, body), PROMPT_AUDIT.update, (_, params) => promptTarget(params.prompt_type));
-const historyVia = viaRoute(adminPromptHistoryRoute, ({ query }) => promptHistory(db, query), 'admin.prompt.history', () => null);
+const updateVia = viaRoute(
+  adminPromptUpdateRoute,
+  ({ params, body }) => setPromptActive(db, actor, params.prompt_type, body),
+  PROMPT_AUDIT.update,
+  (_, params) => promptTarget(params.prompt_type),
+);
+const historyVia = viaRoute(
+  adminPromptHistoryRoute,
+  ({ query }) => promptHistory(db, query),
+  'admin.prompt.history',
+  () => null,
+);
 const create = (body: unknown) => createVia({ body });
 const rollback = (body: unknown) => rollbackVia({ body });
 const setActive = (type: string | undefined, body: unknown) => updateVia({ params: { prompt_type: type }, body });
 const history = (query: Record<string, string | null | undefined>) =>
-  historyVia({ query: Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) });
+  historyVia({
+    query: Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+  });
 
 /** A valid new content for an analysis type: the seeded template with a marker line. */
 const content = (type: string, marker: string) => {
@@ -81,21 +119,40 @@ describe('rollback (acceptance)', () => {
 
     const after = await versionsOf(TYPE);
     expect(after.slice(0, 4)).toEqual(before); // history untouched, row for row
-    expect(after[4]).toMatchObject({ version: 5, system_prompt: before[0]!.system_prompt, user_prompt_template: before[0]!.user_prompt_template, restored_from_version: 1 });
+    expect(after[4]).toMatchObject({
+      version: 5,
+      system_prompt: before[0]!.system_prompt,
+      user_prompt_template: before[0]!.user_prompt_template,
+      restored_from_version: 1,
+    });
 
     const list = await history({ prompt_type: TYPE });
-    expect('versions' in list && list.versions.map((v) => [v.version, v.is_current, v.restored_from_version])).toEqual([[5, true, 1], [4, false, null], [3, false, null], [2, false, null], [1, false, null]]);
+    expect('versions' in list && list.versions.map((v) => [v.version, v.is_current, v.restored_from_version])).toEqual([
+      [5, true, 1],
+      [4, false, null],
+      [3, false, null],
+      [2, false, null],
+      [1, false, null],
+    ]);
     // generation now uses version 5, i.e. version 1's content
     expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 5, system_prompt: INITIAL_TEMPLATES[TYPE]!.system });
 
     const [audit] = await auditRows('admin.prompt.rollback');
-    expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, organization_id: actor.organizationId, target: `prompt:${TYPE}` });
+    expect(audit).toMatchObject({
+      outcome: 'success',
+      actor_user_id: actor.userId,
+      organization_id: actor.organizationId,
+      target: `prompt:${TYPE}`,
+    });
     expect(jsonColumn(audit!.detail)).toMatchObject({ version: 5, restored_from_version: 1, actor_subject: 'prompt-admin' });
   });
 
   test('restoring what the current version already holds is a 409 and creates nothing', async () => {
     const count = (await versionsOf(TYPE)).length;
-    expect(await refusal(rollback({ prompt_type: TYPE, version: 1 }))).toMatchObject({ status: 409, message: expect.stringContaining('current version 5') });
+    expect(await refusal(rollback({ prompt_type: TYPE, version: 1 }))).toMatchObject({
+      status: 409,
+      message: expect.stringContaining('current version 5'),
+    });
     expect(await versionsOf(TYPE)).toHaveLength(count);
     expect((await auditRows('admin.prompt.rollback')).at(-1)).toMatchObject({ outcome: 'failure' });
   });
@@ -111,7 +168,10 @@ describe('history list and one version with its diff', () => {
     if (!('versions' in list)) throw new Error('expected the list');
     expect(list).toMatchObject({ prompt_type: TYPE, is_active: true, current_version: 23, latest_version: 23, total_versions: 23 });
     expect(list.versions.map((v) => v.version)).toEqual(Array.from({ length: HISTORY_LIMIT }, (_, i) => 23 - i));
-    expect(list.versions[0]).toMatchObject({ preview: expect.stringMatching(/^edition 23 Investigation:/), created_by: { user_id: actor.userId } });
+    expect(list.versions[0]).toMatchObject({
+      preview: expect.stringMatching(/^edition 23 Investigation:/),
+      created_by: { user_id: actor.userId },
+    });
     expect(list.versions[0]).not.toHaveProperty('system_prompt');
     expect(list.versions[0]!.user_prompt_template_chars).toBe(content(TYPE, 'edition 23').user_prompt_template.length);
 
@@ -130,12 +190,23 @@ describe('history list and one version with its diff', () => {
     const detail = await history({ prompt_type: TYPE, version: '1' });
     if (!('diff' in detail)) throw new Error('expected one version');
     expect(detail).toMatchObject({
-      prompt_type: TYPE, version: 1, is_current: false, current_version: 23, created_by: null,
-      system_prompt: INITIAL_TEMPLATES[TYPE]!.system, user_prompt_template: INITIAL_TEMPLATES[TYPE]!.user,
+      prompt_type: TYPE,
+      version: 1,
+      is_current: false,
+      current_version: 23,
+      created_by: null,
+      system_prompt: INITIAL_TEMPLATES[TYPE]!.system,
+      user_prompt_template: INITIAL_TEMPLATES[TYPE]!.user,
     });
     expect(detail.diff).toMatchObject({ left_version: 1, right_version: 23, identical: false });
     expect(detail.diff.counts.system_prompt).toMatchObject({ added: 1, removed: 0, changed: 0 });
-    expect(detail.diff.system_prompt.at(-1)).toEqual({ kind: 'added', left_line_no: null, left: null, right_line_no: detail.diff.system_prompt.length, right: 'edition 23' });
+    expect(detail.diff.system_prompt.at(-1)).toEqual({
+      kind: 'added',
+      left_line_no: null,
+      left: null,
+      right_line_no: detail.diff.system_prompt.length,
+      right: 'edition 23',
+    });
     expect(detail.diff.user_prompt_template[0]).toMatchObject({ kind: 'added', right: 'edition 23' });
 
     const near = await history({ prompt_type: TYPE, version: '22' });
@@ -166,8 +237,10 @@ describe('history list and one version with its diff', () => {
   });
 
   test('a version beyond the latest is a 404 that says which versions exist', async () => {
-    expect(await refusal(history({ prompt_type: TYPE, version: '24' })))
-      .toMatchObject({ status: 404, message: expect.stringContaining('it has versions 1 to 23') });
+    expect(await refusal(history({ prompt_type: TYPE, version: '24' }))).toMatchObject({
+      status: 404,
+      message: expect.stringContaining('it has versions 1 to 23'),
+    });
   });
 });
 
@@ -177,7 +250,10 @@ describe('creating versions', () => {
   test('a valid version becomes current at once, stored with its author, and audited', async () => {
     const created = await create(content(TYPE, 'be brief'));
     expect(created).toMatchObject({ prompt_type: TYPE, version: 3, is_active: true, is_current: true, restored_from_version: null });
-    expect(await activeTemplate(db, TYPE)).toMatchObject({ version: 3, user_prompt_template: content(TYPE, 'be brief').user_prompt_template });
+    expect(await activeTemplate(db, TYPE)).toMatchObject({
+      version: 3,
+      user_prompt_template: content(TYPE, 'be brief').user_prompt_template,
+    });
     const audit = (await auditRows('admin.prompt.create')).at(-1)!;
     expect(audit).toMatchObject({ outcome: 'success', actor_user_id: actor.userId, target: `prompt:${TYPE}` });
     expect(jsonColumn(audit.detail)).toMatchObject({ version: 3, is_active: true });
@@ -187,8 +263,16 @@ describe('creating versions', () => {
     ['unknown prompt type', { ...content(TYPE, 'x'), prompt_type: 'analysis_timeline' }, 'prompt_type'],
     ['missing user template', { prompt_type: TYPE, system_prompt: 'x' }, 'user_prompt_template'],
     ['blank system prompt', { ...content(TYPE, 'x'), system_prompt: '   ' }, 'system_prompt'],
-    ['misspelt placeholder', { ...content(TYPE, 'x'), user_prompt_template: content(TYPE, 'x').user_prompt_template.replace('{{question}}', '{{questoin}}') }, 'user_prompt_template'],
-    ['no evidence placeholder', { ...content(TYPE, 'x'), user_prompt_template: 'Question: {{question}}{{regeneration}}' }, 'user_prompt_template'],
+    [
+      'misspelt placeholder',
+      { ...content(TYPE, 'x'), user_prompt_template: content(TYPE, 'x').user_prompt_template.replace('{{question}}', '{{questoin}}') },
+      'user_prompt_template',
+    ],
+    [
+      'no evidence placeholder',
+      { ...content(TYPE, 'x'), user_prompt_template: 'Question: {{question}}{{regeneration}}' },
+      'user_prompt_template',
+    ],
     ['too long', { ...content(TYPE, 'x'), system_prompt: 'x'.repeat(20_001) }, 'system_prompt'],
     ['unknown field', { ...content(TYPE, 'x'), is_active: false }, ''],
     ['not an object', 'hello', ''],
@@ -199,7 +283,7 @@ describe('creating versions', () => {
     expect(refused).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(refused.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
     expect(await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute()).toEqual(before);
-    const audit = (await auditRows('admin.prompt.create'));
+    const audit = await auditRows('admin.prompt.create');
     expect(audit).toHaveLength(audits + 1);
     expect(audit.at(-1)).toMatchObject({ outcome: 'failure', actor_user_id: actor.userId });
     expect(jsonColumn<{ error: { code: string } }>(audit.at(-1)!.detail)!.error.code).toBe('validation_failed');
@@ -258,9 +342,21 @@ describe('deactivating a type', () => {
     ['missing is_active', 400, TYPE, {}],
     ['other fields', 400, TYPE, { is_active: false, version: 2 }],
   ])('%s → %d, nothing switched, a failure audited', async (_, status, type, body) => {
-    const before = await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'is_active']).orderBy('prompt_type').orderBy('version').execute();
+    const before = await db
+      .selectFrom('prompt_templates')
+      .select(['prompt_type', 'version', 'is_active'])
+      .orderBy('prompt_type')
+      .orderBy('version')
+      .execute();
     expect(await refusal(setActive(type, body))).toMatchObject({ status });
-    expect(await db.selectFrom('prompt_templates').select(['prompt_type', 'version', 'is_active']).orderBy('prompt_type').orderBy('version').execute()).toEqual(before);
+    expect(
+      await db
+        .selectFrom('prompt_templates')
+        .select(['prompt_type', 'version', 'is_active'])
+        .orderBy('prompt_type')
+        .orderBy('version')
+        .execute(),
+    ).toEqual(before);
     expect((await auditRows('admin.prompt.update')).at(-1)).toMatchObject({ outcome: 'failure' });
   });
 });

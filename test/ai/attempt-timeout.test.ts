@@ -45,7 +45,11 @@ const clientsFor = (url: string) => {
     let c = clients.get(region);
     if (!c) {
       c = new BedrockRuntimeClient({
-        region, endpoint: url, maxAttempts: 1, requestHandler: new NodeHttpHandler(), credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
+        region,
+        endpoint: url,
+        maxAttempts: 1,
+        requestHandler: new NodeHttpHandler(),
+        credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
       });
       clients.set(region, c);
       made.push(c);
@@ -60,10 +64,15 @@ const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig =>
 const gatewayAt = (start: Date, url = standin.url, overrides: Partial<GatewayConfig> = {}) =>
   createAiGateway({ db, client: clientsFor(url), config: config(overrides), now: () => start, sleep: async () => undefined });
 
-const ask = { system: 'Answer in JSON.', prompt: '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice?' };
+const ask = {
+  system: 'Answer in JSON.',
+  prompt: '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice?',
+};
 
 const ledger = async () =>
-  (await db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome']).orderBy('id').execute()).map((r) => `${r.purpose}:${r.region}:${r.outcome}`);
+  (await db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome']).orderBy('id').execute()).map(
+    (r) => `${r.purpose}:${r.region}:${r.outcome}`,
+  );
 
 const timed = async <T>(fn: () => Promise<T>): Promise<{ value: T | unknown; ms: number }> => {
   const started = performance.now();
@@ -80,8 +89,13 @@ test('the defaults fit the functions: one primary and one fallback attempt insid
   expect(2 * 2 * ATTEMPT_TIMEOUT_DEFAULTS_MS.quality).toBeLessThanOrEqual(120_000 - 20_000);
   expect(parseAttemptTimeouts(undefined)).toEqual(ATTEMPT_TIMEOUT_DEFAULTS_MS);
   expect(parseAttemptTimeouts('2000')).toEqual({ analysis: 2000, quality: 2000, judge: 2000, embedding: 2000 });
-  expect(parseAttemptTimeouts('analysis=60000, embedding=5000')).toEqual({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS, analysis: 60_000, embedding: 5000 });
-  for (const bad of ['0', '-5', '1.5', 'fast', 'analysis=', 'speech=100', 'analysis=10=2']) expect(() => parseAttemptTimeouts(bad)).toThrow(/aiAttemptTimeoutMs/);
+  expect(parseAttemptTimeouts('analysis=60000, embedding=5000')).toEqual({
+    ...ATTEMPT_TIMEOUT_DEFAULTS_MS,
+    analysis: 60_000,
+    embedding: 5000,
+  });
+  for (const bad of ['0', '-5', '1.5', 'fast', 'analysis=', 'speech=100', 'analysis=10=2'])
+    expect(() => parseAttemptTimeouts(bad)).toThrow(/aiAttemptTimeoutMs/);
   expect(classifyFailure(new AiAttemptTimeoutError(5))).toBe('timeout');
   expect(classifyFailure({ name: 'TimeoutError' })).toBe('timeout');
   expect(classifyFailure({ name: 'ModelTimeoutException' })).toBe('retryable');
@@ -105,12 +119,20 @@ test('a hung primary: the attempt is aborted at the timeout and the fallback reg
   expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
   // one attempt in the hung region, not the retry budget: a hang costs one timeout
   expect(await ledger()).toEqual([`analysis:${PRIMARY}:timed_out`, `analysis:${FALLBACK}:ok`]);
-  const row = await db.selectFrom('ai_calls').select(['error_name', 'latency_ms']).where('outcome', '=', 'timed_out').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('ai_calls')
+    .select(['error_name', 'latency_ms'])
+    .where('outcome', '=', 'timed_out')
+    .executeTakeFirstOrThrow();
   expect(row.error_name).toBe('AiAttemptTimeoutError');
   expect(row.latency_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
   expect(row.latency_ms).toBeLessThan(TIMEOUT_MS + 200);
   expect(warn.mock.calls.map((c) => c[0])).toEqual(expect.arrayContaining(['[AI:Timeout]', '[AI:fallback]']));
-  expect(warn.mock.calls.find((c) => c[0] === '[AI:Timeout]')?.[1]).toMatchObject({ region: PRIMARY, purpose: 'analysis', timeoutMs: TIMEOUT_MS });
+  expect(warn.mock.calls.find((c) => c[0] === '[AI:Timeout]')?.[1]).toMatchObject({
+    region: PRIMARY,
+    purpose: 'analysis',
+    timeoutMs: TIMEOUT_MS,
+  });
   warn.mockRestore();
 });
 

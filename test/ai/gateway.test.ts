@@ -36,7 +36,10 @@ const client = (region: string) => {
   let c = clients.get(region);
   if (!c) {
     c = new BedrockRuntimeClient({
-      region, endpoint: standin.url, maxAttempts: 1, requestHandler: new NodeHttpHandler(),
+      region,
+      endpoint: standin.url,
+      maxAttempts: 1,
+      requestHandler: new NodeHttpHandler(),
       credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
     });
     clients.set(region, c);
@@ -50,13 +53,24 @@ const config = gatewayConfig;
 const gatewayAt = (start: Date, overrides: Partial<GatewayConfig> = {}) => {
   const clock = { now: start };
   const gateway = createAiGateway({ db, client, config: config(overrides), now: () => clock.now, sleep: async () => undefined });
-  return { gateway, clock, advance: (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); } };
+  return {
+    gateway,
+    clock,
+    advance: (ms: number) => {
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+  };
 };
 
-const ask = { system: 'Answer in JSON.', prompt: '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice?' };
+const ask = {
+  system: 'Answer in JSON.',
+  prompt: '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice?',
+};
 
 const ledger = async () =>
-  (await db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome']).orderBy('id').execute()).map((r) => `${r.purpose}:${r.region}:${r.outcome}`);
+  (await db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome']).orderBy('id').execute()).map(
+    (r) => `${r.purpose}:${r.region}:${r.outcome}`,
+  );
 
 test('failures are classified by name, status and network code', () => {
   expect(classifyFailure({ name: 'ThrottlingException' })).toBe('throttle');
@@ -95,7 +109,10 @@ test('a throttle storm on the primary: retries, then the fallback serves, [AI:fa
   expect(out.fellBack).toBe(true);
   expect(out.attempts).toBe(4);
   expect(await ledger()).toEqual([
-    `analysis:${PRIMARY}:throttled`, `analysis:${PRIMARY}:throttled`, `analysis:${PRIMARY}:throttled`, `analysis:${FALLBACK}:ok`,
+    `analysis:${PRIMARY}:throttled`,
+    `analysis:${PRIMARY}:throttled`,
+    `analysis:${PRIMARY}:throttled`,
+    `analysis:${FALLBACK}:ok`,
   ]);
   expect(warn.mock.calls.map((c) => c[0])).toContain('[AI:fallback]');
   warn.mockRestore();
@@ -158,7 +175,9 @@ test('both regions down: a typed failure after each region spent its budget', as
 });
 
 test('a validation error fails at once: no retry, no fallback', async () => {
-  const { gateway } = gatewayAt(new Date('2026-11-22T15:00:00Z'), { models: { ...DEFAULT_AI_MODELS, analysis: DEFAULT_AI_MODELS.embedding } });
+  const { gateway } = gatewayAt(new Date('2026-11-22T15:00:00Z'), {
+    models: { ...DEFAULT_AI_MODELS, analysis: DEFAULT_AI_MODELS.embedding },
+  });
   const fallbackBefore = standin.stats()[FALLBACK]?.total ?? 0;
   await expect(gateway.converse({ purpose: 'analysis', ...ask })).rejects.toBeInstanceOf(AiRequestError);
   expect(await ledger()).toEqual([`analysis:${PRIMARY}:error`]);
@@ -167,7 +186,9 @@ test('a validation error fails at once: no retry, no fallback', async () => {
 
 test('over quota, a request goes to the other region (not to be throttled), and waits when both are full', async () => {
   const clock = { now: new Date('2026-11-22T17:00:00Z') };
-  const sleep = async (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); };
+  const sleep = async (ms: number) => {
+    clock.now = new Date(clock.now.getTime() + ms);
+  };
   const gateway = createAiGateway({ db, client, config: config({ quotaMaxWaitMs: 120_000 }), now: () => clock.now, sleep });
   for (let i = 0; i < QUOTA_LIMIT; i++) expect(await reserve(db, { region: PRIMARY, now: clock.now })).toEqual({ granted: true });
   const primaryBefore = standin.stats()[PRIMARY]?.total ?? 0;
@@ -184,7 +205,9 @@ test('over quota, a request goes to the other region (not to be throttled), and 
 
 test('both regions full past the longest wait: QuotaExhaustedError with its retryAt (wait your turn), never "unavailable", and nothing sent', async () => {
   const clock = { now: new Date('2026-11-22T17:30:00Z') };
-  const sleep = async (ms: number) => { clock.now = new Date(clock.now.getTime() + ms); };
+  const sleep = async (ms: number) => {
+    clock.now = new Date(clock.now.getTime() + ms);
+  };
   const gateway = createAiGateway({ db, client, config: config({ quotaMaxWaitMs: 10_000 }), now: () => clock.now, sleep });
   const flooder = '00000000-0000-4000-8000-0000000000f1';
   for (const region of [PRIMARY, FALLBACK]) {

@@ -20,7 +20,10 @@ describe('parseModelId', () => {
     [SONNET, { kind: 'foundation', id: SONNET, model: SONNET }],
     ['amazon.titan-embed-text-v2:0', { kind: 'foundation', id: 'amazon.titan-embed-text-v2:0', model: 'amazon.titan-embed-text-v2:0' }],
     ['amazon.titan-embed-text-v1', { kind: 'foundation', id: 'amazon.titan-embed-text-v1', model: 'amazon.titan-embed-text-v1' }],
-    ['anthropic.claude-3-haiku-20240307-v1:0:200k', { kind: 'foundation', id: 'anthropic.claude-3-haiku-20240307-v1:0:200k', model: 'anthropic.claude-3-haiku-20240307-v1:0:200k' }],
+    [
+      'anthropic.claude-3-haiku-20240307-v1:0:200k',
+      { kind: 'foundation', id: 'anthropic.claude-3-haiku-20240307-v1:0:200k', model: 'anthropic.claude-3-haiku-20240307-v1:0:200k' },
+    ],
     [`us.${SONNET}`, { kind: 'profile', id: `us.${SONNET}`, geography: 'us', model: SONNET }],
     [`us-gov.${SONNET}`, { kind: 'profile', id: `us-gov.${SONNET}`, geography: 'us-gov', model: SONNET }],
     [`global.${SONNET}`, { kind: 'profile', id: `global.${SONNET}`, geography: 'global', model: SONNET }],
@@ -40,7 +43,9 @@ describe('parseModelId', () => {
     [`us.${SONNET} `, /wrong form/],
   ])('refuses %j, naming the accepted forms', (id, why) => {
     expect(() => parseModelId(id)).toThrow(why);
-    expect(() => parseModelId(id)).toThrow(/expected a foundation model id .* or a system inference profile id .*us, us-gov, ca, eu, jp, au, apac, global/);
+    expect(() => parseModelId(id)).toThrow(
+      /expected a foundation model id .* or a system inference profile id .*us, us-gov, ca, eu, jp, au, apac, global/,
+    );
   });
 
   test('the defaults are well-formed: current models through a US profile, embeddings in-region', () => {
@@ -106,28 +111,47 @@ describe('modelIdForRegion', () => {
   });
 
   test('a region with no profile of that kind is an error', () => {
-    expect(() => modelIdForRegion(`us.${SONNET}`, 'sa-east-1')).toThrow(/region sa-east-1 has no geographic inference profiles .*use a global\. profile/);
-    expect(() => modelIdForRegion(`global.${SONNET}`, 'us-gov-west-1')).toThrow(/only commercial AWS regions can call; us-gov-west-1 is not one/);
+    expect(() => modelIdForRegion(`us.${SONNET}`, 'sa-east-1')).toThrow(
+      /region sa-east-1 has no geographic inference profiles .*use a global\. profile/,
+    );
+    expect(() => modelIdForRegion(`global.${SONNET}`, 'us-gov-west-1')).toThrow(
+      /only commercial AWS regions can call; us-gov-west-1 is not one/,
+    );
     expect(() => modelIdForRegion('us.nope', 'us-east-1')).toThrow(/not a Bedrock model id/);
   });
 });
 
 describe('invocationResources: what IAM must allow', () => {
   test('a foundation id: its model in the calling region', () => {
-    expect(invocationResources('amazon.titan-embed-text-v2:0', 'us-west-2'))
-      .toEqual({ model: 'amazon.titan-embed-text-v2:0', foundationModelRegions: ['us-west-2'], regionlessFoundationModel: false });
+    expect(invocationResources('amazon.titan-embed-text-v2:0', 'us-west-2')).toEqual({
+      model: 'amazon.titan-embed-text-v2:0',
+      foundationModelRegions: ['us-west-2'],
+      regionlessFoundationModel: false,
+    });
   });
 
   test("a geographic profile: the region's profile, and the model in every destination region", () => {
-    expect(invocationResources(`us.${SONNET}`, 'us-east-1'))
-      .toEqual({ profile: `us.${SONNET}`, model: SONNET, foundationModelRegions: GEOGRAPHY_REGIONS.us, regionlessFoundationModel: false });
+    expect(invocationResources(`us.${SONNET}`, 'us-east-1')).toEqual({
+      profile: `us.${SONNET}`,
+      model: SONNET,
+      foundationModelRegions: GEOGRAPHY_REGIONS.us,
+      regionlessFoundationModel: false,
+    });
     // re-prefixed for the region it is called from
-    expect(invocationResources(`us.${SONNET}`, 'eu-central-1'))
-      .toEqual({ profile: `eu.${SONNET}`, model: SONNET, foundationModelRegions: GEOGRAPHY_REGIONS.eu, regionlessFoundationModel: false });
+    expect(invocationResources(`us.${SONNET}`, 'eu-central-1')).toEqual({
+      profile: `eu.${SONNET}`,
+      model: SONNET,
+      foundationModelRegions: GEOGRAPHY_REGIONS.eu,
+      regionlessFoundationModel: false,
+    });
   });
 
   test('a global profile: the profile and model in the calling region, and the region-less model', () => {
-    expect(invocationResources(`global.${SONNET}`, 'us-west-2'))
-      .toEqual({ profile: `global.${SONNET}`, model: SONNET, foundationModelRegions: ['us-west-2'], regionlessFoundationModel: true });
+    expect(invocationResources(`global.${SONNET}`, 'us-west-2')).toEqual({
+      profile: `global.${SONNET}`,
+      model: SONNET,
+      foundationModelRegions: ['us-west-2'],
+      regionlessFoundationModel: true,
+    });
   });
 });

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import {
-  acquire, decide, decideFair, inWindow, NO_TENANT, QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve, retryAtFor, stampFor, type Sleep,
+  acquire,
+  decide,
+  decideFair,
+  inWindow,
+  NO_TENANT,
+  QUOTA_LIMIT,
+  QUOTA_WINDOW_MS,
+  QuotaExhaustedError,
+  reserve,
+  retryAtFor,
+  stampFor,
+  type Sleep,
   type WindowRow,
 } from '#core/ai/quota';
 import { testEngine, useTestDatabase } from '../support/db';
@@ -106,17 +117,23 @@ describe('fair shares of the window (pure)', () => {
   });
 
   test('property: whatever the arrivals and tenants, no window holds more grants than the limit', () => {
-    fc.assert(fc.property(fc.array(fc.record({ t: fc.integer({ min: 0, max: 3 * W }), tenant: fc.constantFrom('a', 'b', 'c') }), { maxLength: 120 }), (arrivals) => {
-      const rows: WindowRow[] = [];
-      const limit = 6;
-      for (const { t, tenant } of [...arrivals].sort((x, y) => x.t - y.t)) {
-        const live = rows.filter((r) => r.at.getTime() > t - W);
-        const d = decideFair(live, at(t), tenant, limit, W);
-        if (d.granted) rows.push({ at: d.at, tenant, granted: true });
-        else if ('markWaiting' in d) rows.push({ at: at(t), tenant, granted: false });
-      }
-      expect(maxInAnyWindow(rows.filter((r) => r.granted).map((r) => r.at.getTime() - T0))).toBeLessThanOrEqual(limit);
-    }), { numRuns: 200, seed: 14 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ t: fc.integer({ min: 0, max: 3 * W }), tenant: fc.constantFrom('a', 'b', 'c') }), { maxLength: 120 }),
+        (arrivals) => {
+          const rows: WindowRow[] = [];
+          const limit = 6;
+          for (const { t, tenant } of [...arrivals].sort((x, y) => x.t - y.t)) {
+            const live = rows.filter((r) => r.at.getTime() > t - W);
+            const d = decideFair(live, at(t), tenant, limit, W);
+            if (d.granted) rows.push({ at: d.at, tenant, granted: true });
+            else if ('markWaiting' in d) rows.push({ at: at(t), tenant, granted: false });
+          }
+          expect(maxInAnyWindow(rows.filter((r) => r.granted).map((r) => r.at.getTime() - T0))).toBeLessThanOrEqual(limit);
+        },
+      ),
+      { numRuns: 200, seed: 14 },
+    );
   });
 });
 
@@ -139,7 +156,9 @@ describe(`quota on ${testEngine()}`, () => {
   });
 
   const history = async (region: string): Promise<number[]> => {
-    const { rows } = await sql<{ reserved_at: Date }>`select reserved_at from quota_history where region = ${region} order by reserved_at`.execute(db);
+    const { rows } = await sql<{
+      reserved_at: Date;
+    }>`select reserved_at from quota_history where region = ${region} order by reserved_at`.execute(db);
     return rows.map((r) => r.reserved_at.getTime() - T0);
   };
 
@@ -153,20 +172,28 @@ describe(`quota on ${testEngine()}`, () => {
     expect(await reserve(db, { region: PRIMARY, now: at(W) })).toEqual({ granted: false, retryAt: at(100 + W) });
     expect(await reserve(db, { region: PRIMARY, now: at(100 + W) })).toEqual({ granted: true });
     // housekeeping: the two stamps that left the window are gone
-    const left = await db.selectFrom('ai_quota_reservations').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const left = await db
+      .selectFrom('ai_quota_reservations')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(QUOTA_LIMIT);
   });
 
   test('fair shares: organization A fills the window; B waits (marked), then takes the freed slots before A', async () => {
     const A = '00000000-0000-4000-8000-00000000000a';
     const B = '00000000-0000-4000-8000-00000000000b';
-    for (let i = 0; i < QUOTA_LIMIT; i++) expect(await reserve(db, { region: PRIMARY, organizationId: A, now: at(i * 100) })).toEqual({ granted: true });
+    for (let i = 0; i < QUOTA_LIMIT; i++)
+      expect(await reserve(db, { region: PRIMARY, organizationId: A, now: at(i * 100) })).toEqual({ granted: true });
     expect(await reserve(db, { region: PRIMARY, organizationId: B, now: at(10_000) })).toEqual({ granted: false, retryAt: at(W) });
     // A's oldest stamps leave the window: the freed slots are B's (owed its share of 25), not A's
     const later = at(W + 250); // stamps at 0, 100, 200 have left
     expect(await reserve(db, { region: PRIMARY, organizationId: A, now: later })).toMatchObject({ granted: false, overShare: true });
     for (let i = 0; i < 3; i++) expect(await reserve(db, { region: PRIMARY, organizationId: B, now: later })).toEqual({ granted: true });
-    const rows = await db.selectFrom('ai_quota_reservations').select(['organization_id', 'granted']).where('organization_id', '=', B).execute();
+    const rows = await db
+      .selectFrom('ai_quota_reservations')
+      .select(['organization_id', 'granted'])
+      .where('organization_id', '=', B)
+      .execute();
     expect(rows.filter((r) => !r.granted)).toHaveLength(1);
     expect(rows.filter((r) => r.granted)).toHaveLength(3);
     expect(maxInAnyWindow(await history(PRIMARY))).toBeLessThanOrEqual(QUOTA_LIMIT);
@@ -185,7 +212,9 @@ describe(`quota on ${testEngine()}`, () => {
     const refused = acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: A, now: clock.now, sleep: clock.sleep, maxWaitMs: 60_000 });
     await expect(refused).rejects.toMatchObject({ name: 'QuotaExhaustedError', retryAt: at(23 * 100 + W) });
     expect(clock.slept).toEqual([]);
-    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: B, now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(PRIMARY);
+    expect(await acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: B, now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(
+      PRIMARY,
+    );
   });
 
   test('regions are independent', async () => {
@@ -238,7 +267,7 @@ describe(`quota on ${testEngine()}`, () => {
   test('concurrency: out-of-order parallel callers (clocks disagree) never exceed the limit in any window', async () => {
     // 150 callers with request times over 90 s, started at once in a shuffled order, so the lock is
     // taken out of time order (on PGlite in this order; on PostgreSQL in whatever order the server picks).
-    const times = Array.from({ length: 150 }, (_, i) => (i * 37 % 150) * 600);
+    const times = Array.from({ length: 150 }, (_, i) => ((i * 37) % 150) * 600);
     const results = await Promise.all(times.map((t) => reserve(db, { region: PRIMARY, now: at(t) })));
     const stamps = await history(PRIMARY);
     expect(stamps.length).toBe(results.filter((r) => r.granted).length);
@@ -251,9 +280,13 @@ describe(`quota on ${testEngine()}`, () => {
     const arrivals = [0, 20_000, 40_000, 50_000].flatMap((t) => Array<number>(QUOTA_LIMIT).fill(t));
     const time = new SimulatedTime(T0);
     let waited = 0;
-    const sleep: Sleep = (ms) => { waited++; return time.sleep(ms); };
-    const calls = arrivals.map((arrival) => time.spawn(arrival, () =>
-      acquire(db, { regions: [PRIMARY, FALLBACK], now: time.now, sleep, maxWaitMs: 60_000 })));
+    const sleep: Sleep = (ms) => {
+      waited++;
+      return time.sleep(ms);
+    };
+    const calls = arrivals.map((arrival) =>
+      time.spawn(arrival, () => acquire(db, { regions: [PRIMARY, FALLBACK], now: time.now, sleep, maxWaitMs: 60_000 })),
+    );
     time.start();
     const served = await Promise.all(calls);
 

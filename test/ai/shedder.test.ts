@@ -1,6 +1,12 @@
 import { ENV } from '#core/config';
 import {
-  guardAgainstShedding, isHot, QualityShedError, recordThrottle, shedderDisabled, shedderStatus, shouldShed,
+  guardAgainstShedding,
+  isHot,
+  QualityShedError,
+  recordThrottle,
+  shedderDisabled,
+  shedderStatus,
+  shouldShed,
 } from '#core/ai/shedder';
 import type { AiPurpose } from '#core/db/schema';
 import { logger } from '#core/logger';
@@ -55,14 +61,22 @@ describe(`shedder on ${testEngine()}`, () => {
   const guard = (purpose: AiPurpose, seconds: number, disabled = false) =>
     guardAgainstShedding(db, { purpose, now: at(seconds), disabled, region: PRIMARY, modelId: MODEL, analysisId: undefined });
   const ledger = (outcome: 'throttled' | 'shed') =>
-    db.selectFrom('ai_calls').select(['purpose', 'region', 'model_id', 'error_name', 'created_at']).where('outcome', '=', outcome)
-      .orderBy('id').execute();
+    db
+      .selectFrom('ai_calls')
+      .select(['purpose', 'region', 'model_id', 'error_name', 'created_at'])
+      .where('outcome', '=', outcome)
+      .orderBy('id')
+      .execute();
   const markers = (marker: string) => warn.mock.calls.filter(([message]) => message === marker);
 
   test('recordThrottle writes the ledger row and logs [AI:Throttle] with region and purpose', async () => {
     await recordThrottle(db, { region: FALLBACK, purpose: 'quality', modelId: MODEL, at: at(5), errorName: 'RateLimitError' });
-    expect(await ledger('throttled')).toEqual([{ purpose: 'quality', region: FALLBACK, model_id: MODEL, error_name: 'RateLimitError', created_at: at(5) }]);
-    expect(markers('[AI:Throttle]')).toEqual([['[AI:Throttle]', expect.objectContaining({ region: FALLBACK, purpose: 'quality', modelId: MODEL })]]);
+    expect(await ledger('throttled')).toEqual([
+      { purpose: 'quality', region: FALLBACK, model_id: MODEL, error_name: 'RateLimitError', created_at: at(5) },
+    ]);
+    expect(markers('[AI:Throttle]')).toEqual([
+      ['[AI:Throttle]', expect.objectContaining({ region: FALLBACK, purpose: 'quality', modelId: MODEL })],
+    ]);
   });
 
   test('3 throttles in the window: not hot, quality calls go ahead', async () => {
@@ -80,8 +94,12 @@ describe(`shedder on ${testEngine()}`, () => {
     const shed = guard('quality', 40);
     await expect(shed).rejects.toBeInstanceOf(QualityShedError);
     await expect(shed).rejects.toMatchObject({ name: 'QualityShedError', recentThrottles: 4 });
-    expect(await ledger('shed')).toEqual([{ purpose: 'quality', region: PRIMARY, model_id: MODEL, error_name: 'QualityShedError', created_at: at(40) }]);
-    expect(markers('[AI:Shed]')).toEqual([['[AI:Shed]', expect.objectContaining({ purpose: 'quality', region: PRIMARY, recentThrottles: 4 })]]);
+    expect(await ledger('shed')).toEqual([
+      { purpose: 'quality', region: PRIMARY, model_id: MODEL, error_name: 'QualityShedError', created_at: at(40) },
+    ]);
+    expect(markers('[AI:Shed]')).toEqual([
+      ['[AI:Shed]', expect.objectContaining({ purpose: 'quality', region: PRIMARY, recentThrottles: 4 })],
+    ]);
 
     await expect(guard('analysis', 40)).resolves.toBeUndefined();
     await expect(guard('embedding', 40)).resolves.toBeUndefined();

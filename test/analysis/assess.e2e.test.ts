@@ -25,9 +25,14 @@ const call = (body: unknown, token: string | undefined = tokens.northwind) => e2
 beforeAll(async () => {
   twin = e2e.twin;
   [tokens.northwind, tokens.harbor, tokens.admin] = await Promise.all([
-    e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor), e2e.token('admin'),
+    e2e.token('investigator'),
+    e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
+    e2e.token('admin'),
   ]);
-  const investigation = (await e2e.call('GET', `/api/investigations/${NORTHWIND}`, tokens.northwind)).body as { questions: typeof questions; topics: { topic_id: string }[] };
+  const investigation = (await e2e.call('GET', `/api/investigations/${NORTHWIND}`, tokens.northwind)).body as {
+    questions: typeof questions;
+    topics: { topic_id: string }[];
+  };
   questions = investigation.questions;
   topicId = investigation.topics[0]!.topic_id;
 });
@@ -75,7 +80,7 @@ test('topic and summary analyses: no linked count', async () => {
   }
 });
 
-test("an investigator of another organization gets 404, as for a missing investigation", async () => {
+test('an investigator of another organization gets 404, as for a missing investigation', async () => {
   const res = await call({ investigation_id: NORTHWIND, analysis_type: 'summary' }, tokens.harbor);
   expect(res.status).toBe(404);
   expect(res.body.error).toEqual({ code: 'not_found', message: 'The investigation was not found.' });
@@ -101,10 +106,16 @@ test('bad input: 400 naming the field', async () => {
 
 test('an investigation with zero evidence: the blocking message, and generation may not proceed', async () => {
   const db = twin.database.db;
-  const { id } = await db.insertInto('investigations')
-    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, title: 'Just opened' }).returning('id').executeTakeFirstOrThrow();
-  const { id: questionId } = await db.insertInto('questions').values({ investigation_id: id, text: 'What happened?' })
-    .returning('id').executeTakeFirstOrThrow();
+  const { id } = await db
+    .insertInto('investigations')
+    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, title: 'Just opened' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { id: questionId } = await db
+    .insertInto('questions')
+    .values({ investigation_id: id, text: 'What happened?' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const res = await call({ investigation_id: id, analysis_type: 'question', question_id: questionId });
   expect(res.status).toBe(200);
   expect(res.body).toEqual({

@@ -18,9 +18,17 @@ import { useTestDatabase } from '../support/db';
 const db = useTestDatabase();
 
 const ids = {
-  org: '', otherOrg: '',
-  empty: '', backgroundOnly: '', full: '', theirs: '',
-  linkedQuestion: '', unlinkedQuestion: '', emptyQuestion: '', theirQuestion: '', topic: '',
+  org: '',
+  otherOrg: '',
+  empty: '',
+  backgroundOnly: '',
+  full: '',
+  theirs: '',
+  linkedQuestion: '',
+  unlinkedQuestion: '',
+  emptyQuestion: '',
+  theirQuestion: '',
+  topic: '',
 };
 
 const investigation = async (organizationId: string, title: string) =>
@@ -28,17 +36,36 @@ const investigation = async (organizationId: string, title: string) =>
 const question = async (investigationId: string, text: string) =>
   (await db.insertInto('questions').values({ investigation_id: investigationId, text }).returning('id').executeTakeFirstOrThrow()).id;
 const evidence = async (investigationId: string, title: string, content: string) =>
-  (await db.insertInto('evidence_items').values({ investigation_id: investigationId, title, content }).returning('id').executeTakeFirstOrThrow()).id;
+  (
+    await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: investigationId, title, content })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 const backgroundDoc = async (investigationId: string, title: string, included: boolean) => {
-  await db.insertInto('background_documents').values({
-    investigation_id: investigationId, title, file_name: `${title}.txt`, content_type: 'text/plain',
-    storage_key: `background/${randomUUID()}`, included_for_ai: included,
-  }).execute();
+  await db
+    .insertInto('background_documents')
+    .values({
+      investigation_id: investigationId,
+      title,
+      file_name: `${title}.txt`,
+      content_type: 'text/plain',
+      storage_key: `background/${randomUUID()}`,
+      included_for_ai: included,
+    })
+    .execute();
 };
 const attachment = async (evidenceItemId: string, fileName: string) => {
-  await db.insertInto('attachments').values({
-    evidence_item_id: evidenceItemId, file_name: fileName, content_type: 'application/pdf', storage_key: `attachments/${randomUUID()}`,
-  }).execute();
+  await db
+    .insertInto('attachments')
+    .values({
+      evidence_item_id: evidenceItemId,
+      file_name: fileName,
+      content_type: 'application/pdf',
+      storage_key: `attachments/${randomUUID()}`,
+    })
+    .execute();
 };
 
 beforeAll(async () => {
@@ -56,8 +83,13 @@ beforeAll(async () => {
   ids.full = await investigation(ids.org, 'Full');
   ids.linkedQuestion = await question(ids.full, 'Who approved the invoices?');
   ids.unlinkedQuestion = await question(ids.full, 'Was anyone else involved?');
-  ids.topic = (await db.insertInto('topics').values({ investigation_id: ids.full, title: 'Approvals', description: 'Who signed what' })
-    .returning('id').executeTakeFirstOrThrow()).id;
+  ids.topic = (
+    await db
+      .insertInto('topics')
+      .values({ investigation_id: ids.full, title: 'Approvals', description: 'Who signed what' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const a = await evidence(ids.full, 'Email', 'Please approve invoice 1042.');
   const b = await evidence(ids.full, 'Interview', 'The clerk said the manager approved it.');
   await evidence(ids.full, 'Ledger note', 'Paid on 3 May.');
@@ -65,10 +97,13 @@ beforeAll(async () => {
   await attachment(a, 'invoice-1042.pdf');
   await attachment(a, 'approval.pdf');
   await attachment(scan, 'scan.pdf');
-  await db.insertInto('evidence_question_links').values([
-    { evidence_item_id: a, question_id: ids.linkedQuestion },
-    { evidence_item_id: b, question_id: ids.linkedQuestion },
-  ]).execute();
+  await db
+    .insertInto('evidence_question_links')
+    .values([
+      { evidence_item_id: a, question_id: ids.linkedQuestion },
+      { evidence_item_id: b, question_id: ids.linkedQuestion },
+    ])
+    .execute();
   await backgroundDoc(ids.full, 'Procurement policy', true);
   await backgroundDoc(ids.full, 'Delegation of authority', true);
   await backgroundDoc(ids.full, 'Old policy (superseded)', false);
@@ -95,7 +130,9 @@ describe('assessEvidence', () => {
       expect(result.source_breakdown).toEqual({ content: 0, attachments: 0, background_docs: 0 });
       expect(result.background_documents).toEqual({ count: 0, included: false, included_count: 0 });
     }
-    expect((await assessEvidence(db, { investigationId: ids.empty, analysisType: 'question', questionId: ids.emptyQuestion })).linked_evidence).toBe(0);
+    expect(
+      (await assessEvidence(db, { investigationId: ids.empty, analysisType: 'question', questionId: ids.emptyQuestion })).linked_evidence,
+    ).toBe(0);
   });
 
   test('background documents alone are not evidence: still blocking, and the message says why', async () => {
@@ -147,7 +184,11 @@ describe('assessEvidence', () => {
       expect(result.background_documents).toEqual({ count: 3, included: false, included_count: 0 });
       expect(result.source_breakdown.background_docs).toBe(0);
     } finally {
-      await db.updateTable('background_documents').set({ included_for_ai: true }).where('title', 'in', ['Procurement policy', 'Delegation of authority']).execute();
+      await db
+        .updateTable('background_documents')
+        .set({ included_for_ai: true })
+        .where('title', 'in', ['Procurement policy', 'Delegation of authority'])
+        .execute();
     }
   });
 
@@ -158,9 +199,14 @@ describe('assessEvidence', () => {
 
 describe('generationRefusal', () => {
   test('evidence first, then an active template; null when both hold', () => {
-    expect(generationRefusal({ blocking: 'none', promptType: 'analysis_gap', promptActive: false })).toEqual({ reason: 'no_evidence', message: 'none' });
-    expect(generationRefusal({ blocking: null, promptType: 'analysis_gap', promptActive: false }))
-      .toEqual({ reason: 'prompt_inactive', message: promptUnavailableMessage('analysis_gap') });
+    expect(generationRefusal({ blocking: 'none', promptType: 'analysis_gap', promptActive: false })).toEqual({
+      reason: 'no_evidence',
+      message: 'none',
+    });
+    expect(generationRefusal({ blocking: null, promptType: 'analysis_gap', promptActive: false })).toEqual({
+      reason: 'prompt_inactive',
+      message: promptUnavailableMessage('analysis_gap'),
+    });
     expect(generationRefusal({ blocking: null, promptType: 'analysis_gap', promptActive: true })).toBeNull();
   });
 });
@@ -170,7 +216,10 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
     db.updateTable('prompt_templates').set({ is_active: isActive }).where('prompt_type', '=', promptType).execute();
   /** create's refusal of the same selection, as its 409 carries it */
   const createRefusal = async (request: object) => {
-    const error = await assertCanGenerate(db, ids.org, parseBodyWith(analysisCreateRoute, request)).then(() => undefined, (e: unknown) => e);
+    const error = await assertCanGenerate(db, ids.org, parseBodyWith(analysisCreateRoute, request)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     const { status, message, details } = error as ApiError;
     return { status, message, details };
@@ -184,63 +233,98 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
       expect(result).toMatchObject({ total_evidence: 4, blocking: null, refusal, can_generate: false });
       expect(refusal.message).toMatch(/analysis_gap is deactivated; an administrator must activate a version/);
       expect(assessmentSchema.parse(result)).toEqual(result);
-      expect(await createRefusal({ investigation_id: ids.full, analysis_type: 'gap' }))
-        .toEqual({ status: 409, message: refusal.message, details: { reason: 'prompt_inactive' } });
+      expect(await createRefusal({ investigation_id: ids.full, analysis_type: 'gap' })).toEqual({
+        status: 409,
+        message: refusal.message,
+        details: { reason: 'prompt_inactive' },
+      });
 
       // no evidence is reported first: adding evidence is the investigator's to do, the template an administrator's
       const empty = await assessEvidence(db, { investigationId: ids.empty, analysisType: 'gap' });
       expect(empty.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
-      expect(await createRefusal({ investigation_id: ids.empty, analysis_type: 'gap' }))
-        .toEqual({ status: 409, message: BLOCKING_NO_EVIDENCE, details: { reason: 'no_evidence' } });
+      expect(await createRefusal({ investigation_id: ids.empty, analysis_type: 'gap' })).toEqual({
+        status: 409,
+        message: BLOCKING_NO_EVIDENCE,
+        details: { reason: 'no_evidence' },
+      });
 
       expect((await assessEvidence(db, { investigationId: ids.full, analysisType: 'summary' })).can_generate).toBe(true);
     } finally {
       await setActive('analysis_gap', true);
     }
-    expect(await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' })).toMatchObject({ refusal: null, can_generate: true });
+    expect(await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' })).toMatchObject({
+      refusal: null,
+      can_generate: true,
+    });
   });
 });
 
 describe('resolveSelection', () => {
   const notFoundMessage = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => undefined, (e: unknown) => e);
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(404);
     return (error as ApiError).message;
   };
 
   test('loads the investigation with its question or topic', async () => {
-    const q = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'question', question_id: ids.linkedQuestion }));
+    const q = await resolveSelection(
+      db,
+      ids.org,
+      parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'question', question_id: ids.linkedQuestion }),
+    );
     expect(q).toEqual({
       investigation: { id: ids.full, organization_id: ids.org, title: 'Full' },
       question: { id: ids.linkedQuestion, text: 'Who approved the invoices?' },
     });
-    const t = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'topic', topic_id: ids.topic }));
+    const t = await resolveSelection(
+      db,
+      ids.org,
+      parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'topic', topic_id: ids.topic }),
+    );
     expect(t.topic).toEqual({ id: ids.topic, title: 'Approvals', description: 'Who signed what' });
     expect(t.question).toBeUndefined();
-    const s = await resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'summary' }));
+    const s = await resolveSelection(
+      db,
+      ids.org,
+      parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'summary' }),
+    );
     expect(s).toEqual({ investigation: { id: ids.full, organization_id: ids.org, title: 'Full' } });
   });
 
   test("another organization's investigation is not found, exactly like a missing one", async () => {
-    const theirs = notFoundMessage(resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.theirs, analysis_type: 'summary' })));
-    const missing = notFoundMessage(resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: randomUUID(), analysis_type: 'summary' })));
+    const theirs = notFoundMessage(
+      resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: ids.theirs, analysis_type: 'summary' })),
+    );
+    const missing = notFoundMessage(
+      resolveSelection(db, ids.org, parseBodyWith(analysisCreateRoute, { investigation_id: randomUUID(), analysis_type: 'summary' })),
+    );
     expect(await theirs).toBe('The investigation was not found.');
     expect(await missing).toBe('The investigation was not found.');
     // and the other way round
-    expect(await notFoundMessage(resolveSelection(db, ids.otherOrg, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'gap' }))))
-      .toBe('The investigation was not found.');
+    expect(
+      await notFoundMessage(
+        resolveSelection(db, ids.otherOrg, parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, analysis_type: 'gap' })),
+      ),
+    ).toBe('The investigation was not found.');
   });
 
   test('a question or topic must belong to the selected investigation', async () => {
     const request = (body: object) => parseBodyWith(analysisCreateRoute, { investigation_id: ids.full, ...body });
-    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: randomUUID() }))))
-      .toBe('The question was not found.');
-    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: ids.emptyQuestion }))))
-      .toBe('The question was not found.');
-    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'topic', topic_id: randomUUID() }))))
-      .toBe('The topic was not found.');
-    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'topic', topic_id: ids.linkedQuestion }))))
-      .toBe('The topic was not found.');
+    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: randomUUID() })))).toBe(
+      'The question was not found.',
+    );
+    expect(
+      await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'question', question_id: ids.emptyQuestion }))),
+    ).toBe('The question was not found.');
+    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'topic', topic_id: randomUUID() })))).toBe(
+      'The topic was not found.',
+    );
+    expect(await notFoundMessage(resolveSelection(db, ids.org, request({ analysis_type: 'topic', topic_id: ids.linkedQuestion })))).toBe(
+      'The topic was not found.',
+    );
   });
 });

@@ -9,11 +9,14 @@ import { functionEnvironments, synthesized } from '../support/synth';
 
 test('retrievalMinSimilarity goes to the generation worker only; without it, no function has the variable', () => {
   const env = functionEnvironments('retrievalFloor');
-  for (const fn of functions) expect([fn.id, env.get(fn.id)!.RETRIEVAL_MIN_SIMILARITY]).toEqual([fn.id, fn.id === 'generation-worker' ? '0.15' : undefined]);
+  for (const fn of functions)
+    expect([fn.id, env.get(fn.id)!.RETRIEVAL_MIN_SIMILARITY]).toEqual([fn.id, fn.id === 'generation-worker' ? '0.15' : undefined]);
   const defaults = functionEnvironments('dev');
   for (const fn of functions) expect(defaults.get(fn.id)!.RETRIEVAL_MIN_SIMILARITY).toBeUndefined();
 });
 
 test('a floor outside 0–1 fails the synth', () => {
-  expect(() => synthesized('retrievalFloorOutOfRange')).toThrow(/retrievalMinSimilarity: the retrieval similarity floor must be a number from 0 to 1, got '1.5'/);
+  expect(() => synthesized('retrievalFloorOutOfRange')).toThrow(
+    /retrievalMinSimilarity: the retrieval similarity floor must be a number from 0 to 1, got '1.5'/,
+  );
 });

@@ -30,7 +30,11 @@ const questions = async (): Promise<{ question_id: string; text: string; linked_
   (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions;
 
 const generate = async (questionId: string) => {
-  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: questionId });
+  const created = await call('POST', '/api/analysis', investigator, {
+    investigation_id: INVESTIGATION,
+    analysis_type: 'question',
+    question_id: questionId,
+  });
   expect(created.status).toBe(202);
   const analysis = await e2e.pollUntilGenerated(created.body.analysis_id, investigator);
   expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(analysis.generation_status);
@@ -51,7 +55,11 @@ describe('GET /api/investigations/{investigation_id}/evidence', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await call('GET', `/api/investigations/${INVESTIGATION}/evidence?limit=20${cursor ? `&cursor=${cursor}` : ''}`, investigator);
+      const res = await call(
+        'GET',
+        `/api/investigations/${INVESTIGATION}/evidence?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
+        investigator,
+      );
       expect(res.status).toBe(200);
       expect(investigationEvidenceRoute.response.safeParse(res.body).success).toBe(true);
       expect(res.body.items.length).toBeLessThanOrEqual(20);
@@ -64,16 +72,34 @@ describe('GET /api/investigations/{investigation_id}/evidence', () => {
     const db = e2e.twin.database.db;
     const evidence = items.filter((i) => i.kind === 'evidence_item');
     const documents = items.filter((i) => i.kind === 'background_document');
-    const counts = await db.selectFrom('investigations').select(['evidence_count', 'attachment_count']).where('id', '=', INVESTIGATION).executeTakeFirstOrThrow();
+    const counts = await db
+      .selectFrom('investigations')
+      .select(['evidence_count', 'attachment_count'])
+      .where('id', '=', INVESTIGATION)
+      .executeTakeFirstOrThrow();
     expect(evidence).toHaveLength(counts.evidence_count);
     expect(evidence.flatMap((e) => e.attachments)).toHaveLength(counts.attachment_count);
     expect(items.indexOf(documents[0]!)).toBe(evidence.length); // evidence items first
-    const storedDocuments = await db.selectFrom('background_documents').select(['id', 'included_for_ai']).where('investigation_id', '=', INVESTIGATION).execute();
-    expect(documents.map((d) => [d.background_document_id, d.included]).sort()).toEqual(storedDocuments.map((d) => [d.id, d.included_for_ai]).sort());
+    const storedDocuments = await db
+      .selectFrom('background_documents')
+      .select(['id', 'included_for_ai'])
+      .where('investigation_id', '=', INVESTIGATION)
+      .execute();
+    expect(documents.map((d) => [d.background_document_id, d.included]).sort()).toEqual(
+      storedDocuments.map((d) => [d.id, d.included_for_ai]).sort(),
+    );
 
     const invoice = evidence.flatMap((e) => e.attachments).find((a) => a.file_name === 'invoice_BIS-1041.txt')!;
-    expect(await openLink(invoice.view_path)).toMatchObject({ kind: 'attachment', id: invoice.attachment_id, file_name: invoice.file_name, size_bytes: invoice.size_bytes });
-    expect(await openLink(documents[0]!.view_path)).toMatchObject({ kind: 'background_document', id: documents[0]!.background_document_id });
+    expect(await openLink(invoice.view_path)).toMatchObject({
+      kind: 'attachment',
+      id: invoice.attachment_id,
+      file_name: invoice.file_name,
+      size_bytes: invoice.size_bytes,
+    });
+    expect(await openLink(documents[0]!.view_path)).toMatchObject({
+      kind: 'background_document',
+      id: documents[0]!.background_document_id,
+    });
   });
 
   test("another organization's investigation is not found; bad paging is a 400; no token is a 401", async () => {
@@ -116,11 +142,17 @@ describe('GET /api/analysis/{analysis_id}/retrieval/{chunk_id}', () => {
     expect(attachment).toBeDefined();
     const opened = (await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${attachment.chunk_id}`, investigator)).body;
     expect(opened.chunk.attachment_id).toBe(attachment.attachment_id);
-    expect(await openLink(`/api/storage/view?attachment_id=${attachment.attachment_id}`)).toMatchObject({ file_name: attachment.attachment_file_name });
+    expect(await openLink(`/api/storage/view?attachment_id=${attachment.attachment_id}`)).toMatchObject({
+      file_name: attachment.attachment_file_name,
+    });
   });
 
   test("a chunk not among the analysis's retrieval, or another organization's caller: 404; a malformed id: 400", async () => {
-    const other = await e2e.twin.database.db.selectFrom('text_chunks').select('id').where('investigation_id', '=', DEMO_INVESTIGATION_IDS.harbor).executeTakeFirstOrThrow();
+    const other = await e2e.twin.database.db
+      .selectFrom('text_chunks')
+      .select('id')
+      .where('investigation_id', '=', DEMO_INVESTIGATION_IDS.harbor)
+      .executeTakeFirstOrThrow();
     expect((await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${other.id}`, investigator)).status).toBe(404);
     expect((await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${randomUUID()}`, investigator)).status).toBe(404);
     const cited = analysis.result.findings.flatMap((f) => f.citations)[0]!;

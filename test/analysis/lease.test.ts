@@ -18,13 +18,25 @@ let investigationId = '';
 
 beforeAll(async () => {
   organizationId = (await db.insertInto('organizations').values({ name: 'Lease Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  investigationId = (await db.insertInto('investigations').values({ organization_id: organizationId, title: 'Leases' }).returning('id').executeTakeFirstOrThrow()).id;
+  investigationId = (
+    await db
+      .insertInto('investigations')
+      .values({ organization_id: organizationId, title: 'Leases' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 const analysis = async (status: GenerationStatus, claimedUntil: Date | null = null) =>
-  (await db.insertInto('analyses').values({ investigation_id: investigationId, analysis_type: 'summary', generation_status: status, claimed_until: claimedUntil })
-    .returning('id').executeTakeFirstOrThrow()).id;
-const leaseOf = async (id: string) => db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', id).executeTakeFirstOrThrow();
+  (
+    await db
+      .insertInto('analyses')
+      .values({ investigation_id: investigationId, analysis_type: 'summary', generation_status: status, claimed_until: claimedUntil })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+const leaseOf = async (id: string) =>
+  db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', id).executeTakeFirstOrThrow();
 
 const GENERATE = { from: ['queued'] as GenerationStatus[], to: 'generating' as const };
 
@@ -49,7 +61,7 @@ test('once the lease has run out (the worker crashed), a returning message takes
   expect(new Date((await leaseOf(id)).claimed_until!).getTime()).toBe(now.getTime() + DEFAULT_LEASE_MS);
 });
 
-test('a row elsewhere is not claimed (a duplicate of finished work); a manual start\'s unleased checking row is', async () => {
+test("a row elsewhere is not claimed (a duplicate of finished work); a manual start's unleased checking row is", async () => {
   const done = await analysis('complete');
   expect(await claimLease(db, done, GENERATE, ['id'])).toBeUndefined();
   expect((await leaseOf(done)).generation_status).toBe('complete');
@@ -58,11 +70,18 @@ test('a row elsewhere is not claimed (a duplicate of finished work); a manual st
   expect(await claimLease(db, manual, { from: ['complete'], to: 'checking' }, ['id'])).toEqual({ id: manual });
 });
 
-test('the generation cap counts queued rows and live leases, not a crashed worker\'s analysis', async () => {
+test("the generation cap counts queued rows and live leases, not a crashed worker's analysis", async () => {
   const { id: org } = await db.insertInto('organizations').values({ name: 'Cap Lease Org' }).returning('id').executeTakeFirstOrThrow();
-  const { id: inv } = await db.insertInto('investigations').values({ organization_id: org, title: 'Cap' }).returning('id').executeTakeFirstOrThrow();
+  const { id: inv } = await db
+    .insertInto('investigations')
+    .values({ organization_id: org, title: 'Cap' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const add = (status: GenerationStatus, claimedUntil: Date | null) =>
-    db.insertInto('analyses').values({ investigation_id: inv, analysis_type: 'summary', generation_status: status, claimed_until: claimedUntil }).execute();
+    db
+      .insertInto('analyses')
+      .values({ investigation_id: inv, analysis_type: 'summary', generation_status: status, claimed_until: claimedUntil })
+      .execute();
   await add('queued', null);
   await add('generating', new Date(Date.now() + DEFAULT_LEASE_MS));
   await add('generating', new Date(Date.now() - 1000)); // its worker crashed
@@ -81,5 +100,7 @@ test('leaseFree, retryDelaySeconds and queueUrlOf', () => {
   // a live lease: just after it could have run out
   expect(retryDelaySeconds(1, new LeaseHeldError('a', 42_300))).toBe(44);
 
-  expect(queueUrlOf('arn:aws:sqs:eu-west-1:123456789012:ias-prod-generation')).toBe('https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation');
+  expect(queueUrlOf('arn:aws:sqs:eu-west-1:123456789012:ias-prod-generation')).toBe(
+    'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation',
+  );
 });

@@ -11,16 +11,26 @@ import { ENV } from '#core/config';
 import { parsePrompt } from '../../lib/twin/standin-text';
 import { setEnv } from '../support/config-env';
 
-const candidates = (...similarities: number[]): Candidate[] => similarities.map((similarity, i) => ({
-  chunk_id: `c${i + 1}`, text: `Passage ${i + 1}.`, source_type: 'content', evidence_item_id: `e${i + 1}`, background_document_id: null, similarity,
-}));
+const candidates = (...similarities: number[]): Candidate[] =>
+  similarities.map((similarity, i) => ({
+    chunk_id: `c${i + 1}`,
+    text: `Passage ${i + 1}.`,
+    source_type: 'content',
+    evidence_item_id: `e${i + 1}`,
+    background_document_id: null,
+    similarity,
+  }));
 const rules = { ...RETRIEVAL, minSimilarity: 0.2 };
 
 test('some candidates reach the floor: the first maxIncluded of them are included, not low relevance', () => {
   const { ranked, lowRelevance } = decideInclusion(candidates(0.5, 0.3, 0.2, 0.19, 0.1), rules);
   expect(lowRelevance).toBe(false);
   expect(ranked.map((r) => [r.rank, r.included, r.exclusion_reason])).toEqual([
-    [1, true, null], [2, true, null], [3, true, null], [4, false, EXCLUSION.belowThreshold], [5, false, EXCLUSION.belowThreshold],
+    [1, true, null],
+    [2, true, null],
+    [3, true, null],
+    [4, false, EXCLUSION.belowThreshold],
+    [5, false, EXCLUSION.belowThreshold],
   ]);
   const many = decideInclusion(candidates(...Array.from({ length: 12 }, () => 0.4)), rules).ranked;
   expect(many.filter((r) => r.included)).toHaveLength(RETRIEVAL.maxIncluded);
@@ -71,7 +81,10 @@ describe('the floor as a stage sets it (RETRIEVAL_MIN_SIMILARITY)', () => {
 });
 
 describe('the prompt of a low-relevance analysis', () => {
-  const evidence = [{ id: 'chunk-1', text: 'Owen Pratt signed the receiving log.' }, { id: 'chunk-2', text: 'The racking was inspected in January.' }];
+  const evidence = [
+    { id: 'chunk-1', text: 'Owen Pratt signed the receiving log.' },
+    { id: 'chunk-2', text: 'The racking was inspected in January.' },
+  ];
   let n = 0;
   const nonce = () => `label${++n}`;
   const input = { investigationTitle: 'Brightline', question: 'Were other employees involved?', evidence };
@@ -85,7 +98,10 @@ describe('the prompt of a low-relevance analysis', () => {
 
   test('rendered into a stored template, the stand-in reads the note as instructions and the passages as before', () => {
     const { values } = analysisPromptValues({ ...input, lowRelevance: true }, nonce);
-    const prompt = parsePrompt(FENCED_TEMPLATES.analysis_question!.system, renderTemplate(FENCED_TEMPLATES.analysis_question!.user, values));
+    const prompt = parsePrompt(
+      FENCED_TEMPLATES.analysis_question!.system,
+      renderTemplate(FENCED_TEMPLATES.analysis_question!.user, values),
+    );
     expect(prompt.passages.map((p) => p.text)).toEqual(evidence.map((e) => e.text));
     expect(prompt.instructions).toContain('weakly related');
   });

@@ -7,7 +7,15 @@
 import { similarityBand } from '#core/domain/similarity';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
-import { apiClient, type Analysis, type AnalysisDetail, type AnalysisRequest, type ApiError, type Investigation, type RetrievalChunk } from '../../web/api/client';
+import {
+  apiClient,
+  type Analysis,
+  type AnalysisDetail,
+  type AnalysisRequest,
+  type ApiError,
+  type Investigation,
+  type RetrievalChunk,
+} from '../../web/api/client';
 
 const e2e = useTwin();
 const { call } = e2e;
@@ -21,9 +29,14 @@ const pollUntilSettled = (id: string) => e2e.pollUntilGenerated(id, investigator
 beforeAll(async () => {
   [investigator, harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
 
-  const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions
-    .find((q: { linked_evidence_count: number }) => q.linked_evidence_count > 0);
-  const created = await call('POST', '/api/analysis', investigator, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: question.question_id });
+  const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions.find(
+    (q: { linked_evidence_count: number }) => q.linked_evidence_count > 0,
+  );
+  const created = await call('POST', '/api/analysis', investigator, {
+    investigation_id: INVESTIGATION,
+    analysis_type: 'question',
+    question_id: question.question_id,
+  });
   expect(created.status).toBe(202);
   analysisId = created.body.analysis_id;
   const analysis = await pollUntilSettled(analysisId);
@@ -38,8 +51,16 @@ test('the retrieval panel: ranked chunks titled by their real sources, with band
   expect(chunks.length).toBeGreaterThan(0);
   expect(chunks.map((c: { rank: number }) => c.rank)).toEqual(chunks.map((_: unknown, i: number) => i + 1));
 
-  const items = await e2e.twin.database.db.selectFrom('evidence_items').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
-  const docs = await e2e.twin.database.db.selectFrom('background_documents').select(['id', 'title']).where('investigation_id', '=', INVESTIGATION).execute();
+  const items = await e2e.twin.database.db
+    .selectFrom('evidence_items')
+    .select(['id', 'title'])
+    .where('investigation_id', '=', INVESTIGATION)
+    .execute();
+  const docs = await e2e.twin.database.db
+    .selectFrom('background_documents')
+    .select(['id', 'title'])
+    .where('investigation_id', '=', INVESTIGATION)
+    .execute();
   const titleOf = new Map([...items, ...docs].map((r) => [r.id, r.title]));
   for (const c of chunks) {
     expect(c.source_title).not.toMatch(/unknown/i);
@@ -58,8 +79,11 @@ test('the retrieval panel: ranked chunks titled by their real sources, with band
   expect(summary).toEqual({ total: chunks.length, included, excluded: chunks.length - included });
   expect(included).toBeGreaterThan(0);
   expect(summary.excluded).toBeGreaterThan(0); // 20 candidates, at most 8 in the context
-  const stored = await e2e.twin.database.db.selectFrom('retrieval_records').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('analysis_id', '=', analysisId).executeTakeFirstOrThrow();
+  const stored = await e2e.twin.database.db
+    .selectFrom('retrieval_records')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('analysis_id', '=', analysisId)
+    .executeTakeFirstOrThrow();
   expect(summary.total).toBe(Number(stored.n));
 });
 
@@ -75,7 +99,11 @@ test('the analysis list: newest first, the same view as the single read, with ba
   expect(created).toEqual([...created].sort().reverse());
   const one = await call('GET', `/api/analysis/${analysisId}`, investigator);
   const listed = res.body.analyses.find((a: { analysis_id: string }) => a.analysis_id === analysisId);
-  expect(Object.keys(listed).sort()).toEqual(Object.keys(one.body).filter((key) => key !== 'edit').sort());
+  expect(Object.keys(listed).sort()).toEqual(
+    Object.keys(one.body)
+      .filter((key) => key !== 'edit')
+      .sort(),
+  );
   expect(listed).toHaveProperty('feedback_badge');
 
   const page = await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=1`, investigator);
@@ -102,7 +130,7 @@ test('organization scoping, validation and authentication', async () => {
   expect((await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=500`, investigator)).status).toBe(400);
 });
 
-test('the typed client generated from the OpenAPI document reads it all by the document\'s named types', async () => {
+test("the typed client generated from the OpenAPI document reads it all by the document's named types", async () => {
   const api = apiClient(e2e.twin.url, () => investigator);
   const investigations = await api.GET('/api/investigations', { params: { query: { limit: 1 } } });
   expect(investigations.response.status).toBe(200);
@@ -127,7 +155,9 @@ test('the typed client generated from the OpenAPI document reads it all by the d
   const assessed = await api.POST('/api/analysis/assess', { body: request });
   expect(assessed.data!.can_generate).toBe(true);
 
-  const missing = await api.GET('/api/analysis/{analysis_id}', { params: { path: { analysis_id: '00000000-0000-4000-8000-000000000000' } } });
+  const missing = await api.GET('/api/analysis/{analysis_id}', {
+    params: { path: { analysis_id: '00000000-0000-4000-8000-000000000000' } },
+  });
   // the service's error shape, or API Gateway's own ({ message }) for what it answers itself
   if (!missing.error || !('error' in missing.error)) throw new Error(`expected the service's error, got ${JSON.stringify(missing.error)}`);
   const refusal: ApiError = missing.error;

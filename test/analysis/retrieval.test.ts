@@ -16,27 +16,54 @@ const ids = { large: '', small: '' };
 /** Deterministic pseudo-random unit-free vectors (a small LCG), so the test is the same on every run. */
 const vectors = (count: number, seed: number) => {
   let state = seed;
-  const next = () => { state = (state * 1103515245 + 12345) % 2147483648; return state / 2147483648 - 0.5; };
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648 - 0.5;
+  };
   return Array.from({ length: count }, () => Array.from({ length: EMBEDDING_DIMENSIONS }, next));
 };
 
 const addChunks = async (investigationId: string, embeddings: number[][]) => {
-  const evidence = (await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Item', content: 'x' })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  const source = (await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: evidence })
-    .returning('id').executeTakeFirstOrThrow()).id;
+  const evidence = (
+    await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: investigationId, title: 'Item', content: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const source = (
+    await db
+      .insertInto('embedding_sources')
+      .values({ investigation_id: investigationId, source_type: 'content', source_id: evidence })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   for (let from = 0; from < embeddings.length; from += 100) {
-    await db.insertInto('text_chunks').values(embeddings.slice(from, from + 100).map((embedding, i) => ({
-      investigation_id: investigationId, embedding_source_id: source, source_type: 'content' as const, evidence_item_id: evidence,
-      chunk_index: from + i, text: `chunk ${from + i}`, embedding: toVectorLiteral(embedding),
-    }))).execute();
+    await db
+      .insertInto('text_chunks')
+      .values(
+        embeddings.slice(from, from + 100).map((embedding, i) => ({
+          investigation_id: investigationId,
+          embedding_source_id: source,
+          source_type: 'content' as const,
+          evidence_item_id: evidence,
+          chunk_index: from + i,
+          text: `chunk ${from + i}`,
+          embedding: toVectorLiteral(embedding),
+        })),
+      )
+      .execute();
   }
 };
 
 beforeAll(async () => {
   const org = (await db.insertInto('organizations').values({ name: 'Retrieval Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  ids.large = (await db.insertInto('investigations').values({ organization_id: org, title: 'Large' }).returning('id').executeTakeFirstOrThrow()).id;
-  ids.small = (await db.insertInto('investigations').values({ organization_id: org, title: 'Small' }).returning('id').executeTakeFirstOrThrow()).id;
+  ids.large = (
+    await db.insertInto('investigations').values({ organization_id: org, title: 'Large' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  ids.small = (
+    await db.insertInto('investigations').values({ organization_id: org, title: 'Small' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
   await addChunks(ids.large, vectors(600, 7));
   await addChunks(ids.small, vectors(12, 99));
   // this file's database only: the investigation index would otherwise answer the small investigation exactly

@@ -3,9 +3,7 @@
  * dedicated refusal of the design-only types (in every common spelling), and field-naming errors.
  */
 import * as z from 'zod';
-import {
-  ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType,
-} from '#core/analysis/selection';
+import { ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType } from '#core/analysis/selection';
 import { analysisCreateRoute } from '#core/analysis/contract';
 import { parseBodyWith } from '#core/contract';
 import { ApiError } from '#core/errors';
@@ -29,42 +27,64 @@ const detailsOf = (body: unknown) => refusal(body).details as { path: string; me
 
 describe('each analysis type takes exactly the selection it needs', () => {
   test('question: question_id required, topic_id refused', () => {
-    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION }))
-      .toEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question' }))
-      .toEqual([{ path: 'question_id', message: 'is required for a question analysis' }]);
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION, topic_id: TOPIC }))
-      .toEqual([{ path: 'topic_id', message: 'is not used by a question analysis (it takes question_id)' }]);
+    expect(
+      parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION }),
+    ).toEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question' })).toEqual([
+      { path: 'question_id', message: 'is required for a question analysis' },
+    ]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION, topic_id: TOPIC })).toEqual([
+      { path: 'topic_id', message: 'is not used by a question analysis (it takes question_id)' },
+    ]);
   });
 
   test('topic: topic_id required, question_id refused', () => {
-    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC }))
-      .toEqual({ investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC });
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic' }))
-      .toEqual([{ path: 'topic_id', message: 'is required for a topic analysis' }]);
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic', question_id: QUESTION }))
-      .toEqual([
-        { path: 'question_id', message: 'is not used by a topic analysis (it takes topic_id)' },
-        { path: 'topic_id', message: 'is required for a topic analysis' },
-      ]);
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: TOPIC })).toEqual({
+      investigation_id: INVESTIGATION,
+      analysis_type: 'topic',
+      topic_id: TOPIC,
+    });
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic' })).toEqual([
+      { path: 'topic_id', message: 'is required for a topic analysis' },
+    ]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic', question_id: QUESTION })).toEqual([
+      { path: 'question_id', message: 'is not used by a topic analysis (it takes topic_id)' },
+      { path: 'topic_id', message: 'is required for a topic analysis' },
+    ]);
   });
 
   test.each(['summary', 'gap', 'error_check'] as const)('%s covers the whole investigation: neither id', (type) => {
-    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: type }))
-      .toEqual({ investigation_id: INVESTIGATION, analysis_type: type });
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: type, question_id: QUESTION }))
-      .toEqual([{ path: 'question_id', message: `is not used by a ${type} analysis, which covers the whole investigation` }]);
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: type, topic_id: TOPIC }))
-      .toEqual([{ path: 'topic_id', message: `is not used by a ${type} analysis, which covers the whole investigation` }]);
+    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: type })).toEqual({
+      investigation_id: INVESTIGATION,
+      analysis_type: type,
+    });
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: type, question_id: QUESTION })).toEqual([
+      { path: 'question_id', message: `is not used by a ${type} analysis, which covers the whole investigation` },
+    ]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: type, topic_id: TOPIC })).toEqual([
+      { path: 'topic_id', message: `is not used by a ${type} analysis, which covers the whole investigation` },
+    ]);
   });
 
   test('null counts as not sent (an empty picker), and leaves no key behind', () => {
-    const parsed = parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'summary', question_id: null, topic_id: null });
+    const parsed = parseBodyWith(analysisCreateRoute, {
+      investigation_id: INVESTIGATION,
+      analysis_type: 'summary',
+      question_id: null,
+      topic_id: null,
+    });
     expect(parsed).toStrictEqual({ investigation_id: INVESTIGATION, analysis_type: 'summary' });
-    expect(parseBodyWith(analysisCreateRoute, { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION, topic_id: null }))
-      .toStrictEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: null }))
-      .toEqual([{ path: 'question_id', message: 'is required for a question analysis' }]);
+    expect(
+      parseBodyWith(analysisCreateRoute, {
+        investigation_id: INVESTIGATION,
+        analysis_type: 'question',
+        question_id: QUESTION,
+        topic_id: null,
+      }),
+    ).toStrictEqual({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION });
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'question', question_id: null })).toEqual([
+      { path: 'question_id', message: 'is required for a question analysis' },
+    ]);
   });
 
   test('every type the database accepts is offered', () => {
@@ -85,17 +105,20 @@ describe('validation errors are 400s that name the field', () => {
       { path: 'investigation_id', message: 'must be a UUID' },
       { path: 'question_id', message: 'must be a UUID' },
     ]);
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: 42 }))
-      .toEqual([{ path: 'topic_id', message: 'must be a UUID' }]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'topic', topic_id: 42 })).toEqual([
+      { path: 'topic_id', message: 'must be a UUID' },
+    ]);
   });
 
   test('a missing or unknown analysis type names the allowed ones', () => {
     expect(detailsOf({ investigation_id: INVESTIGATION })).toEqual([{ path: 'analysis_type', message: 'is required' }]);
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'poem' }))
-      .toEqual([{ path: 'analysis_type', message: 'must be one of question, topic, summary, gap, error_check' }]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'poem' })).toEqual([
+      { path: 'analysis_type', message: 'must be one of question, topic, summary, gap, error_check' },
+    ]);
     // the wire values are exact: a display label of an available type is not one
-    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'Error Check' }))
-      .toEqual([{ path: 'analysis_type', message: 'must be one of question, topic, summary, gap, error_check' }]);
+    expect(detailsOf({ investigation_id: INVESTIGATION, analysis_type: 'Error Check' })).toEqual([
+      { path: 'analysis_type', message: 'must be one of question, topic, summary, gap, error_check' },
+    ]);
   });
 
   test('a body that is not an object', () => {
@@ -131,7 +154,9 @@ describe('design-only analysis types are refused as not available, in any spelli
     const error = refusal({ investigation_id: INVESTIGATION, analysis_type: spelling });
     expect(error.status).toBe(400);
     expect(error.code).toBe(ANALYSIS_TYPE_UNAVAILABLE);
-    expect(error.message).toBe(`${label} is a design-only analysis type and is not available. Available types: question, topic, summary, gap, error_check.`);
+    expect(error.message).toBe(
+      `${label} is a design-only analysis type and is not available. Available types: question, topic, summary, gap, error_check.`,
+    );
     expect(error.details).toEqual([{ path: 'analysis_type', message: `${label} is design-only and not available` }]);
     expect(designOnlyType(spelling)).toBe(label);
   });
@@ -151,14 +176,19 @@ describe('design-only analysis types are refused as not available, in any spelli
     const result = analysisRequestSchema.safeParse({ investigation_id: INVESTIGATION, analysis_type: 'witness_credibility' });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-      ['analysis_type', 'Witness Credibility is a design-only analysis type and is not available. Available types: question, topic, summary, gap, error_check.'],
+      [
+        'analysis_type',
+        'Witness Credibility is a design-only analysis type and is not available. Available types: question, topic, summary, gap, error_check.',
+      ],
     ]);
   });
 });
 
 test('the request renders as a JSON Schema for the OpenAPI document, listing only the available types', () => {
   const schema = z.toJSONSchema(analysisRequestSchema, { io: 'input', unrepresentable: 'any' }) as {
-    properties: Record<string, { enum?: string[] }>; required: string[]; additionalProperties: boolean;
+    properties: Record<string, { enum?: string[] }>;
+    required: string[];
+    additionalProperties: boolean;
   };
   expect(schema.properties.analysis_type!.enum).toEqual([...ANALYSIS_TYPES]);
   expect(schema.required.sort()).toEqual(['analysis_type', 'investigation_id']);

@@ -20,6 +20,7 @@ describe('every change of status the code writes is one the state machine allows
   });
 
   test('a manual check whose message could not be queued goes back only where it came from', () => {
-    for (const previous of QUALITY_MOVES.start.from) expect(undoMove(QUALITY_MOVES.start, previous)).toEqual({ from: ['checking'], to: previous });
+    for (const previous of QUALITY_MOVES.start.from)
+      expect(undoMove(QUALITY_MOVES.start, previous)).toEqual({ from: ['checking'], to: previous });
   });
 });

@@ -22,19 +22,27 @@ beforeEach(() => {
   jest.spyOn(SQSClient.prototype, 'send').mockImplementation((async () => ({})) as never);
 });
 
-const record = (messageId: string, body: unknown): SQSRecord => ({
-  messageId, body: JSON.stringify(body), receiptHandle: `rh-${messageId}`, attributes: { ApproximateReceiveCount: '1' },
-  eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:ias-generation',
-} as unknown as SQSRecord);
+const record = (messageId: string, body: unknown): SQSRecord =>
+  ({
+    messageId,
+    body: JSON.stringify(body),
+    receiptHandle: `rh-${messageId}`,
+    attributes: { ApproximateReceiveCount: '1' },
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:ias-generation',
+  }) as unknown as SQSRecord;
 
-test('each message\'s log lines carry its own ids; a message without a correlation id is correlated by its analysis', async () => {
+test("each message's log lines carry its own ids; a message without a correlation id is correlated by its analysis", async () => {
   const handler = analysisWorker('generation', 'generation', async () => 'complete');
-  const event: SQSEvent = { Records: [
-    record('m-1', { analysis_id: ANALYSIS[0], correlation_id: 'gw-req-1' }),
-    record('m-2', { analysis_id: ANALYSIS[1] }), // sent before messages carried one
-    record('m-3', { analysis_id: 'not-a-uuid', correlation_id: 'gw-req-3' }),
-  ] };
-  expect(await handler(event, { awsRequestId: 'fn-req-1', functionName: 'ias-generation-worker' } as Context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-3' }] });
+  const event: SQSEvent = {
+    Records: [
+      record('m-1', { analysis_id: ANALYSIS[0], correlation_id: 'gw-req-1' }),
+      record('m-2', { analysis_id: ANALYSIS[1] }), // sent before messages carried one
+      record('m-3', { analysis_id: 'not-a-uuid', correlation_id: 'gw-req-3' }),
+    ],
+  };
+  expect(await handler(event, { awsRequestId: 'fn-req-1', functionName: 'ias-generation-worker' } as Context)).toEqual({
+    batchItemFailures: [{ itemIdentifier: 'm-3' }],
+  });
   expect(log.lines().map((l) => [l.message, l.correlation_id, l.analysisId, l.messageId, l.function_request_id])).toEqual([
     ['generation message handled', 'gw-req-1', ANALYSIS[0], 'm-1', 'fn-req-1'],
     ['generation message handled', ANALYSIS[1], ANALYSIS[1], 'm-2', 'fn-req-1'],

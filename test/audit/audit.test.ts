@@ -17,24 +17,45 @@ let organizationId = '';
 
 beforeAll(async () => {
   ({ id: organizationId } = await db.insertInto('organizations').values({ name: 'Audit Org' }).returning('id').executeTakeFirstOrThrow());
-  ({ id: userId } = await db.insertInto('users').values({
-    organization_id: organizationId, idp_subject: 'audit-investigator', email: 'audit-investigator@example.test', display_name: 'Audit Investigator', role: 'investigator',
-  }).returning('id').executeTakeFirstOrThrow());
+  ({ id: userId } = await db
+    .insertInto('users')
+    .values({
+      organization_id: organizationId,
+      idp_subject: 'audit-investigator',
+      email: 'audit-investigator@example.test',
+      display_name: 'Audit Investigator',
+      role: 'investigator',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow());
 });
-beforeEach(() => { errorLog = jest.spyOn(logger, 'error'); });
+beforeEach(() => {
+  errorLog = jest.spyOn(logger, 'error');
+});
 afterEach(() => errorLog.mockRestore());
 
 const failureLines = () => errorLog.mock.calls.filter(([message]) => message === AUDIT_FAILURE_MARKER);
 
 test('a successful write stores one row with every field and returns true', async () => {
   const ok = await writeAudit(db, {
-    action: 'admin.prompt.create', outcome: 'success', actorUserId: userId, actorAddress: '203.0.113.7', organizationId,
-    target: 'prompt:analysis_gap', detail: { version: 2 },
+    action: 'admin.prompt.create',
+    outcome: 'success',
+    actorUserId: userId,
+    actorAddress: '203.0.113.7',
+    organizationId,
+    target: 'prompt:analysis_gap',
+    detail: { version: 2 },
   });
   expect(ok).toBe(true);
   const rows = await db.selectFrom('audit_log').selectAll().where('action', '=', 'admin.prompt.create').execute();
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatchObject({ outcome: 'success', actor_user_id: userId, actor_address: '203.0.113.7', organization_id: organizationId, target: 'prompt:analysis_gap' });
+  expect(rows[0]).toMatchObject({
+    outcome: 'success',
+    actor_user_id: userId,
+    actor_address: '203.0.113.7',
+    organization_id: organizationId,
+    target: 'prompt:analysis_gap',
+  });
   expect(jsonColumn(rows[0]!.detail)).toEqual({ version: 2 });
   expect(failureLines()).toHaveLength(0);
 });
@@ -46,11 +67,21 @@ test('optional fields default to null', async () => {
 });
 
 test('a failed write returns false, logs [AUDIT FAILURE] and is recorded in audit_failures', async () => {
-  const before = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   // an actor that is no user breaks the foreign key: the insert really fails in the database
-  const ok = await writeAudit(db, { action: 'admin.settings.update', outcome: 'failure', actorUserId: '00000000-0000-4000-8000-000000000001' });
+  const ok = await writeAudit(db, {
+    action: 'admin.settings.update',
+    outcome: 'failure',
+    actorUserId: '00000000-0000-4000-8000-000000000001',
+  });
   expect(ok).toBe(false);
-  const after = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   expect(Number(after.n)).toBe(Number(before.n));
 
   const lines = failureLines();
@@ -77,7 +108,10 @@ test('never throws, even when the failure cannot be recorded either (database go
 
 test('text PostgreSQL cannot hold (NUL, unpaired surrogates) is stored escaped, never lost to an [AUDIT FAILURE]', async () => {
   const ok = await writeAudit(db, {
-    action: 'auth.login_failed', outcome: 'failure', actorAddress: '203.0.113.9', target: 'user:a\u0000b@example.com',
+    action: 'auth.login_failed',
+    outcome: 'failure',
+    actorAddress: '203.0.113.9',
+    target: 'user:a\u0000b@example.com',
     detail: { stage: 'password', name: 'x\uD800', ['k\u0000']: ['\uDC00'] },
   });
   expect(ok).toBe(true);

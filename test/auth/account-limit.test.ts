@@ -15,10 +15,16 @@ import { setEnv } from '../support/config-env';
 
 const db = useTestDatabase();
 let calls = 0;
-const wrongPassword: IdentityProviderClient = { send: async () => { calls += 1; throw Object.assign(new Error('no'), { name: 'NotAuthorizedException' }); } };
+const wrongPassword: IdentityProviderClient = {
+  send: async () => {
+    calls += 1;
+    throw Object.assign(new Error('no'), { name: 'NotAuthorizedException' });
+  },
+};
 const deps: SignInDeps = { db, idp: wrongPassword, userPoolId: 'pool', clientId: 'client' };
 const from = (sourceIp: string) => ({ sourceIp, serverName: 'api.example.com', serverPath: '/api/auth/login', userAgent: 'jest' });
-const attempt = (email: string, ip = '203.0.113.1') => login(deps, { email, method: 'password', password: 'Wrong-Passw0rd!' }, from(ip)).catch((e: unknown) => e);
+const attempt = (email: string, ip = '203.0.113.1') =>
+  login(deps, { email, method: 'password', password: 'Wrong-Passw0rd!' }, from(ip)).catch((e: unknown) => e);
 
 const saved = { limit: process.env[ENV.signInAccountLimit], rate: process.env[ENV.rateLimits] };
 beforeEach(() => {
@@ -29,16 +35,24 @@ afterAll(() => {
   setEnv({ [ENV.signInAccountLimit]: saved.limit, [ENV.rateLimits]: saved.rate });
 });
 
-test('past the account\'s limit, from any address: 429 with Retry-After, audited, and the provider is not asked', async () => {
+test("past the account's limit, from any address: 429 with Retry-After, audited, and the provider is not asked", async () => {
   const results = [];
-  for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5']) results.push(await attempt('Target@Example.com', ip));
+  for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5'])
+    results.push(await attempt('Target@Example.com', ip));
   expect(results.slice(0, 3)).toEqual([0, 1, 2].map(() => expect.objectContaining({ status: 401 })));
-  expect(results.slice(3)).toEqual([0, 1].map(() => expect.objectContaining({ status: 429, code: 'rate_limited', headers: { 'retry-after': expect.stringMatching(/^\d+$/) } })));
+  expect(results.slice(3)).toEqual(
+    [0, 1].map(() =>
+      expect.objectContaining({ status: 429, code: 'rate_limited', headers: { 'retry-after': expect.stringMatching(/^\d+$/) } }),
+    ),
+  );
   expect(calls).toBe(3);
   const rows = await db.selectFrom('audit_log').selectAll().where('target', '=', 'user:target@example.com').orderBy('id').execute();
   expect(rows.map((r) => [r.actor_address, (jsonColumn(r.detail) as { reason: string }).reason])).toEqual([
-    ['198.51.100.1', 'NotAuthorizedException'], ['198.51.100.2', 'NotAuthorizedException'], ['198.51.100.3', 'NotAuthorizedException'],
-    ['198.51.100.4', 'account_rate_limited'], ['198.51.100.5', 'account_rate_limited'],
+    ['198.51.100.1', 'NotAuthorizedException'],
+    ['198.51.100.2', 'NotAuthorizedException'],
+    ['198.51.100.3', 'NotAuthorizedException'],
+    ['198.51.100.4', 'account_rate_limited'],
+    ['198.51.100.5', 'account_rate_limited'],
   ]);
   // the email's case does not make another account, and the counter keeps no email
   expect(await attempt('target@example.COM')).toMatchObject({ status: 429 });
@@ -46,7 +60,7 @@ test('past the account\'s limit, from any address: 429 with Retry-After, audited
   expect(accountKey('target@example.com')).not.toContain('example');
 });
 
-test('one NAT address: other accounts behind it are not locked out by one account\'s counter', async () => {
+test("one NAT address: other accounts behind it are not locked out by one account's counter", async () => {
   for (let i = 0; i < 4; i += 1) await attempt('guessed@example.com', '192.0.2.10');
   expect(await attempt('guessed@example.com', '192.0.2.10')).toMatchObject({ status: 429 });
   for (const colleague of ['a@office.example', 'b@office.example', 'c@office.example']) {

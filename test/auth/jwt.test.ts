@@ -21,8 +21,16 @@ beforeAll(async () => {
 });
 
 const now = () => Math.floor(Date.now() / 1000);
-const access = (extra: JWTPayload = {}): JWTPayload => ({ sub: 'u1', iss: ISSUER, client_id: CLIENT, token_use: 'access', exp: now() + 600, ...extra });
-const verify = async (payload: JWTPayload, audience: string[] = [CLIENT]) => verifyToken(await sign(payload), keys, { issuer: ISSUER, audience });
+const access = (extra: JWTPayload = {}): JWTPayload => ({
+  sub: 'u1',
+  iss: ISSUER,
+  client_id: CLIENT,
+  token_use: 'access',
+  exp: now() + 600,
+  ...extra,
+});
+const verify = async (payload: JWTPayload, audience: string[] = [CLIENT]) =>
+  verifyToken(await sign(payload), keys, { issuer: ISSUER, audience });
 
 test('an access token (client_id) and an ID token (aud) of the configured client pass', async () => {
   await expect(verify(access())).resolves.toMatchObject({ sub: 'u1' });
@@ -31,11 +39,23 @@ test('an access token (client_id) and an ID token (aud) of the configured client
 });
 
 test.each<[string, JWTPayload]>([
-  ['no exp (it would never expire)', (() => { const { exp: _, ...p } = access(); return p; })()],
+  [
+    'no exp (it would never expire)',
+    (() => {
+      const { exp: _, ...p } = access();
+      return p;
+    })(),
+  ],
   ['expired', access({ exp: now() - 120 })],
   ['another issuer', access({ iss: 'https://elsewhere.example' })],
   ['another app client', access({ client_id: 'client-other' })],
-  ['no client_id nor aud', (() => { const { client_id: _, ...p } = access(); return p; })()],
+  [
+    'no client_id nor aud',
+    (() => {
+      const { client_id: _, ...p } = access();
+      return p;
+    })(),
+  ],
 ])('refused: %s', async (_, payload) => {
   await expect(verify(payload)).rejects.toBeInstanceOf(InvalidTokenError);
 });

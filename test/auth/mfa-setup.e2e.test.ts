@@ -7,7 +7,11 @@
  * PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
-import { AdminCreateUserCommand, CognitoIdentityProviderClient, SetUserPoolMfaConfigCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminCreateUserCommand,
+  CognitoIdentityProviderClient,
+  SetUserPoolMfaConfigCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
 import { totpCode } from '../../lib/twin/totp';
@@ -21,18 +25,36 @@ const admin = demoUser('admin');
 
 let idp: CognitoIdentityProviderClient;
 const setPoolMfa = (MfaConfiguration: 'ON' | 'OPTIONAL') =>
-  idp.send(new SetUserPoolMfaConfigCommand({ UserPoolId: e2e.twin.plan.userPool.id, MfaConfiguration, SoftwareTokenMfaConfiguration: { Enabled: true } }));
+  idp.send(
+    new SetUserPoolMfaConfigCommand({
+      UserPoolId: e2e.twin.plan.userPool.id,
+      MfaConfiguration,
+      SoftwareTokenMfaConfiguration: { Enabled: true },
+    }),
+  );
 
 beforeAll(async () => {
-  idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
+  idp = new CognitoIdentityProviderClient({
+    endpoint: e2e.twin.identityProvider.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' },
+  });
   await setPoolMfa('ON');
 });
 
 const login = (email: string, password = TWIN_PASSWORD) => call('POST', '/api/auth/login', undefined, { email, password });
 const setUp = (body: unknown) => call('POST', '/api/auth/mfa/setup', undefined, body);
-const failures = () => e2e.twin.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'auth.login_failed').orderBy('id').execute();
+const failures = () =>
+  e2e.twin.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'auth.login_failed').orderBy('id').execute();
 
-interface SetupChallenge { status: string; challenge: string; username: string; session: string; secret_code: string; otpauth_uri: string }
+interface SetupChallenge {
+  status: string;
+  challenge: string;
+  username: string;
+  session: string;
+  secret_code: string;
+  otpauth_uri: string;
+}
 const setupChallenge = async (email: string, password?: string): Promise<SetupChallenge> => {
   const res = await login(email, password);
   expect(res.status).toBe(200);
@@ -43,7 +65,9 @@ const setupChallenge = async (email: string, password?: string): Promise<SetupCh
 test('a user with no authenticator enrols one at sign-in; its tokens work, and later sign-ins ask for its code', async () => {
   const first = await setupChallenge(investigator.email);
   expect(first.secret_code).toMatch(/^[A-Z2-7]{32}$/);
-  expect(first.otpauth_uri).toBe(`otpauth://totp/Investigation%20Analysis:${encodeURIComponent(investigator.email)}?secret=${first.secret_code}&issuer=Investigation%20Analysis`);
+  expect(first.otpauth_uri).toBe(
+    `otpauth://totp/Investigation%20Analysis:${encodeURIComponent(investigator.email)}?secret=${first.secret_code}&issuer=Investigation%20Analysis`,
+  );
 
   const done = await setUp({ username: first.username, session: first.session, code: totpCode(first.secret_code) });
   expect(done.status).toBe(200);
@@ -56,7 +80,12 @@ test('a user with no authenticator enrols one at sign-in; its tokens work, and l
   const later = await login(investigator.email);
   expect(later.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: first.username });
   expect(later.body.secret_code).toBeUndefined();
-  const verified = await call('POST', '/api/auth/mfa/verify', undefined, { username: later.body.username, session: later.body.session, challenge: 'totp', code: totpCode(first.secret_code) });
+  const verified = await call('POST', '/api/auth/mfa/verify', undefined, {
+    username: later.body.username,
+    session: later.body.session,
+    challenge: 'totp',
+    code: totpCode(first.secret_code),
+  });
   expect(verified.body.status).toBe('signed_in');
 });
 
@@ -67,11 +96,18 @@ test('a wrong code is a 401 audited at stage mfa_setup; the session is spent and
   const wrong = await setUp({ username: challenge.username, session: challenge.session, code: wrongCode });
   expect(wrong.status).toBe(401);
   expect(wrong.body.error.message).toMatch(/code is not correct.*sign in again/);
-  expect((await failures()).slice(before)).toEqual([expect.objectContaining({
-    outcome: 'failure', actor_address: '127.0.0.1', target: `user:${challenge.username}`, organization_id: DEMO_ORGANIZATION_IDS.harbor,
-    detail: { stage: 'mfa_setup', reason: 'EnableSoftwareTokenMFAException' },
-  })]);
-  expect((await setUp({ username: challenge.username, session: challenge.session, code: totpCode(challenge.secret_code) })).status).toBe(401);
+  expect((await failures()).slice(before)).toEqual([
+    expect.objectContaining({
+      outcome: 'failure',
+      actor_address: '127.0.0.1',
+      target: `user:${challenge.username}`,
+      organization_id: DEMO_ORGANIZATION_IDS.harbor,
+      detail: { stage: 'mfa_setup', reason: 'EnableSoftwareTokenMFAException' },
+    }),
+  ]);
+  expect((await setUp({ username: challenge.username, session: challenge.session, code: totpCode(challenge.secret_code) })).status).toBe(
+    401,
+  );
 
   // still no authenticator: the next sign-in asks for setup again, with a new secret
   const again = await setupChallenge(harborInvestigator.email);
@@ -101,7 +137,9 @@ test('bad input is a 400 naming the field, audited as a failed attempt with the 
   ]);
   const afterInvalid = before + invalid.length;
   // the refused requests spent nothing: the session still enrols
-  expect((await setUp({ username: challenge.username, session: challenge.session, code: totpCode(challenge.secret_code) })).body.status).toBe('signed_in');
+  expect(
+    (await setUp({ username: challenge.username, session: challenge.session, code: totpCode(challenge.secret_code) })).body.status,
+  ).toBe('signed_in');
 
   const unknown = await setUp({ username: challenge.username, session: 'not-a-session', code: '123456' });
   expect(unknown.status).toBe(401);
@@ -112,17 +150,36 @@ test('bad input is a 400 naming the field, audited as a failed attempt with the 
 const newUser = async () => {
   const subject = randomUUID();
   const email = `new-${subject.slice(0, 8)}@northwind.example`;
-  await e2e.twin.database.db.insertInto('users')
-    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'New User', role: 'investigator' }).execute();
+  await e2e.twin.database.db
+    .insertInto('users')
+    .values({
+      organization_id: DEMO_ORGANIZATION_IDS.northwind,
+      idp_subject: subject,
+      email,
+      display_name: 'New User',
+      role: 'investigator',
+    })
+    .execute();
   return { subject, email };
 };
 
 test('an invited user sets up MFA right after choosing a password', async () => {
   const { subject, email } = await newUser();
-  await idp.send(new AdminCreateUserCommand({ UserPoolId: e2e.twin.plan.userPool.id, Username: email, TemporaryPassword: 'Temporary-Passw0rd!', MessageAction: 'SUPPRESS' }));
+  await idp.send(
+    new AdminCreateUserCommand({
+      UserPoolId: e2e.twin.plan.userPool.id,
+      Username: email,
+      TemporaryPassword: 'Temporary-Passw0rd!',
+      MessageAction: 'SUPPRESS',
+    }),
+  );
   const invited = await login(email, 'Temporary-Passw0rd!');
   expect(invited.body).toMatchObject({ challenge: 'new_password' });
-  const next = await call('POST', '/api/auth/new-password', undefined, { username: invited.body.username, session: invited.body.session, new_password: 'My-Own-Passw0rd!' });
+  const next = await call('POST', '/api/auth/new-password', undefined, {
+    username: invited.body.username,
+    session: invited.body.session,
+    new_password: 'My-Own-Passw0rd!',
+  });
   expect(next.status).toBe(200);
   expect(next.body).toMatchObject({ status: 'challenge', challenge: 'mfa_setup', username: subject });
   expect(next.body.otpauth_uri).toContain(encodeURIComponent(email));
@@ -133,7 +190,12 @@ test('an invited user sets up MFA right after choosing a password', async () => 
 test('a user who has an authenticator is asked for its code, not to set one up; with MFA optional, one without signs in with the password', async () => {
   const adminChallenge = await login(admin.email);
   expect(adminChallenge.body).toMatchObject({ status: 'challenge', challenge: 'totp' });
-  const verified = await call('POST', '/api/auth/mfa/verify', undefined, { username: adminChallenge.body.username, session: adminChallenge.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+  const verified = await call('POST', '/api/auth/mfa/verify', undefined, {
+    username: adminChallenge.body.username,
+    session: adminChallenge.body.session,
+    challenge: 'totp',
+    code: totpCode(TWIN_TOTP_SECRET),
+  });
   expect(verified.body.status).toBe('signed_in');
 
   const user = await newUser();

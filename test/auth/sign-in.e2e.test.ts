@@ -54,7 +54,12 @@ test('a wrong password and an unknown email get the same 401; each is audited wi
 
   const rows = (await auditRows('auth.login_failed')).slice(before);
   expect(rows).toHaveLength(2);
-  expect(rows[0]).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', target: `user:${investigator.email}`, organization_id: investigator.organization_id });
+  expect(rows[0]).toMatchObject({
+    outcome: 'failure',
+    actor_address: '127.0.0.1',
+    target: `user:${investigator.email}`,
+    organization_id: investigator.organization_id,
+  });
   expect(rows[0]!.actor_user_id).not.toBeNull();
   expect(rows[1]).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', target: 'user:nobody@example.com', actor_user_id: null });
   expect(JSON.stringify(rows)).not.toContain('Not-the-password-9!');
@@ -103,15 +108,34 @@ test('administrators answer a TOTP challenge; a wrong code is a 401, audited, an
 
   const before = (await auditRows('auth.login_failed')).length;
   const wrongCode = String((Number(totpCode(TWIN_TOTP_SECRET)) + 500_000) % 1_000_000).padStart(6, '0');
-  const wrong = await call('POST', '/api/auth/mfa/verify', undefined, { username: first.body.username, session: first.body.session, challenge: 'totp', code: wrongCode });
+  const wrong = await call('POST', '/api/auth/mfa/verify', undefined, {
+    username: first.body.username,
+    session: first.body.session,
+    challenge: 'totp',
+    code: wrongCode,
+  });
   expect(wrong.status).toBe(401);
   const [row] = (await auditRows('auth.login_failed')).slice(before);
-  expect(row).toMatchObject({ outcome: 'failure', actor_address: '127.0.0.1', detail: expect.objectContaining({ stage: 'totp', reason: 'CodeMismatchException' }) });
-  const spent = await call('POST', '/api/auth/mfa/verify', undefined, { username: first.body.username, session: first.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+  expect(row).toMatchObject({
+    outcome: 'failure',
+    actor_address: '127.0.0.1',
+    detail: expect.objectContaining({ stage: 'totp', reason: 'CodeMismatchException' }),
+  });
+  const spent = await call('POST', '/api/auth/mfa/verify', undefined, {
+    username: first.body.username,
+    session: first.body.session,
+    challenge: 'totp',
+    code: totpCode(TWIN_TOTP_SECRET),
+  });
   expect(spent.status).toBe(401);
 
   const again = await login({ email: admin.email, password: TWIN_PASSWORD });
-  const ok = await call('POST', '/api/auth/mfa/verify', undefined, { username: again.body.username, session: again.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+  const ok = await call('POST', '/api/auth/mfa/verify', undefined, {
+    username: again.body.username,
+    session: again.body.session,
+    challenge: 'totp',
+    code: totpCode(TWIN_TOTP_SECRET),
+  });
   expect(ok.status).toBe(200);
   expect(ok.body.status).toBe('signed_in');
   // an admin token: admin routes let it in, where an investigator's token is refused
@@ -125,14 +149,26 @@ describe('passkeys', () => {
     const res = await login({ email, method: 'passkey' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'challenge', challenge: 'passkey' });
-    return res.body as { username: string; session: string; credential_request_options: { challenge: string; rpId: string; allowCredentials: unknown[] } };
+    return res.body as {
+      username: string;
+      session: string;
+      credential_request_options: { challenge: string; rpId: string; allowCredentials: unknown[] };
+    };
   };
   const verify = (body: unknown) => call('POST', '/api/auth/webauthn/authenticate/verify', undefined, body);
 
   test('a valid assertion signs in; replaying it is refused and audited', async () => {
     const challenge = await start(investigator.email);
-    expect(challenge.credential_request_options).toMatchObject({ rpId: 'localhost', allowCredentials: [expect.objectContaining({ type: 'public-key' })] });
-    const credential = signPasskeyAssertion({ passkey, email: investigator.email, challenge: challenge.credential_request_options.challenge, origin: ORIGIN });
+    expect(challenge.credential_request_options).toMatchObject({
+      rpId: 'localhost',
+      allowCredentials: [expect.objectContaining({ type: 'public-key' })],
+    });
+    const credential = signPasskeyAssertion({
+      passkey,
+      email: investigator.email,
+      challenge: challenge.credential_request_options.challenge,
+      origin: ORIGIN,
+    });
     const ok = await verify({ username: challenge.username, session: challenge.session, credential });
     expect(ok.status).toBe(200);
     expect((await call('GET', '/api/investigations', ok.body.access_token)).status).toBe(200);
@@ -149,19 +185,50 @@ describe('passkeys', () => {
     const answers = [];
 
     const tampered = await start(investigator.email);
-    const credential = signPasskeyAssertion({ passkey, email: investigator.email, challenge: tampered.credential_request_options.challenge, origin: ORIGIN });
+    const credential = signPasskeyAssertion({
+      passkey,
+      email: investigator.email,
+      challenge: tampered.credential_request_options.challenge,
+      origin: ORIGIN,
+    });
     const signature = Buffer.from(credential.response.signature, 'base64url');
     signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0xff, signature.length - 1);
-    answers.push(await verify({ username: tampered.username, session: tampered.session, credential: { ...credential, response: { ...credential.response, signature: signature.toString('base64url') } } }));
+    answers.push(
+      await verify({
+        username: tampered.username,
+        session: tampered.session,
+        credential: { ...credential, response: { ...credential.response, signature: signature.toString('base64url') } },
+      }),
+    );
 
     const phished = await start(investigator.email);
-    answers.push(await verify({ username: phished.username, session: phished.session,
-      credential: signPasskeyAssertion({ passkey, email: investigator.email, challenge: phished.credential_request_options.challenge, origin: 'https://evil.example' }) }));
+    answers.push(
+      await verify({
+        username: phished.username,
+        session: phished.session,
+        credential: signPasskeyAssertion({
+          passkey,
+          email: investigator.email,
+          challenge: phished.credential_request_options.challenge,
+          origin: 'https://evil.example',
+        }),
+      }),
+    );
 
     const nobody = await start('nobody@example.com'); // answered like a real account
     expect(nobody.credential_request_options.allowCredentials).toHaveLength(1);
-    answers.push(await verify({ username: nobody.username, session: nobody.session,
-      credential: signPasskeyAssertion({ passkey, email: 'nobody@example.com', challenge: nobody.credential_request_options.challenge, origin: ORIGIN }) }));
+    answers.push(
+      await verify({
+        username: nobody.username,
+        session: nobody.session,
+        credential: signPasskeyAssertion({
+          passkey,
+          email: 'nobody@example.com',
+          challenge: nobody.credential_request_options.challenge,
+          origin: ORIGIN,
+        }),
+      }),
+    );
 
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401]);
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
@@ -201,7 +268,7 @@ test('forgot-password answers the same whether or not the account exists; the co
   expect((await confirm(message!.code, 'Another-Passw0rd!')).status).toBe(400); // a code is used once
 });
 
-describe('an invited user\'s first sign-in', () => {
+describe("an invited user's first sign-in", () => {
   const TEMPORARY = 'Temporary-Passw0rd!';
   const CHOSEN = 'My-Own-Passw0rd!';
   const setPassword = (body: unknown) => call('POST', '/api/auth/new-password', undefined, body);
@@ -210,10 +277,29 @@ describe('an invited user\'s first sign-in', () => {
   const invite = async (role: Role) => {
     const subject = randomUUID();
     const email = `invited-${subject.slice(0, 8)}@northwind.example`;
-    await e2e.twin.database.db.insertInto('users')
-      .values({ organization_id: role === 'admin' ? null : DEMO_ORGANIZATION_IDS.northwind, idp_subject: subject, email, display_name: 'Invited User', role }).execute();
-    const idp = new CognitoIdentityProviderClient({ endpoint: e2e.twin.identityProvider.url, region: 'us-east-1', credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' } });
-    const created = await idp.send(new AdminCreateUserCommand({ UserPoolId: e2e.twin.plan.userPool.id, Username: email, TemporaryPassword: TEMPORARY, MessageAction: 'SUPPRESS' }));
+    await e2e.twin.database.db
+      .insertInto('users')
+      .values({
+        organization_id: role === 'admin' ? null : DEMO_ORGANIZATION_IDS.northwind,
+        idp_subject: subject,
+        email,
+        display_name: 'Invited User',
+        role,
+      })
+      .execute();
+    const idp = new CognitoIdentityProviderClient({
+      endpoint: e2e.twin.identityProvider.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'twin', secretAccessKey: 'twin-secret' },
+    });
+    const created = await idp.send(
+      new AdminCreateUserCommand({
+        UserPoolId: e2e.twin.plan.userPool.id,
+        Username: email,
+        TemporaryPassword: TEMPORARY,
+        MessageAction: 'SUPPRESS',
+      }),
+    );
     expect(created.User).toMatchObject({ Username: subject, UserStatus: 'FORCE_CHANGE_PASSWORD' });
     return { subject, email };
   };
@@ -249,13 +335,20 @@ describe('an invited user\'s first sign-in', () => {
     const before = (await auditRows('auth.login_failed')).length;
     const weak = await setPassword({ username: first.username, session: first.session, new_password: 'weakpassword' });
     expect(weak.status).toBe(400);
-    expect(weak.body.error.message).toMatch(/password policy: at least 12 characters with upper and lower case letters, a digit and a symbol/);
+    expect(weak.body.error.message).toMatch(
+      /password policy: at least 12 characters with upper and lower case letters, a digit and a symbol/,
+    );
 
     const rows = (await auditRows('auth.login_failed')).slice(before);
-    expect(rows).toEqual([expect.objectContaining({
-      outcome: 'failure', actor_address: '127.0.0.1', target: `user:${user.subject}`, organization_id: DEMO_ORGANIZATION_IDS.northwind,
-      detail: { stage: 'new_password', reason: 'InvalidPasswordException' },
-    })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'failure',
+        actor_address: '127.0.0.1',
+        target: `user:${user.subject}`,
+        organization_id: DEMO_ORGANIZATION_IDS.northwind,
+        detail: { stage: 'new_password', reason: 'InvalidPasswordException' },
+      }),
+    ]);
     expect(rows[0]!.actor_user_id).not.toBeNull();
     expect(JSON.stringify(rows)).not.toContain('weakpassword');
     // still invited: the weak password signs nobody in, the temporary one still leads to the challenge
@@ -263,7 +356,7 @@ describe('an invited user\'s first sign-in', () => {
     expect(await challenge(user.email)).toMatchObject({ challenge: 'new_password' });
   });
 
-  test('an invalid session, or another user\'s, is a 401, audited, and changes nothing', async () => {
+  test("an invalid session, or another user's, is a 401, audited, and changes nothing", async () => {
     const user = await invite('investigator');
     const other = await invite('investigator');
     const otherChallenge = await challenge(other.email);
@@ -289,7 +382,12 @@ describe('an invited user\'s first sign-in', () => {
     const next = await setPassword({ username: first.username, session: first.session, new_password: CHOSEN });
     expect(next.status).toBe(200);
     expect(next.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: user.subject });
-    const ok = await call('POST', '/api/auth/mfa/verify', undefined, { username: next.body.username, session: next.body.session, challenge: 'totp', code: totpCode(TWIN_TOTP_SECRET) });
+    const ok = await call('POST', '/api/auth/mfa/verify', undefined, {
+      username: next.body.username,
+      session: next.body.session,
+      challenge: 'totp',
+      code: totpCode(TWIN_TOTP_SECRET),
+    });
     expect(ok.body.status).toBe('signed_in');
     // an operator: the admin routes, and no organization's investigations
     expect((await call('GET', '/api/admin/users', ok.body.access_token)).status).toBe(200);
@@ -304,7 +402,20 @@ describe('an invited user\'s first sign-in', () => {
 
     const start = await login({ email: user.email, method: 'passkey' });
     expect(start.body).toMatchObject({ status: 'challenge', challenge: 'passkey' });
-    const credential = signPasskeyAssertion({ passkey, email: user.email, challenge: start.body.credential_request_options.challenge, origin: ORIGIN });
-    expect((await call('POST', '/api/auth/webauthn/authenticate/verify', undefined, { username: start.body.username, session: start.body.session, credential })).status).toBe(401);
+    const credential = signPasskeyAssertion({
+      passkey,
+      email: user.email,
+      challenge: start.body.credential_request_options.challenge,
+      origin: ORIGIN,
+    });
+    expect(
+      (
+        await call('POST', '/api/auth/webauthn/authenticate/verify', undefined, {
+          username: start.body.username,
+          session: start.body.session,
+          credential,
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -22,7 +22,20 @@ beforeEach(() => {
     return { SecretString: current };
   }) as never);
   // only the clock is faked: the provider's expiry reads Date
-  jest.useFakeTimers({ now: new Date('2026-11-24T03:00:00Z'), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'hrtime', 'performance'] });
+  jest.useFakeTimers({
+    now: new Date('2026-11-24T03:00:00Z'),
+    doNotFake: [
+      'nextTick',
+      'setImmediate',
+      'queueMicrotask',
+      'setTimeout',
+      'clearTimeout',
+      'setInterval',
+      'clearInterval',
+      'hrtime',
+      'performance',
+    ],
+  });
 });
 
 afterEach(() => {

@@ -99,7 +99,12 @@ const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Pr
 // ---------------------------------------------------------------------------------------------------
 // assess
 
-interface AssessFixture { organizationId: string; investigationId: string; questionId: string; linked: number }
+interface AssessFixture {
+  organizationId: string;
+  investigationId: string;
+  questionId: string;
+  linked: number;
+}
 
 /** One investigation with ASSESS.evidence items, question links, attachments and background documents: set-based SQL, no per-row round trips. */
 const loadAssessFixture = async (db: Kysely<Database>): Promise<AssessFixture> => {
@@ -112,29 +117,46 @@ const loadAssessFixture = async (db: Kysely<Database>): Promise<AssessFixture> =
     (${investigationId}, ${organizationId}, 'Bench: 100k evidence items'), (${otherInvestigationId}, ${organizationId}, 'Bench: other investigation')`);
   await run(sql`insert into questions (investigation_id, text, position)
     select ${investigationId}, 'Bench question ' || g, g from generate_series(1, ${ASSESS.questions}) g`);
-  for (const [investigation, count] of [[investigationId, ASSESS.evidence], [otherInvestigationId, ASSESS.otherEvidence]] as const) {
-    const [, ms] = await timed(() => run(sql`insert into evidence_items (investigation_id, title, content, collected_at)
+  for (const [investigation, count] of [
+    [investigationId, ASSESS.evidence],
+    [otherInvestigationId, ASSESS.otherEvidence],
+  ] as const) {
+    const [, ms] = await timed(() =>
+      run(sql`insert into evidence_items (investigation_id, title, content, collected_at)
       select ${investigation}, 'Evidence item ' || g,
              case when g % 10 = 0 then '  ' else 'Statement ' || g || ': the invoice was approved by the vendor manager on ' || (date '2025-01-01' + (g % 365)) end,
              timestamptz '2025-01-01' + (g % 365) * interval '1 day'
-      from generate_series(1, ${count}) g`));
+      from generate_series(1, ${count}) g`),
+    );
     log(`${count.toLocaleString('en')} evidence items inserted in ${seconds(ms)}`);
   }
   // links: ~1% of the evidence per question (the first question is the one assessed)
-  const [, linkMs] = await timed(() => run(sql`insert into evidence_question_links (evidence_item_id, question_id)
+  const [, linkMs] = await timed(() =>
+    run(sql`insert into evidence_question_links (evidence_item_id, question_id)
     select e.id, q.id from evidence_items e cross join questions q
-    where e.investigation_id = ${investigationId} and q.investigation_id = ${investigationId} and random() < 0.01`));
+    where e.investigation_id = ${investigationId} and q.investigation_id = ${investigationId} and random() < 0.01`),
+  );
   // attachments on ~25% of the evidence items (both investigations)
-  const [, attachmentMs] = await timed(() => run(sql`insert into attachments (evidence_item_id, file_name, content_type, size_bytes, storage_key, extracted_text)
+  const [, attachmentMs] = await timed(() =>
+    run(sql`insert into attachments (evidence_item_id, file_name, content_type, size_bytes, storage_key, extracted_text)
     select id, 'scan.pdf', 'application/pdf', 120000, 'bench/' || id || '/scan.pdf', 'scanned text'
-    from evidence_items where random() < 0.25`));
+    from evidence_items where random() < 0.25`),
+  );
   await run(sql`insert into background_documents (investigation_id, title, file_name, content_type, size_bytes, storage_key, extraction_status, included_for_ai)
     select ${investigationId}, 'Policy ' || g, 'policy-' || g || '.pdf', 'application/pdf', 50000, 'bench/background/' || gen_random_uuid() || '.pdf', 'extracted', g % 3 <> 0
     from generate_series(1, 30) g`);
   await run(sql`analyze`);
-  const question = await db.selectFrom('questions').select('id').where('investigation_id', '=', investigationId).orderBy('position').executeTakeFirstOrThrow();
-  const { linked } = await db.selectFrom('evidence_question_links').select(sql<number>`count(*)::int`.as('linked'))
-    .where('question_id', '=', question.id).executeTakeFirstOrThrow();
+  const question = await db
+    .selectFrom('questions')
+    .select('id')
+    .where('investigation_id', '=', investigationId)
+    .orderBy('position')
+    .executeTakeFirstOrThrow();
+  const { linked } = await db
+    .selectFrom('evidence_question_links')
+    .select(sql<number>`count(*)::int`.as('linked'))
+    .where('question_id', '=', question.id)
+    .executeTakeFirstOrThrow();
   log(`links and attachments inserted in ${seconds(linkMs + attachmentMs)}; ${linked} items linked to the assessed question`);
   return { organizationId, investigationId, questionId: question.id, linked };
 };
@@ -147,8 +169,17 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
     try {
       const [fixture, loadMs] = await timed(() => loadAssessFixture(twin.database.db));
       log(`${engine}: fixture loaded in ${seconds(loadMs)}`);
-      const token = await twin.token({ subject: 'bench-investigator', email: 'bench@example.com', role: 'investigator', organizationId: fixture.organizationId });
-      const body = JSON.stringify({ investigation_id: fixture.investigationId, analysis_type: 'question', question_id: fixture.questionId });
+      const token = await twin.token({
+        subject: 'bench-investigator',
+        email: 'bench@example.com',
+        role: 'investigator',
+        organizationId: fixture.organizationId,
+      });
+      const body = JSON.stringify({
+        investigation_id: fixture.investigationId,
+        analysis_type: 'question',
+        question_id: fixture.questionId,
+      });
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       let last: unknown;
       const request = async () => {
@@ -163,9 +194,15 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
       const direct: number[] = [];
       const input = { investigationId: fixture.investigationId, analysisType: 'question' as const, questionId: fixture.questionId };
       for (let i = 0; i < ASSESS.requests; i++) direct.push((await timed(() => assessEvidence(twin.database.db, input)))[1]);
-      const a = last as { total_evidence: number; linked_evidence: number; source_breakdown: { content: number; attachments: number; background_docs: number } };
+      const a = last as {
+        total_evidence: number;
+        linked_evidence: number;
+        source_breakdown: { content: number; attachments: number; background_docs: number };
+      };
       return {
-        engine, http, direct,
+        engine,
+        http,
+        direct,
         answer: `total ${a.total_evidence}, linked ${a.linked_evidence}, content ${a.source_breakdown.content}, attachments ${a.source_breakdown.attachments}, background ${a.source_breakdown.background_docs}`,
       };
     } finally {
@@ -177,7 +214,9 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
 };
 
 export const assessBench = async () => {
-  console.log(`\nAssess latency (POST /api/analysis/assess through the twin's HTTP gateway, question analysis, ${ASSESS.evidence.toLocaleString('en')} evidence items in one investigation; ${ASSESS.requests} sequential requests after ${ASSESS.warmup} warm-up):`);
+  console.log(
+    `\nAssess latency (POST /api/analysis/assess through the twin's HTTP gateway, question analysis, ${ASSESS.evidence.toLocaleString('en')} evidence items in one investigation; ${ASSESS.requests} sequential requests after ${ASSESS.warmup} warm-up):`,
+  );
   const results = [await assessOn('pglite')];
   const serverUrl = realPostgresUrl();
   if (serverUrl) results.push(await withScratchDatabase(serverUrl, (url) => assessOn('postgres', url)));
@@ -219,17 +258,37 @@ const corpus = (seed: number) => {
   };
 };
 
-const vectorLiteral = (text: string) => `[${embedText(text, 1024).map((x) => (x === 0 ? '0' : x.toPrecision(6))).join(',')}]`;
+const vectorLiteral = (text: string) =>
+  `[${embedText(text, 1024)
+    .map((x) => (x === 0 ? '0' : x.toPrecision(6)))
+    .join(',')}]`;
 
 /** One round trip per batch (the vectors are computed here, sent as pgvector literals). */
-const insertCorpusChunks = (db: Kysely<Database>, ids: { investigationId: string; sourceId: string; evidenceItemId: string }, from: number, count: number, texts: ReturnType<typeof corpus>) =>
-  db.insertInto('text_chunks').values(Array.from({ length: count }, (_, i) => {
-    const text = texts.chunk();
-    return {
-      investigation_id: ids.investigationId, embedding_source_id: ids.sourceId, source_type: 'content' as const, evidence_item_id: ids.evidenceItemId,
-      chunk_index: from + i, text: text.slice(0, 200), token_count: 200, embedding: vectorLiteral(text),
-    };
-  })).execute();
+const insertCorpusChunks = (
+  db: Kysely<Database>,
+  ids: { investigationId: string; sourceId: string; evidenceItemId: string },
+  from: number,
+  count: number,
+  texts: ReturnType<typeof corpus>,
+) =>
+  db
+    .insertInto('text_chunks')
+    .values(
+      Array.from({ length: count }, (_, i) => {
+        const text = texts.chunk();
+        return {
+          investigation_id: ids.investigationId,
+          embedding_source_id: ids.sourceId,
+          source_type: 'content' as const,
+          evidence_item_id: ids.evidenceItemId,
+          chunk_index: from + i,
+          text: text.slice(0, 200),
+          token_count: 200,
+          embedding: vectorLiteral(text),
+        };
+      }),
+    )
+    .execute();
 
 const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: number) => {
   const db = handle.db;
@@ -239,9 +298,15 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
   const evidenceItemId = randomUUID();
   const sourceId = randomUUID();
   await sql`insert into organizations (id, name) values (${organizationId}, 'Bench organization')`.execute(db);
-  await sql`insert into investigations (id, organization_id, title) values (${investigationId}, ${organizationId}, 'Bench: retrieval')`.execute(db);
-  await sql`insert into evidence_items (id, investigation_id, title, content) values (${evidenceItemId}, ${investigationId}, 'Bench source', 'text')`.execute(db);
-  await sql`insert into embedding_sources (id, investigation_id, source_type, source_id, status) values (${sourceId}, ${investigationId}, 'content', ${evidenceItemId}, 'embedded')`.execute(db);
+  await sql`insert into investigations (id, organization_id, title) values (${investigationId}, ${organizationId}, 'Bench: retrieval')`.execute(
+    db,
+  );
+  await sql`insert into evidence_items (id, investigation_id, title, content) values (${evidenceItemId}, ${investigationId}, 'Bench source', 'text')`.execute(
+    db,
+  );
+  await sql`insert into embedding_sources (id, investigation_id, source_type, source_id, status) values (${sourceId}, ${investigationId}, 'content', ${evidenceItemId}, 'embedded')`.execute(
+    db,
+  );
   const ids = { investigationId, sourceId, evidenceItemId };
   const texts = corpus(20261122);
 
@@ -252,43 +317,59 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
     for (let from = 1; from <= chunks; from += RETRIEVAL_BENCH.batch) {
       const count = Math.min(RETRIEVAL_BENCH.batch, chunks - from + 1);
       await insertCorpusChunks(db, ids, from, count, texts);
-      if ((from - 1 + count) % 20_000 === 0 || from + count > chunks) log(`${engine}: ${(from - 1 + count).toLocaleString('en')} / ${chunks.toLocaleString('en')} chunks inserted`);
+      if ((from - 1 + count) % 20_000 === 0 || from + count > chunks)
+        log(`${engine}: ${(from - 1 + count).toLocaleString('en')} / ${chunks.toLocaleString('en')} chunks inserted`);
     }
   });
   const mwm = RETRIEVAL_BENCH.maintenanceWorkMem[engine];
-  log(`${engine}: building the HNSW index (maintenance_work_mem ${mwm})${engine === 'pglite' ? '; this takes a minute or more on PGlite' : ''}`);
-  const [workers, buildMs] = await timed(() => db.transaction().execute(async (trx) => {
-    await sql.raw(`set local maintenance_work_mem = '${mwm}'`).execute(trx);
-    const { rows } = await sql<{ workers: string }>`select current_setting('max_parallel_maintenance_workers') as workers`.execute(trx);
-    await sql`create index text_chunks_embedding_idx on text_chunks using hnsw (embedding vector_cosine_ops)`.execute(trx);
-    return rows[0]!.workers;
-  }));
+  log(
+    `${engine}: building the HNSW index (maintenance_work_mem ${mwm})${engine === 'pglite' ? '; this takes a minute or more on PGlite' : ''}`,
+  );
+  const [workers, buildMs] = await timed(() =>
+    db.transaction().execute(async (trx) => {
+      await sql.raw(`set local maintenance_work_mem = '${mwm}'`).execute(trx);
+      const { rows } = await sql<{ workers: string }>`select current_setting('max_parallel_maintenance_workers') as workers`.execute(trx);
+      await sql`create index text_chunks_embedding_idx on text_chunks using hnsw (embedding vector_cosine_ops)`.execute(trx);
+      return rows[0]!.workers;
+    }),
+  );
   log(`${engine}: index built in ${seconds(buildMs)}`);
   // incremental maintenance: rows one by one into the indexed table (what the embedding worker does)
   const [, incrementalMs] = await timed(async () => {
     for (let i = 0; i < RETRIEVAL_BENCH.incremental; i++) await insertCorpusChunks(db, ids, chunks + 1 + i, 1, texts);
   });
   // the same rows' cost without the index, for the difference
-  const [, plainMs] = await timed(() => db.transaction().execute(async (trx) => {
-    await sql`create temporary table bench_plain (like text_chunks including defaults) on commit drop`.execute(trx);
-    for (let i = 0; i < RETRIEVAL_BENCH.incremental; i++) {
-      await sql`insert into bench_plain (investigation_id, embedding_source_id, source_type, evidence_item_id, chunk_index, text, token_count, embedding)
-        values (${investigationId}, ${sourceId}, 'content', ${evidenceItemId}, ${i}, 't', 1, ${vectorLiteral(texts.chunk())}::vector)`.execute(trx);
-    }
-  }));
+  const [, plainMs] = await timed(() =>
+    db.transaction().execute(async (trx) => {
+      await sql`create temporary table bench_plain (like text_chunks including defaults) on commit drop`.execute(trx);
+      for (let i = 0; i < RETRIEVAL_BENCH.incremental; i++) {
+        await sql`insert into bench_plain (investigation_id, embedding_source_id, source_type, evidence_item_id, chunk_index, text, token_count, embedding)
+        values (${investigationId}, ${sourceId}, 'content', ${evidenceItemId}, ${i}, 't', 1, ${vectorLiteral(texts.chunk())}::vector)`.execute(
+          trx,
+        );
+      }
+    }),
+  );
   await sql`analyze text_chunks`.execute(db);
   const total = chunks + RETRIEVAL_BENCH.incremental;
 
   const queries = Array.from({ length: RETRIEVAL_BENCH.queries }, () => embedText(texts.query(), 1024));
-  const plan = async (settings: string) => db.transaction().execute(async (trx) => {
-    for (const setting of settings.split(';')) await sql.raw(setting).execute(trx);
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select c.id from text_chunks c
+  const plan = async (settings: string) =>
+    db.transaction().execute(async (trx) => {
+      for (const setting of settings.split(';')) await sql.raw(setting).execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select c.id from text_chunks c
       left join background_documents b on b.id = c.background_document_id
       where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
       order by c.embedding <=> ${`[${queries[0]!.join(',')}]`}::vector limit ${RETRIEVAL_BENCH.k}`.execute(trx);
-    const text = rows.map((r) => r['QUERY PLAN']).join('\n');
-    return text.includes('text_chunks_embedding_idx') ? 'HNSW index scan' : text.includes('Seq Scan') ? 'seq scan + sort' : text.includes('Bitmap') ? 'bitmap scan + sort' : 'other';
-  });
+      const text = rows.map((r) => r['QUERY PLAN']).join('\n');
+      return text.includes('text_chunks_embedding_idx')
+        ? 'HNSW index scan'
+        : text.includes('Seq Scan')
+          ? 'seq scan + sort'
+          : text.includes('Bitmap')
+            ? 'bitmap scan + sort'
+            : 'other';
+    });
   const search = async (options: SearchOptions) => {
     const latencies: number[] = [];
     const results: string[][] = [];
@@ -315,29 +396,63 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
       const truth = new Set(exact.results[i]);
       return found.filter((id) => truth.has(id)).length / RETRIEVAL_BENCH.k;
     });
-    rows.push({ label: `HNSW ef_search ${ef}${ef === 40 ? ' (pgvector default)' : ef === RETRIEVAL.efSearch ? ' (the service)' : ''}`, recall: mean(recalls), minRecall: Math.min(...recalls), latencies: hnsw.latencies, plan: await plan(settings) });
+    rows.push({
+      label: `HNSW ef_search ${ef}${ef === 40 ? ' (pgvector default)' : ef === RETRIEVAL.efSearch ? ' (the service)' : ''}`,
+      recall: mean(recalls),
+      minRecall: Math.min(...recalls),
+      latencies: hnsw.latencies,
+      plan: await plan(settings),
+    });
   }
-  return { engine, chunks, total, loadMs, buildMs, workers, mwm, incrementalMs, plainMs, exact: { latencies: exact.latencies, plan: exactPlan }, rows };
+  return {
+    engine,
+    chunks,
+    total,
+    loadMs,
+    buildMs,
+    workers,
+    mwm,
+    incrementalMs,
+    plainMs,
+    exact: { latencies: exact.latencies, plan: exactPlan },
+    rows,
+  };
 };
 
 const printRetrieval = (r: Awaited<ReturnType<typeof retrievalOn>>) => {
   const n = RETRIEVAL_BENCH.incremental;
-  console.log(`  ${r.engine}: ${r.chunks.toLocaleString('en')} chunks bulk-loaded + ${RETRIEVAL_BENCH.incremental} inserted one by one = ${r.total.toLocaleString('en')} searched`);
-  console.log(`    bulk insert without the index     ${seconds(r.loadMs)} (${Math.round(r.total / (r.loadMs / 1000)).toLocaleString('en')} rows/s, vectors computed by the bench)`);
-  console.log(`    HNSW index build                  ${seconds(r.buildMs)} (maintenance_work_mem ${r.mwm}, max_parallel_maintenance_workers ${r.workers})`);
+  console.log(
+    `  ${r.engine}: ${r.chunks.toLocaleString('en')} chunks bulk-loaded + ${RETRIEVAL_BENCH.incremental} inserted one by one = ${r.total.toLocaleString('en')} searched`,
+  );
+  console.log(
+    `    bulk insert without the index     ${seconds(r.loadMs)} (${Math.round(r.total / (r.loadMs / 1000)).toLocaleString('en')} rows/s, vectors computed by the bench)`,
+  );
+  console.log(
+    `    HNSW index build                  ${seconds(r.buildMs)} (maintenance_work_mem ${r.mwm}, max_parallel_maintenance_workers ${r.workers})`,
+  );
   const perRowIndexed = r.incrementalMs / n;
   const perRowPlain = r.plainMs / n;
-  console.log(`    one-by-one insert, indexed table  ${perRowIndexed.toFixed(1)} ms/row (${perRowPlain.toFixed(1)} ms/row unindexed) → ${r.chunks.toLocaleString('en')} rows one by one ≈ ${seconds(perRowIndexed * r.chunks)} vs bulk load + build ${seconds(r.loadMs + r.buildMs)}`);
+  console.log(
+    `    one-by-one insert, indexed table  ${perRowIndexed.toFixed(1)} ms/row (${perRowPlain.toFixed(1)} ms/row unindexed) → ${r.chunks.toLocaleString('en')} rows one by one ≈ ${seconds(perRowIndexed * r.chunks)} vs bulk load + build ${seconds(r.loadMs + r.buildMs)}`,
+  );
   console.log(`    ${'search'.padEnd(38)} ${'recall@20'.padStart(9)} ${'min'.padStart(5)}   latency`);
-  console.log(`    ${'exact (index scans off)'.padEnd(38)} ${'1.000'.padStart(9)} ${'1.00'.padStart(5)}   ${stats(r.exact.latencies)}   [${r.exact.plan}]`);
+  console.log(
+    `    ${'exact (index scans off)'.padEnd(38)} ${'1.000'.padStart(9)} ${'1.00'.padStart(5)}   ${stats(r.exact.latencies)}   [${r.exact.plan}]`,
+  );
   for (const row of r.rows) {
-    console.log(`    ${row.label.padEnd(38)} ${row.recall.toFixed(3).padStart(9)} ${row.minRecall.toFixed(2).padStart(5)}   ${stats(row.latencies)}   [${row.plan}]`);
+    console.log(
+      `    ${row.label.padEnd(38)} ${row.recall.toFixed(3).padStart(9)} ${row.minRecall.toFixed(2).padStart(5)}   ${stats(row.latencies)}   [${row.plan}]`,
+    );
   }
 };
 
 export const retrievalBench = async () => {
-  console.log(`\nRetrieval (nearestChunks top ${RETRIEVAL_BENCH.k}, HNSW vs exact, ${RETRIEVAL_BENCH.queries} queries, one investigation):`);
-  console.log('  Corpus: synthetic topical texts (2,000 topics, Zipf common words) embedded by the twin\'s feature-hashing embedder, 1024 dims.');
+  console.log(
+    `\nRetrieval (nearestChunks top ${RETRIEVAL_BENCH.k}, HNSW vs exact, ${RETRIEVAL_BENCH.queries} queries, one investigation):`,
+  );
+  console.log(
+    "  Corpus: synthetic topical texts (2,000 topics, Zipf common words) embedded by the twin's feature-hashing embedder, 1024 dims.",
+  );
   const results = [];
   const pgliteDir = mkdtempSync(join(tmpdir(), 'ias-bench-retrieval-'));
   try {

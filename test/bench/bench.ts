@@ -83,7 +83,9 @@ const twinStart = async () => {
     }
   }
   const row = (label: string, values: number[]) =>
-    console.log(`  ${label.padEnd(66)} ${(median(values) / 1000).toFixed(2)} s   runs: ${values.map((v) => (v / 1000).toFixed(2)).join(', ')}`);
+    console.log(
+      `  ${label.padEnd(66)} ${(median(values) / 1000).toFixed(2)} s   runs: ${values.map((v) => (v / 1000).toFixed(2)).join(', ')}`,
+    );
   console.log(`\nTwin start (spawn → ready banner, median of ${RUNS}):`);
   row('after a source change (synthesis + bundles, then a cold start)', changed);
   row('cold (assembly cached; empty folder: initdb + migrations + seed)', cold);
@@ -93,7 +95,12 @@ const twinStart = async () => {
 /** What a bundle is made of: its inputs grouped by npm package, or by project folder for the project's own code. */
 const inputGroup = (path: string): string => {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  return pkg ? pkg[1]! : path.split('/').slice(0, path.startsWith('layers/') ? 3 : 2).join('/');
+  return pkg
+    ? pkg[1]!
+    : path
+        .split('/')
+        .slice(0, path.startsWith('layers/') ? 3 : 2)
+        .join('/');
 };
 
 type Metafile = NonNullable<ReturnType<typeof buildSync>['metafile']>;
@@ -101,7 +108,8 @@ type Metafile = NonNullable<ReturnType<typeof buildSync>['metafile']>;
 const groupBytes = (metafile: Metafile): [string, number][] => {
   const bytes = new Map<string, number>();
   for (const output of Object.values(metafile.outputs)) {
-    for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) bytes.set(inputGroup(path), (bytes.get(inputGroup(path)) ?? 0) + bytesInOutput);
+    for (const [path, { bytesInOutput }] of Object.entries(output.inputs))
+      bytes.set(inputGroup(path), (bytes.get(inputGroup(path)) ?? 0) + bytesInOutput);
   }
   return [...bytes].sort((a, b) => b[1] - a[1]);
 };
@@ -110,7 +118,7 @@ const groupBytes = (metafile: Metafile): [string, number][] => {
 const importChains = (metafile: Metafile, entry: string): Map<string, string[]> => {
   const chains = new Map<string, string[]>();
   const seen = new Map<string, string[]>([[entry, [entry]]]);
-  for (const queue = [entry]; queue.length > 0;) {
+  for (const queue = [entry]; queue.length > 0; ) {
     const file = queue.shift()!;
     const chain = seen.get(file)!;
     if (!chains.has(inputGroup(file))) chains.set(inputGroup(file), chain);
@@ -146,19 +154,42 @@ const bundles = (flags: string[]) => {
     const outfile = join(outDir, fn.id, 'index.js');
     const { metafile } = buildSync({ ...esbuildOptions(), entryPoints: [join(PROJECT_ROOT, fn.entry)], outfile, metafile: true });
     // wall time, and the process's CPU time over the same span (steadier when other work shares the machine)
-    const script = `const c=process.cpuUsage(),t=performance.now();require(${JSON.stringify(outfile)});const u=process.cpuUsage(c);`
-      + 'process.stdout.write(`${performance.now()-t} ${(u.user+u.system)/1000}`)';
-    const inits = Array.from({ length: RUNS }, () => execFileSync(process.execPath, ['-e', script], {
-      cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, // a function runs without any
-    })).map((out) => out.split(' ').map(Number) as [number, number]);
-    rows.push({ id: fn.id, entry: fn.entry, bytes: statSync(outfile).size, initMs: median(inits.map(([wall]) => wall)), cpuMs: median(inits.map(([, cpu]) => cpu)), metafile: metafile! });
+    const script =
+      `const c=process.cpuUsage(),t=performance.now();require(${JSON.stringify(outfile)});const u=process.cpuUsage(c);` +
+      'process.stdout.write(`${performance.now()-t} ${(u.user+u.system)/1000}`)';
+    const inits = Array.from({ length: RUNS }, () =>
+      execFileSync(process.execPath, ['-e', script], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' }, // a function runs without any
+      }),
+    ).map((out) => out.split(' ').map(Number) as [number, number]);
+    rows.push({
+      id: fn.id,
+      entry: fn.entry,
+      bytes: statSync(outfile).size,
+      initMs: median(inits.map(([wall]) => wall)),
+      cpuMs: median(inits.map(([, cpu]) => cpu)),
+      metafile: metafile!,
+    });
   }
-  console.log(`\nPer-function bundle (lib/bundling.ts: minified, the AWS SDK bundled, as deployed) and handler init`
-    + ` (fresh process, median of ${RUNS}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs):`);
-  console.log(`  ${'function'.padEnd(26)} ${'bundle'.padStart(9)} ${'init'.padStart(9)} ${'init CPU'.padStart(9)}  ${why ? 'largest inputs' : 'entry'}`);
+  console.log(
+    `\nPer-function bundle (lib/bundling.ts: minified, the AWS SDK bundled, as deployed) and handler init` +
+      ` (fresh process, median of ${RUNS}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs):`,
+  );
+  console.log(
+    `  ${'function'.padEnd(26)} ${'bundle'.padStart(9)} ${'init'.padStart(9)} ${'init CPU'.padStart(9)}  ${why ? 'largest inputs' : 'entry'}`,
+  );
   for (const r of rows) {
-    const detail = why ? groupBytes(r.metafile).slice(0, 6).map(([group, bytes]) => `${group} ${kB(bytes)}`).join(', ') : r.entry;
-    console.log(`  ${r.id.padEnd(26)} ${kB(r.bytes).padStart(9)} ${`${r.initMs.toFixed(1)} ms`.padStart(9)} ${`${r.cpuMs.toFixed(1)} ms`.padStart(9)}  ${detail}`);
+    const detail = why
+      ? groupBytes(r.metafile)
+          .slice(0, 6)
+          .map(([group, bytes]) => `${group} ${kB(bytes)}`)
+          .join(', ')
+      : r.entry;
+    console.log(
+      `  ${r.id.padEnd(26)} ${kB(r.bytes).padStart(9)} ${`${r.initMs.toFixed(1)} ms`.padStart(9)} ${`${r.cpuMs.toFixed(1)} ms`.padStart(9)}  ${detail}`,
+    );
   }
   if (only) {
     const [row] = rows;
@@ -167,7 +198,11 @@ const bundles = (flags: string[]) => {
     for (const [group, bytes] of groupBytes(row!.metafile)) {
       if (bytes < 1024) continue;
       // each step named by its package or project file, consecutive steps within one package shown once
-      const steps = (chains.get(group) ?? []).slice(1).map((path) => inputGroup(path) === group || !path.includes('node_modules/') ? path.replace(/^.*node_modules\//, '') : inputGroup(path));
+      const steps = (chains.get(group) ?? [])
+        .slice(1)
+        .map((path) =>
+          inputGroup(path) === group || !path.includes('node_modules/') ? path.replace(/^.*node_modules\//, '') : inputGroup(path),
+        );
       console.log(`  ${kB(bytes).padStart(8)}  ${group.padEnd(36)} ${steps.filter((step, i) => step !== steps[i - 1]).join(' → ')}`);
     }
     return;
@@ -178,10 +213,12 @@ const bundles = (flags: string[]) => {
   const exempt = rows.find((r) => r.id === TARGETS.exempt);
   const initMedian = median(rows.map((r) => r.initMs));
   const cpuMedian = median(rows.map((r) => r.cpuMs));
-  console.log(`  ${rows.length} functions: bundle median ${median(sizes).toFixed(0)} kB (target ≤ ${TARGETS.medianKb}),`
-    + ` largest but ${TARGETS.exempt} ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),`
-    + ` ${others.filter((r) => r.bytes / 1024 > TARGETS.maxKb).length} above ${TARGETS.maxKb} kB`
-    + `${exempt ? `, ${TARGETS.exempt} ${kB(exempt.bytes)}` : ''}; init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`);
+  console.log(
+    `  ${rows.length} functions: bundle median ${median(sizes).toFixed(0)} kB (target ≤ ${TARGETS.medianKb}),` +
+      ` largest but ${TARGETS.exempt} ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),` +
+      ` ${others.filter((r) => r.bytes / 1024 > TARGETS.maxKb).length} above ${TARGETS.maxKb} kB` +
+      `${exempt ? `, ${TARGETS.exempt} ${kB(exempt.bytes)}` : ''}; init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`,
+  );
 };
 
 const memoryDatabase = async (): Promise<Kysely<Database>> => {
@@ -197,21 +234,37 @@ const gatewayOverhead = async () => {
   const clients = new Map<string, BedrockRuntimeClient>();
   const client = (region: string) => {
     if (!clients.has(region)) {
-      clients.set(region, new BedrockRuntimeClient({
-        region, endpoint: standin.url, maxAttempts: 1, requestHandler: new NodeHttpHandler(), credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-      }));
+      clients.set(
+        region,
+        new BedrockRuntimeClient({
+          region,
+          endpoint: standin.url,
+          maxAttempts: 1,
+          requestHandler: new NodeHttpHandler(),
+          credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+        }),
+      );
     }
     return clients.get(region)!;
   };
   const gateway = createAiGateway({
-    db, client,
+    db,
+    client,
     config: {
-      regions: { primary: 'us-east-1', fallback: 'us-west-2' }, models: DEFAULT_AI_MODELS, attemptsPerRegion: 3,
-      backoff: { baseMs: 200, capMs: 2000 }, shedderDisabled: false, quotaMaxWaitMs: 0, embeddingDimensions: 1024,
+      regions: { primary: 'us-east-1', fallback: 'us-west-2' },
+      models: DEFAULT_AI_MODELS,
+      attemptsPerRegion: 3,
+      backoff: { baseMs: 200, capMs: 2000 },
+      shedderDisabled: false,
+      quotaMaxWaitMs: 0,
+      embeddingDimensions: 1024,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
     },
     // a fresh minute per call keeps the quota out of this measurement (it is measured below)
-    now: (() => { let t = Date.UTC(2026, 0, 1); return () => new Date((t += QUOTA_WINDOW_MS)); })(),
+    now: (() => {
+      let t = Date.UTC(2026, 0, 1);
+      return () => new Date((t += QUOTA_WINDOW_MS));
+    })(),
   });
   const prompt = '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice? Answer in JSON.';
   const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: prompt }] }] });
@@ -228,7 +281,9 @@ const gatewayOverhead = async () => {
   const bare = await time(() => client('us-east-1').send(command));
   const through = await time(() => gateway.converse({ purpose: 'analysis', system: 'Answer in JSON.', prompt }));
   console.log(`\nAI gateway overhead (median of ${CALLS} sequential Converse calls against the stand-in, embedded PGlite):`);
-  console.log(`  bare SDK client ${bare.toFixed(2)} ms, through the gateway ${through.toFixed(2)} ms → overhead ${(through - bare).toFixed(2)} ms per call (quota slot + ledger row)`);
+  console.log(
+    `  bare SDK client ${bare.toFixed(2)} ms, through the gateway ${through.toFixed(2)} ms → overhead ${(through - bare).toFixed(2)} ms per call (quota slot + ledger row)`,
+  );
   for (const c of clients.values()) c.destroy();
   await standin.stop();
   await db.destroy();
@@ -241,22 +296,33 @@ const quotaBurst = async () => {
   const MINUTES = 5;
   const CALLERS = 1000; // 200 a minute against 100 a minute of capacity (50 per region)
   const grants: { region: string; at: number }[] = [];
-  const calls = Array.from({ length: CALLERS }, (_, i) => time.spawn(Math.floor((i * MINUTES * 60_000) / CALLERS), async () => {
-    const region = await acquire(db, { regions: ['us-east-1', 'us-west-2'], now: time.now, sleep: time.sleep, maxWaitMs: 30_000 }).catch(() => undefined);
-    if (region) grants.push({ region, at: time.now().getTime() });
-  }));
+  const calls = Array.from({ length: CALLERS }, (_, i) =>
+    time.spawn(Math.floor((i * MINUTES * 60_000) / CALLERS), async () => {
+      const region = await acquire(db, { regions: ['us-east-1', 'us-west-2'], now: time.now, sleep: time.sleep, maxWaitMs: 30_000 }).catch(
+        () => undefined,
+      );
+      if (region) grants.push({ region, at: time.now().getTime() });
+    }),
+  );
   time.start();
   await Promise.all(calls);
-  console.log(`\nQuota under a burst (${CALLERS} callers over ${MINUTES} simulated minutes, ${QUOTA_LIMIT}/min per region, waits up to 30 s):`);
+  console.log(
+    `\nQuota under a burst (${CALLERS} callers over ${MINUTES} simulated minutes, ${QUOTA_LIMIT}/min per region, waits up to 30 s):`,
+  );
   for (const region of ['us-east-1', 'us-west-2']) {
-    const stamps = grants.filter((g) => g.region === region).map((g) => g.at).sort((a, b) => a - b);
+    const stamps = grants
+      .filter((g) => g.region === region)
+      .map((g) => g.at)
+      .sort((a, b) => a - b);
     let worst = 0;
     for (let i = 0, j = 0; i < stamps.length; i++) {
       while (j < stamps.length && stamps[j]! < stamps[i]! + QUOTA_WINDOW_MS) j++;
       worst = Math.max(worst, j - i);
     }
     const inBurst = stamps.filter((t) => t < start + MINUTES * 60_000).length;
-    console.log(`  ${region}: ${stamps.length} granted (${(inBurst / MINUTES).toFixed(1)} req/min over the ${MINUTES} minutes), busiest 60-s window ${worst}, overruns ${Math.max(0, worst - QUOTA_LIMIT)}`);
+    console.log(
+      `  ${region}: ${stamps.length} granted (${(inBurst / MINUTES).toFixed(1)} req/min over the ${MINUTES} minutes), busiest 60-s window ${worst}, overruns ${Math.max(0, worst - QUOTA_LIMIT)}`,
+    );
   }
   console.log(`  refused after waiting 30 s: ${CALLERS - grants.length}`);
   await db.destroy();
@@ -288,7 +354,10 @@ const main = async () => {
   }
 };
 
-main().then(() => process.exit(0), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -31,8 +31,10 @@ const postgresEndsEveryConnection = async () => {
   await drop();
 };
 
-test(`closing the database ends every connection before it resolves (${testEngine()})`,
-  realPostgresUrl() ? postgresEndsEveryConnection : pgliteCloses);
+test(
+  `closing the database ends every connection before it resolves (${testEngine()})`,
+  realPostgresUrl() ? postgresEndsEveryConnection : pgliteCloses,
+);
 
 // PGlite has no server that could end a connection, so this one is PostgreSQL's alone.
 if (realPostgresUrl()) {
@@ -40,12 +42,16 @@ if (realPostgresUrl()) {
     const { url, drop } = await createPostgresDatabase(false);
     const handle = await openDatabase({ engine: 'postgres', config: { connectionString: url, max: 2 } });
     try {
-      const { rows: [own] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
+      const {
+        rows: [own],
+      } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
       const admin = await openDatabase({ engine: 'postgres', config: { connectionString: realPostgresUrl(), max: 1 } });
       await sql`select pg_terminate_backend(${own!.pid})`.execute(admin.db);
       await admin.close();
       await new Promise((resolve) => setTimeout(resolve, 100)); // the terminated idle connection's error arrives
-      const { rows: [after] } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
+      const {
+        rows: [after],
+      } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
       expect(after!.pid).not.toBe(own!.pid);
     } finally {
       await handle.close();

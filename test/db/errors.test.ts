@@ -13,7 +13,10 @@ test.each([
   ['timed out', withCode('ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.1:5432')],
   ['reset', withCode('ECONNRESET', 'read ECONNRESET')],
   ['lost mid-query', new Error('Connection terminated unexpectedly')],
-  ['pool connect timeout', new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') })],
+  [
+    'pool connect timeout',
+    new Error('Connection terminated due to connection timeout', { cause: new Error('Connection terminated unexpectedly') }),
+  ],
   ['pool timeout (older pg-pool)', new Error('timeout exceeded when trying to connect')],
   ['query read timeout', new Error('Query read timeout')],
   ['a lost connection used again', new Error('Client was closed and is not queryable')],
@@ -64,7 +67,11 @@ test('the timeouts are well inside the function timeout: connect + query wait en
 
 test("a manifest function's pool gets them from its own timeout; other processes keep the defaults", () => {
   expect(functionTimeouts('analysis-get')).toEqual({ connectionTimeoutMillis: 3_000, statement_timeout: 4_000, query_timeout: 5_000 });
-  expect(functionTimeouts('generation-worker')).toEqual({ connectionTimeoutMillis: 5_000, statement_timeout: 60_000, query_timeout: 61_000 });
+  expect(functionTimeouts('generation-worker')).toEqual({
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 60_000,
+    query_timeout: 61_000,
+  });
   expect(functionTimeouts('migrate')).toEqual({});
   expect(functionTimeouts(undefined)).toEqual({});
 });

@@ -6,10 +6,30 @@ import { tableNames, testEngine, useTestDatabase } from '../support/db';
 
 /** The tables the typed schema (layers/core/db/schema.ts) declares: it must match what migrations build. */
 const declaredTables = [
-  'organizations', 'users', 'investigations', 'questions', 'topics', 'evidence_items', 'evidence_question_links',
-  'attachments', 'background_documents', 'embedding_sources', 'text_chunks', 'prompt_templates', 'analyses',
-  'analysis_engagements', 'analysis_revisions', 'retrieval_records', 'feedback', 'audit_log', 'audit_failures',
-  'ai_calls', 'job_runs', 'rate_limit_counters', 'payment_events', 'milestones',
+  'organizations',
+  'users',
+  'investigations',
+  'questions',
+  'topics',
+  'evidence_items',
+  'evidence_question_links',
+  'attachments',
+  'background_documents',
+  'embedding_sources',
+  'text_chunks',
+  'prompt_templates',
+  'analyses',
+  'analysis_engagements',
+  'analysis_revisions',
+  'retrieval_records',
+  'feedback',
+  'audit_log',
+  'audit_failures',
+  'ai_calls',
+  'job_runs',
+  'rate_limit_counters',
+  'payment_events',
+  'milestones',
   'ai_quota_reservations',
 ] satisfies (keyof Database)[];
 
@@ -29,15 +49,36 @@ describe(`migrations on ${testEngine()}`, () => {
 
   test('pgvector stores embeddings and orders chunks by cosine distance', async () => {
     const org = await db.insertInto('organizations').values({ name: 'Org' }).returning('id').executeTakeFirstOrThrow();
-    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Inv' }).returning('id').executeTakeFirstOrThrow();
-    const item = await db.insertInto('evidence_items').values({ investigation_id: inv.id, title: 'Item', content: 'x' }).returning('id').executeTakeFirstOrThrow();
-    const source = await db.insertInto('embedding_sources').values({ investigation_id: inv.id, source_type: 'content', source_id: item.id })
-      .returning('id').executeTakeFirstOrThrow();
+    const inv = await db
+      .insertInto('investigations')
+      .values({ organization_id: org.id, title: 'Inv' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const item = await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: inv.id, title: 'Item', content: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const source = await db
+      .insertInto('embedding_sources')
+      .values({ investigation_id: inv.id, source_type: 'content', source_id: item.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const unit = (i: number) => `[${Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => (k === i ? 1 : 0)).join(',')}]`;
-    await db.insertInto('text_chunks').values([0, 1, 2].map((i) => ({
-      investigation_id: inv.id, embedding_source_id: source.id, source_type: 'content' as const, evidence_item_id: item.id,
-      chunk_index: i, text: `chunk ${i}`, embedding: unit(i),
-    }))).execute();
+    await db
+      .insertInto('text_chunks')
+      .values(
+        [0, 1, 2].map((i) => ({
+          investigation_id: inv.id,
+          embedding_source_id: source.id,
+          source_type: 'content' as const,
+          evidence_item_id: item.id,
+          chunk_index: i,
+          text: `chunk ${i}`,
+          embedding: unit(i),
+        })),
+      )
+      .execute();
     const { rows } = await sql<{ chunk_index: number; similarity: number }>`
       select chunk_index, 1 - (embedding <=> ${unit(2)}::vector) as similarity
       from text_chunks where investigation_id = ${inv.id} order by embedding <=> ${unit(2)}::vector limit 2`.execute(db);
@@ -47,35 +88,99 @@ describe(`migrations on ${testEngine()}`, () => {
 
   test('constraints refuse bad states', async () => {
     const org = await db.insertInto('organizations').values({ name: 'Org2' }).returning('id').executeTakeFirstOrThrow();
-    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Inv' }).returning('id').executeTakeFirstOrThrow();
-    await expect(db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'timeline' as never }).execute()).rejects.toThrow();
-    await expect(db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary', faithfulness_score: 1.5 }).execute())
-      .rejects.toThrow();
-    const a = await db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary' }).returning(['id', 'generation_status'])
+    const inv = await db
+      .insertInto('investigations')
+      .values({ organization_id: org.id, title: 'Inv' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(
+      db
+        .insertInto('analyses')
+        .values({ investigation_id: inv.id, analysis_type: 'timeline' as never })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary', faithfulness_score: 1.5 }).execute(),
+    ).rejects.toThrow();
+    const a = await db
+      .insertInto('analyses')
+      .values({ investigation_id: inv.id, analysis_type: 'summary' })
+      .returning(['id', 'generation_status'])
       .executeTakeFirstOrThrow();
     expect(a.generation_status).toBe('queued');
-    await expect(db.insertInto('retrieval_records')
-      .values({ analysis_id: a.id, rank: 1, source_type: 'content', similarity: 0.2, included: false }).execute()).rejects.toThrow();
-    await db.insertInto('prompt_templates').values({ prompt_type: 'test_prompt', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute();
-    await expect(db.insertInto('prompt_templates').values({ prompt_type: 'test_prompt', version: 1, system_prompt: 's', user_prompt_template: 'u', restored_from_version: null, created_by: null }).execute())
-      .rejects.toThrow();
+    await expect(
+      db
+        .insertInto('retrieval_records')
+        .values({ analysis_id: a.id, rank: 1, source_type: 'content', similarity: 0.2, included: false })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto('prompt_templates')
+      .values({
+        prompt_type: 'test_prompt',
+        version: 1,
+        system_prompt: 's',
+        user_prompt_template: 'u',
+        restored_from_version: null,
+        created_by: null,
+      })
+      .execute();
+    await expect(
+      db
+        .insertInto('prompt_templates')
+        .values({
+          prompt_type: 'test_prompt',
+          version: 1,
+          system_prompt: 's',
+          user_prompt_template: 'u',
+          restored_from_version: null,
+          created_by: null,
+        })
+        .execute(),
+    ).rejects.toThrow();
   });
 
   test('evidence counters on the investigation stay exact through bulk inserts, updates and cascaded deletes', async () => {
     const org = await db.insertInto('organizations').values({ name: 'Counters' }).returning('id').executeTakeFirstOrThrow();
-    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Counted' }).returning('id').executeTakeFirstOrThrow();
-    const other = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Other' }).returning('id').executeTakeFirstOrThrow();
-    const counters = async (id: string) => db.selectFrom('investigations').select(['evidence_count', 'content_evidence_count', 'attachment_count'])
-      .where('id', '=', id).executeTakeFirstOrThrow();
-    const items = await db.insertInto('evidence_items').values([
-      { investigation_id: inv.id, title: 'a', content: 'text' },
-      { investigation_id: inv.id, title: 'b', content: '  \n ' },
-      { investigation_id: inv.id, title: 'c', content: 'more text' },
-      { investigation_id: other.id, title: 'd', content: 'elsewhere' },
-    ]).returning('id').execute();
-    await db.insertInto('attachments').values(items.slice(0, 2).flatMap((item, i) => [0, 1].map((k) => ({
-      evidence_item_id: item.id, file_name: `f${i}${k}.txt`, content_type: 'text/plain', storage_key: `k/${i}/${k}`,
-    })))).execute();
+    const inv = await db
+      .insertInto('investigations')
+      .values({ organization_id: org.id, title: 'Counted' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const other = await db
+      .insertInto('investigations')
+      .values({ organization_id: org.id, title: 'Other' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const counters = async (id: string) =>
+      db
+        .selectFrom('investigations')
+        .select(['evidence_count', 'content_evidence_count', 'attachment_count'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const items = await db
+      .insertInto('evidence_items')
+      .values([
+        { investigation_id: inv.id, title: 'a', content: 'text' },
+        { investigation_id: inv.id, title: 'b', content: '  \n ' },
+        { investigation_id: inv.id, title: 'c', content: 'more text' },
+        { investigation_id: other.id, title: 'd', content: 'elsewhere' },
+      ])
+      .returning('id')
+      .execute();
+    await db
+      .insertInto('attachments')
+      .values(
+        items.slice(0, 2).flatMap((item, i) =>
+          [0, 1].map((k) => ({
+            evidence_item_id: item.id,
+            file_name: `f${i}${k}.txt`,
+            content_type: 'text/plain',
+            storage_key: `k/${i}/${k}`,
+          })),
+        ),
+      )
+      .execute();
     expect(await counters(inv.id)).toEqual({ evidence_count: 3, content_evidence_count: 2, attachment_count: 4 });
     expect(await counters(other.id)).toEqual({ evidence_count: 1, content_evidence_count: 1, attachment_count: 0 });
     const filled = await db.selectFrom('attachments').select('investigation_id').distinct().execute();

@@ -4,7 +4,15 @@ import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
 import { FEEDBACK_ACTIONS, FEEDBACK_STATUSES } from '#core/domain/feedback';
 import { GENERATION_STATUSES, INITIAL_STATUS } from '#core/domain/generation-status';
 import {
-  AI_OUTCOMES, AI_PURPOSES, AUDIT_OUTCOMES, EMBEDDING_STATUSES, EXTRACTION_STATUSES, JOB_STATUSES, JOB_TRIGGERS, ROLES, SOURCE_TYPES,
+  AI_OUTCOMES,
+  AI_PURPOSES,
+  AUDIT_OUTCOMES,
+  EMBEDDING_STATUSES,
+  EXTRACTION_STATUSES,
+  JOB_STATUSES,
+  JOB_TRIGGERS,
+  ROLES,
+  SOURCE_TYPES,
 } from '#core/domain/vocabulary';
 import { testEngine, useTestDatabase } from '../support/db';
 
@@ -52,19 +60,30 @@ describe(`the database's word lists on ${testEngine()} are the domain's`, () => 
   test('every list CHECK has a domain list, and each equals it, in order', async () => {
     const lists = await listChecks();
     expect(Object.keys(lists).sort()).toEqual(Object.keys(DOMAIN_LISTS).sort());
-    for (const [column, values] of Object.entries(lists)) expect({ column, values }).toEqual({ column, values: [...DOMAIN_LISTS[column]!] });
+    for (const [column, values] of Object.entries(lists))
+      expect({ column, values }).toEqual({ column, values: [...DOMAIN_LISTS[column]!] });
   });
 
   test('a new analysis starts where the state machine says, with or without the status written', async () => {
     const { rows } = await sql<{ column_default: string }>`
-      select column_default from information_schema.columns where table_name = 'analyses' and column_name = 'generation_status'`.execute(db);
+      select column_default from information_schema.columns where table_name = 'analyses' and column_name = 'generation_status'`.execute(
+      db,
+    );
     expect(rows[0]?.column_default).toBe(`'${INITIAL_STATUS}'::text`);
   });
 
   test('a value outside the list is refused (the CHECK is live, not only described)', async () => {
     const org = await db.insertInto('organizations').values({ name: 'Vocabulary' }).returning('id').executeTakeFirstOrThrow();
-    const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Inv' }).returning('id').executeTakeFirstOrThrow();
-    await expect(db.insertInto('analyses').values({ investigation_id: inv.id, analysis_type: 'summary', generation_status: 'archived' as never }).execute())
-      .rejects.toThrow();
+    const inv = await db
+      .insertInto('investigations')
+      .values({ organization_id: org.id, title: 'Inv' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(
+      db
+        .insertInto('analyses')
+        .values({ investigation_id: inv.id, analysis_type: 'summary', generation_status: 'archived' as never })
+        .execute(),
+    ).rejects.toThrow();
   });
 });

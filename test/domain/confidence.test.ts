@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import {
-  baseConfidence, compareConfidence, CONFIDENCE_LEVELS, confidenceRank, isStrongQuality, qualityConfidence,
-  retrievalSignal, type QualityConfidence,
+  baseConfidence,
+  compareConfidence,
+  CONFIDENCE_LEVELS,
+  confidenceRank,
+  isStrongQuality,
+  qualityConfidence,
+  retrievalSignal,
+  type QualityConfidence,
 } from '#core/domain/confidence';
 
 // Random fractions, with the band edges (and the values either side of them) drawn often.
@@ -64,15 +70,22 @@ describe('qualityConfidence examples', () => {
   });
 
   test('the reason names the numbers that decided', () => {
-    expect(q(0.92, 0.88, 0.64).reason)
-      .toBe('Faithfulness 92 % and coverage 88 % give established; retrieval similarity 64 % is below 70 %, so confidence is lowered one step to probable.');
+    expect(q(0.92, 0.88, 0.64).reason).toBe(
+      'Faithfulness 92 % and coverage 88 % give established; retrieval similarity 64 % is below 70 %, so confidence is lowered one step to probable.',
+    );
     expect(q(0.65, 0.9, 0.2).reason).toMatch(/retrieval alone cannot lower possible/);
     expect(q(0.9, 0.9, null).reason).toMatch(/no retrieval similarity/);
   });
 
   test.each([
-    [NaN, 0.5, 0.5], [0.5, NaN, 0.5], [0.5, 0.5, NaN], [-0.01, 0.5, 0.5], [0.5, 1.01, 0.5],
-    [Infinity, 0.5, null], [0.5, 0.5, 1.5], [0.5, 0.5, -Infinity],
+    [NaN, 0.5, 0.5],
+    [0.5, NaN, 0.5],
+    [0.5, 0.5, NaN],
+    [-0.01, 0.5, 0.5],
+    [0.5, 1.01, 0.5],
+    [Infinity, 0.5, null],
+    [0.5, 0.5, 1.5],
+    [0.5, 0.5, -Infinity],
   ])('faithfulness %p, coverage %p, retrieval %p is a RangeError', (f, c, r) => {
     expect(() => q(f, c, r)).toThrow(RangeError);
   });
@@ -93,65 +106,83 @@ describe('retrievalSignal', () => {
 
 describe('qualityConfidence properties', () => {
   test('the level is the base or exactly one step below it', () => {
-    fc.assert(fc.property(input, (i) => {
-      const r = qualityConfidence(i);
-      expect([0, 1]).toContain(rank(r.base) - rank(r.level));
-      expect(r.base).toBe(baseConfidence(i.faithfulness, i.coverage));
-    }));
+    fc.assert(
+      fc.property(input, (i) => {
+        const r = qualityConfidence(i);
+        expect([0, 1]).toContain(rank(r.base) - rank(r.level));
+        expect(r.base).toBe(baseConfidence(i.faithfulness, i.coverage));
+      }),
+    );
   });
 
   test('retrieval alone never produces insufficient', () => {
-    fc.assert(fc.property(input, (i) => {
-      const r = qualityConfidence(i);
-      if (r.base !== 'insufficient') expect(r.level).not.toBe('insufficient');
-    }));
+    fc.assert(
+      fc.property(input, (i) => {
+        const r = qualityConfidence(i);
+        if (r.base !== 'insufficient') expect(r.level).not.toBe('insufficient');
+      }),
+    );
   });
 
   test('strong faithfulness and coverage (both ≥ 0.70) give at least possible', () => {
-    fc.assert(fc.property(input, (i) => {
-      const strong = i.faithfulness >= 0.7 && i.coverage >= 0.7;
-      if (strong) expect(isStrongQuality(i.faithfulness, i.coverage)).toBe(true);
-      if (isStrongQuality(i.faithfulness, i.coverage)) expect(rank(qualityConfidence(i).level)).toBeGreaterThanOrEqual(rank('possible'));
-    }));
+    fc.assert(
+      fc.property(input, (i) => {
+        const strong = i.faithfulness >= 0.7 && i.coverage >= 0.7;
+        if (strong) expect(isStrongQuality(i.faithfulness, i.coverage)).toBe(true);
+        if (isStrongQuality(i.faithfulness, i.coverage)) expect(rank(qualityConfidence(i).level)).toBeGreaterThanOrEqual(rank('possible'));
+      }),
+    );
   });
 
   test('raising faithfulness never lowers the level', () => {
-    fc.assert(fc.property(unit, unit, unit, retrieval, (a, b, coverage, retrievalSimilarity) => {
-      const [lo, hi] = sorted(a, b);
-      expect(rank(qualityConfidence({ faithfulness: lo, coverage, retrievalSimilarity }).level))
-        .toBeLessThanOrEqual(rank(qualityConfidence({ faithfulness: hi, coverage, retrievalSimilarity }).level));
-    }));
+    fc.assert(
+      fc.property(unit, unit, unit, retrieval, (a, b, coverage, retrievalSimilarity) => {
+        const [lo, hi] = sorted(a, b);
+        expect(rank(qualityConfidence({ faithfulness: lo, coverage, retrievalSimilarity }).level)).toBeLessThanOrEqual(
+          rank(qualityConfidence({ faithfulness: hi, coverage, retrievalSimilarity }).level),
+        );
+      }),
+    );
   });
 
   test('raising coverage never lowers the level', () => {
-    fc.assert(fc.property(unit, unit, unit, retrieval, (a, b, faithfulness, retrievalSimilarity) => {
-      const [lo, hi] = sorted(a, b);
-      expect(rank(qualityConfidence({ faithfulness, coverage: lo, retrievalSimilarity }).level))
-        .toBeLessThanOrEqual(rank(qualityConfidence({ faithfulness, coverage: hi, retrievalSimilarity }).level));
-    }));
+    fc.assert(
+      fc.property(unit, unit, unit, retrieval, (a, b, faithfulness, retrievalSimilarity) => {
+        const [lo, hi] = sorted(a, b);
+        expect(rank(qualityConfidence({ faithfulness, coverage: lo, retrievalSimilarity }).level)).toBeLessThanOrEqual(
+          rank(qualityConfidence({ faithfulness, coverage: hi, retrievalSimilarity }).level),
+        );
+      }),
+    );
   });
 
   test('raising retrieval similarity never lowers the level (and no retrieval is never below any)', () => {
-    fc.assert(fc.property(unit, unit, similarity, similarity, (faithfulness, coverage, a, b) => {
-      const [lo, hi] = sorted(a, b);
-      const at = (retrievalSimilarity: number | null) => rank(qualityConfidence({ faithfulness, coverage, retrievalSimilarity }).level);
-      expect(at(lo)).toBeLessThanOrEqual(at(hi));
-      expect(at(hi)).toBeLessThanOrEqual(at(null));
-    }));
+    fc.assert(
+      fc.property(unit, unit, similarity, similarity, (faithfulness, coverage, a, b) => {
+        const [lo, hi] = sorted(a, b);
+        const at = (retrievalSimilarity: number | null) => rank(qualityConfidence({ faithfulness, coverage, retrievalSimilarity }).level);
+        expect(at(lo)).toBeLessThanOrEqual(at(hi));
+        expect(at(hi)).toBeLessThanOrEqual(at(null));
+      }),
+    );
   });
 
   test('without softening the level is the base; with it, one step below', () => {
-    fc.assert(fc.property(input, (i) => {
-      const r = qualityConfidence(i);
-      if (r.softened_by_retrieval) expect(rank(r.level)).toBe(rank(r.base) - 1);
-      else expect(r.level).toBe(r.base);
-    }));
+    fc.assert(
+      fc.property(input, (i) => {
+        const r = qualityConfidence(i);
+        if (r.softened_by_retrieval) expect(rank(r.level)).toBe(rank(r.base) - 1);
+        else expect(r.level).toBe(r.base);
+      }),
+    );
   });
 
   test('softening happens only for weak retrieval (below 70 % displayed)', () => {
-    fc.assert(fc.property(input, (i) => {
-      const r = qualityConfidence(i);
-      if (i.retrievalSimilarity === null || Math.round(i.retrievalSimilarity * 100) >= 71) expect(r.softened_by_retrieval).toBe(false);
-    }));
+    fc.assert(
+      fc.property(input, (i) => {
+        const r = qualityConfidence(i);
+        if (i.retrievalSimilarity === null || Math.round(i.retrievalSimilarity * 100) >= 71) expect(r.softened_by_retrieval).toBe(false);
+      }),
+    );
   });
 });

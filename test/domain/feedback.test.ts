@@ -1,24 +1,37 @@
 import fc from 'fast-check';
 import {
-  FEEDBACK_ACTIONS, judgmentEnabled, missingGates, nextFeedbackStatus, regenerationDraft, REGENERATION_REASONS, STATUS_OF_ACTION,
+  FEEDBACK_ACTIONS,
+  judgmentEnabled,
+  missingGates,
+  nextFeedbackStatus,
+  regenerationDraft,
+  REGENERATION_REASONS,
+  STATUS_OF_ACTION,
   type FeedbackStatus,
 } from '#core/domain/feedback';
 import { GENERATION_STATUSES } from '#core/domain/generation-status';
 
 describe('feedback status', () => {
-  test('each action stores the spec\'s status (agree → accepted, disagree → rejected, unsure → needs_revision)', () => {
+  test("each action stores the spec's status (agree → accepted, disagree → rejected, unsure → needs_revision)", () => {
     expect(STATUS_OF_ACTION).toEqual({
-      agree: 'accepted', disagree: 'rejected', unsure: 'needs_revision', regenerate: 'regenerated', edit: 'edited', view: 'viewed',
+      agree: 'accepted',
+      disagree: 'rejected',
+      unsure: 'needs_revision',
+      regenerate: 'regenerated',
+      edit: 'edited',
+      view: 'viewed',
     });
   });
 
   test('the latest action wins, except that a view only fills an empty status', () => {
     const statuses = fc.constantFrom<FeedbackStatus | null>(null, ...Object.values(STATUS_OF_ACTION));
-    fc.assert(fc.property(statuses, fc.constantFrom(...FEEDBACK_ACTIONS), (current, action) => {
-      const next = nextFeedbackStatus(current, action);
-      if (action === 'view') expect(next).toBe(current ?? 'viewed');
-      else expect(next).toBe(STATUS_OF_ACTION[action]);
-    }));
+    fc.assert(
+      fc.property(statuses, fc.constantFrom(...FEEDBACK_ACTIONS), (current, action) => {
+        const next = nextFeedbackStatus(current, action);
+        if (action === 'view') expect(next).toBe(current ?? 'viewed');
+        else expect(next).toBe(STATUS_OF_ACTION[action]);
+      }),
+    );
     expect(nextFeedbackStatus('accepted', 'view')).toBe('accepted');
     expect(nextFeedbackStatus('accepted', 'disagree')).toBe('rejected');
   });
@@ -55,11 +68,18 @@ describe('regeneration draft (what Unsure pre-populates)', () => {
 
   test('always a reason from the dropdown and a non-empty direction', () => {
     const score = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null });
-    fc.assert(fc.property(fc.constantFrom(null, 'valid', 'citations_removed', 'uncited_findings'), score, score, fc.option(fc.string(), { nil: undefined }),
-      (validation_status, faithfulness_score, coverage_score, note) => {
-        const draft = regenerationDraft({ validation_status, faithfulness_score, coverage_score }, note);
-        expect(Object.keys(REGENERATION_REASONS)).toContain(draft.reason);
-        expect(draft.direction.trim()).not.toBe('');
-      }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(null, 'valid', 'citations_removed', 'uncited_findings'),
+        score,
+        score,
+        fc.option(fc.string(), { nil: undefined }),
+        (validation_status, faithfulness_score, coverage_score, note) => {
+          const draft = regenerationDraft({ validation_status, faithfulness_score, coverage_score }, note);
+          expect(Object.keys(REGENERATION_REASONS)).toContain(draft.reason);
+          expect(draft.direction.trim()).not.toBe('');
+        },
+      ),
+    );
   });
 });

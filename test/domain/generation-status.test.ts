@@ -1,8 +1,21 @@
 import fc from 'fast-check';
 import type { GenerationStatus as SchemaStatus } from '#core/db/schema';
 import {
-  canTransition, GENERATION_EVENTS, GENERATION_STATUSES, guardedMove, IllegalTransitionError, INITIAL_STATUS, isGenerated, isGenerationStatus,
-  isInFlight, isTerminal, transition, TRANSITIONS, undoMove, type GenerationEvent, type GenerationStatus,
+  canTransition,
+  GENERATION_EVENTS,
+  GENERATION_STATUSES,
+  guardedMove,
+  IllegalTransitionError,
+  INITIAL_STATUS,
+  isGenerated,
+  isGenerationStatus,
+  isInFlight,
+  isTerminal,
+  transition,
+  TRANSITIONS,
+  undoMove,
+  type GenerationEvent,
+  type GenerationStatus,
 } from '#core/domain/generation-status';
 
 // Compile-time: the list covers every status the database allows.
@@ -43,8 +56,9 @@ describe('allowed transitions', () => {
 });
 
 describe('illegal transitions', () => {
-  const illegal = GENERATION_STATUSES.flatMap((from) => GENERATION_EVENTS.map((event) => [from, event] as const))
-    .filter(([from, event]) => !allowed.has(key(from, event)));
+  const illegal = GENERATION_STATUSES.flatMap((from) => GENERATION_EVENTS.map((event) => [from, event] as const)).filter(
+    ([from, event]) => !allowed.has(key(from, event)),
+  );
 
   test('there are 77 pairs, 16 allowed', () => {
     expect(illegal.length + allowed.size).toBe(GENERATION_STATUSES.length * GENERATION_EVENTS.length);
@@ -112,34 +126,41 @@ describe('guarded moves (what a conditional update may write)', () => {
 });
 
 describe('properties', () => {
-  test('any sequence of events stays inside the status set; illegal events throw and change nothing; '
-    + 'a failing quality event always lands on complete or quality_unavailable', () => {
-    fc.assert(fc.property(statusArb, fc.array(eventArb, { maxLength: 40 }), (start, events) => {
-      let status: GenerationStatus = start;
-      for (const event of events) {
-        if (!canTransition(status, event)) {
-          expect(() => transition(status, event)).toThrow(IllegalTransitionError);
-          continue;
-        }
-        status = transition(status, event);
-        expect(GENERATION_STATUSES).toContain(status);
-        if (QUALITY_ENDINGS.has(event)) expect(['complete', 'quality_unavailable']).toContain(status);
-      }
-    }));
-  });
+  test(
+    'any sequence of events stays inside the status set; illegal events throw and change nothing; ' +
+      'a failing quality event always lands on complete or quality_unavailable',
+    () => {
+      fc.assert(
+        fc.property(statusArb, fc.array(eventArb, { maxLength: 40 }), (start, events) => {
+          let status: GenerationStatus = start;
+          for (const event of events) {
+            if (!canTransition(status, event)) {
+              expect(() => transition(status, event)).toThrow(IllegalTransitionError);
+              continue;
+            }
+            status = transition(status, event);
+            expect(GENERATION_STATUSES).toContain(status);
+            if (QUALITY_ENDINGS.has(event)) expect(['complete', 'quality_unavailable']).toContain(status);
+          }
+        }),
+      );
+    },
+  );
 
   test('only legal events, from the start of life: the walk never leaves the set and checking always has an exit', () => {
-    fc.assert(fc.property(fc.array(fc.nat(), { maxLength: 60 }), (choices) => {
-      let status: GenerationStatus = 'queued';
-      for (const choice of choices) {
-        const legal = GENERATION_EVENTS.filter((e) => canTransition(status, e));
-        expect(legal.length).toBeGreaterThan(0);
-        const event = legal[choice % legal.length]!;
-        status = transition(status, event);
-        expect(isGenerationStatus(status)).toBe(true);
-        if (QUALITY_ENDINGS.has(event)) expect(['complete', 'quality_unavailable']).toContain(status);
-        if (status === 'checking') expect(canTransition(status, 'checking_stale')).toBe(true);
-      }
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 60 }), (choices) => {
+        let status: GenerationStatus = 'queued';
+        for (const choice of choices) {
+          const legal = GENERATION_EVENTS.filter((e) => canTransition(status, e));
+          expect(legal.length).toBeGreaterThan(0);
+          const event = legal[choice % legal.length]!;
+          status = transition(status, event);
+          expect(isGenerationStatus(status)).toBe(true);
+          if (QUALITY_ENDINGS.has(event)) expect(['complete', 'quality_unavailable']).toContain(status);
+          if (status === 'checking') expect(canTransition(status, 'checking_stale')).toBe(true);
+        }
+      }),
+    );
   });
 });

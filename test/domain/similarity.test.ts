@@ -7,8 +7,7 @@ const cosine = fc.double({ min: -1, max: 1, noNaN: true });
 
 describe('toPercent', () => {
   test('nearest whole percent, halves up, without binary noise', () => {
-    expect([0, 0.004, 0.005, 0.575, 0.285, 0.145, 0.8449, 0.845, 0.99, 1].map(toPercent))
-      .toEqual([0, 0, 1, 58, 29, 15, 84, 85, 99, 100]);
+    expect([0, 0.004, 0.005, 0.575, 0.285, 0.145, 0.8449, 0.845, 0.99, 1].map(toPercent)).toEqual([0, 0, 1, 58, 29, 15, 84, 85, 99, 100]);
   });
 });
 
@@ -41,29 +40,38 @@ describe('similarityBand', () => {
   });
 
   test('property: the band is the one its displayed percent falls in, and percent is a whole 0..100', () => {
-    fc.assert(fc.property(cosine, (s) => {
-      const band = similarityBand(s);
-      expect(Number.isInteger(band.percent) && band.percent >= 0 && band.percent <= 100).toBe(true);
-      const expected = band.percent >= 85 ? 'high' : band.percent >= 70 ? 'relevant' : band.percent >= 60 ? 'somewhat' : 'low';
-      expect(band.key).toBe(expected);
-      expect(SIMILARITY_BANDS.find((b) => b.key === band.key)).toMatchObject({ label: band.label, color: band.color });
-    }));
+    fc.assert(
+      fc.property(cosine, (s) => {
+        const band = similarityBand(s);
+        expect(Number.isInteger(band.percent) && band.percent >= 0 && band.percent <= 100).toBe(true);
+        const expected = band.percent >= 85 ? 'high' : band.percent >= 70 ? 'relevant' : band.percent >= 60 ? 'somewhat' : 'low';
+        expect(band.key).toBe(expected);
+        expect(SIMILARITY_BANDS.find((b) => b.key === band.key)).toMatchObject({ label: band.label, color: band.color });
+      }),
+    );
   });
 
   test('property: a higher similarity never gets a lower band or percent', () => {
-    fc.assert(fc.property(cosine, cosine, (a, b) => {
-      const [lo, hi] = a <= b ? [a, b] : [b, a];
-      expect(similarityBand(lo).percent).toBeLessThanOrEqual(similarityBand(hi).percent);
-      expect(RANK[similarityBand(lo).key]).toBeLessThanOrEqual(RANK[similarityBand(hi).key]);
-    }));
+    fc.assert(
+      fc.property(cosine, cosine, (a, b) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(similarityBand(lo).percent).toBeLessThanOrEqual(similarityBand(hi).percent);
+        expect(RANK[similarityBand(lo).key]).toBeLessThanOrEqual(RANK[similarityBand(hi).key]);
+      }),
+    );
   });
 });
 
 describe('retrievalQuality', () => {
   test('no chunks: counts 0, similarity stats null', () => {
     expect(retrievalQuality([], [])).toEqual({
-      total: 0, included: 0, excluded: 0, mean_similarity: null, max_similarity: null,
-      min_included_similarity: null, mean_included_similarity: null,
+      total: 0,
+      included: 0,
+      excluded: 0,
+      mean_similarity: null,
+      max_similarity: null,
+      min_included_similarity: null,
+      mean_included_similarity: null,
       band_counts: { high: 0, relevant: 0, somewhat: 0, low: 0 },
     });
   });
@@ -71,7 +79,11 @@ describe('retrievalQuality', () => {
   test('mixed chunks', () => {
     const q = retrievalQuality([0.9, 0.8, 0.65, 0.3], [true, true, false, false]);
     expect(q).toMatchObject({
-      total: 4, included: 2, excluded: 2, max_similarity: 0.9, min_included_similarity: 0.8,
+      total: 4,
+      included: 2,
+      excluded: 2,
+      max_similarity: 0.9,
+      min_included_similarity: 0.8,
       band_counts: { high: 1, relevant: 1, somewhat: 1, low: 1 },
     });
     expect(q.mean_similarity).toBeCloseTo(0.6625, 12);
@@ -80,7 +92,12 @@ describe('retrievalQuality', () => {
 
   test('nothing included: included stats null, the rest present', () => {
     expect(retrievalQuality([0.4, 0.5], [false, false])).toMatchObject({
-      total: 2, included: 0, excluded: 2, max_similarity: 0.5, min_included_similarity: null, mean_included_similarity: null,
+      total: 2,
+      included: 0,
+      excluded: 2,
+      max_similarity: 0.5,
+      min_included_similarity: null,
+      mean_included_similarity: null,
     });
   });
 
@@ -91,16 +108,21 @@ describe('retrievalQuality', () => {
 
   test('property: counts add up and the stats are ordered', () => {
     const chunks = fc.array(fc.tuple(cosine, fc.boolean()), { maxLength: 50 });
-    fc.assert(fc.property(chunks, (pairs) => {
-      const q = retrievalQuality(pairs.map(([s]) => s), pairs.map(([, i]) => i));
-      expect(q.included + q.excluded).toBe(q.total);
-      expect(Object.values(q.band_counts).reduce((a, b) => a + b, 0)).toBe(q.total);
-      if (q.included > 0) {
-        expect(q.min_included_similarity!).toBeLessThanOrEqual(q.mean_included_similarity! + 1e-12);
-        expect(q.mean_included_similarity!).toBeLessThanOrEqual(q.max_similarity! + 1e-12);
-      } else {
-        expect(q.min_included_similarity).toBeNull();
-      }
-    }));
+    fc.assert(
+      fc.property(chunks, (pairs) => {
+        const q = retrievalQuality(
+          pairs.map(([s]) => s),
+          pairs.map(([, i]) => i),
+        );
+        expect(q.included + q.excluded).toBe(q.total);
+        expect(Object.values(q.band_counts).reduce((a, b) => a + b, 0)).toBe(q.total);
+        if (q.included > 0) {
+          expect(q.min_included_similarity!).toBeLessThanOrEqual(q.mean_included_similarity! + 1e-12);
+          expect(q.mean_included_similarity!).toBeLessThanOrEqual(q.max_similarity! + 1e-12);
+        } else {
+          expect(q.min_included_similarity).toBeNull();
+        }
+      }),
+    );
   });
 });

@@ -16,9 +16,11 @@ const prng = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-const VOCABULARY = ('invoice vendor payment approval Northwind ledger kickback procurement contract audit email meeting '
-  + 'transfer account director review signed amended quarterly shipment warehouse overdue refund Mr. Dr. e.g. 4,500 '
-  + '2023-04-11 über naïve résumé 東京 emoji🙂 x y z a I').split(' ');
+const VOCABULARY = (
+  'invoice vendor payment approval Northwind ledger kickback procurement contract audit email meeting ' +
+  'transfer account director review signed amended quarterly shipment warehouse overdue refund Mr. Dr. e.g. 4,500 ' +
+  '2023-04-11 über naïve résumé 東京 emoji🙂 x y z a I'
+).split(' ');
 
 const generateText = (random: () => number): string => {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -124,7 +126,8 @@ describe('chunkText', () => {
 
   test('paragraphs stay whole when they fit: a chunk of at least half the target ends at a paragraph break', () => {
     // 12 sentences of 41 characters: about 500 characters per paragraph, two would not fit in one chunk
-    const paragraph = (n: number) => Array.from({ length: 12 }, (_, i) => `Paragraph ${n} sentence ${String(i).padStart(2, '0')} holds words.`).join(' ');
+    const paragraph = (n: number) =>
+      Array.from({ length: 12 }, (_, i) => `Paragraph ${n} sentence ${String(i).padStart(2, '0')} holds words.`).join(' ');
     const raw = [1, 2, 3].map(paragraph).join('\n\n');
     const chunks = chunkText(raw);
     expect(chunks).toHaveLength(3);
@@ -149,7 +152,12 @@ describe('chunkText', () => {
       expect(chunk.text.length).toBeLessThanOrEqual(800);
       expect(chunk.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
     }
-    expect(chunks.map((c) => c.text).join(' ').replace(/ /g, '')).toContain('🙂'.repeat(1000).slice(0, 20));
+    expect(
+      chunks
+        .map((c) => c.text)
+        .join(' ')
+        .replace(/ /g, ''),
+    ).toContain('🙂'.repeat(1000).slice(0, 20));
   });
 
   test('no break after abbreviations such as "Mr." and "e.g."', () => {
@@ -190,7 +198,11 @@ describe('chunkText properties (300 generated texts)', () => {
   });
 
   test('the same properties at other sizes', () => {
-    for (const options of [{ targetChars: 300, overlapChars: 50 }, { targetChars: 1200, overlapChars: 0 }, { targetChars: 500, overlapChars: 150, minChars: 100 }]) {
+    for (const options of [
+      { targetChars: 300, overlapChars: 50 },
+      { targetChars: 1200, overlapChars: 0 },
+      { targetChars: 500, overlapChars: 150, minChars: 100 },
+    ]) {
       for (const raw of texts.slice(0, 100)) {
         const chunks = chunkText(raw, options);
         if (options.overlapChars === 0) {

@@ -30,36 +30,82 @@ beforeAll(async () => {
 
   // a small investigation with one source of each type (the background document not included for the AI)
   organizationId = (await db.insertInto('organizations').values({ name: 'Sweeper Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  investigationId = (await db.insertInto('investigations').values({ organization_id: organizationId, title: 'Kickbacks' })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  itemId = (await db.insertInto('evidence_items').values({
-    investigation_id: investigationId, title: 'Interview notes',
-    content: Array.from({ length: 20 }, (_, i) => `Note ${i}: the director approved vendor invoice ${1000 + i} without a second signature.`).join(' '),
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  const attachmentId = (await db.insertInto('attachments').values({
-    evidence_item_id: itemId, file_name: 'email.txt', content_type: 'text/plain', storage_key: `k/${randomUUID()}`,
-    extracted_text: 'Please route the Harlow payment through the consulting account before the audit.',
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  const documentId = (await db.insertInto('background_documents').values({
-    investigation_id: investigationId, title: 'Policy', file_name: 'policy.txt', content_type: 'text/plain', storage_key: `k/${randomUUID()}`,
-    extracted_text: 'Every vendor payment above 10,000 needs two approvals.', extraction_status: 'extracted', included_for_ai: false,
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  await db.insertInto('embedding_sources').values([
-    { investigation_id: investigationId, source_type: 'content', source_id: itemId },
-    { investigation_id: investigationId, source_type: 'attachment', source_id: attachmentId },
-    { investigation_id: investigationId, source_type: 'background_doc', source_id: documentId },
-  ]).execute();
+  investigationId = (
+    await db
+      .insertInto('investigations')
+      .values({ organization_id: organizationId, title: 'Kickbacks' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  itemId = (
+    await db
+      .insertInto('evidence_items')
+      .values({
+        investigation_id: investigationId,
+        title: 'Interview notes',
+        content: Array.from(
+          { length: 20 },
+          (_, i) => `Note ${i}: the director approved vendor invoice ${1000 + i} without a second signature.`,
+        ).join(' '),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const attachmentId = (
+    await db
+      .insertInto('attachments')
+      .values({
+        evidence_item_id: itemId,
+        file_name: 'email.txt',
+        content_type: 'text/plain',
+        storage_key: `k/${randomUUID()}`,
+        extracted_text: 'Please route the Harlow payment through the consulting account before the audit.',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const documentId = (
+    await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: investigationId,
+        title: 'Policy',
+        file_name: 'policy.txt',
+        content_type: 'text/plain',
+        storage_key: `k/${randomUUID()}`,
+        extracted_text: 'Every vendor payment above 10,000 needs two approvals.',
+        extraction_status: 'extracted',
+        included_for_ai: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db
+    .insertInto('embedding_sources')
+    .values([
+      { investigation_id: investigationId, source_type: 'content', source_id: itemId },
+      { investigation_id: investigationId, source_type: 'attachment', source_id: attachmentId },
+      { investigation_id: investigationId, source_type: 'background_doc', source_id: documentId },
+    ])
+    .execute();
 }, 60_000);
 
 const post = (token?: string) => e2e.call('POST', PATH, token);
 
-const statuses = async () => (await db.selectFrom('embedding_sources').select(['source_type', 'status']).orderBy('source_type').execute());
+const statuses = async () => await db.selectFrom('embedding_sources').select(['source_type', 'status']).orderBy('source_type').execute();
 
 /** Runs `fn`; returns what the sweeper function wrote to its log meanwhile (the EMF metric line goes there). */
 const capturingStdout = async <T>(fn: () => Promise<T>): Promise<{ result: T; lines: string[] }> => {
   const before = twin.logs('embedding-sweeper').length;
   const result = await fn();
-  return { result, lines: twin.logs('embedding-sweeper').slice(before).flatMap((l) => l.text.split('\n')).filter(Boolean) };
+  return {
+    result,
+    lines: twin
+      .logs('embedding-sweeper')
+      .slice(before)
+      .flatMap((l) => l.text.split('\n'))
+      .filter(Boolean),
+  };
 };
 
 test('the manifest points the embedding sweeper at its handler', () => {
@@ -101,7 +147,15 @@ test('the cron secret → 200 with the report; every source embedded through the
   // the job run, and the metric line the alarm reads
   const run = await db.selectFrom('job_runs').selectAll().where('id', '=', res.body.job_run_id).executeTakeFirstOrThrow();
   expect(run).toMatchObject({ job: 'embedding-sweeper', trigger: 'http', status: 'succeeded' });
-  const emf = lines.map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return {}; } }).find((l) => '_aws' in l);
+  const emf = lines
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return {};
+      }
+    })
+    .find((l) => '_aws' in l);
   expect(emf).toMatchObject({ PendingOver24hAfterSweep: 0 });
   expect(JSON.stringify(emf)).toContain('"Namespace":"InvestigationAnalysis"');
 });
@@ -115,22 +169,38 @@ test('an admin token may run it too', async () => {
 
 test('the scheduled run of the same handler embeds what is pending and returns the report', async () => {
   const schedule = twin.plan.schedules.find((s) => s.functionId === 'embedding-sweeper')!;
-  const another = await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Late item', content: 'A late note about the audit.' })
-    .returning('id').executeTakeFirstOrThrow();
-  await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: another.id }).execute();
+  const another = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: investigationId, title: 'Late item', content: 'A late note about the audit.' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('embedding_sources')
+    .values({ investigation_id: investigationId, source_type: 'content', source_id: another.id })
+    .execute();
   // what EventBridge Scheduler sends: the schedule's input, to the function
   const outcome = await twin.invoke(schedule.functionId, JSON.parse(schedule.input!));
   expect(outcome.ok).toBe(true);
   const result = outcome.ok ? outcome.value : undefined;
   expect(sweepRunSchema.parse(result)).toMatchObject({ embedded: 1, remaining: 0 });
-  const run = await db.selectFrom('job_runs').selectAll().where('id', '=', (result as { job_run_id: string }).job_run_id).executeTakeFirstOrThrow();
+  const run = await db
+    .selectFrom('job_runs')
+    .selectAll()
+    .where('id', '=', (result as { job_run_id: string }).job_run_id)
+    .executeTakeFirstOrThrow();
   expect(run).toMatchObject({ trigger: 'schedule', status: 'succeeded' });
 });
 
 test('a throttle storm in the primary region is absorbed by the fallback region', async () => {
-  const item = await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Storm', content: 'Text embedded during a throttle storm.' })
-    .returning('id').executeTakeFirstOrThrow();
-  await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: item.id }).execute();
+  const item = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: investigationId, title: 'Storm', content: 'Text embedded during a throttle storm.' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('embedding_sources')
+    .values({ investigation_id: investigationId, source_type: 'content', source_id: item.id })
+    .execute();
   twin.bedrock.setFaults(AI_REGIONS.primary, { throttleRatio: 1 });
   try {
     const { result: res } = await capturingStdout(() => post(twin.cronSecret));
@@ -138,18 +208,32 @@ test('a throttle storm in the primary region is absorbed by the fallback region'
   } finally {
     twin.bedrock.clearFaults();
   }
-  const regions = await db.selectFrom('ai_calls').select(['region', 'outcome']).where('purpose', '=', 'embedding').orderBy('id', 'desc').limit(4).execute();
+  const regions = await db
+    .selectFrom('ai_calls')
+    .select(['region', 'outcome'])
+    .where('purpose', '=', 'embedding')
+    .orderBy('id', 'desc')
+    .limit(4)
+    .execute();
   expect(regions.reverse()).toEqual([
-    { region: AI_REGIONS.primary, outcome: 'throttled' }, { region: AI_REGIONS.primary, outcome: 'throttled' },
-    { region: AI_REGIONS.primary, outcome: 'throttled' }, { region: AI_REGIONS.fallback, outcome: 'ok' },
+    { region: AI_REGIONS.primary, outcome: 'throttled' },
+    { region: AI_REGIONS.primary, outcome: 'throttled' },
+    { region: AI_REGIONS.primary, outcome: 'throttled' },
+    { region: AI_REGIONS.fallback, outcome: 'ok' },
   ]);
 }, 30_000);
 
 test('both regions throttling: the source ends in error with the message, and the sweep stops', async () => {
-  const late = await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Throttled', content: 'Text that meets a throttle.' })
-    .returning('id').executeTakeFirstOrThrow();
-  const source = await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: late.id })
-    .returning('id').executeTakeFirstOrThrow();
+  const late = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: investigationId, title: 'Throttled', content: 'Text that meets a throttle.' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const source = await db
+    .insertInto('embedding_sources')
+    .values({ investigation_id: investigationId, source_type: 'content', source_id: late.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   twin.bedrock.setFaults(AI_REGIONS.primary, { throttleRatio: 1 });
   twin.bedrock.setFaults(AI_REGIONS.fallback, { throttleRatio: 1 });
   try {

@@ -6,7 +6,14 @@ import { SERVICE_METRICS } from '#core/metrics';
 import { sweepReportSchema } from '#core/embeddings/report';
 import { fromVectorLiteral, isRetryable, toVectorLiteral } from '#core/embeddings/sources';
 import {
-  addOutcome, buildReport, emptyTally, errorMessageOf, gaveUp, isSystemicFailure, MAX_ERROR_MESSAGE, pendingCutoff,
+  addOutcome,
+  buildReport,
+  emptyTally,
+  errorMessageOf,
+  gaveUp,
+  isSystemicFailure,
+  MAX_ERROR_MESSAGE,
+  pendingCutoff,
 } from '#core/embeddings/sweeper';
 
 test('which rows a sweep may pick: pending always, errors below the cap, never embedded', () => {
@@ -34,7 +41,13 @@ test('the stored message is the error message; empty or odd errors still say som
 
 test('systemic failures (throttling, quota, outage, network) stop a sweep; a bad request does not', () => {
   const named = (name: string) => Object.assign(new Error(name), { name });
-  for (const name of ['ThrottlingException', 'ServiceQuotaExceededException', 'ServiceUnavailableException', 'QuotaExhaustedError', 'AiUnavailableError']) {
+  for (const name of [
+    'ThrottlingException',
+    'ServiceQuotaExceededException',
+    'ServiceUnavailableException',
+    'QuotaExhaustedError',
+    'AiUnavailableError',
+  ]) {
     expect([name, isSystemicFailure(named(name))]).toEqual([name, true]);
   }
   expect(isSystemicFailure(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 429 } }))).toBe(true);
@@ -60,17 +73,38 @@ test('the 24-hour cutoff', () => {
 test('tally and report: outcomes add up, the report validates against the wire schema', () => {
   let tally = emptyTally();
   for (const outcome of [
-    { kind: 'embedded', chunks: 3 }, { kind: 'embedded', chunks: 0 }, { kind: 'failed', error: new Error('x'), gaveUp: false },
-    { kind: 'failed', error: new Error('y'), gaveUp: true }, { kind: 'skipped', reason: 'not_ready' }, { kind: 'removed' },
-  ] as const) tally = addOutcome(tally, outcome);
+    { kind: 'embedded', chunks: 3 },
+    { kind: 'embedded', chunks: 0 },
+    { kind: 'failed', error: new Error('x'), gaveUp: false },
+    { kind: 'failed', error: new Error('y'), gaveUp: true },
+    { kind: 'skipped', reason: 'not_ready' },
+    { kind: 'removed' },
+  ] as const)
+    tally = addOutcome(tally, outcome);
   expect(tally).toEqual({ embedded: 2, chunks: 3, failed: 2, gave_up: 1, skipped: 1, removed: 1 });
   const report = buildReport({
-    tally, backlog: { pendingOlderThanCutoff: 4, remaining: 7, givenUp: 2 }, maxAttempts: 5, stoppedBy: 'time_budget',
-    startedAt: new Date('2025-03-02T12:00:00Z'), finishedAt: new Date('2025-03-02T12:00:01.250Z'),
+    tally,
+    backlog: { pendingOlderThanCutoff: 4, remaining: 7, givenUp: 2 },
+    maxAttempts: 5,
+    stoppedBy: 'time_budget',
+    startedAt: new Date('2025-03-02T12:00:00Z'),
+    finishedAt: new Date('2025-03-02T12:00:01.250Z'),
   });
   expect(report).toEqual({
-    embedded: 2, chunks: 3, failed: 2, gave_up: 1, skipped: 1, removed: 1, remaining: 7, errors_given_up: 2, pendingOver24hAfterSweep: 4,
-    max_attempts: 5, stopped_by: 'time_budget', started_at: '2025-03-02T12:00:00.000Z', finished_at: '2025-03-02T12:00:01.250Z', duration_ms: 1250,
+    embedded: 2,
+    chunks: 3,
+    failed: 2,
+    gave_up: 1,
+    skipped: 1,
+    removed: 1,
+    remaining: 7,
+    errors_given_up: 2,
+    pendingOver24hAfterSweep: 4,
+    max_attempts: 5,
+    stopped_by: 'time_budget',
+    started_at: '2025-03-02T12:00:00.000Z',
+    finished_at: '2025-03-02T12:00:01.250Z',
+    duration_ms: 1250,
   });
   expect(sweepReportSchema.parse(report)).toEqual(report);
 });
@@ -92,10 +126,17 @@ test('the metric: PendingOver24hAfterSweep in namespace InvestigationAnalysis as
   });
   try {
     const metrics = new Metrics({ namespace: SERVICE_METRICS.namespace, serviceName: 'investigation-analysis' });
-    publishSweepMetrics(buildReport({
-      tally: emptyTally(), backlog: { pendingOlderThanCutoff: 3, remaining: 1, givenUp: 0 }, maxAttempts: 5, stoppedBy: 'done',
-      startedAt: new Date(), finishedAt: new Date(),
-    }), metrics);
+    publishSweepMetrics(
+      buildReport({
+        tally: emptyTally(),
+        backlog: { pendingOlderThanCutoff: 3, remaining: 1, givenUp: 0 },
+        maxAttempts: 5,
+        stoppedBy: 'done',
+        startedAt: new Date(),
+        finishedAt: new Date(),
+      }),
+      metrics,
+    );
   } finally {
     write.mockRestore();
   }
@@ -103,9 +144,13 @@ test('the metric: PendingOver24hAfterSweep in namespace InvestigationAnalysis as
     _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
     [key: string]: unknown;
   };
-  expect(emf._aws.CloudWatchMetrics).toEqual([{
-    Namespace: 'InvestigationAnalysis', Dimensions: [['service']], Metrics: [{ Name: 'PendingOver24hAfterSweep', Unit: 'Count' }],
-  }]);
+  expect(emf._aws.CloudWatchMetrics).toEqual([
+    {
+      Namespace: 'InvestigationAnalysis',
+      Dimensions: [['service']],
+      Metrics: [{ Name: 'PendingOver24hAfterSweep', Unit: 'Count' }],
+    },
+  ]);
   expect(emf.PendingOver24hAfterSweep).toBe(3);
   expect(emf.service).toBe('investigation-analysis');
 });

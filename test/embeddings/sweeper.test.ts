@@ -26,36 +26,73 @@ const sweep = (options: Partial<SweepOptions> = {}): Promise<SweepReport> => swe
 // ---- fixtures --------------------------------------------------------------------------------
 
 const paragraphs = (topic: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `The ${topic} record ${i} shows a payment approved by the regional director. `
-    + `It was entered on the ${i + 1}th and reviewed later by internal audit.`).join('\n\n');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `The ${topic} record ${i} shows a payment approved by the regional director. ` +
+      `It was entered on the ${i + 1}th and reviewed later by internal audit.`,
+  ).join('\n\n');
 
 let investigationId: string;
 
 const newInvestigation = async (): Promise<string> => {
-  const org = await db.insertInto('organizations').values({ name: `Org ${randomUUID()}` }).returning('id').executeTakeFirstOrThrow();
-  const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: 'Vendor kickbacks' }).returning('id').executeTakeFirstOrThrow();
+  const org = await db
+    .insertInto('organizations')
+    .values({ name: `Org ${randomUUID()}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const inv = await db
+    .insertInto('investigations')
+    .values({ organization_id: org.id, title: 'Vendor kickbacks' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return inv.id;
 };
 
-interface SourceRow { status?: 'pending' | 'embedded' | 'error'; attempts?: number; error_message?: string | null; created_at?: Date }
+interface SourceRow {
+  status?: 'pending' | 'embedded' | 'error';
+  attempts?: number;
+  error_message?: string | null;
+  created_at?: Date;
+}
 
 const addSource = async (source_type: SourceType, source_id: string, row: SourceRow = {}) =>
-  (await db.insertInto('embedding_sources').values({
-    investigation_id: investigationId, source_type, source_id, status: row.status ?? 'pending', attempts: row.attempts ?? 0,
-    error_message: row.error_message ?? null, ...(row.created_at && { created_at: row.created_at }),
-  }).returningAll().executeTakeFirstOrThrow());
+  await db
+    .insertInto('embedding_sources')
+    .values({
+      investigation_id: investigationId,
+      source_type,
+      source_id,
+      status: row.status ?? 'pending',
+      attempts: row.attempts ?? 0,
+      error_message: row.error_message ?? null,
+      ...(row.created_at && { created_at: row.created_at }),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
 const addEvidence = async (content: string, row?: SourceRow) => {
-  const item = await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: `Item ${content.slice(0, 20)}`, content })
-    .returning('id').executeTakeFirstOrThrow();
+  const item = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: investigationId, title: `Item ${content.slice(0, 20)}`, content })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const source = await addSource('content', item.id, row);
   return { itemId: item.id, sourceId: source.id };
 };
 
 const addAttachment = async (itemId: string, text: string | null, row?: SourceRow) => {
-  const a = await db.insertInto('attachments').values({
-    evidence_item_id: itemId, file_name: 'a.txt', content_type: 'text/plain', storage_key: `k/${randomUUID()}`, extracted_text: text,
-  }).returning('id').executeTakeFirstOrThrow();
+  const a = await db
+    .insertInto('attachments')
+    .values({
+      evidence_item_id: itemId,
+      file_name: 'a.txt',
+      content_type: 'text/plain',
+      storage_key: `k/${randomUUID()}`,
+      extracted_text: text,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { attachmentId: a.id, sourceId: (await addSource('attachment', a.id, row)).id };
 };
 
@@ -64,11 +101,21 @@ const addBackgroundDoc = async (
   doc: { included_for_ai?: boolean; extraction_status?: 'pending' | 'extracted' | 'error'; extraction_error?: string } = {},
   row?: SourceRow,
 ) => {
-  const d = await db.insertInto('background_documents').values({
-    investigation_id: investigationId, title: 'Policy', file_name: 'p.txt', content_type: 'text/plain', storage_key: `k/${randomUUID()}`,
-    extracted_text: text, extraction_status: doc.extraction_status ?? 'extracted', extraction_error: doc.extraction_error ?? null,
-    included_for_ai: doc.included_for_ai ?? true,
-  }).returning('id').executeTakeFirstOrThrow();
+  const d = await db
+    .insertInto('background_documents')
+    .values({
+      investigation_id: investigationId,
+      title: 'Policy',
+      file_name: 'p.txt',
+      content_type: 'text/plain',
+      storage_key: `k/${randomUUID()}`,
+      extracted_text: text,
+      extraction_status: doc.extraction_status ?? 'extracted',
+      extraction_error: doc.extraction_error ?? null,
+      included_for_ai: doc.included_for_ai ?? true,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { documentId: d.id, sourceId: (await addSource('background_doc', d.id, row)).id };
 };
 
@@ -77,8 +124,7 @@ const sourceRow = (id: string) => db.selectFrom('embedding_sources').selectAll()
 const chunksOf = (sourceId: string) =>
   db.selectFrom('text_chunks').selectAll().where('embedding_source_id', '=', sourceId).orderBy('chunk_index').execute();
 
-const statuses = async () =>
-  (await db.selectFrom('embedding_sources').select(['status']).execute()).map((r) => r.status).sort();
+const statuses = async () => (await db.selectFrom('embedding_sources').select(['status']).execute()).map((r) => r.status).sort();
 
 beforeEach(async () => {
   // everything hangs off organizations (cascade); job_runs stands alone
@@ -93,7 +139,11 @@ describe('embedding sources', () => {
   test('pending and errored sources of every type get embedded: chunks stored with 1024-dimension vectors', async () => {
     const content = paragraphs('ledger', 6);
     const evidence = await addEvidence(content);
-    const retried = await addEvidence('The vendor invoice was paid twice in March.', { status: 'error', attempts: 2, error_message: 'ThrottlingException: slow down' });
+    const retried = await addEvidence('The vendor invoice was paid twice in March.', {
+      status: 'error',
+      attempts: 2,
+      error_message: 'ThrottlingException: slow down',
+    });
     const attachment = await addAttachment(evidence.itemId, 'Attached email: please approve the kickback before Friday.');
     const excluded = await addBackgroundDoc('Procurement policy: every vendor needs two approvals.', { included_for_ai: false });
     const empty = await addEvidence('   ');
@@ -101,7 +151,16 @@ describe('embedding sources', () => {
     const report = await sweep();
 
     expect(sweepReportSchema.parse(report)).toEqual(report);
-    expect(report).toMatchObject({ embedded: 5, failed: 0, gave_up: 0, skipped: 0, removed: 0, remaining: 0, pendingOver24hAfterSweep: 0, stopped_by: 'done' });
+    expect(report).toMatchObject({
+      embedded: 5,
+      failed: 0,
+      gave_up: 0,
+      skipped: 0,
+      removed: 0,
+      remaining: 0,
+      pendingOver24hAfterSweep: 0,
+      stopped_by: 'done',
+    });
     expect(report.chunks).toBe(chunkText(content).length + 3);
     for (const id of [evidence.sourceId, attachment.sourceId, excluded.sourceId, empty.sourceId]) {
       expect(await sourceRow(id)).toMatchObject({ status: 'embedded', attempts: 1, error_message: null });
@@ -112,7 +171,9 @@ describe('embedding sources', () => {
     const stored = await chunksOf(evidence.sourceId);
     expect(stored.map((c) => c.text)).toEqual(chunkText(content).map((c) => c.text));
     expect(stored.map((c) => c.chunk_index)).toEqual(stored.map((_, i) => i));
-    expect(stored.every((c) => c.evidence_item_id === evidence.itemId && c.background_document_id === null && c.source_type === 'content')).toBe(true);
+    expect(
+      stored.every((c) => c.evidence_item_id === evidence.itemId && c.background_document_id === null && c.source_type === 'content'),
+    ).toBe(true);
     expect(stored[0]!.token_count).toBe(Math.ceil(stored[0]!.text.length / 4));
     const vector = fromVectorLiteral(stored[0]!.embedding!);
     expect(vector).toHaveLength(1024);
@@ -193,7 +254,9 @@ describe('failures', () => {
       expect(report).toMatchObject({ embedded: 1, failed: 1, gave_up: sweepNo === 3 ? 1 : 0, errors_given_up: sweepNo === 3 ? 1 : 0 });
       expect(report.remaining).toBe(sweepNo === 3 ? 0 : 1);
       expect(await sourceRow(bad.sourceId)).toMatchObject({
-        status: 'error', attempts: sweepNo, error_message: 'ValidationException: input contains forbidden content',
+        status: 'error',
+        attempts: sweepNo,
+        error_message: 'ValidationException: input contains forbidden content',
       });
       expect(await sourceRow(good.sourceId)).toMatchObject({ status: 'embedded' });
     }
@@ -232,8 +295,14 @@ describe('failures', () => {
     const short = await addEvidence('Any text.');
     const unreadable = await addBackgroundDoc(null, { extraction_status: 'error', extraction_error: 'PDF is encrypted' });
     await sweep({ embed: async () => [0.1, 0.2, 0.3] });
-    expect(await sourceRow(short.sourceId)).toMatchObject({ status: 'error', error_message: 'The embedding has 3 dimensions; 1024 were expected.' });
-    expect(await sourceRow(unreadable.sourceId)).toMatchObject({ status: 'error', error_message: 'Text extraction failed: PDF is encrypted' });
+    expect(await sourceRow(short.sourceId)).toMatchObject({
+      status: 'error',
+      error_message: 'The embedding has 3 dimensions; 1024 were expected.',
+    });
+    expect(await sourceRow(unreadable.sourceId)).toMatchObject({
+      status: 'error',
+      error_message: 'Text extraction failed: PDF is encrypted',
+    });
   });
 
   test('when the AI service itself is unavailable the sweep stops at once instead of burning every attempt', async () => {
@@ -244,7 +313,11 @@ describe('failures', () => {
     };
     const report = await sweep({ embed: throttled });
     expect(report).toMatchObject({ failed: 1, embedded: 0, stopped_by: 'ai_unavailable', remaining: 2 });
-    expect(await sourceRow(a.sourceId)).toMatchObject({ status: 'error', attempts: 1, error_message: 'Too many requests, please wait before trying again.' });
+    expect(await sourceRow(a.sourceId)).toMatchObject({
+      status: 'error',
+      attempts: 1,
+      error_message: 'Too many requests, please wait before trying again.',
+    });
     expect(await sourceRow(b.sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
   });
 });
@@ -256,7 +329,12 @@ describe('pendingOver24hAfterSweep', () => {
     const old = new Date(Date.now() - 25 * HOUR);
     await addEvidence('Old but embeddable.', { created_at: old });
     const oldFailing = await addEvidence('Old and POISON.', { created_at: old });
-    const oldGivenUp = await addEvidence('Old, gave up long ago.', { created_at: old, status: 'error', attempts: 5, error_message: 'gone' });
+    const oldGivenUp = await addEvidence('Old, gave up long ago.', {
+      created_at: old,
+      status: 'error',
+      attempts: 5,
+      error_message: 'gone',
+    });
     const oldWaiting = await addBackgroundDoc(null, { extraction_status: 'pending' }, { created_at: old });
     await addEvidence('Young and POISON.');
     await addEvidence('Old, embedded before.', { created_at: old, status: 'embedded', attempts: 1 });
@@ -268,8 +346,9 @@ describe('pendingOver24hAfterSweep', () => {
     const report = await sweep({ embed });
     expect(report).toMatchObject({ embedded: 1, failed: 2, skipped: 1, pendingOver24hAfterSweep: 3, errors_given_up: 1 });
     const stillOld = [oldFailing.sourceId, oldGivenUp.sourceId, oldWaiting.sourceId];
-    expect((await db.selectFrom('embedding_sources').select('status').where('id', 'in', stillOld).execute()).map((r) => r.status).sort())
-      .toEqual(['error', 'error', 'pending']);
+    expect(
+      (await db.selectFrom('embedding_sources').select('status').where('id', 'in', stillOld).execute()).map((r) => r.status).sort(),
+    ).toEqual(['error', 'error', 'pending']);
   });
 
   test('with a simulated clock: sources created now count once the sweep ends more than 24 h later', async () => {
@@ -297,7 +376,8 @@ describe('pendingOver24hAfterSweep', () => {
 describe('bounds', () => {
   test('batchLimit: a sweep handles at most that many sources, oldest first; the rest stay for the next', async () => {
     const ids = [];
-    for (let i = 0; i < 5; i++) ids.push((await addEvidence(`Source ${i}.`, { created_at: new Date(Date.now() - (10 - i) * HOUR) })).sourceId);
+    for (let i = 0; i < 5; i++)
+      ids.push((await addEvidence(`Source ${i}.`, { created_at: new Date(Date.now() - (10 - i) * HOUR) })).sourceId);
     const report = await sweep({ batchLimit: 2 });
     expect(report).toMatchObject({ embedded: 2, remaining: 3, stopped_by: 'batch_limit' });
     const embedded = await db.selectFrom('embedding_sources').select('id').where('status', '=', 'embedded').execute();
@@ -354,7 +434,9 @@ describe('concurrency', () => {
     expect(calls.size).toBe(texts.length);
     const rows = await db.selectFrom('embedding_sources').select(['status', 'attempts']).execute();
     expect(rows.every((r) => r.status === 'embedded' && r.attempts === 1)).toBe(true);
-    const { rows: [dupes] } = await sql<{ n: number }>`select count(*)::int as n from (
+    const {
+      rows: [dupes],
+    } = await sql<{ n: number }>`select count(*)::int as n from (
       select embedding_source_id, chunk_index from text_chunks group by 1, 2 having count(*) > 1) d`.execute(db);
     expect(dupes!.n).toBe(0);
   });
@@ -401,9 +483,16 @@ describe('runEmbeddingSweep (job_runs and metric)', () => {
 
   test('a sweep that breaks is recorded as failed with its message, publishes nothing, and throws', async () => {
     const published: SweepReport[] = [];
-    await expect(runEmbeddingSweep(db, {
-      trigger: 'schedule', embed: fakeEmbed, publish: (r) => published.push(r), now: () => { throw new Error('clock broke'); },
-    })).rejects.toThrow('clock broke');
+    await expect(
+      runEmbeddingSweep(db, {
+        trigger: 'schedule',
+        embed: fakeEmbed,
+        publish: (r) => published.push(r),
+        now: () => {
+          throw new Error('clock broke');
+        },
+      }),
+    ).rejects.toThrow('clock broke');
     const row = await db.selectFrom('job_runs').selectAll().where('job', '=', EMBEDDING_SWEEPER_JOB).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ trigger: 'schedule', status: 'failed', error_message: 'clock broke', report: null });
     expect(published).toEqual([]);

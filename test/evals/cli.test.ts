@@ -38,10 +38,17 @@ const readResults = async (file: string): Promise<Results> => resultsSchema.pars
 test('`npm run eval -- --offline` passes with no network, credentials or database configured, and holds to the committed baseline', async () => {
   // no credentials; a database and a Bedrock endpoint that refuse connections: touching either would fail the run
   const env = {
-    PATH: process.env.PATH, HOME: process.env.HOME, POWERTOOLS_LOG_LEVEL: 'SILENT',
-    DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none', AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://127.0.0.1:9',
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none',
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: 'http://127.0.0.1:9',
   };
-  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'eval', '--', '--offline', '--compare', 'evals/baseline.json'], { cwd: ROOT, env, timeout: 20_000 });
+  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'eval', '--', '--offline', '--compare', 'evals/baseline.json'], {
+    cwd: ROOT,
+    env,
+    timeout: 20_000,
+  });
   expect(stdout).toMatch(/Prompt evaluation "local" — offline/);
   expect(stdout).toMatch(/Fixtures run: \d+ \(basic \d+, edge \d+, adversarial \d+\)/);
   expect(stdout).toContain('Not runnable (design-only, never executed): comparative-analysis');
@@ -54,7 +61,12 @@ test('the fixtures: at least 8 basic, 6 edge, 6 adversarial, and the four design
   expect(count('basic')).toBeGreaterThanOrEqual(8);
   expect(count('edge')).toBeGreaterThanOrEqual(6);
   expect(count('adversarial')).toBeGreaterThanOrEqual(6);
-  expect(future.map((f) => designOnlyType(f.analysis_type)).sort()).toEqual(['Comparative Analysis', 'Risk Assessment', 'Timeline Analysis', 'Witness Credibility']);
+  expect(future.map((f) => designOnlyType(f.analysis_type)).sort()).toEqual([
+    'Comparative Analysis',
+    'Risk Assessment',
+    'Timeline Analysis',
+    'Witness Credibility',
+  ]);
 });
 
 test('a full offline run writes a versioned results file, identical on every run but for the timestamps', async () => {
@@ -65,7 +77,12 @@ test('a full offline run writes a versioned results file, identical on every run
   expect(first.run).toMatchObject({ label: 'run-a', mode: 'offline', templates: 'seed' });
   expect(first.models.judge).toBeNull();
   expect(first.prompts.analysis_question).toEqual({ version: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-  expect(first.not_runnable.map((f) => f.id).sort()).toEqual(['comparative-analysis', 'risk-assessment', 'timeline-analysis', 'witness-credibility']);
+  expect(first.not_runnable.map((f) => f.id).sort()).toEqual([
+    'comparative-analysis',
+    'risk-assessment',
+    'timeline-analysis',
+    'witness-credibility',
+  ]);
   const withoutTimes = (r: Results) => ({ ...r, run: { ...r.run, started_at: '', finished_at: '' } });
   expect(withoutTimes(second)).toEqual(withoutTimes(first));
 });
@@ -75,7 +92,12 @@ test('filters: --prompt-type and --category select exactly their fixtures', asyn
   const file = path.join(dir, 'filtered.json');
   expect((await run(['--offline', '--prompt-type', 'analysis_question', '--output', file])).code).toBe(0);
   const questions = await readResults(file);
-  expect(questions.fixtures.map((f) => f.id).sort()).toEqual(runnable.filter((f) => f.prompt_type === 'analysis_question').map((f) => f.id).sort());
+  expect(questions.fixtures.map((f) => f.id).sort()).toEqual(
+    runnable
+      .filter((f) => f.prompt_type === 'analysis_question')
+      .map((f) => f.id)
+      .sort(),
+  );
   expect(questions.not_runnable).toEqual([]);
 
   expect((await run(['--offline', '--category', 'edge', '--prompt-type', 'analysis_question', '--output', file])).code).toBe(0);
@@ -89,7 +111,9 @@ test('filters: --prompt-type and --category select exactly their fixtures', asyn
 test('bad filters are refused with the allowed values', async () => {
   const type = await run(['--offline', '--prompt-type', 'analysis_poem']);
   expect(type.code).toBe(2);
-  expect(type.stderr).toMatch(/unknown --prompt-type 'analysis_poem'; runnable: analysis_question, .*design-only \(listed, never run\): .*timeline_analysis/);
+  expect(type.stderr).toMatch(
+    /unknown --prompt-type 'analysis_poem'; runnable: analysis_question, .*design-only \(listed, never run\): .*timeline_analysis/,
+  );
   const category = await run(['--offline', '--category', 'future']);
   expect(category.code).toBe(2);
   expect(category.stderr).toMatch(/Allowed choices are basic, edge, adversarial/);
@@ -98,7 +122,9 @@ test('bad filters are refused with the allowed values', async () => {
 
 describe('design-only fixtures are never executed', () => {
   test('selecting a design-only type lists it as not runnable; no database or model is touched', async () => {
-    const openDatabase = jest.fn(async () => { throw new Error('must not be opened'); });
+    const openDatabase = jest.fn(async () => {
+      throw new Error('must not be opened');
+    });
     const { code, stdout } = await run(['--prompt-type', 'timeline_analysis'], { openDatabase });
     expect(code).toBe(0);
     expect(openDatabase).not.toHaveBeenCalled();
@@ -110,12 +136,15 @@ describe('design-only fixtures are never executed', () => {
     const set = await loadFixtures();
     const asked: string[] = [];
     const source: AnswerSource = {
-      mode: 'live', judgeModel: 'judge-model',
+      mode: 'live',
+      judgeModel: 'judge-model',
       answer: async (fixture) => {
         asked.push(fixture.id);
         return { text: 'not json', model_id: 'm', standin: false, recorded_at: null, stale: false };
       },
-      judge: async () => { throw new Error('not reached: unreadable answers are not judged'); },
+      judge: async () => {
+        throw new Error('not reached: unreadable answers are not judged');
+      },
     };
     const results = await runEvaluation({ selected: set, templates: seededTemplates(), source, label: 't', filters: {} });
     expect(asked.sort()).toEqual(set.runnable.map((f) => f.id).sort());
@@ -143,14 +172,17 @@ describe('--compare', () => {
     return file;
   };
   /** The baseline with its run-level expectation_pass_rate set so that this run's is `share` below it. */
-  const raised = (share: number) => edited(`raised-${share}`, (m) => {
-    m.expectation_pass_rate = baseline.metrics.expectation_pass_rate! / (1 - share);
-  });
+  const raised = (share: number) =>
+    edited(`raised-${share}`, (m) => {
+      m.expectation_pass_rate = baseline.metrics.expectation_pass_rate! / (1 - share);
+    });
 
   test('worse by more than 5 % of the baseline value exits 1 naming the metric; exactly 5 % exits 0', async () => {
     const flagged = await run(['--offline', '--category', 'basic', '--compare', await raised(0.06)]);
     expect(flagged.code).toBe(1);
-    expect(flagged.stdout).toMatch(/REGRESSION: 1 metric\(s\) worse than the baseline by more than 5 % of the baseline value and by more than 1 percentage point \(shares\) or 0\.05 \(counts\):\n {4}run {2}expectation_pass_rate: .* \(6\.0 % worse; higher is better\)/);
+    expect(flagged.stdout).toMatch(
+      /REGRESSION: 1 metric\(s\) worse than the baseline by more than 5 % of the baseline value and by more than 1 percentage point \(shares\) or 0\.05 \(counts\):\n {4}run {2}expectation_pass_rate: .* \(6\.0 % worse; higher is better\)/,
+    );
     const fine = await run(['--offline', '--category', 'basic', '--compare', await raised(0.05)]);
     expect(fine.code).toBe(0);
     expect(fine.stdout).toContain('no metric regressed');
@@ -185,8 +217,16 @@ describe('--compare', () => {
 
   test.each([
     ['not JSON', '{"schema_version": 1,', /the baseline .* is not valid JSON/],
-    ['another schema version', JSON.stringify({ schema_version: 2, metrics: {} }), /is not a results file of schema_version 1 \(found 2\); produce one with --output/],
-    ['a summary, not results', JSON.stringify({ schema_version: 1, metrics: { schema_valid_rate: 'high' } }), /is not a valid results file: run: .*metrics\.schema_valid_rate/],
+    [
+      'another schema version',
+      JSON.stringify({ schema_version: 2, metrics: {} }),
+      /is not a results file of schema_version 1 \(found 2\); produce one with --output/,
+    ],
+    [
+      'a summary, not results',
+      JSON.stringify({ schema_version: 1, metrics: { schema_valid_rate: 'high' } }),
+      /is not a valid results file: run: .*metrics\.schema_valid_rate/,
+    ],
   ])('a malformed baseline (%s) is refused before the run, exit code 2', async (_, content, message) => {
     const file = path.join(dir, 'malformed.json');
     await writeFile(file, content);
@@ -219,24 +259,36 @@ describe('recordings', () => {
     const out = path.join(dir, 'stale.json');
     const result = await run(['--offline', '--category', 'basic', '--output', out], { recordingsDir: copy });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Stale recordings (answered an older prompt; run `npm run eval -- record --fixture question-duplicate-payment`): basic/question-duplicate-payment');
+    expect(result.stdout).toContain(
+      'Stale recordings (answered an older prompt; run `npm run eval -- record --fixture question-duplicate-payment`): basic/question-duplicate-payment',
+    );
     expect((await readResults(out)).fixtures.filter((f) => f.output.stale).map((f) => f.id)).toEqual(['question-duplicate-payment']);
 
     // the same run against a baseline of itself: no metric moved, yet the gate fails
     const compared = await run(['--offline', '--category', 'basic', '--compare', out], { recordingsDir: copy });
     expect(compared.code).toBe(1);
     expect(compared.stdout).toContain('no metric regressed');
-    expect(compared.stdout).toContain([
-      '  STALE: 1 recording(s) answered another prompt than the one rendered now, so this run does not measure the current prompts: basic/question-duplicate-payment',
-      '    record them again with:',
-      '      npm run eval -- record --fixture question-duplicate-payment',
-    ].join('\n'));
+    expect(compared.stdout).toContain(
+      [
+        '  STALE: 1 recording(s) answered another prompt than the one rendered now, so this run does not measure the current prompts: basic/question-duplicate-payment',
+        '    record them again with:',
+        '      npm run eval -- record --fixture question-duplicate-payment',
+      ].join('\n'),
+    );
   });
 });
 
 test.each([
-  ['a field of the wrong type', (f: Record<string, unknown>) => ({ ...f, expectations: { must_cite: 'yes' } }), /empty-linking-question\.json: expectations\.must_cite: Invalid input: expected boolean/],
-  ['a question analysis without its question', (f: Record<string, unknown>) => ({ ...f, question: undefined }), /empty-linking-question\.json: question: is required for analysis_question/],
+  [
+    'a field of the wrong type',
+    (f: Record<string, unknown>) => ({ ...f, expectations: { must_cite: 'yes' } }),
+    /empty-linking-question\.json: expectations\.must_cite: Invalid input: expected boolean/,
+  ],
+  [
+    'a question analysis without its question',
+    (f: Record<string, unknown>) => ({ ...f, question: undefined }),
+    /empty-linking-question\.json: question: is required for analysis_question/,
+  ],
 ])('a malformed fixture (%s) stops the run naming its file and field', async (_, edit, message) => {
   const fixtures = path.join(dir, 'fixtures');
   await cp(FIXTURES_DIR, fixtures, { recursive: true });
@@ -264,7 +316,16 @@ test('--output - writes the results JSON to stdout and nothing else; the summary
 test('--help explains every option; `schema` prints the results JSON Schema', async () => {
   const help = await run(['--help']);
   expect(help.code).toBe(0);
-  for (const option of ['--offline', '--prompt-type <type>', '--category <name>', '--compare <file>', '--version <label>', '--output <file>', '--junit <file>', 'record']) {
+  for (const option of [
+    '--offline',
+    '--prompt-type <type>',
+    '--category <name>',
+    '--compare <file>',
+    '--version <label>',
+    '--output <file>',
+    '--junit <file>',
+    'record',
+  ]) {
     expect(help.stdout).toContain(option);
   }
   const schema = await run(['schema']);

@@ -15,24 +15,42 @@ const results = (metrics: Record<string, number | null>, fixtures: FixtureRate[]
 
 test('the test\'s XML reader is strict: a bare "&" or "<", an unknown entity, a control character or a wrong closing tag is refused', () => {
   expect(parseXml('<?xml version="1.0"?>\n<a b="&quot;&#60;&#x3E;"><c/>x &amp; y</a>\n')).toEqual({
-    name: 'a', attributes: { b: '"<>' }, children: [{ name: 'c', attributes: {}, children: [], text: '' }], text: 'x & y',
+    name: 'a',
+    attributes: { b: '"<>' },
+    children: [{ name: 'c', attributes: {}, children: [], text: '' }],
+    text: 'x & y',
   });
-  for (const bad of ['<a b="x & y"/>', '<a b="x < y"/>', '<a>1 < 2</a>', '<a>&nbsp;</a>', '<a>\u0001</a>', '<a><b></a>', '<a/><b/>', '<a b="1" b="2"/>']) {
+  for (const bad of [
+    '<a b="x & y"/>',
+    '<a b="x < y"/>',
+    '<a>1 < 2</a>',
+    '<a>&nbsp;</a>',
+    '<a>\u0001</a>',
+    '<a><b></a>',
+    '<a/><b/>',
+    '<a b="1" b="2"/>',
+  ]) {
     expect(() => parseXml(bad)).toThrow(/^XML: /);
   }
 });
 
 test('xmlEscape: the five special characters as entities, characters XML cannot carry as U+FFFD', () => {
   expect(xmlEscape(`a&b<c>d"e'f`)).toBe('a&amp;b&lt;c&gt;d&quot;e&apos;f');
-  expect(xmlEscape('tab\tnl\ncr\r bell\u0007 nul\u0000 lone\uD800 pair\u{1F600}')).toBe('tab\tnl\ncr\r bell\uFFFD nul\uFFFD lone\uFFFD pair\u{1F600}');
+  expect(xmlEscape('tab\tnl\ncr\r bell\u0007 nul\u0000 lone\uD800 pair\u{1F600}')).toBe(
+    'tab\tnl\ncr\r bell\uFFFD nul\uFFFD lone\uFFFD pair\u{1F600}',
+  );
 });
 
 test('one testsuite: a testcase per fixture and per metric, failures for regressions and stale recordings, skips for what was not compared', () => {
   const baseline = results({ schema_valid_rate: 1, findings_per_answer: 3, citations_per_finding: 1, judge_accuracy: 0.8 }, [
-    { id: 'steady', rate: 1 }, { id: 'broken', rate: 1 }, { id: HOSTILE, rate: 1 },
+    { id: 'steady', rate: 1 },
+    { id: 'broken', rate: 1 },
+    { id: HOSTILE, rate: 1 },
   ]);
   const current = results({ schema_valid_rate: 1, findings_per_answer: 1.5, citations_per_finding: 1, judge_accuracy: null }, [
-    { id: 'steady', rate: 1 }, { id: 'broken', rate: 0.5 }, { id: HOSTILE, rate: 1, stale: true },
+    { id: 'steady', rate: 1 },
+    { id: 'broken', rate: 0.5 },
+    { id: HOSTILE, rate: 1, stale: true },
   ]);
   const root = parseXml(junitXml(current, compareResults(baseline, current), 'evals/baseline.json'));
 
@@ -52,8 +70,13 @@ test('one testsuite: a testcase per fixture and per metric, failures for regress
     return failure ? { message: failure.attributes.message, text: failure.text } : null;
   };
   expect(failureOf('edge/steady')).toBeNull();
-  expect(failureOf('edge/broken')).toEqual({ message: 'expectation_pass_rate regressed', text: 'expectation_pass_rate: 100.0% → 50.0% (50.0 % worse; higher is better)' });
-  expect(failureOf('run findings_per_answer')).toMatchObject({ message: 'findings_per_answer: 3.00 → 1.50 (50.0 % worse; higher is better)' });
+  expect(failureOf('edge/broken')).toEqual({
+    message: 'expectation_pass_rate regressed',
+    text: 'expectation_pass_rate: 100.0% → 50.0% (50.0 % worse; higher is better)',
+  });
+  expect(failureOf('run findings_per_answer')).toMatchObject({
+    message: 'findings_per_answer: 3.00 → 1.50 (50.0 % worse; higher is better)',
+  });
   expect(failureOf('run citations_per_finding')).toBeNull();
   // the forged id comes back exactly as written (U+0001 aside), and its failure says how to record it again
   const stale = failureOf(`edge/${HOSTILE.replace('\u0001', '\uFFFD')}`);

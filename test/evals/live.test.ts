@@ -34,7 +34,12 @@ beforeAll(async () => {
   standin = await startBedrockStandin();
   dir = await mkdtemp(path.join(tmpdir(), 'evals-live-'));
   // as the twin sets them for its handlers: the SDK's own endpoint variable, dummy credentials
-  setEnv({ AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url, AWS_ACCESS_KEY_ID: 'twin', AWS_SECRET_ACCESS_KEY: 'twin', AWS_REGION: 'us-east-1' });
+  setEnv({
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: standin.url,
+    AWS_ACCESS_KEY_ID: 'twin',
+    AWS_SECRET_ACCESS_KEY: 'twin',
+    AWS_REGION: 'us-east-1',
+  });
 });
 afterAll(async () => {
   setEnv(savedEnv);
@@ -51,19 +56,26 @@ const run = async (argv: string[], deps: CliDeps = {}) => {
   const out: string[] = [];
   const err: string[] = [];
   const openDatabase = async () => ({ db, engine: testEngine(), close: async () => undefined });
-  const code = await main(argv, { stdout: { write: (s) => out.push(s) }, stderr: { write: (s) => err.push(s) } }, { openDatabase, ...deps });
+  const code = await main(
+    argv,
+    { stdout: { write: (s) => out.push(s) }, stderr: { write: (s) => err.push(s) } },
+    { openDatabase, ...deps },
+  );
   return { code, stdout: out.join(''), stderr: err.join('') };
 };
 const readResults = async (file: string): Promise<Results> => resultsSchema.parse(JSON.parse(await readFile(file, 'utf8')));
 
-test('a live run answers through the gateway and adds the judge\'s scores with their reasons', async () => {
+test("a live run answers through the gateway and adds the judge's scores with their reasons", async () => {
   const file = path.join(dir, 'live.json');
   const { code, stdout } = await run(['--category', 'basic', '--version', 'live', '--output', file]);
   expect(code).toBe(0);
   const results = await readResults(file);
   expect(results.run.mode).toBe('live');
   // the models that answered: the analysis model, and the quality model for the quality verdict fixtures
-  expect(results.models).toEqual({ analysis: [...new Set([DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.quality])].sort(), judge: DEFAULT_AI_MODELS.judge });
+  expect(results.models).toEqual({
+    analysis: [...new Set([DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.quality])].sort(),
+    judge: DEFAULT_AI_MODELS.judge,
+  });
   const analyses = results.fixtures.filter((f) => f.structure.kind === 'analysis');
   const verdicts = results.fixtures.filter((f) => f.structure.kind === 'quality');
   expect(analyses.every((f) => f.output.source === 'live' && f.output.standin && f.structure.schema_valid)).toBe(true);
@@ -72,7 +84,7 @@ test('a live run answers through the gateway and adds the judge\'s scores with t
   expect(results.metrics.judge_readable_rate).toBe(1);
   expect(results.metrics.judge_relevance).toEqual(expect.any(Number));
   expect(stdout).toMatch(/judge_professional_tone\s+\d+\.\d%/);
-  expect(stdout).toContain('came from the twin\'s Bedrock stand-in');
+  expect(stdout).toContain("came from the twin's Bedrock stand-in");
 
   // every call went through the gateway: one answer per fixture (analysis or quality), one judge call per analysis
   const ledger = await db.selectFrom('ai_calls').select(['purpose', 'outcome']).execute();
@@ -87,7 +99,14 @@ test('`record` stores the answers, and an offline run over them reproduces the l
   expect(recorded.code).toBe(0);
   expect(recorded.stdout).toMatch(/Recorded 6 of 6 fixture\(s\)/);
   const recording = JSON.parse(await readFile(path.join(recordings, 'edge', 'huge-evidence-summary.json'), 'utf8'));
-  expect(recording).toMatchObject({ fixture_id: 'huge-evidence-summary', prompt_type: 'analysis_summary', prompt_version: 2, templates: 'seed', standin: true, region: 'us-east-1' });
+  expect(recording).toMatchObject({
+    fixture_id: 'huge-evidence-summary',
+    prompt_type: 'analysis_summary',
+    prompt_version: 2,
+    templates: 'seed',
+    standin: true,
+    region: 'us-east-1',
+  });
 
   const [offlineFile, liveFile] = [path.join(dir, 'offline.json'), path.join(dir, 'live-edge.json')];
   expect((await run(['--offline', '--category', 'edge', '--output', offlineFile], { recordingsDir: recordings })).code).toBe(0);
@@ -110,44 +129,119 @@ test('--templates database evaluates the active versions: a new version makes it
   expect((await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', before])).code).toBe(0);
   expect((await readResults(before)).fixtures.some((f) => f.output.stale)).toBe(false);
 
-  const v2 = await db.selectFrom('prompt_templates').selectAll().where('prompt_type', '=', 'analysis_question').where('version', '=', 2).executeTakeFirstOrThrow();
-  await db.insertInto('prompt_templates').values({
-    prompt_type: 'analysis_question', version: 3, system_prompt: `${v2.system_prompt}\nBe brief.`, user_prompt_template: v2.user_prompt_template,
-  }).execute();
+  const v2 = await db
+    .selectFrom('prompt_templates')
+    .selectAll()
+    .where('prompt_type', '=', 'analysis_question')
+    .where('version', '=', 2)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('prompt_templates')
+    .values({
+      prompt_type: 'analysis_question',
+      version: 3,
+      system_prompt: `${v2.system_prompt}\nBe brief.`,
+      user_prompt_template: v2.user_prompt_template,
+    })
+    .execute();
   const after = path.join(dir, 'db-after.json');
-  const { code, stdout } = await run(['--offline', '--templates', 'database', '--category', 'basic', '--output', after, '--compare', before]);
+  const { code, stdout } = await run([
+    '--offline',
+    '--templates',
+    'database',
+    '--category',
+    'basic',
+    '--output',
+    after,
+    '--compare',
+    before,
+  ]);
   expect(code).toBe(1);
   const results = await readResults(after);
   expect(results.prompts.analysis_question?.version).toBe(3);
   expect(results.fixtures.filter((f) => f.output.stale).map((f) => f.prompt_type)).toEqual(['analysis_question', 'analysis_question']);
   expect(stdout).toContain('prompt analysis_question: v2 → v3 (text changed)');
-  expect(stdout).toMatch(/STALE: 2 recording\(s\) answered another prompt than the one rendered now, .*: basic\/question-[a-z-]+, basic\/question-[a-z-]+\n {4}record them again with:\n {6}npm run eval -- record --prompt-type analysis_question --templates database\n/);
+  expect(stdout).toMatch(
+    /STALE: 2 recording\(s\) answered another prompt than the one rendered now, .*: basic\/question-[a-z-]+, basic\/question-[a-z-]+\n {4}record them again with:\n {6}npm run eval -- record --prompt-type analysis_question --templates database\n/,
+  );
   await db.deleteFrom('prompt_templates').where('prompt_type', '=', 'analysis_question').where('version', '=', 3).execute();
 });
 
 test('the evals render the prompts the generation worker and the quality checks send, word for word', async () => {
   const org = (await db.insertInto('organizations').values({ name: 'Parity Org' }).returning('id').executeTakeFirstOrThrow()).id;
   const investigation = { title: 'Parity investigation', description: 'Whether the evals drift from the service.' };
-  const investigationId = (await db.insertInto('investigations').values({ organization_id: org, ...investigation }).returning('id').executeTakeFirstOrThrow()).id;
+  const investigationId = (
+    await db
+      .insertInto('investigations')
+      .values({ organization_id: org, ...investigation })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const question = 'Who approved invoice 1042?';
-  const questionId = (await db.insertInto('questions').values({ investigation_id: investigationId, text: question }).returning('id').executeTakeFirstOrThrow()).id;
-  const item = (await db.insertInto('evidence_items').values({ investigation_id: investigationId, title: 'Email', content: 'x' }).returning('id').executeTakeFirstOrThrow()).id;
-  const source = (await db.insertInto('embedding_sources').values({ investigation_id: investigationId, source_type: 'content', source_id: item }).returning('id').executeTakeFirstOrThrow()).id;
+  const questionId = (
+    await db.insertInto('questions').values({ investigation_id: investigationId, text: question }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  const item = (
+    await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: investigationId, title: 'Email', content: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const source = (
+    await db
+      .insertInto('embedding_sources')
+      .values({ investigation_id: investigationId, source_type: 'content', source_id: item })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const unit = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0));
   const text = 'The manager approved invoice 1042 on 3 March.';
-  const chunkId = (await db.insertInto('text_chunks').values({
-    investigation_id: investigationId, embedding_source_id: source, source_type: 'content', evidence_item_id: item, chunk_index: 0, text, embedding: toVectorLiteral(unit),
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  const analysisId = (await db.insertInto('analyses').values({
-    investigation_id: investigationId, analysis_type: 'question', question_id: questionId, regeneration_reason: 'wrong_focus', regeneration_direction: 'Focus on the approval.',
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  const chunkId = (
+    await db
+      .insertInto('text_chunks')
+      .values({
+        investigation_id: investigationId,
+        embedding_source_id: source,
+        source_type: 'content',
+        evidence_item_id: item,
+        chunk_index: 0,
+        text,
+        embedding: toVectorLiteral(unit),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const analysisId = (
+    await db
+      .insertInto('analyses')
+      .values({
+        investigation_id: investigationId,
+        analysis_type: 'question',
+        question_id: questionId,
+        regeneration_reason: 'wrong_focus',
+        regeneration_direction: 'Focus on the approval.',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 
   // stable marker labels for each model call (the worker's are random): generation, faithfulness, coverage
-  const labels = (call: number): NonceSource => () => `call${call}label`;
+  const labels =
+    (call: number): NonceSource =>
+    () =>
+      `call${call}label`;
   const finding = (citation: string) => ({ summary: 'The manager approved it.', findings: [{ statement: text, citations: [citation] }] });
   const answer = finding('[chunk:call0label]');
   const sent: ConverseRequest[] = [];
-  const base = { region: 'us-east-1', modelId: 'm', fellBack: false, attempts: 1, latencyMs: 1, usage: { inputTokens: 1, outputTokens: 1 } };
+  const base = {
+    region: 'us-east-1',
+    modelId: 'm',
+    fellBack: false,
+    attempts: 1,
+    latencyMs: 1,
+    usage: { inputTokens: 1, outputTokens: 1 },
+  };
   const gateway = {
     embed: async () => ({ ...base, embedding: unit }),
     converse: async (request: ConverseRequest) => {
@@ -160,13 +254,24 @@ test('the evals render the prompts the generation worker and the quality checks 
   expect(await runQualityCheck({ db, gateway, markerNonce: () => `call${qualityCall++}label` }, analysisId)).toBe('verified');
 
   const fixture = (promptType: string): Fixture => ({
-    id: 'parity', category: 'basic', file: '', description: 'parity', prompt_type: promptType, investigation, question,
+    id: 'parity',
+    category: 'basic',
+    file: '',
+    description: 'parity',
+    prompt_type: promptType,
+    investigation,
+    question,
     regeneration: { reason: 'wrong_focus', direction: 'Focus on the approval.' },
-    evidence: [{ id: chunkId, source: 'Email', text }], expectations: {},
+    evidence: [{ id: chunkId, source: 'Email', text }],
+    expectations: {},
     // the analysis as stored: its citation read back to the chunk id
     ...(promptType.startsWith('quality_') && { analysis_under_review: finding(chunkId), regeneration: undefined }),
   });
-  const rendered = await Promise.all(['analysis_question', 'quality_faithfulness', 'quality_coverage'].map((t, call) => renderFixture(fixture(t), seededTemplates(), labels(call))));
+  const rendered = await Promise.all(
+    ['analysis_question', 'quality_faithfulness', 'quality_coverage'].map((t, call) =>
+      renderFixture(fixture(t), seededTemplates(), labels(call)),
+    ),
+  );
   expect(sent.map((r) => ({ system: r.system, prompt: r.prompt }))).toEqual(rendered.map((r) => ({ system: r.system, prompt: r.prompt })));
   expect(rendered[0]!.prompt).toContain('Reason: Wrong focus. Direction: Focus on the approval.');
   expect(rendered[1]!.prompt).toContain(`[chunk:call1label] ${text}`);

@@ -16,11 +16,21 @@ import { useTestDatabase } from '../support/db';
 const db = useTestDatabase();
 const ids = { org: '', otherOrg: '', inv: '', empty: '', analysis: '', theirAnalysis: '', attachment: '', report: '' };
 const chunks: string[] = [];
-const REPORT = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the receiving clerk logged pallet ${100 + i} at dock ${i % 3} and `
-  + 'the supervisor countersigned the entry the same afternoon, as the warehouse procedure requires for every delivery.').join('\n\n');
+const REPORT = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `Paragraph ${i + 1}: the receiving clerk logged pallet ${100 + i} at dock ${i % 3} and ` +
+    'the supervisor countersigned the entry the same afternoon, as the warehouse procedure requires for every delivery.',
+).join('\n\n');
 
 const id = async (table: 'organizations' | 'investigations' | 'evidence_items' | 'analyses', values: Record<string, unknown>) =>
-  ((await db.insertInto(table).values(values as never).returning('id').executeTakeFirstOrThrow()) as { id: string }).id;
+  (
+    (await db
+      .insertInto(table)
+      .values(values as never)
+      .returning('id')
+      .executeTakeFirstOrThrow()) as { id: string }
+  ).id;
 
 beforeAll(async () => {
   ids.org = await id('organizations', { name: 'Evidence Org' });
@@ -30,36 +40,94 @@ beforeAll(async () => {
   const theirs = await id('investigations', { organization_id: ids.otherOrg, title: 'Theirs' });
   // titles out of order on purpose; "Receiving report" has two attachments, listed by file name
   for (const title of ['Witness note', 'Receiving report', 'Email to the supervisor', 'Badge log']) {
-    await id('evidence_items', { investigation_id: ids.inv, title, content: `${title}.`, collected_at: title === 'Badge log' ? new Date('2024-03-08T10:00:00Z') : null });
+    await id('evidence_items', {
+      investigation_id: ids.inv,
+      title,
+      content: `${title}.`,
+      collected_at: title === 'Badge log' ? new Date('2024-03-08T10:00:00Z') : null,
+    });
   }
   const report = await db.selectFrom('evidence_items').select('id').where('title', '=', 'Receiving report').executeTakeFirstOrThrow();
   ids.report = report.id;
-  const attach = (file_name: string, size_bytes: number) => db.insertInto('attachments').values({
-    evidence_item_id: report.id, file_name, content_type: 'text/plain', size_bytes, storage_key: `attachments/${randomUUID()}`, extracted_text: REPORT,
-  }).returning('id').executeTakeFirstOrThrow();
+  const attach = (file_name: string, size_bytes: number) =>
+    db
+      .insertInto('attachments')
+      .values({
+        evidence_item_id: report.id,
+        file_name,
+        content_type: 'text/plain',
+        size_bytes,
+        storage_key: `attachments/${randomUUID()}`,
+        extracted_text: REPORT,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
   ids.attachment = (await attach('receiving_log.txt', 2048)).id;
   await attach('photo_notes.txt', 10);
-  for (const [title, included] of [['Warehouse procedure', true], ['Org chart', false]] as const) {
-    await db.insertInto('background_documents').values({
-      investigation_id: ids.inv, title, file_name: `${title}.txt`, content_type: 'text/plain', size_bytes: 5, storage_key: `background/${randomUUID()}`,
-      included_for_ai: included,
-    }).execute();
+  for (const [title, included] of [
+    ['Warehouse procedure', true],
+    ['Org chart', false],
+  ] as const) {
+    await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: ids.inv,
+        title,
+        file_name: `${title}.txt`,
+        content_type: 'text/plain',
+        size_bytes: 5,
+        storage_key: `background/${randomUUID()}`,
+        included_for_ai: included,
+      })
+      .execute();
   }
 
   // the attachment's text in chunks, as the sweeper stores them; the analysis considered the fourth
-  const source = await db.insertInto('embedding_sources').values({ investigation_id: ids.inv, source_type: 'attachment', source_id: ids.attachment, status: 'embedded' })
-    .returning('id').executeTakeFirstOrThrow();
+  const source = await db
+    .insertInto('embedding_sources')
+    .values({ investigation_id: ids.inv, source_type: 'attachment', source_id: ids.attachment, status: 'embedded' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   for (const c of chunkText(REPORT)) {
-    chunks.push((await db.insertInto('text_chunks').values({
-      investigation_id: ids.inv, embedding_source_id: source.id, source_type: 'attachment', evidence_item_id: report.id, chunk_index: c.index, text: c.text,
-    }).returning('id').executeTakeFirstOrThrow()).id);
+    chunks.push(
+      (
+        await db
+          .insertInto('text_chunks')
+          .values({
+            investigation_id: ids.inv,
+            embedding_source_id: source.id,
+            source_type: 'attachment',
+            evidence_item_id: report.id,
+            chunk_index: c.index,
+            text: c.text,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
   }
-  ids.analysis = await id('analyses', { investigation_id: ids.inv, analysis_type: 'summary', generation_status: 'complete', low_relevance: true });
+  ids.analysis = await id('analyses', {
+    investigation_id: ids.inv,
+    analysis_type: 'summary',
+    generation_status: 'complete',
+    low_relevance: true,
+  });
   ids.theirAnalysis = await id('analyses', { investigation_id: theirs, analysis_type: 'summary', generation_status: 'complete' });
-  await db.insertInto('retrieval_records').values([0, 3, chunks.length - 1].map((i, rank) => ({
-    analysis_id: ids.analysis, rank: rank + 1, chunk_id: chunks[i]!, source_type: 'attachment' as const, evidence_item_id: report.id,
-    similarity: 0.15 - rank / 100, included: true, exclusion_reason: null,
-  }))).execute();
+  await db
+    .insertInto('retrieval_records')
+    .values(
+      [0, 3, chunks.length - 1].map((i, rank) => ({
+        analysis_id: ids.analysis,
+        rank: rank + 1,
+        chunk_id: chunks[i]!,
+        source_type: 'attachment' as const,
+        evidence_item_id: report.id,
+        similarity: 0.15 - rank / 100,
+        included: true,
+        exclusion_reason: null,
+      })),
+    )
+    .execute();
 });
 
 const titles = (items: EvidenceEntry[]) => items.map((i) => `${i.kind}:${i.title}`);
@@ -69,21 +137,34 @@ describe('evidence listing', () => {
     const page = (await listEvidence(db, ids.org, ids.inv, { limit: 50 }))!;
     expect(page.next_cursor).toBeNull();
     expect(titles(page.items)).toEqual([
-      'evidence_item:Badge log', 'evidence_item:Email to the supervisor', 'evidence_item:Receiving report', 'evidence_item:Witness note',
-      'background_document:Org chart', 'background_document:Warehouse procedure',
+      'evidence_item:Badge log',
+      'evidence_item:Email to the supervisor',
+      'evidence_item:Receiving report',
+      'evidence_item:Witness note',
+      'background_document:Org chart',
+      'background_document:Warehouse procedure',
     ]);
     const report = page.items[2]!;
     expect(report).toMatchObject({ kind: 'evidence_item', evidence_item_id: ids.report, collected_at: null });
     expect(report.kind === 'evidence_item' && report.attachments).toEqual([
       expect.objectContaining({ file_name: 'photo_notes.txt', size_bytes: 10 }),
       {
-        attachment_id: ids.attachment, file_name: 'receiving_log.txt', content_type: 'text/plain', size_bytes: 2048,
+        attachment_id: ids.attachment,
+        file_name: 'receiving_log.txt',
+        content_type: 'text/plain',
+        size_bytes: 2048,
         view_path: `/api/storage/view?attachment_id=${ids.attachment}`,
       },
     ]);
     expect(page.items[0]).toMatchObject({ collected_at: '2024-03-08T10:00:00.000Z', attachments: [] });
     const [orgChart, procedure] = page.items.slice(4);
-    expect(orgChart).toMatchObject({ kind: 'background_document', included: false, file_name: 'Org chart.txt', extraction_status: 'pending', size_bytes: 5 });
+    expect(orgChart).toMatchObject({
+      kind: 'background_document',
+      included: false,
+      file_name: 'Org chart.txt',
+      extraction_status: 'pending',
+      size_bytes: 5,
+    });
     expect(procedure).toMatchObject({ included: true });
     if (procedure?.kind !== 'background_document') throw new Error('a background document');
     expect(procedure.view_path).toBe(`/api/storage/view?background_document_id=${procedure.background_document_id}`);
@@ -106,19 +187,35 @@ describe('evidence listing', () => {
   });
 
   test("an empty investigation lists nothing; another organization's, or none, is not found; a forged cursor is a 400", async () => {
-    expect(await listEvidence(db, ids.org, ids.empty, { limit: 10 })).toEqual({ investigation_id: ids.empty, items: [], next_cursor: null });
+    expect(await listEvidence(db, ids.org, ids.empty, { limit: 10 })).toEqual({
+      investigation_id: ids.empty,
+      items: [],
+      next_cursor: null,
+    });
     expect(await listEvidence(db, ids.otherOrg, ids.inv, { limit: 10 })).toBeUndefined();
     expect(await listEvidence(db, ids.org, randomUUID(), { limit: 10 })).toBeUndefined();
     const forged = (place: unknown[]) => Buffer.from(JSON.stringify(place)).toString('base64url');
     const [first] = (await listEvidence(db, ids.org, ids.inv, { limit: 1 }))!.items;
     // the kinds' ids are not interchangeable, and an id of another investigation is no place in this one
-    for (const cursor of ['nope', forged(['evidence_item', 'not-a-uuid']), forged(['item', randomUUID()]), forged(['background_document', ids.report]),
-      forged(['evidence_item', randomUUID()])]) {
-      await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor })).rejects.toMatchObject({ status: 400, details: [{ path: 'cursor' }] });
+    for (const cursor of [
+      'nope',
+      forged(['evidence_item', 'not-a-uuid']),
+      forged(['item', randomUUID()]),
+      forged(['background_document', ids.report]),
+      forged(['evidence_item', randomUUID()]),
+    ]) {
+      await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor })).rejects.toMatchObject({
+        status: 400,
+        details: [{ path: 'cursor' }],
+      });
     }
     await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor: 'nope' })).rejects.toBeInstanceOf(ApiError);
-    expect(first!.kind === 'evidence_item' && (await listEvidence(db, ids.org, ids.empty, { limit: 1, cursor: forged(['evidence_item', first!.evidence_item_id]) })
-      .catch((error: ApiError) => error.status))).toBe(400);
+    expect(
+      first!.kind === 'evidence_item' &&
+        (await listEvidence(db, ids.org, ids.empty, { limit: 1, cursor: forged(['evidence_item', first!.evidence_item_id]) }).catch(
+          (error: ApiError) => error.status,
+        )),
+    ).toBe(400);
   });
 
   test('a cursor names the last entry, not its title, so it stays short whatever the titles are', async () => {
@@ -139,11 +236,21 @@ describe('one retrieved chunk in its passage', () => {
     const detail = (await getRetrievalChunk(db, ids.org, ids.analysis, chunks[3]!))!;
     const all = chunkText(REPORT);
     expect(detail.chunk).toMatchObject({
-      rank: 2, chunk_id: chunks[3], chunk_index: 3, type: 'attachment', attachment_id: ids.attachment, attachment_file_name: 'receiving_log.txt',
-      source_title: 'Receiving report — receiving_log.txt', text: all[3]!.text, text_truncated: false, included: true,
+      rank: 2,
+      chunk_id: chunks[3],
+      chunk_index: 3,
+      type: 'attachment',
+      attachment_id: ids.attachment,
+      attachment_file_name: 'receiving_log.txt',
+      source_title: 'Receiving report — receiving_log.txt',
+      text: all[3]!.text,
+      text_truncated: false,
+      included: true,
     });
     const { passage } = detail;
-    expect(passage.text).toBe(all[2]!.text.slice(0, all[3]!.start - all[2]!.start) + all[3]!.text + all[4]!.text.slice(all[3]!.end - all[4]!.start));
+    expect(passage.text).toBe(
+      all[2]!.text.slice(0, all[3]!.start - all[2]!.start) + all[3]!.text + all[4]!.text.slice(all[3]!.end - all[4]!.start),
+    );
     expect(passage.text.slice(passage.chunk_start, passage.chunk_end)).toBe(all[3]!.text);
     expect(passage).toMatchObject({ more_before: true, more_after: all.length > 5 });
     expect(analysisRetrievalChunkRoute.response.safeParse(detail).success).toBe(true);

@@ -20,17 +20,23 @@ let harbor = '';
 const db = () => e2e.twin.database.db;
 
 /** A token for a Northwind investigator the service has not seen before (provisioned on first action). */
-const newInvestigator = (name: string) => e2e.twin.token({
-  subject: `test-${name}-${randomUUID()}`, email: `${name}-${randomUUID().slice(0, 8)}@northwind.example`, role: 'investigator',
-  organizationId: DEMO_ORGANIZATION_IDS.northwind,
-});
+const newInvestigator = (name: string) =>
+  e2e.twin.token({
+    subject: `test-${name}-${randomUUID()}`,
+    email: `${name}-${randomUUID().slice(0, 8)}@northwind.example`,
+    role: 'investigator',
+    organizationId: DEMO_ORGANIZATION_IDS.northwind,
+  });
 
 /** A summary analysis of the demo investigation, generated through the queue, the worker and the Bedrock stand-in. */
 const generatedAnalysis = async (token = investigator) => {
   const created = await call('POST', '/api/analysis', token, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   const analysis = await e2e.pollUntilGenerated(created.body.analysis_id, token);
-  expect([analysis.generation_status, analysis.error_message]).toEqual([expect.stringMatching(/^(complete|checking|verified|quality_unavailable)$/), null]);
+  expect([analysis.generation_status, analysis.error_message]).toEqual([
+    expect.stringMatching(/^(complete|checking|verified|quality_unavailable)$/),
+    null,
+  ]);
   return analysis.analysis_id as string;
 };
 
@@ -39,25 +45,51 @@ const generatedAnalysis = async (token = investigator) => {
  * another model call (the AI quota is 50 calls a minute per region, and the twin's start-up sweep
  * already spends most of one).
  */
-const storedAnalysis = async () => (await db().insertInto('analyses').values({
-  investigation_id: INVESTIGATION, analysis_type: 'summary', generation_status: 'complete', generated_at: new Date(), validation_status: 'valid',
-  result: JSON.stringify({ summary: 'Two payments to one supplier.', findings: [{ statement: 'Paid twice.', citations: [] }], evidence_gaps: [] }),
-}).returning('id').executeTakeFirstOrThrow()).id;
+const storedAnalysis = async () =>
+  (
+    await db()
+      .insertInto('analyses')
+      .values({
+        investigation_id: INVESTIGATION,
+        analysis_type: 'summary',
+        generation_status: 'complete',
+        generated_at: new Date(),
+        validation_status: 'valid',
+        result: JSON.stringify({
+          summary: 'Two payments to one supplier.',
+          findings: [{ statement: 'Paid twice.', citations: [] }],
+          evidence_gaps: [],
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 
 const passGates = async (analysisId: string, token = investigator) => {
   expect((await call('POST', `/api/analysis/${analysisId}/engagement`, token, { step: 'detail_reviewed' })).status).toBe(200);
   expect((await call('POST', `/api/analysis/${analysisId}/engagement`, token, { step: 'citation_checked' })).status).toBe(200);
 };
 
-const feedback = (analysisId: string, body: unknown, token = investigator) => call('POST', `/api/analysis/${analysisId}/feedback`, token, body);
+const feedback = (analysisId: string, body: unknown, token = investigator) =>
+  call('POST', `/api/analysis/${analysisId}/feedback`, token, body);
 const history = async (analysisId: string) => (await call('GET', `/api/analysis/${analysisId}/feedback`, investigator)).body.feedback;
-const feedbackRows = async () => Number((await db().selectFrom('feedback').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const feedbackRows = async () =>
+  Number(
+    (
+      await db()
+        .selectFrom('feedback')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 let gated = '';
 
 beforeAll(async () => {
   [investigator, colleague, harbor] = await Promise.all([
-    e2e.token('investigator'), newInvestigator('colleague'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
+    e2e.token('investigator'),
+    newInvestigator('colleague'),
+    e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
   ]);
   gated = await generatedAnalysis();
 }, 120_000);
@@ -88,7 +120,11 @@ test('judgment before the gates → 409; Gate B before Gate A → 409; gates kee
   expect(gateBAgain.body.citation_checked_at).toBe(gateB.body.citation_checked_at);
 
   const read = (await call('GET', `/api/analysis/${gated}`, investigator)).body;
-  expect(read).toMatchObject({ detail_reviewed_at: gateA.body.detail_reviewed_at, citation_checked_at: gateB.body.citation_checked_at, judgment_enabled: true });
+  expect(read).toMatchObject({
+    detail_reviewed_at: gateA.body.detail_reviewed_at,
+    citation_checked_at: gateB.body.citation_checked_at,
+    judgment_enabled: true,
+  });
   const theirs = (await call('GET', `/api/analysis/${gated}`, colleague)).body;
   expect(theirs).toMatchObject({ detail_reviewed_at: null, citation_checked_at: null, judgment_enabled: false });
   expect((await feedback(gated, { action: 'agree' }, colleague)).status).toBe(409);
@@ -121,7 +157,9 @@ test('agree → accepted, disagree needs a reason → rejected, unsure → needs
   expect(unsure.body.feedback.status).toBe('needs_revision');
   expect(unsure.body.analysis.feedback_badge).toEqual({ key: 'needs_revision', label: 'Needs Revision', color: 'purple' });
   expect(unsure.body.prompt).toBe('What would help you decide?');
-  expect(['inaccurate_conclusions', 'missing_evidence', 'too_vague', 'wrong_focus', 'other']).toContain(unsure.body.regeneration_draft.reason);
+  expect(['inaccurate_conclusions', 'missing_evidence', 'too_vague', 'wrong_focus', 'other']).toContain(
+    unsure.body.regeneration_draft.reason,
+  );
   expect(unsure.body.regeneration_draft.direction).toBe('Compare against the bank statements.');
 
   const bare = await feedback(analysisId, { action: 'unsure' });
@@ -131,17 +169,43 @@ test('agree → accepted, disagree needs a reason → rejected, unsure → needs
 test('regenerate: a reason from the list, a new analysis linked to the original that runs to complete; the original is Regenerated', async () => {
   const original = await generatedAnalysis();
   const before = await feedbackRows();
-  const analysesBefore = Number((await db().selectFrom('analyses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const analysesBefore = Number(
+    (
+      await db()
+        .selectFrom('analyses')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   expect((await feedback(original, { action: 'regenerate', reason: 'bored' })).status).toBe(400);
-  expect((await feedback(original, { action: 'regenerate', reason: 'other' })).body.error.details).toEqual(
-    [expect.objectContaining({ path: 'direction' })]);
+  expect((await feedback(original, { action: 'regenerate', reason: 'other' })).body.error.details).toEqual([
+    expect.objectContaining({ path: 'direction' }),
+  ]);
   expect((await feedback(original, { action: 'regenerate', reason: 'too_vague', direction: 'x'.repeat(2001) })).status).toBe(400);
   expect(await feedbackRows()).toBe(before);
-  expect(Number((await db().selectFrom('analyses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(analysesBefore);
+  expect(
+    Number(
+      (
+        await db()
+          .selectFrom('analyses')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  ).toBe(analysesBefore);
 
-  const regenerated = await feedback(original, { action: 'regenerate', reason: 'missing_evidence', direction: 'Include the March ledger pages.' });
+  const regenerated = await feedback(original, {
+    action: 'regenerate',
+    reason: 'missing_evidence',
+    direction: 'Include the March ledger pages.',
+  });
   expect(regenerated.status).toBe(201);
-  expect(regenerated.body.feedback).toMatchObject({ action: 'regenerate', status: 'regenerated', reason: 'missing_evidence', direction: 'Include the March ledger pages.' });
+  expect(regenerated.body.feedback).toMatchObject({
+    action: 'regenerate',
+    status: 'regenerated',
+    reason: 'missing_evidence',
+    direction: 'Include the March ledger pages.',
+  });
   expect(regenerated.body.analysis.feedback_badge).toEqual({ key: 'regenerated', label: 'Regenerated', color: 'blue' });
   const newId = regenerated.body.regenerated_analysis.analysis_id;
   expect(regenerated.body.feedback.regenerated_analysis_id).toBe(newId);
@@ -149,22 +213,32 @@ test('regenerate: a reason from the list, a new analysis linked to the original 
   const done = await e2e.pollUntilGenerated(newId, investigator);
   expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(done.generation_status);
   expect(done).toMatchObject({ regenerated_from: original, analysis_type: 'summary', feedback_status: null });
-  const stored = await db().selectFrom('analyses').select(['regeneration_reason', 'regeneration_direction']).where('id', '=', newId).executeTakeFirstOrThrow();
+  const stored = await db()
+    .selectFrom('analyses')
+    .select(['regeneration_reason', 'regeneration_direction'])
+    .where('id', '=', newId)
+    .executeTakeFirstOrThrow();
   expect(stored).toEqual({ regeneration_reason: 'missing_evidence', regeneration_direction: 'Include the March ledger pages.' });
 }, 90_000);
 
-test('edit keeps the AI\'s text and the investigator\'s; a later view leaves the Edited badge; a view alone is Viewed', async () => {
+test("edit keeps the AI's text and the investigator's; a later view leaves the Edited badge; a view alone is Viewed", async () => {
   const analysisId = await storedAnalysis();
   const aiResult = (await call('GET', `/api/analysis/${analysisId}`, investigator)).body.result;
   expect((await feedback(analysisId, { action: 'edit', content: '' })).status).toBe(400);
   expect((await feedback(analysisId, { action: 'edit', content: 'x'.repeat(50_001) })).status).toBe(400);
 
-  const edited = await feedback(analysisId, { action: 'edit', content: 'Edited summary: two payments, one supplier, approved by the same manager.' });
+  const edited = await feedback(analysisId, {
+    action: 'edit',
+    content: 'Edited summary: two payments, one supplier, approved by the same manager.',
+  });
   expect(edited.status).toBe(201);
   expect(edited.body.analysis.feedback_badge).toEqual({ key: 'edited', label: 'Edited', color: 'amber' });
   const read = (await call('GET', `/api/analysis/${analysisId}`, investigator)).body;
   expect(read.result).toEqual(aiResult);
-  expect(read.edit).toMatchObject({ revision_id: edited.body.feedback.revision_id, content: 'Edited summary: two payments, one supplier, approved by the same manager.' });
+  expect(read.edit).toMatchObject({
+    revision_id: edited.body.feedback.revision_id,
+    content: 'Edited summary: two payments, one supplier, approved by the same manager.',
+  });
   expect(read.edit.edited_by.user_id).toBe(edited.body.feedback.actor.user_id);
 
   const viewed = await feedback(analysisId, { action: 'view' });
@@ -172,7 +246,11 @@ test('edit keeps the AI\'s text and the investigator\'s; a later view leaves the
   expect(viewed.body.analysis.feedback_status).toBe('edited');
 
   const onlyViewed = await storedAnalysis();
-  expect((await feedback(onlyViewed, { action: 'view' })).body.analysis.feedback_badge).toEqual({ key: 'viewed', label: 'Viewed', color: 'gray' });
+  expect((await feedback(onlyViewed, { action: 'view' })).body.analysis.feedback_badge).toEqual({
+    key: 'viewed',
+    label: 'Viewed',
+    color: 'gray',
+  });
 
   const list = (await call('GET', `/api/analysis?investigation_id=${INVESTIGATION}&limit=200`, investigator)).body.analyses;
   const badgeOf = (id: string) => list.find((a: { analysis_id: string }) => a.analysis_id === id).feedback_badge?.key;
@@ -191,16 +269,24 @@ test('history: every action oldest first, with time, actor, reason and direction
 
   const entries = await history(analysisId);
   expect(entries.map((e: { action: string }) => e.action)).toEqual(['view', 'disagree', 'regenerate', 'agree']);
-  expect(entries.map((e: { created_at: string }) => e.created_at)).toEqual([...entries.map((e: { created_at: string }) => e.created_at)].sort());
+  expect(entries.map((e: { created_at: string }) => e.created_at)).toEqual(
+    [...entries.map((e: { created_at: string }) => e.created_at)].sort(),
+  );
   expect(entries[1]).toMatchObject({ reason: 'Misreads the ledger.', actor: { display_name: expect.stringMatching(/^colleague-/) } });
-  expect(entries[2]).toMatchObject({ reason: 'wrong_focus', direction: 'Focus on approvals.', regenerated_analysis_id: expect.any(String) });
+  expect(entries[2]).toMatchObject({
+    reason: 'wrong_focus',
+    direction: 'Focus on approvals.',
+    regenerated_analysis_id: expect.any(String),
+  });
   expect(entries[0].actor.user_id).toBe(entries[3].actor.user_id);
   expect(entries[0].actor.user_id).not.toBe(entries[1].actor.user_id);
   expect((await call('GET', `/api/analysis/${analysisId}`, investigator)).body.feedback_badge.key).toBe('agreed');
 
   // paged like every list: limit and the previous page's next_cursor, null on the last page
   const first = (await call('GET', `/api/analysis/${analysisId}/feedback?limit=3`, investigator)).body;
-  expect(first.feedback.map((e: { feedback_id: string }) => e.feedback_id)).toEqual(entries.slice(0, 3).map((e: { feedback_id: string }) => e.feedback_id));
+  expect(first.feedback.map((e: { feedback_id: string }) => e.feedback_id)).toEqual(
+    entries.slice(0, 3).map((e: { feedback_id: string }) => e.feedback_id),
+  );
   const second = (await call('GET', `/api/analysis/${analysisId}/feedback?limit=3&cursor=${first.next_cursor}`, investigator)).body;
   expect(second.feedback.map((e: { feedback_id: string }) => e.feedback_id)).toEqual([entries[3].feedback_id]);
   expect(second.next_cursor).toBeNull();
@@ -256,14 +342,20 @@ test('a retried submit records once: same request id (body or Idempotency-Key), 
   const reused = await feedback(analysisId, { action: 'view', request_id: 'retry-1' });
   expect(reused.status).toBe(409);
 
-  const viaHeader = async () => (await fetch(`${e2e.twin.url}/api/analysis/${analysisId}/feedback`, {
-    method: 'POST', body: JSON.stringify({ action: 'view' }),
-    headers: { authorization: `Bearer ${investigator}`, 'content-type': 'application/json', 'idempotency-key': 'retry-2' },
-  })).status;
+  const viaHeader = async () =>
+    (
+      await fetch(`${e2e.twin.url}/api/analysis/${analysisId}/feedback`, {
+        method: 'POST',
+        body: JSON.stringify({ action: 'view' }),
+        headers: { authorization: `Bearer ${investigator}`, 'content-type': 'application/json', 'idempotency-key': 'retry-2' },
+      })
+    ).status;
   expect(await viaHeader()).toBe(201);
   expect(await viaHeader()).toBe(200);
 
-  const together = await Promise.all([1, 2, 3].map(() => feedback(analysisId, { action: 'edit', content: 'Same edit', request_id: 'retry-3' })));
+  const together = await Promise.all(
+    [1, 2, 3].map(() => feedback(analysisId, { action: 'edit', content: 'Same edit', request_id: 'retry-3' })),
+  );
   expect(together.map((r) => r.status).sort()).toEqual([200, 200, 201]);
   const entries = await history(analysisId);
   expect(entries.map((e: { action: string }) => e.action)).toEqual(['regenerate', 'view', 'edit']);
@@ -282,58 +374,122 @@ test('metrics over hand-built feedback spanning more than 8 weeks match hand-com
   const inWeek = (week: number, hour = 10) => new Date(firstWeek + week * 7 * DAY + hour * 3_600_000);
 
   const org = DEMO_ORGANIZATION_IDS.northwind;
-  const investigationId = (await db().insertInto('investigations').values({ organization_id: org, title: 'Metrics' }).returning('id').executeTakeFirstOrThrow()).id;
-  const user = async (name: string) => (await db().insertInto('users').values({
-    organization_id: org, idp_subject: `metrics-${name}-${randomUUID()}`, email: `metrics-${name}-${randomUUID()}@northwind.example`, display_name: name, role: 'investigator',
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  const investigationId = (
+    await db().insertInto('investigations').values({ organization_id: org, title: 'Metrics' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  const user = async (name: string) =>
+    (
+      await db()
+        .insertInto('users')
+        .values({
+          organization_id: org,
+          idp_subject: `metrics-${name}-${randomUUID()}`,
+          email: `metrics-${name}-${randomUUID()}@northwind.example`,
+          display_name: name,
+          role: 'investigator',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const [u1, u2] = [await user('u1'), await user('u2')];
-  const analysis = async (analysis_type: 'question' | 'topic' | 'summary' | 'gap' | 'error_check', generation_status: 'verified' | 'complete' | 'failed' | 'quality_unavailable') =>
-    (await db().insertInto('analyses').values({ investigation_id: investigationId, analysis_type, generation_status }).returning('id').executeTakeFirstOrThrow()).id;
+  const analysis = async (
+    analysis_type: 'question' | 'topic' | 'summary' | 'gap' | 'error_check',
+    generation_status: 'verified' | 'complete' | 'failed' | 'quality_unavailable',
+  ) =>
+    (
+      await db()
+        .insertInto('analyses')
+        .values({ investigation_id: investigationId, analysis_type, generation_status })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const a1 = await analysis('summary', 'verified');
   const a2 = await analysis('summary', 'complete');
   const a3 = await analysis('gap', 'quality_unavailable');
   const a4 = await analysis('error_check', 'failed');
-  const statusOf = { agree: 'accepted', disagree: 'rejected', unsure: 'needs_revision', regenerate: 'regenerated', edit: 'edited', view: 'viewed' } as const;
+  const statusOf = {
+    agree: 'accepted',
+    disagree: 'rejected',
+    unsure: 'needs_revision',
+    regenerate: 'regenerated',
+    edit: 'edited',
+    view: 'viewed',
+  } as const;
   const add = (analysis_id: string, user_id: string, action: keyof typeof statusOf, created_at: Date, reason: string | null = null) =>
     db().insertInto('feedback').values({ analysis_id, user_id, action, status: statusOf[action], reason, created_at }).execute();
-  await add(a1, u1, 'disagree', inWeek(-3), 'first look');   // replaced by u1's later agree
+  await add(a1, u1, 'disagree', inWeek(-3), 'first look'); // replaced by u1's later agree
   await add(a1, u1, 'agree', inWeek(1));
   await add(a1, u2, 'disagree', inWeek(7), 'no');
-  await add(a2, u1, 'unsure', inWeek(-2));                    // before the window: in totals, not in the trend
+  await add(a2, u1, 'unsure', inWeek(-2)); // before the window: in totals, not in the trend
   await add(a2, u1, 'regenerate', inWeek(-2, 11), 'too_vague');
   await add(a2, u2, 'regenerate', inWeek(4), 'missing_evidence');
   await add(a3, u2, 'regenerate', inWeek(4, 12), 'missing_evidence');
   await add(a3, u2, 'edit', inWeek(5));
   await add(a3, u1, 'view', inWeek(6));
-  await add(a4, u1, 'view', inWeek(6));                       // a failed analysis is not counted
+  await add(a4, u1, 'view', inWeek(6)); // a failed analysis is not counted
 
   const reply = await call('GET', `/api/analysis/feedback-metrics?investigation_id=${investigationId}`, investigator);
   expect(reply.status).toBe(200);
   const m = reply.body;
   // analyses 3 (a4 failed); judgments: (a1,u1) agree, (a1,u2) disagree, (a2,u1) unsure
   expect(m.totals).toEqual({
-    analyses: 3, judgments: 3, accepted: 1, rejected: 1, needs_revision: 1, regenerated_analyses: 2, edited_analyses: 1,
-    regenerations: 3, edits: 1, views: 1,
+    analyses: 3,
+    judgments: 3,
+    accepted: 1,
+    rejected: 1,
+    needs_revision: 1,
+    regenerated_analyses: 2,
+    edited_analyses: 1,
+    regenerations: 3,
+    edits: 1,
+    views: 1,
   });
   expect(m.rates).toEqual({ acceptance: 0.3333, rejection: 0.3333, needs_revision: 0.3333, regeneration: 0.6667, edit: 0.3333 });
   const type = (t: string) => m.by_type.find((b: { analysis_type: string }) => b.analysis_type === t);
   expect(type('summary')).toEqual({
-    analysis_type: 'summary', analyses: 2, judgments: 3, accepted: 1, rejected: 1, needs_revision: 1, regenerated_analyses: 1, edited_analyses: 0,
+    analysis_type: 'summary',
+    analyses: 2,
+    judgments: 3,
+    accepted: 1,
+    rejected: 1,
+    needs_revision: 1,
+    regenerated_analyses: 1,
+    edited_analyses: 0,
     rates: { acceptance: 0.3333, rejection: 0.3333, needs_revision: 0.3333, regeneration: 0.5, edit: 0 },
   });
   expect(type('gap')).toEqual({
-    analysis_type: 'gap', analyses: 1, judgments: 0, accepted: 0, rejected: 0, needs_revision: 0, regenerated_analyses: 1, edited_analyses: 1,
+    analysis_type: 'gap',
+    analyses: 1,
+    judgments: 0,
+    accepted: 0,
+    rejected: 0,
+    needs_revision: 0,
+    regenerated_analyses: 1,
+    edited_analyses: 1,
     rates: { acceptance: null, rejection: null, needs_revision: null, regeneration: 1, edit: 1 },
   });
-  for (const t of ['question', 'topic', 'error_check']) expect(type(t)).toMatchObject({ analyses: 0, judgments: 0, rates: { acceptance: null, regeneration: null } });
+  for (const t of ['question', 'topic', 'error_check'])
+    expect(type(t)).toMatchObject({ analyses: 0, judgments: 0, rates: { acceptance: null, regeneration: null } });
   expect(m.top_regeneration_reasons).toEqual([
     { reason: 'missing_evidence', label: 'Missing evidence', count: 2, share: 0.6667 },
     { reason: 'too_vague', label: 'Too vague', count: 1, share: 0.3333 },
   ]);
   expect(m.weekly_trend).toHaveLength(8);
-  expect(m.weekly_trend.map((w: { week_start: string }) => w.week_start)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((w) => new Date(firstWeek + w * 7 * DAY).toISOString()));
-  expect(m.weekly_trend.map((w: { judgments: number; accepted: number; rejected: number; regenerations: number; edits: number; acceptance_rate: number | null }) =>
-    [w.judgments, w.accepted, w.rejected, w.regenerations, w.edits, w.acceptance_rate])).toEqual([
+  expect(m.weekly_trend.map((w: { week_start: string }) => w.week_start)).toEqual(
+    [0, 1, 2, 3, 4, 5, 6, 7].map((w) => new Date(firstWeek + w * 7 * DAY).toISOString()),
+  );
+  expect(
+    m.weekly_trend.map(
+      (w: {
+        judgments: number;
+        accepted: number;
+        rejected: number;
+        regenerations: number;
+        edits: number;
+        acceptance_rate: number | null;
+      }) => [w.judgments, w.accepted, w.rejected, w.regenerations, w.edits, w.acceptance_rate],
+    ),
+  ).toEqual([
     [0, 0, 0, 0, 0, null],
     [1, 1, 0, 0, 0, 1],
     [0, 0, 0, 0, 0, null],
@@ -352,7 +508,9 @@ test('gate timestamps survive a twin restart (persisted, not held in memory)', a
   const token = await e2e.token('investigator');
   const after = (await call('GET', `/api/analysis/${gated}`, token)).body;
   expect(after).toMatchObject({
-    detail_reviewed_at: before.detail_reviewed_at, citation_checked_at: before.citation_checked_at, judgment_enabled: true,
+    detail_reviewed_at: before.detail_reviewed_at,
+    citation_checked_at: before.citation_checked_at,
+    judgment_enabled: true,
   });
   expect((await feedback(gated, { action: 'agree' }, token)).status).toBe(201);
 }, 120_000);

@@ -33,8 +33,16 @@ let orgB: string;
 let investigationA: string;
 
 const newOrg = async (name: string) => {
-  const org = await db.insertInto('organizations').values({ name: `${name} ${randomUUID()}` }).returning('id').executeTakeFirstOrThrow();
-  const inv = await db.insertInto('investigations').values({ organization_id: org.id, title: `${name} inquiry` }).returning('id').executeTakeFirstOrThrow();
+  const org = await db
+    .insertInto('organizations')
+    .values({ name: `${name} ${randomUUID()}` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const inv = await db
+    .insertInto('investigations')
+    .values({ organization_id: org.id, title: `${name} inquiry` })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { orgId: org.id, investigationId: inv.id };
 };
 
@@ -47,10 +55,18 @@ beforeAll(async () => {
 const addDocument = async (fileName: string, contentType: string, bytes: Uint8Array | undefined) => {
   const key = `org/${orgA}/background/${randomUUID()}/${fileName}`;
   if (bytes) bucket.set(key, bytes);
-  const row = await db.insertInto('background_documents').values({
-    investigation_id: investigationA, title: fileName, file_name: fileName, content_type: contentType,
-    size_bytes: bytes?.length ?? 0, storage_key: key,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('background_documents')
+    .values({
+      investigation_id: investigationA,
+      title: fileName,
+      file_name: fileName,
+      content_type: contentType,
+      size_bytes: bytes?.length ?? 0,
+      storage_key: key,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 };
 
@@ -59,14 +75,18 @@ const extract = (documentId: string, organizationId = orgA, limits?: { maxFileBy
 
 const documentRow = (id: string) => db.selectFrom('background_documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const sourceRow = (id: string) => db.selectFrom('embedding_sources').selectAll().where('source_id', '=', id).executeTakeFirst();
-const chunkRows = (id: string) => db.selectFrom('text_chunks').selectAll().where('background_document_id', '=', id).orderBy('chunk_index').execute();
+const chunkRows = (id: string) =>
+  db.selectFrom('text_chunks').selectAll().where('background_document_id', '=', id).orderBy('chunk_index').execute();
 
 /** Everything an extraction could touch, to show a refusal left it alone. */
 const state = async (id: string) => ({ document: await documentRow(id), source: await sourceRow(id), chunks: await chunkRows(id) });
 
 /** Runs `fn`, which must fail with this status and code; returns the error's message. */
 const refused = async (fn: () => Promise<unknown>, status: number, code: string): Promise<string> => {
-  const error = await fn().then(() => undefined, (e: unknown) => e);
+  const error = await fn().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   expect(error).toMatchObject({ status, code });
   return (error as ApiError).message;
@@ -88,8 +108,15 @@ describe('extraction of each supported format', () => {
     expect(row.extracted_text!.replace(/\s+/g, ' ')).toBe(`${POLICY[0]} ${POLICY[1]}`);
     expect(row).toMatchObject({ extraction_status: 'extracted', extraction_error: null });
     expect(report).toMatchObject({
-      background_document_id: id, investigation_id: investigationA, file_name: 'policy.pdf', format: 'pdf', pages: 2,
-      characters: row.extracted_text!.length, replaced_chunks: 0, extraction_status: 'extracted', embedding_status: 'pending',
+      background_document_id: id,
+      investigation_id: investigationA,
+      file_name: 'policy.pdf',
+      format: 'pdf',
+      pages: 2,
+      characters: row.extracted_text!.length,
+      replaced_chunks: 0,
+      extraction_status: 'extracted',
+      embedding_status: 'pending',
     });
 
     // the chunks are the chunker's, of the stored text, waiting for their embeddings
@@ -97,10 +124,18 @@ describe('extraction of each supported format', () => {
     const chunks = await chunkRows(id);
     expect(report.chunks).toBe(expected.length);
     expect(chunks.map((c) => [c.chunk_index, c.text, c.token_count])).toEqual(expected.map((c) => [c.index, c.text, c.tokenCount]));
-    expect(chunks.every((c) => c.embedding === null && c.source_type === 'background_doc' && c.investigation_id === investigationA)).toBe(true);
+    expect(chunks.every((c) => c.embedding === null && c.source_type === 'background_doc' && c.investigation_id === investigationA)).toBe(
+      true,
+    );
 
     const source = await sourceRow(id);
-    expect(source).toMatchObject({ source_type: 'background_doc', investigation_id: investigationA, status: 'pending', attempts: 0, error_message: null });
+    expect(source).toMatchObject({
+      source_type: 'background_doc',
+      investigation_id: investigationA,
+      status: 'pending',
+      attempts: 0,
+      error_message: null,
+    });
     expect(chunks.every((c) => c.embedding_source_id === source!.id)).toBe(true);
   });
 
@@ -135,7 +170,11 @@ describe('re-extraction', () => {
     // the sweeper embedded the first extraction
     const source = (await sourceRow(id))!;
     await db.updateTable('embedding_sources').set({ status: 'embedded', attempts: 1 }).where('id', '=', source.id).execute();
-    await db.updateTable('text_chunks').set({ embedding: toVectorLiteral(embedText('old', 1024)) }).where('embedding_source_id', '=', source.id).execute();
+    await db
+      .updateTable('text_chunks')
+      .set({ embedding: toVectorLiteral(embedText('old', 1024)) })
+      .where('embedding_source_id', '=', source.id)
+      .execute();
     const before = await chunkRows(id);
 
     // a new file version is uploaded under the same key, and extracted again
@@ -162,12 +201,44 @@ describe('re-extraction', () => {
 
 describe('refusals change nothing', () => {
   const cases: [string, string, string, () => Promise<Uint8Array> | Uint8Array, number, string, RegExp][] = [
-    ['an image', 'scan.png', CONTENT_TYPES.png, pngFile, 415, 'unsupported_file_type', /image\/png: only PDF, Word \(\.docx\) and plain text/],
+    [
+      'an image',
+      'scan.png',
+      CONTENT_TYPES.png,
+      pngFile,
+      415,
+      'unsupported_file_type',
+      /image\/png: only PDF, Word \(\.docx\) and plain text/,
+    ],
     ['a spreadsheet', 'ledger.xlsx', CONTENT_TYPES.xlsx, zipWithoutDocument, 415, 'unsupported_file_type', /spreadsheetml/],
-    ['an unknown charset', 'a.txt', 'text/plain; charset=x-klingon', () => Buffer.from('abc'), 415, 'unsupported_file_type', /character set "x-klingon"/],
-    ['a truncated PDF', 'cut.pdf', CONTENT_TYPES.pdf, truncatedPdf, 422, 'unreadable_file', /^The PDF could not be read \(.+\); it may be damaged or incomplete\.$/],
+    [
+      'an unknown charset',
+      'a.txt',
+      'text/plain; charset=x-klingon',
+      () => Buffer.from('abc'),
+      415,
+      'unsupported_file_type',
+      /character set "x-klingon"/,
+    ],
+    [
+      'a truncated PDF',
+      'cut.pdf',
+      CONTENT_TYPES.pdf,
+      truncatedPdf,
+      422,
+      'unreadable_file',
+      /^The PDF could not be read \(.+\); it may be damaged or incomplete\.$/,
+    ],
     ['an image labelled PDF', 'fake.pdf', CONTENT_TYPES.pdf, pngFile, 422, 'unreadable_file', /not a PDF/],
-    ['a zip labelled DOCX', 'fake.docx', CONTENT_TYPES.docx, zipWithoutDocument, 422, 'unreadable_file', /^The Word document could not be read \(.*main document part.*\)/],
+    [
+      'a zip labelled DOCX',
+      'fake.docx',
+      CONTENT_TYPES.docx,
+      zipWithoutDocument,
+      422,
+      'unreadable_file',
+      /^The Word document could not be read \(.*main document part.*\)/,
+    ],
     ['a PDF labelled DOCX', 'fake.docx', CONTENT_TYPES.docx, () => pdfFile([['x']]), 422, 'unreadable_file', /not a zip archive/],
     ['invalid UTF-8', 'bad.txt', 'text/plain', () => Buffer.from([0x61, 0xff, 0xfe, 0x62]), 422, 'unreadable_file', /not valid UTF-8 text/],
     ['binary data labelled text', 'bin.txt', 'text/plain', () => Buffer.from('ab\u0000cd'), 422, 'unreadable_file', /holds binary data/],
@@ -193,13 +264,19 @@ describe('refusals change nothing', () => {
 
   it('refuses a file over the size limit without reading it, and text longer than the chunk limit', async () => {
     const big = await addDocument('big.txt', 'text/plain', Buffer.from('x'.repeat(3 * 1024 * 1024)));
-    expect(await refused(() => extract(big, orgA, { maxFileBytes: 2 * 1024 * 1024, maxChunks: 200 }), 422, 'file_too_large'))
-      .toBe('"big.txt" is 3.0 MiB; text is extracted from files up to 2 MiB.');
+    expect(await refused(() => extract(big, orgA, { maxFileBytes: 2 * 1024 * 1024, maxChunks: 200 }), 422, 'file_too_large')).toBe(
+      '"big.txt" is 3.0 MiB; text is extracted from files up to 2 MiB.',
+    );
 
-    const long = await addDocument('long.docx', CONTENT_TYPES.docx, await docxFile(Array.from({ length: 5 }, () => POLICY.join(' ').repeat(4))));
+    const long = await addDocument(
+      'long.docx',
+      CONTENT_TYPES.docx,
+      await docxFile(Array.from({ length: 5 }, () => POLICY.join(' ').repeat(4))),
+    );
     const before = await state(long);
-    expect(await refused(() => extract(long, orgA, { maxFileBytes: 1e6, maxChunks: 3 }), 422, 'text_too_long'))
-      .toMatch(/^The document's text \(\d+ characters, \d+ chunks\) is longer than one document may be for the AI \(3 chunks\); split it/);
+    expect(await refused(() => extract(long, orgA, { maxFileBytes: 1e6, maxChunks: 3 }), 422, 'text_too_long')).toMatch(
+      /^The document's text \(\d+ characters, \d+ chunks\) is longer than one document may be for the AI \(3 chunks\); split it/,
+    );
     expect(await state(long)).toEqual(before);
   });
 

@@ -21,7 +21,11 @@ const e2e = useTwin({ schedules: false, seed: false });
 let twin: Twin;
 let db: Kysely<Database>;
 
-interface Org { id: string; investigationId: string; token: string }
+interface Org {
+  id: string;
+  investigationId: string;
+  token: string;
+}
 let alpha: Org;
 let beta: Org;
 let attachmentId: string;
@@ -32,9 +36,19 @@ const policyText = 'Gifts above 50 must be declared to compliance.\n\nNo excepti
 
 const newOrg = async (name: string): Promise<Org> => {
   const id = (await db.insertInto('organizations').values({ name }).returning('id').executeTakeFirstOrThrow()).id;
-  const investigationId = (await db.insertInto('investigations').values({ organization_id: id, title: `${name} inquiry` })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  const token = await twin.token({ subject: `sub-${randomUUID()}`, email: `${randomUUID()}@example.test`, role: 'investigator', organizationId: id });
+  const investigationId = (
+    await db
+      .insertInto('investigations')
+      .values({ organization_id: id, title: `${name} inquiry` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const token = await twin.token({
+    subject: `sub-${randomUUID()}`,
+    email: `${randomUUID()}@example.test`,
+    role: 'investigator',
+    organizationId: id,
+  });
   return { id, investigationId, token };
 };
 
@@ -42,10 +56,20 @@ const newOrg = async (name: string): Promise<Org> => {
 const addDocument = async (org: Org, fileName: string, contentType: string, bytes: Uint8Array | string) => {
   const key = `org/${org.id}/inv/${org.investigationId}/background/${randomUUID()}/${fileName}`;
   await s3Storage().put(key, bytes, contentType);
-  return (await db.insertInto('background_documents').values({
-    investigation_id: org.investigationId, title: fileName, file_name: fileName, content_type: contentType,
-    size_bytes: typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length, storage_key: key,
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  return (
+    await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: org.investigationId,
+        title: fileName,
+        file_name: fileName,
+        content_type: contentType,
+        size_bytes: typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length,
+        storage_key: key,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 };
 
 beforeAll(async () => {
@@ -53,16 +77,34 @@ beforeAll(async () => {
   db = twin.database.db;
   // this process puts and reads files as an operator would, straight in the twin's S3 (no function's role)
   setEnv({
-    FILES_BUCKET: twin.aws.bucket, AWS_ENDPOINT_URL_S3: twin.aws.endpoint, AWS_REGION: twin.plan.region, AWS_ACCESS_KEY_ID: 'operator', AWS_SECRET_ACCESS_KEY: 'operator',
+    FILES_BUCKET: twin.aws.bucket,
+    AWS_ENDPOINT_URL_S3: twin.aws.endpoint,
+    AWS_REGION: twin.plan.region,
+    AWS_ACCESS_KEY_ID: 'operator',
+    AWS_SECRET_ACCESS_KEY: 'operator',
   });
   alpha = await newOrg('Alpha Compliance');
   beta = await newOrg('Beta Insurance');
-  const item = await db.insertInto('evidence_items').values({ investigation_id: alpha.investigationId, title: 'Invoice' }).returning('id').executeTakeFirstOrThrow();
+  const item = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: alpha.investigationId, title: 'Invoice' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   attachmentKey = `org/${alpha.id}/inv/${alpha.investigationId}/attachments/${randomUUID()}/BIS-1041.pdf`;
   await s3Storage().put(attachmentKey, attachmentBytes, CONTENT_TYPES.pdf);
-  attachmentId = (await db.insertInto('attachments').values({
-    evidence_item_id: item.id, file_name: 'Invoice BIS-1041.pdf', content_type: CONTENT_TYPES.pdf, size_bytes: attachmentBytes.length, storage_key: attachmentKey,
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  attachmentId = (
+    await db
+      .insertInto('attachments')
+      .values({
+        evidence_item_id: item.id,
+        file_name: 'Invoice BIS-1041.pdf',
+        content_type: CONTENT_TYPES.pdf,
+        size_bytes: attachmentBytes.length,
+        storage_key: attachmentKey,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   policyId = await addDocument(alpha, 'gift policy.txt', 'text/plain; charset=utf-8', policyText);
 }, 60_000);
 
@@ -80,7 +122,9 @@ describe('GET /api/storage/view', () => {
     expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(location.searchParams.get('response-content-type')).toBe('application/pdf');
-    expect(location.searchParams.get('response-content-disposition')).toBe(`inline; filename="Invoice BIS-1041.pdf"; filename*=UTF-8''Invoice%20BIS-1041.pdf`);
+    expect(location.searchParams.get('response-content-disposition')).toBe(
+      `inline; filename="Invoice BIS-1041.pdf"; filename*=UTF-8''Invoice%20BIS-1041.pdf`,
+    );
     // the body says the same, for clients that read it
     expect(fileViewLinkSchema.parse(await res.json())).toMatchObject({ kind: 'attachment', id: attachmentId, url: location.toString() });
 
@@ -102,15 +146,29 @@ describe('GET /api/storage/view', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('location')).toBeNull();
     const link = fileViewLinkSchema.parse(res.body);
-    expect(link).toMatchObject({ kind: 'background_document', id: policyId, file_name: 'gift policy.txt', content_type: 'text/plain; charset=utf-8', expires_in_seconds: 300 });
+    expect(link).toMatchObject({
+      kind: 'background_document',
+      id: policyId,
+      file_name: 'gift policy.txt',
+      content_type: 'text/plain; charset=utf-8',
+      expires_in_seconds: 300,
+    });
     expect((await edgeGet(twin.aws.edge, link.url)).body.toString('utf8')).toBe(policyText);
   });
 
   it("a link to a file gone from the bucket gets S3's 404 (the viewer's role may list the bucket, so S3 says so)", async () => {
-    const gone = await db.insertInto('background_documents').values({
-      investigation_id: alpha.investigationId, title: 'Gone', file_name: 'gone.txt', content_type: 'text/plain', size_bytes: 1,
-      storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.txt`,
-    }).returning('id').executeTakeFirstOrThrow();
+    const gone = await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: alpha.investigationId,
+        title: 'Gone',
+        file_name: 'gone.txt',
+        content_type: 'text/plain',
+        size_bytes: 1,
+        storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.txt`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const res = await view(`background_document_id=${gone.id}`, alpha.token);
     expect(res.status).toBe(302);
     const file = await edgeGet(twin.aws.edge, res.headers.get('location')!);
@@ -146,19 +204,42 @@ describe('GET /api/storage/view', () => {
 });
 
 describe('POST /api/background/extract-text', () => {
-  const extract = (id: unknown, token = alpha.token) => e2e.call('POST', '/api/background/extract-text', token, { background_document_id: id });
-  const chunks = (id: string) => db.selectFrom('text_chunks').select(['chunk_index', 'embedding']).where('background_document_id', '=', id).orderBy('chunk_index').execute();
+  const extract = (id: unknown, token = alpha.token) =>
+    e2e.call('POST', '/api/background/extract-text', token, { background_document_id: id });
+  const chunks = (id: string) =>
+    db
+      .selectFrom('text_chunks')
+      .select(['chunk_index', 'embedding'])
+      .where('background_document_id', '=', id)
+      .orderBy('chunk_index')
+      .execute();
 
   it('extracts a PDF from the bucket, chunks it, and the sweeper embeds it', async () => {
-    const id = await addDocument(alpha, 'procedure.pdf', CONTENT_TYPES.pdf, pdfFile([
-      ['Payments to Harlow Consulting were approved by the regional director without a second signature.'],
-      ['Internal audit reviewed the approvals on 12 February and found three exceptions.'],
-    ]));
+    const id = await addDocument(
+      alpha,
+      'procedure.pdf',
+      CONTENT_TYPES.pdf,
+      pdfFile([
+        ['Payments to Harlow Consulting were approved by the regional director without a second signature.'],
+        ['Internal audit reviewed the approvals on 12 February and found three exceptions.'],
+      ]),
+    );
     const res = await extract(id);
     expect(res.status).toBe(200);
     const report = extractionReportSchema.parse(res.body);
-    expect(report).toMatchObject({ background_document_id: id, format: 'pdf', pages: 2, chunks: 1, replaced_chunks: 0, embedding_status: 'pending' });
-    const row = await db.selectFrom('background_documents').select(['extracted_text', 'extraction_status']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(report).toMatchObject({
+      background_document_id: id,
+      format: 'pdf',
+      pages: 2,
+      chunks: 1,
+      replaced_chunks: 0,
+      embedding_status: 'pending',
+    });
+    const row = await db
+      .selectFrom('background_documents')
+      .select(['extracted_text', 'extraction_status'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.extraction_status).toBe('extracted');
     expect(row.extracted_text!.replace(/\s+/g, ' ')).toContain('three exceptions');
     expect(report.characters).toBe(row.extracted_text!.length);
@@ -190,17 +271,30 @@ describe('POST /api/background/extract-text', () => {
     const res = await extract(id);
     expect(res.status).toBe(status);
     expect(res.body.error).toMatchObject({ code, message: expect.stringMatching(/\w/) });
-    expect(await db.selectFrom('background_documents').select(['extracted_text', 'extraction_status']).where('id', '=', id).executeTakeFirstOrThrow())
-      .toEqual({ extracted_text: null, extraction_status: 'pending' });
+    expect(
+      await db
+        .selectFrom('background_documents')
+        .select(['extracted_text', 'extraction_status'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ extracted_text: null, extraction_status: 'pending' });
     expect(await chunks(id)).toEqual([]);
     expect(await db.selectFrom('embedding_sources').select('id').where('source_id', '=', id).execute()).toEqual([]);
   });
 
   it('a document whose file is gone from the bucket is a 422 saying so (S3 answers 404 because the role may list the bucket)', async () => {
-    const gone = await db.insertInto('background_documents').values({
-      investigation_id: alpha.investigationId, title: 'Gone', file_name: 'gone.pdf', content_type: CONTENT_TYPES.pdf, size_bytes: 10,
-      storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.pdf`,
-    }).returning('id').executeTakeFirstOrThrow();
+    const gone = await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: alpha.investigationId,
+        title: 'Gone',
+        file_name: 'gone.pdf',
+        content_type: CONTENT_TYPES.pdf,
+        size_bytes: 10,
+        storage_key: `org/${alpha.id}/inv/${alpha.investigationId}/background/${randomUUID()}/gone.pdf`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const res = await extract(gone.id);
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'file_missing', message: expect.stringContaining('gone.pdf') });

@@ -1,8 +1,6 @@
 /** The pure file rules: format detection, signatures, served content type, Content-Disposition. */
 import fc from 'fast-check';
-import {
-  contentDisposition, detectFormat, parseMediaType, servedContentType, signatureProblem, storableText,
-} from '#core/files/formats';
+import { contentDisposition, detectFormat, parseMediaType, servedContentType, signatureProblem, storableText } from '#core/files/formats';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile } from './fixtures';
 
 describe('detectFormat', () => {
@@ -22,7 +20,11 @@ describe('detectFormat', () => {
   });
 
   it('keeps the declared charset for the text decoder', () => {
-    expect(detectFormat({ contentType: 'text/plain; charset="ISO-8859-1"', fileName: 'a.txt' })).toEqual({ ok: true, format: 'text', charset: 'iso-8859-1' });
+    expect(detectFormat({ contentType: 'text/plain; charset="ISO-8859-1"', fileName: 'a.txt' })).toEqual({
+      ok: true,
+      format: 'text',
+      charset: 'iso-8859-1',
+    });
   });
 
   it.each([
@@ -35,7 +37,10 @@ describe('detectFormat', () => {
   ])('refuses %s (%s) naming what is supported', (contentType, fileName, what) => {
     const decision = detectFormat({ contentType, fileName });
     expect(decision.ok).toBe(false);
-    if (!decision.ok) expect(decision.message).toBe(`Text cannot be extracted from ${what}: only PDF, Word (.docx) and plain text (.txt, .md, .csv) documents are supported.`);
+    if (!decision.ok)
+      expect(decision.message).toBe(
+        `Text cannot be extracted from ${what}: only PDF, Word (.docx) and plain text (.txt, .md, .csv) documents are supported.`,
+      );
   });
 });
 
@@ -100,21 +105,27 @@ describe('contentDisposition', () => {
   });
 
   it('gives an ASCII fallback and the exact name, percent-encoded', () => {
-    expect(contentDisposition('Résumé "final" (2).pdf', 'application/pdf'))
-      .toBe(`inline; filename="Resume _final_ (2).pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%20%282%29.pdf`);
+    expect(contentDisposition('Résumé "final" (2).pdf', 'application/pdf')).toBe(
+      `inline; filename="Resume _final_ (2).pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%22final%22%20%282%29.pdf`,
+    );
     expect(contentDisposition('  ', 'application/pdf')).toBe(`inline; filename="file"; filename*=UTF-8''file`);
   });
 
   it('always yields a header value that parses back to the file name', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 60, unit: 'grapheme' }).filter((s) => s.trim() !== ''), (name) => {
-      const value = contentDisposition(name, 'application/pdf');
-      // a header value: printable ASCII only
-      expect(value).toMatch(/^[\x20-\x7e]+$/);
-      const fallback = /filename="((?:[^"\\])*)"/.exec(value)?.[1];
-      expect(fallback).toBeDefined();
-      const exact = /filename\*=UTF-8''([A-Za-z0-9!#$&+.^_`|~%-]+)$/.exec(value)?.[1];
-      expect(exact).toBeDefined();
-      expect(decodeURIComponent(exact!)).toBe(name);
-    }));
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 60, unit: 'grapheme' }).filter((s) => s.trim() !== ''),
+        (name) => {
+          const value = contentDisposition(name, 'application/pdf');
+          // a header value: printable ASCII only
+          expect(value).toMatch(/^[\x20-\x7e]+$/);
+          const fallback = /filename="((?:[^"\\])*)"/.exec(value)?.[1];
+          expect(fallback).toBeDefined();
+          const exact = /filename\*=UTF-8''([A-Za-z0-9!#$&+.^_`|~%-]+)$/.exec(value)?.[1];
+          expect(exact).toBeDefined();
+          expect(decodeURIComponent(exact!)).toBe(name);
+        },
+      ),
+    );
   });
 });

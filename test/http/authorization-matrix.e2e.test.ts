@@ -16,7 +16,16 @@ import { useTwin, type Reply } from '../support/twin';
 // the point here is who gets in; the limiter has its own tests (test/ratelimit)
 const e2e = useTwin({ schedules: false });
 
-const IDENTITIES = ['anonymous', 'investigatorA', 'investigatorB', 'admin', 'adminOfOrgA', 'cronSecret', 'wrongCronSecret', 'expired'] as const;
+const IDENTITIES = [
+  'anonymous',
+  'investigatorA',
+  'investigatorB',
+  'admin',
+  'adminOfOrgA',
+  'cronSecret',
+  'wrongCronSecret',
+  'expired',
+] as const;
 type Identity = (typeof IDENTITIES)[number];
 
 const INVESTIGATION_A = DEMO_INVESTIGATION_IDS.northwind;
@@ -47,15 +56,18 @@ const PATH_PARAMS: Record<string, () => string> = {
 
 type Route = HttpTrigger & { fn: FunctionSpec };
 
-const pathOf = (route: Route) => route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-  const value = PATH_PARAMS[name];
-  if (!value) throw new Error(`the matrix has no sample for path parameter {${name}} of ${route.fn.id}; add one to PATH_PARAMS`);
-  return value();
-});
+const pathOf = (route: Route) =>
+  route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = PATH_PARAMS[name];
+    if (!value) throw new Error(`the matrix has no sample for path parameter {${name}} of ${route.fn.id}; add one to PATH_PARAMS`);
+    return value();
+  });
 
 /** Whether the request names something that belongs to org A (so org B must not see it exists). */
 const namesOrgAResource = (route: Route) =>
-  /\{(investigation_id|analysis_id)\}/.test(route.path) || route.fn.id in QUERIES || JSON.stringify(BODIES[route.fn.id]?.() ?? null).includes(INVESTIGATION_A);
+  /\{(investigation_id|analysis_id)\}/.test(route.path) ||
+  route.fn.id in QUERIES ||
+  JSON.stringify(BODIES[route.fn.id]?.() ?? null).includes(INVESTIGATION_A);
 
 const letIn = (status: number) => status !== 401 && status !== 403;
 /** an authorized caller's answer: anything but an auth refusal or a server fault */
@@ -78,7 +90,7 @@ const expectation = (route: Route, who: Identity, status: number, statusOfA: num
       // an operator belongs to no organization: no investigation is theirs to read
       if (who === 'admin') return status === 403 ? undefined : 'an operator on an investigator route → 403';
       // an admin-group token of org A is, on investigator routes, org A's investigator
-      if (who === 'adminOfOrgA') return served(status) && status === statusOfA ? undefined : 'org A\'s token is served as org A';
+      if (who === 'adminOfOrgA') return served(status) && status === statusOfA ? undefined : "org A's token is served as org A";
       if (who === 'investigatorB' && namesOrgAResource(route)) {
         if (status === 404) return undefined;
         if (status === 400 && statusOfA === 400) return undefined; // no sample body: refused before ownership is looked at
@@ -91,7 +103,8 @@ const expectation = (route: Route, who: Identity, status: number, statusOfA: num
       if (who === 'cronSecret' || who === 'admin') {
         return status >= 200 && status < 300 ? undefined : 'the cron secret or an admin token runs it → 2xx';
       }
-      if (who === 'investigatorA' || who === 'investigatorB' || who === 'adminOfOrgA') return status === 403 ? undefined : 'an investigator or org-bound admin token on a cron route → 403';
+      if (who === 'investigatorA' || who === 'investigatorB' || who === 'adminOfOrgA')
+        return status === 403 ? undefined : 'an investigator or org-bound admin token on a cron route → 403';
       return status === 401 ? undefined : 'a wrong or missing secret → 401';
   }
 };
@@ -104,10 +117,23 @@ beforeAll(async () => {
     e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
     e2e.token('admin'),
     // a member of org A put into the admin group, acting for the first time (no users row yet)
-    twin.token({ subject: 'org-a-admin-group', email: 'group.member@northwind.example', role: 'admin', organizationId: DEMO_ORGANIZATION_IDS.northwind }),
+    twin.token({
+      subject: 'org-a-admin-group',
+      email: 'group.member@northwind.example',
+      role: 'admin',
+      organizationId: DEMO_ORGANIZATION_IDS.northwind,
+    }),
     twin.token({ subject: a.idp_subject, email: a.email, role: a.role, organizationId: a.organization_id ?? undefined }, -60),
   ]);
-  Object.assign(bearer, { investigatorA, investigatorB, admin, adminOfOrgA, expired, cronSecret: twin.cronSecret, wrongCronSecret: `${twin.cronSecret}-wrong` });
+  Object.assign(bearer, {
+    investigatorA,
+    investigatorB,
+    admin,
+    adminOfOrgA,
+    expired,
+    cronSecret: twin.cronSecret,
+    wrongCronSecret: `${twin.cronSecret}-wrong`,
+  });
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   analysisA = created.body.analysis_id;
@@ -115,17 +141,52 @@ beforeAll(async () => {
   // one, for GET …/retrieval/{chunk_id} (the seed queued the item's embedding source, which the chunk belongs to)
   await e2e.pollUntilGenerated(analysisA, investigatorA);
   const { db } = twin.database;
-  const item = await db.selectFrom('evidence_items').select('id').where('investigation_id', '=', INVESTIGATION_A).limit(1).executeTakeFirstOrThrow();
-  const source = await db.insertInto('embedding_sources').values({ investigation_id: INVESTIGATION_A, source_type: 'content', source_id: item.id })
-    .onConflict((oc) => oc.columns(['source_type', 'source_id']).doUpdateSet({ status: 'pending' })).returning('id').executeTakeFirstOrThrow();
-  chunkA = (await db.insertInto('text_chunks').values({
-    investigation_id: INVESTIGATION_A, embedding_source_id: source.id, source_type: 'content', evidence_item_id: item.id, chunk_index: 0, text: 'A passage.',
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  await db.insertInto('retrieval_records').values({
-    analysis_id: analysisA, rank: 1, chunk_id: chunkA, source_type: 'content', evidence_item_id: item.id, similarity: 0.5, included: true,
-  }).execute();
+  const item = await db
+    .selectFrom('evidence_items')
+    .select('id')
+    .where('investigation_id', '=', INVESTIGATION_A)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const source = await db
+    .insertInto('embedding_sources')
+    .values({ investigation_id: INVESTIGATION_A, source_type: 'content', source_id: item.id })
+    .onConflict((oc) => oc.columns(['source_type', 'source_id']).doUpdateSet({ status: 'pending' }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  chunkA = (
+    await db
+      .insertInto('text_chunks')
+      .values({
+        investigation_id: INVESTIGATION_A,
+        embedding_source_id: source.id,
+        source_type: 'content',
+        evidence_item_id: item.id,
+        chunk_index: 0,
+        text: 'A passage.',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db
+    .insertInto('retrieval_records')
+    .values({
+      analysis_id: analysisA,
+      rank: 1,
+      chunk_id: chunkA,
+      source_type: 'content',
+      evidence_item_id: item.id,
+      similarity: 0.5,
+      included: true,
+    })
+    .execute();
   // a feedback record of org A's, for the routes that name one (stored directly, as the analysis has no output to judge)
-  feedbackA = (await db.insertInto('feedback').values({ analysis_id: analysisA, action: 'view', status: 'viewed' }).returning('id').executeTakeFirstOrThrow()).id;
+  feedbackA = (
+    await db
+      .insertInto('feedback')
+      .values({ analysis_id: analysisA, action: 'view', status: 'viewed' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }, 60_000);
 
 const send = async (route: Route, who: Identity): Promise<Reply> => {
@@ -133,7 +194,10 @@ const send = async (route: Route, who: Identity): Promise<Reply> => {
   const body = BODIES[route.fn.id]?.();
   const res = await fetch(`${e2e.twin.url}${pathOf(route)}${query ? `?${query}` : ''}`, {
     method: route.method,
-    headers: { ...(bearer[who] && { authorization: `Bearer ${bearer[who]}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(bearer[who] && { authorization: `Bearer ${bearer[who]}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -154,7 +218,9 @@ test('every route of the manifest × every identity gets the status its access l
       const problem = expectation(route, who, res.status, statuses.investigatorA);
       if (problem) wrong.push(`${route.method} ${route.path} as ${who}: ${res.status} — expected ${problem} (${res.body.slice(0, 160)})`);
     }
-    rows.push(`${`${route.method} ${route.path}`.padEnd(52)} ${route.access.padEnd(12)} ${IDENTITIES.map((i) => `${i}=${statuses[i]}`).join(' ')}`);
+    rows.push(
+      `${`${route.method} ${route.path}`.padEnd(52)} ${route.access.padEnd(12)} ${IDENTITIES.map((i) => `${i}=${statuses[i]}`).join(' ')}`,
+    );
   }
   if (wrong.length > 0) console.log(`authorization matrix:\n${rows.join('\n')}`);
   expect(wrong).toEqual([]);

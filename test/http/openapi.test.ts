@@ -8,7 +8,11 @@ import { contractFor } from '#core/http/contracts';
 import { openApiDocument } from '#core/http/openapi';
 import { OPENAPI_EXAMPLES } from '#core/http/openapi-examples';
 
-interface Answer { description: string; content?: Record<string, { schema: Record<string, unknown>; example?: unknown }>; headers?: Record<string, unknown> }
+interface Answer {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown>; example?: unknown }>;
+  headers?: Record<string, unknown>;
+}
 interface Operation {
   tags: string[];
   parameters?: { name: string; in: string; required: boolean }[];
@@ -38,12 +42,28 @@ test('every route is an operation; success and route-specific statuses come from
 
 test('shared shapes are named components that operations refer to, so a generated client names them', () => {
   const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
-  for (const name of ['Analysis', 'AnalysisDetail', 'AnalysisAnswer', 'RetrievalChunk', 'Investigation', 'FeedbackRecord', 'ApiError', 'GatewayMessage', 'AnalysisRequest']) {
+  for (const name of [
+    'Analysis',
+    'AnalysisDetail',
+    'AnalysisAnswer',
+    'RetrievalChunk',
+    'Investigation',
+    'FeedbackRecord',
+    'ApiError',
+    'GatewayMessage',
+    'AnalysisRequest',
+  ]) {
     expect(schemas).toHaveProperty(name);
   }
-  expect(schemaOf(operation('get', '/api/analysis/{analysis_id}').responses['200']!)).toEqual({ $ref: '#/components/schemas/AnalysisDetail' });
-  expect(operation('post', '/api/analysis').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/AnalysisRequest' });
-  expect(operation('post', '/api/analysis/assess').requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/AnalysisRequest' });
+  expect(schemaOf(operation('get', '/api/analysis/{analysis_id}').responses['200']!)).toEqual({
+    $ref: '#/components/schemas/AnalysisDetail',
+  });
+  expect(operation('post', '/api/analysis').requestBody!.content['application/json']!.schema).toEqual({
+    $ref: '#/components/schemas/AnalysisRequest',
+  });
+  expect(operation('post', '/api/analysis/assess').requestBody!.content['application/json']!.schema).toEqual({
+    $ref: '#/components/schemas/AnalysisRequest',
+  });
   expect(JSON.stringify(schemas.AnalysisList ?? schemas.AnalysisListResponse)).toContain('"$ref":"#/components/schemas/Analysis"');
   expect(JSON.stringify(schemas.AnalysisRetrievalResponse)).toContain('"$ref":"#/components/schemas/RetrievalChunk"');
   // every $ref resolves
@@ -51,21 +71,24 @@ test('shared shapes are named components that operations refer to, so a generate
   for (const [, kind, name] of refs) expect((doc.components as Record<string, Record<string, unknown>>)[kind!]).toHaveProperty(name!);
 });
 
-test('headers: x-request-id on the service\'s answers, Location on every create, Retry-After on 429 and 503, Idempotency-Key in', () => {
+test("headers: x-request-id on the service's answers, Location on every create, Retry-After on 429 and 503, Idempotency-Key in", () => {
   for (const route of httpRoutes()) {
     const op = operation(route.method.toLowerCase(), route.path);
     const contract = contractFor(`${route.method} ${route.path}`);
     const success = op.responses[contract.status ?? 200]!;
     expect(success.headers).toHaveProperty('x-request-id');
-    if ((contract.status ?? 200) === 201 || (contract.status ?? 200) === 202) expect([route.fn.id, success.headers]).toEqual([route.fn.id, expect.objectContaining({ Location: expect.anything() })]);
+    if ((contract.status ?? 200) === 201 || (contract.status ?? 200) === 202)
+      expect([route.fn.id, success.headers]).toEqual([route.fn.id, expect.objectContaining({ Location: expect.anything() })]);
     if (op.responses[503]) expect(op.responses[503].headers).toHaveProperty('Retry-After');
   }
   expect(operation('get', '/api/analysis/{analysis_id}').responses['429']!.headers).toHaveProperty('Retry-After');
-  expect(operation('post', '/api/analysis/{analysis_id}/feedback').parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+  expect(operation('post', '/api/analysis/{analysis_id}/feedback').parameters).toContainEqual(
+    expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+  );
   expect(doc.components.headers).toHaveProperty('Location');
 });
 
-test('what API Gateway answers itself is declared in its own shape: the authorizer\'s 401, 413, throttled 429, 500, 504', () => {
+test("what API Gateway answers itself is declared in its own shape: the authorizer's 401, 413, throttled 429, 500, 504", () => {
   const gateway = { $ref: '#/components/schemas/GatewayMessage' };
   const get = operation('get', '/api/analysis/{analysis_id}').responses;
   expect(schemaOf(get['401']!)).toEqual({ oneOf: [{ $ref: '#/components/schemas/ApiError' }, gateway] });
@@ -73,7 +96,9 @@ test('what API Gateway answers itself is declared in its own shape: the authoriz
   expect(schemaOf(get['504']!)).toEqual(gateway);
   // health is exempt from the service's limiter: only the gateway throttles it
   expect(schemaOf(operation('get', '/api/health').responses['429']!)).toEqual(gateway);
-  expect(schemaOf(operation('post', '/api/auth/login').responses['429']!)).toEqual({ oneOf: [{ $ref: '#/components/schemas/ApiError' }, gateway] });
+  expect(schemaOf(operation('post', '/api/auth/login').responses['429']!)).toEqual({
+    oneOf: [{ $ref: '#/components/schemas/ApiError' }, gateway],
+  });
 });
 
 test('servers, tags per area, and every operation in exactly one declared tag', () => {
@@ -89,7 +114,7 @@ test('servers, tags per area, and every operation in exactly one declared tag', 
   expect(operation('get', '/api/analysis/{analysis_id}/feedback').tags).toEqual(['Feedback']);
 });
 
-test('each example is what the route\'s contract accepts (request) or answers (response), and is in the document', () => {
+test("each example is what the route's contract accepts (request) or answers (response), and is in the document", () => {
   expect(Object.keys(OPENAPI_EXAMPLES).length).toBeGreaterThanOrEqual(5);
   for (const [id, { request, response }] of Object.entries(OPENAPI_EXAMPLES)) {
     const route = httpRoutes().find((r) => r.fn.id === id)!;
@@ -106,7 +131,7 @@ test('each example is what the route\'s contract accepts (request) or answers (r
   }
 });
 
-test('429 from the service\'s limiter is documented exactly where it runs (not on health or the document itself)', () => {
+test("429 from the service's limiter is documented exactly where it runs (not on health or the document itself)", () => {
   const limiter = (method: string, path: string) => JSON.stringify(operation(method, path).responses['429']).includes('ApiError');
   expect(limiter('get', '/api/analysis/{analysis_id}')).toBe(true);
   expect(limiter('post', '/api/auth/login')).toBe(true);

@@ -24,24 +24,40 @@ beforeAll(async () => {
   });
 });
 
-const event = (requestId?: string): HttpEvent => ({
-  version: '2.0', routeKey: 'GET /api/health', rawPath: '/api/health', rawQueryString: '', headers: {}, isBase64Encoded: false,
-  requestContext: { http: { method: 'GET' }, ...(requestId && { requestId }) },
-} as unknown as HttpEvent);
+const event = (requestId?: string): HttpEvent =>
+  ({
+    version: '2.0',
+    routeKey: 'GET /api/health',
+    rawPath: '/api/health',
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'GET' }, ...(requestId && { requestId }) },
+  }) as unknown as HttpEvent;
 
-const context = (awsRequestId: string): Context => ({
-  awsRequestId, functionName: 'ias-health', functionVersion: '$LATEST', memoryLimitInMB: '256',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:ias-health',
-} as Context);
+const context = (awsRequestId: string): Context =>
+  ({
+    awsRequestId,
+    functionName: 'ias-health',
+    functionVersion: '$LATEST',
+    memoryLimitInMB: '256',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:ias-health',
+  }) as Context;
 
 const log = captureLogLines();
 
 test('a line written inside a route carries the function request id, and the gateway request id as correlation_id', async () => {
   const result = await handler({ ...event('gw-req-1'), queryStringParameters: { user: 'u1' } }, context('fn-req-1'));
   expect(result.headers?.['x-request-id']).toBe('gw-req-1');
-  expect(log.lines()).toEqual([expect.objectContaining({
-    message: 'inside the route', function_request_id: 'fn-req-1', correlation_id: 'gw-req-1', function_name: 'ias-health', user: 'u1',
-  })]);
+  expect(log.lines()).toEqual([
+    expect.objectContaining({
+      message: 'inside the route',
+      function_request_id: 'fn-req-1',
+      correlation_id: 'gw-req-1',
+      function_name: 'ias-health',
+      user: 'u1',
+    }),
+  ]);
   expect(log.lines()[0]).toHaveProperty('cold_start');
 });
 
@@ -57,7 +73,11 @@ test('nothing carries over to the next invocation: its own ids, no correlation i
 });
 
 test('an error logged by the wrapper itself carries them too', async () => {
-  const crash = route(health, async () => { throw new Error('boom'); });
+  const crash = route(health, async () => {
+    throw new Error('boom');
+  });
   expect((await crash(event('gw-req-5'), context('fn-req-5'))).statusCode).toBe(500);
-  expect(log.lines()).toEqual([expect.objectContaining({ level: 'ERROR', message: 'unhandled error', function_request_id: 'fn-req-5', correlation_id: 'gw-req-5' })]);
+  expect(log.lines()).toEqual([
+    expect.objectContaining({ level: 'ERROR', message: 'unhandled error', function_request_id: 'fn-req-5', correlation_id: 'gw-req-5' }),
+  ]);
 });

@@ -44,14 +44,25 @@ const refusal = (schema: z.ZodType, value: unknown) => {
     parseWith(schema, value);
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
-    return { status: (error as ApiError).status, code: (error as ApiError).code, paths: ((error as ApiError).details as { path: string }[]).map((d) => d.path) };
+    return {
+      status: (error as ApiError).status,
+      code: (error as ApiError).code,
+      paths: ((error as ApiError).details as { path: string }[]).map((d) => d.path),
+    };
   }
   throw new Error('accepted');
 };
 
 test.each(HOSTILE)('every contract refuses %j with a 400 validation_failed naming the field', (bad) => {
-  expect(refusal(feedbackBodySchema, { action: 'edit', content: bad })).toEqual({ status: 400, code: 'validation_failed', paths: ['content'] });
-  expect(refusal(loginBodySchema, { email: `a${bad}@example.com`, password: 'Secret-Passw0rd!' })).toMatchObject({ code: 'validation_failed', paths: ['email'] });
+  expect(refusal(feedbackBodySchema, { action: 'edit', content: bad })).toEqual({
+    status: 400,
+    code: 'validation_failed',
+    paths: ['content'],
+  });
+  expect(refusal(loginBodySchema, { email: `a${bad}@example.com`, password: 'Secret-Passw0rd!' })).toMatchObject({
+    code: 'validation_failed',
+    paths: ['email'],
+  });
   const event = { id: `evt_${bad}`, type: 'invoice.paid', data: { object: { id: 'in_1', amount_paid: 1, currency: 'usd' } } };
   expect(refusal(paymentEventSchema, event)).toMatchObject({ status: 400, paths: ['id'] });
   // a schema that would take any string (or anything) still refuses it
@@ -73,13 +84,31 @@ test('schema issues and string issues are reported together, once per field', ()
 
 test('through the route wrapper: a NUL in a JSON body is a 400 before the implementation changes anything', async () => {
   let ran = false;
-  const handler = route(defineRoute({ route: 'GET /api/health', body: z.object({ content: z.string() }), response: z.unknown() }), async ({ body }) => { ran = true; return { body }; });
+  const handler = route(
+    defineRoute({ route: 'GET /api/health', body: z.object({ content: z.string() }), response: z.unknown() }),
+    async ({ body }) => {
+      ran = true;
+      return { body };
+    },
+  );
   const event = {
-    version: '2.0', routeKey: 'GET /api/health', rawPath: '/', rawQueryString: '', headers: { 'content-type': 'application/json' },
-    isBase64Encoded: false, body: '{"content":"a\\u0000b"}', requestContext: { http: { method: 'GET' } },
+    version: '2.0',
+    routeKey: 'GET /api/health',
+    rawPath: '/',
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    isBase64Encoded: false,
+    body: '{"content":"a\\u0000b"}',
+    requestContext: { http: { method: 'GET' } },
   } as unknown as HttpEvent;
   const result = await handler(event, {} as Context);
   expect(ran).toBe(false);
   expect(result.statusCode).toBe(400);
-  expect(JSON.parse(result.body!)).toEqual({ error: { code: 'validation_failed', message: 'The request is not valid.', details: [{ path: 'content', message: expect.stringMatching(/NUL/) }] } });
+  expect(JSON.parse(result.body!)).toEqual({
+    error: {
+      code: 'validation_failed',
+      message: 'The request is not valid.',
+      details: [{ path: 'content', message: expect.stringMatching(/NUL/) }],
+    },
+  });
 });

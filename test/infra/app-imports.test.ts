@@ -21,8 +21,15 @@ const APP_PACKAGES = /^(aws-cdk-lib(\/.*)?|constructs|cdk-nag|zod|node:.*)$/;
 let metafile: Metafile;
 beforeAll(async () => {
   ({ metafile } = await build({
-    entryPoints: ['bin/app.ts'], absWorkingDir: PROJECT_ROOT, bundle: true, platform: 'node', format: 'esm',
-    packages: 'external', write: false, metafile: true, logLevel: 'silent',
+    entryPoints: ['bin/app.ts'],
+    absWorkingDir: PROJECT_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
   }));
 });
 
@@ -30,7 +37,11 @@ const packagesOf = (inputs: string[]): string[] =>
   [...new Set(inputs.flatMap((input) => metafile.inputs[input]!.imports.filter((i) => i.external).map((i) => i.path)))].sort();
 
 test('under layers/, bin/app.ts loads only the shared rules', () => {
-  expect(Object.keys(metafile.inputs).filter((input) => input.startsWith('layers/')).sort()).toEqual(SHARED_RULES);
+  expect(
+    Object.keys(metafile.inputs)
+      .filter((input) => input.startsWith('layers/'))
+      .sort(),
+  ).toEqual(SHARED_RULES);
 });
 
 test('the shared rules and the names import no package', () => {

@@ -10,15 +10,25 @@ import { gte } from '#core/aws/semver';
 let inputs: string[];
 beforeAll(async () => {
   // the file viewer: the S3 client and its presigner, and the database's RDS signer
-  const { metafile } = await build({ ...esbuildOptions(), entryPoints: ['functions/http/storage-view.ts'], outdir: 'unused', write: false, metafile: true });
+  const { metafile } = await build({
+    ...esbuildOptions(),
+    entryPoints: ['functions/http/storage-view.ts'],
+    outdir: 'unused',
+    write: false,
+    metafile: true,
+  });
   // what the bundle holds (esbuild also reads modules whose code it then drops)
   const [bundle] = Object.entries((metafile as Metafile).outputs).filter(([path]) => path.endsWith('.js'));
-  inputs = Object.entries(bundle![1].inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path);
+  inputs = Object.entries(bundle![1].inputs)
+    .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+    .map(([path]) => path);
 });
 
 test("every SDK client's default credential chain is the environment link", () => {
   expect(inputs).toContain('layers/core/aws/credentials.ts');
-  expect(inputs.filter((path) => /@aws-sdk\/(credential-provider-(?!env\/)|nested-clients\/)|@smithy\/credential-provider-imds/.test(path))).toEqual([]);
+  expect(
+    inputs.filter((path) => /@aws-sdk\/(credential-provider-(?!env\/)|nested-clients\/)|@smithy\/credential-provider-imds/.test(path)),
+  ).toEqual([]);
 });
 
 test('the AWS SDK comes in its ES module builds', () => {
@@ -30,5 +40,11 @@ test('the AWS SDK comes in its ES module builds', () => {
 test('semver is the stand-in, whose one comparison orders versions as semver does', () => {
   expect(inputs).toContain('layers/core/aws/semver.ts');
   expect(inputs.filter((path) => /node_modules\/semver\//.test(path))).toEqual([]);
-  expect([gte('3.1169.0', '2.7.0'), gte('2.7.0', '2.7.0'), gte('2.6.9', '2.7.0'), gte('v10.0.0', '9.99.99'), gte('2.10.0', '2.9.0')]).toEqual([true, true, false, true, true]);
+  expect([
+    gte('3.1169.0', '2.7.0'),
+    gte('2.7.0', '2.7.0'),
+    gte('2.6.9', '2.7.0'),
+    gte('v10.0.0', '9.99.99'),
+    gte('2.10.0', '2.9.0'),
+  ]).toEqual([true, true, false, true, true]);
 });

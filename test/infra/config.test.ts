@@ -5,16 +5,36 @@ import { setEnv } from '../support/config-env';
 
 describe('parseConfig', () => {
   test('unset and empty variables are undefined; typed ones are parsed, with their defaults', () => {
-    const parsed = parseConfig({ [ENV.filesBucket]: 'files', [ENV.dbHost]: '', [ENV.analysisLeaseSeconds]: '30', [ENV.retrievalMinSimilarity]: '0.15', [ENV.aiShedderDisabled]: 'TRUE' });
-    expect(parsed.text).toEqual({ [ENV.filesBucket]: 'files', [ENV.analysisLeaseSeconds]: '30', [ENV.retrievalMinSimilarity]: '0.15', [ENV.aiShedderDisabled]: 'TRUE' });
-    expect(parsed).toMatchObject({ [ENV.analysisLeaseSeconds]: 30, [ENV.retrievalMinSimilarity]: 0.15, [ENV.aiShedderDisabled]: true, [ENV.aiAttemptTimeoutMs]: ATTEMPT_TIMEOUT_DEFAULTS_MS });
+    const parsed = parseConfig({
+      [ENV.filesBucket]: 'files',
+      [ENV.dbHost]: '',
+      [ENV.analysisLeaseSeconds]: '30',
+      [ENV.retrievalMinSimilarity]: '0.15',
+      [ENV.aiShedderDisabled]: 'TRUE',
+    });
+    expect(parsed.text).toEqual({
+      [ENV.filesBucket]: 'files',
+      [ENV.analysisLeaseSeconds]: '30',
+      [ENV.retrievalMinSimilarity]: '0.15',
+      [ENV.aiShedderDisabled]: 'TRUE',
+    });
+    expect(parsed).toMatchObject({
+      [ENV.analysisLeaseSeconds]: 30,
+      [ENV.retrievalMinSimilarity]: 0.15,
+      [ENV.aiShedderDisabled]: true,
+      [ENV.aiAttemptTimeoutMs]: ATTEMPT_TIMEOUT_DEFAULTS_MS,
+    });
     expect(parsed[ENV.generationCap]).toBeUndefined();
   });
 
   test('a malformed value throws naming its variable', () => {
-    expect(() => parseConfig({ [ENV.generationCap]: 'many' })).toThrow(`environment variable ${ENV.generationCap}: must be an integer of at least 1, got 'many'`);
+    expect(() => parseConfig({ [ENV.generationCap]: 'many' })).toThrow(
+      `environment variable ${ENV.generationCap}: must be an integer of at least 1, got 'many'`,
+    );
     expect(() => parseConfig({ [ENV.analysisLeaseSeconds]: '2.5' })).toThrow(ENV.analysisLeaseSeconds);
-    expect(() => parseConfig({ [ENV.retrievalMinSimilarity]: '1.5' })).toThrow(`environment variable ${ENV.retrievalMinSimilarity}: the retrieval similarity floor must be a number from 0 to 1, got '1.5'`);
+    expect(() => parseConfig({ [ENV.retrievalMinSimilarity]: '1.5' })).toThrow(
+      `environment variable ${ENV.retrievalMinSimilarity}: the retrieval similarity floor must be a number from 0 to 1, got '1.5'`,
+    );
     expect(() => parseConfig({ [ENV.aiAttemptTimeoutMs]: 'soon' })).toThrow(ENV.aiAttemptTimeoutMs);
   });
 });

@@ -16,7 +16,13 @@ const freshDatabase = async (): Promise<{ handle: DatabaseHandle; dispose: () =>
   if (realPostgresUrl()) {
     const { url, drop } = await createPostgresDatabase(false);
     const handle = await openDatabase({ engine: 'postgres', config: { connectionString: url } });
-    return { handle, dispose: async () => { await handle.close(); await drop(); } };
+    return {
+      handle,
+      dispose: async () => {
+        await handle.close();
+        await drop();
+      },
+    };
   }
   const handle = await openDatabase({ engine: 'pglite', dataDir: 'memory://' });
   return { handle, dispose: handle.close };
@@ -56,13 +62,25 @@ describe('migrations on deploy', () => {
 describe('waiting for a new proxy', () => {
   const refusing = (failures: number) => {
     let calls = 0;
-    return { check: async () => { calls += 1; if (calls <= failures) throw new Error(`refused ${calls}`); }, calls: () => calls };
+    return {
+      check: async () => {
+        calls += 1;
+        if (calls <= failures) throw new Error(`refused ${calls}`);
+      },
+      calls: () => calls,
+    };
   };
 
   test('retries until the database answers, pausing between attempts', async () => {
     const pauses: number[] = [];
     const db = refusing(2);
-    await untilReachable(db.check, { attempts: 5, delayMs: 15_000, sleep: async (ms) => { pauses.push(ms); } });
+    await untilReachable(db.check, {
+      attempts: 5,
+      delayMs: 15_000,
+      sleep: async (ms) => {
+        pauses.push(ms);
+      },
+    });
     expect(db.calls()).toBe(3);
     expect(pauses).toEqual([15_000, 15_000]);
   });

@@ -7,7 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ALARM_RULE_IDS, assertLegalWindow, defaultMaxConnections, FUNCTION_COMPUTE_THRESHOLDS, parseAlarmOverrides, resolveAlarms } from '../../lib/alarms';
+import {
+  ALARM_RULE_IDS,
+  assertLegalWindow,
+  defaultMaxConnections,
+  FUNCTION_COMPUTE_THRESHOLDS,
+  parseAlarmOverrides,
+  resolveAlarms,
+} from '../../lib/alarms';
 import { functions, type QueueName } from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
@@ -20,17 +27,37 @@ const root = join(__dirname, '../..');
 // CloudFormation validation of the stage runs once per run in test/support/synth-stages.ts (asserted below)
 const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
-interface MetricRef { namespace: string; metricName: string; dimensions: Record<string, unknown>; stat: string; period: number }
+interface MetricRef {
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, unknown>;
+  stat: string;
+  period: number;
+}
 
 /** The metrics an alarm reads, whether it is a plain metric alarm or a Metrics (math) alarm. */
 const metricsOf = (alarm: Json): MetricRef[] => {
   const dims = (list: Json[] = []) => Object.fromEntries(list.map((d) => [d.Name as string, d.Value as unknown]));
   if (alarm.MetricName) {
-    return [{ namespace: alarm.Namespace, metricName: alarm.MetricName, dimensions: dims(alarm.Dimensions), stat: alarm.Statistic, period: alarm.Period }];
+    return [
+      {
+        namespace: alarm.Namespace,
+        metricName: alarm.MetricName,
+        dimensions: dims(alarm.Dimensions),
+        stat: alarm.Statistic,
+        period: alarm.Period,
+      },
+    ];
   }
-  return (alarm.Metrics as Json[]).filter((m) => m.MetricStat).map(({ MetricStat: s }) => ({
-    namespace: s.Metric.Namespace, metricName: s.Metric.MetricName, dimensions: dims(s.Metric.Dimensions), stat: s.Stat, period: s.Period,
-  }));
+  return (alarm.Metrics as Json[])
+    .filter((m) => m.MetricStat)
+    .map(({ MetricStat: s }) => ({
+      namespace: s.Metric.Namespace,
+      metricName: s.Metric.MetricName,
+      dimensions: dims(s.Metric.Dimensions),
+      stat: s.Stat,
+      period: s.Period,
+    }));
 };
 const expressionOf = (alarm: Json): string | undefined => (alarm.Metrics as Json[] | undefined)?.find((m) => m.Expression)?.Expression;
 
@@ -48,7 +75,9 @@ describe('observability of the dev app', () => {
     service = buildApp(app);
     assemblyDir = app.synth().directory; // runs cdk-nag
     template = Template.fromStack(service.observability);
-    alarms = new Map(Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((r) => [r.Properties.AlarmName as string, r.Properties as Json]));
+    alarms = new Map(
+      Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((r) => [r.Properties.AlarmName as string, r.Properties as Json]),
+    );
   });
 
   const alarm = (name: string): Json => {
@@ -57,8 +86,17 @@ describe('observability of the dev app', () => {
     return found;
   };
   /** the alarm's window and comparison, as the spec states them */
-  const expectWindow = (a: Json, { periods, comparison, threshold, missing }: { periods: number; comparison: string; threshold: number; missing: string }) => {
-    expect(a).toMatchObject({ EvaluationPeriods: periods, DatapointsToAlarm: periods, ComparisonOperator: comparison, Threshold: threshold, TreatMissingData: missing });
+  const expectWindow = (
+    a: Json,
+    { periods, comparison, threshold, missing }: { periods: number; comparison: string; threshold: number; missing: string },
+  ) => {
+    expect(a).toMatchObject({
+      EvaluationPeriods: periods,
+      DatapointsToAlarm: periods,
+      ComparisonOperator: comparison,
+      Threshold: threshold,
+      TreatMissingData: missing,
+    });
   };
   /** the dimension every metric of the service's own carries: the stage's Powertools service name */
   const serviceDimension = { service: 'investigation-analysis-dev' };
@@ -67,9 +105,15 @@ describe('observability of the dev app', () => {
     const a = alarm('aiThrottles');
     expectWindow(a, { periods: 1, comparison: GREATER, threshold: 10, missing: 'notBreaching' });
     const metrics = metricsOf(a);
-    expect(metrics.map((m) => m.dimensions)).toEqual(expect.arrayContaining([{ ...serviceDimension, Region: 'us-east-1' }, { ...serviceDimension, Region: 'us-west-2' }]));
+    expect(metrics.map((m) => m.dimensions)).toEqual(
+      expect.arrayContaining([
+        { ...serviceDimension, Region: 'us-east-1' },
+        { ...serviceDimension, Region: 'us-west-2' },
+      ]),
+    );
     expect(metrics).toHaveLength(2);
-    for (const m of metrics) expect(m).toMatchObject({ namespace: 'InvestigationAnalysis', metricName: 'AiThrottles', stat: 'Sum', period: 300 });
+    for (const m of metrics)
+      expect(m).toMatchObject({ namespace: 'InvestigationAnalysis', metricName: 'AiThrottles', stat: 'Sum', period: 300 });
     expect(expressionOf(a)).toBe('FILL(r0, 0) + FILL(r1, 0)');
   });
 
@@ -78,7 +122,8 @@ describe('observability of the dev app', () => {
   });
 
   test('database: CPU above 80 % for 5 minutes, free storage below 5 GiB, connections above 80 % of max_connections', () => {
-    const instance = (m: MetricRef) => expect(m).toMatchObject({ namespace: 'AWS/RDS', dimensions: { DBInstanceIdentifier: expect.anything() } });
+    const instance = (m: MetricRef) =>
+      expect(m).toMatchObject({ namespace: 'AWS/RDS', dimensions: { DBInstanceIdentifier: expect.anything() } });
     const cpu = alarm('databaseCpu');
     expectWindow(cpu, { periods: 5, comparison: GREATER, threshold: 80, missing: 'missing' });
     expect(metricsOf(cpu)).toEqual([expect.objectContaining({ metricName: 'CPUUtilization', stat: 'Average', period: 60 })]);
@@ -98,17 +143,47 @@ describe('observability of the dev app', () => {
     for (const spec of functions) {
       const name = `ias-dev-${spec.id}`;
       const cpu = alarm(`computeCpu-${spec.id}`);
-      expectWindow(cpu, { periods: 2, comparison: GREATER, threshold: FUNCTION_COMPUTE_THRESHOLDS[spec.id]?.computeCpu ?? 75, missing: 'notBreaching' });
+      expectWindow(cpu, {
+        periods: 2,
+        comparison: GREATER,
+        threshold: FUNCTION_COMPUTE_THRESHOLDS[spec.id]?.computeCpu ?? 75,
+        missing: 'notBreaching',
+      });
       const [time, duration] = metricsOf(cpu);
-      expect(time).toEqual({ namespace: 'LambdaInsights', metricName: 'cpu_total_time', dimensions: { function_name: name }, stat: 'Sum', period: 300 });
-      expect(duration).toEqual({ namespace: 'AWS/Lambda', metricName: 'Duration', dimensions: { FunctionName: name }, stat: 'Sum', period: 300 });
+      expect(time).toEqual({
+        namespace: 'LambdaInsights',
+        metricName: 'cpu_total_time',
+        dimensions: { function_name: name },
+        stat: 'Sum',
+        period: 300,
+      });
+      expect(duration).toEqual({
+        namespace: 'AWS/Lambda',
+        metricName: 'Duration',
+        dimensions: { FunctionName: name },
+        stat: 'Sum',
+        period: 300,
+      });
       const [, i, vcpus] = /^100 \* cpu(\d+) \/ \(duration\1 \* ([\d.]+)\)$/.exec(expressionOf(cpu)!)!;
       expect(i).toBeDefined();
       expect(Number(vcpus)).toBeCloseTo(spec.memoryMb / 1769, 3);
 
       const memory = alarm(`computeMemory-${spec.id}`);
-      expectWindow(memory, { periods: 2, comparison: GREATER, threshold: spec.id === 'generation-worker' ? 90 : 80, missing: 'notBreaching' });
-      expect(metricsOf(memory)).toEqual([{ namespace: 'LambdaInsights', metricName: 'memory_utilization', dimensions: { function_name: name }, stat: 'Maximum', period: 300 }]);
+      expectWindow(memory, {
+        periods: 2,
+        comparison: GREATER,
+        threshold: spec.id === 'generation-worker' ? 90 : 80,
+        missing: 'notBreaching',
+      });
+      expect(metricsOf(memory)).toEqual([
+        {
+          namespace: 'LambdaInsights',
+          metricName: 'memory_utilization',
+          dimensions: { function_name: name },
+          stat: 'Maximum',
+          period: 300,
+        },
+      ]);
     }
     // the code's own per-function default applies where the context sets nothing
     expect(alarm('computeCpu-background-extract-text').Threshold).toBe(95);
@@ -120,26 +195,36 @@ describe('observability of the dev app', () => {
     expect(expressionOf(a)).toBe('100 * FILL(errors, 0) / requests');
     const metrics = metricsOf(a);
     expect(metrics.map((m) => m.metricName).sort()).toEqual(['5xx', 'Count']);
-    for (const m of metrics) expect(m).toMatchObject({ namespace: 'AWS/ApiGateway', stat: 'Sum', period: 300, dimensions: { ApiId: expect.anything() } });
+    for (const m of metrics)
+      expect(m).toMatchObject({ namespace: 'AWS/ApiGateway', stat: 'Sum', period: 300, dimensions: { ApiId: expect.anything() } });
     expect(JSON.stringify(metrics[0]!.dimensions.ApiId)).toContain('HttpApi');
   });
 
   test('embedding pending over 24 hours: the sweeper metric above 0', () => {
     const a = alarm('embeddingPending');
     expectWindow(a, { periods: 1, comparison: GREATER, threshold: 0, missing: 'notBreaching' });
-    expect(metricsOf(a)).toEqual([{
-      namespace: 'InvestigationAnalysis', metricName: 'PendingOver24hAfterSweep', dimensions: { service: 'investigation-analysis-dev' }, stat: 'Maximum', period: 3600,
-    }]);
+    expect(metricsOf(a)).toEqual([
+      {
+        namespace: 'InvestigationAnalysis',
+        metricName: 'PendingOver24hAfterSweep',
+        dimensions: { service: 'investigation-analysis-dev' },
+        stat: 'Maximum',
+        period: 3600,
+      },
+    ]);
     // the dimension is what the sweeper publishes under: its Powertools service name, per stage
-    const sweeper = Object.values(Template.fromStack(service.api).findResources('AWS::Lambda::Function'))
-      .find((r) => r.Properties.Environment.Variables.FUNCTION_ID === 'embedding-sweeper')!;
+    const sweeper = Object.values(Template.fromStack(service.api).findResources('AWS::Lambda::Function')).find(
+      (r) => r.Properties.Environment.Variables.FUNCTION_ID === 'embedding-sweeper',
+    )!;
     expect(sweeper.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe('investigation-analysis-dev');
   });
 
   test('RetentionCronLastRun absent for 26 hours: 26 hourly periods without a run, missing data breaching', () => {
     const a = alarm('retentionSilence');
     expectWindow(a, { periods: 26, comparison: LESS, threshold: 1, missing: 'breaching' });
-    expect(metricsOf(a)).toEqual([{ namespace: 'InvestigationAnalysis', metricName: 'RetentionCronLastRun', dimensions: serviceDimension, stat: 'Sum', period: 3600 }]);
+    expect(metricsOf(a)).toEqual([
+      { namespace: 'InvestigationAnalysis', metricName: 'RetentionCronLastRun', dimensions: serviceDimension, stat: 'Sum', period: 3600 },
+    ]);
     // legal: periods of an hour or more may span up to 7 days
     expect(26 * 3600).toBeGreaterThan(86_400);
     expect(26 * 3600).toBeLessThanOrEqual(604_800);
@@ -153,7 +238,9 @@ describe('observability of the dev app', () => {
       expectWindow(a, { periods: 1, comparison: GREATER, threshold: 0, missing: 'notBreaching' });
       const [m] = metricsOf(a);
       expect(m).toMatchObject({ namespace: 'AWS/SQS', metricName: 'ApproximateNumberOfMessagesVisible', stat: 'Maximum', period: 300 });
-      expect(m!.dimensions.QueueName).toMatchObject({ 'Fn::GetStackOutput': { StackName: stack, OutputName: expect.stringContaining(logicalId) } });
+      expect(m!.dimensions.QueueName).toMatchObject({
+        'Fn::GetStackOutput': { StackName: stack, OutputName: expect.stringContaining(logicalId) },
+      });
     };
     for (const name of Object.keys(service.workers.queues) as QueueName[]) {
       const queueId = service.workers.getLogicalId(service.workers.queues[name].node.defaultChild as never);
@@ -165,12 +252,28 @@ describe('observability of the dev app', () => {
   });
 
   test('audit failures, quality check failures, AI fallbacks and sheds are alarmed on their metrics (EMF)', () => {
-    const metricOf = { auditFailures: 'AuditFailures', qualityCheckFailures: 'QualityCheckFailures', aiSheds: 'AiSheds', aiFallbacks: 'AiFallbacks' };
-    for (const [name, threshold, period] of [['auditFailures', 0, 300], ['qualityCheckFailures', 0, 300], ['aiSheds', 0, 300], ['aiFallbacks', 7, 900]] as const) {
+    const metricOf = {
+      auditFailures: 'AuditFailures',
+      qualityCheckFailures: 'QualityCheckFailures',
+      aiSheds: 'AiSheds',
+      aiFallbacks: 'AiFallbacks',
+    };
+    for (const [name, threshold, period] of [
+      ['auditFailures', 0, 300],
+      ['qualityCheckFailures', 0, 300],
+      ['aiSheds', 0, 300],
+      ['aiFallbacks', 7, 900],
+    ] as const) {
       const a = alarm(name);
       expectWindow(a, { periods: 1, comparison: GREATER, threshold, missing: 'notBreaching' });
       for (const m of metricsOf(a)) {
-        expect(m).toMatchObject({ namespace: 'InvestigationAnalysis', metricName: metricOf[name], stat: 'Sum', period, dimensions: expect.objectContaining(serviceDimension) });
+        expect(m).toMatchObject({
+          namespace: 'InvestigationAnalysis',
+          metricName: metricOf[name],
+          stat: 'Sum',
+          period,
+          dimensions: expect.objectContaining(serviceDimension),
+        });
       }
     }
   });
@@ -181,7 +284,9 @@ describe('observability of the dev app', () => {
     for (const spec of scheduled) {
       const a = alarm(`scheduledRunFailures-${spec.id}`);
       expectWindow(a, { periods: 1, comparison: GREATER, threshold: 0, missing: 'notBreaching' });
-      expect(metricsOf(a)).toEqual([{ namespace: 'AWS/Lambda', metricName: 'Errors', dimensions: { FunctionName: `ias-dev-${spec.id}` }, stat: 'Sum', period: 300 }]);
+      expect(metricsOf(a)).toEqual([
+        { namespace: 'AWS/Lambda', metricName: 'Errors', dimensions: { FunctionName: `ias-dev-${spec.id}` }, stat: 'Sum', period: 300 },
+      ]);
     }
   });
 
@@ -198,7 +303,9 @@ describe('observability of the dev app', () => {
     expect(JSON.stringify(url['Fn::Join'][1][0])).toMatch(/ias-dev-api.*ApiEndpoint/);
     const a = alarm('healthCanary');
     expectWindow(a, { periods: 2, comparison: LESS, threshold: 100, missing: 'breaching' });
-    expect(metricsOf(a)).toEqual([expect.objectContaining({ namespace: 'CloudWatchSynthetics', metricName: 'SuccessPercent', stat: 'Average', period: 300 })]);
+    expect(metricsOf(a)).toEqual([
+      expect.objectContaining({ namespace: 'CloudWatchSynthetics', metricName: 'SuccessPercent', stat: 'Average', period: 300 }),
+    ]);
   });
 
   test('every alarm notifies the one SNS topic (alarm and recovery), within CloudWatch window limits', () => {
@@ -215,7 +322,9 @@ describe('observability of the dev app', () => {
     }
     // the addresses of context alarmEmails are subscribed, each once
     const subscribed = Object.values(template.findResources('AWS::SNS::Subscription')).map((r) => r.Properties as Json);
-    expect(subscribed).toEqual(['oncall@example.com', 'ops@example.com'].map((Endpoint) => ({ Protocol: 'email', Endpoint, TopicArn: { Ref: topics[0] } })));
+    expect(subscribed).toEqual(
+      ['oncall@example.com', 'ops@example.com'].map((Endpoint) => ({ Protocol: 'email', Endpoint, TopicArn: { Ref: topics[0] } })),
+    );
     // every rule of the table is rendered, and the runbook has a section for each
     const runbook = readFileSync(join(root, 'docs/runbook.md'), 'utf8');
     for (const id of ALARM_RULE_IDS) {
@@ -232,15 +341,27 @@ describe('observability of the dev app', () => {
     for (const piece of [
       'by routeKey', // per-route traffic, latency and errors from the access logs
       '\\"AWS/ApiGateway\\",\\"Latency\\"',
-      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesNotVisible',
-      '\\"AiThrottles\\",\\"Region\\",\\"us-east-1\\",\\"service\\",\\"investigation-analysis-dev\\"', '\\"Region\\",\\"us-west-2\\"', '\\"AiFallbacks\\"', '\\"AiSheds\\"',
-      '\\"RateLimitRefusals\\"', '\\"AiQuotaWaits\\"',
-      '\\"AWS/Bedrock\\",\\"Invocations\\"', '\\"region\\":\\"us-west-2\\"',
+      'ApproximateAgeOfOldestMessage',
+      'ApproximateNumberOfMessagesNotVisible',
+      '\\"AiThrottles\\",\\"Region\\",\\"us-east-1\\",\\"service\\",\\"investigation-analysis-dev\\"',
+      '\\"Region\\",\\"us-west-2\\"',
+      '\\"AiFallbacks\\"',
+      '\\"AiSheds\\"',
+      '\\"RateLimitRefusals\\"',
+      '\\"AiQuotaWaits\\"',
+      '\\"AWS/Bedrock\\",\\"Invocations\\"',
+      '\\"region\\":\\"us-west-2\\"',
       'stats count(*) as analyses by outcome',
-      'CPUUtilization', 'DatabaseConnections', 'FreeStorageSpace',
-      'PendingOver24hAfterSweep', 'RetentionCronLastRun', 'report.pendingOver24hAfterSweep',
-      'memory_utilization', 'SuccessPercent',
-    ]) expect(body).toContain(piece);
+      'CPUUtilization',
+      'DatabaseConnections',
+      'FreeStorageSpace',
+      'PendingOver24hAfterSweep',
+      'RetentionCronLastRun',
+      'report.pendingOver24hAfterSweep',
+      'memory_utilization',
+      'SuccessPercent',
+    ])
+      expect(body).toContain(piece);
   });
 
   test('cdk-nag: no unacknowledged finding, and the runbook lists every kind the stacks acknowledge; CloudFormation validation passes', () => {
@@ -248,7 +369,9 @@ describe('observability of the dev app', () => {
     expect(report.pluginReports.flatMap((r) => r.violations ?? [])).toEqual([]);
     expect(synthesized('alarmOverrides').validationViolations).toEqual([]); // the same stage's synth with CloudFormation validation on
     const stacks = join(root, 'lib/stacks');
-    const acknowledged = new Set(readdirSync(stacks).flatMap((f) => [...readFileSync(join(stacks, f), 'utf8').matchAll(/AwsSolutions-[A-Z]+\d+/g)].map((m) => m[0])));
+    const acknowledged = new Set(
+      readdirSync(stacks).flatMap((f) => [...readFileSync(join(stacks, f), 'utf8').matchAll(/AwsSolutions-[A-Z]+\d+/g)].map((m) => m[0])),
+    );
     expect(acknowledged.size).toBeGreaterThan(5);
     const section = readFileSync(join(root, 'docs/runbook.md'), 'utf8').split('## cdk-nag')[1]!;
     for (const id of acknowledged) expect(section).toMatch(new RegExp(`\\| [^|]*\\b${id}\\b`));
@@ -267,7 +390,10 @@ describe('the alarm table', () => {
 
   test('overrides change a rule or one function, and nothing else', () => {
     const plain = resolveAlarms({}, 'm7g.large');
-    const tuned = resolveAlarms({ rules: { databaseCpu: { threshold: 90 } }, functions: { 'quality-worker': { computeCpu: 60 } } }, 'm7g.large');
+    const tuned = resolveAlarms(
+      { rules: { databaseCpu: { threshold: 90 } }, functions: { 'quality-worker': { computeCpu: 60 } } },
+      'm7g.large',
+    );
     expect(tuned.rules.databaseCpu.threshold).toBe(90);
     expect({ ...tuned.rules, databaseCpu: plain.rules.databaseCpu }).toEqual(plain.rules);
     expect(tuned.computeRule('quality-worker', 'computeCpu').threshold).toBe(60);
@@ -302,13 +428,20 @@ describe('the alarm table', () => {
 
   test('context alarmEmails: a comma-separated list of addresses, none by default; a malformed one fails', () => {
     expect(stageConfig(newApp().node).alarmEmails).toEqual([]);
-    expect(stageConfig(newApp({ alarmEmails: ' a@example.com,,b@example.org ' }).node).alarmEmails).toEqual(['a@example.com', 'b@example.org']);
+    expect(stageConfig(newApp({ alarmEmails: ' a@example.com,,b@example.org ' }).node).alarmEmails).toEqual([
+      'a@example.com',
+      'b@example.org',
+    ]);
     expect(() => stageConfig(newApp({ alarmEmails: 'a@example.com, oncall' }).node)).toThrow(/alarmEmails .*not one: oncall$/);
   });
 
   test('the gateway and shedder write each AI marker and count its metric beside it', () => {
     const source = ['gateway.ts', 'shedder.ts'].map((f) => readFileSync(join(root, 'layers/core/ai', f), 'utf8')).join('\n');
-    for (const [marker, metric] of [['[AI:Throttle]', 'aiThrottles'], ['[AI:fallback]', 'aiFallbacks'], ['[AI:Shed]', 'aiSheds']] as const) {
+    for (const [marker, metric] of [
+      ['[AI:Throttle]', 'aiThrottles'],
+      ['[AI:fallback]', 'aiFallbacks'],
+      ['[AI:Shed]', 'aiSheds'],
+    ] as const) {
       expect(source).toMatch(new RegExp(`logger\\.warn\\('${marker.replace(/[[\]]/g, '\\$&')}'.*\\n\\s*countEvent\\('${metric}'`));
     }
   });
@@ -316,16 +449,23 @@ describe('the alarm table', () => {
 
 describe('the health canary script', () => {
   const mockExecuteHttpStep = jest.fn();
-  jest.mock('Synthetics', () => ({ executeHttpStep: mockExecuteHttpStep, getCanaryUserAgentString: () => 'CloudWatchSynthetics/test' }), { virtual: true });
+  jest.mock('Synthetics', () => ({ executeHttpStep: mockExecuteHttpStep, getCanaryUserAgentString: () => 'CloudWatchSynthetics/test' }), {
+    virtual: true,
+  });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const canary = require('../../lib/canary/health.js') as { verify: (status: number, body: string) => void; handler: () => Promise<void> };
 
   test('passes only a 200 with status ok, and names the failing components otherwise', () => {
     expect(() => canary.verify(200, JSON.stringify({ status: 'ok', checks: {} }))).not.toThrow();
-    expect(() => canary.verify(503, JSON.stringify({
-      status: 'unavailable',
-      checks: { database: { status: 'failed', error: 'connect ECONNREFUSED' }, queues: { status: 'ok' } },
-    }))).toThrow('health answered 503 (unavailable); failing: database: connect ECONNREFUSED');
+    expect(() =>
+      canary.verify(
+        503,
+        JSON.stringify({
+          status: 'unavailable',
+          checks: { database: { status: 'failed', error: 'connect ECONNREFUSED' }, queues: { status: 'ok' } },
+        }),
+      ),
+    ).toThrow('health answered 503 (unavailable); failing: database: connect ECONNREFUSED');
     expect(() => canary.verify(200, JSON.stringify({ status: 'unavailable' }))).toThrow(/answered 200/);
     expect(() => canary.verify(502, 'Bad Gateway')).toThrow(/without a JSON report: Bad Gateway/);
   });
@@ -333,9 +473,16 @@ describe('the health canary script', () => {
   test('requests HEALTH_URL with one HTTP step', async () => {
     process.env.HEALTH_URL = 'https://abc123.execute-api.us-east-1.amazonaws.com/api/health';
     await canary.handler();
-    expect(mockExecuteHttpStep).toHaveBeenCalledWith('GET /api/health', expect.objectContaining({
-      hostname: 'abc123.execute-api.us-east-1.amazonaws.com', path: '/api/health', method: 'GET', protocol: 'https:',
-    }), expect.any(Function));
+    expect(mockExecuteHttpStep).toHaveBeenCalledWith(
+      'GET /api/health',
+      expect.objectContaining({
+        hostname: 'abc123.execute-api.us-east-1.amazonaws.com',
+        path: '/api/health',
+        method: 'GET',
+        protocol: 'https:',
+      }),
+      expect.any(Function),
+    );
     delete process.env.HEALTH_URL;
   });
 });

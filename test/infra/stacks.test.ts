@@ -11,7 +11,15 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ENV } from '#core/config';
-import { functions, httpRoutes, queues, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type Resource } from '../../lib/manifest';
+import {
+  functions,
+  httpRoutes,
+  queues,
+  visibilityTimeoutSeconds,
+  type FunctionSpec,
+  type QueueName,
+  type Resource,
+} from '../../lib/manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { ROUTE_THROTTLES, routeThrottle } from '../../lib/stacks/api-stack';
 import { IdentityStack } from '../../lib/stacks/identity-stack';
@@ -100,7 +108,9 @@ const deployedFunctions = (service: ServiceApp): Map<string, Deployed> => {
       const statements = policies
         .filter((p) => (p.Properties.Roles as Json[]).some((r) => r.Ref === role))
         .flatMap((p) => p.Properties.PolicyDocument.Statement as Json[]);
-      const managedPolicies = (resources[role]!.Properties.ManagedPolicyArns as Json[]).map((arn) => (arn['Fn::Join'][1] as string[]).at(-1)!);
+      const managedPolicies = (resources[role]!.Properties.ManagedPolicyArns as Json[]).map(
+        (arn) => (arn['Fn::Join'][1] as string[]).at(-1)!,
+      );
       const logGroup = resources[props.LoggingConfig.LogGroup.Ref as string]!.Properties as Json;
       found.set(id, { logicalId, props, statements, managedPolicies, logGroup });
     }
@@ -110,7 +120,9 @@ const deployedFunctions = (service: ServiceApp): Map<string, Deployed> => {
 
 /** The ARN a statement names, as the logical id of the resource it points at (GetAtt) or the text itself. */
 const resourceIds = (statement: Json): string[] =>
-  asArray(statement.Resource as Json | Json[]).map((r) => (typeof r === 'string' ? r : (r['Fn::GetAtt']?.[0] as string) ?? JSON.stringify(r)));
+  asArray(statement.Resource as Json | Json[]).map((r) =>
+    typeof r === 'string' ? r : ((r['Fn::GetAtt']?.[0] as string) ?? JSON.stringify(r)),
+  );
 
 const INSIGHTS_POLICY = ':iam::aws:policy/CloudWatchLambdaInsightsExecutionRolePolicy';
 
@@ -153,9 +165,13 @@ describe('the dev app', () => {
       expect(props.Environment.Variables).toMatchObject({ FUNCTION_ID: spec.id });
     }
     // besides ours, only CDK's handlers: the VPC's default-security-group stripper and the trigger provider
-    const others = Object.keys(Template.fromStack(service.data).findResources('AWS::Lambda::Function')).filter((id) => id !== fn(MIGRATE_FUNCTION_ID).logicalId);
-    expect(others.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort())
-      .toEqual(['AWSCDKTriggerCustomResourceProviderCustomResourceProviderHandler', 'CustomVpcRestrictDefaultSGCustomResourceProviderHandler']);
+    const others = Object.keys(Template.fromStack(service.data).findResources('AWS::Lambda::Function')).filter(
+      (id) => id !== fn(MIGRATE_FUNCTION_ID).logicalId,
+    );
+    expect(others.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual([
+      'AWSCDKTriggerCustomResourceProviderCustomResourceProviderHandler',
+      'CustomVpcRestrictDefaultSGCustomResourceProviderHandler',
+    ]);
   });
 
   test('every function: its own log group with the stage retention, X-Ray, and the arm64 Lambda Insights layer with its policy', () => {
@@ -169,7 +185,9 @@ describe('the dev app', () => {
     const api = Template.fromStack(service.api).toJSON() as Json;
     const [mapName, , key] = fn('analysis-get').props.Layers[0]['Fn::FindInMap'] as [string, unknown, string];
     for (const region of ['us-east-1', 'us-west-2']) {
-      expect(api.Mappings[mapName][region][key]).toMatch(new RegExp(`^arn:aws:lambda:${region}:\\d+:layer:LambdaInsightsExtension-Arm64:\\d+$`));
+      expect(api.Mappings[mapName][region][key]).toMatch(
+        new RegExp(`^arn:aws:lambda:${region}:\\d+:layer:LambdaInsightsExtension-Arm64:\\d+$`),
+      );
     }
   });
 
@@ -181,9 +199,14 @@ describe('the dev app', () => {
     const trigger = Object.values(triggers)[0]!;
     // the current version: a new bundle (new migrations) or configuration is a new version, and re-runs it
     const version = data.findResources('AWS::Lambda::Version', { Properties: { FunctionName: { Ref: migrate.logicalId } } });
-    expect(trigger.Properties).toMatchObject({ HandlerArn: { Ref: Object.keys(version)[0] }, InvocationType: 'RequestResponse', ExecuteOnHandlerChange: true });
+    expect(trigger.Properties).toMatchObject({
+      HandlerArn: { Ref: Object.keys(version)[0] },
+      InvocationType: 'RequestResponse',
+      ExecuteOnHandlerChange: true,
+    });
     const logicalIdOf = (type: string, props?: Json) => Object.keys(data.findResources(type, props && { Properties: props }));
-    const endpoints = (service: string) => logicalIdOf('AWS::EC2::VPCEndpoint', { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([`.${service}`])] }) });
+    const endpoints = (service: string) =>
+      logicalIdOf('AWS::EC2::VPCEndpoint', { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([`.${service}`])] }) });
     for (const needed of [
       ...logicalIdOf('AWS::RDS::DBInstance'),
       ...logicalIdOf('AWS::RDS::DBProxy'),
@@ -198,10 +221,12 @@ describe('the dev app', () => {
     expect(migrate.props).toMatchObject({
       FunctionName: 'ias-dev-migrate',
       Timeout: 600,
-      VpcConfig: { SecurityGroupIds: [{ 'Fn::GetAtt': [expect.stringMatching(/^DatabaseClients/), 'GroupId'] }], SubnetIds: expect.any(Array) },
+      VpcConfig: {
+        SecurityGroupIds: [{ 'Fn::GetAtt': [expect.stringMatching(/^DatabaseClients/), 'GroupId'] }],
+        SubnetIds: expect.any(Array),
+      },
     });
-    expect(Object.keys(migrate.props.Environment.Variables).sort()).toEqual(
-      [...BASE_ENV, ...EXPECTED_ENV.database].sort());
+    expect(Object.keys(migrate.props.Environment.Variables).sort()).toEqual([...BASE_ENV, ...EXPECTED_ENV.database].sort());
     expect([...servicesOf(migrate)].sort()).toEqual(['rds-db', 'xray']);
     // the functions' stacks deploy after the data stack, so no function runs before the schema it expects
     for (const stack of [service.api, service.workers]) expect(stack.dependencies).toContain(service.data);
@@ -226,8 +251,10 @@ describe('the dev app', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       // the SPA sends Idempotency-Key on retried feedback and reads Retry-After on a 429
       CorsConfiguration: Match.objectLike({
-        AllowOrigins: ['http://localhost:5173'], AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
-        ExposeHeaders: ['retry-after', 'x-request-id'], MaxAge: 3600,
+        AllowOrigins: ['http://localhost:5173'],
+        AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
+        ExposeHeaders: ['retry-after', 'x-request-id'],
+        MaxAge: 3600,
       }),
     });
     api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -242,16 +269,29 @@ describe('the dev app', () => {
     const props = stage.Properties as Json;
     expect(props.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
     const settings = props.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
-    expect(Object.keys(settings).sort()).toEqual(httpRoutes().map((r) => `${r.method} ${r.path}`).sort());
+    expect(Object.keys(settings).sort()).toEqual(
+      httpRoutes()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    );
     const rate = (key: string) => settings[key]!.ThrottlingRateLimit;
     for (const route of httpRoutes()) {
       const setting = settings[`${route.method} ${route.path}`]!;
-      expect(setting).toEqual({ ThrottlingRateLimit: routeThrottle(route).rateLimit, ThrottlingBurstLimit: routeThrottle(route).burstLimit });
+      expect(setting).toEqual({
+        ThrottlingRateLimit: routeThrottle(route).rateLimit,
+        ThrottlingBurstLimit: routeThrottle(route).burstLimit,
+      });
       expect(setting.ThrottlingBurstLimit).toBeGreaterThanOrEqual(setting.ThrottlingRateLimit);
     }
     const read = rate('GET /api/investigations');
     expect(read).toBe(ROUTE_THROTTLES.investigatorRead.rateLimit);
-    for (const key of ['POST /api/auth/login', 'POST /api/auth/forgot-password', 'POST /api/auth/mfa/verify', 'GET /api/health', 'POST /api/webhooks/payment']) {
+    for (const key of [
+      'POST /api/auth/login',
+      'POST /api/auth/forgot-password',
+      'POST /api/auth/mfa/verify',
+      'GET /api/health',
+      'POST /api/webhooks/payment',
+    ]) {
       expect(rate(key)).toBeLessThan(read);
     }
     expect(rate('POST /api/auth/login')).toBeLessThanOrEqual(rate('GET /api/health'));
@@ -282,9 +322,17 @@ describe('the dev app', () => {
       }
     }
     // every queue (DLQs included) denies plain HTTP
-    expect(Object.keys(workers.findResources('AWS::SQS::QueuePolicy', {
-      Properties: { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) } },
-    }))).toHaveLength(Object.keys(sqsQueues).length);
+    expect(
+      Object.keys(
+        workers.findResources('AWS::SQS::QueuePolicy', {
+          Properties: {
+            PolicyDocument: {
+              Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+            },
+          },
+        }),
+      ),
+    ).toHaveLength(Object.keys(sqsQueues).length);
   });
 
   test('queue triggers become event source mappings with partial batch responses and capped concurrency', () => {
@@ -332,23 +380,28 @@ describe('the dev app', () => {
 
   test('least privilege: only functions whose `uses` name a queue may send to it; a worker consumes only its own queue', () => {
     const workers = Template.fromStack(service.workers);
-    const queueIds = Object.fromEntries((Object.keys(queues) as QueueName[]).map((name) => {
-      const ids = Object.keys(workers.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith(`${name}queue`));
-      expect(ids).toHaveLength(1);
-      return [name, ids[0]!];
-    })) as Record<QueueName, string>;
+    const queueIds = Object.fromEntries(
+      (Object.keys(queues) as QueueName[]).map((name) => {
+        const ids = Object.keys(workers.findResources('AWS::SQS::Queue')).filter((id) => id.startsWith(`${name}queue`));
+        expect(ids).toHaveLength(1);
+        return [name, ids[0]!];
+      }),
+    ) as Record<QueueName, string>;
     // the api stack names a queue through a stack output whose name carries the queue's logical id
     const SENDS: Partial<Record<Resource, QueueName>> = { generationQueue: 'generation', qualityQueue: 'quality' };
     for (const spec of functions) {
       const may = spec.uses.flatMap((use) => SENDS[use] ?? []);
-      const sendsTo = fn(spec.id).statements
-        .filter((s) => asArray(s.Action as string[]).includes('sqs:SendMessage'))
-        .flatMap(resourceIds).join(' ');
+      const sendsTo = fn(spec.id)
+        .statements.filter((s) => asArray(s.Action as string[]).includes('sqs:SendMessage'))
+        .flatMap(resourceIds)
+        .join(' ');
       if (may.length === 0) expect(sendsTo).toBe('');
       for (const name of Object.keys(queues) as QueueName[]) expect(sendsTo.includes(queueIds[name])).toBe(may.includes(name));
     }
     for (const spec of functions) {
-      const consumes = fn(spec.id).statements.filter((s) => asArray(s.Action as string[]).some((a) => ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'].includes(a)));
+      const consumes = fn(spec.id).statements.filter((s) =>
+        asArray(s.Action as string[]).some((a) => ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility'].includes(a)),
+      );
       const own = spec.triggers.flatMap((t) => (t.kind === 'queue' ? [queueIds[t.queue]] : []));
       expect(consumes.flatMap(resourceIds).sort()).toEqual(own.sort());
     }
@@ -364,7 +417,8 @@ describe('the dev app', () => {
     for (const spec of functions) {
       const d = fn(spec.id);
       for (const s of d.statements) {
-        if (asArray(s.Resource as unknown).includes('*')) expect(asArray(s.Action as string[]).every((a) => a.startsWith('xray:'))).toBe(true);
+        if (asArray(s.Resource as unknown).includes('*'))
+          expect(asArray(s.Action as string[]).every((a) => a.startsWith('xray:'))).toBe(true);
         for (const action of asArray(s.Action as string[])) expect(action.startsWith('xray:') || !action.includes('*')).toBe(true);
       }
       const secretReads = d.statements.filter((s) => asArray(s.Action as string[]).includes('secretsmanager:GetSecretValue'));
@@ -379,33 +433,59 @@ describe('the dev app', () => {
       const arns = asArray(connects[0]!.Resource as Json[]);
       expect(arns).toHaveLength(1);
       const [, parts] = arns[0]!['Fn::Join'] as [string, Json[]];
-      expect(parts.slice(0, 7)).toEqual(['arn:', { Ref: 'AWS::Partition' }, ':rds-db:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':dbuser:']);
+      expect(parts.slice(0, 7)).toEqual([
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':rds-db:',
+        { Ref: 'AWS::Region' },
+        ':',
+        { Ref: 'AWS::AccountId' },
+        ':dbuser:',
+      ]);
       expect(JSON.stringify(parts[7])).toMatch(/DBProxyArn/); // the proxy's resource id: the ARN's last part
       expect(parts.slice(8)).toEqual(['/analysis_app']);
     }
-    for (const spec of functions.filter((f) => !f.uses.includes('database'))) expect(actionsOf(fn(spec.id))).not.toContain('rds-db:connect');
+    for (const spec of functions.filter((f) => !f.uses.includes('database')))
+      expect(actionsOf(fn(spec.id))).not.toContain('rds-db:connect');
     // each Bedrock user may invoke its own models (inference profile and foundation model), and no other (the judge
     // model: no function); the ARNs per kind of model id and region are test/infra/models.test.ts
-    const models = (id: string) => new Set(fn(id).statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
-      .flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r).replace(/.*(?:foundation-model|inference-profile)\//, '').replace(/"\]\]\}$/, '')));
+    const models = (id: string) =>
+      new Set(
+        fn(id)
+          .statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
+          .flatMap((s) => asArray(s.Resource as Json[]))
+          .map((r) =>
+            JSON.stringify(r)
+              .replace(/.*(?:foundation-model|inference-profile)\//, '')
+              .replace(/"\]\]\}$/, ''),
+          ),
+      );
     const profileAndModel = (...ids: string[]) => new Set(ids.flatMap((id) => [id, parseModelId(id).model]));
     expect(models('quality-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.quality));
     expect(models('embedding-sweeper')).toEqual(profileAndModel(DEFAULT_AI_MODELS.embedding));
     expect(models('generation-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.embedding));
     // sign-in: the route that starts it initiates, the routes that answer a challenge respond, forgot-password needs no IAM
-    const cognito = (id: string) => actionsOf(fn(id)).filter((a) => a.startsWith('cognito-idp:')).sort();
+    const cognito = (id: string) =>
+      actionsOf(fn(id))
+        .filter((a) => a.startsWith('cognito-idp:'))
+        .sort();
     expect(cognito('auth-login')).toEqual(['cognito-idp:AdminInitiateAuth']);
-    for (const id of ['auth-mfa-verify', 'auth-mfa-setup', 'auth-webauthn-verify', 'auth-new-password']) expect(cognito(id)).toEqual(['cognito-idp:AdminRespondToAuthChallenge']);
+    for (const id of ['auth-mfa-verify', 'auth-mfa-setup', 'auth-webauthn-verify', 'auth-new-password'])
+      expect(cognito(id)).toEqual(['cognito-idp:AdminRespondToAuthChallenge']);
     expect(cognito('auth-forgot-password')).toEqual([]);
     // sending and reading secrets name the one action the code calls
-    expect(actionsOf(fn('analysis-create')).filter((a) => a.startsWith('sqs:') || a.startsWith('secretsmanager:')).sort())
-      .toEqual(['sqs:SendMessage']);
+    expect(
+      actionsOf(fn('analysis-create'))
+        .filter((a) => a.startsWith('sqs:') || a.startsWith('secretsmanager:'))
+        .sort(),
+    ).toEqual(['sqs:SendMessage']);
     // queue stats read the depths of both queues and both DLQs, and may not send, receive or delete
     const stats = fn('admin-queue-stats').statements.filter((s) => asArray(s.Action as string[]).some((a) => a.startsWith('sqs:')));
     expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
     const queueArns = stats.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
     expect(queueArns).toHaveLength(4);
-    for (const queue of ['generationqueue', 'generationdlq', 'qualityqueue', 'qualitydlq']) expect(queueArns.some((a) => a.toLowerCase().replace(/-/g, '').includes(queue))).toBe(true);
+    for (const queue of ['generationqueue', 'generationdlq', 'qualityqueue', 'qualitydlq'])
+      expect(queueArns.some((a) => a.toLowerCase().replace(/-/g, '').includes(queue))).toBe(true);
   });
 
   test('environment variables follow `uses`; only database users run in the VPC', () => {
@@ -435,22 +515,35 @@ describe('the dev app', () => {
     });
     // clients sign in with IAM auth tokens; the proxy alone holds the (rotating) secret
     data.hasResourceProperties('AWS::RDS::DBProxy', {
-      RequireTLS: true, EngineFamily: 'POSTGRESQL', Auth: [Match.objectLike({ AuthScheme: 'SECRETS', IAMAuth: 'REQUIRED' })],
+      RequireTLS: true,
+      EngineFamily: 'POSTGRESQL',
+      Auth: [Match.objectLike({ AuthScheme: 'SECRETS', IAMAuth: 'REQUIRED' })],
     });
     data.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
     data.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: Match.anyValue(),
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
       VersioningConfiguration: { Status: 'Enabled' },
     });
     data.resourceCountIs('AWS::EC2::NatGateway', 1);
     data.resourceCountIs('AWS::EC2::FlowLog', 1);
     for (const service of ['secretsmanager', 'sqs', 'bedrock-runtime', 's3']) {
-      data.hasResourceProperties('AWS::EC2::VPCEndpoint', { ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] } });
+      data.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+        ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] },
+      });
     }
     // a Bedrock endpoint serves only its own region: created only where that is the AI primary region
-    const [bedrock] = Object.values(data.findResources('AWS::EC2::VPCEndpoint', { Properties: { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['.bedrock-runtime'])] }) } }));
+    const [bedrock] = Object.values(
+      data.findResources('AWS::EC2::VPCEndpoint', {
+        Properties: { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['.bedrock-runtime'])] }) },
+      }),
+    );
     expect(bedrock!.Condition).toBeDefined();
     data.templateMatches({ Conditions: { [bedrock!.Condition as string]: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] } } });
     for (const e of Object.values(data.findResources('AWS::EC2::VPCEndpoint'))) {
@@ -465,7 +558,15 @@ describe('the dev app', () => {
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
       MfaConfiguration: 'OPTIONAL',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
-      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true, RequireNumbers: true, RequireUppercase: true, RequireLowercase: true }) },
+      Policies: {
+        PasswordPolicy: Match.objectLike({
+          MinimumLength: 12,
+          RequireSymbols: true,
+          RequireNumbers: true,
+          RequireUppercase: true,
+          RequireLowercase: true,
+        }),
+      },
     });
     identity.hasResourceProperties('AWS::Cognito::UserPool', {
       // passkeys as a first factor for the SPA's host; forgot-password by verified email
@@ -481,7 +582,9 @@ describe('the dev app', () => {
     const observability = Template.fromStack(service.observability);
     observability.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     observability.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
   });
 
@@ -511,8 +614,10 @@ describe('the prod stage', () => {
     const needsEmails = /^stage 'prod' needs the on-call addresses its alarms notify .*-c alarmEmails=/;
     expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com' }))).toThrow(needsEmails);
     expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: ' , ' }))).toThrow(needsEmails);
-    expect(stageConfig(newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' } }).node).alarmEmails)
-      .toEqual(['oncall@example.com']);
+    expect(
+      stageConfig(newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' } }).node)
+        .alarmEmails,
+    ).toEqual(['oncall@example.com']);
     expect(stageConfig(newApp().node).alarmEmails).toEqual([]); // dev may go without
   });
 
@@ -525,7 +630,8 @@ describe('the prod stage', () => {
     data.resourceCountIs('Custom::Trigger', 1);
     // prod keeps logs for a year
     for (const template of [templates.data, templates.identity, templates.api, templates.workers]) {
-      for (const group of Object.values(Template.fromJSON(template).findResources('AWS::Logs::LogGroup'))) expect(group.Properties.RetentionInDays).toBe(365);
+      for (const group of Object.values(Template.fromJSON(template).findResources('AWS::Logs::LogGroup')))
+        expect(group.Properties.RetentionInDays).toBe(365);
     }
     Template.fromJSON(templates.workers).hasResourceProperties('AWS::Lambda::Function', {
       FunctionName: 'ias-prod-generation-worker',
@@ -559,17 +665,26 @@ describe('stage configuration from CDK context', () => {
 
   test('defaults per stage: retention, database class, MFA', () => {
     expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });
-    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' }))
-      .toMatchObject({ stage: 'prod', logRetention: 365, database: { instanceType: 'm7g.large', multiAz: true }, mfa: 'optional' });
+    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' })).toMatchObject({
+      stage: 'prod',
+      logRetention: 365,
+      database: { instanceType: 'm7g.large', multiAz: true },
+      mfa: 'optional',
+    });
   });
 
   test('a custom API hostname: none by default; name and certificate together, each well-formed', () => {
     expect(config({}).apiDomain).toBeUndefined();
-    expect(config({ apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE }).apiDomain).toEqual({ name: 'api.example.com', certificateArn: CERTIFICATE });
+    expect(config({ apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE }).apiDomain).toEqual({
+      name: 'api.example.com',
+      certificateArn: CERTIFICATE,
+    });
     expect(() => config({ apiDomainName: 'api.example.com' })).toThrow(/go together/);
     expect(() => config({ apiCertificateArn: CERTIFICATE })).toThrow(/go together/);
     expect(() => config({ apiDomainName: 'https://api.example.com', apiCertificateArn: CERTIFICATE })).toThrow(/hostname/);
-    expect(() => config({ apiDomainName: 'api.example.com', apiCertificateArn: 'arn:aws:iam::123456789012:server-certificate/x' })).toThrow(/ACM certificate ARN/);
+    expect(() => config({ apiDomainName: 'api.example.com', apiCertificateArn: 'arn:aws:iam::123456789012:server-certificate/x' })).toThrow(
+      /ACM certificate ARN/,
+    );
     // the dev app has no domain resources
     expect(resourcesOfType(synthesized('dev').templates.api, 'AWS::ApiGatewayV2::DomainName')).toEqual({});
   });
@@ -577,11 +692,24 @@ describe('stage configuration from CDK context', () => {
   test("-c wins over the stage block, which wins over the defaults; another stage's block is ignored", () => {
     const context = {
       stage: 'prod',
-      'ias:prod': { corsOrigin: 'https://block.example.com', alarmEmails: 'oncall@example.com', databaseInstanceType: 'r7g.xlarge', logRetentionDays: 731 },
+      'ias:prod': {
+        corsOrigin: 'https://block.example.com',
+        alarmEmails: 'oncall@example.com',
+        databaseInstanceType: 'r7g.xlarge',
+        logRetentionDays: 731,
+      },
       'ias:dev': { aiPrimaryRegion: 'eu-west-1' },
     };
-    expect(config(context)).toMatchObject({ corsOrigin: 'https://block.example.com', database: { instanceType: 'r7g.xlarge', multiAz: true }, logRetention: 731, ai: { primaryRegion: 'us-east-1' } });
-    expect(config({ ...context, corsOrigin: 'https://flag.example.com', mfa: 'required' })).toMatchObject({ corsOrigin: 'https://flag.example.com', mfa: 'required' });
+    expect(config(context)).toMatchObject({
+      corsOrigin: 'https://block.example.com',
+      database: { instanceType: 'r7g.xlarge', multiAz: true },
+      logRetention: 731,
+      ai: { primaryRegion: 'us-east-1' },
+    });
+    expect(config({ ...context, corsOrigin: 'https://flag.example.com', mfa: 'required' })).toMatchObject({
+      corsOrigin: 'https://flag.example.com',
+      mfa: 'required',
+    });
   });
 
   test.each([

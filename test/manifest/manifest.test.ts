@@ -6,25 +6,57 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functions, HTTP_API_INTEGRATION_TIMEOUT_SECONDS, httpRoutes, rateToMs, visibilityTimeoutSeconds, queues, type QueueName } from '../../lib/manifest';
+import {
+  functions,
+  HTTP_API_INTEGRATION_TIMEOUT_SECONDS,
+  httpRoutes,
+  rateToMs,
+  visibilityTimeoutSeconds,
+  queues,
+  type QueueName,
+} from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { SWEEP_BUDGET, timeBudgetFor } from '#core/embeddings/job';
 
 /** SPEC.md "Endpoints" tables; `?` where the spec leaves the method open. */
 const SPEC_ROUTES = [
-  'POST /api/analysis/assess', 'POST /api/analysis/{analysis_id}/quality-check', 'GET /api/analysis/{analysis_id}/quality-status',
-  'GET /api/analysis/{analysis_id}/retrieval', 'POST /api/analysis/{analysis_id}/feedback', 'GET /api/analysis/{analysis_id}/feedback',
-  'GET /api/analysis/feedback-metrics', 'GET /api/admin/prompts/history', 'POST /api/admin/prompts/history', 'GET /api/admin/settings',
-  'PUT /api/admin/settings', 'GET /api/admin/queue-stats', 'GET /api/admin/audit-health', 'GET /api/admin/users', 'GET /api/admin/jobs/status',
-  '? /api/admin/cron/embedding-sweeper', 'GET /api/health', '? /api/storage/view', '? /api/background/extract-text',
+  'POST /api/analysis/assess',
+  'POST /api/analysis/{analysis_id}/quality-check',
+  'GET /api/analysis/{analysis_id}/quality-status',
+  'GET /api/analysis/{analysis_id}/retrieval',
+  'POST /api/analysis/{analysis_id}/feedback',
+  'GET /api/analysis/{analysis_id}/feedback',
+  'GET /api/analysis/feedback-metrics',
+  'GET /api/admin/prompts/history',
+  'POST /api/admin/prompts/history',
+  'GET /api/admin/settings',
+  'PUT /api/admin/settings',
+  'GET /api/admin/queue-stats',
+  'GET /api/admin/audit-health',
+  'GET /api/admin/users',
+  'GET /api/admin/jobs/status',
+  '? /api/admin/cron/embedding-sweeper',
+  'GET /api/health',
+  '? /api/storage/view',
+  '? /api/background/extract-text',
 ];
 
 /** DESIGN.md "API contract for what the spec leaves open". */
 const DESIGN_ROUTES = [
-  'GET /api/investigations', 'GET /api/investigations/{investigation_id}', 'POST /api/analysis', 'GET /api/analysis',
-  'GET /api/analysis/{analysis_id}', 'POST /api/analysis/{analysis_id}/engagement', 'POST /api/admin/prompts',
-  'PATCH /api/admin/prompts/{prompt_type}', 'POST /api/admin/cron/embedding-sweeper', 'POST /api/admin/cron/retention',
-  'POST /api/auth/login', 'POST /api/auth/webauthn/authenticate/verify', 'POST /api/auth/forgot-password', 'POST /api/webhooks/payment',
+  'GET /api/investigations',
+  'GET /api/investigations/{investigation_id}',
+  'POST /api/analysis',
+  'GET /api/analysis',
+  'GET /api/analysis/{analysis_id}',
+  'POST /api/analysis/{analysis_id}/engagement',
+  'POST /api/admin/prompts',
+  'PATCH /api/admin/prompts/{prompt_type}',
+  'POST /api/admin/cron/embedding-sweeper',
+  'POST /api/admin/cron/retention',
+  'POST /api/auth/login',
+  'POST /api/auth/webauthn/authenticate/verify',
+  'POST /api/auth/forgot-password',
+  'POST /api/webhooks/payment',
 ];
 
 const tableRoutes = (markdown: string): string[] =>
@@ -48,7 +80,10 @@ test.each([...SPEC_ROUTES, ...DESIGN_ROUTES])('%s is in the manifest', (route) =
   expect(has(route)).toBe(true);
 });
 
-test.each([['SPEC.md', SPEC_ROUTES], ['DESIGN.md', DESIGN_ROUTES]] as const)('the route list matches %s when it is beside the checkout', (doc, routes) => {
+test.each([
+  ['SPEC.md', SPEC_ROUTES],
+  ['DESIGN.md', DESIGN_ROUTES],
+] as const)('the route list matches %s when it is beside the checkout', (doc, routes) => {
   const text = sharedDoc(doc);
   if (!text) return; // a checkout without ../shared relies on the copy above
   expect(new Set(tableRoutes(text))).toEqual(new Set(routes));
@@ -64,7 +99,12 @@ test('access follows the spec: /api/admin is admin (cron routes take the schedul
   for (const r of deployed) {
     if (r.path.startsWith('/api/admin/cron/')) expect(r.access).toBe('cron');
     else if (r.path.startsWith('/api/admin/')) expect(r.access).toBe('admin');
-    else if (r.path.startsWith('/api/auth/') || r.path === '/api/health' || r.path === '/api/openapi.json' || r.path.startsWith('/api/webhooks/')) {
+    else if (
+      r.path.startsWith('/api/auth/') ||
+      r.path === '/api/health' ||
+      r.path === '/api/openapi.json' ||
+      r.path.startsWith('/api/webhooks/')
+    ) {
       expect(r.access).toBe('public');
     } else expect(r.access).toBe('investigator');
   }
@@ -78,7 +118,8 @@ test('the four design-only analysis types have no route or function', () => {
 test('every entry file exists, and every cron route is also on a schedule', () => {
   for (const fn of functions) {
     expect(existsSync(join(PROJECT_ROOT, fn.entry))).toBe(true);
-    if (fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron')) expect(fn.triggers.some((t) => t.kind === 'schedule')).toBe(true);
+    if (fn.triggers.some((t) => t.kind === 'http' && t.access === 'cron'))
+      expect(fn.triggers.some((t) => t.kind === 'schedule')).toBe(true);
   }
 });
 

@@ -8,7 +8,12 @@ import type { Segment as SegmentType, Subsegment } from 'aws-xray-sdk-core';
 
 // the Tracer switches itself on only in a Lambda environment, read when it is made (on import); the SDK
 // signs before it sends, so the call needs credentials (any) to reach the wire
-Object.assign(process.env, { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' });
+Object.assign(process.env, {
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+});
 
 type Modules = {
   tracer: typeof import('#core/tracer');
@@ -70,19 +75,19 @@ test('an AWS SDK call from a cached client is a subsegment in namespace aws, wit
 
 test('each database statement is a subsegment with its kind and table, a failed one with its SQLSTATE, never its SQL or values', async () => {
   const secret = 'evidence text that must stay out of traces';
-    const segment = await underSegment(async () => {
-      await sql`select ${secret}::text as value`.execute(handle.db);
-      const missing = handle.db.withTables<{ probe: { id: number; note: string } }>();
-      await expect(missing.selectFrom('probe').select('id').where('note', '=', secret).execute()).rejects.toThrow(/probe/);
-    });
-    const statements = subsegmentsOf(segment).filter((s) => s.name === m.tracing.DATABASE_SUBSEGMENT);
-    expect(statements.map((s) => s.annotations)).toEqual([
-      { db_operation: 'select' },
-      { db_operation: 'select', db_table: 'probe', db_error: '42P01' },
-    ]);
-    for (const s of statements) expect(s).toMatchObject({ namespace: 'remote', sql: { database_type: 'PostgreSQL' } });
-    expect(statements[1]!.fault).toBe(true);
-    expect(statements.every((s) => !s.in_progress)).toBe(true);
+  const segment = await underSegment(async () => {
+    await sql`select ${secret}::text as value`.execute(handle.db);
+    const missing = handle.db.withTables<{ probe: { id: number; note: string } }>();
+    await expect(missing.selectFrom('probe').select('id').where('note', '=', secret).execute()).rejects.toThrow(/probe/);
+  });
+  const statements = subsegmentsOf(segment).filter((s) => s.name === m.tracing.DATABASE_SUBSEGMENT);
+  expect(statements.map((s) => s.annotations)).toEqual([
+    { db_operation: 'select' },
+    { db_operation: 'select', db_table: 'probe', db_error: '42P01' },
+  ]);
+  for (const s of statements) expect(s).toMatchObject({ namespace: 'remote', sql: { database_type: 'PostgreSQL' } });
+  expect(statements[1]!.fault).toBe(true);
+  expect(statements.every((s) => !s.in_progress)).toBe(true);
   expect(JSON.stringify(segment)).not.toContain(secret);
 });
 

@@ -41,7 +41,9 @@ describe('GET /api/admin/queue-stats', () => {
   test('per queue: the SQS numbers and the DLQ depth; and the shedder, hot after a throttle storm', async () => {
     const sqs = new SQSClient(e2e.awsConfig());
     for (const n of [1, 2]) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.dlqUrl, MessageBody: JSON.stringify({ analysis_id: `dead-${n}` }) }));
+      await sqs.send(
+        new SendMessageCommand({ QueueUrl: twin.aws.queues.generation.dlqUrl, MessageBody: JSON.stringify({ analysis_id: `dead-${n}` }) }),
+      );
     }
     const res = await e2e.call('GET', '/api/admin/queue-stats', tokens.admin);
     expect(res.status).toBe(200);
@@ -51,9 +53,18 @@ describe('GET /api/admin/queue-stats', () => {
     for (const q of ['generation', 'quality']) expect(res.body.queues[q].visible).toEqual(expect.any(Number));
     expect(res.body.shedder).toEqual({ hot: false, recentThrottles: 0, fallbackRegion: AI_REGIONS.fallback, disabled: false });
 
-    await db.insertInto('ai_calls').values(Array.from({ length: 4 }, () => ({
-      purpose: 'quality' as const, region: AI_REGIONS.primary, model_id: 'm', outcome: 'throttled' as const, error_name: 'ThrottlingException',
-    }))).execute();
+    await db
+      .insertInto('ai_calls')
+      .values(
+        Array.from({ length: 4 }, () => ({
+          purpose: 'quality' as const,
+          region: AI_REGIONS.primary,
+          model_id: 'm',
+          outcome: 'throttled' as const,
+          error_name: 'ThrottlingException',
+        })),
+      )
+      .execute();
     const hot = await e2e.call('GET', '/api/admin/queue-stats', tokens.admin);
     expect(hot.body.shedder).toMatchObject({ hot: true, recentThrottles: 4 });
     await db.deleteFrom('ai_calls').execute();
@@ -66,8 +77,13 @@ describe('the retention sweep and the jobs status', () => {
   let newFailure: string;
 
   beforeAll(async () => {
-    const failure = (at: Date) => db.insertInto('audit_failures').values({ action: 'auth.login_failed', error_message: 'x', created_at: at })
-      .returning('id').executeTakeFirstOrThrow().then((r) => String(r.id));
+    const failure = (at: Date) =>
+      db
+        .insertInto('audit_failures')
+        .values({ action: 'auth.login_failed', error_message: 'x', created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => String(r.id));
     oldFailure = await failure(new Date(Date.now() - 120 * DAY));
     newFailure = await failure(new Date());
   });
@@ -88,7 +104,9 @@ describe('the retention sweep and the jobs status', () => {
     expect(res.body).toMatchObject({ deleted_total: 1, complete: true });
     expect(await failures()).toEqual([newFailure]);
     const { job_run_id, ...report } = res.body;
-    expect(e2e.logged('retention-sweep')).toContainEqual(expect.objectContaining({ level: 'INFO', message: RETENTION_LOG_MARKER, jobRunId: job_run_id, trigger: 'http', report }));
+    expect(e2e.logged('retention-sweep')).toContainEqual(
+      expect.objectContaining({ level: 'INFO', message: RETENTION_LOG_MARKER, jobRunId: job_run_id, trigger: 'http', report }),
+    );
 
     expect((await e2e.call('GET', '/api/admin/jobs/status', tokens.investigator)).status).toBe(403);
     const status = await e2e.call('GET', '/api/admin/jobs/status', tokens.admin);
@@ -121,25 +139,45 @@ describe('POST /api/webhooks/payment', () => {
       headers: { 'content-type': 'application/json', ...(signature !== undefined && { 'stripe-signature': signature }) },
       body: payload,
     });
-    return { status: res.status, body: await res.json() as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   const now = () => Math.floor(Date.now() / 1000);
-  const paid = (id: string, amount: number) => JSON.stringify({ id, type: 'invoice.paid', data: { object: { id: `in_${id}`, amount_paid: amount, currency: 'usd' } } });
-  const stored = async () => (await db.selectFrom('payment_events').select('event_id').orderBy('event_id').execute()).map((r) => r.event_id);
+  const paid = (id: string, amount: number) =>
+    JSON.stringify({ id, type: 'invoice.paid', data: { object: { id: `in_${id}`, amount_paid: amount, currency: 'usd' } } });
+  const stored = async () =>
+    (await db.selectFrom('payment_events').select('event_id').orderBy('event_id').execute()).map((r) => r.event_id);
 
   test('refused deliveries store nothing: no, bad or stale signature (401), malformed JSON or event, NUL or lone surrogate (400)', async () => {
     const body = paid('evt_refused', 100);
-    expect(await deliver(body)).toMatchObject({ status: 401, body: { error: { code: 'invalid_signature', details: { reason: 'missing' } } } });
-    expect(await deliver(body, signatureHeader('whsec_wrong', now(), body))).toMatchObject({ status: 401, body: { error: { details: { reason: 'mismatch' } } } });
-    expect(await deliver(body, signatureHeader(twin.webhookSecret, now() - 301, body))).toMatchObject({ status: 401, body: { error: { details: { reason: 'stale' } } } });
+    expect(await deliver(body)).toMatchObject({
+      status: 401,
+      body: { error: { code: 'invalid_signature', details: { reason: 'missing' } } },
+    });
+    expect(await deliver(body, signatureHeader('whsec_wrong', now(), body))).toMatchObject({
+      status: 401,
+      body: { error: { details: { reason: 'mismatch' } } },
+    });
+    expect(await deliver(body, signatureHeader(twin.webhookSecret, now() - 301, body))).toMatchObject({
+      status: 401,
+      body: { error: { details: { reason: 'stale' } } },
+    });
     expect((await deliver('{not json', signatureHeader(twin.webhookSecret, now(), '{not json'))).status).toBe(400);
     const noAmount = JSON.stringify({ id: 'evt_bad', type: 'invoice.paid', data: { object: {} } });
     const bad = await deliver(noAmount, signatureHeader(twin.webhookSecret, now(), noAmount));
-    expect(bad).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: [{ path: 'data.object.amount_paid' }] } } });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { error: { code: 'validation_failed', details: [{ path: 'data.object.amount_paid' }] } },
+    });
     // a NUL or an unpaired surrogate, signed: a 400 naming the field (PostgreSQL would refuse it: a 500, retried forever)
-    for (const [hostile, path] of [[paid('evt_\u0000nul', 100), 'id'], [paid('evt_lone', 100).replace('"usd"', '"us\\ud800"'), 'data.object.currency']] as const) {
+    for (const [hostile, path] of [
+      [paid('evt_\u0000nul', 100), 'id'],
+      [paid('evt_lone', 100).replace('"usd"', '"us\\ud800"'), 'data.object.currency'],
+    ] as const) {
       const refused = await deliver(hostile, signatureHeader(twin.webhookSecret, now(), hostile));
-      expect(refused).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: expect.arrayContaining([expect.objectContaining({ path })]) } } });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: { code: 'validation_failed', details: expect.arrayContaining([expect.objectContaining({ path })]) } },
+      });
     }
     expect(await stored()).toEqual([]);
     expect(await db.selectFrom('milestones').selectAll().execute()).toEqual([]);
@@ -147,9 +185,18 @@ describe('POST /api/webhooks/payment', () => {
 
   test('a signed zero invoice, the first paid one (milestone), its replay (duplicate), a second paid one', async () => {
     const send = (body: string) => deliver(body, signatureHeader(twin.webhookSecret, now(), body));
-    expect(await send(paid('evt_zero', 0))).toEqual({ status: 200, body: { received: true, event_id: 'evt_zero', duplicate: false, milestone: null } });
-    expect(await send(paid('evt_first', 2500))).toEqual({ status: 200, body: { received: true, event_id: 'evt_first', duplicate: false, milestone: FIRST_PAID_INVOICE } });
-    expect(await send(paid('evt_first', 2500))).toEqual({ status: 200, body: { received: true, event_id: 'evt_first', duplicate: true, milestone: null } });
+    expect(await send(paid('evt_zero', 0))).toEqual({
+      status: 200,
+      body: { received: true, event_id: 'evt_zero', duplicate: false, milestone: null },
+    });
+    expect(await send(paid('evt_first', 2500))).toEqual({
+      status: 200,
+      body: { received: true, event_id: 'evt_first', duplicate: false, milestone: FIRST_PAID_INVOICE },
+    });
+    expect(await send(paid('evt_first', 2500))).toEqual({
+      status: 200,
+      body: { received: true, event_id: 'evt_first', duplicate: true, milestone: null },
+    });
     expect(await send(paid('evt_second', 9900))).toMatchObject({ status: 200, body: { duplicate: false, milestone: null } });
     expect(await stored()).toEqual(['evt_first', 'evt_second', 'evt_zero']);
     const milestones = await db.selectFrom('milestones').selectAll().execute();

@@ -18,15 +18,25 @@ const QUAL_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-qual
 const redrive = (name: string) => JSON.stringify({ deadLetterTargetArn: `arn:aws:sqs:eu-west-1:123456789012:${name}`, maxReceiveCount: 3 });
 
 describe('dlqUrlOf', () => {
-  test('the DLQ is named by the RedrivePolicy, in the queue\'s account and region', () => {
-    expect(dlqUrlOf(GEN_URL, redrive('ias-prod-generation-dlq'))).toBe('https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation-dlq');
-    expect(dlqUrlOf('http://127.0.0.1:4566/000000000000/ias-quality', redrive('ias-quality-dlq'))).toBe('http://127.0.0.1:4566/000000000000/ias-quality-dlq');
+  test("the DLQ is named by the RedrivePolicy, in the queue's account and region", () => {
+    expect(dlqUrlOf(GEN_URL, redrive('ias-prod-generation-dlq'))).toBe(
+      'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation-dlq',
+    );
+    expect(dlqUrlOf('http://127.0.0.1:4566/000000000000/ias-quality', redrive('ias-quality-dlq'))).toBe(
+      'http://127.0.0.1:4566/000000000000/ias-quality-dlq',
+    );
   });
 
-  test.each([undefined, '', 'not json', '{}', JSON.stringify({ deadLetterTargetArn: 42 }), JSON.stringify({ deadLetterTargetArn: 'no-colons' })])(
-    'no usable RedrivePolicy (%j) → no DLQ', (policy) => {
-      expect(dlqUrlOf(GEN_URL, policy)).toBeUndefined();
-    });
+  test.each([
+    undefined,
+    '',
+    'not json',
+    '{}',
+    JSON.stringify({ deadLetterTargetArn: 42 }),
+    JSON.stringify({ deadLetterTargetArn: 'no-colons' }),
+  ])('no usable RedrivePolicy (%j) → no DLQ', (policy) => {
+    expect(dlqUrlOf(GEN_URL, policy)).toBeUndefined();
+  });
 });
 
 /** An SQS stand-in answering GetQueueAttributes from a table keyed by queue URL (an Error entry is thrown). */
@@ -67,10 +77,25 @@ describe('queueDepths', () => {
   });
 
   test('each queue fails on its own, saying why: not configured, SQS refusing, DLQ unreadable, no DLQ', async () => {
-    const { client } = fakeSqs({ [GEN_URL]: counts(1, 0, 0, redrive('ias-prod-generation-dlq')), [`${GEN_URL}-dlq`]: new Error('AccessDenied') });
+    const { client } = fakeSqs({
+      [GEN_URL]: counts(1, 0, 0, redrive('ias-prod-generation-dlq')),
+      [`${GEN_URL}-dlq`]: new Error('AccessDenied'),
+    });
     const depths = await queueDepths({ sqs: client, urls: { generation: GEN_URL, quality: undefined } });
-    expect(depths.generation).toEqual({ visible: 1, in_flight: 0, delayed: 0, dlq_depth: null, error: 'SQS did not answer for the dead-letter queue: Error: AccessDenied' });
-    expect(depths.quality).toEqual({ visible: null, in_flight: null, delayed: null, dlq_depth: null, error: 'QUALITY_QUEUE_URL is not configured' });
+    expect(depths.generation).toEqual({
+      visible: 1,
+      in_flight: 0,
+      delayed: 0,
+      dlq_depth: null,
+      error: 'SQS did not answer for the dead-letter queue: Error: AccessDenied',
+    });
+    expect(depths.quality).toEqual({
+      visible: null,
+      in_flight: null,
+      delayed: null,
+      dlq_depth: null,
+      error: 'QUALITY_QUEUE_URL is not configured',
+    });
 
     const noDlq = fakeSqs({ [GEN_URL]: counts(0, 0, 0), [QUAL_URL]: new Error('socket hang up') });
     const again = await queueDepths({ sqs: noDlq.client, urls: { generation: GEN_URL, quality: QUAL_URL } });
@@ -94,9 +119,17 @@ describe('queueDepths', () => {
     });
 
     test('an SQS endpoint that hangs is given up on after the timeout, per queue', async () => {
-      const sqs = new SQSClient({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+      const sqs = new SQSClient({
+        region: 'us-east-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
       const started = Date.now();
-      const depths = await queueDepths({ sqs, urls: { generation: `http://127.0.0.1:${port}/0/ias-generation`, quality: `http://127.0.0.1:${port}/0/ias-quality` }, timeoutMs: 300 });
+      const depths = await queueDepths({
+        sqs,
+        urls: { generation: `http://127.0.0.1:${port}/0/ias-generation`, quality: `http://127.0.0.1:${port}/0/ias-quality` },
+        timeoutMs: 300,
+      });
       expect(Date.now() - started).toBeLessThan(5_000);
       for (const depth of Object.values(depths)) {
         expect(depth).toMatchObject({ visible: null, in_flight: null, dlq_depth: null });
@@ -108,7 +141,10 @@ describe('queueDepths', () => {
   test('queueStats adds the shedder status, and matches its contract', async () => {
     const { client } = fakeSqs({});
     const shedder = { hot: true, recentThrottles: 5, fallbackRegion: 'us-west-2', disabled: false };
-    const stats = await queueStats({ shedderStatus: async () => shedder }, { sqs: client, urls: { generation: GEN_URL, quality: QUAL_URL } });
+    const stats = await queueStats(
+      { shedderStatus: async () => shedder },
+      { sqs: client, urls: { generation: GEN_URL, quality: QUAL_URL } },
+    );
     expect(stats.shedder).toEqual(shedder);
     expect(queueStatsSchema.parse(stats)).toEqual(stats);
   });
@@ -126,19 +162,56 @@ describe('jobsStatus', () => {
       { job: RETENTION_JOB, last_run: null, last_succeeded_at: null, schedule: 'rate(1 day)' },
     ]);
     expect(status.analyses_in_flight).toEqual({
-      queued: { count: 0, oldest_age_seconds: null }, generating: { count: 0, oldest_age_seconds: null }, checking: { count: 0, oldest_age_seconds: null },
+      queued: { count: 0, oldest_age_seconds: null },
+      generating: { count: 0, oldest_age_seconds: null },
+      checking: { count: 0, oldest_age_seconds: null },
     });
     expect(status.queues.generation.error).toMatch(/does not exist/);
   });
 
   test('the newest run of each sweep with its report, and when it last succeeded', async () => {
     const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
-    await db.insertInto('job_runs').values([
-      { job: RETENTION_JOB, trigger: 'schedule', status: 'succeeded', report: JSON.stringify({ deleted_total: 4 }), error_message: null, started_at: at(90), finished_at: at(89) },
-      { job: RETENTION_JOB, trigger: 'http', status: 'failed', report: null, error_message: 'database went away', started_at: at(30), finished_at: at(29) },
-      { job: EMBEDDING_SWEEPER_JOB, trigger: 'schedule', status: 'succeeded', report: JSON.stringify({ embedded: 2 }), error_message: null, started_at: at(10), finished_at: at(9) },
-      { job: EMBEDDING_SWEEPER_JOB, trigger: 'schedule', status: 'running', report: null, error_message: null, started_at: at(1), finished_at: null },
-    ]).execute();
+    await db
+      .insertInto('job_runs')
+      .values([
+        {
+          job: RETENTION_JOB,
+          trigger: 'schedule',
+          status: 'succeeded',
+          report: JSON.stringify({ deleted_total: 4 }),
+          error_message: null,
+          started_at: at(90),
+          finished_at: at(89),
+        },
+        {
+          job: RETENTION_JOB,
+          trigger: 'http',
+          status: 'failed',
+          report: null,
+          error_message: 'database went away',
+          started_at: at(30),
+          finished_at: at(29),
+        },
+        {
+          job: EMBEDDING_SWEEPER_JOB,
+          trigger: 'schedule',
+          status: 'succeeded',
+          report: JSON.stringify({ embedded: 2 }),
+          error_message: null,
+          started_at: at(10),
+          finished_at: at(9),
+        },
+        {
+          job: EMBEDDING_SWEEPER_JOB,
+          trigger: 'schedule',
+          status: 'running',
+          report: null,
+          error_message: null,
+          started_at: at(1),
+          finished_at: null,
+        },
+      ])
+      .execute();
     const [embedding, retention] = (await jobsStatus(db, noQueues)).jobs;
     expect(retention).toMatchObject({
       job: RETENTION_JOB,
@@ -153,9 +226,19 @@ describe('jobsStatus', () => {
 
   test('analyses in flight: counts per status and the age of the oldest, by the database clock', async () => {
     const org = (await db.insertInto('organizations').values({ name: 'Flight Org' }).returning('id').executeTakeFirstOrThrow()).id;
-    const inv = (await db.insertInto('investigations').values({ organization_id: org, title: 'In flight' }).returning('id').executeTakeFirstOrThrow()).id;
+    const inv = (
+      await db.insertInto('investigations').values({ organization_id: org, title: 'In flight' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
     const add = (status: 'queued' | 'generating' | 'checking' | 'complete' | 'failed', secondsAgo: number) =>
-      db.insertInto('analyses').values({ investigation_id: inv, analysis_type: 'summary', generation_status: status, updated_at: sql<Date>`now() - make_interval(secs => ${secondsAgo})` }).execute();
+      db
+        .insertInto('analyses')
+        .values({
+          investigation_id: inv,
+          analysis_type: 'summary',
+          generation_status: status,
+          updated_at: sql<Date>`now() - make_interval(secs => ${secondsAgo})`,
+        })
+        .execute();
     await add('queued', 600);
     await add('queued', 5);
     await add('generating', 120);

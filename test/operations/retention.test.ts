@@ -7,8 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#core/logger';
 import {
-  DEFAULT_RETENTION_POLICY, RETENTION_AUDIT_ACTION, RETENTION_CATEGORIES, RETENTION_JOB, RETENTION_LOG_MARKER, retentionCutoffs, retentionPolicyFromEnv,
-  retentionRunSchema, runRetentionSweep, sweepRetention, TRANSIENT_RETENTION_MS, type RetentionPolicy,
+  DEFAULT_RETENTION_POLICY,
+  RETENTION_AUDIT_ACTION,
+  RETENTION_CATEGORIES,
+  RETENTION_JOB,
+  RETENTION_LOG_MARKER,
+  retentionCutoffs,
+  retentionPolicyFromEnv,
+  retentionRunSchema,
+  runRetentionSweep,
+  sweepRetention,
+  TRANSIENT_RETENTION_MS,
+  type RetentionPolicy,
 } from '#core/operations/retention';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
@@ -31,33 +41,94 @@ let userId: string;
 
 beforeAll(async () => {
   orgId = (await db.insertInto('organizations').values({ name: 'Retention Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  investigationId = (await db.insertInto('investigations').values({ organization_id: orgId, title: 'Old case' }).returning('id').executeTakeFirstOrThrow()).id;
-  userId = (await db.insertInto('users').values({
-    organization_id: orgId, idp_subject: `sub-${randomUUID()}`, email: `${randomUUID()}@example.test`, display_name: 'Keeper', role: 'investigator',
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  investigationId = (
+    await db.insertInto('investigations').values({ organization_id: orgId, title: 'Old case' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  userId = (
+    await db
+      .insertInto('users')
+      .values({
+        organization_id: orgId,
+        idp_subject: `sub-${randomUUID()}`,
+        email: `${randomUUID()}@example.test`,
+        display_name: 'Keeper',
+        role: 'investigator',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 });
 
 const clear = async () => {
-  for (const table of ['ai_calls', 'audit_log', 'audit_failures', 'job_runs', 'rate_limit_counters', 'ai_quota_reservations', 'analyses'] as const) {
+  for (const table of [
+    'ai_calls',
+    'audit_log',
+    'audit_failures',
+    'job_runs',
+    'rate_limit_counters',
+    'ai_quota_reservations',
+    'analyses',
+  ] as const) {
     await db.deleteFrom(table).execute();
   }
 };
 
 const analysis = (status: 'failed' | 'complete', updatedAt: Date, extra: Partial<{ regenerated_from: string }> = {}) =>
-  db.insertInto('analyses').values({ investigation_id: investigationId, analysis_type: 'summary', generation_status: status, created_at: updatedAt, updated_at: updatedAt, ...extra })
-    .returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+  db
+    .insertInto('analyses')
+    .values({
+      investigation_id: investigationId,
+      analysis_type: 'summary',
+      generation_status: status,
+      created_at: updatedAt,
+      updated_at: updatedAt,
+      ...extra,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
 
-const ledger = (at: Date) => db.insertInto('ai_calls')
-  .values({ purpose: 'analysis', region: 'us-east-1', model_id: 'm', outcome: 'ok', created_at: at }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
-const auditRow = (at: Date) => db.insertInto('audit_log')
-  .values({ action: 'admin.settings.update', outcome: 'success', created_at: at }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
-const auditFailure = (at: Date) => db.insertInto('audit_failures')
-  .values({ action: 'auth.login_failed', error_message: 'db down', created_at: at }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
-const jobRun = (job: string, at: Date, status: 'succeeded' | 'failed' | 'running' = 'succeeded') => db.insertInto('job_runs')
-  .values({ job, trigger: 'schedule', status, report: null, error_message: null, started_at: at }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
-const counter = (key: string, at: Date) => db.insertInto('rate_limit_counters').values({ key, window_start: at, count: 3 }).execute().then(() => key);
-const reservation = (at: Date) => db.insertInto('ai_quota_reservations')
-  .values({ region: 'us-east-1', reserved_at: at }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+const ledger = (at: Date) =>
+  db
+    .insertInto('ai_calls')
+    .values({ purpose: 'analysis', region: 'us-east-1', model_id: 'm', outcome: 'ok', created_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
+const auditRow = (at: Date) =>
+  db
+    .insertInto('audit_log')
+    .values({ action: 'admin.settings.update', outcome: 'success', created_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
+const auditFailure = (at: Date) =>
+  db
+    .insertInto('audit_failures')
+    .values({ action: 'auth.login_failed', error_message: 'db down', created_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
+const jobRun = (job: string, at: Date, status: 'succeeded' | 'failed' | 'running' = 'succeeded') =>
+  db
+    .insertInto('job_runs')
+    .values({ job, trigger: 'schedule', status, report: null, error_message: null, started_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
+const counter = (key: string, at: Date) =>
+  db
+    .insertInto('rate_limit_counters')
+    .values({ key, window_start: at, count: 3 })
+    .execute()
+    .then(() => key);
+const reservation = (at: Date) =>
+  db
+    .insertInto('ai_quota_reservations')
+    .values({ region: 'us-east-1', reserved_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+    .then((r) => r.id);
 
 const idsOf = async (table: 'ai_calls' | 'audit_log' | 'audit_failures' | 'job_runs' | 'ai_quota_reservations' | 'analyses') =>
   (await db.selectFrom(table).select('id').execute()).map((r) => String(r.id)).sort();
@@ -94,20 +165,42 @@ describe('sweepRetention', () => {
     // failed analyses: only old ones nothing refers to
     const failedMs = POLICY.failed_analyses * DAY;
     const lonely = await analysis('failed', due(failedMs));
-    await db.insertInto('retrieval_records').values({ analysis_id: lonely, rank: 1, source_type: 'content', similarity: 0.5, included: true }).execute();
-    const ledgerOfLonely = (await db.insertInto('ai_calls').values({ purpose: 'analysis', region: 'us-east-1', model_id: 'm', outcome: 'error', analysis_id: lonely })
-      .returning('id').executeTakeFirstOrThrow()).id;
+    await db
+      .insertInto('retrieval_records')
+      .values({ analysis_id: lonely, rank: 1, source_type: 'content', similarity: 0.5, included: true })
+      .execute();
+    const ledgerOfLonely = (
+      await db
+        .insertInto('ai_calls')
+        .values({ purpose: 'analysis', region: 'us-east-1', model_id: 'm', outcome: 'error', analysis_id: lonely })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
     kept.ai_calls!.push(ledgerOfLonely);
     const withFeedback = await analysis('failed', due(failedMs));
-    await db.insertInto('feedback').values({ analysis_id: withFeedback, user_id: userId, action: 'unsure', status: 'needs_revision' }).execute();
+    await db
+      .insertInto('feedback')
+      .values({ analysis_id: withFeedback, user_id: userId, action: 'unsure', status: 'needs_revision' })
+      .execute();
     const withRevision = await analysis('failed', due(failedMs));
-    await db.insertInto('analysis_revisions').values({ analysis_id: withRevision, author_id: userId, content: JSON.stringify({ summary: 'x' }) }).execute();
+    await db
+      .insertInto('analysis_revisions')
+      .values({ analysis_id: withRevision, author_id: userId, content: JSON.stringify({ summary: 'x' }) })
+      .execute();
     const withEngagement = await analysis('failed', due(failedMs));
     await db.insertInto('analysis_engagements').values({ analysis_id: withEngagement, user_id: userId, detail_reviewed_at: NOW }).execute();
     const regeneratedFrom = await analysis('failed', due(failedMs));
     const child = await analysis('complete', due(failedMs), { regenerated_from: regeneratedFrom });
     gone.analyses = [lonely];
-    kept.analyses = [withFeedback, withRevision, withEngagement, regeneratedFrom, child, await analysis('failed', fresh(failedMs)), await analysis('complete', due(failedMs * 2))];
+    kept.analyses = [
+      withFeedback,
+      withRevision,
+      withEngagement,
+      regeneratedFrom,
+      child,
+      await analysis('failed', fresh(failedMs)),
+      await analysis('complete', due(failedMs * 2)),
+    ];
 
     const evidenceBefore = await db.selectFrom('investigations').select('id').execute();
     const report = await sweepRetention(db, { policy: POLICY, now: NOW });
@@ -115,7 +208,9 @@ describe('sweepRetention', () => {
     for (const table of ['ai_calls', 'audit_log', 'audit_failures', 'ai_quota_reservations', 'job_runs', 'analyses'] as const) {
       expect({ table, ids: await idsOf(table) }).toEqual({ table, ids: sorted(kept[table]!) });
     }
-    expect((await db.selectFrom('rate_limit_counters').select('key').execute()).map((r) => r.key).sort()).toEqual(sorted(kept.rate_limit_counters!));
+    expect((await db.selectFrom('rate_limit_counters').select('key').execute()).map((r) => r.key).sort()).toEqual(
+      sorted(kept.rate_limit_counters!),
+    );
     expect(report.categories).toEqual({
       rate_limit_counters: { deleted: 2, cutoff: ago(TRANSIENT_RETENTION_MS.rate_limit_counters).toISOString(), complete: true },
       ai_quota_reservations: { deleted: 2, cutoff: ago(TRANSIENT_RETENTION_MS.ai_quota_reservations).toISOString(), complete: true },
@@ -128,7 +223,9 @@ describe('sweepRetention', () => {
     expect(report).toMatchObject({ deleted_total: 14, complete: true, policy: POLICY });
     // the failed analysis's retrieval records went with it; its ledger row stayed, unlinked
     expect(await db.selectFrom('retrieval_records').select('rank').where('analysis_id', '=', lonely).execute()).toEqual([]);
-    expect((await db.selectFrom('ai_calls').select('analysis_id').where('id', '=', ledgerOfLonely).executeTakeFirstOrThrow()).analysis_id).toBeNull();
+    expect(
+      (await db.selectFrom('ai_calls').select('analysis_id').where('id', '=', ledgerOfLonely).executeTakeFirstOrThrow()).analysis_id,
+    ).toBeNull();
     expect(await db.selectFrom('investigations').select('id').execute()).toEqual(evidenceBefore);
     expect(await db.selectFrom('feedback').select('analysis_id').execute()).toEqual([{ analysis_id: withFeedback }]);
   });
@@ -136,7 +233,7 @@ describe('sweepRetention', () => {
   test('a category set to 0 days is kept for ever', async () => {
     const old = [await ledger(due(1000 * DAY)), await auditRow(due(1000 * DAY))];
     const report = await sweepRetention(db, { policy: { ...POLICY, ai_calls: 0, audit_log: 0 }, now: NOW });
-    expect([...await idsOf('ai_calls'), ...await idsOf('audit_log')].sort()).toEqual(sorted(old));
+    expect([...(await idsOf('ai_calls')), ...(await idsOf('audit_log'))].sort()).toEqual(sorted(old));
     expect(report.categories.ai_calls).toEqual({ deleted: 0, cutoff: null, complete: true });
     expect(report.categories.audit_log).toEqual({ deleted: 0, cutoff: null, complete: true });
   });
@@ -174,10 +271,18 @@ describe('runRetentionSweep', () => {
     expect(info).toHaveBeenCalledWith(RETENTION_LOG_MARKER, { jobRunId: job_run_id, trigger: 'schedule', report });
     info.mockRestore();
     const audit = await db.selectFrom('audit_log').selectAll().where('action', '=', RETENTION_AUDIT_ACTION).execute();
-    expect(audit).toEqual([expect.objectContaining({
-      outcome: 'success', actor_user_id: null, target: `job_run:${job_run_id}`,
-      detail: { trigger: 'schedule', complete: true, deleted: Object.fromEntries(RETENTION_CATEGORIES.map((c) => [c, c === 'audit_failures' ? 1 : 0])) },
-    })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        outcome: 'success',
+        actor_user_id: null,
+        target: `job_run:${job_run_id}`,
+        detail: {
+          trigger: 'schedule',
+          complete: true,
+          deleted: Object.fromEntries(RETENTION_CATEGORIES.map((c) => [c, c === 'audit_failures' ? 1 : 0])),
+        },
+      }),
+    ]);
   });
 
   test('a misconfigured policy fails the run: recorded as failed, nothing deleted, no RetentionCronLastRun', async () => {
@@ -206,7 +311,9 @@ describe('the policy', () => {
   });
 
   test.each(['-1', '1.5', 'abc', ' ', '36501'])('%j is refused, naming the variable', (value) => {
-    expect(() => retentionPolicyFromEnv((name) => (name === 'RETENTION_JOB_RUNS_DAYS' ? value : undefined))).toThrow(/RETENTION_JOB_RUNS_DAYS/);
+    expect(() => retentionPolicyFromEnv((name) => (name === 'RETENTION_JOB_RUNS_DAYS' ? value : undefined))).toThrow(
+      /RETENTION_JOB_RUNS_DAYS/,
+    );
   });
 
   test('cut-offs: days before now per category, null when kept for ever, fixed windows for the counters', () => {

@@ -28,19 +28,28 @@ const cli = async (...argv: string[]) => {
 };
 
 const FILE = {
-  organizations: [{
-    name: 'Cobalt Claims Unit', users: [],
-    investigations: [{
-      title: 'CCU-9: staged collision ring',
-      questions: [{ key: 'q1', text: 'Do the three claims share a repair shop?' }],
-      topics: [{ title: 'Repair shop' }],
-      evidence: [
-        { title: 'Claim 1', content: 'Claim C-101 lists Sunrise Body Works as the repair shop.', linked_questions: ['q1'],
-          attachments: [{ file_name: 'c101.txt', content_type: 'text/plain', text: 'Estimate from Sunrise Body Works, USD 8,900.' }] },
-        { title: 'Claim 2', content: 'Claim C-102 lists Sunrise Body Works as the repair shop.', linked_questions: ['q1'] },
+  organizations: [
+    {
+      name: 'Cobalt Claims Unit',
+      users: [],
+      investigations: [
+        {
+          title: 'CCU-9: staged collision ring',
+          questions: [{ key: 'q1', text: 'Do the three claims share a repair shop?' }],
+          topics: [{ title: 'Repair shop' }],
+          evidence: [
+            {
+              title: 'Claim 1',
+              content: 'Claim C-101 lists Sunrise Body Works as the repair shop.',
+              linked_questions: ['q1'],
+              attachments: [{ file_name: 'c101.txt', content_type: 'text/plain', text: 'Estimate from Sunrise Body Works, USD 8,900.' }],
+            },
+            { title: 'Claim 2', content: 'Claim C-102 lists Sunrise Body Works as the repair shop.', linked_questions: ['q1'] },
+          ],
+        },
       ],
-    }],
-  }],
+    },
+  ],
 };
 
 test('a seed file loads through the loader function in one transaction; its files land under org/; embeddings follow', async () => {
@@ -51,27 +60,54 @@ test('a seed file loads through the loader function in one transaction; its file
   expect(summary.rows).toMatchObject({ organizations: 1, investigations: 1, evidence_items: 2, attachments: 1 });
   expect(summary.storage_objects).toBe(1);
   const investigationId = summary.investigations[0].id as string;
-  const attachment = await twin.database.db.selectFrom('attachments').select('storage_key').where('file_name', '=', 'c101.txt').executeTakeFirstOrThrow();
+  const attachment = await twin.database.db
+    .selectFrom('attachments')
+    .select('storage_key')
+    .where('file_name', '=', 'c101.txt')
+    .executeTakeFirstOrThrow();
   expect(attachment.storage_key).toMatch(/^org\//);
 
   // the function's calls were its own role's: the upload signed by it, the read, the file write
   const calls = twin.awsCalls().filter((c) => c.functionId === 'import-investigations');
-  expect(calls.map((c) => [c.action, c.allowed])).toEqual(expect.arrayContaining([['s3:GetObject', true], ['s3:PutObject', true]]));
+  expect(calls.map((c) => [c.action, c.allowed])).toEqual(
+    expect.arrayContaining([
+      ['s3:GetObject', true],
+      ['s3:PutObject', true],
+    ]),
+  );
   expect(calls.every((c) => c.allowed)).toBe(true);
 
-  const pending = await twin.database.db.selectFrom('embedding_sources').select('status').where('investigation_id', '=', investigationId).execute();
+  const pending = await twin.database.db
+    .selectFrom('embedding_sources')
+    .select('status')
+    .where('investigation_id', '=', investigationId)
+    .execute();
   expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
   expect((await e2e.call('POST', '/api/admin/cron/embedding-sweeper', twin.cronSecret)).status).toBe(200);
-  const embedded = await twin.database.db.selectFrom('embedding_sources').select('status').where('investigation_id', '=', investigationId).execute();
+  const embedded = await twin.database.db
+    .selectFrom('embedding_sources')
+    .select('status')
+    .where('investigation_id', '=', investigationId)
+    .execute();
   expect(embedded.every((p) => p.status === 'embedded')).toBe(true);
 }, 90_000);
 
 test('loading the same file again conflicts and writes nothing', async () => {
-  const count = async () => Number((await e2e.twin.database.db.selectFrom('investigations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await e2e.twin.database.db
+          .selectFrom('investigations')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const before = await count();
   const again = await cli('--twin', '--file', seedFile('cobalt-again.json', FILE));
   expect(again.code).toBe(1);
-  expect(again.err).toMatch(/refused: seed data conflicts with the database, nothing was loaded:[\s\S]*an organization named "Cobalt Claims Unit" already exists/);
+  expect(again.err).toMatch(
+    /refused: seed data conflicts with the database, nothing was loaded:[\s\S]*an organization named "Cobalt Claims Unit" already exists/,
+  );
   expect(await count()).toBe(before);
 });
 
@@ -83,6 +119,9 @@ test('an invalid file is refused before anything is uploaded; a forged key is re
   expect(e2e.twin.awsCalls().filter((c) => c.functionId === 'import-investigations').length).toBe(before);
 
   const forged = await e2e.twin.invoke('import-investigations', { command: 'load', key: 'org/someone-else/secret.json' });
-  expect(forged).toMatchObject({ ok: true, value: { ok: false, error: expect.stringMatching(/key: must be the key an upload-url answer named/) } });
+  expect(forged).toMatchObject({
+    ok: true,
+    value: { ok: false, error: expect.stringMatching(/key: must be the key an upload-url answer named/) },
+  });
   expect(await cli('--file', 'x.json')).toMatchObject({ code: 1, err: expect.stringMatching(/exactly one of --stage <stage> or --twin/) });
 });

@@ -13,12 +13,23 @@ import { ImportRefusal, runImport } from '#core/seed/import';
 const HOSTILE = ['Acme\u0000', 'Acme\uD800', '\uDC00Acme'];
 
 /** dependencies that fail the test if anything reaches them */
-const untouchable = new Proxy({}, { get: (_, name) => { throw new Error(`reached ${String(name)}`); } });
+const untouchable = new Proxy(
+  {},
+  {
+    get: (_, name) => {
+      throw new Error(`reached ${String(name)}`);
+    },
+  },
+);
 
 test.each(HOSTILE)('onboarding refuses %j in any field, naming it', async (bad) => {
   const deps = { db: untouchable, idp: untouchable, userPoolId: 'pool' } as unknown as OnboardingDeps;
-  await expect(runOnboarding(deps, { command: 'create-organization', name: bad })).rejects.toThrow(new OnboardingError('name: must not contain NUL characters or unpaired UTF-16 surrogates'));
-  await expect(runOnboarding(deps, { command: 'invite', email: 'a@acme.example', display_name: bad })).rejects.toThrow(/^display_name: must not contain NUL/);
+  await expect(runOnboarding(deps, { command: 'create-organization', name: bad })).rejects.toThrow(
+    new OnboardingError('name: must not contain NUL characters or unpaired UTF-16 surrogates'),
+  );
+  await expect(runOnboarding(deps, { command: 'invite', email: 'a@acme.example', display_name: bad })).rejects.toThrow(
+    /^display_name: must not contain NUL/,
+  );
   await expect(runOnboarding(deps, { command: 'list', [bad]: 1 })).rejects.toBeInstanceOf(OnboardingError);
 });
 
@@ -30,12 +41,18 @@ test.each(HOSTILE)('an import request refuses %j', async (bad) => {
 
 test.each(HOSTILE)('a seed file refuses %j wherever it is, with its JSON path', (bad) => {
   const file = {
-    organizations: [{
-      name: 'Acme', users: [],
-      investigations: [{ title: 'Inv', questions: [], topics: [], evidence: [{ title: 'E0', content: `paid twice ${bad}` }] }],
-    }],
+    organizations: [
+      {
+        name: 'Acme',
+        users: [],
+        investigations: [{ title: 'Inv', questions: [], topics: [], evidence: [{ title: 'E0', content: `paid twice ${bad}` }] }],
+      },
+    ],
   };
   const result = validateSeed(file);
   expect(result.ok).toBe(false);
-  if (!result.ok) expect(formatIssues(result.issues)).toBe('organizations[0].investigations[0].evidence[0].content: must not contain NUL characters or unpaired UTF-16 surrogates');
+  if (!result.ok)
+    expect(formatIssues(result.issues)).toBe(
+      'organizations[0].investigations[0].evidence[0].content: must not contain NUL characters or unpaired UTF-16 surrogates',
+    );
 });

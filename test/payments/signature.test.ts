@@ -17,7 +17,10 @@ const BODY = Buffer.from('{"id":"evt_1","type":"invoice.paid"}');
 test('the signature is the hex HMAC-SHA256 of "<t>.<body>" under the secret', () => {
   const expected = createHmac('sha256', SECRET).update(`${T}.${BODY.toString()}`).digest('hex');
   expect(signatureHeader(SECRET, T, BODY)).toBe(`t=${T},v1=${expected}`);
-  expect(verifySignature({ header: `t=${T},v1=${expected}`, payload: BODY, secret: SECRET, nowSeconds: T })).toEqual({ ok: true, timestamp: T });
+  expect(verifySignature({ header: `t=${T},v1=${expected}`, payload: BODY, secret: SECRET, nowSeconds: T })).toEqual({
+    ok: true,
+    timestamp: T,
+  });
 });
 
 test('any of several v1 signatures may match (secret rolling); other schemes are ignored', () => {
@@ -41,9 +44,15 @@ test.each([
 test('a wrong secret or any change to the body is a mismatch', () => {
   const header = signatureHeader(SECRET, T, BODY);
   expect(verifySignature({ header, payload: BODY, secret: 'whsec_other', nowSeconds: T })).toMatchObject({ ok: false, reason: 'mismatch' });
-  expect(verifySignature({ header, payload: Buffer.from(`${BODY.toString()} `), secret: SECRET, nowSeconds: T })).toMatchObject({ ok: false, reason: 'mismatch' });
+  expect(verifySignature({ header, payload: Buffer.from(`${BODY.toString()} `), secret: SECRET, nowSeconds: T })).toMatchObject({
+    ok: false,
+    reason: 'mismatch',
+  });
   // the timestamp is signed too: moving it breaks the signature
-  expect(verifySignature({ header: header.replace(`t=${T}`, `t=${T + 1}`), payload: BODY, secret: SECRET, nowSeconds: T })).toMatchObject({ ok: false, reason: 'mismatch' });
+  expect(verifySignature({ header: header.replace(`t=${T}`, `t=${T + 1}`), payload: BODY, secret: SECRET, nowSeconds: T })).toMatchObject({
+    ok: false,
+    reason: 'mismatch',
+  });
 });
 
 test('the timestamp must be within 5 minutes of now, either way', () => {
@@ -57,15 +66,21 @@ test('the timestamp must be within 5 minutes of now, either way', () => {
 });
 
 test('property: a signed payload verifies; a different payload does not', () => {
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }), fc.string({ minLength: 1 }), (a, b, secret) => {
-    const header = signatureHeader(secret, T, Buffer.from(a));
-    expect(verifySignature({ header, payload: Buffer.from(a), secret, nowSeconds: T }).ok).toBe(true);
-    if (!Buffer.from(a).equals(Buffer.from(b))) expect(verifySignature({ header, payload: Buffer.from(b), secret, nowSeconds: T }).ok).toBe(false);
-  }));
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }), fc.string({ minLength: 1 }), (a, b, secret) => {
+      const header = signatureHeader(secret, T, Buffer.from(a));
+      expect(verifySignature({ header, payload: Buffer.from(a), secret, nowSeconds: T }).ok).toBe(true);
+      if (!Buffer.from(a).equals(Buffer.from(b)))
+        expect(verifySignature({ header, payload: Buffer.from(b), secret, nowSeconds: T }).ok).toBe(false);
+    }),
+  );
 });
 
 test('parseSignatureHeader tolerates spaces around entries', () => {
-  expect(parseSignatureHeader(` t=${T} , v1=${'A'.repeat(64)} `)).toEqual({ timestamp: T, signatures: [Buffer.from('A'.repeat(64), 'hex')] });
+  expect(parseSignatureHeader(` t=${T} , v1=${'A'.repeat(64)} `)).toEqual({
+    timestamp: T,
+    signatures: [Buffer.from('A'.repeat(64), 'hex')],
+  });
 });
 
 describe('authenticateDelivery', () => {
@@ -94,7 +109,13 @@ describe('authenticateDelivery', () => {
     expect(bad).toMatchObject({ status: 401, code: 'invalid_signature', details: { reason: 'mismatch' } });
     const stale = attempt(() => authenticateDelivery(event('{}', signatureHeader(SECRET, now - 600, '{}')), SECRET));
     expect(stale).toMatchObject({ status: 401, code: 'invalid_signature', details: { reason: 'stale' } });
-    expect(attempt(() => authenticateDelivery(event('{}', undefined), SECRET))).toMatchObject({ status: 401, details: { reason: 'missing' } });
-    expect(attempt(() => authenticateDelivery(event('{}', signatureHeader(SECRET, now, '{}')), undefined))).toMatchObject({ status: 503, code: 'unavailable' });
+    expect(attempt(() => authenticateDelivery(event('{}', undefined), SECRET))).toMatchObject({
+      status: 401,
+      details: { reason: 'missing' },
+    });
+    expect(attempt(() => authenticateDelivery(event('{}', signatureHeader(SECRET, now, '{}')), undefined))).toMatchObject({
+      status: 503,
+      code: 'unavailable',
+    });
   });
 });

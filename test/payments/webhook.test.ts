@@ -40,9 +40,17 @@ test('a zero-amount paid invoice is recorded but sets no milestone; the first no
   expect(await milestones()).toEqual([]);
 
   const first = invoice(4900, 'invoice.payment_succeeded');
-  expect(await processPaymentEvent(db, first)).toEqual({ received: true, event_id: first.id, duplicate: false, milestone: FIRST_PAID_INVOICE });
+  expect(await processPaymentEvent(db, first)).toEqual({
+    received: true,
+    event_id: first.id,
+    duplicate: false,
+    milestone: FIRST_PAID_INVOICE,
+  });
   const [milestone] = await milestones();
-  expect(milestone).toMatchObject({ key: FIRST_PAID_INVOICE, detail: { event_id: first.id, invoice_id: first.data.object.id, amount_cents: 4900, currency: 'usd' } });
+  expect(milestone).toMatchObject({
+    key: FIRST_PAID_INVOICE,
+    detail: { event_id: first.id, invoice_id: first.data.object.id, amount_cents: 4900, currency: 'usd' },
+  });
   expect(info).toHaveBeenCalledWith(`[MILESTONE] ${FIRST_PAID_INVOICE}`, { eventId: first.id, amountCents: 4900, currency: 'usd' });
 
   // a second paid invoice, and a replay of the first, leave it as it was
@@ -86,8 +94,13 @@ describe('the event shape', () => {
     expect([...new Set(result.error!.issues.map((i) => i.path.join('.')))].sort()).toEqual([...paths].sort());
   });
 
-  test('other fields of the processor\'s event are kept', () => {
-    const event = paymentEventSchema.parse({ id: 'evt', type: 'invoice.paid', livemode: false, data: { object: { amount_paid: 1, customer: 'cus_1' } } });
+  test("other fields of the processor's event are kept", () => {
+    const event = paymentEventSchema.parse({
+      id: 'evt',
+      type: 'invoice.paid',
+      livemode: false,
+      data: { object: { amount_paid: 1, customer: 'cus_1' } },
+    });
     expect(event).toMatchObject({ livemode: false, data: { object: { customer: 'cus_1' } } });
   });
 });

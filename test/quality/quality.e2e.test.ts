@@ -65,13 +65,26 @@ test('after generation the checks run by themselves: verified with scores and a 
   const status = await call('GET', `/api/analysis/${verifiedId}/quality-status`, investigator);
   expect(status.status).toBe(200);
   expect(status.body).toMatchObject({
-    analysis_id: verifiedId, generation_status: 'verified', quality_state: 'verified', quality_error: null, checking_since: null,
-    faithfulness_score: analysis.faithfulness_score, coverage_score: analysis.coverage_score, quality_confidence: analysis.quality_confidence,
+    analysis_id: verifiedId,
+    generation_status: 'verified',
+    quality_state: 'verified',
+    quality_error: null,
+    checking_since: null,
+    faithfulness_score: analysis.faithfulness_score,
+    coverage_score: analysis.coverage_score,
+    quality_confidence: analysis.quality_confidence,
   });
   expect(Date.parse(status.body.quality_checked_at)).not.toBeNaN();
-  const quality = await twin.database.db.selectFrom('ai_calls').select(['purpose', 'outcome']).where('analysis_id', '=', verifiedId)
-    .where('purpose', '=', 'quality').execute();
-  expect(quality).toEqual([{ purpose: 'quality', outcome: 'ok' }, { purpose: 'quality', outcome: 'ok' }]);
+  const quality = await twin.database.db
+    .selectFrom('ai_calls')
+    .select(['purpose', 'outcome'])
+    .where('analysis_id', '=', verifiedId)
+    .where('purpose', '=', 'quality')
+    .execute();
+  expect(quality).toEqual([
+    { purpose: 'quality', outcome: 'ok' },
+    { purpose: 'quality', outcome: 'ok' },
+  ]);
 }, 70_000);
 
 test('a manual quality-check: 202 checking, then verified again; a second call while checking is 409', async () => {
@@ -96,8 +109,11 @@ test('another organization gets 404, no token 401, a bad id 400; a queued analys
   expect((await call('POST', `/api/analysis/${verifiedId}/quality-check`)).status).toBe(401);
   expect((await call('GET', `/api/analysis/${verifiedId}/quality-status`)).status).toBe(401);
   expect((await call('GET', '/api/analysis/not-a-uuid/quality-status', investigator)).status).toBe(400);
-  const queued = await twin.database.db.insertInto('analyses')
-    .values({ investigation_id: INVESTIGATION, analysis_type: 'summary', generation_status: 'queued' }).returning('id').executeTakeFirstOrThrow();
+  const queued = await twin.database.db
+    .insertInto('analyses')
+    .values({ investigation_id: INVESTIGATION, analysis_type: 'summary', generation_status: 'queued' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   try {
     const refused = await call('POST', `/api/analysis/${queued.id}/quality-check`, investigator);
     expect(refused.status).toBe(409);
@@ -115,7 +131,11 @@ test('a check that fails (its template deactivated) returns to complete with the
     const analysis = await pollUntilResting(verifiedId);
     expect(analysis.generation_status).toBe('complete');
     const status = await call('GET', `/api/analysis/${verifiedId}/quality-status`, investigator);
-    expect(status.body).toMatchObject({ generation_status: 'complete', quality_state: 'failed', quality_error: expect.stringMatching(/quality_faithfulness/) });
+    expect(status.body).toMatchObject({
+      generation_status: 'complete',
+      quality_state: 'failed',
+      quality_error: expect.stringMatching(/quality_faithfulness/),
+    });
   } finally {
     await db.updateTable('prompt_templates').set({ is_active: true }).where('prompt_type', '=', 'quality_faithfulness').execute();
   }
@@ -138,7 +158,12 @@ test('the primary region throttling: generation falls back and succeeds, the che
     expect(analysis.faithfulness_score).toBeNull();
     const status = await call('GET', `/api/analysis/${id}/quality-status`, investigator);
     expect(status.body).toMatchObject({ quality_state: 'unavailable', quality_error: expect.stringMatching(/shed/) });
-    const shed = await twin.database.db.selectFrom('ai_calls').select('outcome').where('analysis_id', '=', id).where('purpose', '=', 'quality').execute();
+    const shed = await twin.database.db
+      .selectFrom('ai_calls')
+      .select('outcome')
+      .where('analysis_id', '=', id)
+      .where('purpose', '=', 'quality')
+      .execute();
     expect(shed).toEqual([{ outcome: 'shed' }]);
   } finally {
     twin.bedrock.clearFaults();

@@ -7,7 +7,15 @@ import type { AiGateway, ConverseRequest, ConverseResult } from '#core/ai/gatewa
 import { AiUnavailableError } from '#core/ai/errors';
 import { QualityShedError } from '#core/ai/shedder';
 import {
-  qualityStateOf, qualityStatus, readVerdict, renderAnalysis, requestQualityCheck, revertQualityStart, runQualityCheck, startQualityCheck, UnreadableVerdictError,
+  qualityStateOf,
+  qualityStatus,
+  readVerdict,
+  renderAnalysis,
+  requestQualityCheck,
+  revertQualityStart,
+  runQualityCheck,
+  startQualityCheck,
+  UnreadableVerdictError,
 } from '#core/analysis/quality';
 import type { GenerationStatus } from '#core/db/schema';
 import { ApiError } from '#core/errors';
@@ -19,7 +27,13 @@ const db = useTestDatabase();
 const ids = { org: '', otherOrg: '', investigation: '', question: '', chunkA: '', chunkB: '', chunkOut: '' };
 
 const answer = (text: string): ConverseResult => ({
-  text, region: 'us-east-1', modelId: 'test-model', fellBack: false, attempts: 1, latencyMs: 1, usage: { inputTokens: 1, outputTokens: 1 },
+  text,
+  region: 'us-east-1',
+  modelId: 'test-model',
+  fellBack: false,
+  attempts: 1,
+  latencyMs: 1,
+  usage: { inputTokens: 1, outputTokens: 1 },
 });
 
 /** A gateway whose converse answers by prompt type (faithfulness first, then coverage). */
@@ -39,16 +53,45 @@ const verdict = (score: number) => JSON.stringify({ score, claims: [{ statement:
 beforeAll(async () => {
   ids.org = (await db.insertInto('organizations').values({ name: 'Quality Org' }).returning('id').executeTakeFirstOrThrow()).id;
   ids.otherOrg = (await db.insertInto('organizations').values({ name: 'Other Org' }).returning('id').executeTakeFirstOrThrow()).id;
-  ids.investigation = (await db.insertInto('investigations').values({ organization_id: ids.org, title: 'Invoices' }).returning('id').executeTakeFirstOrThrow()).id;
-  ids.question = (await db.insertInto('questions').values({ investigation_id: ids.investigation, text: 'Who approved invoice 1042?' })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  const evidence = (await db.insertInto('evidence_items').values({ investigation_id: ids.investigation, title: 'Email', content: 'x' })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  const source = (await db.insertInto('embedding_sources').values({ investigation_id: ids.investigation, source_type: 'content', source_id: evidence })
-    .returning('id').executeTakeFirstOrThrow()).id;
-  const chunk = async (index: number, text: string) => (await db.insertInto('text_chunks').values({
-    investigation_id: ids.investigation, embedding_source_id: source, source_type: 'content', evidence_item_id: evidence, chunk_index: index, text,
-  }).returning('id').executeTakeFirstOrThrow()).id;
+  ids.investigation = (
+    await db.insertInto('investigations').values({ organization_id: ids.org, title: 'Invoices' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+  ids.question = (
+    await db
+      .insertInto('questions')
+      .values({ investigation_id: ids.investigation, text: 'Who approved invoice 1042?' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const evidence = (
+    await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: ids.investigation, title: 'Email', content: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const source = (
+    await db
+      .insertInto('embedding_sources')
+      .values({ investigation_id: ids.investigation, source_type: 'content', source_id: evidence })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const chunk = async (index: number, text: string) =>
+    (
+      await db
+        .insertInto('text_chunks')
+        .values({
+          investigation_id: ids.investigation,
+          embedding_source_id: source,
+          source_type: 'content',
+          evidence_item_id: evidence,
+          chunk_index: index,
+          text,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   ids.chunkA = await chunk(0, 'The manager approved invoice 1042 on 3 March.');
   ids.chunkB = await chunk(1, 'The clerk entered invoice 1042 twice.');
   ids.chunkOut = await chunk(2, 'The canteen menu changed in April.');
@@ -56,34 +99,90 @@ beforeAll(async () => {
 
 const RESULT = {
   summary: 'The manager approved invoice 1042.',
-  findings: [{ statement: 'The manager approved invoice 1042 on 3 March.', citations: [] as string[] }, { statement: 'It was entered twice.', citations: [] as string[] }],
+  findings: [
+    { statement: 'The manager approved invoice 1042 on 3 March.', citations: [] as string[] },
+    { statement: 'It was entered twice.', citations: [] as string[] },
+  ],
   confidence: 'possible',
   evidence_gaps: [],
 };
 
 const analysis = async (status: GenerationStatus, extra: { updated_at?: Date; meanIncluded?: number | null } = {}) => {
-  const result = { ...RESULT, findings: [{ ...RESULT.findings[0]!, citations: [ids.chunkA] }, { ...RESULT.findings[1]!, citations: [ids.chunkB] }] };
-  const id = (await db.insertInto('analyses').values({
-    investigation_id: ids.investigation, analysis_type: 'question', question_id: ids.question, generation_status: status,
-    result: JSON.stringify(result),
-    retrieval_quality: extra.meanIncluded === null ? null : JSON.stringify({ mean_included_similarity: extra.meanIncluded ?? 0.8 }),
-    ...(extra.updated_at && { updated_at: extra.updated_at }),
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  await db.insertInto('retrieval_records').values([
-    { analysis_id: id, rank: 1, chunk_id: ids.chunkA, source_type: 'content', similarity: 0.8, included: true, evidence_item_id: null, background_document_id: null, exclusion_reason: null },
-    { analysis_id: id, rank: 2, chunk_id: ids.chunkB, source_type: 'content', similarity: 0.7, included: true, evidence_item_id: null, background_document_id: null, exclusion_reason: null },
-    { analysis_id: id, rank: 3, chunk_id: ids.chunkOut, source_type: 'content', similarity: 0.1, included: false, evidence_item_id: null, background_document_id: null, exclusion_reason: 'below similarity threshold' },
-  ]).execute();
+  const result = {
+    ...RESULT,
+    findings: [
+      { ...RESULT.findings[0]!, citations: [ids.chunkA] },
+      { ...RESULT.findings[1]!, citations: [ids.chunkB] },
+    ],
+  };
+  const id = (
+    await db
+      .insertInto('analyses')
+      .values({
+        investigation_id: ids.investigation,
+        analysis_type: 'question',
+        question_id: ids.question,
+        generation_status: status,
+        result: JSON.stringify(result),
+        retrieval_quality: extra.meanIncluded === null ? null : JSON.stringify({ mean_included_similarity: extra.meanIncluded ?? 0.8 }),
+        ...(extra.updated_at && { updated_at: extra.updated_at }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db
+    .insertInto('retrieval_records')
+    .values([
+      {
+        analysis_id: id,
+        rank: 1,
+        chunk_id: ids.chunkA,
+        source_type: 'content',
+        similarity: 0.8,
+        included: true,
+        evidence_item_id: null,
+        background_document_id: null,
+        exclusion_reason: null,
+      },
+      {
+        analysis_id: id,
+        rank: 2,
+        chunk_id: ids.chunkB,
+        source_type: 'content',
+        similarity: 0.7,
+        included: true,
+        evidence_item_id: null,
+        background_document_id: null,
+        exclusion_reason: null,
+      },
+      {
+        analysis_id: id,
+        rank: 3,
+        chunk_id: ids.chunkOut,
+        source_type: 'content',
+        similarity: 0.1,
+        included: false,
+        evidence_item_id: null,
+        background_document_id: null,
+        exclusion_reason: 'below similarity threshold',
+      },
+    ])
+    .execute();
   return id;
 };
 
 const row = (id: string) => db.selectFrom('analyses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 let errorLog: jest.SpyInstance;
-beforeEach(() => { errorLog = jest.spyOn(logger, 'error'); });
+beforeEach(() => {
+  errorLog = jest.spyOn(logger, 'error');
+});
 afterEach(() => errorLog.mockRestore());
 
-const failureLogged = (id: string) => errorLog.mock.calls.some(([message, extra]) => message === '[QUALITY_CHECK_FAILURE]' && (extra as { analysisId?: string })?.analysisId === id);
+const failureLogged = (id: string) =>
+  errorLog.mock.calls.some(
+    ([message, extra]) => message === '[QUALITY_CHECK_FAILURE]' && (extra as { analysisId?: string })?.analysisId === id,
+  );
 
 describe('runQualityCheck', () => {
   test('complete → verified: both prompts get the analysis and the included evidence only; scores and confidence stored', async () => {
@@ -92,7 +191,13 @@ describe('runQualityCheck', () => {
     const now = new Date('2025-03-01T12:00:00.000Z');
     expect(await runQualityCheck({ db, gateway, now: () => now }, id)).toBe('verified');
     const after = await row(id);
-    expect(after).toMatchObject({ generation_status: 'verified', faithfulness_score: 0.9, coverage_score: 0.75, quality_confidence: 'probable', quality_error: null });
+    expect(after).toMatchObject({
+      generation_status: 'verified',
+      faithfulness_score: 0.9,
+      coverage_score: 0.75,
+      quality_confidence: 'probable',
+      quality_error: null,
+    });
     expect(new Date(after.quality_checked_at!).toISOString()).toBe(now.toISOString());
 
     expect(calls).toHaveLength(2);
@@ -102,7 +207,8 @@ describe('runQualityCheck', () => {
     expect(calls[1]!.prompt).toContain('Who approved invoice 1042?');
     const labels = calls.map((c) => {
       // each call marks the passages with labels of its own, and the analysis cites them by those labels
-      const [, a, b] = /^\[chunk:(\w+)\] The manager approved invoice 1042 on 3 March\.\n\n\[chunk:(\w+)\] The clerk entered/m.exec(c.prompt) ?? [];
+      const [, a, b] =
+        /^\[chunk:(\w+)\] The manager approved invoice 1042 on 3 March\.\n\n\[chunk:(\w+)\] The clerk entered/m.exec(c.prompt) ?? [];
       expect(c.prompt).toContain('Summary: The manager approved invoice 1042.');
       expect(c.prompt).toContain(`on 3 March. (citations: ${a})`);
       expect(c.prompt).toContain(`twice. (citations: ${b})`);
@@ -139,7 +245,17 @@ describe('runQualityCheck', () => {
     expect((await row(outOfRange)).quality_error).toMatch(/score/);
 
     const down = await analysis('checking');
-    expect(await runQualityCheck({ db, gateway: fakeGateway(() => { throw new AiUnavailableError([]); }).gateway }, down)).toBe('failed');
+    expect(
+      await runQualityCheck(
+        {
+          db,
+          gateway: fakeGateway(() => {
+            throw new AiUnavailableError([]);
+          }).gateway,
+        },
+        down,
+      ),
+    ).toBe('failed');
     expect(await row(down)).toMatchObject({ generation_status: 'complete', quality_error: expect.stringMatching(/AiUnavailableError/) });
     expect(failureLogged(down)).toBe(true);
 
@@ -165,7 +281,9 @@ describe('runQualityCheck', () => {
 
   test('shed (QualityShedError): quality_unavailable without scores, no failure marker', async () => {
     const id = await analysis('complete');
-    const { gateway, calls } = fakeGateway(() => { throw new QualityShedError(5); });
+    const { gateway, calls } = fakeGateway(() => {
+      throw new QualityShedError(5);
+    });
     expect(await runQualityCheck({ db, gateway }, id)).toBe('shed');
     const after = await row(id);
     expect(after).toMatchObject({ generation_status: 'quality_unavailable', faithfulness_score: null, coverage_score: null });
@@ -200,19 +318,21 @@ describe('runQualityCheck', () => {
     const id = await analysis('complete');
     // the claim (→ checking) works; every later write fails, as when the database goes away mid-check
     const broken = new Proxy(db, {
-      get: (target, key) => (key === 'updateTable'
-        ? (table: 'analyses') => {
-          const builder = target.updateTable(table);
-          return new Proxy(builder, {
-            get: (b, k) => (k === 'set'
-              ? (values: { generation_status?: string }) => {
-                if (values.generation_status !== 'checking') throw new Error('database is gone');
-                return b.set(values as never);
-              }
-              : Reflect.get(b, k, b)),
-          });
-        }
-        : Reflect.get(target, key)),
+      get: (target, key) =>
+        key === 'updateTable'
+          ? (table: 'analyses') => {
+              const builder = target.updateTable(table);
+              return new Proxy(builder, {
+                get: (b, k) =>
+                  k === 'set'
+                    ? (values: { generation_status?: string }) => {
+                        if (values.generation_status !== 'checking') throw new Error('database is gone');
+                        return b.set(values as never);
+                      }
+                    : Reflect.get(b, k, b),
+              });
+            }
+          : Reflect.get(target, key),
     });
     await expect(runQualityCheck({ db: broken, gateway: fakeGateway(() => 'not json').gateway }, id)).rejects.toThrow('database is gone');
   });
@@ -221,7 +341,17 @@ describe('runQualityCheck', () => {
     const id = await analysis('complete');
     // node-postgres's error for a connection the database ended (a hung database released, the AI ledger's write)
     const lost = new Error('Connection terminated unexpectedly');
-    await expect(runQualityCheck({ db, gateway: fakeGateway(() => { throw lost; }).gateway }, id)).rejects.toBe(lost);
+    await expect(
+      runQualityCheck(
+        {
+          db,
+          gateway: fakeGateway(() => {
+            throw lost;
+          }).gateway,
+        },
+        id,
+      ),
+    ).rejects.toBe(lost);
     expect(await row(id)).toMatchObject({ generation_status: 'checking', quality_error: null, claimed_until: null });
     expect(failureLogged(id)).toBe(false);
   });
@@ -251,27 +381,56 @@ describe('startQualityCheck and the polling view', () => {
   test('requestQualityCheck queues the check; a queue that refuses puts the status back and answers 503', async () => {
     const sent: string[] = [];
     const queued = await analysis('verified');
-    await requestQualityCheck({ db, send: async (m) => { sent.push(m.analysis_id); } }, queued, ids.org);
+    await requestQualityCheck(
+      {
+        db,
+        send: async (m) => {
+          sent.push(m.analysis_id);
+        },
+      },
+      queued,
+      ids.org,
+    );
     expect(sent).toEqual([queued]);
     expect((await row(queued)).generation_status).toBe('checking');
 
     const refused = await analysis('verified');
-    const error = await requestQualityCheck({ db, send: async () => { throw new Error('SQS unavailable'); } }, refused, ids.org).catch((e: unknown) => e);
+    const error = await requestQualityCheck(
+      {
+        db,
+        send: async () => {
+          throw new Error('SQS unavailable');
+        },
+      },
+      refused,
+      ids.org,
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503 });
     expect((await row(refused)).generation_status).toBe('verified');
   });
 
   test('qualityStatus: state, scores, checking_since; undefined for another organization', async () => {
     const id = await analysis('complete');
-    expect(await qualityStatus(db, ids.org, id)).toMatchObject({ analysis_id: id, generation_status: 'complete', quality_state: 'not_started', checking_since: null });
+    expect(await qualityStatus(db, ids.org, id)).toMatchObject({
+      analysis_id: id,
+      generation_status: 'complete',
+      quality_state: 'not_started',
+      checking_since: null,
+    });
     await startQualityCheck(db, id, ids.org);
     const checking = await qualityStatus(db, ids.org, id);
     expect(checking).toMatchObject({ quality_state: 'checking' });
     expect(Date.parse(checking!.checking_since!)).not.toBeNaN();
     await runQualityCheck({ db, gateway: fakeGateway(() => verdict(0.8)).gateway }, id);
     expect(await qualityStatus(db, ids.org, id)).toMatchObject({
-      generation_status: 'verified', quality_state: 'verified', faithfulness_score: 0.8, coverage_score: 0.8, quality_confidence: 'probable',
-      quality_error: null, checking_since: null, quality_checked_at: expect.any(String),
+      generation_status: 'verified',
+      quality_state: 'verified',
+      faithfulness_score: 0.8,
+      coverage_score: 0.8,
+      quality_confidence: 'probable',
+      quality_error: null,
+      checking_since: null,
+      quality_checked_at: expect.any(String),
     });
     expect(await qualityStatus(db, ids.otherOrg, id)).toBeUndefined();
   });
@@ -296,9 +455,16 @@ describe('pure helpers', () => {
   test('renderAnalysis cites by the labels issued for the call, plain, and never writes a marker', () => {
     const issued = ['k7q2f9xm', 'p3b5zz2a'];
     const markers = issueMarkers(['c1', 'c2'], () => issued.shift()!);
-    const text = renderAnalysis({
-      summary: 'S [chunk:c1].', findings: [{ statement: 'A [chunk:c2].', citations: ['c1', 'c2'] }, { statement: 'B.', citations: [] }],
-    }, markers);
+    const text = renderAnalysis(
+      {
+        summary: 'S [chunk:c1].',
+        findings: [
+          { statement: 'A [chunk:c2].', citations: ['c1', 'c2'] },
+          { statement: 'B.', citations: [] },
+        ],
+      },
+      markers,
+    );
     expect(text).toBe('Summary: S (chunk:c1).\n\nFindings:\n1. A (chunk:c2). (citations: k7q2f9xm, p3b5zz2a)\n2. B. (no citations)');
     expect(renderAnalysis(null, markers)).toBe('');
   });

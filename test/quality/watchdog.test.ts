@@ -18,7 +18,11 @@ describe('limits and staleAction (pure)', () => {
   test('limits follow the retry schedule and the manifest: after the last sign of life, checking 4 min 10 s, generating 7 min 10 s; queued 2 h', () => {
     expect(retryScheduleMs(3)).toBe(70_000); // 10 + 20 + 40 s
     // retry schedule + the worker's timeout (a busy queue frees a worker within it) + a minute of latency
-    expect(WATCHDOG_LIMITS).toEqual({ checkingMs: 70_000 + 120_000 + MINUTE, generatingMs: 70_000 + 300_000 + MINUTE, queuedMs: 120 * MINUTE });
+    expect(WATCHDOG_LIMITS).toEqual({
+      checkingMs: 70_000 + 120_000 + MINUTE,
+      generatingMs: 70_000 + 300_000 + MINUTE,
+      queuedMs: 120 * MINUTE,
+    });
   });
 
   test('the last sign of life is the latest of entry, lease and wait for AI capacity', () => {
@@ -30,7 +34,9 @@ describe('limits and staleAction (pure)', () => {
     expect(staleAction({ ...row, claimed_until: ago(5 * MINUTE) }, NOW)).toBeUndefined();
     expect(staleAction({ ...row, claimed_until: ago(8 * MINUTE) }, NOW)).toBe('fail_generating');
     // a check waiting for its organization's AI share until a minute from now
-    expect(staleAction({ generation_status: 'checking', updated_at: ago(30 * MINUTE), ai_wait_until: new Date(NOW.getTime() + MINUTE) }, NOW)).toBeUndefined();
+    expect(
+      staleAction({ generation_status: 'checking', updated_at: ago(30 * MINUTE), ai_wait_until: new Date(NOW.getTime() + MINUTE) }, NOW),
+    ).toBeUndefined();
   });
 
   test.each<[GenerationStatus, number, string | undefined]>([
@@ -55,13 +61,31 @@ describe('runWatchdog on the database', () => {
 
   beforeAll(async () => {
     const org = (await db.insertInto('organizations').values({ name: 'Watchdog Org' }).returning('id').executeTakeFirstOrThrow()).id;
-    investigation = (await db.insertInto('investigations').values({ organization_id: org, title: 'Stuck' }).returning('id').executeTakeFirstOrThrow()).id;
+    investigation = (
+      await db.insertInto('investigations').values({ organization_id: org, title: 'Stuck' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
   });
 
-  const analysis = async (status: GenerationStatus, updatedAt: Date, more: { claimed_until?: Date; ai_wait_until?: Date } = {}) => (await db.insertInto('analyses').values({
-    investigation_id: investigation, analysis_type: 'summary', generation_status: status, updated_at: updatedAt, ...more,
-  }).returning('id').executeTakeFirstOrThrow()).id;
-  const status = (id: string) => db.selectFrom('analyses').select(['generation_status', 'quality_error', 'error_message']).where('id', '=', id).executeTakeFirstOrThrow();
+  const analysis = async (status: GenerationStatus, updatedAt: Date, more: { claimed_until?: Date; ai_wait_until?: Date } = {}) =>
+    (
+      await db
+        .insertInto('analyses')
+        .values({
+          investigation_id: investigation,
+          analysis_type: 'summary',
+          generation_status: status,
+          updated_at: updatedAt,
+          ...more,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const status = (id: string) =>
+    db
+      .selectFrom('analyses')
+      .select(['generation_status', 'quality_error', 'error_message'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   test('releases stale checking, fails stale generating and queued; fresh and resting rows untouched', async () => {
     const error = jest.spyOn(logger, 'error');
@@ -80,10 +104,19 @@ describe('runWatchdog on the database', () => {
 
       expect(await status(stuckChecking)).toMatchObject({ generation_status: 'complete', quality_error: WATCHDOG_MESSAGES.checking });
       expect(error).toHaveBeenCalledWith('[QUALITY_CHECK_FAILURE]', expect.objectContaining({ analysisId: stuckChecking }));
-      expect(await status(stuckGenerating)).toMatchObject({ generation_status: 'failed', error_message: expect.stringMatching(/try again/i) });
+      expect(await status(stuckGenerating)).toMatchObject({
+        generation_status: 'failed',
+        error_message: expect.stringMatching(/try again/i),
+      });
       expect(await status(stuckQueued)).toMatchObject({ generation_status: 'failed', error_message: expect.stringMatching(/try again/i) });
-      for (const [id, s] of [[freshChecking, 'checking'], [waitingChecking, 'checking'], [freshGenerating, 'generating'], [leasedGenerating, 'generating'],
-        [freshQueued, 'queued'], [old, 'complete']] as const) {
+      for (const [id, s] of [
+        [freshChecking, 'checking'],
+        [waitingChecking, 'checking'],
+        [freshGenerating, 'generating'],
+        [leasedGenerating, 'generating'],
+        [freshQueued, 'queued'],
+        [old, 'complete'],
+      ] as const) {
         expect((await status(id)).generation_status).toBe(s);
       }
 

@@ -15,7 +15,8 @@ test('rateLimits goes to HTTP functions, generationCap to the routes that queue 
     expect(vars.RATE_LIMITS).toBe(fn.triggers.some((t) => t.kind === 'http') ? rateLimits : undefined);
     expect(vars.GENERATION_CAP).toBe(queuesAiWork(fn) ? generationCap : undefined);
   }
-  for (const id of ['analysis-create', 'analysis-feedback-create', 'analysis-quality-check']) expect(env.get(id)!.GENERATION_CAP).toBe(generationCap);
+  for (const id of ['analysis-create', 'analysis-feedback-create', 'analysis-quality-check'])
+    expect(env.get(id)!.GENERATION_CAP).toBe(generationCap);
   expect(env.get('generation-worker')!.GENERATION_CAP).toBeUndefined();
 });
 

@@ -6,7 +6,11 @@
 import type { Kysely } from 'kysely';
 import type { Database, GenerationStatus } from '#core/db/schema';
 import {
-  assertGenerationCapacity, DEFAULT_GENERATION_CAP, GENERATION_CAP_RETRY_AFTER_SECONDS, generationCap, generationsInFlight,
+  assertGenerationCapacity,
+  DEFAULT_GENERATION_CAP,
+  GENERATION_CAP_RETRY_AFTER_SECONDS,
+  generationCap,
+  generationsInFlight,
 } from '#core/ratelimit/generation-cap';
 import { ENV } from '../../lib/runtime-names';
 import { useTestDatabase } from '../support/db';
@@ -20,15 +24,42 @@ let investigationB = '';
 
 beforeAll(async () => {
   const ids = async (rows: Promise<{ id: string }[]>) => (await rows).map((r) => r.id) as [string, string];
-  [orgA, orgB] = await ids(db.insertInto('organizations').values([{ name: 'A' }, { name: 'B' }]).returning('id').execute());
-  [investigationA, investigationB] = await ids(db.insertInto('investigations')
-    .values([{ organization_id: orgA, title: 'a' }, { organization_id: orgB, title: 'b' }]).returning('id').execute());
+  [orgA, orgB] = await ids(
+    db
+      .insertInto('organizations')
+      .values([{ name: 'A' }, { name: 'B' }])
+      .returning('id')
+      .execute(),
+  );
+  [investigationA, investigationB] = await ids(
+    db
+      .insertInto('investigations')
+      .values([
+        { organization_id: orgA, title: 'a' },
+        { organization_id: orgB, title: 'b' },
+      ])
+      .returning('id')
+      .execute(),
+  );
 });
 
 const addAnalyses = (investigationId: string, status: GenerationStatus, n: number, into: Kysely<Database> = db) =>
-  into.insertInto('analyses').values(Array.from({ length: n }, () => ({ investigation_id: investigationId, analysis_type: 'summary' as const, generation_status: status }))).execute();
+  into
+    .insertInto('analyses')
+    .values(
+      Array.from({ length: n }, () => ({
+        investigation_id: investigationId,
+        analysis_type: 'summary' as const,
+        generation_status: status,
+      })),
+    )
+    .execute();
 
-const refusal = (promise: Promise<void>) => promise.then(() => undefined, (e: unknown) => e as { status: number; headers: Record<string, string>; message: string });
+const refusal = (promise: Promise<void>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as { status: number; headers: Record<string, string>; message: string },
+  );
 
 test('GENERATION_CAP: default 10, an integer of at least 1', () => {
   const saved = process.env[ENV.generationCap];
@@ -52,32 +83,54 @@ test('only queued, generating and checking analyses of the organization count; a
   await addAnalyses(investigationA, 'checking', 1);
   for (const done of ['complete', 'failed', 'verified', 'quality_unavailable'] as const) await addAnalyses(investigationA, done, 1);
   // a check whose worker's lease ran out (it crashed) no longer counts
-  await db.insertInto('analyses').values({ investigation_id: investigationA, analysis_type: 'summary', generation_status: 'checking', claimed_until: new Date(Date.now() - 1000) }).execute();
+  await db
+    .insertInto('analyses')
+    .values({
+      investigation_id: investigationA,
+      analysis_type: 'summary',
+      generation_status: 'checking',
+      claimed_until: new Date(Date.now() - 1000),
+    })
+    .execute();
   await addAnalyses(investigationB, 'queued', 4);
   expect(await generationsInFlight(db, orgA)).toBe(3);
   expect(await generationsInFlight(db, orgB)).toBe(4);
 
   await expect(assertGenerationCapacity(db, orgA, 4)).resolves.toBeUndefined();
   const refused = await refusal(assertGenerationCapacity(db, orgB, 4));
-  expect(refused).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'retry-after': String(GENERATION_CAP_RETRY_AFTER_SECONDS) } });
+  expect(refused).toMatchObject({
+    status: 429,
+    code: 'rate_limited',
+    headers: { 'retry-after': String(GENERATION_CAP_RETRY_AFTER_SECONDS) },
+  });
   expect(refused?.message).toMatch(/4 analyses being generated or checked \(the limit is 4\)/);
 
   await addAnalyses(investigationA, 'queued', 1);
   expect(await refusal(assertGenerationCapacity(db, orgA, 4))).toMatchObject({ status: 429 });
   // a generation finishing frees a slot
-  await db.updateTable('analyses').set({ generation_status: 'complete' })
-    .where('id', '=', (eb) => eb.selectFrom('analyses').select('id').where('investigation_id', '=', investigationA).where('generation_status', '=', 'generating').limit(1))
+  await db
+    .updateTable('analyses')
+    .set({ generation_status: 'complete' })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('analyses')
+        .select('id')
+        .where('investigation_id', '=', investigationA)
+        .where('generation_status', '=', 'generating')
+        .limit(1),
+    )
     .execute();
   await expect(assertGenerationCapacity(db, orgA, 4)).resolves.toBeUndefined();
 });
 
 test('inside the inserting transaction the cap is exact: of two concurrent creates at cap − 1, one passes', async () => {
   const cap = (await generationsInFlight(db, orgB)) + 1;
-  const create = () => db.transaction().execute(async (trx) => {
-    await assertGenerationCapacity(trx, orgB, cap);
-    await new Promise((r) => setTimeout(r, 150)); // both requests are between check and insert at once
-    await addAnalyses(investigationB, 'queued', 1, trx);
-  });
+  const create = () =>
+    db.transaction().execute(async (trx) => {
+      await assertGenerationCapacity(trx, orgB, cap);
+      await new Promise((r) => setTimeout(r, 150)); // both requests are between check and insert at once
+      await addAnalyses(investigationB, 'queued', 1, trx);
+    });
   const outcomes = await Promise.allSettled([create(), create()]);
   expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
   expect(await generationsInFlight(db, orgB)).toBe(cap);

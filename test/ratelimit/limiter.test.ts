@@ -27,13 +27,19 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-const event = (routeKey: string, { sub, ip = '203.0.113.7' }: { sub?: string; ip?: string } = {}): HttpEvent => ({
-  version: '2.0', routeKey, rawPath: '/', rawQueryString: '', headers: {}, isBase64Encoded: false,
-  requestContext: {
-    http: { method: routeKey.split(' ')[0], sourceIp: ip },
-    ...(sub && { authorizer: { jwt: { claims: { sub, organization_id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' }, scopes: [] } } }),
-  },
-} as unknown as HttpEvent);
+const event = (routeKey: string, { sub, ip = '203.0.113.7' }: { sub?: string; ip?: string } = {}): HttpEvent =>
+  ({
+    version: '2.0',
+    routeKey,
+    rawPath: '/',
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: {
+      http: { method: routeKey.split(' ')[0], sourceIp: ip },
+      ...(sub && { authorizer: { jwt: { claims: { sub, organization_id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' }, scopes: [] } } }),
+    },
+  }) as unknown as HttpEvent;
 
 const route = (id: string) => {
   const fn = functionById(id);
@@ -54,10 +60,13 @@ test('one counter row per key and window; concurrent hits are each counted once'
 });
 
 test("a new window starts at 1 and drops the key's earlier windows", async () => {
-  await db.insertInto('rate_limit_counters').values([
-    { key: 'test:old', window_start: new Date(Date.now() - 7200_000), count: 99 },
-    { key: 'test:other', window_start: new Date(Date.now() - 7200_000), count: 5 },
-  ]).execute();
+  await db
+    .insertInto('rate_limit_counters')
+    .values([
+      { key: 'test:old', window_start: new Date(Date.now() - 7200_000), count: 99 },
+      { key: 'test:other', window_start: new Date(Date.now() - 7200_000), count: 5 },
+    ])
+    .execute();
   expect((await countHit(db, 'test:old', 60)).count).toBe(1);
   const stored = await rows('test:old');
   expect(stored.map((r) => r.count)).toEqual([1]);
@@ -78,9 +87,16 @@ test('over the limit: 429 with Retry-After and a [RATE_LIMIT] line; per user, pe
   expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
   const retryAfter = Number((refused as { headers: Record<string, string> }).headers['retry-after']);
   expect(Math.abs(retryAfter - (3600 - (Math.floor(Date.now() / 1000) % 3600)))).toBeLessThanOrEqual(2);
-  expect(warn).toHaveBeenCalledWith('[RATE_LIMIT] request refused', expect.objectContaining({
-    key: 'investigator:user:alice', route: 'GET /api/investigations', limit: 3, windowSeconds: 3600, count: 4,
-  }));
+  expect(warn).toHaveBeenCalledWith(
+    '[RATE_LIMIT] request refused',
+    expect.objectContaining({
+      key: 'investigator:user:alice',
+      route: 'GET /api/investigations',
+      limit: 3,
+      windowSeconds: 3600,
+      count: 4,
+    }),
+  );
   // another user, and the same user on an admin-class route, have their own counters
   await expect(enforceRateLimit(event('GET /api/investigations', { sub: 'bob' }), list)).resolves.toBeUndefined();
   await expect(enforceRateLimit(event('GET /api/admin/users', { sub: 'alice' }), route('admin-users'))).resolves.toBeUndefined();
@@ -90,14 +106,18 @@ test('exempt routes and classes switched off are never counted', async () => {
   setEnv({ [ENV.rateLimits]: 'public=1/3600,cron=off' });
   const health = event('GET /api/health', { ip: '192.0.2.50' });
   for (let i = 0; i < 3; i++) await enforceRateLimit(health, route('health'));
-  for (let i = 0; i < 3; i++) await enforceRateLimit(event('POST /api/admin/cron/retention', { ip: '192.0.2.50' }), route('retention-sweep'));
+  for (let i = 0; i < 3; i++)
+    await enforceRateLimit(event('POST /api/admin/cron/retention', { ip: '192.0.2.50' }), route('retention-sweep'));
   expect(await db.selectFrom('rate_limit_counters').selectAll().where('key', 'like', '%192.0.2.50').execute()).toEqual([]);
 });
 
 test('through the route wrapper: the limiter runs before the access check, and a refused request never reaches the handler', async () => {
   setEnv({ [ENV.rateLimits]: 'auth=2/3600' });
   let ran = 0;
-  const handler = routeOf(defineRoute({ route: 'POST /api/auth/login', response: z.unknown() }), async () => { ran += 1; return { body: { ok: true } }; });
+  const handler = routeOf(defineRoute({ route: 'POST /api/auth/login', response: z.unknown() }), async () => {
+    ran += 1;
+    return { body: { ok: true } };
+  });
   const login = event('POST /api/auth/login', { ip: '192.0.2.77' });
   const statuses = [];
   for (let i = 0; i < 3; i++) statuses.push((await handler(login, {} as Context)).statusCode);
@@ -115,8 +135,12 @@ test('a failing counter store lets the request through and says so', async () =>
   const error = jest.spyOn(logger, 'error');
   try {
     const list = route('investigations-list');
-    for (let i = 0; i < 3; i++) await expect(enforceRateLimit(event('GET /api/investigations', { sub: 'carol' }), list)).resolves.toBeUndefined();
-    expect(error).toHaveBeenCalledWith('[RATE_LIMIT] counter store unavailable; request allowed', expect.objectContaining({ key: 'investigator:user:carol' }));
+    for (let i = 0; i < 3; i++)
+      await expect(enforceRateLimit(event('GET /api/investigations', { sub: 'carol' }), list)).resolves.toBeUndefined();
+    expect(error).toHaveBeenCalledWith(
+      '[RATE_LIMIT] counter store unavailable; request allowed',
+      expect.objectContaining({ key: 'investigator:user:carol' }),
+    );
   } finally {
     useDatabase({ db, engine: 'pglite', close: async () => undefined });
   }
@@ -126,6 +150,9 @@ test('an invalid RATE_LIMITS is logged and the defaults apply', async () => {
   setEnv({ [ENV.rateLimits]: 'investigator=lots' });
   const error = jest.spyOn(logger, 'error');
   await enforceRateLimit(event('GET /api/investigations', { sub: 'dave' }), route('investigations-list'));
-  expect(error).toHaveBeenCalledWith('[RATE_LIMIT] invalid configuration; using the defaults', expect.objectContaining({ error: expect.stringContaining('investigator=lots') }));
+  expect(error).toHaveBeenCalledWith(
+    '[RATE_LIMIT] invalid configuration; using the defaults',
+    expect.objectContaining({ error: expect.stringContaining('investigator=lots') }),
+  );
   expect((await rows('investigator:user:dave'))[0]!.count).toBe(1);
 });

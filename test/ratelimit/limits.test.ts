@@ -2,9 +2,7 @@
 import fc from 'fast-check';
 import { httpRoutes } from '../../lib/manifest';
 import { errorBody } from '#core/errors';
-import {
-  DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests,
-} from '#core/ratelimit/limits';
+import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests } from '#core/ratelimit/limits';
 
 test('no RATE_LIMITS keeps the documented defaults; anonymous sign-in is the strictest class', () => {
   expect(parseRateLimits(undefined)).toEqual(DEFAULT_RATE_LIMITS);
@@ -29,10 +27,16 @@ test('malformed entries are refused, naming the entry', () => {
 });
 
 test('any valid entry round-trips', () => {
-  fc.assert(fc.property(fc.constantFrom(...RATE_CLASSES), fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 86_400 }),
-    (c, count, windowSeconds) => {
-      expect(parseRateLimits(`${c}=${count}/${windowSeconds}`)[c]).toEqual({ count, windowSeconds });
-    }));
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...RATE_CLASSES),
+      fc.integer({ min: 1, max: 1e6 }),
+      fc.integer({ min: 1, max: 86_400 }),
+      (c, count, windowSeconds) => {
+        expect(parseRateLimits(`${c}=${count}/${windowSeconds}`)[c]).toEqual({ count, windowSeconds });
+      },
+    ),
+  );
 });
 
 test('route classes: /api/auth/* is auth, everything else its access level; health and openapi are exempt', () => {
@@ -41,7 +45,12 @@ test('route classes: /api/auth/* is auth, everything else its access level; heal
     expect(rateClassOf(route)).toBe(route.path.startsWith('/api/auth/') ? 'auth' : route.access);
   }
   expect(routes.filter((r) => r.path.startsWith('/api/auth/')).length).toBeGreaterThanOrEqual(4);
-  expect(routes.filter((r) => isExempt(r.fn)).map((r) => r.fn.id).sort()).toEqual(['health', 'openapi']);
+  expect(
+    routes
+      .filter((r) => isExempt(r.fn))
+      .map((r) => r.fn.id)
+      .sort(),
+  ).toEqual(['health', 'openapi']);
 });
 
 test('the 429 carries Retry-After in whole seconds, at least 1', () => {

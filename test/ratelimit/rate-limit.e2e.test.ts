@@ -27,9 +27,16 @@ test('the 6th request of the hour is a 429 with the time left in the window, and
   const retryAfter = Number(refused.headers.get('retry-after'));
   expect(Math.abs(retryAfter - secondsToNextHour())).toBeLessThanOrEqual(2);
   expect(refused.body.error.details.retry_after_seconds).toBe(retryAfter);
-  expect(refusals()).toEqual([expect.objectContaining({
-    level: 'WARN', key: `investigator:user:${demoUser('investigator').idp_subject}`, route: 'GET /api/investigations', limit: 5, windowSeconds: 3600, count: 6,
-  })]);
+  expect(refusals()).toEqual([
+    expect.objectContaining({
+      level: 'WARN',
+      key: `investigator:user:${demoUser('investigator').idp_subject}`,
+      route: 'GET /api/investigations',
+      limit: 5,
+      windowSeconds: 3600,
+      count: 6,
+    }),
+  ]);
 
   // the count is per user: another investigator and an administrator (other subjects) are still let in (counted in the database too)
   expect((await call('GET', '/api/investigations', await e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor))).status).toBe(200);

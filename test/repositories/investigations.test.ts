@@ -17,9 +17,11 @@ beforeAll(async () => {
   await db.insertInto('investigations').values({ organization_id: other, title: 'Not theirs' }).execute();
   // two share their creation instant: the id orders them
   const instants = ['2026-01-01T10:00:00Z', '2026-01-02T10:00:00Z', '2026-01-02T10:00:00Z', '2026-01-03T10:00:00Z', '2026-01-04T10:00:00Z'];
-  const rows = await db.insertInto('investigations')
+  const rows = await db
+    .insertInto('investigations')
     .values(instants.map((at, i) => ({ organization_id: org, title: `Case ${i}`, created_at: new Date(at) })))
-    .returning(['id', 'created_at']).execute();
+    .returning(['id', 'created_at'])
+    .execute();
   newestFirst.push(...rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1)).map((r) => r.id));
 });
 
@@ -35,7 +37,7 @@ const allPages = async (limit: number) => {
   return pages;
 };
 
-test('newest first, the organization\'s only, one page when it fits', async () => {
+test("newest first, the organization's only, one page when it fits", async () => {
   expect(await allPages(INVESTIGATION_LIST.defaultLimit)).toEqual([newestFirst]);
 });
 

@@ -11,17 +11,27 @@ const db = useTestDatabase();
 let organizationId = '';
 
 beforeAll(async () => {
-  ({ id: organizationId } = await db.insertInto('organizations').values({ name: 'First Use Org' }).returning('id').executeTakeFirstOrThrow());
+  ({ id: organizationId } = await db
+    .insertInto('organizations')
+    .values({ name: 'First Use Org' })
+    .returning('id')
+    .executeTakeFirstOrThrow());
 });
 
-const rowOf = (id: string) => db.selectFrom('users').select(['email', 'role', 'organization_id', 'idp_subject']).where('id', '=', id).executeTakeFirstOrThrow();
+const rowOf = (id: string) =>
+  db.selectFrom('users').select(['email', 'role', 'organization_id', 'idp_subject']).where('id', '=', id).executeTakeFirstOrThrow();
 
 test('created once on first use, also when two first requests race', async () => {
   const caller = { subject: 'first-use-1', email: 'first.use@example.test', organizationId };
   const [a, b] = await Promise.all([ensureUser(db, caller), ensureUser(db, caller)]);
   expect(a).toBe(b);
   expect(await ensureUser(db, caller)).toBe(a);
-  expect(await rowOf(a)).toEqual({ email: 'first.use@example.test', role: 'investigator', organization_id: organizationId, idp_subject: 'first-use-1' });
+  expect(await rowOf(a)).toEqual({
+    email: 'first.use@example.test',
+    role: 'investigator',
+    organization_id: organizationId,
+    idp_subject: 'first-use-1',
+  });
 });
 
 test('a token without an email gets a placeholder that never delivers', async () => {
@@ -34,7 +44,9 @@ test('an admin-group token that carries an organization is recorded as a member 
   expect(await rowOf(id)).toMatchObject({ role: 'investigator', organization_id: organizationId });
 });
 
-test('an email that is another user\'s is a 403, and nothing is written', async () => {
-  await expect(ensureUser(db, { subject: 'first-use-4', email: 'first.use@example.test', organizationId })).rejects.toMatchObject({ status: 403 });
+test("an email that is another user's is a 403, and nothing is written", async () => {
+  await expect(ensureUser(db, { subject: 'first-use-4', email: 'first.use@example.test', organizationId })).rejects.toMatchObject({
+    status: 403,
+  });
   expect(await userIdBySubject(db, 'first-use-4')).toBeUndefined();
 });

@@ -26,7 +26,13 @@ const API_ROUTES = ['analysis-get', 'investigations-list', 'analysis-feedback-cr
 
 const db = () => e2e.twin.database.db;
 
-interface Sent extends Reply { route: string; startedAt: number; ms: number; request: () => Promise<Reply>; requestId?: string }
+interface Sent extends Reply {
+  route: string;
+  startedAt: number;
+  ms: number;
+  request: () => Promise<Reply>;
+  requestId?: string;
+}
 
 const CLIENTS = 3;
 const ROUTES = 3;
@@ -41,14 +47,24 @@ const investigatorsAtWork = (token: string, generating: string[], judged: string
   const client = async (n: number) => {
     for (let i = 0; working; i++) {
       const requestId = `${label}-${n}-${i}`;
-      const [route, request] = ([
-        ['analysis-get', () => e2e.call('GET', `/api/analysis/${generating[i % generating.length]}`, token)],
-        ['investigations-list', () => e2e.call('GET', '/api/investigations', token)],
-        ['analysis-feedback-create', () => e2e.call('POST', `/api/analysis/${judged}/feedback`, token,
-          i % 2 ? { action: 'view', request_id: requestId } : { action: 'edit', content: `Edit ${requestId}`, request_id: requestId })],
-      ] as const)[(n + i) % ROUTES]!;
+      const [route, request] = (
+        [
+          ['analysis-get', () => e2e.call('GET', `/api/analysis/${generating[i % generating.length]}`, token)],
+          ['investigations-list', () => e2e.call('GET', '/api/investigations', token)],
+          [
+            'analysis-feedback-create',
+            () =>
+              e2e.call(
+                'POST',
+                `/api/analysis/${judged}/feedback`,
+                token,
+                i % 2 ? { action: 'view', request_id: requestId } : { action: 'edit', content: `Edit ${requestId}`, request_id: requestId },
+              ),
+          ],
+        ] as const
+      )[(n + i) % ROUTES]!;
       const startedAt = Date.now();
-      sent.push({ route, request, startedAt, ...(route === 'analysis-feedback-create' && { requestId }), ...await timed(request) });
+      sent.push({ route, request, startedAt, ...(route === 'analysis-feedback-create' && { requestId }), ...(await timed(request)) });
       await sleep(100);
     }
   };
@@ -68,25 +84,51 @@ const investigatorsAtWork = (token: string, generating: string[], judged: string
 };
 
 /** A generated analysis written straight to the database, to record feedback on (no model call needed). */
-const storedAnalysis = async () => (await db().insertInto('analyses').values({
-  investigation_id: INVESTIGATION, analysis_type: 'summary', generation_status: 'complete', generated_at: new Date(), validation_status: 'valid',
-  result: JSON.stringify({ summary: 'Two payments to one supplier.', findings: [{ statement: 'Paid twice.', citations: [] }], evidence_gaps: [] }),
-}).returning('id').executeTakeFirstOrThrow()).id;
+const storedAnalysis = async () =>
+  (
+    await db()
+      .insertInto('analyses')
+      .values({
+        investigation_id: INVESTIGATION,
+        analysis_type: 'summary',
+        generation_status: 'complete',
+        generated_at: new Date(),
+        validation_status: 'valid',
+        result: JSON.stringify({
+          summary: 'Two payments to one supplier.',
+          findings: [{ statement: 'Paid twice.', citations: [] }],
+          evidence_gaps: [],
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 
 /** In flight: being generated or checked, or complete with its checks still to come (no outcome recorded yet). */
 const inFlight = (row: { generation_status: string; quality_error: string | null }) =>
-  ['queued', 'generating', 'checking'].includes(row.generation_status) || (row.generation_status === 'complete' && row.quality_error === null);
+  ['queued', 'generating', 'checking'].includes(row.generation_status) ||
+  (row.generation_status === 'complete' && row.quality_error === null);
 
 /** Polls the analyses until none is in flight; how long each took to rest, from `since`. */
 const untilResting = async (ids: string[], since: number) => {
   const rested = new Map<string, { status: string; ms: number; error: string | null }>();
   const deadline = Date.now() + 150_000; // a lease (60 s) left by a worker whose put-back failed, then the work again
   while (rested.size < ids.length) {
-    const rows = await db().selectFrom('analyses').select(['id', 'generation_status', 'quality_error', 'error_message']).where('id', 'in', ids).execute();
+    const rows = await db()
+      .selectFrom('analyses')
+      .select(['id', 'generation_status', 'quality_error', 'error_message'])
+      .where('id', 'in', ids)
+      .execute();
     for (const row of rows.filter((r) => !rested.has(r.id) && !inFlight(r))) {
       rested.set(row.id, { status: row.generation_status, ms: Date.now() - since, error: row.error_message ?? row.quality_error });
     }
-    if (Date.now() > deadline) throw new Error(`analyses still in flight: ${rows.filter(inFlight).map((r) => `${r.id} ${r.generation_status}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `analyses still in flight: ${rows
+          .filter(inFlight)
+          .map((r) => `${r.id} ${r.generation_status}`)
+          .join(', ')}`,
+      );
     await sleep(250);
   }
   return ids.map((id) => rested.get(id)!);
@@ -109,7 +151,9 @@ const runFault = async (fault: 'down' | 'hung', faultMs: number) => {
   await db().deleteFrom('ai_quota_reservations').execute();
   for (const region of Object.values(AI_REGIONS)) twin.bedrock.setFaults(region, { latencyMs: AI_LATENCY_MS });
   const judged = await storedAnalysis();
-  const failOpen = () => API_ROUTES.flatMap((fn) => e2e.logged(fn)).filter((r) => r.message === '[RATE_LIMIT] counter store unavailable; request allowed').length;
+  const failOpen = () =>
+    API_ROUTES.flatMap((fn) => e2e.logged(fn)).filter((r) => r.message === '[RATE_LIMIT] counter store unavailable; request allowed')
+      .length;
   const failOpenBefore = failOpen();
   try {
     const analyses: string[] = [];
@@ -134,7 +178,12 @@ const runFault = async (fault: 'down' | 'hung', faultMs: number) => {
     const other5xx = sent.filter((s) => s.status >= 500 && s.status !== 503);
     for (const reply of unavailable) expectDatabaseUnavailable(reply);
     expect(other5xx.map((s) => `${s.route} ${s.status} ${JSON.stringify(s.body)}`)).toEqual([]);
-    expect(sent.filter((s) => s.status !== 503).map((s) => s.status).every((status) => [200, 201].includes(status))).toBe(true);
+    expect(
+      sent
+        .filter((s) => s.status !== 503)
+        .map((s) => s.status)
+        .every((status) => [200, 201].includes(status)),
+    ).toBe(true);
     expect(unavailable.length).toBeGreaterThan(0); // the fault was met
     const slowestMs = Math.max(...sent.filter((s) => s.startedAt >= faultAt).map((s) => s.ms));
     expect(slowestMs).toBeLessThan(API_FUNCTION_TIMEOUT_MS);
@@ -142,17 +191,25 @@ const runFault = async (fault: 'down' | 'hung', faultMs: number) => {
 
     // no lost feedback: every write answered 2xx is stored; a 503'd one, sent again, lands exactly once
     const writes = sent.filter((s) => s.route === 'analysis-feedback-create');
-    const again = await Promise.all(writes.filter((w) => w.status === 503).map(async (w) => ({ requestId: w.requestId, reply: await retried(w) })));
+    const again = await Promise.all(
+      writes.filter((w) => w.status === 503).map(async (w) => ({ requestId: w.requestId, reply: await retried(w) })),
+    );
     expect(again.filter((a) => ![200, 201].includes(a.reply.status))).toEqual([]);
     const stored = await db().selectFrom('feedback').select(['id', 'request_id']).where('analysis_id', '=', judged).execute();
     expect(stored.map((f) => f.request_id).sort()).toEqual(writes.map((w) => w.requestId).sort());
-    for (const w of writes.filter((x) => x.status < 300)) expect(stored).toContainEqual({ id: w.body.feedback.feedback_id, request_id: w.requestId });
+    for (const w of writes.filter((x) => x.status < 300))
+      expect(stored).toContainEqual({ id: w.body.feedback.feedback_id, request_id: w.requestId });
 
     // no analysis left in flight
     const rested = await untilResting(analyses, clearedAt);
     const figures = {
-      requests: sent.length, '503': unavailable.length, 'other 5xx': other5xx.length, 'slowest ms': slowestMs,
-      'feedback writes': writes.length, 'retried after 503': again.length, 'rate limiter fail-open': failOpen() - failOpenBefore,
+      requests: sent.length,
+      '503': unavailable.length,
+      'other 5xx': other5xx.length,
+      'slowest ms': slowestMs,
+      'feedback writes': writes.length,
+      'retried after 503': again.length,
+      'rate limiter fail-open': failOpen() - failOpenBefore,
       'analyses (ms after the fault cleared)': rested.map((r) => `${r.status} ${r.ms}`).join(', '),
     };
     console.info(`database ${fault === 'down' ? `cut for ${faultMs} ms` : `hung for ${faultMs} ms`}: ${JSON.stringify(figures, null, 1)}`);

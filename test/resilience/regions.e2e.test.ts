@@ -23,13 +23,18 @@ const e2e = useTwin({ context: { aiAttemptTimeoutMs: String(ATTEMPT_TIMEOUT_MS) 
 test('a primary answering after 90 s: the analysis completes through the fallback region, well inside the worker timeout', async () => {
   const token = await e2e.token('investigator');
   const { twin } = e2e;
-  expect(twin.plan.functions.find((fn) => fn.id === 'generation-worker')?.environment.AI_ATTEMPT_TIMEOUT_MS).toBe(String(ATTEMPT_TIMEOUT_MS));
+  expect(twin.plan.functions.find((fn) => fn.id === 'generation-worker')?.environment.AI_ATTEMPT_TIMEOUT_MS).toBe(
+    String(ATTEMPT_TIMEOUT_MS),
+  );
   // the start-up sweep's quota reservations gone, so calls go to the primary region first
   await twin.database.db.deleteFrom('ai_quota_reservations').execute();
   twin.bedrock.setFaults(AI_REGIONS.primary, { latencyMs: 90_000 });
   try {
     const started = Date.now();
-    const created = await e2e.call('POST', '/api/analysis', token, { investigation_id: DEMO_INVESTIGATION_IDS.northwind, analysis_type: 'summary' });
+    const created = await e2e.call('POST', '/api/analysis', token, {
+      investigation_id: DEMO_INVESTIGATION_IDS.northwind,
+      analysis_type: 'summary',
+    });
     expect(created.status).toBe(202);
     const analysisId = created.body.analysis_id as string;
     const generated = await e2e.pollUntilGenerated(analysisId, token);
@@ -42,11 +47,18 @@ test('a primary answering after 90 s: the analysis completes through the fallbac
     expect(wallMs).toBeGreaterThanOrEqual(2 * ATTEMPT_TIMEOUT_MS);
     expect(wallMs).toBeLessThan(2 * ATTEMPT_TIMEOUT_MS + 10_000);
 
-    const calls = await twin.database.db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome', 'latency_ms'])
-      .where('analysis_id', '=', analysisId).where('purpose', 'in', ['embedding', 'analysis']).orderBy('id').execute();
+    const calls = await twin.database.db
+      .selectFrom('ai_calls')
+      .select(['purpose', 'region', 'outcome', 'latency_ms'])
+      .where('analysis_id', '=', analysisId)
+      .where('purpose', 'in', ['embedding', 'analysis'])
+      .orderBy('id')
+      .execute();
     expect(calls.map((c) => `${c.purpose}:${c.region}:${c.outcome}`)).toEqual([
-      `embedding:${AI_REGIONS.primary}:timed_out`, `embedding:${AI_REGIONS.fallback}:ok`,
-      `analysis:${AI_REGIONS.primary}:timed_out`, `analysis:${AI_REGIONS.fallback}:ok`,
+      `embedding:${AI_REGIONS.primary}:timed_out`,
+      `embedding:${AI_REGIONS.fallback}:ok`,
+      `analysis:${AI_REGIONS.primary}:timed_out`,
+      `analysis:${AI_REGIONS.fallback}:ok`,
     ]);
     for (const c of calls.filter((x) => x.outcome === 'timed_out')) {
       expect(c.latency_ms).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 5);
@@ -74,7 +86,10 @@ const withFaults = async (faults: Partial<Record<keyof typeof AI_REGIONS, Region
 };
 
 const summary = async (token: string) => {
-  const created = await e2e.call('POST', '/api/analysis', token, { investigation_id: DEMO_INVESTIGATION_IDS.northwind, analysis_type: 'summary' });
+  const created = await e2e.call('POST', '/api/analysis', token, {
+    investigation_id: DEMO_INVESTIGATION_IDS.northwind,
+    analysis_type: 'summary',
+  });
   expect(created.status).toBe(202);
   return created.body.analysis_id as string;
 };
@@ -104,8 +119,12 @@ test('a primary throttling every call: the analysis completes through the fallba
     expect(rested.result.findings.length).toBeGreaterThan(0);
     // 3 throttles per call in the primary (embedding, analysis) make the shedder hot: the checks are shed
     expect(rested.generation_status).toBe('quality_unavailable');
-    const calls = await e2e.twin.database.db.selectFrom('ai_calls').select(['purpose', 'region', 'outcome'])
-      .where('analysis_id', '=', analysisId).orderBy('id').execute();
+    const calls = await e2e.twin.database.db
+      .selectFrom('ai_calls')
+      .select(['purpose', 'region', 'outcome'])
+      .where('analysis_id', '=', analysisId)
+      .orderBy('id')
+      .execute();
     const sent = calls.filter((c) => c.outcome !== 'shed');
     expect(sent.filter((c) => c.region === AI_REGIONS.primary).map((c) => c.outcome)).toEqual(Array(6).fill('throttled')); // 3 per call
     expect(calls.filter((c) => c.purpose === 'quality').map((c) => c.outcome)).toEqual(['shed']); // refused before it started
@@ -125,8 +144,12 @@ test('a dead primary: analyses complete through the fallback; both dead: failed 
       expect(rested.error_message).toBeNull();
     }
   });
-  const evidence = () => e2e.twin.database.db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('investigation_id', '=', DEMO_INVESTIGATION_IDS.northwind).executeTakeFirstOrThrow();
+  const evidence = () =>
+    e2e.twin.database.db
+      .selectFrom('evidence_items')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('investigation_id', '=', DEMO_INVESTIGATION_IDS.northwind)
+      .executeTakeFirstOrThrow();
   const evidenceBefore = await evidence();
   await withFaults({ primary: { outage: true }, fallback: { outage: true } }, async () => {
     const started = Date.now();

@@ -16,13 +16,16 @@ const { call } = e2e;
 const A = DEMO_ORGANIZATION_IDS.northwind;
 const SETTLED = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
 
-test('tenant A floods both regions; tenant B waits visibly for its share and its analyses complete, A\'s too', async () => {
+test("tenant A floods both regions; tenant B waits visibly for its share and its analyses complete, A's too", async () => {
   const db = e2e.twin.database.db;
   const [tokenA, tokenB] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
   // an analysis B already has, checked again during the flood
-  const earlier = await call('POST', '/api/analysis', tokenB, { investigation_id: DEMO_INVESTIGATION_IDS.harbor, analysis_type: 'summary' });
+  const earlier = await call('POST', '/api/analysis', tokenB, {
+    investigation_id: DEMO_INVESTIGATION_IDS.harbor,
+    analysis_type: 'summary',
+  });
   const checked = earlier.body.analysis_id as string;
-  for (let status = ''; status !== 'verified';) {
+  for (let status = ''; status !== 'verified'; ) {
     status = (await call('GET', `/api/analysis/${checked}`, tokenB)).body.generation_status;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -33,8 +36,14 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
   const stamps = Array.from({ length: QUOTA_LIMIT }, (_, i) => new Date(now - QUOTA_WINDOW_MS + 18_000 + i * 560));
   // (the window as A left it: the start-up embedding and B's first analysis no longer in it)
   await db.deleteFrom('ai_quota_reservations').execute();
-  await db.insertInto('ai_quota_reservations').values(Object.values(AI_REGIONS)
-    .flatMap((region) => stamps.map((reserved_at) => ({ region, reserved_at, organization_id: A, granted: true })))).execute();
+  await db
+    .insertInto('ai_quota_reservations')
+    .values(
+      Object.values(AI_REGIONS).flatMap((region) =>
+        stamps.map((reserved_at) => ({ region, reserved_at, organization_id: A, granted: true })),
+      ),
+    )
+    .execute();
 
   // A keeps asking for analyses as fast as it may: up to its cap, then 429s
   const statusesA: number[] = [];
@@ -42,7 +51,10 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
   let flooding = true;
   const flood = (async () => {
     while (flooding) {
-      const res = await call('POST', '/api/analysis', tokenA, { investigation_id: DEMO_INVESTIGATION_IDS.northwind, analysis_type: 'summary' });
+      const res = await call('POST', '/api/analysis', tokenA, {
+        investigation_id: DEMO_INVESTIGATION_IDS.northwind,
+        analysis_type: 'summary',
+      });
       statusesA.push(res.status);
       if (res.status === 202) createdA.push(res.body.analysis_id);
       await new Promise((r) => setTimeout(r, 150));
@@ -51,11 +63,16 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
 
   const started = Date.now();
   expect((await call('POST', `/api/analysis/${checked}/quality-check`, tokenB)).status).toBe(202);
-  const createdB = await Promise.all([0, 1, 2].map(async () => {
-    const res = await call('POST', '/api/analysis', tokenB, { investigation_id: DEMO_INVESTIGATION_IDS.harbor, analysis_type: 'summary' });
-    expect(res.status).toBe(202);
-    return res.body.analysis_id as string;
-  }));
+  const createdB = await Promise.all(
+    [0, 1, 2].map(async () => {
+      const res = await call('POST', '/api/analysis', tokenB, {
+        investigation_id: DEMO_INVESTIGATION_IDS.harbor,
+        analysis_type: 'summary',
+      });
+      expect(res.status).toBe(202);
+      return res.body.analysis_id as string;
+    }),
+  );
 
   // B waits visibly: queued with the time it is tried next, never failed meanwhile
   const seenWaiting = new Set<string>();
@@ -70,7 +87,8 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
       const { body } = await call('GET', `/api/analysis/${id}`, tokenB);
       expect(body.generation_status).not.toBe('failed');
       if (body.generation_status === 'queued' && body.ai_wait_until) seenWaiting.add(id);
-      if (SETTLED.includes(body.generation_status)) doneB.set(id, { status: body.generation_status, seconds: (Date.now() - started) / 1000 });
+      if (SETTLED.includes(body.generation_status))
+        doneB.set(id, { status: body.generation_status, seconds: (Date.now() - started) / 1000 });
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -78,9 +96,11 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
   await flood;
 
   const seconds = [...doneB.values()].map((d) => d.seconds);
-  console.log(`tenant flood: B's ${createdB.length} analyses settled in ${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)} s `
-    + `(${[...doneB.values()].map((d) => d.status).join(', ')}); A made ${statusesA.length} requests `
-    + `(${statusesA.filter((s) => s === 202).length} accepted, ${statusesA.filter((s) => s === 429).length} × 429)`);
+  console.log(
+    `tenant flood: B's ${createdB.length} analyses settled in ${Math.min(...seconds).toFixed(1)}–${Math.max(...seconds).toFixed(1)} s ` +
+      `(${[...doneB.values()].map((d) => d.status).join(', ')}); A made ${statusesA.length} requests ` +
+      `(${statusesA.filter((s) => s === 202).length} accepted, ${statusesA.filter((s) => s === 429).length} × 429)`,
+  );
   expect(seenWaiting.size).toBe(createdB.length); // each went back to the queue, visibly, rather than failing
   expect(recheckWaited).toBe(true);
   expect(recheck.body).toMatchObject({ generation_status: 'verified', quality_state: 'verified', ai_wait_until: null });
@@ -89,6 +109,11 @@ test('tenant A floods both regions; tenant B waits visibly for its share and its
   expect(statusesA).toContain(429); // A reached its cap of work in flight
 
   // A's own analyses wait their turn too; none of them fails as "AI unavailable"
-  const failedA = await db.selectFrom('analyses').select(['id', 'error_message']).where('id', 'in', createdA).where('generation_status', '=', 'failed').execute();
+  const failedA = await db
+    .selectFrom('analyses')
+    .select(['id', 'error_message'])
+    .where('id', 'in', createdA)
+    .where('generation_status', '=', 'failed')
+    .execute();
   expect(failedA).toEqual([]);
 }, 150_000);

@@ -16,23 +16,36 @@ import { runProcess, type Run } from '../support/run-process';
 const ROOT = join(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
-const runSeed = (args: string[], env: Record<string, string>): Promise<Run> => runProcess(process.execPath, [TSX, 'layers/core/seed/cli-seed.ts', ...args], {
-  cwd: ROOT, env, unset: ['DATABASE_URL', 'DB_HOST', 'DB_USER', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS'],
-});
+const runSeed = (args: string[], env: Record<string, string>): Promise<Run> =>
+  runProcess(process.execPath, [TSX, 'layers/core/seed/cli-seed.ts', ...args], {
+    cwd: ROOT,
+    env,
+    unset: ['DATABASE_URL', 'DB_HOST', 'DB_USER', 'DATA_DIR', 'FILES_BUCKET', 'NODE_OPTIONS'],
+  });
 
 const validFile = {
-  organizations: [{
-    id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9caa',
-    name: 'CLI Org',
-    users: [{ email: 'cli@cli.example', display_name: 'Cli User', role: 'investigator', idp_subject: 'cli-user' }],
-    investigations: [{
-      title: 'CLI inquiry',
-      questions: [{ key: 'q1', text: 'What happened?' }],
-      topics: [],
-      evidence: [{ title: 'E1', content: 'It happened.', linked_questions: ['q1'],
-        attachments: [{ file_name: 'e1.txt', content_type: 'text/plain', text: 'details' }] }],
-    }],
-  }],
+  organizations: [
+    {
+      id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9caa',
+      name: 'CLI Org',
+      users: [{ email: 'cli@cli.example', display_name: 'Cli User', role: 'investigator', idp_subject: 'cli-user' }],
+      investigations: [
+        {
+          title: 'CLI inquiry',
+          questions: [{ key: 'q1', text: 'What happened?' }],
+          topics: [],
+          evidence: [
+            {
+              title: 'E1',
+              content: 'It happened.',
+              linked_questions: ['q1'],
+              attachments: [{ file_name: 'e1.txt', content_type: 'text/plain', text: 'details' }],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 };
 
 describe(`seed CLI (${testEngine()})`, () => {
@@ -67,9 +80,9 @@ describe(`seed CLI (${testEngine()})`, () => {
 
   /** Row counts straight from the database the CLI wrote to. */
   const counts = async (): Promise<Record<string, number>> => {
-    const { db, close } = await openDatabase(realPostgresUrl()
-      ? { engine: 'postgres', config: { connectionString: dbEnv.DATABASE_URL, max: 1 } }
-      : { engine: 'pglite', dataDir });
+    const { db, close } = await openDatabase(
+      realPostgresUrl() ? { engine: 'postgres', config: { connectionString: dbEnv.DATABASE_URL, max: 1 } } : { engine: 'pglite', dataDir },
+    );
     try {
       const { rows } = await sql<Record<string, number>>`select
         (select count(*)::int from organizations) as organizations, (select count(*)::int from users) as users,

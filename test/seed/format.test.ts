@@ -11,22 +11,29 @@ const problems = (input: unknown): string[] => {
 
 /** A small valid file; tests break one thing at a time. */
 const valid = (): SeedFileInput => ({
-  organizations: [{
-    name: 'Acme',
-    users: [{ email: 'A@acme.example', display_name: 'Ann', role: 'investigator', idp_subject: 'acme-ann' }],
-    investigations: [{
-      title: 'Inv',
-      questions: [{ key: 'q1', text: 'Q one?' }, { key: 'q2', text: 'Q two?' }],
-      topics: [{ title: 'Topic' }],
-      evidence: [
-        { title: 'E0', content: 'c0', linked_questions: ['q1'] },
-        { title: 'E1', content: 'c1', collected_at: '2024-03-15T09:30:00Z' },
-        { title: 'E2', content: 'c2', collected_at: '2024-03-15' },
-        { title: 'E3', content: '', attachments: [{ file_name: 'a.csv', content_type: 'text/csv', text: 'x,y\n1,2\n' }] },
+  organizations: [
+    {
+      name: 'Acme',
+      users: [{ email: 'A@acme.example', display_name: 'Ann', role: 'investigator', idp_subject: 'acme-ann' }],
+      investigations: [
+        {
+          title: 'Inv',
+          questions: [
+            { key: 'q1', text: 'Q one?' },
+            { key: 'q2', text: 'Q two?' },
+          ],
+          topics: [{ title: 'Topic' }],
+          evidence: [
+            { title: 'E0', content: 'c0', linked_questions: ['q1'] },
+            { title: 'E1', content: 'c1', collected_at: '2024-03-15T09:30:00Z' },
+            { title: 'E2', content: 'c2', collected_at: '2024-03-15' },
+            { title: 'E3', content: '', attachments: [{ file_name: 'a.csv', content_type: 'text/csv', text: 'x,y\n1,2\n' }] },
+          ],
+          background_documents: [{ title: 'Policy', file_name: 'p.txt', content_type: 'text/plain', text: 'rules' }],
+        },
       ],
-      background_documents: [{ title: 'Policy', file_name: 'p.txt', content_type: 'text/plain', text: 'rules' }],
-    }],
-  }],
+    },
+  ],
 });
 
 describe('seed file format', () => {
@@ -55,30 +62,37 @@ describe('seed file format', () => {
     inv.title = '   ';
     file.organizations[0].users.push({ email: 'a@ACME.example', display_name: 'Dup', role: 'boss', idp_subject: 'acme-ann' });
     file.organizations[0].id = 'not-a-uuid';
-    expect(problems(file).sort()).toEqual([
-      'organizations[0].id: must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01',
-      'organizations[0].investigations[0].evidence[0].linked_questions[1]: no question with key "q9" in this investigation (its question keys: "q1", "q2")',
-      'organizations[0].investigations[0].evidence[0].linked_questions[2]: question "q1" is linked twice',
-      'organizations[0].investigations[0].evidence[1].colour: unknown field',
-      'organizations[0].investigations[0].evidence[2].collected_at: must be an ISO 8601 date (2024-03-15) or date-time with time zone (2024-03-15T09:30:00Z)',
-      'organizations[0].investigations[0].evidence[3].attachments[0].file_name: must be a plain file name (no "/", "\\" or control characters)',
-      'organizations[0].investigations[0].questions[2].key: question key "q2" is already used at organizations[0].investigations[0].questions[1].key',
-      'organizations[0].investigations[0].title: must not be empty',
-      'organizations[0].users[1].email: email "a@acme.example" is already used at organizations[0].users[0].email',
-      'organizations[0].users[1].idp_subject: idp_subject "acme-ann" is already used at organizations[0].users[0].idp_subject',
-      'organizations[0].users[1].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
-    ].sort());
+    expect(problems(file).sort()).toEqual(
+      [
+        'organizations[0].id: must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01',
+        'organizations[0].investigations[0].evidence[0].linked_questions[1]: no question with key "q9" in this investigation (its question keys: "q1", "q2")',
+        'organizations[0].investigations[0].evidence[0].linked_questions[2]: question "q1" is linked twice',
+        'organizations[0].investigations[0].evidence[1].colour: unknown field',
+        'organizations[0].investigations[0].evidence[2].collected_at: must be an ISO 8601 date (2024-03-15) or date-time with time zone (2024-03-15T09:30:00Z)',
+        'organizations[0].investigations[0].evidence[3].attachments[0].file_name: must be a plain file name (no "/", "\\" or control characters)',
+        'organizations[0].investigations[0].questions[2].key: question key "q2" is already used at organizations[0].investigations[0].questions[1].key',
+        'organizations[0].investigations[0].title: must not be empty',
+        'organizations[0].users[1].email: email "a@acme.example" is already used at organizations[0].users[0].email',
+        'organizations[0].users[1].idp_subject: idp_subject "acme-ann" is already used at organizations[0].users[0].idp_subject',
+        'organizations[0].users[1].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
+      ].sort(),
+    );
   });
 
   test('an administrator is an operator: refused inside an organization, accepted under operators, its email unique across both', () => {
     const file = valid() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     file.organizations[0].users[0].role = 'admin';
-    file.operators = [{ email: 'a@acme.example', display_name: 'Op', idp_subject: 'op-1' }, { email: 'op@ops.example', display_name: 'Op', idp_subject: 'op-2', role: 'admin' }];
-    expect(problems(file).sort()).toEqual([
-      'operators[1].role: unknown field',
-      'organizations[0].users[0].email: email "a@acme.example" is already used at operators[0].email',
-      'organizations[0].users[0].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
-    ].sort());
+    file.operators = [
+      { email: 'a@acme.example', display_name: 'Op', idp_subject: 'op-1' },
+      { email: 'op@ops.example', display_name: 'Op', idp_subject: 'op-2', role: 'admin' },
+    ];
+    expect(problems(file).sort()).toEqual(
+      [
+        'operators[1].role: unknown field',
+        'organizations[0].users[0].email: email "a@acme.example" is already used at operators[0].email',
+        'organizations[0].users[0].role: must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
+      ].sort(),
+    );
     const ok = valid() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     ok.operators = [{ email: 'OP@ops.example', display_name: 'Op', idp_subject: 'op-1' }];
     expect(validateSeed(ok)).toMatchObject({ ok: true, data: { operators: [{ email: 'op@ops.example' }] } });
@@ -96,7 +110,10 @@ describe('seed file format', () => {
     expect(problems(null)).toEqual(['(file): must be an object, got null']);
     expect(problems([])).toEqual(['(file): must be an object, got a list']);
     expect(problems({ organizations: [] })).toEqual(['organizations: must list at least one organization']);
-    expect(problems({ organizations: [], version: 2 })).toEqual(['organizations: must list at least one organization', 'version: unknown field']);
+    expect(problems({ organizations: [], version: 2 })).toEqual([
+      'organizations: must list at least one organization',
+      'version: unknown field',
+    ]);
     const file = valid() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     file.organizations[0].name = 'n'.repeat(LIMITS.name + 1);
     file.organizations[0].investigations[0].questions = 'q1';
@@ -109,7 +126,9 @@ describe('seed file format', () => {
 
   test('paths are written the way a reader finds them in the file', () => {
     expect(formatPath([])).toBe('(file)');
-    expect(formatPath(['organizations', 0, 'investigations', 1, 'evidence', 3, 'title'])).toBe('organizations[0].investigations[1].evidence[3].title');
+    expect(formatPath(['organizations', 0, 'investigations', 1, 'evidence', 3, 'title'])).toBe(
+      'organizations[0].investigations[1].evidence[3].title',
+    );
     expect(formatPath(['a', 'odd key'])).toBe('a["odd key"]');
   });
 
@@ -161,8 +180,9 @@ describe('demo data set', () => {
   });
 
   test('the facts agree across items (invoice total, amounts)', () => {
-    const all = northwind!.investigations[0]!.evidence
-      .map((e) => [e.content, ...(e.attachments ?? []).map((a) => a.text)].join('\n')).join('\n');
+    const all = northwind!.investigations[0]!.evidence.map((e) => [e.content, ...(e.attachments ?? []).map((a) => a.text)].join('\n')).join(
+      '\n',
+    );
     for (const fact of ['24,850.00', '24,600.00', '24,975.00', '74,425.00', 'Dana Reyes', '455 Ridgecrest Dr', 'Crescent Ridge Advisory']) {
       expect(all).toContain(fact);
     }

@@ -4,7 +4,14 @@ import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, DEMO_SEED, DEMO_USERS } 
 import type { SeedFileInput } from '#core/seed/format';
 import type { ObjectStorage } from '#core/storage';
 import {
-  isSeeded, loadSeed, SEED_TABLES, seedDemo, SeedConflictError, SeedStorageError, SeedValidationError, type SeedTable,
+  isSeeded,
+  loadSeed,
+  SEED_TABLES,
+  seedDemo,
+  SeedConflictError,
+  SeedStorageError,
+  SeedValidationError,
+  type SeedTable,
 } from '#core/seed/load';
 import { testEngine, useTestDatabase } from '../support/db';
 
@@ -21,7 +28,11 @@ const countRows = async (db: Kysely<Database>): Promise<Counts> => {
 
 const recordingStorage = () => {
   const puts: { key: string; body: string; contentType: string }[] = [];
-  const storage: ObjectStorage = { put: async (key, body, contentType) => { puts.push({ key, body: String(body), contentType }); } };
+  const storage: ObjectStorage = {
+    put: async (key, body, contentType) => {
+      puts.push({ key, body: String(body), contentType });
+    },
+  };
   return { storage, puts };
 };
 
@@ -29,21 +40,30 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** A small file with no fixed ids, built fresh for each use. */
 const smallFile = (suffix: string): SeedFileInput => ({
-  organizations: [{
-    name: `Small Org ${suffix}`,
-    users: [{ email: `Lead-${suffix}@small.example`, display_name: 'Lee', role: 'investigator', idp_subject: `small-${suffix}` }],
-    investigations: [{
-      title: 'Small inquiry',
-      description: 'About small things.',
-      questions: [{ key: 'a', text: 'Question A?' }, { key: 'b', text: 'Question B?' }],
-      topics: [{ title: 'T1', description: 'first' }, { title: 'T2' }],
-      evidence: [
-        { title: 'Note', content: 'Something happened.', collected_at: '2024-03-15T09:30:00Z', linked_questions: ['b', 'a'] },
-        { title: 'Scan only', content: '  ', attachments: [{ file_name: 'scan é.txt', content_type: 'text/plain', text: 'héllo' }] },
+  organizations: [
+    {
+      name: `Small Org ${suffix}`,
+      users: [{ email: `Lead-${suffix}@small.example`, display_name: 'Lee', role: 'investigator', idp_subject: `small-${suffix}` }],
+      investigations: [
+        {
+          title: 'Small inquiry',
+          description: 'About small things.',
+          questions: [
+            { key: 'a', text: 'Question A?' },
+            { key: 'b', text: 'Question B?' },
+          ],
+          topics: [{ title: 'T1', description: 'first' }, { title: 'T2' }],
+          evidence: [
+            { title: 'Note', content: 'Something happened.', collected_at: '2024-03-15T09:30:00Z', linked_questions: ['b', 'a'] },
+            { title: 'Scan only', content: '  ', attachments: [{ file_name: 'scan é.txt', content_type: 'text/plain', text: 'héllo' }] },
+          ],
+          background_documents: [
+            { title: 'Hidden', file_name: 'h.txt', content_type: 'text/plain', text: 'internal', included_for_ai: false },
+          ],
+        },
       ],
-      background_documents: [{ title: 'Hidden', file_name: 'h.txt', content_type: 'text/plain', text: 'internal', included_for_ai: false }],
-    }],
-  }],
+    },
+  ],
 });
 
 describe(`seed loader on ${testEngine()}`, () => {
@@ -65,17 +85,36 @@ describe(`seed loader on ${testEngine()}`, () => {
 
     test('has the required counts per organization and a question with no linked evidence', async () => {
       const perInvestigation = async (investigationId: string) => ({
-        evidence: (await db.selectFrom('evidence_items').select(sql<number>`count(*)::int`.as('n')).where('investigation_id', '=', investigationId)
-          .executeTakeFirstOrThrow()).n,
-        attachments: (await db.selectFrom('attachments').innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
-          .select(sql<number>`count(*)::int`.as('n')).where('evidence_items.investigation_id', '=', investigationId).executeTakeFirstOrThrow()).n,
-        background: await db.selectFrom('background_documents').select(['included_for_ai', 'extraction_status'])
-          .where('investigation_id', '=', investigationId).execute(),
-        questionLinks: (await db.selectFrom('questions')
-          .leftJoin('evidence_question_links', 'evidence_question_links.question_id', 'questions.id')
-          .select(['questions.position', sql<number>`count(evidence_question_links.evidence_item_id)::int`.as('links')])
-          .where('questions.investigation_id', '=', investigationId).groupBy(['questions.id', 'questions.position'])
-          .orderBy('questions.position').execute()).map((r) => r.links),
+        evidence: (
+          await db
+            .selectFrom('evidence_items')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('investigation_id', '=', investigationId)
+            .executeTakeFirstOrThrow()
+        ).n,
+        attachments: (
+          await db
+            .selectFrom('attachments')
+            .innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
+            .select(sql<number>`count(*)::int`.as('n'))
+            .where('evidence_items.investigation_id', '=', investigationId)
+            .executeTakeFirstOrThrow()
+        ).n,
+        background: await db
+          .selectFrom('background_documents')
+          .select(['included_for_ai', 'extraction_status'])
+          .where('investigation_id', '=', investigationId)
+          .execute(),
+        questionLinks: (
+          await db
+            .selectFrom('questions')
+            .leftJoin('evidence_question_links', 'evidence_question_links.question_id', 'questions.id')
+            .select(['questions.position', sql<number>`count(evidence_question_links.evidence_item_id)::int`.as('links')])
+            .where('questions.investigation_id', '=', investigationId)
+            .groupBy(['questions.id', 'questions.position'])
+            .orderBy('questions.position')
+            .execute()
+        ).map((r) => r.links),
       });
       const nw = await perInvestigation(DEMO_INVESTIGATION_IDS.northwind);
       expect(nw.evidence).toBeGreaterThanOrEqual(30);
@@ -95,33 +134,63 @@ describe(`seed loader on ${testEngine()}`, () => {
         { id: DEMO_INVESTIGATION_IDS.northwind, organization_id: DEMO_ORGANIZATION_IDS.northwind },
         { id: DEMO_INVESTIGATION_IDS.harbor, organization_id: DEMO_ORGANIZATION_IDS.harbor },
       ]);
-      const users = await db.selectFrom('users').select(['email', 'role', 'idp_subject', 'organization_id', 'display_name']).orderBy('email').execute();
-      expect(users).toEqual(DEMO_USERS.map(({ email, role, idp_subject, organization_id, display_name }) =>
-        ({ email, role, idp_subject, organization_id, display_name })).sort((a, b) => a.email.localeCompare(b.email)));
+      const users = await db
+        .selectFrom('users')
+        .select(['email', 'role', 'idp_subject', 'organization_id', 'display_name'])
+        .orderBy('email')
+        .execute();
+      expect(users).toEqual(
+        DEMO_USERS.map(({ email, role, idp_subject, organization_id, display_name }) => ({
+          email,
+          role,
+          idp_subject,
+          organization_id,
+          display_name,
+        })).sort((a, b) => a.email.localeCompare(b.email)),
+      );
     });
 
     test('creates one pending embedding source per text source', async () => {
       const sources = await db.selectFrom('embedding_sources').select(['source_type', 'source_id', 'status', 'investigation_id']).execute();
       expect(sources.every((s) => s.status === 'pending')).toBe(true);
-      const withContent = await db.selectFrom('evidence_items').select(['id', 'investigation_id']).where(sql<boolean>`btrim(content) <> ''`).execute();
-      const attachments = await db.selectFrom('attachments').innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
-        .select(['attachments.id', 'evidence_items.investigation_id']).execute();
+      const withContent = await db
+        .selectFrom('evidence_items')
+        .select(['id', 'investigation_id'])
+        .where(sql<boolean>`btrim(content) <> ''`)
+        .execute();
+      const attachments = await db
+        .selectFrom('attachments')
+        .innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
+        .select(['attachments.id', 'evidence_items.investigation_id'])
+        .execute();
       const docs = await db.selectFrom('background_documents').select(['id', 'investigation_id']).execute();
       const key = (type: string, id: string, inv: string) => `${type}:${id}:${inv}`;
-      expect(sources.map((s) => key(s.source_type, s.source_id, s.investigation_id)).sort()).toEqual([
-        ...withContent.map((e) => key('content', e.id, e.investigation_id)),
-        ...attachments.map((a) => key('attachment', a.id, a.investigation_id)),
-        ...docs.map((d) => key('background_doc', d.id, d.investigation_id)),
-      ].sort());
+      expect(sources.map((s) => key(s.source_type, s.source_id, s.investigation_id)).sort()).toEqual(
+        [
+          ...withContent.map((e) => key('content', e.id, e.investigation_id)),
+          ...attachments.map((a) => key('attachment', a.id, a.investigation_id)),
+          ...docs.map((d) => key('background_doc', d.id, d.investigation_id)),
+        ].sort(),
+      );
       const allItems = await db.selectFrom('evidence_items').select('id').execute();
       expect(withContent.length).toBeLessThan(allItems.length); // the attachment-only item has no content source
     });
 
     test('stores each file under its expected key, with its text and byte size', async () => {
-      const attachments = await db.selectFrom('attachments').innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
+      const attachments = await db
+        .selectFrom('attachments')
+        .innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
         .innerJoin('investigations', 'investigations.id', 'evidence_items.investigation_id')
-        .select(['attachments.id', 'attachments.file_name', 'attachments.content_type', 'attachments.storage_key', 'attachments.extracted_text',
-          'attachments.size_bytes', 'investigations.id as investigation_id', 'investigations.organization_id'])
+        .select([
+          'attachments.id',
+          'attachments.file_name',
+          'attachments.content_type',
+          'attachments.storage_key',
+          'attachments.extracted_text',
+          'attachments.size_bytes',
+          'investigations.id as investigation_id',
+          'investigations.organization_id',
+        ])
         .execute();
       for (const a of attachments) {
         expect(a.storage_key).toBe(`org/${a.organization_id}/inv/${a.investigation_id}/attachments/${a.id}/${a.file_name}`);
@@ -129,16 +198,30 @@ describe(`seed loader on ${testEngine()}`, () => {
         expect(put).toEqual({ key: a.storage_key, body: a.extracted_text, contentType: a.content_type });
         expect(Number(a.size_bytes)).toBe(Buffer.byteLength(a.extracted_text!, 'utf8'));
       }
-      const docs = await db.selectFrom('background_documents').innerJoin('investigations', 'investigations.id', 'background_documents.investigation_id')
-        .select(['background_documents.id', 'file_name', 'storage_key', 'extracted_text', 'investigation_id', 'investigations.organization_id'])
+      const docs = await db
+        .selectFrom('background_documents')
+        .innerJoin('investigations', 'investigations.id', 'background_documents.investigation_id')
+        .select([
+          'background_documents.id',
+          'file_name',
+          'storage_key',
+          'extracted_text',
+          'investigation_id',
+          'investigations.organization_id',
+        ])
         .execute();
       for (const d of docs) {
         expect(d.storage_key).toBe(`org/${d.organization_id}/inv/${d.investigation_id}/background/${d.id}/${d.file_name}`);
         expect(puts.find((p) => p.key === d.storage_key)?.body).toBe(d.extracted_text);
       }
       expect(new Set(puts.map((p) => p.key))).toEqual(new Set([...attachments, ...docs].map((r) => r.storage_key)));
-      expect(puts.map((p) => p.key)).toContainEqual(expect.stringMatching(
-        new RegExp(`^org/${DEMO_ORGANIZATION_IDS.northwind}/inv/${DEMO_INVESTIGATION_IDS.northwind}/attachments/${UUID}/invoice_BIS-1041\\.txt$`)));
+      expect(puts.map((p) => p.key)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^org/${DEMO_ORGANIZATION_IDS.northwind}/inv/${DEMO_INVESTIGATION_IDS.northwind}/attachments/${UUID}/invoice_BIS-1041\\.txt$`,
+          ),
+        ),
+      );
     });
 
     test('is not loaded twice: seedDemo skips a seeded database, and an explicit re-load conflicts and writes nothing', async () => {
@@ -162,8 +245,16 @@ describe(`seed loader on ${testEngine()}`, () => {
       const { storage, puts } = recordingStorage();
       const summary = await loadSeed(db, smallFile('one'), { storage });
       expect(summary.rows).toEqual({
-        organizations: 1, users: 1, investigations: 1, questions: 2, topics: 2, evidence_items: 2, evidence_question_links: 2,
-        attachments: 1, background_documents: 1, embedding_sources: 3,
+        organizations: 1,
+        users: 1,
+        investigations: 1,
+        questions: 2,
+        topics: 2,
+        evidence_items: 2,
+        evidence_question_links: 2,
+        attachments: 1,
+        background_documents: 1,
+        embedding_sources: 3,
       });
       const after = await countRows(db);
       for (const table of SEED_TABLES) expect(after[table] - before[table]).toBe(summary.rows[table]);
@@ -171,24 +262,50 @@ describe(`seed loader on ${testEngine()}`, () => {
       const [inv] = summary.investigations;
       const user = await db.selectFrom('users').selectAll().where('idp_subject', '=', 'small-one').executeTakeFirstOrThrow();
       expect(user).toMatchObject({ email: 'lead-one@small.example', organization_id: inv!.organization_id, role: 'investigator' });
-      const questions = await db.selectFrom('questions').select(['id', 'text', 'position']).where('investigation_id', '=', inv!.id)
-        .orderBy('position').execute();
-      expect(questions.map((q) => [q.text, q.position])).toEqual([['Question A?', 0], ['Question B?', 1]]);
-      const topics = await db.selectFrom('topics').select(['title', 'description', 'position']).where('investigation_id', '=', inv!.id)
-        .orderBy('position').execute();
-      expect(topics).toEqual([{ title: 'T1', description: 'first', position: 0 }, { title: 'T2', description: '', position: 1 }]);
-      const note = await db.selectFrom('evidence_items').selectAll().where('investigation_id', '=', inv!.id).where('title', '=', 'Note')
+      const questions = await db
+        .selectFrom('questions')
+        .select(['id', 'text', 'position'])
+        .where('investigation_id', '=', inv!.id)
+        .orderBy('position')
+        .execute();
+      expect(questions.map((q) => [q.text, q.position])).toEqual([
+        ['Question A?', 0],
+        ['Question B?', 1],
+      ]);
+      const topics = await db
+        .selectFrom('topics')
+        .select(['title', 'description', 'position'])
+        .where('investigation_id', '=', inv!.id)
+        .orderBy('position')
+        .execute();
+      expect(topics).toEqual([
+        { title: 'T1', description: 'first', position: 0 },
+        { title: 'T2', description: '', position: 1 },
+      ]);
+      const note = await db
+        .selectFrom('evidence_items')
+        .selectAll()
+        .where('investigation_id', '=', inv!.id)
+        .where('title', '=', 'Note')
         .executeTakeFirstOrThrow();
       expect(new Date(note.collected_at!).toISOString()).toBe('2024-03-15T09:30:00.000Z');
       const links = await db.selectFrom('evidence_question_links').select('question_id').where('evidence_item_id', '=', note.id).execute();
       expect(links.map((l) => l.question_id).sort()).toEqual(questions.map((q) => q.id).sort());
-      const sources = await db.selectFrom('embedding_sources').select('source_type').where('investigation_id', '=', inv!.id)
-        .orderBy('source_type').execute();
+      const sources = await db
+        .selectFrom('embedding_sources')
+        .select('source_type')
+        .where('investigation_id', '=', inv!.id)
+        .orderBy('source_type')
+        .execute();
       expect(sources.map((s) => s.source_type)).toEqual(['attachment', 'background_doc', 'content']); // blank content: no source
       const attachment = await db.selectFrom('attachments').selectAll().where('storage_key', '=', puts[0]!.key).executeTakeFirstOrThrow();
       expect(Number(attachment.size_bytes)).toBe(6); // 'héllo' is 6 bytes in UTF-8
       expect(puts[0]!.key).toMatch(new RegExp(`^org/${inv!.organization_id}/inv/${inv!.id}/attachments/${attachment.id}/scan é\\.txt$`));
-      const hidden = await db.selectFrom('background_documents').selectAll().where('investigation_id', '=', inv!.id).executeTakeFirstOrThrow();
+      const hidden = await db
+        .selectFrom('background_documents')
+        .selectAll()
+        .where('investigation_id', '=', inv!.id)
+        .executeTakeFirstOrThrow();
       expect(hidden).toMatchObject({ included_for_ai: false, extraction_status: 'extracted', extracted_text: 'internal' });
     });
 
@@ -199,7 +316,9 @@ describe(`seed loader on ${testEngine()}`, () => {
       const error = await loadSeed(db, file).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SeedConflictError);
       expect((error as SeedConflictError).conflicts.map((c) => c.path)).toEqual([
-        'organizations[0].name', 'organizations[0].users[0].email', 'organizations[0].users[0].idp_subject',
+        'organizations[0].name',
+        'organizations[0].users[0].email',
+        'organizations[0].users[0].idp_subject',
       ]);
       expect(await countRows(db)).toEqual(before);
     });
@@ -208,8 +327,12 @@ describe(`seed loader on ${testEngine()}`, () => {
       const summary = await loadSeed(db, smallFile('two'));
       expect(summary.storage_skipped).toBe(true);
       expect(summary.storage_objects).toBe(0);
-      const keys = await db.selectFrom('attachments').innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
-        .select('storage_key').where('evidence_items.investigation_id', '=', summary.investigations[0]!.id).execute();
+      const keys = await db
+        .selectFrom('attachments')
+        .innerJoin('evidence_items', 'evidence_items.id', 'attachments.evidence_item_id')
+        .select('storage_key')
+        .where('evidence_items.investigation_id', '=', summary.investigations[0]!.id)
+        .execute();
       expect(keys).toHaveLength(1);
     });
   });
@@ -245,7 +368,9 @@ describe(`seed loader on ${testEngine()}`, () => {
       };
       const error = await loadSeed(db, smallFile('storage'), { storage, uploadConcurrency: 1 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SeedStorageError);
-      expect((error as Error).message).toMatch(/uploading org\/.*\/background\/.*\/h\.txt to storage failed, nothing was written to the database: S3 is down/);
+      expect((error as Error).message).toMatch(
+        /uploading org\/.*\/background\/.*\/h\.txt to storage failed, nothing was written to the database: S3 is down/,
+      );
       expect(calls).toBe(2);
       expect(await countRows(db)).toEqual(before);
       expect(await db.selectFrom('organizations').select('id').where('name', '=', 'Small Org storage').execute()).toEqual([]);
@@ -255,7 +380,9 @@ describe(`seed loader on ${testEngine()}`, () => {
       // The last table written refuses rows; everything written before it in the transaction must go too.
       await sql`create function seed_test_refuse() returns trigger language plpgsql as $$
         begin raise exception 'refused by test trigger'; end $$`.execute(db);
-      await sql`create trigger seed_test_refuse before insert on embedding_sources for each row execute function seed_test_refuse()`.execute(db);
+      await sql`create trigger seed_test_refuse before insert on embedding_sources for each row execute function seed_test_refuse()`.execute(
+        db,
+      );
       try {
         const before = await countRows(db);
         await expect(loadSeed(db, smallFile('rollback'))).rejects.toThrow('refused by test trigger');

@@ -18,4 +18,7 @@ export interface TestAppOptions {
 }
 
 export const newApp = (context: Record<string, unknown> = {}, options: TestAppOptions = {}): App =>
-  new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context }, builtinCloudFormationValidation: options.cloudFormationValidation ?? true });
+  new App({
+    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context },
+    builtinCloudFormationValidation: options.cloudFormationValidation ?? true,
+  });

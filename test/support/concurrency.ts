@@ -2,7 +2,11 @@
  * Runs `work` over every item with at most `limit` in flight, answers in the items' order: enough
  * parallel requests to keep the twin busy without swamping a small machine.
  */
-export const mapConcurrently = async <T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> => {
+export const mapConcurrently = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> => {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

@@ -19,5 +19,7 @@ export const isDatabaseUnavailable = (answer: { status: number; retryAfter: stri
 export const expectDatabaseUnavailable = (reply: Reply) => {
   expect(reply.status).toBe(503);
   expect(reply.headers.get('retry-after')).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
-  expect(reply.body).toEqual({ error: { code: 'database_unavailable', message: 'The database is not answering; try again in 5 seconds.' } });
+  expect(reply.body).toEqual({
+    error: { code: 'database_unavailable', message: 'The database is not answering; try again in 5 seconds.' },
+  });
 };

@@ -46,7 +46,15 @@ export const testDatabase = async (): Promise<DatabaseHandle> => {
     const { url, drop } = await createPostgresDatabase();
     const { pool, closed } = closeablePool({ connectionString: url });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: async () => { await db.destroy(); await closed(); await drop(); } };
+    return {
+      db,
+      engine: 'postgres',
+      close: async () => {
+        await db.destroy();
+        await closed();
+        await drop();
+      },
+    };
   }
   const template = new Blob([await readFile(TEMPLATE_PATH)]);
   const pglite = await openPglite('memory://', template);

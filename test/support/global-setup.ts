@@ -3,11 +3,12 @@ import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } fro
 import { join } from 'node:path';
 import { COMPLETE_FILE, isSynthesizerRunning, stagesDirectory, synthesizerCommand, SYNTHESIZER_PID_FILE } from './synth';
 
-const tsx = (script: string, ...args: string[]) => new Promise<void>((resolve, reject) => {
-  const child = spawn('tsx', [script, ...args], { stdio: 'inherit' });
-  child.on('error', reject);
-  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`))));
-});
+const tsx = (script: string, ...args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn('tsx', [script, ...args], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`))));
+  });
 
 /**
  * The CDK suites' stages (synth.ts), synthesized in one process for the whole run instead of once per

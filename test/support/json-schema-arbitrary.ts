@@ -36,7 +36,10 @@ const SHORT = 40;
 export const stringFromSchema: StringLeaf = (schema) =>
   schema.pattern
     ? fc.stringMatching(new RegExp(schema.pattern))
-    : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? SHORT, SHORT)) });
+    : fc.string({
+        minLength: schema.minLength ?? 0,
+        maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? SHORT, SHORT)),
+      });
 
 /** Values the schema accepts (up to refinements JSON Schema cannot say), with free strings from `string`. */
 export const arbitraryOf = (schema: JsonSchema, string: StringLeaf = stringFromSchema): fc.Arbitrary<unknown> => {
@@ -46,12 +49,18 @@ export const arbitraryOf = (schema: JsonSchema, string: StringLeaf = stringFromS
     const union = s.anyOf ?? s.oneOf;
     if (union) return fc.oneof(...union.map(of));
     switch (s.type) {
-      case 'string': return string(s);
-      case 'integer': return fc.integer({ min: s.minimum ?? -1_000_000, max: s.maximum ?? 1_000_000 });
-      case 'number': return fc.double({ min: s.minimum ?? -1e6, max: s.maximum ?? 1e6, noNaN: true });
-      case 'boolean': return fc.boolean();
-      case 'null': return fc.constant(null);
-      case 'array': return fc.array(of(s.items ?? {}), { maxLength: 5 });
+      case 'string':
+        return string(s);
+      case 'integer':
+        return fc.integer({ min: s.minimum ?? -1_000_000, max: s.maximum ?? 1_000_000 });
+      case 'number':
+        return fc.double({ min: s.minimum ?? -1e6, max: s.maximum ?? 1e6, noNaN: true });
+      case 'boolean':
+        return fc.boolean();
+      case 'null':
+        return fc.constant(null);
+      case 'array':
+        return fc.array(of(s.items ?? {}), { maxLength: 5 });
       case 'object': {
         const properties = Object.fromEntries(Object.entries(s.properties ?? {}).map(([key, value]) => [key, of(value)]));
         const known = fc.record(properties, { requiredKeys: s.required ?? [] });
@@ -59,7 +68,8 @@ export const arbitraryOf = (schema: JsonSchema, string: StringLeaf = stringFromS
         // a record (z.record): free keys, each with its own value
         return fc.dictionary(string({ type: 'string' }), of(s.additionalProperties === true ? {} : s.additionalProperties), { maxKeys: 5 });
       }
-      default: return fc.jsonValue({ maxDepth: 2 });
+      default:
+        return fc.jsonValue({ maxDepth: 2 });
     }
   };
   return of(schema);

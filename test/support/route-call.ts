@@ -19,12 +19,18 @@ export interface RouteRequestParts {
 }
 
 export const routeCall = <C extends RouteContract>(
-  contract: C, run: (input: RouteInput<C>) => Promise<RouteAnswer<C>['body']>, options: RouteOptions = {},
+  contract: C,
+  run: (input: RouteInput<C>) => Promise<RouteAnswer<C>['body']>,
+  options: RouteOptions = {},
 ) => {
   const handler = route(contract, async (input) => ({ body: await run(input) }), options);
   return async (request: RouteRequestParts): Promise<z.output<C['response']>> => {
     const event = {
-      version: '2.0', routeKey: contract.route, rawPath: '/', rawQueryString: '', isBase64Encoded: false,
+      version: '2.0',
+      routeKey: contract.route,
+      rawPath: '/',
+      rawQueryString: '',
+      isBase64Encoded: false,
       headers: { 'content-type': 'application/json' },
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       queryStringParameters: request.query ?? {},

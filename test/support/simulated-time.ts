@@ -9,24 +9,30 @@ export class SimulatedTime {
   private running = 0;
   private sleepers: { until: number; wake: () => void }[] = [];
 
-  constructor(startMs: number) { this.t = startMs; }
+  constructor(startMs: number) {
+    this.t = startMs;
+  }
 
   now = (): Date => new Date(this.t);
 
-  sleep: Sleep = (ms) => new Promise<void>((wake) => {
-    this.sleepers.push({ until: this.t + ms, wake });
-    this.running--;
-    this.advance();
-  });
+  sleep: Sleep = (ms) =>
+    new Promise<void>((wake) => {
+      this.sleepers.push({ until: this.t + ms, wake });
+      this.running--;
+      this.advance();
+    });
 
   /** Runs `fn` as a caller arriving at startMs + offsetMs. Call start() once every caller is added. */
   spawn<T>(offsetMs: number, fn: () => Promise<T>): Promise<T> {
-    return new Promise<void>((wake) => this.sleepers.push({ until: this.t + offsetMs, wake }))
-      .then(fn)
-      .finally(() => { this.running--; this.advance(); });
+    return new Promise<void>((wake) => this.sleepers.push({ until: this.t + offsetMs, wake })).then(fn).finally(() => {
+      this.running--;
+      this.advance();
+    });
   }
 
-  start(): void { this.advance(); }
+  start(): void {
+    this.advance();
+  }
 
   private advance(): void {
     if (this.running > 0 || this.sleepers.length === 0) return;
@@ -37,4 +43,3 @@ export class SimulatedTime {
     due.forEach((s) => s.wake());
   }
 }
-

@@ -19,7 +19,9 @@ const synthesizeStage = (name: StageName): StageEntry => {
     const service = buildApp(app);
     const assembly = app.synth(); // runs cdk-nag and CloudFormation validation; throws on an error-level finding
     const report = join(assembly.directory, 'validation-report.json');
-    const { pluginReports } = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) as { pluginReports: { violations?: unknown[] }[] } : { pluginReports: [] };
+    const { pluginReports } = existsSync(report)
+      ? (JSON.parse(readFileSync(report, 'utf8')) as { pluginReports: { violations?: unknown[] }[] })
+      : { pluginReports: [] };
     const artifacts = STACK_ROLES.map((role) => [role, assembly.getStackArtifact(service[role].artifactId)] as const);
     return {
       prefix: service.config.prefix,

@@ -34,12 +34,21 @@ export const STAGES = {
   // test/infra/stacks.test.ts: prod's settings from its block in cdk.json, as an operator records them
   prod: {
     stage: 'prod',
-    'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', aiFallbackRegion: 'eu-central-1', apiDomainName: 'api.example.com', apiCertificateArn: CERTIFICATE },
+    'ias:prod': {
+      corsOrigin: 'https://app.example.com',
+      alarmEmails: 'oncall@example.com',
+      aiFallbackRegion: 'eu-central-1',
+      apiDomainName: 'api.example.com',
+      apiCertificateArn: CERTIFICATE,
+    },
   },
   requiredMfa: { mfa: 'required' },
   // test/infra/observability.test.ts: overrides that must show in the alarms and leave every spec threshold alone
   alarmOverrides: {
-    alarmThresholds: JSON.stringify({ rules: { aiFallbacks: { threshold: 7 } }, functions: { 'generation-worker': { computeMemory: 90 } } }),
+    alarmThresholds: JSON.stringify({
+      rules: { aiFallbacks: { threshold: 7 } },
+      functions: { 'generation-worker': { computeMemory: 90 } },
+    }),
     alarmEmails: 'oncall@example.com, ops@example.com,oncall@example.com',
   },
   // test/ratelimit/cdk-limits.test.ts
@@ -93,13 +102,20 @@ export const COMPLETE_FILE = 'complete';
 
 /** This checkout's cache folder: the twin's folder for the app's sources, then the synthesizer's source. */
 export const stagesDirectory = (): string =>
-  join(CACHE_ROOT, appSourceHash(), `test-stages-${hashFiles(['synth.ts', 'synth-stages.ts', 'cdk-app.ts'].map((file) => join('test', 'support', file)))}`);
+  join(
+    CACHE_ROOT,
+    appSourceHash(),
+    `test-stages-${hashFiles(['synth.ts', 'synth-stages.ts', 'cdk-app.ts'].map((file) => join('test', 'support', file)))}`,
+  );
 
 export const stageFile = (dir: string, name: StageName): string =>
   join(dir, `${name}-${createHash('sha256').update(JSON.stringify(STAGES[name])).digest('hex').slice(0, 12)}.json`);
 
 /** The command that synthesizes the given stages (all by default) into dir; run from the project root. */
-export const synthesizerCommand = (dir: string, names: StageName[] = []): [string, string[]] => [process.execPath, ['--import', 'tsx', SYNTHESIZER, dir, ...names]];
+export const synthesizerCommand = (dir: string, names: StageName[] = []): [string, string[]] => [
+  process.execPath,
+  ['--import', 'tsx', SYNTHESIZER, dir, ...names],
+];
 
 /** Whether a synthesizer started by global-setup is still writing into dir. */
 export const isSynthesizerRunning = (dir: string): boolean => {

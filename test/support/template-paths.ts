@@ -13,14 +13,22 @@ const TEMPLATES_DIR = join(tmpdir(), 'ias-test');
 // Keyed by the migrations' source, which both jest (swc) and tsx read the same.
 const migrationsDir = join(__dirname, '../../layers/core/db/migrations');
 const key = createHash('sha256')
-  .update(readdirSync(migrationsDir).sort().map((f) => f + readFileSync(join(migrationsDir, f), 'utf8')).join('\n'))
+  .update(
+    readdirSync(migrationsDir)
+      .sort()
+      .map((f) => f + readFileSync(join(migrationsDir, f), 'utf8'))
+      .join('\n'),
+  )
   .digest('hex')
   .slice(0, 16);
 
 export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar.gz`);
 
 /** The demo template: its database dump and its files bucket (the twin folder's `aws`, which fauxqs keeps). */
-export interface DemoTemplate { database: string; aws: string }
+export interface DemoTemplate {
+  database: string;
+  aws: string;
+}
 
 /**
  * Keyed by everything a twin's start-up is made of: the deployment and its handlers (migrations, seed
@@ -29,6 +37,9 @@ export interface DemoTemplate { database: string; aws: string }
  * every unit test that loads the migrated template.
  */
 export const demoTemplatePath = (): DemoTemplate => {
-  const dir = join(TEMPLATES_DIR, `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`);
+  const dir = join(
+    TEMPLATES_DIR,
+    `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`,
+  );
   return { database: join(dir, 'database.tar.gz'), aws: join(dir, 'aws') };
 };

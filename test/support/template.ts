@@ -65,7 +65,9 @@ const keepBucketsOnly = async (file: string): Promise<void> => {
   const { DatabaseSync } = await import('node:sqlite');
   const state = new DatabaseSync(file);
   try {
-    const tables = state.prepare(`select name from sqlite_master where type = 'table' and name not glob 's3_*'`).all() as { name: string }[];
+    const tables = state.prepare(`select name from sqlite_master where type = 'table' and name not glob 's3_*'`).all() as {
+      name: string;
+    }[];
     for (const { name } of tables) state.exec(`delete from "${name}"`);
   } finally {
     state.close();

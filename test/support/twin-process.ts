@@ -19,7 +19,11 @@ const OPTIONS_ENV = 'TEST_TWIN_OPTIONS';
 const STOP_GRACE_MS = 15_000;
 const READY = 'twin-process ready';
 
-interface ReadyLine { url: string; bedrock: string; identityProvider: string }
+interface ReadyLine {
+  url: string;
+  bedrock: string;
+  identityProvider: string;
+}
 
 export interface TwinProcess {
   url: string;
@@ -34,10 +38,11 @@ export interface TwinProcess {
   stop: () => Promise<void>;
 }
 
-const exited = (child: ChildProcess): Promise<void> => new Promise((ok) => {
-  if (child.exitCode !== null || child.signalCode !== null) ok();
-  else child.once('exit', () => ok());
-});
+const exited = (child: ChildProcess): Promise<void> =>
+  new Promise((ok) => {
+    if (child.exitCode !== null || child.signalCode !== null) ok();
+    else child.once('exit', () => ok());
+  });
 
 const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
   // tsx as an import hook of this very node, so the child is one process (its pid is the one the twin's folder records)
@@ -58,7 +63,9 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
       if (line.startsWith(READY)) ok(JSON.parse(line.slice(READY.length)) as ReadyLine);
       else keep(line);
     });
-    child.once('exit', (code, signal) => fail(new Error(`the twin process ended (${signal ?? code}) before it was ready:\n${output.join('\n')}`)));
+    child.once('exit', (code, signal) =>
+      fail(new Error(`the twin process ended (${signal ?? code}) before it was ready:\n${output.join('\n')}`)),
+    );
   });
   const group = child.pid!;
   const kill = async () => {
@@ -78,9 +85,11 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
     call: (method, path, token, body) => callApi(ready.url, method, path, token, body),
     token: async (role, organizationId = DEMO_ORGANIZATION_IDS.northwind) => {
       const res = await fetch(`${ready.identityProvider}${TOKENS_PATH}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: demoUser(role, organizationId).email }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: demoUser(role, organizationId).email }),
       });
-      const body = await res.json() as { accessToken?: string; message?: string };
+      const body = (await res.json()) as { accessToken?: string; message?: string };
       if (!body.accessToken) throw new Error(`no token from the twin's identity provider: ${res.status} ${body.message ?? ''}`);
       return body.accessToken;
     },
@@ -96,7 +105,9 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
  */
 export const useTwinProcess = (options: TestTwinOptions = {}): { start: () => Promise<TwinProcess> } => {
   let running: TwinProcess | undefined;
-  const folder = useTwinFolder(async () => { await running?.stop(); });
+  const folder = useTwinFolder(async () => {
+    await running?.stop();
+  });
   return {
     start: async () => {
       running = await startChild(prepareTestTwin(options, folder.dir, folder.databaseUrl));
@@ -107,13 +118,16 @@ export const useTwinProcess = (options: TestTwinOptions = {}): { start: () => Pr
 
 if (require.main === module) {
   const options = JSON.parse(process.env[OPTIONS_ENV] ?? '{}') as TwinOptions;
-  startTwin({ ...options, log: (line) => console.log(line) }).then(async (twin) => {
-    if (options.schedules !== false) await twin.schedulesSettled();
-    process.once('SIGTERM', () => void twin.stop().finally(() => process.exit(0)));
-    const ready: ReadyLine = { url: twin.url, bedrock: twin.bedrock.url, identityProvider: twin.identityProvider.url };
-    console.log(`${READY}${JSON.stringify(ready)}`);
-  }, (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  startTwin({ ...options, log: (line) => console.log(line) }).then(
+    async (twin) => {
+      if (options.schedules !== false) await twin.schedulesSettled();
+      process.once('SIGTERM', () => void twin.stop().finally(() => process.exit(0)));
+      const ready: ReadyLine = { url: twin.url, bedrock: twin.bedrock.url, identityProvider: twin.identityProvider.url };
+      console.log(`${READY}${JSON.stringify(ready)}`);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -44,20 +44,31 @@ export interface TwinTest {
 }
 
 /** A change to the deployment for a test: one function's plan entry (its environment, policy, timeout, permissions) changed. */
-export const changing = (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) => (plan: TwinPlan): TwinPlan => ({
-  ...plan,
-  functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
-});
+export const changing =
+  (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) =>
+  (plan: TwinPlan): TwinPlan => ({
+    ...plan,
+    functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
+  });
 
 export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'>;
 
 /** CDK context that sets limits only: a twin deployed with it seeds and sweeps at start-up as the demo template's twin did. */
-const LIMITS_CONTEXT: readonly string[] = ['rateLimits', 'gatewayThrottles', 'generationCap', 'analysisLeaseSeconds', 'aiAttemptTimeoutMs', 'retrievalMinSimilarity'];
+const LIMITS_CONTEXT: readonly string[] = [
+  'rateLimits',
+  'gatewayThrottles',
+  'generationCap',
+  'analysisLeaseSeconds',
+  'aiAttemptTimeoutMs',
+  'retrievalMinSimilarity',
+];
 
 /** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
-  options.seed !== false && options.schedules !== false && !options.transformPlan
-  && Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
+  options.seed !== false &&
+  options.schedules !== false &&
+  !options.transformPlan &&
+  Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
 
 /**
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
@@ -69,7 +80,8 @@ const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
 export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => {
   const twinOptions: TwinOptions = { port: 0, twinDir, ...options, context: { ...E2E_CONTEXT, ...options.context } };
   if (databaseUrl) return { ...twinOptions, databaseUrl };
-  if (options.databaseTemplate || !startsAsDemoTemplate(options)) return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
+  if (options.databaseTemplate || !startsAsDemoTemplate(options))
+    return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
   const demo = demoTemplatePath();
   // the twin loads a template only into a folder without a database (lib/twin/twin.ts openBackend): a restart keeps its own bucket too
   if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION'))) cpSync(demo.aws, join(twinDir, 'aws'), { recursive: true });
@@ -109,13 +121,17 @@ export const useTwinFolder = (stopTwin: () => Promise<void>): { readonly dir: st
       if (!dir) throw new Error('the twin folder is made in beforeAll');
       return dir;
     },
-    get databaseUrl() { return databaseUrl; },
+    get databaseUrl() {
+      return databaseUrl;
+    },
   };
 };
 
 export const useTwin = (options: TestTwinOptions = {}): TwinTest => {
   let twin: Twin | undefined;
-  const folder = useTwinFolder(async () => { await twin?.stop(); });
+  const folder = useTwinFolder(async () => {
+    await twin?.stop();
+  });
 
   const start = async () => {
     twin = await startTwin(prepareTestTwin(options, folder.dir, folder.databaseUrl));
@@ -132,21 +148,33 @@ export const useTwin = (options: TestTwinOptions = {}): TwinTest => {
   const call: TwinTest['call'] = (method, path, token, body) => callApi(current().url, method, path, token, body);
 
   return {
-    get twin() { return current(); },
+    get twin() {
+      return current();
+    },
     token: (role, organizationId = DEMO_ORGANIZATION_IDS.northwind) => {
       const user = demoUser(role, organizationId);
-      return current().token({ subject: user.idp_subject, email: user.email, role: user.role, organizationId: user.organization_id ?? undefined });
+      return current().token({
+        subject: user.idp_subject,
+        email: user.email,
+        role: user.role,
+        organizationId: user.organization_id ?? undefined,
+      });
     },
     call,
-    logged: (functionId) => current().logs(functionId).flatMap((line) => line.text.split('\n')).flatMap((text) => {
-      try {
-        const record: unknown = JSON.parse(text);
-        return record && typeof record === 'object' ? [record as Record<string, unknown>] : [];
-      } catch {
-        return [];
-      }
-    }),
-    awsConfig: (region) => edgeClientConfig(current().aws.edge, region ?? current().plan.region, { accessKeyId: 'AKIAOPERATOR', secretAccessKey: 'operator' }),
+    logged: (functionId) =>
+      current()
+        .logs(functionId)
+        .flatMap((line) => line.text.split('\n'))
+        .flatMap((text) => {
+          try {
+            const record: unknown = JSON.parse(text);
+            return record && typeof record === 'object' ? [record as Record<string, unknown>] : [];
+          } catch {
+            return [];
+          }
+        }),
+    awsConfig: (region) =>
+      edgeClientConfig(current().aws.edge, region ?? current().plan.region, { accessKeyId: 'AKIAOPERATOR', secretAccessKey: 'operator' }),
     restart: async () => {
       await current().stop();
       twin = undefined;

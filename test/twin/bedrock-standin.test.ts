@@ -2,12 +2,7 @@
  * The local Bedrock stand-in, exercised through the real BedrockRuntimeClient (HTTP/1.1 handler,
  * fake static credentials, no retries) plus unit tests of its pure helpers.
  */
-import {
-  BedrockRuntimeClient,
-  ConverseCommand,
-  InvokeModelCommand,
-  type ConverseCommandInput,
-} from '@aws-sdk/client-bedrock-runtime';
+import { BedrockRuntimeClient, ConverseCommand, InvokeModelCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import {
   parseFaultsEnv,
@@ -71,8 +66,18 @@ const answerOf = async (c: BedrockRuntimeClient, input: ConverseCommandInput): P
 };
 const ping = (c: BedrockRuntimeClient): Promise<string> => answerOf(c, converseInput('Be brief.', 'The door was open at noon.'));
 
-const embed = async (c: BedrockRuntimeClient, body: Record<string, unknown>): Promise<{ embedding: number[]; inputTextTokenCount: number }> => {
-  const out = await c.send(new InvokeModelCommand({ modelId: EMBED_MODEL, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }));
+const embed = async (
+  c: BedrockRuntimeClient,
+  body: Record<string, unknown>,
+): Promise<{ embedding: number[]; inputTextTokenCount: number }> => {
+  const out = await c.send(
+    new InvokeModelCommand({
+      modelId: EMBED_MODEL,
+      contentType: 'application/json',
+      accept: 'application/json',
+      body: JSON.stringify(body),
+    }),
+  );
   return JSON.parse(new TextDecoder().decode(out.body)) as { embedding: number[]; inputTextTokenCount: number };
 };
 /** The error name (and HTTP status) a call fails with, or 'ok'. */
@@ -96,7 +101,9 @@ const EVIDENCE_PROMPT = [
 
 describe('Converse', () => {
   test('answers plain text labelled as stand-in output, with usage and metrics', async () => {
-    const out = await inA.send(new ConverseCommand(converseInput('Summarise the notes.', 'The van left the depot at 6 am.\nIt returned empty at noon.')));
+    const out = await inA.send(
+      new ConverseCommand(converseInput('Summarise the notes.', 'The van left the depot at 6 am.\nIt returned empty at noon.')),
+    );
     const text = out.output?.message?.content?.[0]?.text ?? '';
     expect(out.output?.message?.role).toBe('assistant');
     expect(text.startsWith('[stand-in]')).toBe(true);
@@ -147,8 +154,11 @@ describe('Converse', () => {
     const refused = inA.send(new ConverseCommand(converseInput('x', 'y', `eu.${model}`)));
     await expect(refused).rejects.toMatchObject({ name: 'ValidationException', message: 'The provided model identifier is invalid.' });
     expect(await outcome(answerOf(inEurope, converseInput('x', 'y', CHAT_MODEL)))).toBe('ValidationException 400');
-    expect(await outcome(answerOf(inEurope, converseInput('x', 'y', `arn:aws:bedrock:us-east-1:000000000000:inference-profile/${CHAT_MODEL}`)))).toBe('ValidationException 400');
-    for (const modelId of [`eu.${model}`, `global.${model}`, model]) expect(await outcome(answerOf(inEurope, converseInput('x', 'y', modelId)))).toBe('ok');
+    expect(
+      await outcome(answerOf(inEurope, converseInput('x', 'y', `arn:aws:bedrock:us-east-1:000000000000:inference-profile/${CHAT_MODEL}`))),
+    ).toBe('ValidationException 400');
+    for (const modelId of [`eu.${model}`, `global.${model}`, model])
+      expect(await outcome(answerOf(inEurope, converseInput('x', 'y', modelId)))).toBe('ok');
     expect(await outcome(answerOf(inB, converseInput('x', 'y', CHAT_MODEL)))).toBe('ok');
   });
 });
@@ -182,7 +192,14 @@ describe('InvokeModel (Titan Text Embeddings V2)', () => {
   });
 
   test('validates input like Bedrock', async () => {
-    const bad = [{ inputText: 'x', dimensions: 300 }, {}, { inputText: '' }, { inputText: '   ' }, { inputText: 'x', normalize: 'yes' }, { inputText: 'x', extra: 1 }];
+    const bad = [
+      { inputText: 'x', dimensions: 300 },
+      {},
+      { inputText: '' },
+      { inputText: '   ' },
+      { inputText: 'x', normalize: 'yes' },
+      { inputText: 'x', extra: 1 },
+    ];
     for (const body of bad) expect(await outcome(embed(inA, body))).toBe('ValidationException 400');
     const malformed = inA.send(new InvokeModelCommand({ modelId: EMBED_MODEL, body: '{"inputText": ' }));
     expect(await outcome(malformed)).toBe('ValidationException 400');
@@ -229,7 +246,10 @@ describe('fault injection', () => {
 
   test('HTTP control routes set, show and clear faults and report stats', async () => {
     const before = (await (await fetch(`${standin.url}/_standin/stats`)).json()) as Record<string, { throttled: number }>;
-    const put = await fetch(`${standin.url}/_standin/faults/${A}`, { method: 'PUT', body: JSON.stringify({ throttleRatio: 1, latencyMs: 5 }) });
+    const put = await fetch(`${standin.url}/_standin/faults/${A}`, {
+      method: 'PUT',
+      body: JSON.stringify({ throttleRatio: 1, latencyMs: 5 }),
+    });
     expect(put.status).toBe(200);
     expect(await (await fetch(`${standin.url}/_standin/faults`)).json()).toEqual({ [A]: { throttleRatio: 1, latencyMs: 5 } });
     expect(await outcome(ping(inA))).toBe('ThrottlingException 429');
@@ -271,7 +291,9 @@ describe('fault injection', () => {
   test('unsigned model calls are refused, unknown paths are 404', async () => {
     const unsigned = await fetch(`${standin.url}/model/${encodeURIComponent(CHAT_MODEL)}/converse`, { method: 'POST', body: '{}' });
     expect(unsigned.status).toBe(403);
-    const signed = { authorization: `AWS4-HMAC-SHA256 Credential=AKID/20250101/${A}/bedrock/aws4_request, SignedHeaders=host, Signature=0` };
+    const signed = {
+      authorization: `AWS4-HMAC-SHA256 Credential=AKID/20250101/${A}/bedrock/aws4_request, SignedHeaders=host, Signature=0`,
+    };
     const unknown = await fetch(`${standin.url}/model/x/converse-stream`, { method: 'POST', headers: signed, body: '{}' });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-amzn-errortype')).toBe('ResourceNotFoundException');
@@ -297,7 +319,11 @@ describe('pure helpers', () => {
   });
 
   test('region from the SigV4 credential scope', () => {
-    expect(regionFromAuthorization('AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-central-1/bedrock/aws4_request, SignedHeaders=host, Signature=ab')).toBe('eu-central-1');
+    expect(
+      regionFromAuthorization(
+        'AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-central-1/bedrock/aws4_request, SignedHeaders=host, Signature=ab',
+      ),
+    ).toBe('eu-central-1');
     expect(regionFromAuthorization('AWS4-HMAC-SHA256 Credential=AKID/20250101/eu-central-1/s3/aws4_request')).toBeUndefined();
     expect(regionFromAuthorization(undefined)).toBeUndefined();
   });
@@ -328,12 +354,16 @@ describe('pure helpers', () => {
     const parsed = parsePrompt('Answer in JSON.', prompt);
     expect(parsed.passages).toEqual([{ chunkId: 'k7q2f9xm', text: 'Marcus Hale was interviewed on 4 March and denied the payments.' }]);
     const answer = JSON.parse(composeAnswer('Answer in JSON.', prompt)) as StandinAnswer;
-    expect(answer.findings).toEqual([{ statement: 'Marcus Hale was interviewed on 4 March and denied the payments.', citations: ['k7q2f9xm'] }]);
+    expect(answer.findings).toEqual([
+      { statement: 'Marcus Hale was interviewed on 4 March and denied the payments.', citations: ['k7q2f9xm'] },
+    ]);
   });
 
   test('STANDIN_FAULTS parsing', () => {
     expect(parseFaultsEnv(undefined)).toEqual({});
-    expect(parseFaultsEnv('{"us-east-1":{"throttleRatio":0.5,"outage":false}}')).toEqual({ 'us-east-1': { throttleRatio: 0.5, outage: false } });
+    expect(parseFaultsEnv('{"us-east-1":{"throttleRatio":0.5,"outage":false}}')).toEqual({
+      'us-east-1': { throttleRatio: 0.5, outage: false },
+    });
     expect(() => parseFaultsEnv('[1]')).toThrow();
     expect(() => parseFaultsEnv('{"us-east-1":{"latencyMs":-1}}')).toThrow(/latencyMs/);
   });
@@ -342,14 +372,22 @@ describe('pure helpers', () => {
 describe('answers shaped by purpose (requestMetadata.purpose)', () => {
   const evidence = '[chunk:e1] The March invoices were split to stay below the 25,000 threshold.\n\n';
   test('quality: each reviewed claim is judged against the passages', () => {
-    const answer = JSON.parse(composeAnswer('Check the claims. Reply in JSON.', `${evidence}The March invoices were split below the threshold. The vendor was paid in gold bars.`, 'quality'));
+    const answer = JSON.parse(
+      composeAnswer(
+        'Check the claims. Reply in JSON.',
+        `${evidence}The March invoices were split below the threshold. The vendor was paid in gold bars.`,
+        'quality',
+      ),
+    );
     expect(answer.standin).toBe(true);
     expect(answer.claims.map((c: { supported: boolean }) => c.supported)).toEqual([true, false]);
     expect(answer.claims[0].citations).toEqual(['e1']);
     expect(answer.score).toBe(0.5);
   });
   test('judge: four rubric scores from 1 to 5, labelled as stand-in', () => {
-    const answer = JSON.parse(composeAnswer('Score the answer. Reply in JSON.', `${evidence}The March invoices were split below the threshold.`, 'judge'));
+    const answer = JSON.parse(
+      composeAnswer('Score the answer. Reply in JSON.', `${evidence}The March invoices were split below the threshold.`, 'judge'),
+    );
     expect(Object.keys(answer.scores).sort()).toEqual(['accuracy', 'completeness', 'professional_tone', 'relevance']);
     for (const s of Object.values(answer.scores) as { score: number; reason: string }[]) {
       expect(s.score).toBeGreaterThanOrEqual(1);

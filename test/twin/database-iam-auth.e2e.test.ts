@@ -34,7 +34,10 @@ describe('a rotation of the database credentials under a warm function', () => {
 
     const secrets = new SecretsManagerClient(e2e.awsConfig());
     const secretArn = e2e.twin.plan.database.secretArn;
-    const current = JSON.parse((await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString!) as { username: string; password: string };
+    const current = JSON.parse((await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }))).SecretString!) as {
+      username: string;
+      password: string;
+    };
     expect(current.username).toBe(DATABASE_USER);
     const rotated = { ...current, password: `Rotated${randomBytes(16).toString('hex')}` };
 
@@ -48,7 +51,10 @@ describe('a rotation of the database credentials under a warm function', () => {
       // between the steps the secret is stale: the proxy cannot sign in to the database (as in AWS, briefly)
       const midway = await health();
       expect(midway.status).toBe(503);
-      expect(midway.body.checks.database).toMatchObject({ status: 'failed', error: `password authentication failed for user "${DATABASE_USER}"` });
+      expect(midway.body.checks.database).toMatchObject({
+        status: 'failed',
+        error: `password authentication failed for user "${DATABASE_USER}"`,
+      });
     }
     // finishSecret: the new value becomes AWSCURRENT
     await secrets.send(new PutSecretValueCommand({ SecretId: secretArn, SecretString: JSON.stringify(rotated) }));
@@ -62,8 +68,15 @@ describe('a rotation of the database credentials under a warm function', () => {
     // every new connection signed in with IAM, allowed on the proxy user
     const connects = e2e.twin.awsCalls().filter((c) => c.functionId === 'health' && c.service === 'rds-db');
     expect(connects.length).toBeGreaterThanOrEqual(embedded ? 3 : 2);
-    expect(connects.every((c) => c.allowed && c.action === 'rds-db:connect'
-      && c.resource === `arn:aws:rds-db:${e2e.twin.plan.region}:${e2e.twin.plan.account}:dbuser:${e2e.twin.plan.database.proxyResourceId}/${DATABASE_USER}`)).toBe(true);
+    expect(
+      connects.every(
+        (c) =>
+          c.allowed &&
+          c.action === 'rds-db:connect' &&
+          c.resource ===
+            `arn:aws:rds-db:${e2e.twin.plan.region}:${e2e.twin.plan.account}:dbuser:${e2e.twin.plan.database.proxyResourceId}/${DATABASE_USER}`,
+      ),
+    ).toBe(true);
     // and no function reads the database secret any more
     expect(e2e.twin.awsCalls().filter((c) => c.resource === secretArn)).toEqual([]);
   });
@@ -81,10 +94,13 @@ describe('a function whose role may not rds-db:connect', () => {
     expect(res.status).toBe(503);
     expect(res.body.checks.database).toMatchObject({ status: 'failed', error: REFUSED });
     expect(res.body.checks.storage.status).toBe('ok'); // its other grants are untouched
-    expect(e2e.twin.awsCalls().filter((c) => c.functionId === 'health' && c.service === 'rds-db')).toContainEqual(expect.objectContaining({
-      action: 'rds-db:connect', allowed: false,
-      resource: `arn:aws:rds-db:${e2e.twin.plan.region}:${e2e.twin.plan.account}:dbuser:${e2e.twin.plan.database.proxyResourceId}/${DATABASE_USER}`,
-    }));
+    expect(e2e.twin.awsCalls().filter((c) => c.functionId === 'health' && c.service === 'rds-db')).toContainEqual(
+      expect.objectContaining({
+        action: 'rds-db:connect',
+        allowed: false,
+        resource: `arn:aws:rds-db:${e2e.twin.plan.region}:${e2e.twin.plan.account}:dbuser:${e2e.twin.plan.database.proxyResourceId}/${DATABASE_USER}`,
+      }),
+    );
 
     const token = await e2e.token('investigator');
     expect((await e2e.call('GET', `/api/investigations/${DEMO_INVESTIGATION_IDS.northwind}`, token)).status).toBe(200);

@@ -38,7 +38,8 @@ test('a hung database: 503 before the function times out, the rate limiter lets 
   const token = await e2e.token('investigator');
   const list = () => timed(() => e2e.call('GET', '/api/investigations', token));
   expect((await list()).status).toBe(200);
-  const failOpen = () => e2e.logged('investigations-list').filter((r) => r.message === '[RATE_LIMIT] counter store unavailable; request allowed');
+  const failOpen = () =>
+    e2e.logged('investigations-list').filter((r) => r.message === '[RATE_LIMIT] counter store unavailable; request allowed');
   const before = failOpen().length;
 
   await e2e.twin.databaseProxy.fault('hung');

@@ -16,7 +16,13 @@ import { Client, Pool, type ClientConfig } from 'pg';
 import { openPglite } from '#core/db/connection';
 import type { EdgeIdentity } from '../../lib/twin/aws-edge';
 import {
-  md5Password, policyAuthorizer, scramClientFinal, startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions, type IamAuthOptions,
+  md5Password,
+  policyAuthorizer,
+  scramClientFinal,
+  startDatabaseProxy,
+  type DatabaseProxy,
+  type DatabaseProxyOptions,
+  type IamAuthOptions,
 } from '../../lib/twin/db-proxy';
 import { passwordMatches, startPgliteServer, type PgliteServer } from '../../lib/twin/pglite-server';
 import { loadOrCreateTls, type TwinTls } from '../../lib/twin/tls';
@@ -132,7 +138,9 @@ describe("over the twin's PGlite server", () => {
   });
 
   test('a client that does not trust the twin CA, or names another host, does not connect', async () => {
-    expect(await errorOf(clientConfig(proxy.port, { ssl: { servername: PROXY_HOST } }))).toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    expect(await errorOf(clientConfig(proxy.port, { ssl: { servername: PROXY_HOST } }))).toMatchObject({
+      code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    });
     expect(await errorOf(clientConfig(proxy.port, { ssl: { ca: tls.caPem, servername: 'db.example.com' } }))).toMatchObject({
       code: 'ERR_TLS_CERT_ALTNAME_INVALID',
     });
@@ -160,7 +168,9 @@ describe("over the twin's PGlite server", () => {
   });
 
   test('a client killed mid-transaction or mid-result leaves the proxy and the backend usable', async () => {
-    const { rows: [before] } = await pglite.query<{ n: number }>('select count(*)::int as n from proxy_items');
+    const {
+      rows: [before],
+    } = await pglite.query<{ n: number }>('select count(*)::int as n from proxy_items');
     const logged = logs.length;
 
     const inTransaction = new Client(clientConfig(proxy.port));
@@ -227,7 +237,9 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
   const identity = (functionId: string, resources: string[]): EdgeIdentity => ({
     functionId,
     principalArn: `arn:aws:sts::000000000000:assumed-role/${functionId}-role/${functionId}`,
-    policy: resources.length ? [{ Effect: 'Allow', Action: 'rds-db:connect', Resource: resources }] : [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
+    policy: resources.length
+      ? [{ Effect: 'Allow', Action: 'rds-db:connect', Resource: resources }]
+      : [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],
   });
   const KEYS = {
     granted: { accessKeyId: 'ASIAGRANTEDFUNCTION1', secretAccessKey: 'granted', sessionToken: 'session-granted' },
@@ -247,21 +259,31 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
   let iamProxy: DatabaseProxy;
 
   const iamAuth: IamAuthOptions = {
-    host: PROXY_HOST, port: 5432, region: REGION, resource: userArn,
+    host: PROXY_HOST,
+    port: 5432,
+    region: REGION,
+    resource: userArn,
     authorize: policyAuthorizer(identities, '000000000000', (call) => decisions.push(call)),
     now: () => now ?? new Date(),
   };
   /** a token as layers/core/db/connection.ts signs it (the SDK's own signer), for this endpoint unless told otherwise */
   const token = (credentials: typeof KEYS.granted, user = SECRET.username, hostname = PROXY_HOST, region = REGION) =>
     new Signer({ hostname, port: 5432, username: user, region, credentials }).getAuthToken();
-  const iamConfig = (overrides: ClientConfig = {}): ClientConfig => clientConfig(iamProxy.port, { password: () => token(KEYS.granted), ...overrides });
-  const refusedFor = (user: string) => ({ code: '28P01', message: `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.` });
+  const iamConfig = (overrides: ClientConfig = {}): ClientConfig =>
+    clientConfig(iamProxy.port, { password: () => token(KEYS.granted), ...overrides });
+  const refusedFor = (user: string) => ({
+    code: '28P01',
+    message: `The IAM authentication failed for the role ${user}. Check the IAM token for this role and try again.`,
+  });
 
   beforeAll(async () => {
     // the RDS instance's master user: the proxy signs in as it, with the secret's password
     await pglite.exec(`create role ${SECRET.username} login password '${SECRET.password.replace(/'/g, "''")}'`);
     iamProxy = await startDatabaseProxy({
-      tls, iamAuth, credentials: async () => secret, log: (line) => logs.push(line),
+      tls,
+      iamAuth,
+      credentials: async () => secret,
+      log: (line) => logs.push(line),
       backend: { host: '127.0.0.1', port: socketServer.port, database: 'postgres' },
     });
   });
@@ -269,7 +291,14 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
 
   test('a token from @aws-sdk/rds-signer, signed by a role allowed rds-db:connect on the proxy user, connects; each new connection signs a new token', async () => {
     let signed = 0;
-    const pool = new Pool({ ...iamConfig(), password: () => { signed++; return token(KEYS.granted); }, max: 3 });
+    const pool = new Pool({
+      ...iamConfig(),
+      password: () => {
+        signed++;
+        return token(KEYS.granted);
+      },
+      max: 3,
+    });
     try {
       const results = await Promise.all([1, 2, 3].map((n) => pool.query<{ n: number }>('select $1::int as n', [n])));
       expect(results.map((r) => r.rows[0]!.n)).toEqual([1, 2, 3]);
@@ -278,15 +307,20 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
     } finally {
       await pool.end();
     }
-    expect(decisions).toContainEqual(expect.objectContaining({ functionId: 'granted', action: 'rds-db:connect', resource: userArn(SECRET.username), allowed: true }));
+    expect(decisions).toContainEqual(
+      expect.objectContaining({ functionId: 'granted', action: 'rds-db:connect', resource: userArn(SECRET.username), allowed: true }),
+    );
   });
 
   test("the secret's password, a token for another user, host or region, an expired token: refused with 28P01 as RDS Proxy refuses them", async () => {
     expect(await errorOf(iamConfig({ password: SECRET.password }))).toMatchObject(refusedFor(SECRET.username));
     expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, 'postgres') }))).toMatchObject(refusedFor(SECRET.username));
-    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, 'other.proxy-abc123.us-east-1.rds.amazonaws.com') })))
-      .toMatchObject(refusedFor(SECRET.username));
-    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, PROXY_HOST, 'us-west-2') }))).toMatchObject(refusedFor(SECRET.username));
+    expect(
+      await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, 'other.proxy-abc123.us-east-1.rds.amazonaws.com') })),
+    ).toMatchObject(refusedFor(SECRET.username));
+    expect(await errorOf(iamConfig({ password: () => token(KEYS.granted, SECRET.username, PROXY_HOST, 'us-west-2') }))).toMatchObject(
+      refusedFor(SECRET.username),
+    );
     const signed = await token(KEYS.granted);
     now = new Date(Date.now() + 901_000);
     try {
@@ -294,11 +328,13 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
     } finally {
       now = undefined;
     }
-    expect(logs).toEqual(expect.arrayContaining([
-      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": not an RDS IAM auth token`,
-      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token is for user "postgres", not "${SECRET.username}"`,
-      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token has expired`,
-    ]));
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        `[twin db proxy] IAM authentication failed for user "${SECRET.username}": not an RDS IAM auth token`,
+        `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token is for user "postgres", not "${SECRET.username}"`,
+        `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the token has expired`,
+      ]),
+    );
   });
 
   test('an access key of no known identity, or a role without rds-db:connect on this user, is refused', async () => {
@@ -306,12 +342,18 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
     expect(await errorOf(iamConfig({ password: () => token(KEYS.ungranted) }))).toMatchObject(refusedFor(SECRET.username));
     // allowed to connect as postgres, which is not the user it asks for
     expect(await errorOf(iamConfig({ password: () => token(KEYS.otherUser) }))).toMatchObject(refusedFor(SECRET.username));
-    expect(decisions).toContainEqual(expect.objectContaining({ functionId: 'ungranted', resource: userArn(SECRET.username), allowed: false }));
-    expect(logs).toContain(`[twin db proxy] IAM authentication failed for user "${SECRET.username}": the access key ${KEYS.stranger.accessKeyId} belongs to no identity`);
+    expect(decisions).toContainEqual(
+      expect.objectContaining({ functionId: 'ungranted', resource: userArn(SECRET.username), allowed: false }),
+    );
+    expect(logs).toContain(
+      `[twin db proxy] IAM authentication failed for user "${SECRET.username}": the access key ${KEYS.stranger.accessKeyId} belongs to no identity`,
+    );
   });
 
   test('a user the proxy holds no secret for is refused, even with a grant', async () => {
-    expect(await errorOf(iamConfig({ user: 'postgres', password: () => token(KEYS.otherUser, 'postgres') }))).toMatchObject(refusedFor('postgres'));
+    expect(await errorOf(iamConfig({ user: 'postgres', password: () => token(KEYS.otherUser, 'postgres') }))).toMatchObject(
+      refusedFor('postgres'),
+    );
     expect(logs).toContain('[twin db proxy] IAM authentication failed for user "postgres": the proxy has no secret for user "postgres"');
   });
 
@@ -322,7 +364,10 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
       const rotated = { ...SECRET, password: 'rotated-Password-2' };
       // the rotation's setSecret step: the database has the new password, the secret's current value does not yet
       await pglite.exec(`alter role ${SECRET.username} password '${rotated.password}'`);
-      expect(await errorOf(iamConfig())).toMatchObject({ code: '28P01', message: `password authentication failed for user "${SECRET.username}"` });
+      expect(await errorOf(iamConfig())).toMatchObject({
+        code: '28P01',
+        message: `password authentication failed for user "${SECRET.username}"`,
+      });
       // finishSecret: the new value is current; the client's token is unchanged, its new connection works
       secret = rotated;
       const next = new Client(iamConfig());
@@ -354,7 +399,13 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
 });
 
 describe("the PGlite server's sign-in (the RDS instance's)", () => {
-  const config = (user: string, password?: string): ClientConfig => ({ host: '127.0.0.1', port: socketServer.port, user, database: 'postgres', ...(password !== undefined && { password }) });
+  const config = (user: string, password?: string): ClientConfig => ({
+    host: '127.0.0.1',
+    port: socketServer.port,
+    user,
+    database: 'postgres',
+    ...(password !== undefined && { password }),
+  });
 
   beforeAll(() => pglite.exec(`create role instance_user login password 'Instance-Pass-1'; create role no_login password 'x'`));
 
@@ -363,8 +414,14 @@ describe("the PGlite server's sign-in (the RDS instance's)", () => {
     await right.connect();
     expect((await right.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
     await right.end();
-    expect(await errorOf(config('instance_user', 'wrong'))).toMatchObject({ code: '28P01', message: 'password authentication failed for user "instance_user"' });
-    expect(await errorOf(config('nobody', 'anything'))).toMatchObject({ code: '28P01', message: 'password authentication failed for user "nobody"' });
+    expect(await errorOf(config('instance_user', 'wrong'))).toMatchObject({
+      code: '28P01',
+      message: 'password authentication failed for user "instance_user"',
+    });
+    expect(await errorOf(config('nobody', 'anything'))).toMatchObject({
+      code: '28P01',
+      message: 'password authentication failed for user "nobody"',
+    });
     expect(await errorOf(config('no_login', 'x'))).toMatchObject({ code: '28000', message: 'role "no_login" is not permitted to log in' });
     const trusted = new Client(config('postgres'));
     await trusted.connect();
@@ -372,7 +429,9 @@ describe("the PGlite server's sign-in (the RDS instance's)", () => {
   });
 
   test("passwordMatches reads PostgreSQL's SCRAM-SHA-256 and md5 verifiers", async () => {
-    const { rows: [role] } = await pglite.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'instance_user'`);
+    const {
+      rows: [role],
+    } = await pglite.query<{ rolpassword: string }>(`select rolpassword from pg_authid where rolname = 'instance_user'`);
     expect(role!.rolpassword).toMatch(/^SCRAM-SHA-256\$4096:/);
     expect(await passwordMatches(role!.rolpassword, 'instance_user', 'Instance-Pass-1')).toBe(true);
     expect(await passwordMatches(role!.rolpassword, 'instance_user', 'Instance-Pass-2')).toBe(false);
@@ -405,51 +464,54 @@ describe('backend authentication math', () => {
   });
 });
 
-if (realPostgresUrl()) describe('over real PostgreSQL (TEST_DATABASE_URL)', () => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
-  let backend: DatabaseProxyOptions['backend'];
+if (realPostgresUrl())
+  describe('over real PostgreSQL (TEST_DATABASE_URL)', () => {
+    let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
+    let backend: DatabaseProxyOptions['backend'];
 
-  beforeAll(async () => {
-    database = await createPostgresDatabase(false);
-    const url = new URL(database.url);
-    backend = {
-      host: url.hostname,
-      port: Number(url.port || 5432),
-      user: decodeURIComponent(url.username),
-      ...(url.password && { password: decodeURIComponent(url.password) }),
-      database: url.pathname.slice(1),
-    };
-  });
-  afterAll(() => database?.drop());
+    beforeAll(async () => {
+      database = await createPostgresDatabase(false);
+      const url = new URL(database.url);
+      backend = {
+        host: url.hostname,
+        port: Number(url.port || 5432),
+        user: decodeURIComponent(url.username),
+        ...(url.password && { password: decodeURIComponent(url.password) }),
+        database: url.pathname.slice(1),
+      };
+    });
+    afterAll(() => database?.drop());
 
-  test('a pool configured as in AWS runs queries, a transaction and 10 parallel connections', async () => {
-    const real = await startProxy(backend);
-    try {
-      await exercise(real.port);
-    } finally {
-      await real.stop();
-    }
-  });
+    test('a pool configured as in AWS runs queries, a transaction and 10 parallel connections', async () => {
+      const real = await startProxy(backend);
+      try {
+        await exercise(real.port);
+      } finally {
+        await real.stop();
+      }
+    });
 
-  test("the client's own startup parameters reach the backend (PGlite ignores them)", async () => {
-    const real = await startProxy(backend);
-    const client = new Client(clientConfig(real.port, { application_name: 'proxy-test' }));
-    try {
-      await client.connect();
-      const { rows } = await client.query(`select current_setting('application_name') as name, current_user as role, current_database() as db`);
-      expect(rows).toEqual([{ name: 'proxy-test', role: backend.user, db: backend.database }]);
-    } finally {
-      await client.end();
-      await real.stop();
-    }
-  });
+    test("the client's own startup parameters reach the backend (PGlite ignores them)", async () => {
+      const real = await startProxy(backend);
+      const client = new Client(clientConfig(real.port, { application_name: 'proxy-test' }));
+      try {
+        await client.connect();
+        const { rows } = await client.query(
+          `select current_setting('application_name') as name, current_user as role, current_database() as db`,
+        );
+        expect(rows).toEqual([{ name: 'proxy-test', role: backend.user, db: backend.database }]);
+      } finally {
+        await client.end();
+        await real.stop();
+      }
+    });
 
-  test("the backend's startup error reaches the client", async () => {
-    const real = await startProxy({ ...backend, database: 'no_such_database' });
-    try {
-      expect(await errorOf(clientConfig(real.port))).toMatchObject({ code: '3D000' });
-    } finally {
-      await real.stop();
-    }
+    test("the backend's startup error reaches the client", async () => {
+      const real = await startProxy({ ...backend, database: 'no_such_database' });
+      try {
+        expect(await errorOf(clientConfig(real.port))).toMatchObject({ code: '3D000' });
+      } finally {
+        await real.stop();
+      }
+    });
   });
-});

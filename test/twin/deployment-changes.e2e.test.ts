@@ -15,16 +15,23 @@ describe('a handler reading a variable its function is not given', () => {
   // as if the stacks forgot to bind the generation queue to analysis-create
   const e2e = useTwin({
     schedules: false,
-    transformPlan: changing('analysis-create', (fn) => ({ ...fn, environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.generationQueueUrl)) })),
+    transformPlan: changing('analysis-create', (fn) => ({
+      ...fn,
+      environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.generationQueueUrl)),
+    })),
   });
 
   test('fails, as the deployed function would', async () => {
     const token = await e2e.token('investigator');
     const res = await e2e.call('POST', '/api/analysis', token, { investigation_id: INVESTIGATION, analysis_type: 'summary' });
     expect(res.status).toBe(503);
-    expect(e2e.logged('analysis-create')).toContainEqual(expect.objectContaining({
-      level: 'ERROR', message: 'could not queue an analysis', error: expect.objectContaining({ message: `environment variable ${ENV.generationQueueUrl} is not set` }),
-    }));
+    expect(e2e.logged('analysis-create')).toContainEqual(
+      expect.objectContaining({
+        level: 'ERROR',
+        message: 'could not queue an analysis',
+        error: expect.objectContaining({ message: `environment variable ${ENV.generationQueueUrl} is not set` }),
+      }),
+    );
   });
 });
 
@@ -42,7 +49,10 @@ describe('an integration whose function does not let API Gateway invoke it', () 
 describe('a scheduled run that fails', () => {
   // the watchdog deployed without its database user: every run fails
   const e2e = useTwin({
-    transformPlan: changing('analysis-watchdog', (fn) => ({ ...fn, environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.dbUser)) })),
+    transformPlan: changing('analysis-watchdog', (fn) => ({
+      ...fn,
+      environment: Object.fromEntries(Object.entries(fn.environment).filter(([name]) => name !== ENV.dbUser)),
+    })),
   });
 
   test('is recorded as failed; the other schedules run', () => {
@@ -57,12 +67,19 @@ describe('a schedule whose role may not invoke its target', () => {
   const e2e = useTwin({
     transformPlan: (plan) => ({
       ...plan,
-      schedules: plan.schedules.map((s) => (s.functionId === 'retention-sweep' ? { ...s, policy: s.policy.filter((st) => ![st.Action].flat().includes('lambda:InvokeFunction')) } : s)),
+      schedules: plan.schedules.map((s) =>
+        s.functionId === 'retention-sweep'
+          ? { ...s, policy: s.policy.filter((st) => ![st.Action].flat().includes('lambda:InvokeFunction')) }
+          : s,
+      ),
     }),
   });
 
   test('never runs the function; the run is recorded as failed', () => {
-    expect(e2e.twin.scheduleRuns().find((r) => r.functionId === 'retention-sweep')).toMatchObject({ ok: false, error: expect.stringContaining('AccessDeniedException') });
+    expect(e2e.twin.scheduleRuns().find((r) => r.functionId === 'retention-sweep')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('AccessDeniedException'),
+    });
     expect(e2e.twin.invocations('retention-sweep')).toEqual([]);
   });
 });
@@ -71,7 +88,10 @@ describe('a grant removed from a synthesized policy', () => {
   // analysis-create's role without the statement that lets it send to the generation queue
   const e2e = useTwin({
     schedules: false,
-    transformPlan: changing('analysis-create', (fn) => ({ ...fn, policy: fn.policy.filter((s) => ![s.Action].flat().includes('sqs:SendMessage')) })),
+    transformPlan: changing('analysis-create', (fn) => ({
+      ...fn,
+      policy: fn.policy.filter((s) => ![s.Action].flat().includes('sqs:SendMessage')),
+    })),
   });
 
   test('the call is refused with AWS AccessDenied, naming the role, the action and the queue', async () => {
@@ -86,7 +106,11 @@ describe('a grant removed from a synthesized policy', () => {
     const logged = e2e.logged('analysis-create').find((r) => r.message === 'could not queue an analysis');
     expect(logged?.error).toMatchObject({
       name: 'AccessDenied',
-      message: expect.stringMatching(new RegExp(`^User: arn:aws:sts::000000000000:assumed-role/${role}/ias-dev-analysis-create is not authorized to perform: sqs:sendmessage on resource: ${queue}`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^User: arn:aws:sts::000000000000:assumed-role/${role}/ias-dev-analysis-create is not authorized to perform: sqs:sendmessage on resource: ${queue}`,
+        ),
+      ),
     });
   });
 

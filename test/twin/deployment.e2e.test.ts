@@ -23,11 +23,28 @@ describe('the deployment as synthesized', () => {
     // the pre-token-generation trigger adds the email, and organization_id for a user with one (an
     // operator has none); no other user attribute is there
     expect(Object.keys(claims).sort()).toEqual([
-      'auth_time', 'client_id', 'cognito:groups', 'email', 'event_id', 'exp', 'iat', 'iss', 'jti', 'origin_jti', 'scope', 'sub', 'token_use', 'username',
+      'auth_time',
+      'client_id',
+      'cognito:groups',
+      'email',
+      'event_id',
+      'exp',
+      'iat',
+      'iss',
+      'jti',
+      'origin_jti',
+      'scope',
+      'sub',
+      'token_use',
+      'username',
     ]);
     expect(decodeJwt(await e2e.token('investigator'))).toHaveProperty('organization_id');
     expect(claims).toMatchObject({
-      iss: userPool.issuer, client_id: userPool.clients[0]!.id, token_use: 'access', scope: 'aws.cognito.signin.user.admin', 'cognito:groups': ['admin'],
+      iss: userPool.issuer,
+      client_id: userPool.clients[0]!.id,
+      token_use: 'access',
+      scope: 'aws.cognito.signin.user.admin',
+      'cognito:groups': ['admin'],
     });
     expect(claims.exp! - claims.iat!).toBe(userPool.clients[0]!.accessTokenMinutes * 60);
     // an investigator is in no group: Cognito then writes no cognito:groups claim at all
@@ -35,11 +52,28 @@ describe('the deployment as synthesized', () => {
   });
 
   test('the ID token carries the attributes the app client may read, the custom attribute included', async () => {
-    const signIn = await e2e.call('POST', '/api/auth/login', undefined, { email: 'investigator@northwind.example', password: 'Demo-Password-1!' });
+    const signIn = await e2e.call('POST', '/api/auth/login', undefined, {
+      email: 'investigator@northwind.example',
+      password: 'Demo-Password-1!',
+    });
     expect(signIn.status).toBe(200);
     const id = decodeJwt(signIn.body.id_token);
     expect(Object.keys(id).sort()).toEqual([
-      'aud', 'auth_time', 'cognito:username', 'custom:organization_id', 'email', 'email_verified', 'event_id', 'exp', 'iat', 'iss', 'jti', 'organization_id', 'origin_jti', 'sub', 'token_use',
+      'aud',
+      'auth_time',
+      'cognito:username',
+      'custom:organization_id',
+      'email',
+      'email_verified',
+      'event_id',
+      'exp',
+      'iat',
+      'iss',
+      'jti',
+      'organization_id',
+      'origin_jti',
+      'sub',
+      'token_use',
     ]);
     expect(id['custom:organization_id']).toBe(id.organization_id);
     expect(decodeJwt(signIn.body.access_token)).not.toHaveProperty('custom:organization_id');
@@ -50,7 +84,11 @@ describe('the deployment as synthesized', () => {
     expect((await e2e.call('GET', '/api/investigations', token)).status).toBe(200);
     // the twin's own wiring lives in no function's environment
     for (const fn of e2e.twin.plan.functions) {
-      expect(Object.keys(fn.environment).filter((name) => name.startsWith('AWS_ENDPOINT_URL') || name === 'DATABASE_URL' || name === 'CRON_SECRET')).toEqual([]);
+      expect(
+        Object.keys(fn.environment).filter(
+          (name) => name.startsWith('AWS_ENDPOINT_URL') || name === 'DATABASE_URL' || name === 'CRON_SECRET',
+        ),
+      ).toEqual([]);
     }
   });
 
@@ -64,7 +102,8 @@ describe('the deployment as synthesized', () => {
     for (let i = 0; i < 100 && !e2e.twin.invocations('quality-worker').some((x) => x.ok); i++) await new Promise((r) => setTimeout(r, 100));
     const calls = e2e.twin.awsCalls();
     expect(calls.filter((c) => !c.allowed)).toEqual([]);
-    const primary = (fn: string) => calls.filter((c) => c.functionId === fn && c.action === 'bedrock:InvokeModel' && c.resource.includes(`:${AI_REGIONS.primary}:`));
+    const primary = (fn: string) =>
+      calls.filter((c) => c.functionId === fn && c.action === 'bedrock:InvokeModel' && c.resource.includes(`:${AI_REGIONS.primary}:`));
     expect(primary('generation-worker').length).toBeGreaterThanOrEqual(2); // the question's embedding, the analysis
     expect(primary('quality-worker').length).toBeGreaterThanOrEqual(1);
   }, 30_000);
@@ -75,4 +114,3 @@ describe('the deployment as synthesized', () => {
     expect(e2e.twin.plan.functions.filter((fn) => fn.environment[ENV.dbHost]).every((fn) => fn.inVpc)).toBe(true);
   });
 });
-

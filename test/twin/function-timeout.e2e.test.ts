@@ -36,25 +36,45 @@ describe('a primary region that answers after 90 seconds', () => {
       const check = await e2e.call('POST', `/api/analysis/${created.body.analysis_id}/quality-check`, token);
       expect([202, 409]).toContain(check.status);
       const deadline = Date.now() + 30_000;
-      while (e2e.twin.invocations('quality-worker').slice(before).filter((i) => i.timedOut).length < 1 && Date.now() < deadline) {
+      while (
+        e2e.twin
+          .invocations('quality-worker')
+          .slice(before)
+          .filter((i) => i.timedOut).length < 1 &&
+        Date.now() < deadline
+      ) {
         await new Promise((r) => setTimeout(r, 200));
       }
-      const timedOut = e2e.twin.invocations('quality-worker').slice(before).filter((i) => i.timedOut);
+      const timedOut = e2e.twin
+        .invocations('quality-worker')
+        .slice(before)
+        .filter((i) => i.timedOut);
       expect(timedOut.length).toBeGreaterThanOrEqual(1);
       for (const invocation of timedOut) {
         expect(invocation.durationMs).toBeGreaterThanOrEqual(TIMEOUT_S * 1000);
         expect(invocation.durationMs).toBeLessThan(TIMEOUT_S * 1000 + 1000);
         expect(invocation.errorType).toBe('Sandbox.Timedout');
       }
-      expect(e2e.twin.logs('quality-worker').map((l) => l.text)).toContainEqual(expect.stringContaining(`Task timed out after ${TIMEOUT_S}.00 seconds`));
+      expect(e2e.twin.logs('quality-worker').map((l) => l.text)).toContainEqual(
+        expect.stringContaining(`Task timed out after ${TIMEOUT_S}.00 seconds`),
+      );
       // deleted by no one: the message is in flight, held invisible for one lease by the worker (not the
       // queue's long default), and the row is still leased: when both run out, the returning message takes
       // the row over (test/analysis/lease.test.ts)
       const sqs = new SQSClient(e2e.awsConfig());
-      const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: e2e.twin.aws.queues.quality.url, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }));
+      const attributes = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: e2e.twin.aws.queues.quality.url,
+          AttributeNames: ['ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
       sqs.destroy();
       expect(Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible)).toBeGreaterThanOrEqual(1);
-      const row = await e2e.twin.database.db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', created.body.analysis_id).executeTakeFirstOrThrow();
+      const row = await e2e.twin.database.db
+        .selectFrom('analyses')
+        .select(['generation_status', 'claimed_until'])
+        .where('id', '=', created.body.analysis_id)
+        .executeTakeFirstOrThrow();
       expect(row.generation_status).toBe('checking');
       expect(new Date(row.claimed_until!).getTime()).toBeGreaterThan(Date.now());
       expect(new Date(row.claimed_until!).getTime()).toBeLessThanOrEqual(Date.now() + DEFAULT_LEASE_MS);

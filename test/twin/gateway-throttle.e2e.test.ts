@@ -15,7 +15,8 @@ test(`${ATTEMPTS} sign-ins at once: 429 Too Many Requests beyond the burst of ${
   const token = await e2e.token('investigator');
   const times = (count: number, request: (i: number) => Promise<Reply>) => Promise.all(Array.from({ length: count }, (_, i) => request(i)));
   // unknown addresses, so no account's own lockout answers for the gateway
-  const signIn = (i: number) => e2e.call('POST', '/api/auth/login', undefined, { email: `nobody-${i}@example.com`, password: 'not the password' });
+  const signIn = (i: number) =>
+    e2e.call('POST', '/api/auth/login', undefined, { email: `nobody-${i}@example.com`, password: 'not the password' });
   const read = () => e2e.call('GET', '/api/investigations', token);
   // the same requests once first, so the burst finds warm environments and open connections (fetch keeps
   // them for 4 s): cold starts and connection set-up would spread its arrival over seconds, refilling the

@@ -34,33 +34,53 @@ const run = async (handler: Handler, event: unknown): Promise<InvokeOutcome> => 
   try {
     return { ok: true, value: await handler(event), durationMs: 1, coldStart: false };
   } catch (error) {
-    return { ok: false, timedOut: false, error: { errorType: (error as Error).name, errorMessage: (error as Error).message }, durationMs: 1, coldStart: false };
+    return {
+      ok: false,
+      timedOut: false,
+      error: { errorType: (error as Error).name, errorMessage: (error as Error).message },
+      durationMs: 1,
+      coldStart: false,
+    };
   }
 };
 
 beforeAll(async () => {
   const handlers: Record<string, () => Handler> = { health: () => healthHandler, 'auth-login': () => loginHandler };
-  server = createServer(createGateway({
-    account: '000000000000',
-    api: {
-      id: 'api',
-      routes: [
-        { routeKey: 'GET /api/health', method: 'GET', path: '/api/health', functionId: 'health', authorization: 'NONE' },
-        { routeKey: 'POST /api/auth/login', method: 'POST', path: '/api/auth/login', functionId: 'auth-login', authorization: 'NONE' },
-        { routeKey: 'POST /api/analysis/{analysis_id}/feedback', method: 'POST', path: '/api/analysis/{analysis_id}/feedback', functionId: 'health', authorization: 'JWT' },
-      ],
-      cors: { allowOrigins: [ORIGIN], allowMethods: ['OPTIONS', 'GET', 'POST'], allowHeaders: [...CORS.allowHeaders], exposeHeaders: [...CORS.exposeHeaders], maxAge: CORS.maxAgeSeconds },
-      throttles: THROTTLES,
-    },
-    authorize: async () => {
-      authorizations++;
-      throw new Error('no tokens in this test');
-    },
-    now: () => clockMs,
-    invoke: (id, event) => run(handlers[id]!(), event),
-    integrationTimeoutMs: 200,
-    onRequest: (line) => logged.push(line),
-  }));
+  server = createServer(
+    createGateway({
+      account: '000000000000',
+      api: {
+        id: 'api',
+        routes: [
+          { routeKey: 'GET /api/health', method: 'GET', path: '/api/health', functionId: 'health', authorization: 'NONE' },
+          { routeKey: 'POST /api/auth/login', method: 'POST', path: '/api/auth/login', functionId: 'auth-login', authorization: 'NONE' },
+          {
+            routeKey: 'POST /api/analysis/{analysis_id}/feedback',
+            method: 'POST',
+            path: '/api/analysis/{analysis_id}/feedback',
+            functionId: 'health',
+            authorization: 'JWT',
+          },
+        ],
+        cors: {
+          allowOrigins: [ORIGIN],
+          allowMethods: ['OPTIONS', 'GET', 'POST'],
+          allowHeaders: [...CORS.allowHeaders],
+          exposeHeaders: [...CORS.exposeHeaders],
+          maxAge: CORS.maxAgeSeconds,
+        },
+        throttles: THROTTLES,
+      },
+      authorize: async () => {
+        authorizations++;
+        throw new Error('no tokens in this test');
+      },
+      now: () => clockMs,
+      invoke: (id, event) => run(handlers[id]!(), event),
+      integrationTimeoutMs: 200,
+      onRequest: (line) => logged.push(line),
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -85,10 +105,20 @@ test('a function that answers in time is passed through, with the gateway reques
 });
 
 test('a preflight allows the headers the SPA sends and exposes the ones it reads, as the deployed API does', async () => {
-  const res = await fetch(`${base}/api/analysis/x/feedback`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
+  const res = await fetch(`${base}/api/analysis/x/feedback`, {
+    method: 'OPTIONS',
+    headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+  });
   expect(res.status).toBe(204);
-  expect(Object.fromEntries(['allow-origin', 'allow-headers', 'expose-headers', 'max-age'].map((h) => [h, res.headers.get(`access-control-${h}`)]))).toEqual({
-    'allow-origin': ORIGIN, 'allow-headers': 'authorization,content-type,idempotency-key', 'expose-headers': 'retry-after,x-request-id', 'max-age': '3600',
+  expect(
+    Object.fromEntries(
+      ['allow-origin', 'allow-headers', 'expose-headers', 'max-age'].map((h) => [h, res.headers.get(`access-control-${h}`)]),
+    ),
+  ).toEqual({
+    'allow-origin': ORIGIN,
+    'allow-headers': 'authorization,content-type,idempotency-key',
+    'expose-headers': 'retry-after,x-request-id',
+    'max-age': '3600',
   });
 });
 
@@ -100,7 +130,9 @@ test('an origin the API does not allow gets no CORS headers, as from API Gateway
 });
 
 test('a function that throws: 500 Internal Server Error, the stack in the twin log', async () => {
-  healthHandler = async () => { throw new Error('boom in the handler'); };
+  healthHandler = async () => {
+    throw new Error('boom in the handler');
+  };
   expect(await get()).toEqual({ status: 500, body: { message: 'Internal Server Error' }, cors: ORIGIN });
   expect(logged.at(-1)).toMatch(/GET \/api\/health → 500: health: Error: boom in the handler/);
 });
@@ -115,22 +147,36 @@ test('a function past the integration timeout: 504 Gateway Timeout at the timeou
 
 test('a body over 10 MB: 413 and the function never runs', async () => {
   let ran = false;
-  loginHandler = async () => { ran = true; return { statusCode: 200, body: '{}' }; };
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(10 * 1024 * 1024 + 1) })
-    .catch(() => undefined);
+  loginHandler = async () => {
+    ran = true;
+    return { statusCode: 200, body: '{}' };
+  };
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: 'x'.repeat(10 * 1024 * 1024 + 1),
+  }).catch(() => undefined);
   expect(res).toBeDefined();
   expect([res!.status, await res!.json()]).toEqual([413, { message: 'Request Entity Too Large' }]);
   expect(ran).toBe(false);
 });
 
-test('a malformed percent-encoding in the path: 400 Bad Request in a route\'s parameter, 404 where no route matches; never a 500', async () => {
+test("a malformed percent-encoding in the path: 400 Bad Request in a route's parameter, 404 where no route matches; never a 500", async () => {
   let ran = false;
-  healthHandler = async () => { ran = true; return { statusCode: 200, body: '{}' }; };
+  healthHandler = async () => {
+    ran = true;
+    return { statusCode: 200, body: '{}' };
+  };
   const call = async (method: string, path: string) => {
     const res = await fetch(`${base}${path}`, { method, headers: { origin: ORIGIN } });
-    return { status: res.status, body: await res.json() as unknown };
+    return { status: res.status, body: (await res.json()) as unknown };
   };
-  for (const path of ['/api/analysis/%ZZ/feedback', '/api/analysis/%E0%A4/feedback', '/api/analysis/%/feedback', '/api/analysis/%uD800/feedback']) {
+  for (const path of [
+    '/api/analysis/%ZZ/feedback',
+    '/api/analysis/%E0%A4/feedback',
+    '/api/analysis/%/feedback',
+    '/api/analysis/%uD800/feedback',
+  ]) {
     expect(await call('POST', path)).toEqual({ status: 400, body: { message: 'Bad Request' } });
   }
   for (const path of ['/api/%ZZ', '/api/health%', '/api/he%ZZalth', '/%E0%A4/analysis/x/feedback']) {
@@ -145,21 +191,37 @@ test('a malformed percent-encoding in the path: 400 Bad Request in a route\'s pa
 
 describe('the stage throttles (simulated time: the clock moves only when a test moves it)', () => {
   const statuses = async (count: number, path: string, init: RequestInit = {}) => {
-    const replies = await Promise.all(Array.from({ length: count }, () => fetch(`${base}${path}`, { headers: { origin: ORIGIN }, ...init })
-      .then(async (res) => ({ status: res.status, body: await res.json().catch(() => undefined) as unknown, cors: res.headers.get('access-control-allow-origin') }))));
+    const replies = await Promise.all(
+      Array.from({ length: count }, () =>
+        fetch(`${base}${path}`, { headers: { origin: ORIGIN }, ...init }).then(async (res) => ({
+          status: res.status,
+          body: (await res.json().catch(() => undefined)) as unknown,
+          cors: res.headers.get('access-control-allow-origin'),
+        })),
+      ),
+    );
     return replies.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
   };
-  const refillAll = () => { clockMs += 3_600_000; };
+  const refillAll = () => {
+    clockMs += 3_600_000;
+  };
 
   test("over a route's own bucket: 429 Too Many Requests, with CORS headers; the function never runs; one token a tenth of a second later", async () => {
     refillAll();
     let runs = 0;
-    loginHandler = async () => { runs++; return { statusCode: 401, body: '{}' }; };
+    loginHandler = async () => {
+      runs++;
+      return { statusCode: 401, body: '{}' };
+    };
     const login = { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/json' }, body: '{}' };
     expect(await statuses(30, '/api/auth/login', login)).toEqual({ 401: 20, 429: 10 });
     expect(runs).toBe(20);
     const res = await fetch(`${base}/api/auth/login`, login);
-    expect([res.status, await res.json(), res.headers.get('access-control-allow-origin')]).toEqual([429, { message: 'Too Many Requests' }, ORIGIN]);
+    expect([res.status, await res.json(), res.headers.get('access-control-allow-origin')]).toEqual([
+      429,
+      { message: 'Too Many Requests' },
+      ORIGIN,
+    ]);
     expect(logged.at(-1)).toMatch(/POST \/api\/auth\/login → 429/);
     clockMs += 100;
     expect(await statuses(3, '/api/auth/login', login)).toEqual({ 401: 1, 429: 2 });
@@ -169,7 +231,10 @@ describe('the stage throttles (simulated time: the clock moves only when a test 
   test('a throttled route with an authorizer: the authorizer is not consulted', async () => {
     refillAll();
     authorizations = 0;
-    expect(await statuses(8, '/api/analysis/a/feedback', { method: 'POST', headers: { authorization: 'Bearer not-a-jwt' } })).toEqual({ 401: 5, 429: 3 });
+    expect(await statuses(8, '/api/analysis/a/feedback', { method: 'POST', headers: { authorization: 'Bearer not-a-jwt' } })).toEqual({
+      401: 5,
+      429: 3,
+    });
     expect(authorizations).toBe(5);
   });
 
@@ -180,7 +245,7 @@ describe('the stage throttles (simulated time: the clock moves only when a test 
     expect(await statuses(55, '/api/health')).toEqual({ 200: 50, 429: 5 });
   });
 
-  test('requests no route takes and CORS preflights draw on one bucket with the stage default\'s figures', async () => {
+  test("requests no route takes and CORS preflights draw on one bucket with the stage default's figures", async () => {
     refillAll();
     expect(await statuses(40, '/api/nowhere')).toEqual({ 404: 40 });
     const preflight = { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } };

@@ -23,8 +23,18 @@ const request = (overrides: Partial<AuthorizationRequest> = {}): AuthorizationRe
   resource: QUEUE,
   ...overrides,
 });
-const allow = (statement: Partial<PolicyStatement> = {}): PolicyStatement => ({ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: QUEUE, ...statement });
-const deny = (statement: Partial<PolicyStatement> = {}): PolicyStatement => ({ Effect: 'Deny', Action: 'sqs:SendMessage', Resource: QUEUE, ...statement });
+const allow = (statement: Partial<PolicyStatement> = {}): PolicyStatement => ({
+  Effect: 'Allow',
+  Action: 'sqs:SendMessage',
+  Resource: QUEUE,
+  ...statement,
+});
+const deny = (statement: Partial<PolicyStatement> = {}): PolicyStatement => ({
+  Effect: 'Deny',
+  Action: 'sqs:SendMessage',
+  Resource: QUEUE,
+  ...statement,
+});
 const allowed = (statements: PolicyStatement[], overrides: Partial<AuthorizationRequest> = {}, resourcePolicy?: PolicyStatement[]) =>
   evaluate(statements, request(overrides), resourcePolicy).allowed;
 
@@ -253,7 +263,9 @@ describe('evaluate: conditions', () => {
   });
 
   test('a policy variable in a condition value is refused', () => {
-    expect(() => holds({ StringEquals: { 'aws:PrincipalTag/team': '${aws:username}' } }, { 'aws:PrincipalTag/team': 'x' })).toThrow(/policy variables/);
+    expect(() => holds({ StringEquals: { 'aws:PrincipalTag/team': '${aws:username}' } }, { 'aws:PrincipalTag/team': 'x' })).toThrow(
+      /policy variables/,
+    );
   });
 });
 
@@ -299,7 +311,9 @@ describe('evaluate: resource policies', () => {
   test('NotPrincipal applies to every principal but the listed ones', () => {
     const denyOthers: PolicyStatement = { Effect: 'Deny', NotPrincipal: { AWS: ROLE_ARN }, Action: 'sqs:*', Resource: QUEUE };
     expect(evaluate([allow()], request(), [denyOthers]).allowed).toBe(true);
-    expect(evaluate([allow()], request({ principalArn: `arn:aws:sts::${ACCOUNT}:assumed-role/other/fn` }), [denyOthers]).allowed).toBe(false);
+    expect(evaluate([allow()], request({ principalArn: `arn:aws:sts::${ACCOUNT}:assumed-role/other/fn` }), [denyOthers]).allowed).toBe(
+      false,
+    );
   });
 
   test('the identity policy ignores Principal; either policy may allow in the same account', () => {
@@ -330,39 +344,56 @@ describe('wildcard matching (properties)', () => {
   const text = fc.string({ unit: fc.constantFrom('a', 'B', ':', '/', '-', '.', '1'), maxLength: 20 });
 
   test('a pattern without wildcards matches exactly itself', () => {
-    fc.assert(fc.property(text, text, (a, b) => {
-      expect(matchesResource(a, b)).toBe(a === b);
-      expect(matchesResource(a, a)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(matchesResource(a, b)).toBe(a === b);
+        expect(matchesResource(a, a)).toBe(true);
+      }),
+    );
   });
 
   test('`*` matches everything, and any run before or after a literal', () => {
-    fc.assert(fc.property(text, text, (prefix, rest) => {
-      expect(matchesResource('*', prefix + rest)).toBe(true);
-      expect(matchesResource(`${prefix}*`, prefix + rest)).toBe(true);
-      expect(matchesResource(`*${rest}`, prefix + rest)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(text, text, (prefix, rest) => {
+        expect(matchesResource('*', prefix + rest)).toBe(true);
+        expect(matchesResource(`${prefix}*`, prefix + rest)).toBe(true);
+        expect(matchesResource(`*${rest}`, prefix + rest)).toBe(true);
+      }),
+    );
   });
 
   test('`?` matches exactly one character', () => {
-    fc.assert(fc.property(text, (value) => {
-      expect(matchesResource('?'.repeat(value.length), value)).toBe(true);
-      expect(matchesResource('?'.repeat(value.length + 1), value)).toBe(false);
-    }));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(matchesResource('?'.repeat(value.length), value)).toBe(true);
+        expect(matchesResource('?'.repeat(value.length + 1), value)).toBe(false);
+      }),
+    );
   });
 
   test('glob matching agrees with the equivalent regular expression', () => {
     const pattern = fc.string({ unit: fc.constantFrom('a', 'B', ':', '/', '*', '?'), maxLength: 8 });
-    const toRegExp = (p: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\/:]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's');
-    fc.assert(fc.property(pattern, text, (p, value) => {
-      expect(matchesResource(p, value)).toBe(toRegExp(p).test(value));
-    }));
+    const toRegExp = (p: string) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\/:]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        's',
+      );
+    fc.assert(
+      fc.property(pattern, text, (p, value) => {
+        expect(matchesResource(p, value)).toBe(toRegExp(p).test(value));
+      }),
+    );
   });
 
   test('actions match case-insensitively whatever the case of either side', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'B', 'c', ':', '*'), maxLength: 10 }), (p) => {
-      const value = p.replace(/\*/g, 'x');
-      expect(matchesAction(p.toUpperCase(), value.toLowerCase())).toBe(matchesAction(p, value));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'B', 'c', ':', '*'), maxLength: 10 }), (p) => {
+        const value = p.replace(/\*/g, 'x');
+        expect(matchesAction(p.toUpperCase(), value.toLowerCase())).toBe(matchesAction(p, value));
+      }),
+    );
   });
 });

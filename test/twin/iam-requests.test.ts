@@ -65,8 +65,18 @@ const PROFILE = `us.${MODEL}`;
 const FOUNDATION_MODEL_ARN = `arn:aws:bedrock:${REGION}::foundation-model/${MODEL}`;
 const PROFILE_ARN = `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/${PROFILE}`;
 
-interface Recorded { method: string; host: string; path: string; headers: Record<string, string>; body: Buffer }
-interface Answer { status: number; headers: Record<string, string>; body: string }
+interface Recorded {
+  method: string;
+  host: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 const harmless = (): Answer => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' });
 
@@ -105,7 +115,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+      );
       const request = { method: req.method ?? '', host: headers.host ?? '', path: req.url ?? '', headers, body: Buffer.concat(chunks) };
       recorded.push(request);
       const { status, headers: answerHeaders, body } = answer(request);
@@ -156,17 +168,29 @@ describe('requiredPermissions: SQS (AWS JSON 1.0)', () => {
   test.each([
     ['SendMessage', () => sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: '{}' })), 'sqs:SendMessage'],
     ['ReceiveMessage', () => sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl(), MaxNumberOfMessages: 10 })), 'sqs:ReceiveMessage'],
-    ['DeleteMessageBatch', () => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', ReceiptHandle: 'rh' }] })), 'sqs:DeleteMessage'],
-    ['GetQueueAttributes', () => sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(), AttributeNames: ['All'] })), 'sqs:GetQueueAttributes'],
+    [
+      'DeleteMessageBatch',
+      () => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', ReceiptHandle: 'rh' }] })),
+      'sqs:DeleteMessage',
+    ],
+    [
+      'GetQueueAttributes',
+      () => sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl(), AttributeNames: ['All'] })),
+      'sqs:GetQueueAttributes',
+    ],
   ])('%s on the twin queue URL', async (_name, call, action) => {
     expect(await permissionsOf('sqs', call)).toEqual([{ action, resource: QUEUE_ARN }]);
   });
 
   test('a queue URL on AWS names the region and account of the queue', async () => {
     const client = track(new SQSClient(awsHostConfig('eu-west-1')));
-    const request = await sent('sqs', () => client.send(new SendMessageCommand({ QueueUrl: 'https://sqs.eu-west-1.amazonaws.com/111122223333/ias-quality', MessageBody: 'x' })));
+    const request = await sent('sqs', () =>
+      client.send(new SendMessageCommand({ QueueUrl: 'https://sqs.eu-west-1.amazonaws.com/111122223333/ias-quality', MessageBody: 'x' })),
+    );
     expect(request.host).toBe('sqs.eu-west-1.amazonaws.com');
-    expect(requiredPermissions(request)).toEqual([{ action: 'sqs:SendMessage', resource: 'arn:aws:sqs:eu-west-1:111122223333:ias-quality' }]);
+    expect(requiredPermissions(request)).toEqual([
+      { action: 'sqs:SendMessage', resource: 'arn:aws:sqs:eu-west-1:111122223333:ias-quality' },
+    ]);
   });
 
   test('ListQueues names no queue', async () => {
@@ -174,7 +198,13 @@ describe('requiredPermissions: SQS (AWS JSON 1.0)', () => {
   });
 
   test('a request without an SQS target is an unknown operation', () => {
-    const request = asAwsRequest('sqs', { method: 'POST', host: 'sqs.us-east-1.amazonaws.com', path: '/', headers: {}, body: Buffer.from('Action=SendMessage') });
+    const request = asAwsRequest('sqs', {
+      method: 'POST',
+      host: 'sqs.us-east-1.amazonaws.com',
+      path: '/',
+      headers: {},
+      body: Buffer.from('Action=SendMessage'),
+    });
     expect(requiredPermissions(request)).toEqual([{ action: 'sqs:UnknownOperation', resource: '*' }]);
   });
 });
@@ -183,20 +213,69 @@ describe('requiredPermissions: S3 (REST)', () => {
   const object = (key: string) => `arn:aws:s3:::${BUCKET}/${key}`;
 
   test.each([
-    ['GetObject', () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cases/42/a b+c%.pdf' })), [{ action: 's3:GetObject', resource: object('cases/42/a b+c%.pdf') }]],
-    ['GetObject of a version', () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'k', VersionId: 'v1' })), [{ action: 's3:GetObjectVersion', resource: object('k') }]],
-    ['HeadObject', () => s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cases/42/x.pdf' })), [{ action: 's3:GetObject', resource: object('cases/42/x.pdf') }]],
-    ['PutObject', () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'uploads/x.txt', Body: 'hello' })), [{ action: 's3:PutObject', resource: object('uploads/x.txt') }]],
-    ['DeleteObject', () => s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: 'x' })), [{ action: 's3:DeleteObject', resource: object('x') }]],
-    ['CopyObject', () => s3.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copy', CopySource: `source-bucket/${encodeURIComponent('a b.txt')}` })),
-      [{ action: 's3:PutObject', resource: object('copy') }, { action: 's3:GetObject', resource: 'arn:aws:s3:::source-bucket/a b.txt' }]],
-    ['CreateMultipartUpload', () => s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'big' })), [{ action: 's3:PutObject', resource: object('big') }]],
-    ['UploadPart', () => s3.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'big', UploadId: 'u1', PartNumber: 1, Body: 'x' })), [{ action: 's3:PutObject', resource: object('big') }]],
-    ['HeadBucket', () => s3.send(new HeadBucketCommand({ Bucket: BUCKET })), [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}` }]],
-    ['ListObjectsV2', () => s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cases/' })), [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}` }]],
-    ['GetBucketLocation', () => s3.send(new GetBucketLocationCommand({ Bucket: BUCKET })), [{ action: 's3:GetBucketLocation', resource: `arn:aws:s3:::${BUCKET}` }]],
-    ['an unmodelled subresource (PutObjectTagging)', () => s3.send(new PutObjectTaggingCommand({ Bucket: BUCKET, Key: 'x', Tagging: { TagSet: [] } })),
-      [{ action: 's3:UnknownOperation', resource: object('x') }]],
+    [
+      'GetObject',
+      () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'cases/42/a b+c%.pdf' })),
+      [{ action: 's3:GetObject', resource: object('cases/42/a b+c%.pdf') }],
+    ],
+    [
+      'GetObject of a version',
+      () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'k', VersionId: 'v1' })),
+      [{ action: 's3:GetObjectVersion', resource: object('k') }],
+    ],
+    [
+      'HeadObject',
+      () => s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'cases/42/x.pdf' })),
+      [{ action: 's3:GetObject', resource: object('cases/42/x.pdf') }],
+    ],
+    [
+      'PutObject',
+      () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'uploads/x.txt', Body: 'hello' })),
+      [{ action: 's3:PutObject', resource: object('uploads/x.txt') }],
+    ],
+    [
+      'DeleteObject',
+      () => s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: 'x' })),
+      [{ action: 's3:DeleteObject', resource: object('x') }],
+    ],
+    [
+      'CopyObject',
+      () => s3.send(new CopyObjectCommand({ Bucket: BUCKET, Key: 'copy', CopySource: `source-bucket/${encodeURIComponent('a b.txt')}` })),
+      [
+        { action: 's3:PutObject', resource: object('copy') },
+        { action: 's3:GetObject', resource: 'arn:aws:s3:::source-bucket/a b.txt' },
+      ],
+    ],
+    [
+      'CreateMultipartUpload',
+      () => s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'big' })),
+      [{ action: 's3:PutObject', resource: object('big') }],
+    ],
+    [
+      'UploadPart',
+      () => s3.send(new UploadPartCommand({ Bucket: BUCKET, Key: 'big', UploadId: 'u1', PartNumber: 1, Body: 'x' })),
+      [{ action: 's3:PutObject', resource: object('big') }],
+    ],
+    [
+      'HeadBucket',
+      () => s3.send(new HeadBucketCommand({ Bucket: BUCKET })),
+      [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}` }],
+    ],
+    [
+      'ListObjectsV2',
+      () => s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cases/' })),
+      [{ action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}` }],
+    ],
+    [
+      'GetBucketLocation',
+      () => s3.send(new GetBucketLocationCommand({ Bucket: BUCKET })),
+      [{ action: 's3:GetBucketLocation', resource: `arn:aws:s3:::${BUCKET}` }],
+    ],
+    [
+      'an unmodelled subresource (PutObjectTagging)',
+      () => s3.send(new PutObjectTaggingCommand({ Bucket: BUCKET, Key: 'x', Tagging: { TagSet: [] } })),
+      [{ action: 's3:UnknownOperation', resource: object('x') }],
+    ],
   ])('%s, path-style', async (_name, call, permissions) => {
     expect(await permissionsOf('s3', call)).toEqual(permissions);
   });
@@ -216,12 +295,24 @@ describe('requiredPermissions: S3 (REST)', () => {
     expect(requiredPermissions(request)).toEqual([{ action: 's3:GetObject', resource: object('cases/42/report 1.pdf') }]);
 
     const awsUrl = new URL(await getSignedUrl(s3AwsHost, new GetObjectCommand({ Bucket: BUCKET, Key: 'k.pdf' }), { expiresIn: 300 }));
-    const virtual = asAwsRequest('s3', { method: 'GET', host: awsUrl.host, path: awsUrl.pathname + awsUrl.search, headers: {}, body: Buffer.alloc(0) });
+    const virtual = asAwsRequest('s3', {
+      method: 'GET',
+      host: awsUrl.host,
+      path: awsUrl.pathname + awsUrl.search,
+      headers: {},
+      body: Buffer.alloc(0),
+    });
     expect(requiredPermissions(virtual)).toEqual([{ action: 's3:GetObject', resource: object('k.pdf') }]);
   });
 
   test('GET of the service endpoint is ListAllMyBuckets', () => {
-    const request = asAwsRequest('s3', { method: 'GET', host: 's3.us-east-1.amazonaws.com', path: '/', headers: {}, body: Buffer.alloc(0) });
+    const request = asAwsRequest('s3', {
+      method: 'GET',
+      host: 's3.us-east-1.amazonaws.com',
+      path: '/',
+      headers: {},
+      body: Buffer.alloc(0),
+    });
     expect(requiredPermissions(request)).toEqual([{ action: 's3:ListAllMyBuckets', resource: '*' }]);
   });
 });
@@ -230,43 +321,102 @@ describe('requiredPermissions: Bedrock Runtime (REST-JSON)', () => {
   const messages = [{ role: 'user' as const, content: [{ text: 'hello' }] }];
 
   test.each([
-    ['Converse, foundation model', () => bedrock.send(new ConverseCommand({ modelId: MODEL, messages })),
-      [{ action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }]],
-    ['InvokeModel, foundation model', () => bedrock.send(new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v2:0', body: '{}' })),
-      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}::foundation-model/amazon.titan-embed-text-v2:0` }]],
-    ['Converse, inference profile', () => bedrock.send(new ConverseCommand({ modelId: PROFILE, messages })),
-      [{ action: 'bedrock:InvokeModel', resource: PROFILE_ARN }, { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }]],
-    ['InvokeModel, inference profile', () => bedrock.send(new InvokeModelCommand({ modelId: `eu.${MODEL}`, body: '{}' })),
-      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/eu.${MODEL}` }, { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }]],
-    ['InvokeModel, inference profile ARN', () => bedrock.send(new InvokeModelCommand({ modelId: PROFILE_ARN, body: '{}' })),
-      [{ action: 'bedrock:InvokeModel', resource: PROFILE_ARN }, { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }]],
-    ['Converse, foundation model ARN', () => bedrock.send(new ConverseCommand({ modelId: FOUNDATION_MODEL_ARN, messages })),
-      [{ action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }]],
-    // a global profile also needs the region-less foundation-model ARN AWS documents for global routing
-    ['ConverseStream, global inference profile', () => bedrock.send(new ConverseStreamCommand({ modelId: `global.${MODEL}`, messages })),
-      [{ action: 'bedrock:InvokeModelWithResponseStream', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}` },
-        { action: 'bedrock:InvokeModelWithResponseStream', resource: FOUNDATION_MODEL_ARN },
-        { action: 'bedrock:InvokeModelWithResponseStream', resource: `arn:aws:bedrock:::foundation-model/${MODEL}` }]],
-    ['Converse, global inference profile ARN', () => bedrock.send(new ConverseCommand({ modelId: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}`, messages })),
-      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}` },
+    [
+      'Converse, foundation model',
+      () => bedrock.send(new ConverseCommand({ modelId: MODEL, messages })),
+      [{ action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }],
+    ],
+    [
+      'InvokeModel, foundation model',
+      () => bedrock.send(new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v2:0', body: '{}' })),
+      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}::foundation-model/amazon.titan-embed-text-v2:0` }],
+    ],
+    [
+      'Converse, inference profile',
+      () => bedrock.send(new ConverseCommand({ modelId: PROFILE, messages })),
+      [
+        { action: 'bedrock:InvokeModel', resource: PROFILE_ARN },
         { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN },
-        { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:::foundation-model/${MODEL}` }]],
-    ['Converse, an unknown prefix is a foundation model id (AWS then finds no model)', () => bedrock.send(new ConverseCommand({ modelId: `xx.${MODEL}`, messages })),
-      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}::foundation-model/xx.${MODEL}` }]],
-    ['InvokeModelWithResponseStream', () => bedrock.send(new InvokeModelWithResponseStreamCommand({ modelId: MODEL, body: '{}' })),
-      [{ action: 'bedrock:InvokeModelWithResponseStream', resource: FOUNDATION_MODEL_ARN }]],
-    ['an unmodelled operation (ApplyGuardrail)', () => bedrock.send(new ApplyGuardrailCommand({ guardrailIdentifier: 'g', guardrailVersion: '1', source: 'INPUT', content: [] })),
-      [{ action: 'bedrock:UnknownOperation', resource: '*' }]],
+      ],
+    ],
+    [
+      'InvokeModel, inference profile',
+      () => bedrock.send(new InvokeModelCommand({ modelId: `eu.${MODEL}`, body: '{}' })),
+      [
+        { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/eu.${MODEL}` },
+        { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN },
+      ],
+    ],
+    [
+      'InvokeModel, inference profile ARN',
+      () => bedrock.send(new InvokeModelCommand({ modelId: PROFILE_ARN, body: '{}' })),
+      [
+        { action: 'bedrock:InvokeModel', resource: PROFILE_ARN },
+        { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN },
+      ],
+    ],
+    [
+      'Converse, foundation model ARN',
+      () => bedrock.send(new ConverseCommand({ modelId: FOUNDATION_MODEL_ARN, messages })),
+      [{ action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN }],
+    ],
+    // a global profile also needs the region-less foundation-model ARN AWS documents for global routing
+    [
+      'ConverseStream, global inference profile',
+      () => bedrock.send(new ConverseStreamCommand({ modelId: `global.${MODEL}`, messages })),
+      [
+        {
+          action: 'bedrock:InvokeModelWithResponseStream',
+          resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}`,
+        },
+        { action: 'bedrock:InvokeModelWithResponseStream', resource: FOUNDATION_MODEL_ARN },
+        { action: 'bedrock:InvokeModelWithResponseStream', resource: `arn:aws:bedrock:::foundation-model/${MODEL}` },
+      ],
+    ],
+    [
+      'Converse, global inference profile ARN',
+      () =>
+        bedrock.send(new ConverseCommand({ modelId: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}`, messages })),
+      [
+        { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/global.${MODEL}` },
+        { action: 'bedrock:InvokeModel', resource: FOUNDATION_MODEL_ARN },
+        { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:::foundation-model/${MODEL}` },
+      ],
+    ],
+    [
+      'Converse, an unknown prefix is a foundation model id (AWS then finds no model)',
+      () => bedrock.send(new ConverseCommand({ modelId: `xx.${MODEL}`, messages })),
+      [{ action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${REGION}::foundation-model/xx.${MODEL}` }],
+    ],
+    [
+      'InvokeModelWithResponseStream',
+      () => bedrock.send(new InvokeModelWithResponseStreamCommand({ modelId: MODEL, body: '{}' })),
+      [{ action: 'bedrock:InvokeModelWithResponseStream', resource: FOUNDATION_MODEL_ARN }],
+    ],
+    [
+      'an unmodelled operation (ApplyGuardrail)',
+      () => bedrock.send(new ApplyGuardrailCommand({ guardrailIdentifier: 'g', guardrailVersion: '1', source: 'INPUT', content: [] })),
+      [{ action: 'bedrock:UnknownOperation', resource: '*' }],
+    ],
   ])('%s', async (_name, call, permissions) => {
     expect(await permissionsOf('bedrock-runtime', call)).toEqual(permissions);
   });
 
-  test('a geographic profile\'s foundation model is checked in the destination region the request is routed to', () => {
+  test("a geographic profile's foundation model is checked in the destination region the request is routed to", () => {
     const request = asAwsRequest('bedrock-runtime', {
-      method: 'POST', host: 'bedrock-runtime.us-east-1.amazonaws.com', path: `/model/${encodeURIComponent(PROFILE)}/converse`, headers: {}, body: Buffer.from('{}'),
+      method: 'POST',
+      host: 'bedrock-runtime.us-east-1.amazonaws.com',
+      path: `/model/${encodeURIComponent(PROFILE)}/converse`,
+      headers: {},
+      body: Buffer.from('{}'),
     });
     const offered: (readonly string[])[] = [];
-    const routed = requiredPermissions(request, { destinationRegion: (destinations) => { offered.push(destinations); return 'us-east-2'; } });
+    const routed = requiredPermissions(request, {
+      destinationRegion: (destinations) => {
+        offered.push(destinations);
+        return 'us-east-2';
+      },
+    });
     expect(offered).toEqual([['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2']]);
     expect(routed).toEqual([
       { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:us-east-1:${ACCOUNT}:inference-profile/${PROFILE}` },
@@ -276,7 +426,11 @@ describe('requiredPermissions: Bedrock Runtime (REST-JSON)', () => {
 
   test('without a router, the region of the call is the region of the foundation model checked', () => {
     const request = asAwsRequest('bedrock-runtime', {
-      method: 'POST', host: 'bedrock-runtime.us-west-2.amazonaws.com', path: `/model/${encodeURIComponent(PROFILE)}/converse`, headers: {}, body: Buffer.from('{}'),
+      method: 'POST',
+      host: 'bedrock-runtime.us-west-2.amazonaws.com',
+      path: `/model/${encodeURIComponent(PROFILE)}/converse`,
+      headers: {},
+      body: Buffer.from('{}'),
     });
     expect(requiredPermissions(request)).toEqual([
       { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:us-west-2:${ACCOUNT}:inference-profile/${PROFILE}` },
@@ -287,28 +441,40 @@ describe('requiredPermissions: Bedrock Runtime (REST-JSON)', () => {
 
 describe('requiredPermissions: Cognito user pools (AWS JSON 1.1)', () => {
   test('AdminInitiateAuth needs IAM on the user pool', async () => {
-    const call = () => userPools.send(new cognito.AdminInitiateAuthCommand({ UserPoolId: POOL, ClientId: 'client', AuthFlow: 'ADMIN_USER_PASSWORD_AUTH' }));
+    const call = () =>
+      userPools.send(new cognito.AdminInitiateAuthCommand({ UserPoolId: POOL, ClientId: 'client', AuthFlow: 'ADMIN_USER_PASSWORD_AUTH' }));
     expect(await permissionsOf('cognito-idp', call)).toEqual([
       { action: 'cognito-idp:AdminInitiateAuth', resource: `arn:aws:cognito-idp:${REGION}:${ACCOUNT}:userpool/${POOL}` },
     ]);
   });
 
   test('ForgotPassword is served without IAM (and the client sends it unsigned)', async () => {
-    const request = await sent('cognito-idp', () => userPools.send(new cognito.ForgotPasswordCommand({ ClientId: 'client', Username: 'u@example.com' })));
+    const request = await sent('cognito-idp', () =>
+      userPools.send(new cognito.ForgotPasswordCommand({ ClientId: 'client', Username: 'u@example.com' })),
+    );
     expect(requiredPermissions(request)).toBe('unauthenticated');
     expect(signingAccessKey(request)).toBeUndefined();
   });
 
   test('the unauthenticated operations are exactly those the client model marks noAuth', () => {
-    const operations = Object.keys(cognito).filter((name) => name.endsWith('Command') && name !== 'Command').map((name) => name.slice(0, -'Command'.length));
+    const operations = Object.keys(cognito)
+      .filter((name) => name.endsWith('Command') && name !== 'Command')
+      .map((name) => name.slice(0, -'Command'.length));
     const noAuth = operations.filter((operation) =>
-      userPools.config.httpAuthSchemeProvider({ operation, region: REGION }).every((option) => option.schemeId === 'smithy.api#noAuth'));
+      userPools.config.httpAuthSchemeProvider({ operation, region: REGION }).every((option) => option.schemeId === 'smithy.api#noAuth'),
+    );
     expect(operations.length).toBeGreaterThan(100);
     expect(noAuth.sort()).toEqual([...COGNITO_UNAUTHENTICATED_OPERATIONS].sort());
   });
 
   test.each(['jwks.json', 'openid-configuration'])('GET /<pool>/.well-known/%s is public', (document) => {
-    const request = asAwsRequest('cognito-idp', { method: 'GET', host: `cognito-idp.${REGION}.amazonaws.com`, path: `/${POOL}/.well-known/${document}`, headers: {}, body: Buffer.alloc(0) });
+    const request = asAwsRequest('cognito-idp', {
+      method: 'GET',
+      host: `cognito-idp.${REGION}.amazonaws.com`,
+      path: `/${POOL}/.well-known/${document}`,
+      headers: {},
+      body: Buffer.alloc(0),
+    });
     expect(requiredPermissions(request)).toBe('unauthenticated');
   });
 
@@ -331,7 +497,9 @@ describe('requiredPermissions: Secrets Manager (AWS JSON 1.1)', () => {
   test('GetSecretValue by name is checked on the ARN of the secret of that name', async () => {
     const call = () => secrets.send(new GetSecretValueCommand({ SecretId: 'ias/cron-secret' }));
     const secretArnOf = (name: string) => (name === 'ias/cron-secret' ? SECRET_ARN : undefined);
-    expect(await permissionsOf('secretsmanager', call, { secretArnOf })).toEqual([{ action: 'secretsmanager:GetSecretValue', resource: SECRET_ARN }]);
+    expect(await permissionsOf('secretsmanager', call, { secretArnOf })).toEqual([
+      { action: 'secretsmanager:GetSecretValue', resource: SECRET_ARN },
+    ]);
     // no such secret: the ARN the name would have without AWS's random suffix
     expect(await permissionsOf('secretsmanager', call, { secretArnOf: () => undefined })).toEqual([
       { action: 'secretsmanager:GetSecretValue', resource: `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:ias/cron-secret` },
@@ -352,7 +520,9 @@ describe('signingAccessKey', () => {
   });
 
   test('an unsigned request has none', () => {
-    expect(signingAccessKey(asAwsRequest('s3', { method: 'GET', host: 'x', path: '/b/k?x-id=GetObject', headers: {}, body: Buffer.alloc(0) }))).toBeUndefined();
+    expect(
+      signingAccessKey(asAwsRequest('s3', { method: 'GET', host: 'x', path: '/b/k?x-id=GetObject', headers: {}, body: Buffer.alloc(0) })),
+    ).toBeUndefined();
   });
 });
 
@@ -391,7 +561,10 @@ describe('accessDenied: what the real clients throw', () => {
     };
   };
   const thrown = async (call: () => Promise<unknown>): Promise<Error & { $metadata: { httpStatusCode?: number; requestId?: string } }> => {
-    const error: unknown = await call().then(() => undefined, (e: unknown) => e);
+    const error: unknown = await call().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(Error);
     return error as Error & { $metadata: { httpStatusCode?: number; requestId?: string } };
   };
@@ -402,7 +575,7 @@ describe('accessDenied: what the real clients throw', () => {
     expect(error.name).toBe('AccessDenied');
     expect(error.message).toBe(
       `User: ${PRINCIPAL} is not authorized to perform: s3:GetObject on resource: "arn:aws:s3:::${BUCKET}/cases/a&b.pdf" ` +
-      'because no identity-based policy allows the s3:GetObject action',
+        'because no identity-based policy allows the s3:GetObject action',
     );
     expect(error.$metadata.httpStatusCode).toBe(403);
     expect(error.$metadata.requestId).toMatch(/^[0-9A-F]{16}$/);
@@ -428,7 +601,9 @@ describe('accessDenied: what the real clients throw', () => {
 
   test('SQS explicit deny', async () => {
     denyWith('sqs', 'explicit-deny');
-    const error = await thrown(() => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', ReceiptHandle: 'rh' }] })));
+    const error = await thrown(() =>
+      sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl(), Entries: [{ Id: '1', ReceiptHandle: 'rh' }] })),
+    );
     expect(error.name).toBe('AccessDenied');
     expect(error.message).toBe(
       `User: ${PRINCIPAL} is not authorized to perform: sqs:deletemessage on resource: ${QUEUE_ARN} with an explicit deny in an identity-based policy`,
@@ -437,7 +612,9 @@ describe('accessDenied: what the real clients throw', () => {
 
   test('Bedrock: AccessDeniedException', async () => {
     denyWith('bedrock-runtime');
-    const error = await thrown(() => bedrock.send(new ConverseCommand({ modelId: PROFILE, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })));
+    const error = await thrown(() =>
+      bedrock.send(new ConverseCommand({ modelId: PROFILE, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })),
+    );
     expect(error.name).toBe('AccessDeniedException');
     expect(error.message).toBe(
       `User: ${PRINCIPAL} is not authorized to perform: bedrock:InvokeModel on resource: ${PROFILE_ARN} because no identity-based policy allows the bedrock:InvokeModel action`,
@@ -447,11 +624,13 @@ describe('accessDenied: what the real clients throw', () => {
 
   test('Cognito: AccessDeniedException', async () => {
     denyWith('cognito-idp', 'explicit-deny');
-    const error = await thrown(() => userPools.send(new cognito.AdminInitiateAuthCommand({ UserPoolId: POOL, ClientId: 'c', AuthFlow: 'ADMIN_USER_PASSWORD_AUTH' })));
+    const error = await thrown(() =>
+      userPools.send(new cognito.AdminInitiateAuthCommand({ UserPoolId: POOL, ClientId: 'c', AuthFlow: 'ADMIN_USER_PASSWORD_AUTH' })),
+    );
     expect(error.name).toBe('AccessDeniedException');
     expect(error.message).toBe(
       `User: ${PRINCIPAL} is not authorized to perform: cognito-idp:AdminInitiateAuth on resource: arn:aws:cognito-idp:${REGION}:${ACCOUNT}:userpool/${POOL} ` +
-      'with an explicit deny in an identity-based policy',
+        'with an explicit deny in an identity-based policy',
     );
     expect(error.$metadata.httpStatusCode).toBe(400);
   });
@@ -465,7 +644,14 @@ describe('accessDenied: what the real clients throw', () => {
       `User: ${PRINCIPAL} is not authorized to perform: secretsmanager:GetSecretValue on resource: ${secretArn} because no identity-based policy allows the secretsmanager:GetSecretValue action`,
     );
     expect(error.$metadata.httpStatusCode).toBe(400);
-    const body = JSON.parse(accessDenied(asAwsRequest('secretsmanager', recorded[0]!), { principalArn: PRINCIPAL, action: 'a', resource: 'r', reason: 'no-allow' }).body) as Record<string, unknown>;
+    const body = JSON.parse(
+      accessDenied(asAwsRequest('secretsmanager', recorded[0]!), {
+        principalArn: PRINCIPAL,
+        action: 'a',
+        resource: 'r',
+        reason: 'no-allow',
+      }).body,
+    ) as Record<string, unknown>;
     expect(Object.keys(body)).toEqual(['__type', 'Message']);
   });
 

@@ -11,22 +11,34 @@ import type { InvokeOutcome } from '../../lib/twin/runtime/lambda';
 
 const ARN = 'arn:aws:lambda:us-east-1:000000000000:function:ias-dev-users';
 const request = (name: string, body = '{"command":"list"}', headers: Record<string, string> = {}): AwsHttpRequest => ({
-  service: 'lambda', method: 'POST', host: 'lambda.us-east-1.amazonaws.com', path: `/2015-03-31/functions/${encodeURIComponent(name)}/invocations`,
-  headers, body: Buffer.from(body), region: 'us-east-1', account: '000000000000',
+  service: 'lambda',
+  method: 'POST',
+  host: 'lambda.us-east-1.amazonaws.com',
+  path: `/2015-03-31/functions/${encodeURIComponent(name)}/invocations`,
+  headers,
+  body: Buffer.from(body),
+  region: 'us-east-1',
+  account: '000000000000',
 });
 
-test('Lambda\'s host is the Lambda service', () => {
+test("Lambda's host is the Lambda service", () => {
   expect(serviceOfHost('lambda.eu-west-1.amazonaws.com')).toEqual({ service: 'lambda', region: 'eu-west-1' });
 });
 
-test.each([
-  ['ias-dev-users'], ['ias-dev-users:$LATEST'], ['000000000000:function:ias-dev-users'], [ARN], [`${ARN}:live`],
-])('Invoke of %s needs lambda:InvokeFunction on the unqualified function ARN', (name) => {
-  expect(requiredPermissions(request(name))).toEqual([{ action: 'lambda:InvokeFunction', resource: ARN }]);
-});
+test.each([['ias-dev-users'], ['ias-dev-users:$LATEST'], ['000000000000:function:ias-dev-users'], [ARN], [`${ARN}:live`]])(
+  'Invoke of %s needs lambda:InvokeFunction on the unqualified function ARN',
+  (name) => {
+    expect(requiredPermissions(request(name))).toEqual([{ action: 'lambda:InvokeFunction', resource: ARN }]);
+  },
+);
 
-test('a refused Invoke is a 403 AccessDeniedException in Lambda\'s shape', () => {
-  const denied = accessDenied(request('ias-dev-users'), { principalArn: 'arn:aws:sts::000000000000:assumed-role/r/f', action: 'lambda:InvokeFunction', resource: ARN, reason: 'no-allow' });
+test("a refused Invoke is a 403 AccessDeniedException in Lambda's shape", () => {
+  const denied = accessDenied(request('ias-dev-users'), {
+    principalArn: 'arn:aws:sts::000000000000:assumed-role/r/f',
+    action: 'lambda:InvokeFunction',
+    resource: ARN,
+    reason: 'no-allow',
+  });
   expect(denied.status).toBe(403);
   expect(denied.headers['x-amzn-errortype']).toBe('AccessDeniedException');
   expect(JSON.parse(denied.body).Message).toMatch(/is not authorized to perform: lambda:InvokeFunction on resource: .*ias-dev-users/);
@@ -35,11 +47,14 @@ test('a refused Invoke is a 403 AccessDeniedException in Lambda\'s shape', () =>
 describe('answers', () => {
   const fn = { id: 'users', arn: ARN, functionName: 'ias-dev-users' } as PlanFunction;
   const calls: unknown[] = [];
-  const outcome = (settled: Partial<InvokeOutcome>): InvokeOutcome => ({ durationMs: 1, coldStart: false, ...settled } as InvokeOutcome);
+  const outcome = (settled: Partial<InvokeOutcome>): InvokeOutcome => ({ durationMs: 1, coldStart: false, ...settled }) as InvokeOutcome;
   let next: InvokeOutcome = outcome({ ok: true, value: { ok: true, result: 1 } });
-  const serve = lambdaService([fn], async (id, event) => { calls.push([id, event]); return next; });
+  const serve = lambdaService([fn], async (id, event) => {
+    calls.push([id, event]);
+    return next;
+  });
 
-  test('the function\'s result, as JSON', async () => {
+  test("the function's result, as JSON", async () => {
     const answer = await serve(request('ias-dev-users'));
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ ok: true, result: 1 });

@@ -18,7 +18,9 @@ test('the deployment as synthesized plans: each worker fits its queue visibility
   const plan = planFromAssembly(await assembly());
   for (const mapping of plan.eventSources) {
     const queue = plan.queues.find((q) => q.arn === mapping.queueArn)!;
-    expect(Number(queue.attributes.VisibilityTimeout)).toBeGreaterThanOrEqual(plan.functions.find((f) => f.id === mapping.functionId)!.timeoutSeconds);
+    expect(Number(queue.attributes.VisibilityTimeout)).toBeGreaterThanOrEqual(
+      plan.functions.find((f) => f.id === mapping.functionId)!.timeoutSeconds,
+    );
   }
 });
 
@@ -29,17 +31,25 @@ test('a worker whose timeout outlasts its queue visibility timeout is refused, a
   const template = structuredClone(templates.get(worker.stack)!);
   template.Resources[worker.logicalId]!.Properties!.Timeout = 3600;
   templates.set(worker.stack, template);
-  expect(() => planFromAssembly({ ...synthesized, templates }))
-    .toThrow('event source of quality-worker: Queue visibility timeout: 720 seconds is less than Function timeout: 3600 seconds');
+  expect(() => planFromAssembly({ ...synthesized, templates })).toThrow(
+    'event source of quality-worker: Queue visibility timeout: 720 seconds is less than Function timeout: 3600 seconds',
+  );
 });
 
 test('the database proxy as synthesized: TLS and IAM authentication required; its functions may connect as its user only', async () => {
   const plan = planFromAssembly(await assembly());
-  expect(plan.database).toMatchObject({ requireTls: true, iamAuth: true, proxyPort: 5432, proxyResourceId: expect.stringMatching(/^prx-[0-9a-z]{17}$/) });
-  const connect = (policy: (typeof plan.functions)[number]['policy'], user: string) => evaluate(policy, {
-    principalArn: 'arn:aws:sts::000000000000:assumed-role/role/fn', action: 'rds-db:connect',
-    resource: `arn:aws:rds-db:${plan.region}:${plan.account}:dbuser:${plan.database.proxyResourceId}/${user}`,
-  }).allowed;
+  expect(plan.database).toMatchObject({
+    requireTls: true,
+    iamAuth: true,
+    proxyPort: 5432,
+    proxyResourceId: expect.stringMatching(/^prx-[0-9a-z]{17}$/),
+  });
+  const connect = (policy: (typeof plan.functions)[number]['policy'], user: string) =>
+    evaluate(policy, {
+      principalArn: 'arn:aws:sts::000000000000:assumed-role/role/fn',
+      action: 'rds-db:connect',
+      resource: `arn:aws:rds-db:${plan.region}:${plan.account}:dbuser:${plan.database.proxyResourceId}/${user}`,
+    }).allowed;
   const users = plan.functions.filter((f) => f.environment.DB_HOST);
   expect(users.length).toBeGreaterThan(10);
   for (const fn of users) {
@@ -66,12 +76,20 @@ test('stage route settings are refused, as at deploy, for a route the API does n
   const synthesized = await assembly(WITH_THROTTLES);
   const withStage = (change: (properties: Record<string, unknown>) => void) => {
     const templates = new Map([...synthesized.templates].map(([stack, template]) => [stack, structuredClone(template)]));
-    const stage = [...templates.values()].flatMap((t) => Object.values(t.Resources)).find((resource) => resource.Type === 'AWS::ApiGatewayV2::Stage')!;
+    const stage = [...templates.values()]
+      .flatMap((t) => Object.values(t.Resources))
+      .find((resource) => resource.Type === 'AWS::ApiGatewayV2::Stage')!;
     change(stage.Properties!);
     return () => planFromAssembly({ ...synthesized, templates });
   };
-  expect(withStage((stage) => { (stage.RouteSettings as Record<string, unknown>)['GET /api/nowhere'] = { ThrottlingRateLimit: 1, ThrottlingBurstLimit: 1 }; }))
-    .toThrow('Unable to find Route by key GET /api/nowhere within the provided RouteSettings');
-  expect(withStage((stage) => { stage.DefaultRouteSettings = { ThrottlingRateLimit: 5 }; }))
-    .toThrow("the stage's DefaultRouteSettings: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit");
+  expect(
+    withStage((stage) => {
+      (stage.RouteSettings as Record<string, unknown>)['GET /api/nowhere'] = { ThrottlingRateLimit: 1, ThrottlingBurstLimit: 1 };
+    }),
+  ).toThrow('Unable to find Route by key GET /api/nowhere within the provided RouteSettings');
+  expect(
+    withStage((stage) => {
+      stage.DefaultRouteSettings = { ThrottlingRateLimit: 5 };
+    }),
+  ).toThrow("the stage's DefaultRouteSettings: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit");
 });

@@ -17,10 +17,16 @@ let sqs: SQSClient;
 
 beforeAll(async () => {
   aws = await startLocalAws({
-    region: 'us-east-1', buckets: [],
+    region: 'us-east-1',
+    buckets: [],
     queues: [
       { ...dlq, logicalId: 'Dlq', attributes: {}, policy: [] },
-      { ...queue, logicalId: 'Queue', policy: [], attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: 3 }) } },
+      {
+        ...queue,
+        logicalId: 'Queue',
+        policy: [],
+        attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.arn, maxReceiveCount: 3 }) },
+      },
     ],
   });
   sqs = new SQSClient({ region: 'us-east-1', endpoint: aws.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
@@ -52,12 +58,17 @@ test('a message reaches the worker, a failing one is retried and then dead-lette
   let poller: Poller | undefined;
   try {
     poller = startPoller({
-      sqs, queueUrl: queue.url, region: 'us-east-1', log: () => undefined,
+      sqs,
+      queueUrl: queue.url,
+      region: 'us-east-1',
+      log: () => undefined,
       mapping: { functionId: 'worker', queueArn: queue.arn, batchSize: 1, maxConcurrency: 1, reportBatchItemFailures: true },
       invoke: async (event: SQSEvent) => {
         const records = event.Records;
         seen.push(...records.map((r) => ({ body: r.body, receiveCount: r.attributes.ApproximateReceiveCount })));
-        const value = { batchItemFailures: records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })) } satisfies SQSBatchResponse;
+        const value = {
+          batchItemFailures: records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })),
+        } satisfies SQSBatchResponse;
         return { ok: true, value, durationMs: 1, coldStart: false };
       },
     });

@@ -9,7 +9,17 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { secretValuesFromEnv } from '../../lib/twin/main';
-import { ENDPOINTS_FILE, forTwin, locateTwin, pointToTwin, POINTER_FILE, runningTwinIfAny, twinCommands, useRunningTwinDatabase, type TwinEndpoints } from '../../lib/twin/running';
+import {
+  ENDPOINTS_FILE,
+  forTwin,
+  locateTwin,
+  pointToTwin,
+  POINTER_FILE,
+  runningTwinIfAny,
+  twinCommands,
+  useRunningTwinDatabase,
+  type TwinEndpoints,
+} from '../../lib/twin/running';
 
 let root: string;
 let defaultDir: string;
@@ -26,8 +36,14 @@ const twinFolder = (name: string, pid = process.pid): string => {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const endpoints: TwinEndpoints = {
-    url: `http://127.0.0.1/${name}`, identityProvider: 'http://127.0.0.1:1', bedrock: 'http://127.0.0.1:2', edgePort: 3, region: 'us-east-1', pid,
-    database: `postgres://postgres@127.0.0.1:4/${name}`, functions: {},
+    url: `http://127.0.0.1/${name}`,
+    identityProvider: 'http://127.0.0.1:1',
+    bedrock: 'http://127.0.0.1:2',
+    edgePort: 3,
+    region: 'us-east-1',
+    pid,
+    database: `postgres://postgres@127.0.0.1:4/${name}`,
+    functions: {},
   };
   writeFileSync(join(dir, ENDPOINTS_FILE), JSON.stringify(endpoints));
   return dir;
@@ -73,7 +89,7 @@ test('a twin on the default folder leaves no pointer, and a pointer stays only w
   expect(JSON.parse(readFileSync(join(defaultDir, POINTER_FILE), 'utf8'))).toEqual({ twinDir: join(root, 'b'), pid: DEAD_PID });
 });
 
-test('the banner\'s commands carry TWIN_DIR (shell-quoted) unless the folder is the default', () => {
+test("the banner's commands carry TWIN_DIR (shell-quoted) unless the folder is the default", () => {
   const secrets = { cronSecret: 'cron-1', webhookSecret: "we'b" };
   expect(twinCommands({ twinDir: defaultDir, ...secrets }, defaultDir)).toEqual({
     token: 'npm run token -- --role investigator',
@@ -83,10 +99,12 @@ test('the banner\'s commands carry TWIN_DIR (shell-quoted) unless the folder is 
   });
   const spaced = join(root, 'my twin');
   expect(forTwin(spaced, 'npm run token', defaultDir)).toBe(`TWIN_DIR='${spaced}' npm run token`);
-  expect(twinCommands({ twinDir: spaced, ...secrets }, defaultDir).recipes).toBe(`export TWIN_DIR='${spaced}' CRON_SECRET=cron-1 WEBHOOK_SECRET='we'\\''b'`);
+  expect(twinCommands({ twinDir: spaced, ...secrets }, defaultDir).recipes).toBe(
+    `export TWIN_DIR='${spaced}' CRON_SECRET=cron-1 WEBHOOK_SECRET='we'\\''b'`,
+  );
 });
 
-test('the eval\'s --templates database: the running twin\'s database unless one is configured', () => {
+test("the eval's --templates database: the running twin's database unless one is configured", () => {
   const dir = twinFolder('other');
   const env: NodeJS.ProcessEnv = { TWIN_DIR: dir };
   useRunningTwinDatabase(env);

@@ -18,7 +18,8 @@ const HANDLERS: Record<string, string> = {
   modules: `exports.handler = async (event) => {
     try { require(event.name); return 'loaded'; } catch (error) { return error.code + ': ' + error.message.split('\\n')[0]; }
   };`,
-  state: 'let count = 0; exports.handler = async (event) => { count += 1; await new Promise((r) => setTimeout(r, event.waitMs ?? 0)); return count; };',
+  state:
+    'let count = 0; exports.handler = async (event) => { count += 1; await new Promise((r) => setTimeout(r, event.waitMs ?? 0)); return count; };',
   slow: "exports.handler = async (event) => { console.log('starting'); await new Promise((r) => setTimeout(r, event.ms)); return 'done'; };",
   failing: "exports.handler = async () => { throw new TypeError('bad input'); };",
   network: `exports.handler = async (event) => new Promise((resolve) => {
@@ -30,10 +31,23 @@ const HANDLERS: Record<string, string> = {
 };
 
 const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
-  id, stack: 'test', logicalId: id, functionName: `test-${id}`, arn: `arn:aws:lambda:us-east-1:000000000000:function:test-${id}`,
-  roleName: `role-${id}`, roleArn: `arn:aws:iam::000000000000:role/role-${id}`, entry: `functions/${id}.ts`, handler: 'index.handler',
-  runtime: 'nodejs22.x', timeoutSeconds, memoryMb: 128, environment: { FUNCTION_ID: id, ONLY_THIS: 'yes' }, inVpc: false,
-  policy: [], managedPolicyArns: [], invokers: [],
+  id,
+  stack: 'test',
+  logicalId: id,
+  functionName: `test-${id}`,
+  arn: `arn:aws:lambda:us-east-1:000000000000:function:test-${id}`,
+  roleName: `role-${id}`,
+  roleArn: `arn:aws:iam::000000000000:role/role-${id}`,
+  entry: `functions/${id}.ts`,
+  handler: 'index.handler',
+  runtime: 'nodejs22.x',
+  timeoutSeconds,
+  memoryMb: 128,
+  environment: { FUNCTION_ID: id, ONLY_THIS: 'yes' },
+  inVpc: false,
+  policy: [],
+  managedPolicyArns: [],
+  invokers: [],
 });
 
 let dir: string;
@@ -57,7 +71,10 @@ beforeAll(async () => {
     caPem: tls.caPem,
     region: 'us-east-1',
     // the twin's DNS: a service host leads to a local server, the database (from outside the VPC) to nowhere
-    routes: () => [{ host: '*.service.amazonaws.com', to: { host: '127.0.0.1', port } }, { host: 'db.proxy.amazonaws.com', to: 'blackhole' }],
+    routes: () => [
+      { host: '*.service.amazonaws.com', to: { host: '127.0.0.1', port } },
+      { host: 'db.proxy.amazonaws.com', to: 'blackhole' },
+    ],
     credentials: () => ({ accessKeyId: 'ASIATEST', secretAccessKey: 'secret', sessionToken: 'token' }),
     onLog: (line) => logs.push(line),
   });
@@ -78,9 +95,25 @@ const valueOf = async (id: string, event: unknown = {}) => {
 test("the environment is the template's and Lambda's reserved variables, and the twin's strict answer check; nothing of the twin's process", async () => {
   process.env.SOMETHING_OF_THE_TEST_PROCESS = 'leak';
   expect(await valueOf('env')).toEqual([
-    'AWS_ACCESS_KEY_ID', 'AWS_DEFAULT_REGION', 'AWS_EXECUTION_ENV', 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_NAME',
-    'AWS_LAMBDA_FUNCTION_VERSION', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME', 'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_REGION',
-    'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'FUNCTION_ID', 'LAMBDA_TASK_ROOT', 'LANG', 'ONLY_THIS', 'RESPONSE_VALIDATION', 'TZ', '_HANDLER',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_DEFAULT_REGION',
+    'AWS_EXECUTION_ENV',
+    'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
+    'AWS_LAMBDA_FUNCTION_NAME',
+    'AWS_LAMBDA_FUNCTION_VERSION',
+    'AWS_LAMBDA_INITIALIZATION_TYPE',
+    'AWS_LAMBDA_LOG_GROUP_NAME',
+    'AWS_LAMBDA_LOG_STREAM_NAME',
+    'AWS_REGION',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'FUNCTION_ID',
+    'LAMBDA_TASK_ROOT',
+    'LANG',
+    'ONLY_THIS',
+    'RESPONSE_VALIDATION',
+    'TZ',
+    '_HANDLER',
   ]);
 });
 
@@ -101,16 +134,27 @@ test('module state lives per execution environment; concurrent invocations get t
 
 test('an invocation past the timeout ends as Lambda reports it, and the next one starts cold', async () => {
   const outcome = await runtime.invoke('slow', { ms: 5_000 });
-  expect(outcome).toMatchObject({ ok: false, timedOut: true, error: { errorType: 'Sandbox.Timedout', errorMessage: expect.stringMatching(/Task timed out after 1\.00 seconds$/) } });
+  expect(outcome).toMatchObject({
+    ok: false,
+    timedOut: true,
+    error: { errorType: 'Sandbox.Timedout', errorMessage: expect.stringMatching(/Task timed out after 1\.00 seconds$/) },
+  });
   expect(outcome.durationMs).toBeGreaterThanOrEqual(1_000);
   expect(outcome.durationMs).toBeLessThan(1_800);
-  expect(logs.filter((l) => l.functionId === 'slow').map((l) => l.text.trim())).toEqual(['starting', expect.stringMatching(/Task timed out after 1\.00 seconds$/)]);
+  expect(logs.filter((l) => l.functionId === 'slow').map((l) => l.text.trim())).toEqual([
+    'starting',
+    expect.stringMatching(/Task timed out after 1\.00 seconds$/),
+  ]);
   expect(await runtime.invoke('slow', { ms: 10 })).toMatchObject({ ok: true, value: 'done', coldStart: true });
   expect(runtime.stats('slow')).toMatchObject({ invocations: 2, timeouts: 1, coldStarts: 2 });
 });
 
 test("a handler's error is the invocation's error; the environment stays warm", async () => {
-  expect(await runtime.invoke('failing', {})).toMatchObject({ ok: false, timedOut: false, error: { errorType: 'TypeError', errorMessage: 'bad input' } });
+  expect(await runtime.invoke('failing', {})).toMatchObject({
+    ok: false,
+    timedOut: false,
+    error: { errorType: 'TypeError', errorMessage: 'bad input' },
+  });
   expect(await runtime.invoke('failing', {})).toMatchObject({ ok: false, coldStart: false });
 });
 

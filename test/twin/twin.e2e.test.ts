@@ -23,7 +23,9 @@ const tokens: Record<'investigator' | 'admin' | 'harbor', string> = { investigat
 beforeAll(async () => {
   twin = e2e.twin;
   [tokens.investigator, tokens.admin, tokens.harbor] = await Promise.all([
-    e2e.token('investigator'), e2e.token('admin'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
+    e2e.token('investigator'),
+    e2e.token('admin'),
+    e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor),
   ]);
 });
 
@@ -37,7 +39,11 @@ test('first start embeds the seeded evidence (the schedules run once at start)',
   const statuses = await db.selectFrom('embedding_sources').select(['status']).execute();
   expect(statuses.length).toBeGreaterThan(30);
   expect(statuses.every((s) => s.status === 'embedded')).toBe(true);
-  const { n } = await db.selectFrom('text_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('embedding', 'is not', null).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('text_chunks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('embedding', 'is not', null)
+    .executeTakeFirstOrThrow();
   expect(Number(n)).toBeGreaterThanOrEqual(statuses.length);
 });
 
@@ -136,7 +142,10 @@ test('a queue message reaches the worker handler; one it cannot process ends in 
 }, 30_000);
 
 test('a Converse call through the real SDK client reaches the stand-in; a throttled answer surfaces as ThrottlingException', async () => {
-  const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: 'Summarize the evidence.' }] }] });
+  const command = new ConverseCommand({
+    modelId: DEFAULT_AI_MODELS.analysis,
+    messages: [{ role: 'user', content: [{ text: 'Summarize the evidence.' }] }],
+  });
   const primary = new BedrockRuntimeClient({ ...e2e.awsConfig(AI_REGIONS.primary), maxAttempts: 1 });
   const answer = await primary.send(command);
   expect(answer.output?.message?.content?.[0]?.text).toMatch(/^\[stand-in\]/);

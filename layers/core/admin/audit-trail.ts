@@ -32,9 +32,10 @@ export interface AuditedResult<T> {
   detail?: Record<string, unknown>;
 }
 
-const errorDetail = (error: unknown) => error instanceof ApiError
-  ? { code: error.code, message: error.message, ...(error.details !== undefined && { details: error.details }) }
-  : { code: 'internal_error', message: error instanceof Error ? error.message.slice(0, 500) : String(error) };
+const errorDetail = (error: unknown) =>
+  error instanceof ApiError
+    ? { code: error.code, message: error.message, ...(error.details !== undefined && { details: error.details }) }
+    : { code: 'internal_error', message: error instanceof Error ? error.message.slice(0, 500) : String(error) };
 
 /**
  * Runs one admin write and audits it: `success` with the write's detail, or `failure` with the
@@ -49,8 +50,12 @@ export const auditedWrite = async <T>(
   try {
     const { result, target, detail } = await write();
     await writeAudit(db, {
-      action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId,
-      outcome: 'success', target: target ?? audit.target, detail: { actor_subject: actor.subject, ...detail },
+      action: audit.action,
+      actorUserId: actor.userId,
+      organizationId: actor.organizationId,
+      outcome: 'success',
+      target: target ?? audit.target,
+      detail: { actor_subject: actor.subject, ...detail },
     });
     return result;
   } catch (error) {
@@ -59,10 +64,15 @@ export const auditedWrite = async <T>(
   }
 };
 
-const auditFailure = (db: Kysely<Database>, actor: AdminActor, audit: { action: string; target: string | null }, error: unknown) => writeAudit(db, {
-  action: audit.action, actorUserId: actor.userId, organizationId: actor.organizationId,
-  outcome: 'failure', target: audit.target, detail: { actor_subject: actor.subject, error: errorDetail(error) },
-});
+const auditFailure = (db: Kysely<Database>, actor: AdminActor, audit: { action: string; target: string | null }, error: unknown) =>
+  writeAudit(db, {
+    action: audit.action,
+    actorUserId: actor.userId,
+    organizationId: actor.organizationId,
+    outcome: 'failure',
+    target: audit.target,
+    detail: { actor_subject: actor.subject, error: errorDetail(error) },
+  });
 
 /** An admin write the route refused before it ran (a body that is not JSON, a field its contract refuses), as the route wrapper reports it. */
 export interface RefusedAdminWrite {
@@ -73,7 +83,8 @@ export interface RefusedAdminWrite {
 }
 
 /** The route's `refused` hook: audits a refused admin write as a failure of `action`, like one refused while it ran. */
-export const auditRefusedWrite = (action: string, targetOf: (attempt: RefusedAdminWrite) => string | null, connect = database) =>
+export const auditRefusedWrite =
+  (action: string, targetOf: (attempt: RefusedAdminWrite) => string | null, connect = database) =>
   async (attempt: RefusedAdminWrite, refusal: ApiError): Promise<void> => {
     const db = await connect();
     await auditFailure(db, await adminActor(db, attempt.caller!), { action, target: targetOf(attempt) }, refusal);
@@ -81,4 +92,4 @@ export const auditRefusedWrite = (action: string, targetOf: (attempt: RefusedAdm
 
 /** A field of a refused body, when the body was a JSON object. */
 export const fieldOf = (content: unknown, name: string): unknown =>
-  (content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>)[name] : undefined);
+  content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>)[name] : undefined;

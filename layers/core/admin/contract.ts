@@ -3,26 +3,68 @@ import * as z from 'zod';
 import { defineRoute } from '#core/contract';
 import { auditHealthQuerySchema, auditHealthSchema } from './audit-health';
 import {
-  activationBodySchema, activationParamsSchema, activationSchema, createBodySchema, historyListSchema, historyQuerySchema, rollbackBodySchema, versionDetailSchema, versionSchema,
+  activationBodySchema,
+  activationParamsSchema,
+  activationSchema,
+  createBodySchema,
+  historyListSchema,
+  historyQuerySchema,
+  rollbackBodySchema,
+  versionDetailSchema,
+  versionSchema,
 } from './prompts';
 import { settingsChangeSchema, settingsListSchema } from './settings';
 import { usersQuerySchema, usersSchema } from './users';
 
-export const adminPromptHistoryRoute = defineRoute({ route: 'GET /api/admin/prompts/history', errors: { 404: 'No such version' },
+export const adminPromptHistoryRoute = defineRoute({
+  route: 'GET /api/admin/prompts/history',
+  errors: { 404: 'No such version' },
   query: historyQuerySchema,
-  response: z.union([historyListSchema, versionDetailSchema]).describe('without version: the list (up to 20, newest first); with version: that version in full and its diff against the current one'),
+  response: z
+    .union([historyListSchema, versionDetailSchema])
+    .describe(
+      'without version: the list (up to 20, newest first); with version: that version in full and its diff against the current one',
+    ),
 });
 
-export const adminPromptRollbackRoute = defineRoute({ route: 'POST /api/admin/prompts/history', status: 201, location: 'the new version', errors: { 404: 'No such version', 409: 'Same content as the current version' }, body: rollbackBodySchema, response: versionSchema });
+export const adminPromptRollbackRoute = defineRoute({
+  route: 'POST /api/admin/prompts/history',
+  status: 201,
+  location: 'the new version',
+  errors: { 404: 'No such version', 409: 'Same content as the current version' },
+  body: rollbackBodySchema,
+  response: versionSchema,
+});
 
-export const adminPromptCreateRoute = defineRoute({ route: 'POST /api/admin/prompts', status: 201, location: 'the new version', errors: { 409: 'Same content as the current version' }, body: createBodySchema, response: versionSchema });
+export const adminPromptCreateRoute = defineRoute({
+  route: 'POST /api/admin/prompts',
+  status: 201,
+  location: 'the new version',
+  errors: { 409: 'Same content as the current version' },
+  body: createBodySchema,
+  response: versionSchema,
+});
 
-export const adminPromptUpdateRoute = defineRoute({ route: 'PATCH /api/admin/prompts/{prompt_type}', errors: { 404: 'No such prompt type' }, params: activationParamsSchema, body: activationBodySchema, response: activationSchema });
+export const adminPromptUpdateRoute = defineRoute({
+  route: 'PATCH /api/admin/prompts/{prompt_type}',
+  errors: { 404: 'No such prompt type' },
+  params: activationParamsSchema,
+  body: activationBodySchema,
+  response: activationSchema,
+});
 
 export const adminSettingsGetRoute = defineRoute({ route: 'GET /api/admin/settings', response: settingsListSchema });
 
-export const adminSettingsPutRoute = defineRoute({ route: 'PUT /api/admin/settings', body: settingsChangeSchema, response: settingsListSchema });
+export const adminSettingsPutRoute = defineRoute({
+  route: 'PUT /api/admin/settings',
+  body: settingsChangeSchema,
+  response: settingsListSchema,
+});
 
-export const adminAuditHealthRoute = defineRoute({ route: 'GET /api/admin/audit-health', query: auditHealthQuerySchema, response: auditHealthSchema });
+export const adminAuditHealthRoute = defineRoute({
+  route: 'GET /api/admin/audit-health',
+  query: auditHealthQuerySchema,
+  response: auditHealthSchema,
+});
 
 export const adminUsersRoute = defineRoute({ route: 'GET /api/admin/users', query: usersQuerySchema, response: usersSchema });

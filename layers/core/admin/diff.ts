@@ -17,7 +17,12 @@ export interface DiffRow {
   right: string | null;
 }
 
-export interface DiffCounts { same: number; changed: number; removed: number; added: number }
+export interface DiffCounts {
+  same: number;
+  changed: number;
+  removed: number;
+  added: number;
+}
 
 const lines = (text: string): string[] => text.split(/\r?\n/);
 

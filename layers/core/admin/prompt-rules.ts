@@ -38,7 +38,10 @@ export const PROMPT_TYPES = Object.keys(PROMPT_RULES) as [string, ...string[]];
 
 export const isPromptType = (value: string): boolean => Object.hasOwn(PROMPT_RULES, value);
 
-export interface TemplateProblem { path: string; message: string }
+export interface TemplateProblem {
+  path: string;
+  message: string;
+}
 
 const BRACED = /\{\{([^{}]*)\}\}/g;
 const READABLE = /^\w+$/; // what renderTemplate's pattern accepts between the braces
@@ -55,7 +58,10 @@ export const templateProblems = (promptType: string, texts: { system_prompt: str
     for (const [, inner] of texts[path].matchAll(BRACED)) {
       const name = inner!;
       if (!READABLE.test(name)) {
-        problems.push({ path, message: `{{${name}}} is not a placeholder the renderer can fill (write {{name}}, letters, digits and _ only, no spaces)` });
+        problems.push({
+          path,
+          message: `{{${name}}} is not a placeholder the renderer can fill (write {{name}}, letters, digits and _ only, no spaces)`,
+        });
       } else if (!rule.placeholders.includes(name)) {
         problems.push({ path, message: `{{${name}}} is not a placeholder of ${promptType}; it offers ${list(rule.placeholders)}` });
       } else {
@@ -65,7 +71,10 @@ export const templateProblems = (promptType: string, texts: { system_prompt: str
   }
   const missing = rule.required.filter((name) => !used.has(name));
   if (missing.length > 0) {
-    problems.push({ path: 'user_prompt_template', message: `${promptType} needs ${list(missing)} in the system prompt or the user prompt template` });
+    problems.push({
+      path: 'user_prompt_template',
+      message: `${promptType} needs ${list(missing)} in the system prompt or the user prompt template`,
+    });
   }
   // a placeholder misspelt twice is one problem
   return problems.filter((p, i) => problems.findIndex((q) => q.path === p.path && q.message === p.message) === i);

@@ -27,17 +27,36 @@ const MAX_TEMPLATE_CHARS = 20_000;
 const MAX_VERSION = 2_147_483_647; // the column is an int
 
 const promptType = z.enum(PROMPT_TYPES, { error: `must be one of ${PROMPT_TYPES.join(', ')}` });
-const versionNumber = z.number({ error: 'must be a whole version number from 1' }).int('must be a whole version number from 1').min(1, 'must be a whole version number from 1').max(MAX_VERSION, 'is out of range');
-const templateText = (name: string) => z.string({ error: `${name} is required (text)` })
-  .refine((s) => s.trim().length > 0, `${name} must not be blank`)
-  .refine((s) => s.length <= MAX_TEMPLATE_CHARS, `${name} must be at most ${MAX_TEMPLATE_CHARS} characters`);
+const versionNumber = z
+  .number({ error: 'must be a whole version number from 1' })
+  .int('must be a whole version number from 1')
+  .min(1, 'must be a whole version number from 1')
+  .max(MAX_VERSION, 'is out of range');
+const templateText = (name: string) =>
+  z
+    .string({ error: `${name} is required (text)` })
+    .refine((s) => s.trim().length > 0, `${name} must not be blank`)
+    .refine((s) => s.length <= MAX_TEMPLATE_CHARS, `${name} must be at most ${MAX_TEMPLATE_CHARS} characters`);
 
-export const historyQuerySchema = z.strictObject({
-  prompt_type: promptType,
-  // a query value is text: only digits are a version ("1.5", "2abc", "" and "0" are not)
-  version: z.string().regex(/^[1-9]\d*$/, 'must be a whole version number from 1').transform(Number).pipe(versionNumber).optional(),
-  ...pageQueryShape({ defaultLimit: HISTORY_LIMIT, maxLimit: HISTORY_LIMIT }),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type, version, limit and cursor` : undefined) });
+export const historyQuerySchema = z.strictObject(
+  {
+    prompt_type: promptType,
+    // a query value is text: only digits are a version ("1.5", "2abc", "" and "0" are not)
+    version: z
+      .string()
+      .regex(/^[1-9]\d*$/, 'must be a whole version number from 1')
+      .transform(Number)
+      .pipe(versionNumber)
+      .optional(),
+    ...pageQueryShape({ defaultLimit: HISTORY_LIMIT, maxLimit: HISTORY_LIMIT }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type, version, limit and cursor`
+        : undefined,
+  },
+);
 
 export const createBodySchema = z.strictObject({
   prompt_type: promptType,
@@ -69,9 +88,19 @@ const diffRowSchema = z.object({
   right_line_no: z.number().int().nullable(),
   right: z.string().nullable(),
 });
-const diffCountsSchema = z.object({ same: z.number().int(), changed: z.number().int(), removed: z.number().int(), added: z.number().int() });
+const diffCountsSchema = z.object({
+  same: z.number().int(),
+  changed: z.number().int(),
+  removed: z.number().int(),
+  added: z.number().int(),
+});
 
-export const versionSchema = z.object({ prompt_type: z.string(), ...versionMeta, system_prompt: z.string(), user_prompt_template: z.string() });
+export const versionSchema = z.object({
+  prompt_type: z.string(),
+  ...versionMeta,
+  system_prompt: z.string(),
+  user_prompt_template: z.string(),
+});
 
 export const historyListSchema = z.object({
   prompt_type: z.string(),
@@ -79,12 +108,16 @@ export const historyListSchema = z.object({
   current_version: z.number().int().nullable(),
   latest_version: z.number().int().nullable(),
   total_versions: z.number().int(),
-  versions: z.array(z.object({
-    ...versionMeta,
-    preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
-    system_prompt_chars: z.number().int(),
-    user_prompt_template_chars: z.number().int(),
-  })).describe('newest first'),
+  versions: z
+    .array(
+      z.object({
+        ...versionMeta,
+        preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
+        system_prompt_chars: z.number().int(),
+        user_prompt_template_chars: z.number().int(),
+      }),
+    )
+    .describe('newest first'),
   next_cursor: nextCursorSchema,
 });
 
@@ -110,10 +143,17 @@ export const activationSchema = z.object({
 export type PromptVersion = z.infer<typeof versionSchema>;
 type Db = Kysely<Database> | Transaction<Database>;
 
-interface TypeState { total: number; latest: number | null; current: number | null; active: boolean }
+interface TypeState {
+  total: number;
+  latest: number | null;
+  current: number | null;
+  active: boolean;
+}
 
 const typeState = async (db: Db, type: string): Promise<TypeState> => {
-  const { rows: [row] } = await sql<{ total: number | string; latest: number | null; newest_active: number | null }>`
+  const {
+    rows: [row],
+  } = await sql<{ total: number | string; latest: number | null; newest_active: number | null }>`
     select count(*) as total, max(version) as latest, max(version) filter (where is_active) as newest_active
     from prompt_templates where prompt_type = ${type}`.execute(db);
   const total = Number(row?.total ?? 0);
@@ -121,11 +161,23 @@ const typeState = async (db: Db, type: string): Promise<TypeState> => {
   return { total, latest: row?.latest ?? null, current: active ?? row?.latest ?? null, active: active !== null };
 };
 
-const versionRows = (db: Db, type: string) => db.selectFrom('prompt_templates as p')
-  .leftJoin('users as u', 'u.id', 'p.created_by')
-  .select(['p.prompt_type', 'p.version', 'p.is_active', 'p.restored_from_version', 'p.created_at', 'p.system_prompt', 'p.user_prompt_template',
-    'p.created_by', 'u.email', 'u.display_name'])
-  .where('p.prompt_type', '=', type);
+const versionRows = (db: Db, type: string) =>
+  db
+    .selectFrom('prompt_templates as p')
+    .leftJoin('users as u', 'u.id', 'p.created_by')
+    .select([
+      'p.prompt_type',
+      'p.version',
+      'p.is_active',
+      'p.restored_from_version',
+      'p.created_at',
+      'p.system_prompt',
+      'p.user_prompt_template',
+      'p.created_by',
+      'u.email',
+      'u.display_name',
+    ])
+    .where('p.prompt_type', '=', type);
 
 type VersionRow = Awaited<ReturnType<ReturnType<typeof versionRows>['executeTakeFirstOrThrow']>>;
 
@@ -151,12 +203,22 @@ const findVersion = async (db: Db, type: string, version: number, state: TypeSta
 };
 
 /** GET /api/admin/prompts/history: the list, or with `version` that version in full and its diff. */
-export const promptHistory = async (db: Kysely<Database>, { prompt_type: type, version, limit, cursor }: z.output<typeof historyQuerySchema>) => {
+export const promptHistory = async (
+  db: Kysely<Database>,
+  { prompt_type: type, version, limit, cursor }: z.output<typeof historyQuerySchema>,
+) => {
   const state = await typeState(db, type);
   if (version !== undefined) return versionDetail(db, type, version, state);
   let page = versionRows(db, type);
   if (cursor) page = page.where('p.version', '<', decodeCursor(cursor, versionPlaceSchema)[0]);
-  const { items: rows, next_cursor } = pageOf(await page.orderBy('p.version', 'desc').limit(limit + 1).execute(), limit, (row) => [row.version]);
+  const { items: rows, next_cursor } = pageOf(
+    await page
+      .orderBy('p.version', 'desc')
+      .limit(limit + 1)
+      .execute(),
+    limit,
+    (row) => [row.version],
+  );
   return {
     prompt_type: type,
     is_active: state.active,
@@ -165,7 +227,12 @@ export const promptHistory = async (db: Kysely<Database>, { prompt_type: type, v
     total_versions: state.total,
     versions: rows.map((row) => {
       const { prompt_type: _type, system_prompt, user_prompt_template, ...meta } = toVersion(row, state.current);
-      return { ...meta, preview: previewOf(user_prompt_template), system_prompt_chars: system_prompt.length, user_prompt_template_chars: user_prompt_template.length };
+      return {
+        ...meta,
+        preview: previewOf(user_prompt_template),
+        system_prompt_chars: system_prompt.length,
+        user_prompt_template_chars: user_prompt_template.length,
+      };
     }),
     next_cursor,
   } satisfies z.infer<typeof historyListSchema>;
@@ -191,28 +258,38 @@ const versionDetail = async (db: Kysely<Database>, type: string, version: number
 };
 
 /** One type's writes at a time, so two admins never compute the same next version number. */
-const lockType = (trx: Transaction<Database>, type: string) => sql`select pg_advisory_xact_lock(hashtext(${`prompt-templates:${type}`}))`.execute(trx);
+const lockType = (trx: Transaction<Database>, type: string) =>
+  sql`select pg_advisory_xact_lock(hashtext(${`prompt-templates:${type}`}))`.execute(trx);
 
 /** Stores the next version of a type; refused when it would only repeat the current version. */
 const insertVersion = async (
-  trx: Transaction<Database>, actor: AdminActor, type: string, content: { system_prompt: string; user_prompt_template: string }, restoredFrom: number | null,
+  trx: Transaction<Database>,
+  actor: AdminActor,
+  type: string,
+  content: { system_prompt: string; user_prompt_template: string },
+  restoredFrom: number | null,
 ): Promise<PromptVersion> => {
   const state = await typeState(trx, type);
   if (state.current !== null) {
     const current = await findVersion(trx, type, state.current, state);
     if (current.system_prompt === content.system_prompt && current.user_prompt_template === content.user_prompt_template) {
-      throw conflict(`The current version ${state.current} of ${type} already has this content; no version was created.`, { current_version: state.current });
+      throw conflict(`The current version ${state.current} of ${type} already has this content; no version was created.`, {
+        current_version: state.current,
+      });
     }
   }
   const version = (state.latest ?? 0) + 1;
-  await trx.insertInto('prompt_templates').values({
-    prompt_type: type,
-    version,
-    ...content,
-    is_active: state.total === 0 || state.active,
-    restored_from_version: restoredFrom,
-    created_by: actor.userId,
-  }).execute();
+  await trx
+    .insertInto('prompt_templates')
+    .values({
+      prompt_type: type,
+      version,
+      ...content,
+      is_active: state.total === 0 || state.active,
+      restored_from_version: restoredFrom,
+      created_by: actor.userId,
+    })
+    .execute();
   const after = await typeState(trx, type);
   return toVersion(await findVersion(trx, type, version, after), after.current);
 };
@@ -228,7 +305,11 @@ export const versionLocation = (version: Pick<PromptVersion, 'prompt_type' | 've
   `/api/admin/prompts/history?prompt_type=${version.prompt_type}&version=${version.version}`;
 
 /** POST /api/admin/prompts: a new version, checked against the placeholders its type is rendered with. */
-export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, input: z.output<typeof createBodySchema>): Promise<PromptVersion> =>
+export const createPromptVersion = (
+  db: Kysely<Database>,
+  actor: AdminActor,
+  input: z.output<typeof createBodySchema>,
+): Promise<PromptVersion> =>
   auditedWrite(db, actor, { action: PROMPT_AUDIT.create, target: promptTarget(input.prompt_type) }, async () => {
     const problems = templateProblems(input.prompt_type, input);
     if (problems.length > 0) throw validationFailed(problems);
@@ -244,25 +325,45 @@ export const createPromptVersion = (db: Kysely<Database>, actor: AdminActor, inp
  * N). The old content is not re-checked against today's placeholder rules: it was accepted once, and a
  * rollback is how an administrator gets back to known-good content.
  */
-export const rollbackPrompt = (db: Kysely<Database>, actor: AdminActor, input: z.output<typeof rollbackBodySchema>): Promise<PromptVersion> =>
+export const rollbackPrompt = (
+  db: Kysely<Database>,
+  actor: AdminActor,
+  input: z.output<typeof rollbackBodySchema>,
+): Promise<PromptVersion> =>
   auditedWrite(db, actor, { action: PROMPT_AUDIT.rollback, target: promptTarget(input.prompt_type) }, async () => {
     const created = await db.transaction().execute(async (trx) => {
       await lockType(trx, input.prompt_type);
       const source = await findVersion(trx, input.prompt_type, input.version, await typeState(trx, input.prompt_type));
-      return insertVersion(trx, actor, input.prompt_type, { system_prompt: source.system_prompt, user_prompt_template: source.user_prompt_template }, source.version);
+      return insertVersion(
+        trx,
+        actor,
+        input.prompt_type,
+        { system_prompt: source.system_prompt, user_prompt_template: source.user_prompt_template },
+        source.version,
+      );
     });
     return { result: created, detail: { version: created.version, restored_from_version: input.version } };
   });
 
 /** PATCH /api/admin/prompts/{prompt_type}: `{ is_active: false }` stops analyses of the type; `true` resumes them. */
-export const setPromptActive = (db: Kysely<Database>, actor: AdminActor, type: string, { is_active }: z.output<typeof activationBodySchema>) =>
+export const setPromptActive = (
+  db: Kysely<Database>,
+  actor: AdminActor,
+  type: string,
+  { is_active }: z.output<typeof activationBodySchema>,
+) =>
   auditedWrite(db, actor, { action: PROMPT_AUDIT.update, target: promptTarget(type) }, async () => {
     if (!isPromptType(type)) throw notFound(`The prompt type '${type}'`);
     const result = await db.transaction().execute(async (trx) => {
       await lockType(trx, type);
       const before = await typeState(trx, type);
       if (before.total === 0) throw conflict(`${type} has no versions to switch; create one first.`);
-      const updated = await trx.updateTable('prompt_templates').set({ is_active }).where('prompt_type', '=', type).where('is_active', '!=', is_active).executeTakeFirst();
+      const updated = await trx
+        .updateTable('prompt_templates')
+        .set({ is_active })
+        .where('prompt_type', '=', type)
+        .where('is_active', '!=', is_active)
+        .executeTakeFirst();
       const after = await typeState(trx, type);
       return { prompt_type: type, is_active, changed: Number(updated.numUpdatedRows) > 0, current_version: after.current! };
     });

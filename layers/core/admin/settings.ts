@@ -18,17 +18,22 @@ const RUNTIME_SETTINGS: readonly RuntimeSetting[] = Object.freeze([]);
 
 export const settingsListSchema = z.object({ settings: z.array(settingSchema) });
 
-export const settingsChangeSchema = z.strictObject({
-  settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object of key → value' }),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}: send { "settings": { "<key>": <value> } }` : undefined) });
+export const settingsChangeSchema = z.strictObject(
+  {
+    settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object of key → value' }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s) ${issue.keys.join(', ')}: send { "settings": { "<key>": <value> } }`
+        : undefined,
+  },
+);
 
 export const listSettings = () => ({ settings: [...RUNTIME_SETTINGS] });
 
-const settingsNotModifiable = (keys: string[]) => new ApiError(
-  400, 'settings_not_modifiable',
-  `No setting can be changed here; refused: ${keys.join(', ')}.`,
-  { refused_keys: keys },
-);
+const settingsNotModifiable = (keys: string[]) =>
+  new ApiError(400, 'settings_not_modifiable', `No setting can be changed here; refused: ${keys.join(', ')}.`, { refused_keys: keys });
 
 export const SETTINGS_AUDIT = { action: 'admin.settings.update', target: 'settings' } as const;
 

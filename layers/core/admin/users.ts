@@ -34,11 +34,15 @@ const userSchema = z.object({
 });
 
 export const usersSchema = z.object({
-  organizations: z.array(z.object({
-    organization_id: z.string().nullable().describe('null: the operators (administrators belong to no organization)'),
-    organization_name: z.string().nullable(),
-    users: z.array(userSchema),
-  })).describe('this page\'s users by organization, operators first, then by organization name; users by email'),
+  organizations: z
+    .array(
+      z.object({
+        organization_id: z.string().nullable().describe('null: the operators (administrators belong to no organization)'),
+        organization_name: z.string().nullable(),
+        users: z.array(userSchema),
+      }),
+    )
+    .describe("this page's users by organization, operators first, then by organization name; users by email"),
   next_cursor: nextCursorSchema,
 });
 
@@ -46,25 +50,39 @@ export type UserList = z.infer<typeof usersSchema>;
 
 export const listUsers = async (db: Kysely<Database>, { limit, cursor }: z.output<typeof usersQuerySchema>): Promise<UserList> => {
   const orgKey = sql<string>`coalesce(o.name, '')`;
-  let page = db.selectFrom('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id')
+  let page = db
+    .selectFrom('users as u')
+    .leftJoin('organizations as o', 'o.id', 'u.organization_id')
     .select(['u.id', 'u.email', 'u.display_name', 'u.role', 'u.organization_id', 'o.name as organization_name', 'u.created_at'])
-    .orderBy(orgKey).orderBy('u.email').limit(limit + 1);
+    .orderBy(orgKey)
+    .orderBy('u.email')
+    .limit(limit + 1);
   if (cursor) {
     const [orgName, email] = decodeCursor(cursor, userPlaceSchema);
     page = page.where(sql<boolean>`(${orgKey}, u.email) > (${orgName}, ${email})`);
   }
   const { items: users, next_cursor } = pageOf(await page.execute(), limit, (u) => [u.organization_name ?? '', u.email]);
 
-  const usage = users.length === 0 ? [] : await db.selectFrom('ai_calls')
-    .select((eb) => [
-      'user_id',
-      eb.fn.countAll<number | string>().as('calls'),
-      eb.fn.count<number | string>('id').filterWhere('outcome', '=', 'ok').as('successful_calls'),
-      eb.fn.sum<number | string>('input_tokens').as('input_tokens'),
-      eb.fn.sum<number | string>('output_tokens').as('output_tokens'),
-      eb.fn.max('created_at').as('last_call_at'),
-    ])
-    .where('user_id', 'in', users.map((u) => u.id)).groupBy('user_id').execute();
+  const usage =
+    users.length === 0
+      ? []
+      : await db
+          .selectFrom('ai_calls')
+          .select((eb) => [
+            'user_id',
+            eb.fn.countAll<number | string>().as('calls'),
+            eb.fn.count<number | string>('id').filterWhere('outcome', '=', 'ok').as('successful_calls'),
+            eb.fn.sum<number | string>('input_tokens').as('input_tokens'),
+            eb.fn.sum<number | string>('output_tokens').as('output_tokens'),
+            eb.fn.max('created_at').as('last_call_at'),
+          ])
+          .where(
+            'user_id',
+            'in',
+            users.map((u) => u.id),
+          )
+          .groupBy('user_id')
+          .execute();
   const usageOf = new Map(usage.map((u) => [u.user_id, u]));
 
   const organizations: UserList['organizations'] = [];

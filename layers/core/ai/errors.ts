@@ -19,9 +19,23 @@ export type FailureKind =
 const THROTTLE_NAMES = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'RateLimitError', 'TooManyRequestsException']);
 const TIMEOUT_NAMES = new Set(['AiAttemptTimeoutError', 'TimeoutError']);
 const RETRYABLE_NAMES = new Set([
-  'InternalServerException', 'ServiceUnavailableException', 'ModelNotReadyException', 'ModelTimeoutException', 'RequestTimeout',
+  'InternalServerException',
+  'ServiceUnavailableException',
+  'ModelNotReadyException',
+  'ModelTimeoutException',
+  'RequestTimeout',
 ]);
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+]);
 
 interface SdkLikeError {
   name?: string;
@@ -51,7 +65,10 @@ export class AiUnavailableError extends Error {
 /** The model service refused the request itself; retrying or another region would not help. */
 export class AiRequestError extends Error {
   override name = 'AiRequestError';
-  constructor(readonly region: string, override readonly cause: unknown) {
+  constructor(
+    readonly region: string,
+    override readonly cause: unknown,
+  ) {
     super(`The AI service refused the request: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
   }
 }

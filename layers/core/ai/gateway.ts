@@ -79,8 +79,12 @@ interface CallResult {
   usage: { inputTokens: number; outputTokens: number };
 }
 
-export interface ConverseResult extends CallResult { text: string }
-interface EmbedResult extends CallResult { embedding: number[] }
+export interface ConverseResult extends CallResult {
+  text: string;
+}
+interface EmbedResult extends CallResult {
+  embedding: number[];
+}
 
 export interface AiGateway {
   converse: (request: ConverseRequest) => Promise<ConverseResult>;
@@ -107,7 +111,10 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
     /** regions that let an attempt of this call time out: not tried again for it */
     const timedOut = new Set<string>();
     let attempts = 0;
-    for (const candidate of [{ home: primary, regions: [primary, fallback] }, { home: fallback, regions: [fallback] }]) {
+    for (const candidate of [
+      { home: primary, regions: [primary, fallback] },
+      { home: fallback, regions: [fallback] },
+    ]) {
       const phase = { ...candidate, regions: candidate.regions.filter((r) => !timedOut.has(r)) };
       if (phase.regions.length === 0) continue;
       if (phase.home === fallback) {
@@ -117,7 +124,13 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       for (let n = 1; n <= config.attemptsPerRegion; n++) {
         let region: string;
         try {
-          region = await acquire(db, { regions: phase.regions, organizationId: context.organizationId, now, sleep, maxWaitMs: config.quotaMaxWaitMs });
+          region = await acquire(db, {
+            regions: phase.regions,
+            organizationId: context.organizationId,
+            now,
+            sleep,
+            maxWaitMs: config.quotaMaxWaitMs,
+          });
         } catch (error) {
           // a full quota is not an outage: the caller waits its turn (QuotaExhaustedError says until when)
           if (error instanceof QuotaExhaustedError) {
@@ -139,7 +152,8 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
           const errorName = (error as Error).name ?? 'Error';
           const latencyMs = performance.now() - started;
           if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId: regionModelId, at, errorName, ...context });
-          else if (kind === 'timeout') await recordTimeout(db, { region, purpose, modelId: regionModelId, at, errorName, latencyMs, timeoutMs, ...context });
+          else if (kind === 'timeout')
+            await recordTimeout(db, { region, purpose, modelId: regionModelId, at, errorName, latencyMs, timeoutMs, ...context });
           else await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'error', errorName, latencyMs, ...context, at });
           if (kind === 'fatal') throw new AiRequestError(region, error);
           failures.push({ region, error: `${errorName}: ${(error as Error).message}` });
@@ -169,7 +183,12 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       const modelId = config.models[request.purpose];
       const context = { userId: request.userId, analysisId: request.analysisId, organizationId: request.organizationId };
       await guardAgainstShedding(db, {
-        purpose: request.purpose, now: now(), disabled: config.shedderDisabled, region: primary, modelId: modelIdForRegion(modelId, primary), ...context,
+        purpose: request.purpose,
+        now: now(),
+        disabled: config.shedderDisabled,
+        region: primary,
+        modelId: modelIdForRegion(modelId, primary),
+        ...context,
       });
       const input: Omit<ConverseCommandInput, 'modelId'> = {
         system: [{ text: request.system }],
@@ -185,7 +204,15 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         },
         usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
       });
-      return { text: out.text, region: out.region, modelId: out.modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+      return {
+        text: out.text,
+        region: out.region,
+        modelId: out.modelId,
+        fellBack: out.fellBack,
+        attempts: out.attempts,
+        latencyMs: out.latencyMs,
+        usage: out.usage,
+      };
     },
 
     embed: async (text, context = {}) => {
@@ -193,12 +220,23 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       const body = JSON.stringify({ inputText: text, dimensions: config.embeddingDimensions, normalize: true });
       const out = await call('embedding', modelId, context, {
         send: async (c, regionModelId, abortSignal) => {
-          const res = await c.send(new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }), { abortSignal });
+          const res = await c.send(
+            new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }),
+            { abortSignal },
+          );
           return JSON.parse(new TextDecoder().decode(res.body)) as { embedding: number[]; inputTextTokenCount?: number };
         },
         usage: (res) => ({ inputTokens: res.inputTextTokenCount ?? 0, outputTokens: 0 }),
       });
-      return { embedding: out.embedding, region: out.region, modelId: out.modelId, fellBack: out.fellBack, attempts: out.attempts, latencyMs: out.latencyMs, usage: out.usage };
+      return {
+        embedding: out.embedding,
+        region: out.region,
+        modelId: out.modelId,
+        fellBack: out.fellBack,
+        attempts: out.attempts,
+        latencyMs: out.latencyMs,
+        usage: out.usage,
+      };
     },
 
     shedderStatus: () => shedderStatus(db, { now: now(), disabled: config.shedderDisabled, fallbackRegion: fallback }),
@@ -208,7 +246,9 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
 /** Configuration from the environment (set by CDK per function; by the twin locally), with code defaults. */
 export const gatewayConfigFromEnv = (): GatewayConfig => ({
   regions: { primary: env(ENV.aiPrimaryRegion) ?? 'us-east-1', fallback: env(ENV.aiFallbackRegion) ?? 'us-west-2' },
-  models: Object.fromEntries(Object.entries(DEFAULT_AI_MODELS).map(([purpose, id]) => [purpose, env(AI_MODEL_ENV[purpose as keyof AiModels]) ?? id])) as unknown as AiModels,
+  models: Object.fromEntries(
+    Object.entries(DEFAULT_AI_MODELS).map(([purpose, id]) => [purpose, env(AI_MODEL_ENV[purpose as keyof AiModels]) ?? id]),
+  ) as unknown as AiModels,
   attemptsPerRegion: 3,
   backoff: { baseMs: 200, capMs: 2_000 },
   shedderDisabled: shedderDisabled(),

@@ -21,17 +21,20 @@ export interface LedgerEntry {
 }
 
 export const recordCall = async (db: Kysely<Database>, entry: LedgerEntry): Promise<void> => {
-  await db.insertInto('ai_calls').values({
-    purpose: entry.purpose,
-    region: entry.region,
-    model_id: entry.modelId,
-    outcome: entry.outcome,
-    error_name: entry.errorName ?? null,
-    input_tokens: entry.inputTokens ?? 0,
-    output_tokens: entry.outputTokens ?? 0,
-    latency_ms: Math.round(entry.latencyMs ?? 0),
-    user_id: entry.userId ?? null,
-    analysis_id: entry.analysisId ?? null,
-    created_at: entry.at,
-  }).execute();
+  await db
+    .insertInto('ai_calls')
+    .values({
+      purpose: entry.purpose,
+      region: entry.region,
+      model_id: entry.modelId,
+      outcome: entry.outcome,
+      error_name: entry.errorName ?? null,
+      input_tokens: entry.inputTokens ?? 0,
+      output_tokens: entry.outputTokens ?? 0,
+      latency_ms: Math.round(entry.latencyMs ?? 0),
+      user_id: entry.userId ?? null,
+      analysis_id: entry.analysisId ?? null,
+      created_at: entry.at,
+    })
+    .execute();
 };

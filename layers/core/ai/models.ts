@@ -29,7 +29,17 @@ export const GEOGRAPHY_REGIONS: Readonly<Record<Exclude<Geography, 'global'>, re
   eu: ['eu-central-1', 'eu-central-2', 'eu-north-1', 'eu-south-1', 'eu-south-2', 'eu-west-1', 'eu-west-2', 'eu-west-3'],
   jp: ['ap-northeast-1', 'ap-northeast-3'],
   au: ['ap-southeast-2', 'ap-southeast-4'],
-  apac: ['ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-southeast-3', 'ap-southeast-4'],
+  apac: [
+    'ap-northeast-1',
+    'ap-northeast-2',
+    'ap-northeast-3',
+    'ap-south-1',
+    'ap-south-2',
+    'ap-southeast-1',
+    'ap-southeast-2',
+    'ap-southeast-3',
+    'ap-southeast-4',
+  ],
 };
 
 const GEOGRAPHIES: readonly Geography[] = [...(Object.keys(GEOGRAPHY_REGIONS) as Geography[]), 'global'];
@@ -101,9 +111,14 @@ export const modelIdForRegion = (id: string, region: string): string => {
   }
   const geography = geographyOfRegion(region);
   if (geography === undefined) {
-    throw new Error(`'${id}' is an inference profile, and region ${region} has no geographic inference profiles ` +
-      `(they cover ${Object.values(GEOGRAPHY_REGIONS).flat().filter((r, i, all) => all.indexOf(r) === i).join(', ')}); ` +
-      'use a global. profile or a foundation model id, or another region');
+    throw new Error(
+      `'${id}' is an inference profile, and region ${region} has no geographic inference profiles ` +
+        `(they cover ${Object.values(GEOGRAPHY_REGIONS)
+          .flat()
+          .filter((r, i, all) => all.indexOf(r) === i)
+          .join(', ')}); ` +
+        'use a global. profile or a foundation model id, or another region',
+    );
   }
   return `${geography}.${model.model}`;
 };

@@ -62,12 +62,19 @@ export const decide = (sortedTimes: readonly Date[], now: Date, limit: number, w
 };
 
 /** One row of a region's window: a grant, or a tenant's waiting mark (counts for activity, not against the limit). */
-export interface WindowRow { at: Date; tenant: string; granted: boolean }
+export interface WindowRow {
+  at: Date;
+  tenant: string;
+  granted: boolean;
+}
 
 /** The tenant of work done for no organization (the embedding sweeper, the evaluation CLI's judge). */
 export const NO_TENANT = '';
 
-export type FairDecision = Decision | { granted: false; retryAt: Date; markWaiting: true } | { granted: false; retryAt: Date; overShare: true };
+export type FairDecision =
+  | Decision
+  | { granted: false; retryAt: Date; markWaiting: true }
+  | { granted: false; retryAt: Date; overShare: true };
 
 /**
  * Grant or refuse `tenant` a slot, given the region's rows newer than now − windowMs (ascending).
@@ -76,7 +83,12 @@ export type FairDecision = Decision | { granted: false; retryAt: Date; markWaiti
  */
 export const decideFair = (rows: readonly WindowRow[], now: Date, tenant: string, limit: number, windowMs: number): FairDecision => {
   const grants = rows.filter((r) => r.granted);
-  const total = decide(grants.map((r) => r.at), now, limit, windowMs);
+  const total = decide(
+    grants.map((r) => r.at),
+    now,
+    limit,
+    windowMs,
+  );
   const at = total.granted ? total.at : stampFor(now, grants.at(-1)?.at);
   const window = rows.filter((r) => r.at.getTime() > at.getTime() - windowMs && r.at <= at);
   const used = new Map<string, number>([[tenant, 0]]);
@@ -114,7 +126,8 @@ export interface ReserveOptions {
 
 /** Takes one request slot in `region` at `now`, or says when to look again. One transaction. */
 export const reserve = (
-  db: Kysely<Database>, { region, now, organizationId, limit = QUOTA_LIMIT, windowMs = QUOTA_WINDOW_MS }: ReserveOptions,
+  db: Kysely<Database>,
+  { region, now, organizationId, limit = QUOTA_LIMIT, windowMs = QUOTA_WINDOW_MS }: ReserveOptions,
 ): Promise<Reservation> =>
   db.transaction().execute(async (trx) => {
     // Serialises this region's reservations across every connection and instance; released at commit.
@@ -122,26 +135,44 @@ export const reserve = (
     const horizon = new Date(now.getTime() - windowMs);
     // Housekeeping: a stamp at or before the horizon can count against no later request (stamps only grow).
     await trx.deleteFrom('ai_quota_reservations').where('region', '=', region).where('reserved_at', '<=', horizon).execute();
-    const rows = await trx.selectFrom('ai_quota_reservations').select(['reserved_at', 'organization_id', 'granted'])
-      .where('region', '=', region).where('reserved_at', '>', horizon).orderBy('reserved_at').execute();
+    const rows = await trx
+      .selectFrom('ai_quota_reservations')
+      .select(['reserved_at', 'organization_id', 'granted'])
+      .where('region', '=', region)
+      .where('reserved_at', '>', horizon)
+      .orderBy('reserved_at')
+      .execute();
     const tenant = organizationId ?? NO_TENANT;
     const decision = decideFair(
-      rows.map((r) => ({ at: r.reserved_at, tenant: r.organization_id ?? NO_TENANT, granted: r.granted })), now, tenant, limit, windowMs,
+      rows.map((r) => ({ at: r.reserved_at, tenant: r.organization_id ?? NO_TENANT, granted: r.granted })),
+      now,
+      tenant,
+      limit,
+      windowMs,
     );
     if (!decision.granted) {
       if ('markWaiting' in decision) {
-        await trx.insertInto('ai_quota_reservations').values({ region, reserved_at: now, organization_id: organizationId ?? null, granted: false }).execute();
+        await trx
+          .insertInto('ai_quota_reservations')
+          .values({ region, reserved_at: now, organization_id: organizationId ?? null, granted: false })
+          .execute();
       }
       return { granted: false, retryAt: decision.retryAt, ...('overShare' in decision && { overShare: true as const }) };
     }
-    await trx.insertInto('ai_quota_reservations').values({ region, reserved_at: decision.at, organization_id: organizationId ?? null, granted: true }).execute();
+    await trx
+      .insertInto('ai_quota_reservations')
+      .values({ region, reserved_at: decision.at, organization_id: organizationId ?? null, granted: true })
+      .execute();
     return { granted: true };
   });
 
 /** Every region was full and the next free slot is later than the caller was willing to wait. */
 export class QuotaExhaustedError extends Error {
   override name = 'QuotaExhaustedError';
-  constructor(readonly regions: readonly string[], readonly retryAt: Date) {
+  constructor(
+    readonly regions: readonly string[],
+    readonly retryAt: Date,
+  ) {
     super(`model request quota exhausted in ${regions.join(', ')}; next slot at ${retryAt.toISOString()}`);
   }
 }
@@ -165,7 +196,10 @@ export interface AcquireOptions {
  * everywhere for being over its share does not wait in process (it would hold a worker other
  * organizations' work needs): QuotaExhaustedError at once, and its work comes back at retryAt.
  */
-export const acquire = async (db: Kysely<Database>, { regions, organizationId, now, sleep, maxWaitMs, limit, windowMs }: AcquireOptions): Promise<string> => {
+export const acquire = async (
+  db: Kysely<Database>,
+  { regions, organizationId, now, sleep, maxWaitMs, limit, windowMs }: AcquireOptions,
+): Promise<string> => {
   if (regions.length === 0) throw new RangeError('acquire needs at least one region');
   const deadline = now().getTime() + maxWaitMs;
   for (;;) {

@@ -51,9 +51,14 @@ export const shouldShed = (purpose: AiPurpose, recentThrottles: number, disabled
 /** A quality call refused before it started because the shedder is hot. */
 export class QualityShedError extends Error {
   override name = 'QualityShedError';
-  constructor(readonly recentThrottles: number, readonly purpose: AiPurpose = 'quality') {
-    super(`${purpose} call shed: ${recentThrottles} model throttles in the last ${SHEDDER_WINDOW_MS / 1000} s; `
-      + 'the analysis ships without a quality score, and the check can be run again later');
+  constructor(
+    readonly recentThrottles: number,
+    readonly purpose: AiPurpose = 'quality',
+  ) {
+    super(
+      `${purpose} call shed: ${recentThrottles} model throttles in the last ${SHEDDER_WINDOW_MS / 1000} s; ` +
+        'the analysis ships without a quality score, and the check can be run again later',
+    );
   }
 }
 
@@ -72,7 +77,13 @@ export interface ThrottleRecord {
 /** One throttle: `[AI:Throttle]` in the log and a 'throttled' ledger row, which is what the shedder counts. */
 export const recordThrottle = async (db: Kysely<Database>, t: ThrottleRecord): Promise<void> => {
   // Logged first so the marker is there even if the ledger write fails.
-  logger.warn('[AI:Throttle]', { region: t.region, purpose: t.purpose, modelId: t.modelId, errorName: t.errorName, analysisId: t.analysisId });
+  logger.warn('[AI:Throttle]', {
+    region: t.region,
+    purpose: t.purpose,
+    modelId: t.modelId,
+    errorName: t.errorName,
+    analysisId: t.analysisId,
+  });
   countEvent('aiThrottles', t.region);
   await recordCall(db, { ...t, outcome: 'throttled' });
 };
@@ -85,7 +96,13 @@ export interface TimeoutRecord extends ThrottleRecord {
 /** One attempt past its timeout: `[AI:Timeout]` in the log and a 'timed_out' ledger row, which the shedder counts too. */
 export const recordTimeout = async (db: Kysely<Database>, t: TimeoutRecord): Promise<void> => {
   logger.warn('[AI:Timeout]', {
-    region: t.region, purpose: t.purpose, modelId: t.modelId, errorName: t.errorName, timeoutMs: t.timeoutMs, latencyMs: Math.round(t.latencyMs), analysisId: t.analysisId,
+    region: t.region,
+    purpose: t.purpose,
+    modelId: t.modelId,
+    errorName: t.errorName,
+    timeoutMs: t.timeoutMs,
+    latencyMs: Math.round(t.latencyMs),
+    analysisId: t.analysisId,
   });
   countEvent('aiTimeouts', t.region);
   const { timeoutMs: _timeoutMs, ...entry } = t;
@@ -97,7 +114,9 @@ const SHEDDER_OUTCOMES = ['throttled', 'timed_out'] as const;
 
 /** Throttles and timeouts (all regions) with created_at in (now − window, now]; one count over ai_calls_outcome_idx. */
 const countRecentThrottles = async (db: Kysely<Database>, now: Date): Promise<number> => {
-  const row = await db.selectFrom('ai_calls').select(sql<number>`count(*)::int`.as('n'))
+  const row = await db
+    .selectFrom('ai_calls')
+    .select(sql<number>`count(*)::int`.as('n'))
     .where('outcome', 'in', SHEDDER_OUTCOMES)
     .where('created_at', '>', new Date(now.getTime() - SHEDDER_WINDOW_MS))
     .where('created_at', '<=', now)
@@ -137,8 +156,14 @@ export const guardAgainstShedding = async (db: Kysely<Database>, o: GuardOptions
   logger.warn('[AI:Shed]', { purpose: o.purpose, region: o.region, modelId: o.modelId, recentThrottles, analysisId: o.analysisId });
   countEvent('aiSheds', o.region);
   await recordCall(db, {
-    purpose: o.purpose, region: o.region, modelId: o.modelId, outcome: 'shed', errorName: error.name,
-    userId: o.userId, analysisId: o.analysisId, at: o.now,
+    purpose: o.purpose,
+    region: o.region,
+    modelId: o.modelId,
+    outcome: 'shed',
+    errorName: error.name,
+    userId: o.userId,
+    analysisId: o.analysisId,
+    at: o.now,
   });
   throw error;
 };

@@ -54,10 +54,15 @@ export const parseAttemptTimeouts = (raw: string | undefined): AttemptTimeouts =
     for (const purpose of PURPOSES) timeouts[purpose] = all;
     return timeouts;
   }
-  for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [purpose, value, ...rest] = pair.split('=');
     if (!PURPOSES.includes(purpose?.trim() as AiPurpose) || value === undefined || rest.length > 0) {
-      throw new Error(`aiAttemptTimeoutMs is a number of milliseconds, or purpose=milliseconds pairs (${PURPOSES.join(', ')}), got '${raw}'`);
+      throw new Error(
+        `aiAttemptTimeoutMs is a number of milliseconds, or purpose=milliseconds pairs (${PURPOSES.join(', ')}), got '${raw}'`,
+      );
     }
     timeouts[purpose!.trim() as AiPurpose] = milliseconds(value, `aiAttemptTimeoutMs ${purpose!.trim()}`);
   }

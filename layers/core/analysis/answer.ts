@@ -51,6 +51,10 @@ export const readAnswer = (text: string, markers: EvidenceMarkers): { answer: An
     const citations = [...new Set(cited.filter((id) => id !== undefined))];
     return { ...f, citations };
   });
-  const validation_status: ValidationStatus = findings.some((f) => f.citations.length === 0) ? 'uncited_findings' : removed ? 'citations_removed' : 'valid';
+  const validation_status: ValidationStatus = findings.some((f) => f.citations.length === 0)
+    ? 'uncited_findings'
+    : removed
+      ? 'citations_removed'
+      : 'valid';
   return { answer: { ...parsed.data, findings }, validation_status };
 };

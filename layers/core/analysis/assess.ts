@@ -47,7 +47,10 @@ const count = z.number().int().nonnegative();
 /** Why generation is refused, in the order checked: the first that applies is reported. */
 const REFUSAL_REASONS = ['no_evidence', 'prompt_inactive'] as const;
 type RefusalReason = (typeof REFUSAL_REASONS)[number];
-export interface Refusal { reason: RefusalReason; message: string }
+export interface Refusal {
+  reason: RefusalReason;
+  message: string;
+}
 
 export const assessmentSchema = z.object({
   total_evidence: count.describe('evidence items in the investigation'),
@@ -64,10 +67,19 @@ export const assessmentSchema = z.object({
   }),
   note: z.string().nullable().describe('informational (never blocks): no evidence is linked directly to the question'),
   blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
-  refusal: z.object({
-    reason: z.enum(REFUSAL_REASONS).describe('no_evidence: the investigation has no evidence item; prompt_inactive: the prompt template of the analysis type is deactivated'),
-    message: z.string().describe('for the user; the same message POST /api/analysis answers 409 with'),
-  }).nullable().describe('why POST /api/analysis would refuse this selection (409 with this message and details.reason); null when it would accept it'),
+  refusal: z
+    .object({
+      reason: z
+        .enum(REFUSAL_REASONS)
+        .describe(
+          'no_evidence: the investigation has no evidence item; prompt_inactive: the prompt template of the analysis type is deactivated',
+        ),
+      message: z.string().describe('for the user; the same message POST /api/analysis answers 409 with'),
+    })
+    .nullable()
+    .describe(
+      'why POST /api/analysis would refuse this selection (409 with this message and details.reason); null when it would accept it',
+    ),
   can_generate: z.boolean().describe('true exactly when refusal is null'),
 });
 
@@ -86,8 +98,8 @@ const BACKGROUND_ONLY = ' Background documents are reference material, not evide
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const noLinkedEvidenceNote = (totalEvidence: number): string =>
-  `No evidence is linked directly to this question. That does not block the analysis: it searches all ${plural(totalEvidence, 'evidence item', 'evidence items')} `
-  + 'of the investigation by semantic similarity, so relevant evidence is still found.';
+  `No evidence is linked directly to this question. That does not block the analysis: it searches all ${plural(totalEvidence, 'evidence item', 'evidence items')} ` +
+  'of the investigation by semantic similarity, so relevant evidence is still found.';
 
 /**
  * The rule for "can this analysis be generated", shared by assess and create: evidence first (an
@@ -104,37 +116,52 @@ const int = (expression: RawBuilder<unknown>) => sql<number>`cast(${expression} 
 /** Counts what the investigation holds for the selected analysis and says whether generation can proceed (and if not, why). */
 export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInput): Promise<Assessment> => {
   const { investigationId, analysisType, questionId } = input;
-  if (analysisType === 'question' && !questionId) throw new TypeError('a question analysis is assessed for a question: questionId is required');
+  if (analysisType === 'question' && !questionId)
+    throw new TypeError('a question analysis is assessed for a question: questionId is required');
   const isQuestion = analysisType === 'question';
   const promptType = PROMPT_TYPE[analysisType];
 
   const row = await db
     .selectFrom([
       // counts kept on the investigation row by triggers (migration 0004): one row, whatever the size
-      db.selectFrom('investigations').where('id', '=', investigationId)
-        .select(['evidence_count as total', 'content_evidence_count as with_content', 'attachment_count as attachments']).as('e'),
-      db.selectFrom('background_documents').where('investigation_id', '=', investigationId)
-        .select([
-          int(sql`count(*)`).as('total'),
-          int(sql`count(*) filter (where included_for_ai)`).as('included'),
-        ]).as('b'),
+      db
+        .selectFrom('investigations')
+        .where('id', '=', investigationId)
+        .select(['evidence_count as total', 'content_evidence_count as with_content', 'attachment_count as attachments'])
+        .as('e'),
+      db
+        .selectFrom('background_documents')
+        .where('investigation_id', '=', investigationId)
+        .select([int(sql`count(*)`).as('total'), int(sql`count(*) filter (where included_for_ai)`).as('included')])
+        .as('b'),
       // a non-question analysis asks for no link count: the subquery is a constant then, not a scan
       (isQuestion
-        ? db.selectFrom('evidence_question_links as l').innerJoin('evidence_items as li', 'li.id', 'l.evidence_item_id')
-          .where('l.question_id', '=', questionId!).where('li.investigation_id', '=', investigationId)
-          .select(int(sql`count(*)`).as('linked'))
-        : db.selectNoFrom(sql<number | null>`null::int`.as('linked'))).as('l'),
+        ? db
+            .selectFrom('evidence_question_links as l')
+            .innerJoin('evidence_items as li', 'li.id', 'l.evidence_item_id')
+            .where('l.question_id', '=', questionId!)
+            .where('li.investigation_id', '=', investigationId)
+            .select(int(sql`count(*)`).as('linked'))
+        : db.selectNoFrom(sql<number | null>`null::int`.as('linked'))
+      ).as('l'),
     ])
     .select((eb) => [
-      'e.total as total_evidence', 'e.with_content', 'e.attachments',
-      'b.total as background_total', 'b.included as background_included', 'l.linked',
+      'e.total as total_evidence',
+      'e.with_content',
+      'e.attachments',
+      'b.total as background_total',
+      'b.included as background_included',
+      'l.linked',
       // PostgreSQL answers a boolean (kysely's type also allows SQLite's 0/1)
-      eb.exists(activeVersions(db, promptType).select(sql`1`.as('one'))).$castTo<boolean>().as('prompt_active'),
+      eb
+        .exists(activeVersions(db, promptType).select(sql`1`.as('one')))
+        .$castTo<boolean>()
+        .as('prompt_active'),
     ])
     .executeTakeFirstOrThrow();
 
   const totalEvidence = row.total_evidence;
-  const linked = isQuestion ? row.linked ?? 0 : null;
+  const linked = isQuestion ? (row.linked ?? 0) : null;
   const blocking = totalEvidence === 0 ? BLOCKING_NO_EVIDENCE + (row.background_total > 0 ? BACKGROUND_ONLY : '') : null;
   const refusal = generationRefusal({ blocking, promptType, promptActive: row.prompt_active });
   const note = isQuestion && totalEvidence > 0 && linked === 0 ? noLinkedEvidenceNote(totalEvidence) : null;

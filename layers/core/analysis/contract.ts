@@ -34,14 +34,20 @@ export const analysisViewSchema = z.object({
    * evidence items with a chunk among those retrieval considered (included or excluded) / evidence items of
    * the investigation; background documents counted apart (null on analyses generated before they were)
    */
-  evidence_coverage: z.object({
-    considered: z.number().int().min(0),
-    total: z.number().int().min(0),
-    background_documents_considered: z.number().int().min(0).nullable(),
-  }).nullable(),
+  evidence_coverage: z
+    .object({
+      considered: z.number().int().min(0),
+      total: z.number().int().min(0),
+      background_documents_considered: z.number().int().min(0).nullable(),
+    })
+    .nullable(),
   retrieval_quality: z.record(z.string(), z.unknown()).nullable(),
-  low_relevance: z.boolean().describe('no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, '
-    + 'which may be only weakly related to the question (the prompt told the model so)'),
+  low_relevance: z
+    .boolean()
+    .describe(
+      'no retrieved chunk reached the similarity floor, so the analysis rests on the closest few, ' +
+        'which may be only weakly related to the question (the prompt told the model so)',
+    ),
   validation_status: z.enum(VALIDATION_STATUSES).nullable(),
   token_usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).nullable(),
   prompt_type: z.string().nullable(),
@@ -58,12 +64,14 @@ export const analysisViewSchema = z.object({
 
 /** One analysis as GET /api/analysis/{id} answers: the list item and the investigator's edit, kept out of lists because it can be long. */
 export const analysisDetailSchema = analysisViewSchema.extend({
-  edit: z.object({
-    revision_id: uuid,
-    content: z.string(),
-    edited_by: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
-    edited_at: z.iso.datetime(),
-  }).nullable(),
+  edit: z
+    .object({
+      revision_id: uuid,
+      content: z.string(),
+      edited_by: z.object({ user_id: uuid, display_name: z.string().nullable() }).nullable(),
+      edited_at: z.iso.datetime(),
+    })
+    .nullable(),
 });
 
 /** One chunk retrieval considered; `attachment_id` or `background_document_id` opens its file in GET /api/storage/view. */
@@ -85,20 +93,39 @@ export const retrievalChunkSchema = z.object({
   text_truncated: z.boolean(),
 });
 
-export const analysisCreateRoute = defineRoute({ route: 'POST /api/analysis', status: 202, location: 'the analysis, to poll', errors: { 404: 'Investigation, question or topic not found', 409: 'No evidence, or the prompt type is deactivated', 429: 'The organization is at its cap of AI work in flight (generations and checks)', 503: 'Could not be queued; nothing was kept' },
+export const analysisCreateRoute = defineRoute({
+  route: 'POST /api/analysis',
+  status: 202,
+  location: 'the analysis, to poll',
+  errors: {
+    404: 'Investigation, question or topic not found',
+    409: 'No evidence, or the prompt type is deactivated',
+    429: 'The organization is at its cap of AI work in flight (generations and checks)',
+    503: 'Could not be queued; nothing was kept',
+  },
   body: analysisRequestSchema,
   refuseBody: refuseDesignOnly,
   response: z.object({ analysis_id: uuid, generation_status: z.literal('queued'), poll: z.string() }),
 });
 
-export const analysisGetRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}', errors: { 404: 'No such analysis in the caller\'s organization' },
+export const analysisGetRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}',
+  errors: { 404: "No such analysis in the caller's organization" },
   params: z.object({ analysis_id: uuid }),
   response: analysisDetailSchema,
 });
 
-export const analysisAssessRoute = defineRoute({ route: 'POST /api/analysis/assess', errors: { 404: 'Investigation, question or topic not found' }, body: analysisRequestSchema, refuseBody: refuseDesignOnly, response: assessmentSchema });
+export const analysisAssessRoute = defineRoute({
+  route: 'POST /api/analysis/assess',
+  errors: { 404: 'Investigation, question or topic not found' },
+  body: analysisRequestSchema,
+  refuseBody: refuseDesignOnly,
+  response: assessmentSchema,
+});
 
-export const analysisRetrievalRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}/retrieval', errors: { 404: 'No such analysis in the caller\'s organization' },
+export const analysisRetrievalRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/retrieval',
+  errors: { 404: "No such analysis in the caller's organization" },
   params: z.object({ analysis_id: uuid }),
   response: z.object({
     analysis_id: uuid,
@@ -108,33 +135,52 @@ export const analysisRetrievalRoute = defineRoute({ route: 'GET /api/analysis/{a
   }),
 });
 
-export const analysisRetrievalChunkRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}/retrieval/{chunk_id}', errors: { 404: 'No such analysis in the caller\'s organization, or the chunk is not among its retrieval' },
+export const analysisRetrievalChunkRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/retrieval/{chunk_id}',
+  errors: { 404: "No such analysis in the caller's organization, or the chunk is not among its retrieval" },
   params: z.object({ analysis_id: uuid, chunk_id: uuid }),
   response: z.object({
     analysis_id: uuid,
     chunk: retrievalChunkSchema.extend({ chunk_id: uuid, text: z.string().describe('the whole chunk'), chunk_index: z.number().int() }),
-    passage: z.object({
-      text: z.string(),
-      chunk_start: z.number().int(),
-      chunk_end: z.number().int(),
-      more_before: z.boolean(),
-      more_after: z.boolean(),
-    }).describe('the chunk with its neighbouring chunks of the same source, joined where they overlap; '
-      + 'passage.text.slice(chunk_start, chunk_end) is the chunk; more_before / more_after: the source goes on past the passage'),
+    passage: z
+      .object({
+        text: z.string(),
+        chunk_start: z.number().int(),
+        chunk_end: z.number().int(),
+        more_before: z.boolean(),
+        more_after: z.boolean(),
+      })
+      .describe(
+        'the chunk with its neighbouring chunks of the same source, joined where they overlap; ' +
+          'passage.text.slice(chunk_start, chunk_end) is the chunk; more_before / more_after: the source goes on past the passage',
+      ),
   }),
 });
 
-export const analysisListRoute = defineRoute({ route: 'GET /api/analysis', errors: { 404: 'No such investigation in the caller\'s organization' },
+export const analysisListRoute = defineRoute({
+  route: 'GET /api/analysis',
+  errors: { 404: "No such investigation in the caller's organization" },
   query: z.object({ investigation_id: uuid, ...pageQueryShape(ANALYSIS_LIST) }),
   response: z.object({ analyses: z.array(analysisViewSchema).describe('newest first'), next_cursor: nextCursorSchema }),
 });
 
-export const analysisQualityCheckRoute = defineRoute({ route: 'POST /api/analysis/{analysis_id}/quality-check', status: 202, location: 'the analysis\'s quality status, to poll', errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Still generating, failed, or already checking', 429: 'The organization is at its cap of AI work in flight', 503: 'Could not be queued; nothing changed' },
+export const analysisQualityCheckRoute = defineRoute({
+  route: 'POST /api/analysis/{analysis_id}/quality-check',
+  status: 202,
+  location: "the analysis's quality status, to poll",
+  errors: {
+    404: "No such analysis in the caller's organization",
+    409: 'Still generating, failed, or already checking',
+    429: 'The organization is at its cap of AI work in flight',
+    503: 'Could not be queued; nothing changed',
+  },
   params: z.object({ analysis_id: uuid }),
   response: z.object({ analysis_id: uuid, generation_status: z.literal('checking'), poll: z.string() }),
 });
 
-export const analysisQualityStatusRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}/quality-status', errors: { 404: 'No such analysis in the caller\'s organization' },
+export const analysisQualityStatusRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/quality-status',
+  errors: { 404: "No such analysis in the caller's organization" },
   params: z.object({ analysis_id: uuid }),
   response: z.object({
     analysis_id: uuid,

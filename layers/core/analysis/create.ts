@@ -30,7 +30,9 @@ export interface CreateDeps {
 export const assertCanGenerate = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest) => {
   const { investigation } = await resolveSelection(db, organizationId, request);
   const assessment = await assessEvidence(db, {
-    investigationId: investigation.id, analysisType: request.analysis_type, questionId: request.question_id,
+    investigationId: investigation.id,
+    analysisType: request.analysis_type,
+    questionId: request.question_id,
   });
   if (assessment.refusal) throw conflict(assessment.refusal.message, { reason: assessment.refusal.reason });
   return investigation;
@@ -50,21 +52,29 @@ export const createAnalysis = async (
   const row = await db.transaction().execute(async (trx) => {
     await assertGenerationCapacity(trx, caller.organizationId);
     const requestedBy = await ensureUser(trx, caller);
-    return trx.insertInto('analyses').values({
-      investigation_id: investigation.id,
-      generation_status: INITIAL_STATUS,
-      analysis_type: request.analysis_type,
-      question_id: request.question_id ?? null,
-      topic_id: request.topic_id ?? null,
-      requested_by: requestedBy,
-    }).returning('id').executeTakeFirstOrThrow();
+    return trx
+      .insertInto('analyses')
+      .values({
+        investigation_id: investigation.id,
+        generation_status: INITIAL_STATUS,
+        analysis_type: request.analysis_type,
+        question_id: request.question_id ?? null,
+        topic_id: request.topic_id ?? null,
+        requested_by: requestedBy,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
   });
   try {
     await send({ analysis_id: row.id });
   } catch (error) {
     logger.error('could not queue an analysis', { analysisId: row.id, error: error as Error });
-    await db.updateTable('analyses').set({ generation_status: NOT_QUEUED.to, error_message: 'The analysis could not be queued. Please try again in a moment.' })
-      .where('id', '=', row.id).where('generation_status', 'in', NOT_QUEUED.from).execute();
+    await db
+      .updateTable('analyses')
+      .set({ generation_status: NOT_QUEUED.to, error_message: 'The analysis could not be queued. Please try again in a moment.' })
+      .where('id', '=', row.id)
+      .where('generation_status', 'in', NOT_QUEUED.from)
+      .execute();
     throw unavailable('The analysis could not be queued. Please try again in a moment.', { analysis_id: row.id });
   }
   return { analysis_id: row.id, generation_status: INITIAL_STATUS };

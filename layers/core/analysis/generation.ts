@@ -65,8 +65,12 @@ const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Da
   for (let attempt = 1; attempt <= PUT_BACK_ATTEMPTS; attempt++) {
     try {
       const { from, to } = GENERATION_MOVES.putBack;
-      await db.updateTable('analyses').set({ generation_status: to, claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
-        .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
+      await db
+        .updateTable('analyses')
+        .set({ generation_status: to, claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
+        .where('id', '=', analysisId)
+        .where('generation_status', 'in', from)
+        .execute();
       return;
     } catch (error) {
       logger.warn('putting the analysis back to queued failed', { analysisId, attempt, error: error as Error });
@@ -75,78 +79,134 @@ const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Da
   }
 };
 
-export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, markerNonce }: GenerationDeps, analysisId: string): Promise<GenerationOutcome> => {
+export const generateAnalysis = async (
+  { db, gateway, onComplete, keepMessage, markerNonce }: GenerationDeps,
+  analysisId: string,
+): Promise<GenerationOutcome> => {
   // from queued, or a generating row whose worker's lease ran out (it crashed); a live lease throws LeaseHeldError
-  const claimed = await claimLease(db, analysisId, GENERATION_MOVES.claim,
-    ['id', 'investigation_id', 'analysis_type', 'question_id', 'topic_id', 'requested_by', 'regeneration_reason', 'regeneration_direction']);
+  const claimed = await claimLease(db, analysisId, GENERATION_MOVES.claim, [
+    'id',
+    'investigation_id',
+    'analysis_type',
+    'question_id',
+    'topic_id',
+    'requested_by',
+    'regeneration_reason',
+    'regeneration_direction',
+  ]);
   if (!claimed) {
     // A redelivered message whose first run completed the analysis but could not queue its checks
     // (onComplete threw, so the message came back): queue them now, so no analysis stays unchecked.
-    const settled = await db.selectFrom('analyses').select('id').where('id', '=', analysisId).where('generation_status', '=', 'complete')
-      .where('quality_checked_at', 'is', null).where('quality_error', 'is', null).executeTakeFirst();
+    const settled = await db
+      .selectFrom('analyses')
+      .select('id')
+      .where('id', '=', analysisId)
+      .where('generation_status', '=', 'complete')
+      .where('quality_checked_at', 'is', null)
+      .where('quality_error', 'is', null)
+      .executeTakeFirst();
     if (settled) await onComplete?.(analysisId);
     return 'duplicate';
   }
   const release = holdLease(db, analysisId, GENERATION_MOVES.claim.to, keepMessage);
 
   try {
-    const investigation = await db.selectFrom('investigations').select(['title', 'description', 'organization_id'])
-      .where('id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
+    const investigation = await db
+      .selectFrom('investigations')
+      .select(['title', 'description', 'organization_id'])
+      .where('id', '=', claimed.investigation_id)
+      .executeTakeFirstOrThrow();
     const [question, topic] = await Promise.all([
       claimed.question_id ? db.selectFrom('questions').select('text').where('id', '=', claimed.question_id).executeTakeFirst() : undefined,
-      claimed.topic_id ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', claimed.topic_id).executeTakeFirst() : undefined,
+      claimed.topic_id
+        ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', claimed.topic_id).executeTakeFirst()
+        : undefined,
     ]);
     const template = await activeTemplate(db, PROMPT_TYPE[claimed.analysis_type]);
     const context = { analysisId, userId: claimed.requested_by ?? undefined, organizationId: investigation.organization_id };
 
-    const query = question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
+    const query =
+      question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
     const queryEmbedding = await gateway.embed(query, context);
     const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding);
     const { ranked, lowRelevance } = decideInclusion(candidates, inclusionRules());
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 
-    const { values, markers } = analysisPromptValues({
-      investigationTitle: investigation.title,
-      question: question?.text,
-      topic,
-      evidence: included.map((c) => ({ id: c.chunk_id, text: c.text })),
-      lowRelevance,
-      regeneration: claimed.regeneration_reason ? { reason: claimed.regeneration_reason, direction: claimed.regeneration_direction } : null,
-    }, markerNonce);
+    const { values, markers } = analysisPromptValues(
+      {
+        investigationTitle: investigation.title,
+        question: question?.text,
+        topic,
+        evidence: included.map((c) => ({ id: c.chunk_id, text: c.text })),
+        lowRelevance,
+        regeneration: claimed.regeneration_reason
+          ? { reason: claimed.regeneration_reason, direction: claimed.regeneration_direction }
+          : null,
+      },
+      markerNonce,
+    );
     const answer = await gateway.converse({
-      purpose: 'analysis', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
+      purpose: 'analysis',
+      system: renderTemplate(template.system_prompt, values),
+      prompt: renderTemplate(template.user_prompt_template, values),
+      ...context,
     });
     const { answer: result, validation_status } = readAnswer(answer.text, markers);
 
-    const { n: total } = await db.selectFrom('evidence_items').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('investigation_id', '=', claimed.investigation_id).executeTakeFirstOrThrow();
+    const { n: total } = await db
+      .selectFrom('evidence_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('investigation_id', '=', claimed.investigation_id)
+      .executeTakeFirstOrThrow();
 
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('retrieval_records').where('analysis_id', '=', analysisId).execute();
-      await trx.insertInto('retrieval_records').values(ranked.map((r) => ({
-        analysis_id: analysisId, rank: r.rank, chunk_id: r.chunk_id, source_type: r.source_type, evidence_item_id: r.evidence_item_id,
-        background_document_id: r.background_document_id, similarity: r.similarity, included: r.included, exclusion_reason: r.exclusion_reason,
-      }))).execute();
-      await trx.updateTable('analyses').set({
-        generation_status: GENERATION_MOVES.complete.to,
-        result: JSON.stringify(result),
-        validation_status,
-        prompt_type: template.prompt_type,
-        prompt_version: template.version,
-        model_id: answer.modelId,
-        token_usage: JSON.stringify({
-          input_tokens: answer.usage.inputTokens + queryEmbedding.usage.inputTokens,
-          output_tokens: answer.usage.outputTokens,
-        }),
-        evidence_coverage: JSON.stringify(evidenceCoverage(ranked, Number(total))),
-        retrieval_quality: JSON.stringify(retrievalQuality(ranked.map((r) => r.similarity), ranked.map((r) => r.included))),
-        low_relevance: lowRelevance,
-        error_message: null,
-        generated_at: new Date(),
-        claimed_until: null,
-        updated_at: new Date(),
-      }).where('id', '=', analysisId).where('generation_status', 'in', GENERATION_MOVES.complete.from).execute();
+      await trx
+        .insertInto('retrieval_records')
+        .values(
+          ranked.map((r) => ({
+            analysis_id: analysisId,
+            rank: r.rank,
+            chunk_id: r.chunk_id,
+            source_type: r.source_type,
+            evidence_item_id: r.evidence_item_id,
+            background_document_id: r.background_document_id,
+            similarity: r.similarity,
+            included: r.included,
+            exclusion_reason: r.exclusion_reason,
+          })),
+        )
+        .execute();
+      await trx
+        .updateTable('analyses')
+        .set({
+          generation_status: GENERATION_MOVES.complete.to,
+          result: JSON.stringify(result),
+          validation_status,
+          prompt_type: template.prompt_type,
+          prompt_version: template.version,
+          model_id: answer.modelId,
+          token_usage: JSON.stringify({
+            input_tokens: answer.usage.inputTokens + queryEmbedding.usage.inputTokens,
+            output_tokens: answer.usage.outputTokens,
+          }),
+          evidence_coverage: JSON.stringify(evidenceCoverage(ranked, Number(total))),
+          retrieval_quality: JSON.stringify(
+            retrievalQuality(
+              ranked.map((r) => r.similarity),
+              ranked.map((r) => r.included),
+            ),
+          ),
+          low_relevance: lowRelevance,
+          error_message: null,
+          generated_at: new Date(),
+          claimed_until: null,
+          updated_at: new Date(),
+        })
+        .where('id', '=', analysisId)
+        .where('generation_status', 'in', GENERATION_MOVES.complete.from)
+        .execute();
     });
     await onComplete?.(analysisId);
     return 'complete';
@@ -154,8 +214,12 @@ export const generateAnalysis = async ({ db, gateway, onComplete, keepMessage, m
     if ([...FINAL_FAILURES, NoEvidenceError].some((type) => error instanceof type)) {
       logger.warn('analysis generation failed', { analysisId, error: (error as Error).message });
       const { from, to } = GENERATION_MOVES.fail;
-      await db.updateTable('analyses').set({ generation_status: to, error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
-        .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
+      await db
+        .updateTable('analyses')
+        .set({ generation_status: to, error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
+        .where('id', '=', analysisId)
+        .where('generation_status', 'in', from)
+        .execute();
       return 'failed';
     }
     // anything else (a database blip, a crash, the organization's AI share in use) is retried: hand the

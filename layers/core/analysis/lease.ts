@@ -35,13 +35,17 @@ export const failedAttemptDelaySeconds = (receiveCount: number): number =>
 /** The row is claimed by a live worker: try again once its lease could have run out. */
 export class LeaseHeldError extends Error {
   override readonly name = 'LeaseHeldError';
-  constructor(readonly analysisId: string, readonly retryAfterMs: number) {
+  constructor(
+    readonly analysisId: string,
+    readonly retryAfterMs: number,
+  ) {
     super(`analysis ${analysisId} is being worked on by another worker (lease for ${Math.ceil(retryAfterMs / 1000)} s more)`);
   }
 }
 
 /** Pure: whether a row in flight may be claimed at `now` (no lease, or one that has run out). */
-export const leaseFree = (claimedUntil: Date | null, now: Date): boolean => claimedUntil === null || new Date(claimedUntil).getTime() <= now.getTime();
+export const leaseFree = (claimedUntil: Date | null, now: Date): boolean =>
+  claimedUntil === null || new Date(claimedUntil).getTime() <= now.getTime();
 
 /**
  * Claims the row: `move` (from one of its sources into its target), or the machine's take_over of a row
@@ -49,21 +53,33 @@ export const leaseFree = (claimedUntil: Date | null, now: Date): boolean => clai
  * elsewhere; throws LeaseHeldError when a live worker holds it.
  */
 export const claimLease = async <C extends keyof Database['analyses'] & string>(
-  db: Kysely<Database>, analysisId: string, move: Move, columns: readonly C[], now = new Date(),
+  db: Kysely<Database>,
+  analysisId: string,
+  move: Move,
+  columns: readonly C[],
+  now = new Date(),
 ) => {
   const takeover = guardedMove('take_over', [move.to]);
   const until = new Date(now.getTime() + leaseMs());
   // a claimed row no longer waits for AI capacity (ai_wait_until is set again if it has to)
-  const claimed = await db.updateTable('analyses').set({ generation_status: move.to, claimed_until: until, ai_wait_until: null, updated_at: now })
+  const claimed = await db
+    .updateTable('analyses')
+    .set({ generation_status: move.to, claimed_until: until, ai_wait_until: null, updated_at: now })
     .where('id', '=', analysisId)
-    .where((eb) => eb.or([
-      eb('generation_status', 'in', move.from),
-      eb.and([eb('generation_status', 'in', takeover.from), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
-    ]))
+    .where((eb) =>
+      eb.or([
+        eb('generation_status', 'in', move.from),
+        eb.and([eb('generation_status', 'in', takeover.from), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]),
+      ]),
+    )
     .returning([...columns])
     .executeTakeFirst();
   if (claimed) return claimed;
-  const row = await db.selectFrom('analyses').select(['generation_status', 'claimed_until']).where('id', '=', analysisId).executeTakeFirst();
+  const row = await db
+    .selectFrom('analyses')
+    .select(['generation_status', 'claimed_until'])
+    .where('id', '=', analysisId)
+    .executeTakeFirst();
   if (row?.generation_status === move.to && row.claimed_until && !leaseFree(row.claimed_until, now)) {
     throw new LeaseHeldError(analysisId, new Date(row.claimed_until).getTime() - now.getTime());
   }
@@ -75,11 +91,20 @@ export const claimLease = async <C extends keyof Database['analyses'] & string>(
  * message invisible as long); returns the function that stops renewing. A failed renewal is logged: the
  * next one may succeed, and if none does the lease runs out and the message's return takes over.
  */
-export const holdLease = (db: Kysely<Database>, analysisId: string, status: GenerationStatus, alsoEvery?: () => Promise<void>): (() => void) => {
+export const holdLease = (
+  db: Kysely<Database>,
+  analysisId: string,
+  status: GenerationStatus,
+  alsoEvery?: () => Promise<void>,
+): (() => void) => {
   const lease = leaseMs();
   const timer = setInterval(() => {
-    void db.updateTable('analyses').set({ claimed_until: sql<Date>`now() + ${`${lease} milliseconds`}::interval` })
-      .where('id', '=', analysisId).where('generation_status', '=', status).execute()
+    void db
+      .updateTable('analyses')
+      .set({ claimed_until: sql<Date>`now() + ${`${lease} milliseconds`}::interval` })
+      .where('id', '=', analysisId)
+      .where('generation_status', '=', status)
+      .execute()
       .then(() => alsoEvery?.())
       .catch((error: unknown) => logger.warn('lease renewal failed', { analysisId, error: error as Error }));
   }, lease / 3);

@@ -36,8 +36,11 @@ export const activeVersions = (db: Kysely<Database>, promptType: string) =>
 
 /** The newest active version of a prompt type; a type whose templates are all deactivated is refused. */
 export const activeTemplate = async (db: Kysely<Database>, promptType: string): Promise<ActiveTemplate> => {
-  const row = await activeVersions(db, promptType).select(['prompt_type', 'version', 'system_prompt', 'user_prompt_template'])
-    .orderBy('version', 'desc').limit(1).executeTakeFirst();
+  const row = await activeVersions(db, promptType)
+    .select(['prompt_type', 'version', 'system_prompt', 'user_prompt_template'])
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (!row) throw new PromptUnavailableError(promptUnavailableMessage(promptType));
   return row;
 };
@@ -58,8 +61,14 @@ const evidenceText = (passages: readonly { id: string; text: string }[], markers
   passages.map((p) => `${marker(markers.labelOf.get(p.id) ?? '')} ${neutralise(p.text)}`).join('\n\n');
 
 /** The passages of one model call: fresh markers and {{evidence}} rendered with them. */
-export const fencedEvidence = (passages: readonly { id: string; text: string }[], nonce?: NonceSource): { evidence: string; markers: EvidenceMarkers } => {
-  const markers = issueMarkers(passages.map((p) => p.id), nonce);
+export const fencedEvidence = (
+  passages: readonly { id: string; text: string }[],
+  nonce?: NonceSource,
+): { evidence: string; markers: EvidenceMarkers } => {
+  const markers = issueMarkers(
+    passages.map((p) => p.id),
+    nonce,
+  );
   return { evidence: evidenceText(passages, markers), markers };
 };
 
@@ -70,7 +79,9 @@ const reasonLabel = (reason: string): string =>
 /** The prompts' {{regeneration}}: empty, or the investigator's reason and direction for a new version (user text, neutralised). */
 const regenerationText = (regeneration: { reason: string; direction?: string | null } | null | undefined): string =>
   regeneration
-    ? neutralise(`\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`)
+    ? neutralise(
+        `\nThe investigator asked for a new version. Reason: ${reasonLabel(regeneration.reason)}.${regeneration.direction ? ` Direction: ${regeneration.direction}` : ''}`,
+      )
     : '';
 
 /**
@@ -79,24 +90,28 @@ const regenerationText = (regeneration: { reason: string; direction?: string | n
  * the evidence value rather than a placeholder of its own, so every stored template version (an
  * administrator's too) carries it; it sits before the first marker, so it is never read as a passage.
  */
-export const LOW_RELEVANCE_NOTE = 'Note from the service: no passage reached the similarity threshold for this request. '
-  + 'The passages below are the closest found and may be only weakly related to it: use only what they actually establish, '
-  + 'and say in evidence_gaps what they leave unanswered.';
+export const LOW_RELEVANCE_NOTE =
+  'Note from the service: no passage reached the similarity threshold for this request. ' +
+  'The passages below are the closest found and may be only weakly related to it: use only what they actually establish, ' +
+  'and say in evidence_gaps what they leave unanswered.';
 
 /**
  * The placeholder values of an analysis prompt and the markers issued for its evidence (the generation
  * worker and the evaluation CLI alike). Every user-written value is neutralised; the templates place
  * them after the evidence, in the investigator's request block (migration 0010).
  */
-export const analysisPromptValues = (input: {
-  investigationTitle: string;
-  question?: string | null | undefined;
-  topic?: { title: string; description: string } | undefined;
-  evidence: readonly { id: string; text: string }[];
-  /** the passages are the closest found, none above the similarity floor: {{evidence}} opens with LOW_RELEVANCE_NOTE */
-  lowRelevance?: boolean;
-  regeneration?: { reason: string; direction?: string | null } | null | undefined;
-}, nonce?: NonceSource): { values: Record<string, string>; markers: EvidenceMarkers } => {
+export const analysisPromptValues = (
+  input: {
+    investigationTitle: string;
+    question?: string | null | undefined;
+    topic?: { title: string; description: string } | undefined;
+    evidence: readonly { id: string; text: string }[];
+    /** the passages are the closest found, none above the similarity floor: {{evidence}} opens with LOW_RELEVANCE_NOTE */
+    lowRelevance?: boolean;
+    regeneration?: { reason: string; direction?: string | null } | null | undefined;
+  },
+  nonce?: NonceSource,
+): { values: Record<string, string>; markers: EvidenceMarkers } => {
   const { evidence, markers } = fencedEvidence(input.evidence, nonce);
   return {
     values: {

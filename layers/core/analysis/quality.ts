@@ -68,7 +68,6 @@ export interface QualityDeps {
   markerNonce?: NonceSource;
 }
 
-
 // ---- reading a verdict (pure) -----------------------------------------------------------------
 
 export const qualityVerdictSchema = z.looseObject({
@@ -91,12 +90,17 @@ export const readVerdict = (check: string, text: string): number => {
   }
   const parsed = qualityVerdictSchema.safeParse(value);
   if (!parsed.success) {
-    throw new UnreadableVerdictError(`${check} check answer has the wrong shape: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new UnreadableVerdictError(
+      `${check} check answer has the wrong shape: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data.score;
 };
 
-interface StoredAnswer { summary?: string; findings?: { statement: string; citations?: string[] }[] }
+interface StoredAnswer {
+  summary?: string;
+  findings?: { statement: string; citations?: string[] }[];
+}
 
 /** The analysis under review as the quality prompts' {{analysis}}, its citations as the labels issued for this call. */
 export const renderAnalysis = (result: StoredAnswer | null, markers: EvidenceMarkers): string => {
@@ -109,15 +113,23 @@ export const renderAnalysis = (result: StoredAnswer | null, markers: EvidenceMar
 };
 
 /** The placeholder values of one quality check call, with fresh markers (the quality worker and the evaluation CLI alike). */
-export const qualityPromptValues = (input: {
-  analysis: StoredAnswer | null;
-  question?: string | null | undefined;
-  topic?: { title: string; description: string } | undefined;
-  evidence: readonly { id: string; text: string }[];
-}, nonce?: NonceSource): { values: Record<string, string>; markers: EvidenceMarkers } => {
+export const qualityPromptValues = (
+  input: {
+    analysis: StoredAnswer | null;
+    question?: string | null | undefined;
+    topic?: { title: string; description: string } | undefined;
+    evidence: readonly { id: string; text: string }[];
+  },
+  nonce?: NonceSource,
+): { values: Record<string, string>; markers: EvidenceMarkers } => {
   const { evidence, markers } = fencedEvidence(input.evidence, nonce);
   return {
-    values: { analysis: renderAnalysis(input.analysis, markers), question: neutralise(input.question ?? ''), topic: neutralise(topicText(input.topic)), evidence },
+    values: {
+      analysis: renderAnalysis(input.analysis, markers),
+      question: neutralise(input.question ?? ''),
+      topic: neutralise(topicText(input.topic)),
+      evidence,
+    },
     markers,
   };
 };
@@ -141,21 +153,32 @@ export const QUALITY_MOVES = {
  * enqueue fails can put it back with revertQualityStart.
  */
 export const startQualityCheck = async (
-  db: Kysely<Database>, analysisId: string, orgScope?: string,
+  db: Kysely<Database>,
+  analysisId: string,
+  orgScope?: string,
 ): Promise<{ analysis_id: string; previous_status: GenerationStatus }> => {
-  const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
-    .select(['a.id', 'a.generation_status', 'i.organization_id']).where('a.id', '=', analysisId).executeTakeFirst();
+  const row = await db
+    .selectFrom('analyses as a')
+    .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    .select(['a.id', 'a.generation_status', 'i.organization_id'])
+    .where('a.id', '=', analysisId)
+    .executeTakeFirst();
   if (!row || (orgScope !== undefined && row.organization_id !== orgScope)) throw notFound('The analysis');
-  const explain = (status: GenerationStatus) => conflict(
-    status === 'checking'
-      ? 'The quality checks of this analysis are already running; poll its quality status.'
-      : `The quality checks cannot start while the analysis is ${status}; they run once it is complete.`,
-    { generation_status: status },
-  );
+  const explain = (status: GenerationStatus) =>
+    conflict(
+      status === 'checking'
+        ? 'The quality checks of this analysis are already running; poll its quality status.'
+        : `The quality checks cannot start while the analysis is ${status}; they run once it is complete.`,
+      { generation_status: status },
+    );
   if (!canTransition(row.generation_status, 'start_quality')) throw explain(row.generation_status);
   const { from, to } = guardedMove('start_quality', [row.generation_status]);
-  const moved = await db.updateTable('analyses').set({ generation_status: to, updated_at: new Date() })
-    .where('id', '=', analysisId).where('generation_status', 'in', from).executeTakeFirst();
+  const moved = await db
+    .updateTable('analyses')
+    .set({ generation_status: to, updated_at: new Date() })
+    .where('id', '=', analysisId)
+    .where('generation_status', 'in', from)
+    .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 0) {
     // it changed under us: report what it is now
     const now = await db.selectFrom('analyses').select('generation_status').where('id', '=', analysisId).executeTakeFirst();
@@ -167,8 +190,12 @@ export const startQualityCheck = async (
 /** Undoes startQualityCheck when the message could not be queued (only if nothing moved it since). */
 export const revertQualityStart = async (db: Kysely<Database>, analysisId: string, previous: GenerationStatus): Promise<void> => {
   const { from, to } = undoMove(QUALITY_MOVES.start, previous);
-  await db.updateTable('analyses').set({ generation_status: to, updated_at: new Date() })
-    .where('id', '=', analysisId).where('generation_status', 'in', from).execute();
+  await db
+    .updateTable('analyses')
+    .set({ generation_status: to, updated_at: new Date() })
+    .where('id', '=', analysisId)
+    .where('generation_status', 'in', from)
+    .execute();
 };
 
 /**
@@ -176,7 +203,9 @@ export const revertQualityStart = async (db: Kysely<Database>, analysisId: strin
  * if the queue cannot take it, the status is put back and the caller is told nothing changed (503).
  */
 export const requestQualityCheck = async (
-  { db, send }: { db: Kysely<Database>; send: (message: { analysis_id: string }) => Promise<void> }, analysisId: string, organizationId: string,
+  { db, send }: { db: Kysely<Database>; send: (message: { analysis_id: string }) => Promise<void> },
+  analysisId: string,
+  organizationId: string,
 ): Promise<void> => {
   // a manual check counts toward the organization's cap of AI work in flight, exactly (one transaction)
   const started = await db.transaction().execute(async (trx) => {
@@ -203,8 +232,14 @@ const claim = async (db: Kysely<Database>, analysisId: string, now: Date): Promi
   (await claimLease(db, analysisId, QUALITY_MOVES.claim, ['id'], now)) !== undefined;
 
 const includedEvidence = async (db: Kysely<Database>, analysisId: string): Promise<{ id: string; text: string }[]> =>
-  db.selectFrom('retrieval_records as r').innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
-    .select(['c.id', 'c.text']).where('r.analysis_id', '=', analysisId).where('r.included', '=', true).orderBy('r.rank').execute();
+  db
+    .selectFrom('retrieval_records as r')
+    .innerJoin('text_chunks as c', 'c.id', 'r.chunk_id')
+    .select(['c.id', 'c.text'])
+    .where('r.analysis_id', '=', analysisId)
+    .where('r.included', '=', true)
+    .orderBy('r.rank')
+    .execute();
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
@@ -215,13 +250,19 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? `${error.
  * cannot be recorded (the database is gone), so the message is retried and, in the end, the watchdog
  * releases the row.
  */
-export const runQualityCheck = async ({ db, gateway, now = () => new Date(), keepMessage, markerNonce }: QualityDeps, analysisId: string): Promise<QualityOutcome> => {
+export const runQualityCheck = async (
+  { db, gateway, now = () => new Date(), keepMessage, markerNonce }: QualityDeps,
+  analysisId: string,
+): Promise<QualityOutcome> => {
   if (!(await claim(db, analysisId, now()))) return 'skipped';
   const release = holdLease(db, analysisId, QUALITY_MOVES.claim.to, keepMessage);
   try {
-    const row = await db.selectFrom('analyses as a').innerJoin('investigations as i', 'i.id', 'a.investigation_id')
+    const row = await db
+      .selectFrom('analyses as a')
+      .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
       .select(['a.result', 'a.question_id', 'a.topic_id', 'a.retrieval_quality', 'a.requested_by', 'i.organization_id'])
-      .where('a.id', '=', analysisId).executeTakeFirstOrThrow();
+      .where('a.id', '=', analysisId)
+      .executeTakeFirstOrThrow();
     const [question, topic, faithfulnessTemplate, coverageTemplate, evidence] = await Promise.all([
       row.question_id ? db.selectFrom('questions').select('text').where('id', '=', row.question_id).executeTakeFirst() : undefined,
       row.topic_id ? db.selectFrom('topics').select(['title', 'description']).where('id', '=', row.topic_id).executeTakeFirst() : undefined,
@@ -233,54 +274,92 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
     const context = { analysisId, userId: row.requested_by ?? undefined, organizationId: row.organization_id };
     // sequential: the second call is not made when the first is shed or fails
     const scores: number[] = [];
-    for (const [check, template] of [['faithfulness', faithfulnessTemplate], ['coverage', coverageTemplate]] as const) {
+    for (const [check, template] of [
+      ['faithfulness', faithfulnessTemplate],
+      ['coverage', coverageTemplate],
+    ] as const) {
       const { values } = qualityPromptValues(review, markerNonce);
       const answer = await gateway.converse({
-        purpose: 'quality', system: renderTemplate(template.system_prompt, values), prompt: renderTemplate(template.user_prompt_template, values), ...context,
+        purpose: 'quality',
+        system: renderTemplate(template.system_prompt, values),
+        prompt: renderTemplate(template.user_prompt_template, values),
+        ...context,
       });
       scores.push(readVerdict(check, answer.text));
     }
     const [faithfulness, coverage] = scores as [number, number];
-    const confidence = qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(jsonColumn<RetrievalQuality>(row.retrieval_quality)) });
-    const written = await db.updateTable('analyses').set({
-      generation_status: QUALITY_MOVES.verified.to,
-      faithfulness_score: faithfulness,
-      coverage_score: coverage,
-      quality_confidence: confidence.level,
-      quality_error: null,
-      quality_checked_at: now(),
-      claimed_until: null,
-      updated_at: now(),
-    }).where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.verified.from).executeTakeFirst();
-    logger.info('quality checks verified', { analysisId, faithfulness, coverage, confidence: confidence.level, written: Number(written.numUpdatedRows) > 0 });
+    const confidence = qualityConfidence({
+      faithfulness,
+      coverage,
+      retrievalSimilarity: retrievalSignal(jsonColumn<RetrievalQuality>(row.retrieval_quality)),
+    });
+    const written = await db
+      .updateTable('analyses')
+      .set({
+        generation_status: QUALITY_MOVES.verified.to,
+        faithfulness_score: faithfulness,
+        coverage_score: coverage,
+        quality_confidence: confidence.level,
+        quality_error: null,
+        quality_checked_at: now(),
+        claimed_until: null,
+        updated_at: now(),
+      })
+      .where('id', '=', analysisId)
+      .where('generation_status', 'in', QUALITY_MOVES.verified.from)
+      .executeTakeFirst();
+    logger.info('quality checks verified', {
+      analysisId,
+      faithfulness,
+      coverage,
+      confidence: confidence.level,
+      written: Number(written.numUpdatedRows) > 0,
+    });
     return 'verified';
   } catch (error) {
     if (error instanceof QuotaExhaustedError) {
       // the organization's AI share is in use: the check waits its turn, still checking (no lease), and
       // its message comes back at retryAt (worker.ts); nothing is recorded as a failure
-      await db.updateTable('analyses').set({ claimed_until: null, ai_wait_until: error.retryAt, updated_at: now() })
-        .where('id', '=', analysisId).where('generation_status', '=', 'checking').execute();
+      await db
+        .updateTable('analyses')
+        .set({ claimed_until: null, ai_wait_until: error.retryAt, updated_at: now() })
+        .where('id', '=', analysisId)
+        .where('generation_status', '=', 'checking')
+        .execute();
       throw error;
     }
     if (error instanceof QualityShedError) {
       // `[AI:Shed]` was logged by the gateway; the analysis ships without a quality score
-      await db.updateTable('analyses').set({ generation_status: QUALITY_MOVES.shed.to, quality_error: error.message, claimed_until: null, updated_at: now() })
-        .where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.shed.from).execute();
+      await db
+        .updateTable('analyses')
+        .set({ generation_status: QUALITY_MOVES.shed.to, quality_error: error.message, claimed_until: null, updated_at: now() })
+        .where('id', '=', analysisId)
+        .where('generation_status', 'in', QUALITY_MOVES.shed.from)
+        .execute();
       return 'shed';
     }
     if (isDatabaseUnavailable(error)) {
       // the database failed, not the check: recorded once the database answered again, a blip became a
       // [QUALITY_CHECK_FAILURE]; thrown, the message comes back and the check runs again (worker.ts). The
       // lease is let go if the database allows, so the retry need not wait for it to run out.
-      await db.updateTable('analyses').set({ claimed_until: null }).where('id', '=', analysisId).where('generation_status', '=', 'checking').execute()
+      await db
+        .updateTable('analyses')
+        .set({ claimed_until: null })
+        .where('id', '=', analysisId)
+        .where('generation_status', '=', 'checking')
+        .execute()
         .catch(() => undefined);
       throw error;
     }
     const reason = reasonOf(error);
     logger.error(QUALITY_FAILURE_MARKER, { analysisId, reason });
     countEvent('qualityCheckFailures');
-    await db.updateTable('analyses').set({ generation_status: QUALITY_MOVES.failed.to, quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
-      .where('id', '=', analysisId).where('generation_status', 'in', QUALITY_MOVES.failed.from).execute();
+    await db
+      .updateTable('analyses')
+      .set({ generation_status: QUALITY_MOVES.failed.to, quality_error: reason.slice(0, 2000), claimed_until: null, updated_at: now() })
+      .where('id', '=', analysisId)
+      .where('generation_status', 'in', QUALITY_MOVES.failed.from)
+      .execute();
     return 'failed';
   } finally {
     release();
@@ -288,7 +367,6 @@ export const runQualityCheck = async ({ db, gateway, now = () => new Date(), kee
 };
 
 // ---- polling ----------------------------------------------------------------------------------
-
 
 /** Pure: the quality state shown to clients for a status and the last check's error. */
 export const qualityStateOf = (status: GenerationStatus, qualityError: string | null): QualityState => {
@@ -299,12 +377,20 @@ export const qualityStateOf = (status: GenerationStatus, qualityError: string | 
   return 'not_started';
 };
 
-
 /** The quality progress of the caller's analysis, or undefined when it is not theirs or missing. */
 export const qualityStatus = async (db: Kysely<Database>, organizationId: string, analysisId: string) => {
   const row = await organizationAnalyses(db, organizationId)
-    .select(['a.id', 'a.generation_status', 'a.faithfulness_score', 'a.coverage_score', 'a.quality_confidence', 'a.quality_error',
-      'a.quality_checked_at', 'a.updated_at', 'a.ai_wait_until'])
+    .select([
+      'a.id',
+      'a.generation_status',
+      'a.faithfulness_score',
+      'a.coverage_score',
+      'a.quality_confidence',
+      'a.quality_error',
+      'a.quality_checked_at',
+      'a.updated_at',
+      'a.ai_wait_until',
+    ])
     .where('a.id', '=', analysisId)
     .executeTakeFirst();
   if (!row) return undefined;

@@ -10,7 +10,6 @@ import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '#co
 import { organizationAnalyses } from '#core/repositories/analyses';
 import { isOrganizationInvestigation } from '#core/repositories/investigations';
 
-
 /** No user row (e.g. a token whose subject is not provisioned yet): a UUID no engagement row has. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
 
@@ -38,7 +37,9 @@ const toAnalysisView = (row: AnalysisRow) => ({
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,
   quality_confidence: row.quality_confidence,
-  evidence_coverage: storedEvidenceCoverage(jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage)),
+  evidence_coverage: storedEvidenceCoverage(
+    jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage),
+  ),
   retrieval_quality: jsonColumn<Record<string, unknown>>(row.retrieval_quality),
   low_relevance: row.low_relevance,
   validation_status: row.validation_status,
@@ -64,17 +65,25 @@ type AnalysisView = ReturnType<typeof toAnalysisView>;
 export const getAnalysis = async (db: Kysely<Database>, organizationId: string, analysisId: string, userId: string | undefined) => {
   const row = await analysisRows(db, organizationId, userId).where('a.id', '=', analysisId).executeTakeFirst();
   if (!row) return undefined;
-  const revision = await db.selectFrom('analysis_revisions as r').leftJoin('users as u', 'u.id', 'r.author_id')
+  const revision = await db
+    .selectFrom('analysis_revisions as r')
+    .leftJoin('users as u', 'u.id', 'r.author_id')
     .select(['r.id', 'r.content', 'r.author_id', 'u.display_name', 'r.created_at'])
-    .where('r.analysis_id', '=', analysisId).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(1).executeTakeFirst();
+    .where('r.analysis_id', '=', analysisId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return {
     ...toAnalysisView(row),
-    edit: revision ? {
-      revision_id: revision.id,
-      content: jsonColumn<{ text: string }>(revision.content)!.text,
-      edited_by: revision.author_id ? { user_id: revision.author_id, display_name: revision.display_name } : null,
-      edited_at: isoTime(revision.created_at)!,
-    } : null,
+    edit: revision
+      ? {
+          revision_id: revision.id,
+          content: jsonColumn<{ text: string }>(revision.content)!.text,
+          edited_by: revision.author_id ? { user_id: revision.author_id, display_name: revision.display_name } : null,
+          edited_at: isoTime(revision.created_at)!,
+        }
+      : null,
   };
 };
 
@@ -92,14 +101,22 @@ export interface AnalysisList {
  * investigation is missing or not the organization's.
  */
 export const listAnalyses = async (
-  db: Kysely<Database>, organizationId: string, investigationId: string, userId: string | undefined,
+  db: Kysely<Database>,
+  organizationId: string,
+  investigationId: string,
+  userId: string | undefined,
   { limit, after }: { limit: number; after?: CreationPlace },
 ): Promise<AnalysisList | undefined> => {
   if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) return undefined;
-  let query = analysisRows(db, organizationId, userId).select(epochMicros('a.created_at').as('created_micros'))
+  let query = analysisRows(db, organizationId, userId)
+    .select(epochMicros('a.created_at').as('created_micros'))
     .where('a.investigation_id', '=', investigationId);
   if (after) query = query.where(afterCreationPlace('a.created_at', 'a.id', 'desc', after));
-  const rows = await query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit + 1).execute();
+  const rows = await query
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const { items, next_cursor } = pageOf(rows, limit, (row) => [row.created_micros, row.id]);
   return { analyses: items.map(toAnalysisView), next_cursor };
 };

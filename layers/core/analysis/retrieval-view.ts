@@ -82,12 +82,30 @@ const retrievalRows = (db: Kysely<Database>, organizationId: string, analysisId:
     .leftJoin('text_chunks as c', 'c.id', 'r.chunk_id')
     .leftJoin('evidence_items as ei', 'ei.id', 'r.evidence_item_id')
     .leftJoin('background_documents as bd', 'bd.id', 'r.background_document_id')
-    .leftJoin('embedding_sources as es', (join) => join.onRef('es.id', '=', 'c.embedding_source_id').on('es.source_type', '=', 'attachment'))
-    .leftJoin('attachments as at', (join) => join.onRef('at.id', '=', 'es.source_id').onRef('at.evidence_item_id', '=', 'r.evidence_item_id'))
+    .leftJoin('embedding_sources as es', (join) =>
+      join.onRef('es.id', '=', 'c.embedding_source_id').on('es.source_type', '=', 'attachment'),
+    )
+    .leftJoin('attachments as at', (join) =>
+      join.onRef('at.id', '=', 'es.source_id').onRef('at.evidence_item_id', '=', 'r.evidence_item_id'),
+    )
     .select([
-      'a.id as analysis_id', 'a.low_relevance', 'r.rank', 'r.source_type', 'r.included', 'r.similarity', 'r.exclusion_reason', 'r.chunk_id',
-      'r.evidence_item_id', 'r.background_document_id', 'c.text', 'c.embedding_source_id', 'c.chunk_index', 'ei.title as evidence_title',
-      'bd.title as background_title', 'at.id as attachment_id', 'at.file_name',
+      'a.id as analysis_id',
+      'a.low_relevance',
+      'r.rank',
+      'r.source_type',
+      'r.included',
+      'r.similarity',
+      'r.exclusion_reason',
+      'r.chunk_id',
+      'r.evidence_item_id',
+      'r.background_document_id',
+      'c.text',
+      'c.embedding_source_id',
+      'c.chunk_index',
+      'ei.title as evidence_title',
+      'bd.title as background_title',
+      'at.id as attachment_id',
+      'at.file_name',
     ])
     .where('a.id', '=', analysisId)
     .orderBy('r.rank');
@@ -99,30 +117,39 @@ const toChunkView = (row: RetrievalRow, excerptChars: number): RetrievalChunkVie
   if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
   const similarity = Math.min(1, Math.max(0, row.similarity));
   const { title, deleted } = sourceTitle({
-    type: row.source_type, evidence_title: row.evidence_title, background_title: row.background_title, file_name: row.file_name,
+    type: row.source_type,
+    evidence_title: row.evidence_title,
+    background_title: row.background_title,
+    file_name: row.file_name,
   });
   const attachment = row.source_type === 'attachment';
-  return [{
-    rank: row.rank,
-    source_title: title,
-    type: row.source_type,
-    included: row.included,
-    similarity,
-    band: similarityBand(row.similarity),
-    exclusion_reason: row.included ? null : row.exclusion_reason,
-    chunk_id: row.chunk_id,
-    evidence_item_id: row.evidence_item_id,
-    background_document_id: row.background_document_id,
-    attachment_id: attachment ? row.attachment_id : null,
-    attachment_file_name: attachment ? row.file_name : null,
-    source_deleted: deleted,
-    text: row.text === null ? null : row.text.slice(0, excerptChars),
-    text_truncated: row.text !== null && row.text.length > excerptChars,
-  }];
+  return [
+    {
+      rank: row.rank,
+      source_title: title,
+      type: row.source_type,
+      included: row.included,
+      similarity,
+      band: similarityBand(row.similarity),
+      exclusion_reason: row.included ? null : row.exclusion_reason,
+      chunk_id: row.chunk_id,
+      evidence_item_id: row.evidence_item_id,
+      background_document_id: row.background_document_id,
+      attachment_id: attachment ? row.attachment_id : null,
+      attachment_file_name: attachment ? row.file_name : null,
+      source_deleted: deleted,
+      text: row.text === null ? null : row.text.slice(0, excerptChars),
+      text_truncated: row.text !== null && row.text.length > excerptChars,
+    },
+  ];
 };
 
 /** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
-export const getRetrieval = async (db: Kysely<Database>, organizationId: string, analysisId: string): Promise<RetrievalView | undefined> => {
+export const getRetrieval = async (
+  db: Kysely<Database>,
+  organizationId: string,
+  analysisId: string,
+): Promise<RetrievalView | undefined> => {
   const rows = await retrievalRows(db, organizationId, analysisId).execute();
   if (rows.length === 0) return undefined;
   const chunks = rows.flatMap((row) => toChunkView(row, EXCERPT_CHARS));
@@ -156,7 +183,10 @@ export interface RetrievalChunkDetail {
  * organization's, or the chunk is not among its retrieval (or no longer exists: its record lost its chunk id).
  */
 export const getRetrievalChunk = async (
-  db: Kysely<Database>, organizationId: string, analysisId: string, chunkId: string,
+  db: Kysely<Database>,
+  organizationId: string,
+  analysisId: string,
+  chunkId: string,
 ): Promise<RetrievalChunkDetail | undefined> => {
   const row = await retrievalRows(db, organizationId, analysisId).where('r.chunk_id', '=', chunkId).executeTakeFirst();
   if (!row || row.text === null || row.embedding_source_id === null || row.chunk_index === null) return undefined;
@@ -164,10 +194,14 @@ export const getRetrievalChunk = async (
   if (!view) return undefined;
   const index = row.chunk_index;
   // one more chunk on each side than the passage shows: whether the source goes on past it
-  const around = await db.selectFrom('text_chunks').select(['chunk_index', 'text'])
+  const around = await db
+    .selectFrom('text_chunks')
+    .select(['chunk_index', 'text'])
     .where('embedding_source_id', '=', row.embedding_source_id)
-    .where('chunk_index', '>=', index - PASSAGE_NEIGHBOURS - 1).where('chunk_index', '<=', index + PASSAGE_NEIGHBOURS + 1)
-    .orderBy('chunk_index').execute();
+    .where('chunk_index', '>=', index - PASSAGE_NEIGHBOURS - 1)
+    .where('chunk_index', '<=', index + PASSAGE_NEIGHBOURS + 1)
+    .orderBy('chunk_index')
+    .execute();
   const shown = around.filter((c) => Math.abs(c.chunk_index - index) <= PASSAGE_NEIGHBOURS);
   const { text, spans } = joinChunks(shown.map((c) => c.text));
   const span = spans[shown.findIndex((c) => c.chunk_index === index)]!;

@@ -34,7 +34,10 @@ export const RETRIEVAL = {
 export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
 
 /** The inclusion rules of this deployment: RETRIEVAL with the stage's floor (similarity-floor.ts). */
-export const inclusionRules = (): InclusionRules => ({ ...RETRIEVAL, minSimilarity: config()[ENV.retrievalMinSimilarity] ?? RETRIEVAL.minSimilarity });
+export const inclusionRules = (): InclusionRules => ({
+  ...RETRIEVAL,
+  minSimilarity: config()[ENV.retrievalMinSimilarity] ?? RETRIEVAL.minSimilarity,
+});
 
 export const EXCLUSION = {
   belowThreshold: 'below similarity threshold',
@@ -75,7 +78,12 @@ export const decideInclusion = (candidates: readonly Candidate[], rules: Inclusi
   const ranked = candidates.map((c, i) => {
     const take = (lowRelevance || relevant(c)) && included < room;
     if (take) included++;
-    return { ...c, rank: i + 1, included: take, exclusion_reason: take ? null : relevant(c) ? EXCLUSION.contextFull : EXCLUSION.belowThreshold };
+    return {
+      ...c,
+      rank: i + 1,
+      included: take,
+      exclusion_reason: take ? null : relevant(c) ? EXCLUSION.contextFull : EXCLUSION.belowThreshold,
+    };
   });
   return { ranked, lowRelevance };
 };
@@ -93,7 +101,12 @@ export interface SearchOptions {
  * investigation, so a plain index scan filtered to one investigation could come back short; pgvector's
  * iterative scan keeps scanning until the limit is met (relaxed order, re-sorted here).
  */
-export const nearestChunks = (db: Kysely<Database>, investigationId: string, query: number[], options: SearchOptions = {}): Promise<Candidate[]> => {
+export const nearestChunks = (
+  db: Kysely<Database>,
+  investigationId: string,
+  query: number[],
+  options: SearchOptions = {},
+): Promise<Candidate[]> => {
   const { limit = RETRIEVAL.candidates, efSearch = RETRIEVAL.efSearch, exact = false } = options;
   const vector = toVectorLiteral(query);
   return db.transaction().execute(async (trx) => {

@@ -43,7 +43,10 @@ const squash = (value: string) => value.toLowerCase().replace(/[\s_-]+/g, '');
 const designOnlyBySpelling = new Map<string, string>(
   Object.values(DESIGN_ONLY_ANALYSIS_TYPES).flatMap((label) => {
     const base = squash(label).replace(/analysis$/, '');
-    return [[base, label], [`${base}analysis`, label]] as [string, string][];
+    return [
+      [base, label],
+      [`${base}analysis`, label],
+    ] as [string, string][];
   }),
 );
 
@@ -54,14 +57,16 @@ export const designOnlyType = (value: unknown): string | undefined =>
 const unavailableMessage = (label: string) =>
   `${label} is a design-only analysis type and is not available. Available types: ${ANALYSIS_TYPES.join(', ')}.`;
 
-const analysisType = z.enum(ANALYSIS_TYPES, {
-  error: (issue) => {
-    const label = designOnlyType(issue.input);
-    if (label) return unavailableMessage(label);
-    if (issue.input === undefined) return 'is required';
-    return `must be one of ${ANALYSIS_TYPES.join(', ')}`;
-  },
-}).describe('question and topic analyses need question_id or topic_id; summary, gap and error_check cover the whole investigation');
+const analysisType = z
+  .enum(ANALYSIS_TYPES, {
+    error: (issue) => {
+      const label = designOnlyType(issue.input);
+      if (label) return unavailableMessage(label);
+      if (issue.input === undefined) return 'is required';
+      return `must be one of ${ANALYSIS_TYPES.join(', ')}`;
+    },
+  })
+  .describe('question and topic analyses need question_id or topic_id; summary, gap and error_check cover the whole investigation');
 
 const SELECTION: Record<AnalysisType, 'question_id' | 'topic_id' | null> = {
   question: 'question_id',
@@ -74,7 +79,9 @@ const SELECTION: Record<AnalysisType, 'question_id' | 'topic_id' | null> = {
 const SELECTION_FIELDS = ['question_id', 'topic_id'] as const;
 
 /** Base fields common to every validated request. */
-interface RequestBase { investigation_id: string }
+interface RequestBase {
+  investigation_id: string;
+}
 
 /** A validated analysis request; the selection id is present exactly when the type needs it. */
 export type AnalysisRequest =
@@ -86,33 +93,36 @@ export type AnalysisRequest =
  * Request body of assess and create (strict: unknown fields are a 400). Used as the OpenAPI body
  * contract too; the contracts add the dedicated refusal of the design-only types (`refuseDesignOnly`).
  */
-export const analysisRequestSchema = z.strictObject({
-  investigation_id: uuid,
-  analysis_type: analysisType,
-  question_id: uuid.nullish().describe('required for, and only for, a question analysis'),
-  topic_id: uuid.nullish().describe('required for, and only for, a topic analysis'),
-}).superRefine((value, ctx) => {
-  const needed = SELECTION[value.analysis_type];
-  for (const field of SELECTION_FIELDS) {
-    const given = value[field] !== undefined && value[field] !== null;
-    if (field === needed && !given) {
-      ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${value.analysis_type} analysis` });
-    } else if (field !== needed && given) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [field],
-        message: needed
-          ? `is not used by a ${value.analysis_type} analysis (it takes ${needed})`
-          : `is not used by a ${value.analysis_type} analysis, which covers the whole investigation`,
-      });
+export const analysisRequestSchema = z
+  .strictObject({
+    investigation_id: uuid,
+    analysis_type: analysisType,
+    question_id: uuid.nullish().describe('required for, and only for, a question analysis'),
+    topic_id: uuid.nullish().describe('required for, and only for, a topic analysis'),
+  })
+  .superRefine((value, ctx) => {
+    const needed = SELECTION[value.analysis_type];
+    for (const field of SELECTION_FIELDS) {
+      const given = value[field] !== undefined && value[field] !== null;
+      if (field === needed && !given) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${value.analysis_type} analysis` });
+      } else if (field !== needed && given) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: needed
+            ? `is not used by a ${value.analysis_type} analysis (it takes ${needed})`
+            : `is not used by a ${value.analysis_type} analysis, which covers the whole investigation`,
+        });
+      }
     }
-  }
-}).transform((value): AnalysisRequest => {
-  const base = { investigation_id: value.investigation_id };
-  if (value.analysis_type === 'question') return { ...base, analysis_type: 'question', question_id: value.question_id! };
-  if (value.analysis_type === 'topic') return { ...base, analysis_type: 'topic', topic_id: value.topic_id! };
-  return { ...base, analysis_type: value.analysis_type };
-});
+  })
+  .transform((value): AnalysisRequest => {
+    const base = { investigation_id: value.investigation_id };
+    if (value.analysis_type === 'question') return { ...base, analysis_type: 'question', question_id: value.question_id! };
+    if (value.analysis_type === 'topic') return { ...base, analysis_type: 'topic', topic_id: value.topic_id! };
+    return { ...base, analysis_type: value.analysis_type };
+  });
 
 /** Refuses a design-only analysis type with its own 400, before any other validation. */
 export const refuseDesignOnly = (body: unknown): void => {
@@ -140,14 +150,20 @@ const uuidOrNull = (value: string | undefined) => sql<string>`${value ?? null}::
  * question or topic that is missing or belongs to another investigation.
  */
 export const resolveSelection = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest): Promise<Selection> => {
-  const row = await db.selectFrom('investigations as i')
+  const row = await db
+    .selectFrom('investigations as i')
     // a null id matches nothing, so an unused join yields nulls
     .leftJoin('questions as q', (join) => join.onRef('q.investigation_id', '=', 'i.id').on('q.id', '=', uuidOrNull(request.question_id)))
     .leftJoin('topics as t', (join) => join.onRef('t.investigation_id', '=', 'i.id').on('t.id', '=', uuidOrNull(request.topic_id)))
     .select([
-      'i.id', 'i.organization_id', 'i.title',
-      'q.id as question_id', 'q.text as question_text',
-      't.id as topic_id', 't.title as topic_title', 't.description as topic_description',
+      'i.id',
+      'i.organization_id',
+      'i.title',
+      'q.id as question_id',
+      'q.text as question_text',
+      't.id as topic_id',
+      't.title as topic_title',
+      't.description as topic_description',
     ])
     .where('i.id', '=', request.investigation_id)
     .where('i.organization_id', '=', organizationId)

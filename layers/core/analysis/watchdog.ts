@@ -110,23 +110,43 @@ export const runWatchdog = async (
   // each update is conditional on the status and the last sign of life, so a row that moved on meanwhile is
   // left alone, and so is one a live worker holds (its lease is in the future) or one waiting for AI capacity
   const quietSince = (before: Date) => sql<boolean>`greatest(updated_at, claimed_until, ai_wait_until) < ${before}`;
-  const released = await db.updateTable('analyses')
-    .set({ generation_status: WATCHDOG_MOVES.releaseChecking.to, quality_error: WATCHDOG_MESSAGES.checking, claimed_until: null, ai_wait_until: null, updated_at: now })
-    .where('generation_status', 'in', WATCHDOG_MOVES.releaseChecking.from).where(quietSince(cut.checking))
-    .returning('id').execute();
+  const released = await db
+    .updateTable('analyses')
+    .set({
+      generation_status: WATCHDOG_MOVES.releaseChecking.to,
+      quality_error: WATCHDOG_MESSAGES.checking,
+      claimed_until: null,
+      ai_wait_until: null,
+      updated_at: now,
+    })
+    .where('generation_status', 'in', WATCHDOG_MOVES.releaseChecking.from)
+    .where(quietSince(cut.checking))
+    .returning('id')
+    .execute();
   for (const { id } of released) {
     logger.error(QUALITY_FAILURE_MARKER, { analysisId: id, reason: WATCHDOG_MESSAGES.checking });
     countEvent('qualityCheckFailures');
   }
 
-  const generating = await db.updateTable('analyses')
-    .set({ generation_status: WATCHDOG_MOVES.failGenerating.to, error_message: WATCHDOG_MESSAGES.generating, claimed_until: null, updated_at: now })
-    .where('generation_status', 'in', WATCHDOG_MOVES.failGenerating.from).where(quietSince(cut.generating))
-    .returning('id').execute();
-  const queued = await db.updateTable('analyses')
+  const generating = await db
+    .updateTable('analyses')
+    .set({
+      generation_status: WATCHDOG_MOVES.failGenerating.to,
+      error_message: WATCHDOG_MESSAGES.generating,
+      claimed_until: null,
+      updated_at: now,
+    })
+    .where('generation_status', 'in', WATCHDOG_MOVES.failGenerating.from)
+    .where(quietSince(cut.generating))
+    .returning('id')
+    .execute();
+  const queued = await db
+    .updateTable('analyses')
     .set({ generation_status: WATCHDOG_MOVES.failQueued.to, error_message: WATCHDOG_MESSAGES.queued, ai_wait_until: null, updated_at: now })
-    .where('generation_status', 'in', WATCHDOG_MOVES.failQueued.from).where(quietSince(cut.queued))
-    .returning('id').execute();
+    .where('generation_status', 'in', WATCHDOG_MOVES.failQueued.from)
+    .where(quietSince(cut.queued))
+    .returning('id')
+    .execute();
   for (const { id } of [...generating, ...queued]) logger.warn('watchdog failed a stale analysis', { analysisId: id });
 
   const report = { checking_released: released.length, generating_failed: generating.length, queued_failed: queued.length };

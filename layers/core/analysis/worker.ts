@@ -62,9 +62,13 @@ export interface MessageControl {
 
 const setVisibility = async (record: SQSRecord, seconds: number): Promise<void> => {
   try {
-    await sqsClient().send(new ChangeMessageVisibilityCommand({
-      QueueUrl: queueUrlOf(record.eventSourceARN), ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds,
-    }));
+    await sqsClient().send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrlOf(record.eventSourceARN),
+        ReceiptHandle: record.receiptHandle,
+        VisibilityTimeout: seconds,
+      }),
+    );
   } catch (error) {
     // the queue's own visibility timeout then decides when it returns: later, never lost
     logger.warn('could not change the message visibility', { seconds, error: error as Error });
@@ -80,10 +84,14 @@ const waitForCapacity = async (queue: QueueName, analysisId: string, error: Quot
   const delay = capacityDelaySeconds(error.retryAt, new Date());
   try {
     await enqueue(queue, { analysis_id: analysisId }, delay);
-    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, { retryAt: error.retryAt.toISOString() });
+    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, {
+      retryAt: error.retryAt.toISOString(),
+    });
     return true;
   } catch (sendError) {
-    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, { error: sendError as Error });
+    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, {
+      error: sendError as Error,
+    });
     return false;
   }
 };
@@ -110,9 +118,10 @@ export const analysisWorker = (name: string, queue: QueueName, work: (analysisId
         const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
         logger.info(`${name} message handled`, { outcome });
       } catch (error) {
-        if (error instanceof QuotaExhaustedError && await waitForCapacity(queue, analysisId, error)) continue;
+        if (error instanceof QuotaExhaustedError && (await waitForCapacity(queue, analysisId, error))) continue;
         const delay = retryDelaySeconds(Number(record.attributes.ApproximateReceiveCount ?? 1), error);
-        if (error instanceof LeaseHeldError) logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`);
+        if (error instanceof LeaseHeldError)
+          logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`);
         else logger.error(`${name} failed; the message will be retried in ${delay} s`, { error: error as Error });
         await setVisibility(record, delay);
         batchItemFailures.push({ itemIdentifier: record.messageId });

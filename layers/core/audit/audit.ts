@@ -32,23 +32,31 @@ export const writeAudit = async (db: Kysely<Database>, raw: AuditEntry): Promise
   // text: PostgreSQL refuses them, and a refused row would lose the very attempt worth auditing
   const entry = escapeUnsafeDeep(raw);
   try {
-    await db.insertInto('audit_log').values({
-      action: entry.action,
-      outcome: entry.outcome,
-      actor_user_id: entry.actorUserId ?? null,
-      actor_address: entry.actorAddress ?? null,
-      organization_id: entry.organizationId ?? null,
-      target: entry.target ?? null,
-      detail: entry.detail ? JSON.stringify(entry.detail) : null,
-    }).execute();
+    await db
+      .insertInto('audit_log')
+      .values({
+        action: entry.action,
+        outcome: entry.outcome,
+        actor_user_id: entry.actorUserId ?? null,
+        actor_address: entry.actorAddress ?? null,
+        organization_id: entry.organizationId ?? null,
+        target: entry.target ?? null,
+        detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      })
+      .execute();
     return true;
   } catch (error) {
     const message = (error as Error).message?.slice(0, 2000) || String(error);
     logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, outcome: entry.outcome, error: message });
     countEvent('auditFailures');
     // remembered for audit-health; when the database itself is down this fails too, and the log line is what is left
-    await db.insertInto('audit_failures').values({ action: entry.action, error_message: message }).execute()
-      .catch((cause: unknown) => logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, error: 'could not record the failure', cause: String(cause) }));
+    await db
+      .insertInto('audit_failures')
+      .values({ action: entry.action, error_message: message })
+      .execute()
+      .catch((cause: unknown) =>
+        logger.error(AUDIT_FAILURE_MARKER, { action: entry.action, error: 'could not record the failure', cause: String(cause) }),
+      );
     return false;
   }
 };

@@ -56,9 +56,12 @@ export const countAccountAttempt = async (db: Kysely<Database>, name: string): P
   let timer: NodeJS.Timeout | undefined;
   const work = countHit(db, key, limit.windowSeconds);
   try {
-    hit = await Promise.race([work, new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the counter store did not answer within ${COUNTER_TIMEOUT_MS} ms`)), COUNTER_TIMEOUT_MS);
-    })]);
+    hit = await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the counter store did not answer within ${COUNTER_TIMEOUT_MS} ms`)), COUNTER_TIMEOUT_MS);
+      }),
+    ]);
   } catch (error) {
     void work.catch(() => undefined);
     logger.error(`${RATE_LIMIT_MARKER} account counter unavailable; sign-in allowed`, { key, error: (error as Error).message });
@@ -67,7 +70,15 @@ export const countAccountAttempt = async (db: Kysely<Database>, name: string): P
     clearTimeout(timer);
   }
   if (hit.count <= limit.count) return undefined;
-  logger.warn(`${RATE_LIMIT_MARKER} sign-in refused for the account`, { key, limit: limit.count, windowSeconds: limit.windowSeconds, count: hit.count });
+  logger.warn(`${RATE_LIMIT_MARKER} sign-in refused for the account`, {
+    key,
+    limit: limit.count,
+    windowSeconds: limit.windowSeconds,
+    count: hit.count,
+  });
   countEvent('rateLimitRefusals');
-  return tooManyRequests(`Too many sign-in attempts for this account; try again in ${hit.retryAfterSeconds} seconds.`, hit.retryAfterSeconds);
+  return tooManyRequests(
+    `Too many sign-in attempts for this account; try again in ${hit.retryAfterSeconds} seconds.`,
+    hit.retryAfterSeconds,
+  );
 };

@@ -28,7 +28,10 @@ const GROUPS_CLAIM = 'cognito:groups';
 export const groupsOf = (value: unknown): string[] => {
   if (Array.isArray(value)) return value.map(String);
   if (typeof value !== 'string' || value === '') return [];
-  return value.replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+  return value
+    .replace(/^\[|\]$/g, '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
 };
 
 export const callerFromClaims = (claims: Record<string, unknown>): Caller | undefined => {

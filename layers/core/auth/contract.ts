@@ -38,7 +38,10 @@ export const signInResponseSchema = z.discriminatedUnion('status', [signedIn, ch
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
 
 /** A WebAuthn assertion as browsers serialise it (PublicKeyCredential.toJSON()). */
-const b64url = z.string().regex(/^[A-Za-z0-9_-]*$/, 'base64url').max(16_384);
+const b64url = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]*$/, 'base64url')
+  .max(16_384);
 export const webauthnCredentialSchema = z.object({
   id: b64url.min(1),
   rawId: b64url.min(1),
@@ -55,19 +58,24 @@ export const webauthnCredentialSchema = z.object({
 
 const password = z.string().min(1).max(256);
 
-export const loginBodySchema = z.object({
-  email,
-  /** `passkey` starts a passkey sign-in: the answer is a passkey challenge for /api/auth/webauthn/authenticate/verify */
-  method: z.enum(['password', 'passkey']).default('password'),
-  password: password.optional(),
-}).strict().refine((b) => b.method === 'passkey' || b.password !== undefined, { path: ['password'], message: 'Required for password sign-in' });
+export const loginBodySchema = z
+  .object({
+    email,
+    /** `passkey` starts a passkey sign-in: the answer is a passkey challenge for /api/auth/webauthn/authenticate/verify */
+    method: z.enum(['password', 'passkey']).default('password'),
+    password: password.optional(),
+  })
+  .strict()
+  .refine((b) => b.method === 'passkey' || b.password !== undefined, { path: ['password'], message: 'Required for password sign-in' });
 
-export const mfaBodySchema = z.object({
-  username,
-  session,
-  challenge: z.enum(['totp', 'sms']),
-  code: z.string().regex(/^\d{6,8}$/, 'a 6 to 8 digit code'),
-}).strict();
+export const mfaBodySchema = z
+  .object({
+    username,
+    session,
+    challenge: z.enum(['totp', 'sms']),
+    code: z.string().regex(/^\d{6,8}$/, 'a 6 to 8 digit code'),
+  })
+  .strict();
 
 /** the first code of the authenticator enrolled at the mfa_setup challenge (Cognito's TOTP codes have 6 digits) */
 export const mfaSetupBodySchema = z.object({ username, session, code: z.string().regex(/^\d{6}$/, 'a 6 digit code') }).strict();
@@ -77,31 +85,63 @@ export const webauthnBodySchema = z.object({ username, session, credential: weba
 /** the policy itself is the identity provider's (a breach is a 400 naming it), so only the length is checked here */
 export const newPasswordBodySchema = z.object({ username, session, new_password: password }).strict();
 
-export const forgotPasswordBodySchema = z.object({
-  email,
-  /** with `code` and `new_password`: the second step, setting the new password */
-  code: z.string().regex(/^\d{4,8}$/, 'the code from the reset message').optional(),
-  new_password: password.optional(),
-}).strict().refine((b) => (b.code === undefined) === (b.new_password === undefined), {
-  path: ['new_password'], message: 'code and new_password go together',
+export const forgotPasswordBodySchema = z
+  .object({
+    email,
+    /** with `code` and `new_password`: the second step, setting the new password */
+    code: z
+      .string()
+      .regex(/^\d{4,8}$/, 'the code from the reset message')
+      .optional(),
+    new_password: password.optional(),
+  })
+  .strict()
+  .refine((b) => (b.code === undefined) === (b.new_password === undefined), {
+    path: ['new_password'],
+    message: 'code and new_password go together',
+  });
+
+export const authLoginRoute = defineRoute({
+  route: 'POST /api/auth/login',
+  errors: {
+    401: 'Wrong email or password (one message for both)',
+    409: 'A sign-in step this API does not offer (e.g. CUSTOM_CHALLENGE)',
+    503: 'The identity provider is unavailable',
+  },
+  body: loginBodySchema,
+  response: signInResponseSchema,
 });
 
-export const authLoginRoute = defineRoute({ route: 'POST /api/auth/login', errors: { 401: 'Wrong email or password (one message for both)', 409: 'A sign-in step this API does not offer (e.g. CUSTOM_CHALLENGE)', 503: 'The identity provider is unavailable' }, body: loginBodySchema, response: signInResponseSchema });
+export const authMfaVerifyRoute = defineRoute({
+  route: 'POST /api/auth/mfa/verify',
+  errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' },
+  body: mfaBodySchema,
+  response: signInResponseSchema,
+});
 
-export const authMfaVerifyRoute = defineRoute({ route: 'POST /api/auth/mfa/verify', errors: { 401: 'Wrong or expired code', 503: 'The identity provider is unavailable' }, body: mfaBodySchema, response: signInResponseSchema });
-
-export const authMfaSetupRoute = defineRoute({ route: 'POST /api/auth/mfa/setup',
-  errors: { 401: 'Wrong code, or the session is expired, spent or not this user\'s (sign in again)', 409: 'A next step this API does not offer', 503: 'The identity provider is unavailable' },
+export const authMfaSetupRoute = defineRoute({
+  route: 'POST /api/auth/mfa/setup',
+  errors: {
+    401: "Wrong code, or the session is expired, spent or not this user's (sign in again)",
+    409: 'A next step this API does not offer',
+    503: 'The identity provider is unavailable',
+  },
   body: mfaSetupBodySchema,
   response: signInResponseSchema,
 });
 
-export const authWebauthnVerifyRoute = defineRoute({ route: 'POST /api/auth/webauthn/authenticate/verify', errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' }, body: webauthnBodySchema, response: signInResponseSchema });
+export const authWebauthnVerifyRoute = defineRoute({
+  route: 'POST /api/auth/webauthn/authenticate/verify',
+  errors: { 401: 'The passkey assertion did not verify', 503: 'The identity provider is unavailable' },
+  body: webauthnBodySchema,
+  response: signInResponseSchema,
+});
 
-export const authNewPasswordRoute = defineRoute({ route: 'POST /api/auth/new-password',
+export const authNewPasswordRoute = defineRoute({
+  route: 'POST /api/auth/new-password',
   errors: {
     400: 'The new password breaks the password policy (sign in again with the temporary password)',
-    401: 'The session is expired, spent or not this user\'s',
+    401: "The session is expired, spent or not this user's",
     409: 'A next step this API does not offer (e.g. CUSTOM_CHALLENGE)',
     503: 'The identity provider is unavailable',
   },
@@ -109,7 +149,9 @@ export const authNewPasswordRoute = defineRoute({ route: 'POST /api/auth/new-pas
   response: signInResponseSchema,
 });
 
-export const authForgotPasswordRoute = defineRoute({ route: 'POST /api/auth/forgot-password', errors: { 202: 'A reset code was sent (status code_sent); the 200 answers the step that sets the new password' },
+export const authForgotPasswordRoute = defineRoute({
+  route: 'POST /api/auth/forgot-password',
+  errors: { 202: 'A reset code was sent (status code_sent); the 200 answers the step that sets the new password' },
   body: forgotPasswordBodySchema,
   response: z.object({ status: z.enum(['code_sent', 'password_reset']), message: z.string() }),
 });

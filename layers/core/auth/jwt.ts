@@ -24,7 +24,11 @@ export class InvalidTokenError extends Error {
  * without one would never expire; Cognito always sets it), and so is an audience to check against:
  * with none configured every token is refused, rather than any app client's token accepted.
  */
-export const verifyToken = async (token: string, keys: JWTVerifyGetKey, expected: { issuer: string; audience: readonly string[] }): Promise<JWTPayload> => {
+export const verifyToken = async (
+  token: string,
+  keys: JWTVerifyGetKey,
+  expected: { issuer: string; audience: readonly string[] },
+): Promise<JWTPayload> => {
   const audience = expected.audience.filter((a) => a !== '');
   if (audience.length === 0) throw new InvalidTokenError('no audience is configured to check the token against');
   let payload: JWTPayload;

@@ -9,8 +9,15 @@
  * are the same 401; forgot-password answers the same whether or not the account exists.
  */
 import {
-  AdminInitiateAuthCommand, AdminRespondToAuthChallengeCommand, AssociateSoftwareTokenCommand, CognitoIdentityProviderClient,
-  ConfirmForgotPasswordCommand, ForgotPasswordCommand, VerifySoftwareTokenCommand, type AdminInitiateAuthCommandOutput, type ContextDataType,
+  AdminInitiateAuthCommand,
+  AdminRespondToAuthChallengeCommand,
+  AssociateSoftwareTokenCommand,
+  CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
+  ForgotPasswordCommand,
+  VerifySoftwareTokenCommand,
+  type AdminInitiateAuthCommandOutput,
+  type ContextDataType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
@@ -23,7 +30,13 @@ import { database } from '#core/db/connection';
 import type { Database } from '#core/db/schema';
 import { ApiError, badRequest, unauthorized, unavailable } from '#core/errors';
 import type {
-  forgotPasswordBodySchema, loginBodySchema, mfaBodySchema, mfaSetupBodySchema, newPasswordBodySchema, SignInResponse, webauthnBodySchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  mfaBodySchema,
+  mfaSetupBodySchema,
+  newPasswordBodySchema,
+  SignInResponse,
+  webauthnBodySchema,
 } from './contract';
 import { isUnsafeText } from '#core/strings';
 import { logger } from '#core/logger';
@@ -52,23 +65,38 @@ export const signInDeps = (db: Kysely<Database>): SignInDeps => ({
 
 /** MFA_SETUP: a pool that requires MFA, for a user with no authenticator yet (enrolled through /api/auth/mfa/setup) */
 const CHALLENGES = {
-  SOFTWARE_TOKEN_MFA: 'totp', SMS_MFA: 'sms', WEB_AUTHN: 'passkey', NEW_PASSWORD_REQUIRED: 'new_password', MFA_SETUP: 'mfa_setup',
+  SOFTWARE_TOKEN_MFA: 'totp',
+  SMS_MFA: 'sms',
+  WEB_AUTHN: 'passkey',
+  NEW_PASSWORD_REQUIRED: 'new_password',
+  MFA_SETUP: 'mfa_setup',
 } as const;
 const CHALLENGE_NAMES = { totp: 'SOFTWARE_TOKEN_MFA', sms: 'SMS_MFA' } as const;
 
 /** Identity-provider errors that mean "these credentials (or this code, or this session) are not good". */
 const REJECTIONS = new Set([
-  'NotAuthorizedException', 'UserNotFoundException', 'UserNotConfirmedException', 'PasswordResetRequiredException',
-  'CodeMismatchException', 'ExpiredCodeException', 'WebAuthnChallengeNotFoundException', 'WebAuthnClientMismatchException',
-  'WebAuthnCredentialNotSupportedException', 'WebAuthnOriginNotAllowedException', 'WebAuthnRelyingPartyMismatchException',
-  'InvalidParameterException', 'EnableSoftwareTokenMFAException', 'SoftwareTokenMFANotFoundException',
+  'NotAuthorizedException',
+  'UserNotFoundException',
+  'UserNotConfirmedException',
+  'PasswordResetRequiredException',
+  'CodeMismatchException',
+  'ExpiredCodeException',
+  'WebAuthnChallengeNotFoundException',
+  'WebAuthnClientMismatchException',
+  'WebAuthnCredentialNotSupportedException',
+  'WebAuthnOriginNotAllowedException',
+  'WebAuthnRelyingPartyMismatchException',
+  'InvalidParameterException',
+  'EnableSoftwareTokenMFAException',
+  'SoftwareTokenMFANotFoundException',
 ]);
 const THROTTLES = new Set(['TooManyRequestsException', 'TooManyFailedAttemptsException', 'LimitExceededException']);
 /** Identity-provider errors refusing a new password (the pool's policy, or one of the last 5 passwords) */
 const PASSWORD_REFUSALS = new Set(['InvalidPasswordException', 'PasswordHistoryPolicyViolationException']);
 /** the pool's policy (lib/stacks/identity-stack.ts), named in every refusal of a new password */
-const PASSWORD_POLICY = 'The new password does not meet the password policy: at least 12 characters with upper and lower case letters, '
-  + 'a digit and a symbol, and none of your last 5 passwords.';
+const PASSWORD_POLICY =
+  'The new password does not meet the password policy: at least 12 characters with upper and lower case letters, ' +
+  'a digit and a symbol, and none of your last 5 passwords.';
 /** Cognito names no wait; a minute is what its per-user lockout starts at */
 const IDP_RETRY_AFTER_SECONDS = 60;
 
@@ -76,15 +104,19 @@ const nameOf = (error: unknown): string => (error instanceof Error ? error.name 
 
 /** An identity-provider failure that is not about the credentials: busy (429) or unavailable (503). */
 const providerTrouble = (error: unknown, what: string): ApiError => {
-  if (THROTTLES.has(nameOf(error))) return tooManyRequests('Too many sign-in attempts; wait a minute and try again.', IDP_RETRY_AFTER_SECONDS);
+  if (THROTTLES.has(nameOf(error)))
+    return tooManyRequests('Too many sign-in attempts; wait a minute and try again.', IDP_RETRY_AFTER_SECONDS);
   logger.error('identity provider call failed', { what, error: error as Error });
   return unavailable('Sign-in is unavailable right now; try again shortly.');
 };
 
 /** The `users` row an email or an identity-provider username names, if any. */
 const knownUser = (db: Kysely<Database>, name: string) =>
-  db.selectFrom('users').select(['id', 'organization_id', 'email'])
-    .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)])).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .select(['id', 'organization_id', 'email'])
+    .where((eb) => eb.or([eb('email', '=', name.toLowerCase()), eb('idp_subject', '=', name)]))
+    .executeTakeFirst();
 
 /** The audit row of a failed step; the user's id and organization when the name is a known user. */
 const auditFailure = async (db: Kysely<Database>, action: string, name: string, origin: RequestOrigin, detail: Record<string, unknown>) => {
@@ -92,8 +124,13 @@ const auditFailure = async (db: Kysely<Database>, action: string, name: string, 
   // the audit row matters more than its user link; a name PostgreSQL cannot hold names no user
   const user = name === '' || isUnsafeText(name) ? undefined : await knownUser(db, name).catch(() => undefined);
   await writeAudit(db, {
-    action, outcome: 'failure', actorUserId: user?.id ?? null, actorAddress: origin.sourceIp,
-    organizationId: user?.organization_id ?? null, target: name === '' ? null : `user:${lower}`, detail,
+    action,
+    outcome: 'failure',
+    actorUserId: user?.id ?? null,
+    actorAddress: origin.sourceIp,
+    organizationId: user?.organization_id ?? null,
+    target: name === '' ? null : `user:${lower}`,
+    detail,
   });
 };
 
@@ -102,13 +139,18 @@ const auditFailure = async (db: Kysely<Database>, action: string, name: string, 
  * is still a failed sign-in attempt, audited under `action` — the name as sent, stored escaped by the audit
  * writer — before its 400 `validation_failed` (or 415) goes back.
  */
-export const auditRefusedSignIn = (audit: { action: string; stage: string }, connect = database) =>
+export const auditRefusedSignIn =
+  (audit: { action: string; stage: string }, connect = database) =>
   async (attempt: { content: unknown; event: Parameters<typeof requestOrigin>[0] }, refusal: ApiError): Promise<void> => {
     const { content } = attempt;
-    const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? content as Record<string, unknown> : {};
+    const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>) : {};
     const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string') ?? '';
     const invalid = Array.isArray(refusal.details) ? (refusal.details as { path?: unknown }[]).map((d) => String(d.path ?? '')) : [];
-    await auditFailure(await connect(), audit.action, name, requestOrigin(attempt.event), { stage: audit.stage, reason: 'invalid_input', fields: invalid });
+    await auditFailure(await connect(), audit.action, name, requestOrigin(attempt.event), {
+      stage: audit.stage,
+      reason: 'invalid_input',
+      fields: invalid,
+    });
   };
 
 const contextData = (origin: RequestOrigin): ContextDataType => ({
@@ -120,7 +162,11 @@ const contextData = (origin: RequestOrigin): ContextDataType => ({
 
 const unsupported = (challenge: string | undefined) => {
   logger.error('identity provider asked for a challenge the sign-in proxies do not answer', { challenge });
-  return new ApiError(409, 'challenge_unsupported', `This account needs a sign-in step this API does not offer (${challenge ?? 'none'}); contact an administrator.`);
+  return new ApiError(
+    409,
+    'challenge_unsupported',
+    `This account needs a sign-in step this API does not offer (${challenge ?? 'none'}); contact an administrator.`,
+  );
 };
 
 type ProviderAnswer = Pick<AdminInitiateAuthCommandOutput, 'AuthenticationResult' | 'ChallengeName' | 'ChallengeParameters' | 'Session'>;
@@ -146,9 +192,10 @@ const toResponse = (out: ProviderAnswer, name: string): SignInResponse => {
     challenge,
     username: params.USER_ID_FOR_SRP ?? params.USERNAME ?? name,
     session: out.Session,
-    ...(challenge === 'passkey' && params.CREDENTIAL_REQUEST_OPTIONS && {
-      credential_request_options: JSON.parse(params.CREDENTIAL_REQUEST_OPTIONS) as Record<string, unknown>,
-    }),
+    ...(challenge === 'passkey' &&
+      params.CREDENTIAL_REQUEST_OPTIONS && {
+        credential_request_options: JSON.parse(params.CREDENTIAL_REQUEST_OPTIONS) as Record<string, unknown>,
+      }),
   };
 };
 
@@ -167,11 +214,17 @@ const otpauthUri = (secret: string, account: string): string =>
 const nextStep = async ({ db, idp }: SignInDeps, out: ProviderAnswer, name: string): Promise<SignInResponse> => {
   const response = toResponse(out, name);
   if (response.status !== 'challenge' || response.challenge !== 'mfa_setup') return response;
-  if (!(out.ChallengeParameters?.MFAS_CAN_SETUP ?? '').includes('SOFTWARE_TOKEN_MFA')) throw unsupported('MFA_SETUP without SOFTWARE_TOKEN_MFA');
+  if (!(out.ChallengeParameters?.MFAS_CAN_SETUP ?? '').includes('SOFTWARE_TOKEN_MFA'))
+    throw unsupported('MFA_SETUP without SOFTWARE_TOKEN_MFA');
   const associated = await idp.send(new AssociateSoftwareTokenCommand({ Session: response.session }));
   if (!associated.SecretCode || !associated.Session) throw new Error('AssociateSoftwareToken answered no secret or session');
   const account = (await knownUser(db, response.username))?.email ?? name;
-  return { ...response, session: associated.Session, secret_code: associated.SecretCode, otpauth_uri: otpauthUri(associated.SecretCode, account) };
+  return {
+    ...response,
+    session: associated.Session,
+    secret_code: associated.SecretCode,
+    otpauth_uri: otpauthUri(associated.SecretCode, account),
+  };
 };
 
 /**
@@ -180,7 +233,9 @@ const nextStep = async ({ db, idp }: SignInDeps, out: ProviderAnswer, name: stri
  * `badPassword`, trouble with the provider is a 429 or 503.
  */
 const step = async (
-  { db }: SignInDeps, origin: RequestOrigin, audit: { action: string; name: string; stage: string },
+  { db }: SignInDeps,
+  origin: RequestOrigin,
+  audit: { action: string; name: string; stage: string },
   { message, badPassword = PASSWORD_POLICY }: { message: string; badPassword?: string },
   call: () => Promise<SignInResponse>,
 ): Promise<SignInResponse> => {
@@ -191,7 +246,8 @@ const step = async (
     const reason = nameOf(error);
     const rejected = REJECTIONS.has(reason);
     const refusedPassword = PASSWORD_REFUSALS.has(reason);
-    if (rejected || refusedPassword || THROTTLES.has(reason)) await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
+    if (rejected || refusedPassword || THROTTLES.has(reason))
+      await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
     if (rejected) throw unauthorized(message);
     if (refusedPassword) throw badRequest(badPassword);
     throw providerTrouble(error, audit.stage);
@@ -209,70 +265,127 @@ export const login = async (deps: SignInDeps, input: z.infer<typeof loginBodySch
   // the per-account counter (./account-limit.ts), next to the rate limiter's per-address one
   const refused = await countAccountAttempt(deps.db, input.email);
   if (refused) {
-    await auditFailure(deps.db, passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, input.email, origin, { stage: passkey ? 'passkey_start' : 'password', reason: 'account_rate_limited' });
+    await auditFailure(deps.db, passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, input.email, origin, {
+      stage: passkey ? 'passkey_start' : 'password',
+      reason: 'account_rate_limited',
+    });
     throw refused;
   }
-  return step(deps, origin, { action: passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, name: input.email, stage: passkey ? 'passkey_start' : 'password' },
+  return step(
+    deps,
+    origin,
+    { action: passkey ? WEBAUTHN_VERIFY : LOGIN_FAILED, name: input.email, stage: passkey ? 'passkey_start' : 'password' },
     { message: passkey ? 'Passkey sign-in is not available for this account.' : WRONG_CREDENTIALS },
     async () => {
-      const out = await deps.idp.send(new AdminInitiateAuthCommand({
-        UserPoolId: deps.userPoolId,
-        ClientId: deps.clientId,
-        ...(passkey
-          ? { AuthFlow: 'USER_AUTH', AuthParameters: { USERNAME: input.email, PREFERRED_CHALLENGE: 'WEB_AUTHN' } }
-          : { AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: input.email, PASSWORD: input.password! } }),
-        ContextData: contextData(origin),
-      }));
+      const out = await deps.idp.send(
+        new AdminInitiateAuthCommand({
+          UserPoolId: deps.userPoolId,
+          ClientId: deps.clientId,
+          ...(passkey
+            ? { AuthFlow: 'USER_AUTH', AuthParameters: { USERNAME: input.email, PREFERRED_CHALLENGE: 'WEB_AUTHN' } }
+            : { AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: input.email, PASSWORD: input.password! } }),
+          ContextData: contextData(origin),
+        }),
+      );
       const response = await nextStep(deps, out, input.email);
       // a passkey start must end in the passkey challenge (not, say, a password prompt)
       if (passkey && !(response.status === 'challenge' && response.challenge === 'passkey')) {
         throw Object.assign(new Error('no passkey challenge'), { name: 'NotAuthorizedException' });
       }
       return response;
-    });
+    },
+  );
 };
 
 /** POST /api/auth/mfa/verify: the code of a totp or sms challenge. */
 export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: input.challenge }, { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
-    async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
-      UserPoolId: deps.userPoolId,
-      ClientId: deps.clientId,
-      ChallengeName: CHALLENGE_NAMES[input.challenge],
-      Session: input.session,
-      ChallengeResponses: { USERNAME: input.username, [input.challenge === 'totp' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'SMS_MFA_CODE']: input.code },
-      ContextData: contextData(origin),
-    })), input.username));
+  step(
+    deps,
+    origin,
+    { action: LOGIN_FAILED, name: input.username, stage: input.challenge },
+    { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
+    async () =>
+      nextStep(
+        deps,
+        await deps.idp.send(
+          new AdminRespondToAuthChallengeCommand({
+            UserPoolId: deps.userPoolId,
+            ClientId: deps.clientId,
+            ChallengeName: CHALLENGE_NAMES[input.challenge],
+            Session: input.session,
+            ChallengeResponses: {
+              USERNAME: input.username,
+              [input.challenge === 'totp' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'SMS_MFA_CODE']: input.code,
+            },
+            ContextData: contextData(origin),
+          }),
+        ),
+        input.username,
+      ),
+  );
 
 /** POST /api/auth/webauthn/authenticate/verify: the passkey assertion answering a passkey challenge. */
-export const verifyPasskey = (deps: SignInDeps, input: z.infer<typeof webauthnBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' }, { message: 'The passkey could not be verified; sign in again.' },
-    async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
-      UserPoolId: deps.userPoolId,
-      ClientId: deps.clientId,
-      ChallengeName: 'WEB_AUTHN',
-      Session: input.session,
-      ChallengeResponses: { USERNAME: input.username, CREDENTIAL: JSON.stringify(input.credential) },
-      ContextData: contextData(origin),
-    })), input.username));
+export const verifyPasskey = (
+  deps: SignInDeps,
+  input: z.infer<typeof webauthnBodySchema>,
+  origin: RequestOrigin,
+): Promise<SignInResponse> =>
+  step(
+    deps,
+    origin,
+    { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' },
+    { message: 'The passkey could not be verified; sign in again.' },
+    async () =>
+      nextStep(
+        deps,
+        await deps.idp.send(
+          new AdminRespondToAuthChallengeCommand({
+            UserPoolId: deps.userPoolId,
+            ClientId: deps.clientId,
+            ChallengeName: 'WEB_AUTHN',
+            Session: input.session,
+            ChallengeResponses: { USERNAME: input.username, CREDENTIAL: JSON.stringify(input.credential) },
+            ContextData: contextData(origin),
+          }),
+        ),
+        input.username,
+      ),
+  );
 
 /**
  * POST /api/auth/new-password: an invited user's first sign-in, replacing the temporary password
  * (NEW_PASSWORD_REQUIRED). Answers tokens or the next challenge. The session is spent whatever the
  * answer, so after a refused password the user signs in again with the temporary one.
  */
-export const setNewPassword = (deps: SignInDeps, input: z.infer<typeof newPasswordBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: 'new_password' }, {
-    message: 'The sign-in has expired or is not valid; sign in again with your temporary password.',
-    badPassword: `${PASSWORD_POLICY} Sign in again with your temporary password and choose another one.`,
-  }, async () => nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
-    UserPoolId: deps.userPoolId,
-    ClientId: deps.clientId,
-    ChallengeName: 'NEW_PASSWORD_REQUIRED',
-    Session: input.session,
-    ChallengeResponses: { USERNAME: input.username, NEW_PASSWORD: input.new_password },
-    ContextData: contextData(origin),
-  })), input.username));
+export const setNewPassword = (
+  deps: SignInDeps,
+  input: z.infer<typeof newPasswordBodySchema>,
+  origin: RequestOrigin,
+): Promise<SignInResponse> =>
+  step(
+    deps,
+    origin,
+    { action: LOGIN_FAILED, name: input.username, stage: 'new_password' },
+    {
+      message: 'The sign-in has expired or is not valid; sign in again with your temporary password.',
+      badPassword: `${PASSWORD_POLICY} Sign in again with your temporary password and choose another one.`,
+    },
+    async () =>
+      nextStep(
+        deps,
+        await deps.idp.send(
+          new AdminRespondToAuthChallengeCommand({
+            UserPoolId: deps.userPoolId,
+            ClientId: deps.clientId,
+            ChallengeName: 'NEW_PASSWORD_REQUIRED',
+            Session: input.session,
+            ChallengeResponses: { USERNAME: input.username, NEW_PASSWORD: input.new_password },
+            ContextData: contextData(origin),
+          }),
+        ),
+        input.username,
+      ),
+  );
 
 /**
  * POST /api/auth/mfa/setup: the first code of the authenticator enrolled at the mfa_setup challenge.
@@ -280,20 +393,32 @@ export const setNewPassword = (deps: SignInDeps, input: z.infer<typeof newPasswo
  * session answers MFA_SETUP, and from then on the user gets the totp challenge at sign-in.
  */
 export const setUpMfa = (deps: SignInDeps, input: z.infer<typeof mfaSetupBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
-  step(deps, origin, { action: LOGIN_FAILED, name: input.username, stage: 'mfa_setup' }, { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
+  step(
+    deps,
+    origin,
+    { action: LOGIN_FAILED, name: input.username, stage: 'mfa_setup' },
+    { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
     async () => {
       const verified = await deps.idp.send(new VerifySoftwareTokenCommand({ Session: input.session, UserCode: input.code }));
       // Cognito may answer ERROR rather than throw; either way the code did not enrol the authenticator
-      if (verified.Status !== 'SUCCESS' || !verified.Session) throw Object.assign(new Error('code not verified'), { name: 'EnableSoftwareTokenMFAException' });
-      return nextStep(deps, await deps.idp.send(new AdminRespondToAuthChallengeCommand({
-        UserPoolId: deps.userPoolId,
-        ClientId: deps.clientId,
-        ChallengeName: 'MFA_SETUP',
-        Session: verified.Session,
-        ChallengeResponses: { USERNAME: input.username },
-        ContextData: contextData(origin),
-      })), input.username);
-    });
+      if (verified.Status !== 'SUCCESS' || !verified.Session)
+        throw Object.assign(new Error('code not verified'), { name: 'EnableSoftwareTokenMFAException' });
+      return nextStep(
+        deps,
+        await deps.idp.send(
+          new AdminRespondToAuthChallengeCommand({
+            UserPoolId: deps.userPoolId,
+            ClientId: deps.clientId,
+            ChallengeName: 'MFA_SETUP',
+            Session: verified.Session,
+            ChallengeResponses: { USERNAME: input.username },
+            ContextData: contextData(origin),
+          }),
+        ),
+        input.username,
+      );
+    },
+  );
 
 export const RESET_CODE_SENT = 'If an account exists for this email address, a reset code has been sent to it.';
 
@@ -302,7 +427,8 @@ export const RESET_CODE_SENT = 'If an account exists for this email address, a r
  * not the account exists (every refusal is logged, none is shown). With code and new_password: sets it.
  */
 export const forgotPassword = async (
-  deps: SignInDeps, input: z.infer<typeof forgotPasswordBodySchema>,
+  deps: SignInDeps,
+  input: z.infer<typeof forgotPasswordBodySchema>,
 ): Promise<{ status: 'code_sent' | 'password_reset'; message: string }> => {
   if (input.code === undefined || input.new_password === undefined) {
     try {
@@ -314,9 +440,14 @@ export const forgotPassword = async (
     return { status: 'code_sent', message: RESET_CODE_SENT };
   }
   try {
-    await deps.idp.send(new ConfirmForgotPasswordCommand({
-      ClientId: deps.clientId, Username: input.email, ConfirmationCode: input.code, Password: input.new_password,
-    }));
+    await deps.idp.send(
+      new ConfirmForgotPasswordCommand({
+        ClientId: deps.clientId,
+        Username: input.email,
+        ConfirmationCode: input.code,
+        Password: input.new_password,
+      }),
+    );
   } catch (error) {
     if (PASSWORD_REFUSALS.has(nameOf(error))) throw badRequest(PASSWORD_POLICY);
     if (REJECTIONS.has(nameOf(error))) throw badRequest('The reset code is not valid or has expired; ask for a new one.');

@@ -19,7 +19,6 @@ export const s3Client = (): S3Client => {
   return cachedClient(`s3 ${endpoint ?? ''}`, () => new S3Client({ forcePathStyle: endpoint !== undefined }));
 };
 
-
 export interface BedrockClientOptions {
   /** SDK retry budget per region; the AI gateway falls back to the other region once it is spent */
   maxAttempts?: number;
@@ -31,9 +30,13 @@ export interface BedrockClientOptions {
  */
 export const bedrockClient = (region: string, options: BedrockClientOptions = {}): BedrockRuntimeClient => {
   const endpoint = env(ENV.bedrockEndpoint);
-  return cachedClient(`bedrock ${region} ${options.maxAttempts ?? 'default'} ${endpoint ?? ''}`, () => new BedrockRuntimeClient({
-    region,
-    ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
-    ...(endpoint !== undefined && { requestHandler: new NodeHttpHandler() }),
-  }));
+  return cachedClient(
+    `bedrock ${region} ${options.maxAttempts ?? 'default'} ${endpoint ?? ''}`,
+    () =>
+      new BedrockRuntimeClient({
+        region,
+        ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
+        ...(endpoint !== undefined && { requestHandler: new NodeHttpHandler() }),
+      }),
+  );
 };

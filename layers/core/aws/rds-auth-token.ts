@@ -23,7 +23,9 @@ export interface RdsAuthTarget {
 export const rdsAuthToken = (target: RdsAuthTarget): (() => Promise<string>) => {
   let signer: Promise<Signer> | undefined;
   return async () => {
-    signer ??= import('@aws-sdk/rds-signer').then(({ Signer: RdsSigner }) => new RdsSigner({ ...target, region: requireEnv(ENV.awsRegion) }));
+    signer ??= import('@aws-sdk/rds-signer').then(
+      ({ Signer: RdsSigner }) => new RdsSigner({ ...target, region: requireEnv(ENV.awsRegion) }),
+    );
     try {
       return await (await signer).getAuthToken();
     } catch (error) {

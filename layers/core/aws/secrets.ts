@@ -26,7 +26,9 @@ const secretString = async (arn: string): Promise<string | undefined> => {
 };
 
 /** A reader of one secret: the secret whose ARN the variable holds; undefined when the variable is not set. */
-export const secretReader = (arnVar: string): (() => Promise<string | undefined>) => async () => {
-  const arn = env(arnVar);
-  return arn ? secretString(arn) : undefined;
-};
+export const secretReader =
+  (arnVar: string): (() => Promise<string | undefined>) =>
+  async () => {
+    const arn = env(arnVar);
+    return arn ? secretString(arn) : undefined;
+  };

@@ -6,7 +6,12 @@
  * in a bundle reaches for semver.
  */
 
-const parts = (version: string): number[] => version.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map((n) => Number.parseInt(n, 10) || 0);
+const parts = (version: string): number[] =>
+  version
+    .replace(/^v/, '')
+    .split(/[.+-]/)
+    .slice(0, 3)
+    .map((n) => Number.parseInt(n, 10) || 0);
 
 /** Whether dotted version `a` is at least `b` (major, minor, patch; pre-release tags are not ordered). */
 export const gte = (a: string, b: string): boolean => {

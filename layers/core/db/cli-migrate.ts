@@ -28,4 +28,6 @@ const main = async (): Promise<number> => {
   }
 };
 
-void main().then((code) => { process.exitCode = code; });
+void main().then((code) => {
+  process.exitCode = code;
+});

@@ -29,9 +29,7 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-export type DatabaseTarget =
-  | { engine: 'postgres'; config: PoolConfig }
-  | { engine: 'pglite'; dataDir: string };
+export type DatabaseTarget = { engine: 'postgres'; config: PoolConfig } | { engine: 'pglite'; dataDir: string };
 
 export const DEFAULT_DATA_DIR = '.twin/pgdata';
 
@@ -57,7 +55,11 @@ export const resolveTarget = async (): Promise<DatabaseTarget> => {
     return {
       engine: 'postgres',
       config: {
-        host, port: PROXY_PORT, database: env(ENV.dbName) ?? 'analysis', user, ssl: true,
+        host,
+        port: PROXY_PORT,
+        database: env(ENV.dbName) ?? 'analysis',
+        user,
+        ssl: true,
         // called by node-postgres for each new connection: never a password kept from the cold start
         password: rdsAuthToken({ hostname: host, port: PROXY_PORT, username: user }),
         ...functionTimeouts(),
@@ -84,7 +86,12 @@ export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => P
     ended.add(end);
     void end.then(() => ended.delete(end));
   });
-  return { pool, closed: async () => { await Promise.all(ended); } };
+  return {
+    pool,
+    closed: async () => {
+      await Promise.all(ended);
+    },
+  };
 };
 
 /**
@@ -108,7 +115,14 @@ export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHand
   if (target.engine === 'postgres') {
     const { pool, closed } = closeablePool(target.config);
     const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool })) });
-    return { db, engine: 'postgres', close: async () => { await db.destroy(); await closed(); } };
+    return {
+      db,
+      engine: 'postgres',
+      close: async () => {
+        await db.destroy();
+        await closed();
+      },
+    };
   }
   const pglite = await openPglite(target.dataDir);
   const { PGliteDialect } = await import('kysely-pglite-dialect');
@@ -127,10 +141,12 @@ let shared: Promise<DatabaseHandle> | undefined;
 export const database = async (): Promise<Kysely<Database>> => (await handle()).db;
 
 export const handle = (): Promise<DatabaseHandle> => {
-  shared ??= resolveTarget().then(openDatabase).catch((error: unknown) => {
-    shared = undefined; // a failed open is retried on the next call, not cached
-    throw error;
-  });
+  shared ??= resolveTarget()
+    .then(openDatabase)
+    .catch((error: unknown) => {
+      shared = undefined; // a failed open is retried on the next call, not cached
+      throw error;
+    });
   return shared;
 };
 

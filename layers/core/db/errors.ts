@@ -9,7 +9,16 @@
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** socket errors of a connection that could not be opened or was lost */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /**
  * SQLSTATEs: class 08 (connection exception) by prefix; 57P01 admin_shutdown, 57P02 crash_shutdown,

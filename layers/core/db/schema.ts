@@ -9,7 +9,16 @@ import type { QualityConfidence } from '#core/domain/confidence';
 import type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
 import type { GenerationStatus } from '#core/domain/generation-status';
 import type {
-  AiOutcome, AiPurpose, AuditOutcome, EmbeddingStatus, ExtractionStatus, JobStatus, JobTrigger, Role, SourceType, ValidationStatus,
+  AiOutcome,
+  AiPurpose,
+  AuditOutcome,
+  EmbeddingStatus,
+  ExtractionStatus,
+  JobStatus,
+  JobTrigger,
+  Role,
+  SourceType,
+  ValidationStatus,
 } from '#core/domain/vocabulary';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -17,12 +26,15 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
 export type { AnalysisType } from '#core/domain/analysis-types';
-;
 export type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
 export type { GenerationStatus } from '#core/domain/generation-status';
 export type { AiOutcome, AiPurpose, Role, SourceType } from '#core/domain/vocabulary';
 
-interface OrganizationsTable { id: Generated<string>; name: string; created_at: CreatedAt }
+interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  created_at: CreatedAt;
+}
 
 interface UsersTable {
   id: Generated<string>;
@@ -48,7 +60,13 @@ interface InvestigationsTable {
   updated_at: Generated<Date>;
 }
 
-interface QuestionsTable { id: Generated<string>; investigation_id: string; text: string; position: Generated<number>; created_at: CreatedAt }
+interface QuestionsTable {
+  id: Generated<string>;
+  investigation_id: string;
+  text: string;
+  position: Generated<number>;
+  created_at: CreatedAt;
+}
 
 interface TopicsTable {
   id: Generated<string>;
@@ -68,7 +86,10 @@ interface EvidenceItemsTable {
   created_at: CreatedAt;
 }
 
-interface EvidenceQuestionLinksTable { evidence_item_id: string; question_id: string }
+interface EvidenceQuestionLinksTable {
+  evidence_item_id: string;
+  question_id: string;
+}
 
 interface AttachmentsTable {
   id: Generated<string>;
@@ -182,7 +203,13 @@ interface AnalysisEngagementsTable {
   citation_checked_at: Timestamp | null;
 }
 
-interface AnalysisRevisionsTable { id: Generated<string>; analysis_id: string; author_id: string | null; content: Json; created_at: CreatedAt }
+interface AnalysisRevisionsTable {
+  id: Generated<string>;
+  analysis_id: string;
+  author_id: string | null;
+  content: Json;
+  created_at: CreatedAt;
+}
 
 interface RetrievalRecordsTable {
   analysis_id: string;
@@ -222,7 +249,12 @@ interface AuditLogTable {
   created_at: CreatedAt;
 }
 
-interface AuditFailuresTable { id: Generated<string>; action: string; error_message: string; created_at: CreatedAt }
+interface AuditFailuresTable {
+  id: Generated<string>;
+  action: string;
+  error_message: string;
+  created_at: CreatedAt;
+}
 
 interface AiCallsTable {
   id: Generated<string>;
@@ -250,7 +282,11 @@ interface JobRunsTable {
   finished_at: Timestamp | null;
 }
 
-interface RateLimitCountersTable { key: string; window_start: Date | string; count: Generated<number> }
+interface RateLimitCountersTable {
+  key: string;
+  window_start: Date | string;
+  count: Generated<number>;
+}
 
 interface PaymentEventsTable {
   event_id: string;
@@ -261,7 +297,11 @@ interface PaymentEventsTable {
   received_at: CreatedAt;
 }
 
-interface MilestonesTable { key: string; reached_at: CreatedAt; detail: Json | null }
+interface MilestonesTable {
+  key: string;
+  reached_at: CreatedAt;
+  detail: Json | null;
+}
 
 export interface Database {
   organizations: OrganizationsTable;
@@ -290,7 +330,6 @@ export interface Database {
   milestones: MilestonesTable;
   ai_quota_reservations: AiQuotaReservationsTable;
 }
-
 
 /**
  * 0002-ai-quota: one row per granted model request, per region (the shared sliding-window quota);

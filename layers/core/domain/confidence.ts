@@ -84,15 +84,30 @@ export const qualityConfidence = ({ faithfulness, coverage, retrievalSimilarity 
   }
   const retrieval = similarityPercent(assertSimilarity(retrievalSimilarity, 'retrievalSimilarity'));
   if (retrieval >= WEAK_RETRIEVAL_BELOW_PERCENT) {
-    return { level: base, base, softened_by_retrieval: false, reason: `${capitalize(scores)}; retrieval similarity ${retrieval} % is not weak.` };
+    return {
+      level: base,
+      base,
+      softened_by_retrieval: false,
+      reason: `${capitalize(scores)}; retrieval similarity ${retrieval} % is not weak.`,
+    };
   }
   const weak = `retrieval similarity ${retrieval} % is below ${WEAK_RETRIEVAL_BELOW_PERCENT} %`;
   // Retrieval alone may never produce insufficient: possible (and insufficient) stay where they are.
   if (confidenceRank(base) <= confidenceRank('possible')) {
-    return { level: base, base, softened_by_retrieval: false, reason: `${capitalize(scores)}; ${weak}, but retrieval alone cannot lower ${base}.` };
+    return {
+      level: base,
+      base,
+      softened_by_retrieval: false,
+      reason: `${capitalize(scores)}; ${weak}, but retrieval alone cannot lower ${base}.`,
+    };
   }
   const level = oneStepDown(base);
-  return { level, base, softened_by_retrieval: true, reason: `${capitalize(scores)}; ${weak}, so confidence is lowered one step to ${level}.` };
+  return {
+    level,
+    base,
+    softened_by_retrieval: true,
+    reason: `${capitalize(scores)}; ${weak}, so confidence is lowered one step to ${level}.`,
+  };
 };
 
 /**

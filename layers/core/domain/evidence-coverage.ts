@@ -48,8 +48,10 @@ export const evidenceCoverage = (chunks: readonly ConsideredChunkSource[], total
 export const storedEvidenceCoverage = (
   stored: { considered: number; total: number; background_documents_considered?: number } | null,
 ): (Omit<EvidenceCoverage, 'background_documents_considered'> & { background_documents_considered: number | null }) | null =>
-  stored === null ? null : {
-    considered: Math.min(stored.considered, stored.total),
-    total: stored.total,
-    background_documents_considered: stored.background_documents_considered ?? null,
-  };
+  stored === null
+    ? null
+    : {
+        considered: Math.min(stored.considered, stored.total),
+        total: stored.total,
+        background_documents_considered: stored.background_documents_considered ?? null,
+      };

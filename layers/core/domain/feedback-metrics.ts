@@ -73,7 +73,12 @@ export interface FeedbackMetrics {
   totals: Counts & { regenerations: number; edits: number; views: number };
   rates: Rates;
   by_type: (Counts & { analysis_type: AnalysisType; rates: Rates })[];
-  top_regeneration_reasons: { reason: RegenerationReason; label: (typeof REGENERATION_REASONS)[RegenerationReason]; count: number; share: number }[];
+  top_regeneration_reasons: {
+    reason: RegenerationReason;
+    label: (typeof REGENERATION_REASONS)[RegenerationReason];
+    count: number;
+    share: number;
+  }[];
   weekly_trend: WeekFigures[];
 }
 
@@ -90,7 +95,8 @@ const counts = (analyses: MetricsAnalysis[], judgments: MetricsFeedback[], feedb
   const ids = new Set(analyses.map((a) => a.analysis_id));
   const mine = (f: MetricsFeedback) => ids.has(f.analysis_id);
   const status = (f: MetricsFeedback) => STATUS_OF_ACTION[f.action];
-  const touched = (action: FeedbackAction) => new Set(feedback.filter((f) => mine(f) && f.action === action).map((f) => f.analysis_id)).size;
+  const touched = (action: FeedbackAction) =>
+    new Set(feedback.filter((f) => mine(f) && f.action === action).map((f) => f.analysis_id)).size;
   const votes = judgments.filter(mine);
   return {
     analyses: analyses.length,
@@ -114,8 +120,7 @@ const ratesOf = (c: Counts): Rates => ({
 export const feedbackMetrics = (input: { analyses: MetricsAnalysis[]; feedback: MetricsFeedback[]; now: Date }): FeedbackMetrics => {
   const analyses = input.analyses.filter((a) => isGenerated(a.generation_status));
   const counted = new Set(analyses.map((a) => a.analysis_id));
-  const feedback = input.feedback.filter((f) => counted.has(f.analysis_id))
-    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+  const feedback = input.feedback.filter((f) => counted.has(f.analysis_id)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
 
   // each investigator's latest judgment per analysis (feedback is oldest first, so later ones win)
   const latest = new Map<string, MetricsFeedback>();
@@ -162,7 +167,11 @@ export const feedbackMetrics = (input: { analyses: MetricsAnalysis[]; feedback: 
     },
     rates: ratesOf(overall),
     by_type: ANALYSIS_TYPES.map((type) => {
-      const ofType = counts(analyses.filter((a) => a.analysis_type === type), judgments, feedback);
+      const ofType = counts(
+        analyses.filter((a) => a.analysis_type === type),
+        judgments,
+        feedback,
+      );
       return { analysis_type: type, ...ofType, rates: ratesOf(ofType) };
     }),
     top_regeneration_reasons: top,

@@ -49,7 +49,6 @@ export const REGENERATION_REASONS = {
 export type RegenerationReason = keyof typeof REGENERATION_REASONS;
 export const REGENERATION_REASON_KEYS = Object.keys(REGENERATION_REASONS) as [RegenerationReason, ...RegenerationReason[]];
 
-
 export interface GateProgress {
   detail_reviewed_at: Date | string | null;
   citation_checked_at: Date | string | null;

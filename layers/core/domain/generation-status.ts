@@ -39,14 +39,21 @@
  *
  * Pure: no I/O, no clock, no environment.
  */
-export const GENERATION_STATUSES = [
-  'queued', 'generating', 'complete', 'failed', 'checking', 'verified', 'quality_unavailable',
-] as const;
+export const GENERATION_STATUSES = ['queued', 'generating', 'complete', 'failed', 'checking', 'verified', 'quality_unavailable'] as const;
 export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 
 export const GENERATION_EVENTS = [
-  'start_generation', 'generation_succeeded', 'generation_failed', 'generation_deferred', 'retry_generation',
-  'start_quality', 'quality_succeeded', 'quality_failed', 'quality_shed', 'checking_stale', 'take_over',
+  'start_generation',
+  'generation_succeeded',
+  'generation_failed',
+  'generation_deferred',
+  'retry_generation',
+  'start_quality',
+  'quality_succeeded',
+  'quality_failed',
+  'quality_shed',
+  'checking_stale',
+  'take_over',
 ] as const;
 export type GenerationEvent = (typeof GENERATION_EVENTS)[number];
 
@@ -62,8 +69,18 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'queued', event: 'start_generation', to: 'generating', why: 'a worker picked up the generation message' },
   { from: 'generating', event: 'generation_succeeded', to: 'complete', why: 'analysis generated; quality checks start next' },
   { from: 'generating', event: 'generation_failed', to: 'failed', why: 'both regions degraded; the user may retry' },
-  { from: 'queued', event: 'generation_failed', to: 'failed', why: 'the generation could never start (not queued, or expired in the queue)' },
-  { from: 'generating', event: 'generation_deferred', to: 'queued', why: 'a retryable fault, or the organization\'s AI share in use: handed back' },
+  {
+    from: 'queued',
+    event: 'generation_failed',
+    to: 'failed',
+    why: 'the generation could never start (not queued, or expired in the queue)',
+  },
+  {
+    from: 'generating',
+    event: 'generation_deferred',
+    to: 'queued',
+    why: "a retryable fault, or the organization's AI share in use: handed back",
+  },
   { from: 'generating', event: 'take_over', to: 'generating', why: 'redelivery: the lease of the worker generating it ran out' },
   { from: 'failed', event: 'retry_generation', to: 'queued', why: 'the user retries a failed generation' },
   { from: 'complete', event: 'start_quality', to: 'checking', why: 'automatic after generation, or a manual quality-check call' },
@@ -84,7 +101,10 @@ const NEXT = new Map<string, GenerationStatus>(TRANSITIONS.map((t) => [`${t.from
 
 export class IllegalTransitionError extends Error {
   override name = 'IllegalTransitionError';
-  constructor(readonly from: string, readonly event: string) {
+  constructor(
+    readonly from: string,
+    readonly event: string,
+  ) {
     super(`analysis cannot go through '${event}' while '${from}'`);
   }
 }
@@ -115,7 +135,10 @@ export interface Move {
  * The move `event` makes from `from` (by default every status the machine lets it leave): throws
  * IllegalTransitionError when one of them cannot go through it, or when they would not land in one status.
  */
-export const guardedMove = (event: GenerationEvent, from: readonly GenerationStatus[] = TRANSITIONS.filter((t) => t.event === event).map((t) => t.from)): Move => {
+export const guardedMove = (
+  event: GenerationEvent,
+  from: readonly GenerationStatus[] = TRANSITIONS.filter((t) => t.event === event).map((t) => t.from),
+): Move => {
   const targets = new Set(from.map((status) => transition(status, event)));
   const [to] = targets;
   if (to === undefined || targets.size > 1) throw new IllegalTransitionError(from.join(' | ') || '(nothing)', event);

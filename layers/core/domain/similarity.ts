@@ -44,8 +44,7 @@ export const assertSimilarity = (similarity: number, name = 'similarity'): numbe
   assertInRange(name, similarity, -1 - TOLERANCE, 1 + TOLERANCE);
 
 /** The displayed percent of a similarity: clamped to 0..1, then rounded as percent.ts says. */
-export const similarityPercent = (similarity: number): number =>
-  toPercent(Math.min(1, Math.max(0, assertSimilarity(similarity))));
+export const similarityPercent = (similarity: number): number => toPercent(Math.min(1, Math.max(0, assertSimilarity(similarity))));
 
 export const similarityBand = (similarity: number): SimilarityBand => {
   const percent = similarityPercent(similarity);

@@ -80,7 +80,8 @@ interface Unit {
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** ICU breaks after these; a sentence ending in one continues in the next segment. */
-const ABBREVIATION_END = /\b(?:mr|mrs|ms|dr|prof|st|sr|jr|no|nos|vs|inc|ltd|co|gen|col|capt|lt|sgt|det|insp|approx|fig|e\.g|i\.e|etc)\.\s*$/i;
+const ABBREVIATION_END =
+  /\b(?:mr|mrs|ms|dr|prof|st|sr|jr|no|nos|vs|inc|ltd|co|gen|col|capt|lt|sgt|det|insp|approx|fig|e\.g|i\.e|etc)\.\s*$/i;
 
 /** Sentence spans [start, end) of one paragraph (no surrounding spaces), offsets relative to it. */
 const sentenceSpans = (paragraph: string): Array<[number, number]> => {

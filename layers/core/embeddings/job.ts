@@ -36,7 +36,10 @@ export const timeBudgetFor = (trigger: JobTrigger, remainingMs: number | undefin
   return Math.max(0, Math.min(capMs, (remainingMs ?? Number.POSITIVE_INFINITY) - marginMs));
 };
 
-export const runEmbeddingSweep = async (db: Kysely<Database>, { trigger, publish = publishSweepMetrics, ...options }: RunOptions): Promise<SweepRun> => {
+export const runEmbeddingSweep = async (
+  db: Kysely<Database>,
+  { trigger, publish = publishSweepMetrics, ...options }: RunOptions,
+): Promise<SweepRun> => {
   const { report, jobRunId } = await recordJobRun(db, { job: EMBEDDING_SWEEPER_JOB, trigger }, () => sweepEmbeddings(db, options));
   publish(report);
   logger.info('embedding sweep finished', { jobRunId, trigger, report });

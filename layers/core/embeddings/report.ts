@@ -20,7 +20,9 @@ export const sweepReportSchema = z.object({
   removed: count.describe('status rows whose source no longer exists, deleted'),
   remaining: count.describe('sources still to embed after the sweep (pending, or error below the attempt cap)'),
   errors_given_up: count.describe('all sources in error at the attempt cap (need attention; retried only when re-queued)'),
-  pendingOver24hAfterSweep: count.describe('sources not embedded whose row is older than 24 hours, counted after the sweep; 0 means none (the alarm fires above 0)'),
+  pendingOver24hAfterSweep: count.describe(
+    'sources not embedded whose row is older than 24 hours, counted after the sweep; 0 means none (the alarm fires above 0)',
+  ),
   max_attempts: z.number().int().positive(),
   stopped_by: z.enum(STOPPED_BY).describe('why the sweep ended: nothing left, batch limit, time budget, or the AI service unavailable'),
   ...runTimingSchema,

@@ -47,13 +47,18 @@ export const isRetryable = (source: Pick<EmbeddingSource, 'status' | 'attempts'>
 export const toVectorLiteral = (vector: readonly number[], dimensions: number = EMBEDDING_DIMENSIONS): string => {
   if (!Array.isArray(vector) || vector.length !== dimensions)
     throw new Error(`The embedding has ${Array.isArray(vector) ? vector.length : 'no'} dimensions; ${dimensions} were expected.`);
-  if (!vector.every((v) => typeof v === 'number' && Number.isFinite(v))) throw new Error('The embedding holds a value that is not a finite number.');
+  if (!vector.every((v) => typeof v === 'number' && Number.isFinite(v)))
+    throw new Error('The embedding holds a value that is not a finite number.');
   return `[${vector.join(',')}]`;
 };
 
 /** Parses a pgvector literal '[x,y,…]' back into numbers. */
 export const fromVectorLiteral = (literal: string): number[] =>
-  literal.replace(/^\[|\]$/g, '').split(',').filter((v) => v !== '').map(Number);
+  literal
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .filter((v) => v !== '')
+    .map(Number);
 
 // ---- the work list ---------------------------------------------------------------------------
 
@@ -69,11 +74,17 @@ export interface SourceRef {
  * until the new ones replace them.
  */
 export const enqueueEmbedding = async (db: Kysely<Database>, ref: SourceRef): Promise<EmbeddingSource> =>
-  db.insertInto('embedding_sources')
+  db
+    .insertInto('embedding_sources')
     .values({ ...ref, status: 'pending', attempts: 0, error_message: null })
-    .onConflict((oc) => oc.columns(['source_type', 'source_id']).doUpdateSet({
-      status: 'pending', attempts: 0, error_message: null, updated_at: sql`now()`,
-    }))
+    .onConflict((oc) =>
+      oc.columns(['source_type', 'source_id']).doUpdateSet({
+        status: 'pending',
+        attempts: 0,
+        error_message: null,
+        updated_at: sql`now()`,
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 
@@ -88,26 +99,36 @@ export interface ClaimOptions {
  * Claims the next row to embed: pending rows first, then retryable errors; oldest first in each.
  * Undefined when there is none (or every candidate is held by another sweep).
  */
-export const claimNextSource = async (db: Kysely<Database>, { maxAttempts, exclude, leaseMs = DEFAULT_LEASE_MS }: ClaimOptions): Promise<ClaimedSource | undefined> => {
+export const claimNextSource = async (
+  db: Kysely<Database>,
+  { maxAttempts, exclude, leaseMs = DEFAULT_LEASE_MS }: ClaimOptions,
+): Promise<ClaimedSource | undefined> => {
   // `status <> 'embedded'` lets the planner use the partial index embedding_sources_pending_idx
   const claimable = sql<boolean>`status <> 'embedded' and (status = 'pending' or (status = 'error' and attempts < ${maxAttempts})) and updated_at <= now()`;
-  return db.updateTable('embedding_sources')
-    .set({ updated_at: sql`date_trunc('milliseconds', now() + ${leaseMs} * interval '1 millisecond')` })
-    .where('id', '=', (eb) => {
-      let next = eb.selectFrom('embedding_sources').select('id').where(claimable);
-      if (exclude.length > 0) next = next.where('id', 'not in', [...exclude]);
-      return next.orderBy(sql`status = 'error'`).orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
-    })
-    // checked again on the row itself: under READ COMMITTED another sweep may have claimed it meanwhile
-    .where(claimable)
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    db
+      .updateTable('embedding_sources')
+      .set({ updated_at: sql`date_trunc('milliseconds', now() + ${leaseMs} * interval '1 millisecond')` })
+      .where('id', '=', (eb) => {
+        let next = eb.selectFrom('embedding_sources').select('id').where(claimable);
+        if (exclude.length > 0) next = next.where('id', 'not in', [...exclude]);
+        return next.orderBy(sql`status = 'error'`).orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
+      })
+      // checked again on the row itself: under READ COMMITTED another sweep may have claimed it meanwhile
+      .where(claimable)
+      .returningAll()
+      .executeTakeFirst()
+  );
 };
 
 /** Gives a claimed row back untouched (status and attempts as they were), claimable at once. */
 export const releaseSource = async (db: Kysely<Database>, source: ClaimedSource): Promise<void> => {
-  await db.updateTable('embedding_sources').set({ updated_at: sql`now()` })
-    .where('id', '=', source.id).where('updated_at', '=', source.updated_at).execute();
+  await db
+    .updateTable('embedding_sources')
+    .set({ updated_at: sql`now()` })
+    .where('id', '=', source.id)
+    .where('updated_at', '=', source.updated_at)
+    .execute();
 };
 
 /** Deletes the row of a source that no longer exists (its chunks go with it). */
@@ -120,9 +141,11 @@ export const removeSource = async (db: Kysely<Database>, source: ClaimedSource):
  * now recorded, or undefined when the row changed since it was claimed (nothing written).
  */
 export const recordFailure = async (db: Kysely<Database>, source: ClaimedSource, message: string): Promise<number | undefined> => {
-  const row = await db.updateTable('embedding_sources')
+  const row = await db
+    .updateTable('embedding_sources')
     .set({ status: 'error', attempts: sql`attempts + 1`, error_message: message, updated_at: sql`now()` })
-    .where('id', '=', source.id).where('updated_at', '=', source.updated_at)
+    .where('id', '=', source.id)
+    .where('updated_at', '=', source.updated_at)
     .returning('attempts')
     .executeTakeFirst();
   return row?.attempts;
@@ -145,23 +168,35 @@ export type SourceText =
   /** a background document whose text extraction failed */
   | { status: 'unreadable'; message: string };
 
-export const loadSourceText = async (db: Kysely<Database>, source: Pick<EmbeddingSource, 'source_type' | 'source_id'>): Promise<SourceText> => {
+export const loadSourceText = async (
+  db: Kysely<Database>,
+  source: Pick<EmbeddingSource, 'source_type' | 'source_id'>,
+): Promise<SourceText> => {
   switch (source.source_type) {
     case 'content': {
       const row = await db.selectFrom('evidence_items').select(['id', 'content']).where('id', '=', source.source_id).executeTakeFirst();
       return row ? { status: 'ready', text: row.content, evidence_item_id: row.id, background_document_id: null } : { status: 'missing' };
     }
     case 'attachment': {
-      const row = await db.selectFrom('attachments').select(['evidence_item_id', 'extracted_text']).where('id', '=', source.source_id).executeTakeFirst();
-      return row ? { status: 'ready', text: row.extracted_text ?? '', evidence_item_id: row.evidence_item_id, background_document_id: null } : { status: 'missing' };
+      const row = await db
+        .selectFrom('attachments')
+        .select(['evidence_item_id', 'extracted_text'])
+        .where('id', '=', source.source_id)
+        .executeTakeFirst();
+      return row
+        ? { status: 'ready', text: row.extracted_text ?? '', evidence_item_id: row.evidence_item_id, background_document_id: null }
+        : { status: 'missing' };
     }
     case 'background_doc': {
-      const row = await db.selectFrom('background_documents')
+      const row = await db
+        .selectFrom('background_documents')
         .select(['id', 'extracted_text', 'extraction_status', 'extraction_error'])
-        .where('id', '=', source.source_id).executeTakeFirst();
+        .where('id', '=', source.source_id)
+        .executeTakeFirst();
       if (!row) return { status: 'missing' };
       if (row.extraction_status === 'pending') return { status: 'not_ready', reason: 'text extraction has not finished' };
-      if (row.extraction_status === 'error') return { status: 'unreadable', message: `Text extraction failed: ${row.extraction_error ?? 'no reason recorded'}` };
+      if (row.extraction_status === 'error')
+        return { status: 'unreadable', message: `Text extraction failed: ${row.extraction_error ?? 'no reason recorded'}` };
       return { status: 'ready', text: row.extracted_text ?? '', evidence_item_id: null, background_document_id: row.id };
     }
   }
@@ -178,26 +213,38 @@ export interface EmbeddedChunk extends Pick<TextChunk, 'index' | 'text' | 'token
  * Replaces the source's chunks with these and marks it embedded (attempts + 1, no error), in one
  * transaction. False, with nothing written, when the row changed since it was claimed.
  */
-export const storeChunks = (db: Kysely<Database>, source: ClaimedSource, owner: ChunkOwner, chunks: readonly EmbeddedChunk[]): Promise<boolean> =>
+export const storeChunks = (
+  db: Kysely<Database>,
+  source: ClaimedSource,
+  owner: ChunkOwner,
+  chunks: readonly EmbeddedChunk[],
+): Promise<boolean> =>
   db.transaction().execute(async (trx) => {
-    const marked = await trx.updateTable('embedding_sources')
+    const marked = await trx
+      .updateTable('embedding_sources')
       .set({ status: 'embedded', attempts: sql`attempts + 1`, error_message: null, updated_at: sql`now()` })
-      .where('id', '=', source.id).where('updated_at', '=', source.updated_at)
+      .where('id', '=', source.id)
+      .where('updated_at', '=', source.updated_at)
       .executeTakeFirst();
     if (marked.numUpdatedRows === 0n) return false;
     await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', source.id).execute();
     for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      await trx.insertInto('text_chunks').values(chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
-        investigation_id: source.investigation_id,
-        embedding_source_id: source.id,
-        source_type: source.source_type,
-        evidence_item_id: owner.evidence_item_id,
-        background_document_id: owner.background_document_id,
-        chunk_index: chunk.index,
-        text: chunk.text,
-        token_count: chunk.tokenCount,
-        embedding: sql<string>`${chunk.embedding}::vector`,
-      }))).execute();
+      await trx
+        .insertInto('text_chunks')
+        .values(
+          chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
+            investigation_id: source.investigation_id,
+            embedding_source_id: source.id,
+            source_type: source.source_type,
+            evidence_item_id: owner.evidence_item_id,
+            background_document_id: owner.background_document_id,
+            chunk_index: chunk.index,
+            text: chunk.text,
+            token_count: chunk.tokenCount,
+            embedding: sql<string>`${chunk.embedding}::vector`,
+          })),
+        )
+        .execute();
     }
     return true;
   });
@@ -213,8 +260,12 @@ export interface BacklogCounts {
   givenUp: number;
 }
 
-export const countBacklog = async (db: Kysely<Database>, { cutoff, maxAttempts }: { cutoff: Date; maxAttempts: number }): Promise<BacklogCounts> => {
-  const row = await db.selectFrom('embedding_sources')
+export const countBacklog = async (
+  db: Kysely<Database>,
+  { cutoff, maxAttempts }: { cutoff: Date; maxAttempts: number },
+): Promise<BacklogCounts> => {
+  const row = await db
+    .selectFrom('embedding_sources')
     .select([
       sql<number>`count(*) filter (where created_at < ${cutoff})::int`.as('old'),
       sql<number>`count(*) filter (where status = 'pending' or attempts < ${maxAttempts})::int`.as('remaining'),

@@ -25,8 +25,16 @@ import { runTiming } from '#core/operations/report';
 import { chunkText, type ChunkOptions } from './chunking';
 import type { StoppedBy, SweepReport } from './report';
 import {
-  claimNextSource, countBacklog, loadSourceText, recordFailure, releaseSource, removeSource, storeChunks, toVectorLiteral,
-  type ClaimedSource, type EmbeddedChunk,
+  claimNextSource,
+  countBacklog,
+  loadSourceText,
+  recordFailure,
+  releaseSource,
+  removeSource,
+  storeChunks,
+  toVectorLiteral,
+  type ClaimedSource,
+  type EmbeddedChunk,
 } from './sources';
 
 export const SWEEP_DEFAULTS = {
@@ -70,9 +78,14 @@ export const errorMessageOf = (error: unknown): string => {
 };
 
 const SYSTEMIC_NAMES = new Set([
-  'ThrottlingException', 'ServiceQuotaExceededException', 'TooManyRequestsException', 'RateLimitError', 'ServiceUnavailableException',
+  'ThrottlingException',
+  'ServiceQuotaExceededException',
+  'TooManyRequestsException',
+  'RateLimitError',
+  'ServiceUnavailableException',
   // the AI gateway's own: no quota slot in time, both regions exhausted
-  'QuotaExhaustedError', 'AiUnavailableError',
+  'QuotaExhaustedError',
+  'AiUnavailableError',
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
@@ -80,8 +93,12 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTF
 export const isSystemicFailure = (error: unknown): boolean => {
   const e = (error ?? {}) as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;
-  return (e.name !== undefined && SYSTEMIC_NAMES.has(e.name)) || status === 429 || status === 503
-    || (e.code !== undefined && NETWORK_CODES.has(e.code));
+  return (
+    (e.name !== undefined && SYSTEMIC_NAMES.has(e.name)) ||
+    status === 429 ||
+    status === 503 ||
+    (e.code !== undefined && NETWORK_CODES.has(e.code))
+  );
 };
 
 /** Whether a failure that brought a source to `attemptsAfter` attempts means it is given up. */
@@ -110,10 +127,14 @@ export type SourceOutcome =
 
 export const addOutcome = (tally: Tally, outcome: SourceOutcome): Tally => {
   switch (outcome.kind) {
-    case 'embedded': return { ...tally, embedded: tally.embedded + 1, chunks: tally.chunks + outcome.chunks };
-    case 'failed': return { ...tally, failed: tally.failed + 1, gave_up: tally.gave_up + (outcome.gaveUp ? 1 : 0) };
-    case 'skipped': return { ...tally, skipped: tally.skipped + 1 };
-    case 'removed': return { ...tally, removed: tally.removed + 1 };
+    case 'embedded':
+      return { ...tally, embedded: tally.embedded + 1, chunks: tally.chunks + outcome.chunks };
+    case 'failed':
+      return { ...tally, failed: tally.failed + 1, gave_up: tally.gave_up + (outcome.gaveUp ? 1 : 0) };
+    case 'skipped':
+      return { ...tally, skipped: tally.skipped + 1 };
+    case 'removed':
+      return { ...tally, removed: tally.removed + 1 };
   }
 };
 
@@ -159,7 +180,9 @@ export const sweepEmbeddings = async (db: Kysely<Database>, options: SweepOption
     }
     const fail = async (error: unknown): Promise<SourceOutcome> => {
       const attempts = await recordFailure(db, source, errorMessageOf(error));
-      return attempts === undefined ? { kind: 'skipped', reason: 'changed' } : { kind: 'failed', error, gaveUp: gaveUp(attempts, maxAttempts) };
+      return attempts === undefined
+        ? { kind: 'skipped', reason: 'changed' }
+        : { kind: 'failed', error, gaveUp: gaveUp(attempts, maxAttempts) };
     };
     if (loaded.status === 'unreadable') return fail(new Error(loaded.message));
 
@@ -168,7 +191,12 @@ export const sweepEmbeddings = async (db: Kysely<Database>, options: SweepOption
       for (const chunk of chunkText(loaded.text, options.chunking)) {
         if (outOfTime()) throw new OutOfTime();
         const vector = await options.embed(chunk.text);
-        embedded.push({ index: chunk.index, text: chunk.text, tokenCount: chunk.tokenCount, embedding: toVectorLiteral(vector, EMBEDDING_DIMENSIONS) });
+        embedded.push({
+          index: chunk.index,
+          text: chunk.text,
+          tokenCount: chunk.tokenCount,
+          embedding: toVectorLiteral(vector, EMBEDDING_DIMENSIONS),
+        });
       }
     } catch (error) {
       if (!(error instanceof OutOfTime)) return fail(error);
@@ -191,7 +219,11 @@ export const sweepEmbeddings = async (db: Kysely<Database>, options: SweepOption
       stoppedBy = 'time_budget';
       break;
     }
-    const source = await claimNextSource(db, { maxAttempts, exclude: handled, ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }) });
+    const source = await claimNextSource(db, {
+      maxAttempts,
+      exclude: handled,
+      ...(options.leaseMs !== undefined && { leaseMs: options.leaseMs }),
+    });
     if (!source) break;
     handled.push(source.id);
     const outcome = await embedSource(source);

@@ -14,12 +14,15 @@ export const investigationSummarySchema = z.object({
   created_at: z.iso.datetime(),
 });
 
-export const investigationsListRoute = defineRoute({ route: 'GET /api/investigations',
+export const investigationsListRoute = defineRoute({
+  route: 'GET /api/investigations',
   query: z.strictObject(pageQueryShape(INVESTIGATION_LIST)),
   response: z.object({ investigations: z.array(investigationSummarySchema).describe('newest first'), next_cursor: nextCursorSchema }),
 });
 
-export const investigationGetRoute = defineRoute({ route: 'GET /api/investigations/{investigation_id}', errors: { 404: 'Not the caller\'s organization, or no such investigation' },
+export const investigationGetRoute = defineRoute({
+  route: 'GET /api/investigations/{investigation_id}',
+  errors: { 404: "Not the caller's organization, or no such investigation" },
   params: z.object({ investigation_id: uuid }),
   response: investigationSummarySchema.extend({
     questions: z.array(z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() })),
@@ -32,7 +35,7 @@ export const EVIDENCE_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 const viewPath = z.string().describe('GET this path to open the file in the storage viewer (/api/storage/view)');
 
 const attachment = z.object({
-  attachment_id: uuid.describe('the storage viewer\'s attachment_id'),
+  attachment_id: uuid.describe("the storage viewer's attachment_id"),
   file_name: z.string(),
   content_type: z.string(),
   size_bytes: z.number().int(),
@@ -49,7 +52,7 @@ const evidenceEntry = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('background_document'),
-    background_document_id: uuid.describe('the storage viewer\'s background_document_id'),
+    background_document_id: uuid.describe("the storage viewer's background_document_id"),
     title: z.string(),
     file_name: z.string(),
     content_type: z.string(),
@@ -60,13 +63,19 @@ const evidenceEntry = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const investigationEvidenceRoute = defineRoute({ route: 'GET /api/investigations/{investigation_id}/evidence', errors: { 404: 'No such investigation in the caller\'s organization' },
+export const investigationEvidenceRoute = defineRoute({
+  route: 'GET /api/investigations/{investigation_id}/evidence',
+  errors: { 404: "No such investigation in the caller's organization" },
   params: z.object({ investigation_id: uuid }),
   query: z.object(pageQueryShape(EVIDENCE_LIST)),
-  response: z.object({
-    investigation_id: uuid,
-    items: z.array(evidenceEntry),
-    next_cursor: nextCursorSchema,
-  }).describe('One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. '
-    + 'Every file carries the id and path GET /api/storage/view opens it with.'),
+  response: z
+    .object({
+      investigation_id: uuid,
+      items: z.array(evidenceEntry),
+      next_cursor: nextCursorSchema,
+    })
+    .describe(
+      'One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. ' +
+        'Every file carries the id and path GET /api/storage/view opens it with.',
+    ),
 });

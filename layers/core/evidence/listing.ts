@@ -29,12 +29,17 @@ interface AttachmentEntry {
 export type EvidenceEntry =
   | { kind: 'evidence_item'; evidence_item_id: string; title: string; collected_at: string | null; attachments: AttachmentEntry[] }
   | {
-    kind: 'background_document'; background_document_id: string; title: string; file_name: string; content_type: string; size_bytes: number;
-    /** whether the AI is given it (an administrator may exclude one) */
-    included: boolean;
-    extraction_status: 'pending' | 'extracted' | 'error';
-    view_path: string;
-  };
+      kind: 'background_document';
+      background_document_id: string;
+      title: string;
+      file_name: string;
+      content_type: string;
+      size_bytes: number;
+      /** whether the AI is given it (an administrator may exclude one) */
+      included: boolean;
+      extraction_status: 'pending' | 'extracted' | 'error';
+      view_path: string;
+    };
 
 export interface EvidencePage {
   investigation_id: string;
@@ -50,13 +55,22 @@ const placeSchema = z.tuple([z.enum(KIND_ORDER), z.uuid()]);
 const TABLE = { evidence_item: 'evidence_items', background_document: 'background_documents' } as const;
 
 /** Where the previous page ended: its last entry's kind, title and id. */
-interface Place { kind: EvidenceKind; title: string; id: string }
+interface Place {
+  kind: EvidenceKind;
+  title: string;
+  id: string;
+}
 
 const placeOf = async (db: Kysely<Database>, investigationId: string, cursor: string): Promise<Place> => {
   const [kind, id] = decodeCursor(cursor, placeSchema);
-  const row = await db.selectFrom(TABLE[kind]).select('title').where('id', '=', id).where('investigation_id', '=', investigationId)
+  const row = await db
+    .selectFrom(TABLE[kind])
+    .select('title')
+    .where('id', '=', id)
+    .where('investigation_id', '=', investigationId)
     .executeTakeFirst();
-  if (!row) throw validationFailed([{ path: 'cursor', message: 'names an entry that is no longer listed; start again from the first page' }]);
+  if (!row)
+    throw validationFailed([{ path: 'cursor', message: 'names an entry that is no longer listed; start again from the first page' }]);
   return { kind, title: row.title, id };
 };
 
@@ -64,14 +78,19 @@ const idOf = (entry: EvidenceEntry): string => (entry.kind === 'evidence_item' ?
 
 /** Undefined when the investigation is missing or not the organization's. */
 export const listEvidence = async (
-  db: Kysely<Database>, organizationId: string, investigationId: string, page: { limit: number; cursor?: string | undefined },
+  db: Kysely<Database>,
+  organizationId: string,
+  investigationId: string,
+  page: { limit: number; cursor?: string | undefined },
 ): Promise<EvidencePage | undefined> => {
   if (!(await isOrganizationInvestigation(db, organizationId, investigationId))) return undefined;
   const after = page.cursor === undefined ? undefined : await placeOf(db, investigationId, page.cursor);
   const want = page.limit + 1; // one more than the page: whether there is a next one
   const items = after?.kind === 'background_document' ? [] : await evidenceItems(db, investigationId, after, want);
-  const documents = items.length >= want ? []
-    : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
+  const documents =
+    items.length >= want
+      ? []
+      : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
   const { items: entries, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, idOf(entry)]);
   return { investigation_id: investigationId, items: entries, next_cursor };
 };
@@ -83,25 +102,37 @@ const evidenceItems: Part = async (db, investigationId, after, limit) => {
   if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));
   const rows = await query.orderBy('title').orderBy('id').limit(limit).execute();
   if (rows.length === 0) return [];
-  const attachments = await db.selectFrom('attachments').select(['id', 'evidence_item_id', 'file_name', 'content_type', 'size_bytes'])
-    .where('evidence_item_id', 'in', rows.map((r) => r.id)).orderBy('file_name').orderBy('id').execute();
+  const attachments = await db
+    .selectFrom('attachments')
+    .select(['id', 'evidence_item_id', 'file_name', 'content_type', 'size_bytes'])
+    .where(
+      'evidence_item_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('file_name')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({
     kind: 'evidence_item',
     evidence_item_id: row.id,
     title: row.title,
     collected_at: isoTime(row.collected_at),
-    attachments: attachments.filter((a) => a.evidence_item_id === row.id).map((a) => ({
-      attachment_id: a.id,
-      file_name: a.file_name,
-      content_type: a.content_type,
-      size_bytes: Number(a.size_bytes),
-      view_path: storageViewPath('attachment_id', a.id),
-    })),
+    attachments: attachments
+      .filter((a) => a.evidence_item_id === row.id)
+      .map((a) => ({
+        attachment_id: a.id,
+        file_name: a.file_name,
+        content_type: a.content_type,
+        size_bytes: Number(a.size_bytes),
+        view_path: storageViewPath('attachment_id', a.id),
+      })),
   }));
 };
 
 const backgroundDocuments: Part = async (db, investigationId, after, limit) => {
-  let query = db.selectFrom('background_documents')
+  let query = db
+    .selectFrom('background_documents')
     .select(['id', 'title', 'file_name', 'content_type', 'size_bytes', 'included_for_ai', 'extraction_status'])
     .where('investigation_id', '=', investigationId);
   if (after) query = query.where((eb) => eb(eb.refTuple('title', 'id'), '>', eb.tuple(after.title, after.id)));

@@ -10,10 +10,18 @@ import { FEEDBACK_LIST } from './history';
 export const FEEDBACK_LIMITS = { reason: 2000, direction: 2000, content: 50_000, requestId: 128 } as const;
 
 const text = (max: number, what: string) =>
-  z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`).max(max, `${what} must be at most ${max} characters`);
+  z
+    .string({ error: `${what} must be text` })
+    .trim()
+    .min(1, `${what} must not be empty`)
+    .max(max, `${what} must be at most ${max} characters`);
 
 /** A client-chosen id that makes a retried submit record once (also accepted as the Idempotency-Key header). */
-export const requestIdSchema = z.string().trim().min(1).max(FEEDBACK_LIMITS.requestId)
+export const requestIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(FEEDBACK_LIMITS.requestId)
   .regex(/^[A-Za-z0-9._:-]+$/, 'request_id may hold letters, digits and . _ : - only');
 
 const idempotent = { request_id: requestIdSchema.optional() };
@@ -28,14 +36,17 @@ export const feedbackBodySchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('agree'), ...idempotent }),
   z.strictObject({ action: z.literal('disagree'), reason: text(FEEDBACK_LIMITS.reason, 'reason (why you disagree)'), ...idempotent }),
   z.strictObject({ action: z.literal('unsure'), direction: text(FEEDBACK_LIMITS.direction, 'direction').optional(), ...idempotent }),
-  z.strictObject({
-    action: z.literal('regenerate'),
-    reason: z.enum(REGENERATION_REASON_KEYS, { error: `reason must be one of ${reasonList}` }),
-    direction: text(FEEDBACK_LIMITS.direction, 'direction').optional(),
-    ...idempotent,
-  }).refine((body) => body.reason !== 'other' || body.direction !== undefined, {
-    path: ['direction'], message: "direction is required when the reason is 'other'",
-  }),
+  z
+    .strictObject({
+      action: z.literal('regenerate'),
+      reason: z.enum(REGENERATION_REASON_KEYS, { error: `reason must be one of ${reasonList}` }),
+      direction: text(FEEDBACK_LIMITS.direction, 'direction').optional(),
+      ...idempotent,
+    })
+    .refine((body) => body.reason !== 'other' || body.direction !== undefined, {
+      path: ['direction'],
+      message: "direction is required when the reason is 'other'",
+    }),
   z.strictObject({ action: z.literal('edit'), content: text(FEEDBACK_LIMITS.content, 'content'), ...idempotent }),
   z.strictObject({ action: z.literal('view'), ...idempotent }),
 ]);
@@ -74,7 +85,9 @@ const counts = {
   edited_analyses: z.number().int(),
 };
 
-export const analysisEngagementRoute = defineRoute({ route: 'POST /api/analysis/{analysis_id}/engagement', errors: { 404: 'No such analysis in the caller\'s organization', 409: 'Gate B before Gate A, or no output yet' },
+export const analysisEngagementRoute = defineRoute({
+  route: 'POST /api/analysis/{analysis_id}/engagement',
+  errors: { 404: "No such analysis in the caller's organization", 409: 'Gate B before Gate A, or no output yet' },
   params: z.object({ analysis_id: uuid }),
   body: z.strictObject({ step: z.enum(ENGAGEMENT_STEPS, { error: `step must be one of ${ENGAGEMENT_STEPS.join(', ')}` }) }),
   response: z.object({
@@ -88,9 +101,20 @@ export const analysisEngagementRoute = defineRoute({ route: 'POST /api/analysis/
 export const analysisFeedbackCreateRoute = defineRoute({
   // the action alone first, so an unknown one gets a message naming the allowed ones
   refuseBody: (body) => parseWith(feedbackActionSchema, body),
-  route: 'POST /api/analysis/{analysis_id}/feedback', status: 201, location: 'the feedback record', errors: { 200: 'A retry with a request id already used for this action: nothing new was recorded; the first answer again', 404: 'No such analysis in the caller\'s organization', 409: 'Judgment before both gates, no output yet, or a request id reused for another action', 429: 'Regeneration over the organization\'s generation cap', 503: 'The regeneration could not be queued; nothing was recorded' },
+  route: 'POST /api/analysis/{analysis_id}/feedback',
+  status: 201,
+  location: 'the feedback record',
+  errors: {
+    200: 'A retry with a request id already used for this action: nothing new was recorded; the first answer again',
+    404: "No such analysis in the caller's organization",
+    409: 'Judgment before both gates, no output yet, or a request id reused for another action',
+    429: "Regeneration over the organization's generation cap",
+    503: 'The regeneration could not be queued; nothing was recorded',
+  },
   params: z.object({ analysis_id: uuid }),
-  headers: z.object({ 'idempotency-key': requestIdSchema.optional().describe('the same as the body\'s request_id: a retried submit with it records once') }),
+  headers: z.object({
+    'idempotency-key': requestIdSchema.optional().describe("the same as the body's request_id: a retried submit with it records once"),
+  }),
   body: feedbackBodySchema,
   response: z.object({
     feedback: feedbackRecordSchema,
@@ -102,18 +126,28 @@ export const analysisFeedbackCreateRoute = defineRoute({
   }),
 });
 
-export const analysisFeedbackListRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}/feedback', errors: { 404: 'No such analysis in the caller\'s organization' },
+export const analysisFeedbackListRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/feedback',
+  errors: { 404: "No such analysis in the caller's organization" },
   params: z.object({ analysis_id: uuid }),
   query: z.strictObject(pageQueryShape(FEEDBACK_LIST)),
-  response: z.object({ analysis_id: uuid, feedback: z.array(feedbackRecordSchema).describe('oldest first'), next_cursor: nextCursorSchema }),
+  response: z.object({
+    analysis_id: uuid,
+    feedback: z.array(feedbackRecordSchema).describe('oldest first'),
+    next_cursor: nextCursorSchema,
+  }),
 });
 
-export const analysisFeedbackGetRoute = defineRoute({ route: 'GET /api/analysis/{analysis_id}/feedback/{feedback_id}', errors: { 404: 'No such feedback record on that analysis in the caller\'s organization' },
+export const analysisFeedbackGetRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/feedback/{feedback_id}',
+  errors: { 404: "No such feedback record on that analysis in the caller's organization" },
   params: z.object({ analysis_id: uuid, feedback_id: uuid }),
   response: feedbackRecordSchema,
 });
 
-export const feedbackMetricsRoute = defineRoute({ route: 'GET /api/analysis/feedback-metrics', errors: { 404: 'No such investigation in the caller\'s organization' },
+export const feedbackMetricsRoute = defineRoute({
+  route: 'GET /api/analysis/feedback-metrics',
+  errors: { 404: "No such investigation in the caller's organization" },
   query: z.object({ investigation_id: uuid }),
   response: z.object({
     investigation_id: uuid,
@@ -121,12 +155,27 @@ export const feedbackMetricsRoute = defineRoute({ route: 'GET /api/analysis/feed
     totals: z.object({ ...counts, regenerations: z.number().int(), edits: z.number().int(), views: z.number().int() }),
     rates,
     by_type: z.array(z.object({ analysis_type: z.enum(ANALYSIS_TYPES), ...counts, rates })),
-    top_regeneration_reasons: z.array(z.object({
-      reason: z.enum(REGENERATION_REASON_KEYS), label: z.enum(Object.values(REGENERATION_REASONS)), count: z.number().int(), share: z.number(),
-    })),
-    weekly_trend: z.array(z.object({
-      week_start: timestamp, judgments: z.number().int(), accepted: z.number().int(), rejected: z.number().int(),
-      needs_revision: z.number().int(), acceptance_rate: z.number().nullable(), regenerations: z.number().int(), edits: z.number().int(),
-    })).length(8),
+    top_regeneration_reasons: z.array(
+      z.object({
+        reason: z.enum(REGENERATION_REASON_KEYS),
+        label: z.enum(Object.values(REGENERATION_REASONS)),
+        count: z.number().int(),
+        share: z.number(),
+      }),
+    ),
+    weekly_trend: z
+      .array(
+        z.object({
+          week_start: timestamp,
+          judgments: z.number().int(),
+          accepted: z.number().int(),
+          rejected: z.number().int(),
+          needs_revision: z.number().int(),
+          acceptance_rate: z.number().nullable(),
+          regenerations: z.number().int(),
+          edits: z.number().int(),
+        }),
+      )
+      .length(8),
   }),
 });

@@ -23,8 +23,18 @@ export interface Actor {
 /** The analysis if it is the organization's, with what feedback needs of it. */
 export const analysisOfOrganization = (db: Kysely<Database>, organizationId: string, analysisId: string) =>
   organizationAnalyses(db, organizationId)
-    .select(['a.id', 'a.investigation_id', 'a.analysis_type', 'a.question_id', 'a.topic_id', 'a.generation_status', 'a.feedback_status',
-      'a.validation_status', 'a.faithfulness_score', 'a.coverage_score'])
+    .select([
+      'a.id',
+      'a.investigation_id',
+      'a.analysis_type',
+      'a.question_id',
+      'a.topic_id',
+      'a.generation_status',
+      'a.feedback_status',
+      'a.validation_status',
+      'a.faithfulness_score',
+      'a.coverage_score',
+    ])
     .where('a.id', '=', analysisId);
 
 export const recordEngagement = async (db: Kysely<Database>, actor: Actor, analysisId: string, step: EngagementStep, now = new Date()) => {
@@ -33,16 +43,30 @@ export const recordEngagement = async (db: Kysely<Database>, actor: Actor, analy
   if (!isGenerated(analysis.generation_status)) {
     throw conflict('The analysis has no output to review yet.', { generation_status: analysis.generation_status });
   }
-  const gates = step === 'detail_reviewed'
-    ? await db.insertInto('analysis_engagements').values({ analysis_id: analysisId, user_id: actor.userId, detail_reviewed_at: now })
-      .onConflict((oc) => oc.columns(['analysis_id', 'user_id'])
-        .doUpdateSet({ detail_reviewed_at: sql`coalesce(analysis_engagements.detail_reviewed_at, excluded.detail_reviewed_at)` }))
-      .returning(['detail_reviewed_at', 'citation_checked_at']).executeTakeFirstOrThrow()
-    : await db.updateTable('analysis_engagements').set({ citation_checked_at: sql`coalesce(citation_checked_at, ${now})` })
-      .where('analysis_id', '=', analysisId).where('user_id', '=', actor.userId).where('detail_reviewed_at', 'is not', null)
-      .returning(['detail_reviewed_at', 'citation_checked_at']).executeTakeFirst();
+  const gates =
+    step === 'detail_reviewed'
+      ? await db
+          .insertInto('analysis_engagements')
+          .values({ analysis_id: analysisId, user_id: actor.userId, detail_reviewed_at: now })
+          .onConflict((oc) =>
+            oc
+              .columns(['analysis_id', 'user_id'])
+              .doUpdateSet({ detail_reviewed_at: sql`coalesce(analysis_engagements.detail_reviewed_at, excluded.detail_reviewed_at)` }),
+          )
+          .returning(['detail_reviewed_at', 'citation_checked_at'])
+          .executeTakeFirstOrThrow()
+      : await db
+          .updateTable('analysis_engagements')
+          .set({ citation_checked_at: sql`coalesce(citation_checked_at, ${now})` })
+          .where('analysis_id', '=', analysisId)
+          .where('user_id', '=', actor.userId)
+          .where('detail_reviewed_at', 'is not', null)
+          .returning(['detail_reviewed_at', 'citation_checked_at'])
+          .executeTakeFirst();
   if (!gates) {
-    throw conflict('Review the analysis detail first (Gate A: detail_reviewed) before checking a citation (Gate B).', { missing: ['detail_reviewed'] });
+    throw conflict('Review the analysis detail first (Gate A: detail_reviewed) before checking a citation (Gate B).', {
+      missing: ['detail_reviewed'],
+    });
   }
   return {
     analysis_id: analysisId,

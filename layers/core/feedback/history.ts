@@ -11,11 +11,23 @@ import { afterCreationPlace, epochMicros, pageOf, type CreationPlace } from '#co
 import { analysisOfOrganization } from './engagement';
 
 const recordRows = (db: Kysely<Database>, analysisId: string) =>
-  db.selectFrom('feedback as f')
+  db
+    .selectFrom('feedback as f')
     .leftJoin('users as u', 'u.id', 'f.user_id')
     .leftJoin('analysis_revisions as r', 'r.id', 'f.revision_id')
-    .select(['f.id', 'f.action', 'f.status', 'f.reason', 'f.direction', 'f.user_id', 'u.display_name', 'f.regenerated_analysis_id',
-      'f.revision_id', 'r.content', 'f.created_at'])
+    .select([
+      'f.id',
+      'f.action',
+      'f.status',
+      'f.reason',
+      'f.direction',
+      'f.user_id',
+      'u.display_name',
+      'f.regenerated_analysis_id',
+      'f.revision_id',
+      'r.content',
+      'f.created_at',
+    ])
     .select(epochMicros('f.created_at').as('created_micros'))
     .where('f.analysis_id', '=', analysisId);
 
@@ -40,8 +52,9 @@ export const feedbackRecord = async (db: Kysely<Database>, analysisId: string, f
 
 /** GET /api/analysis/{id}/feedback/{feedback_id}: one record; 404 unless both are the organization's and belong together. */
 export const getFeedback = async (db: Kysely<Database>, organizationId: string, analysisId: string, feedbackId: string) => {
-  const row = await analysisOfOrganization(db, organizationId, analysisId).executeTakeFirst()
-    && await recordRows(db, analysisId).where('f.id', '=', feedbackId).executeTakeFirst();
+  const row =
+    (await analysisOfOrganization(db, organizationId, analysisId).executeTakeFirst()) &&
+    (await recordRows(db, analysisId).where('f.id', '=', feedbackId).executeTakeFirst());
   if (!row) throw notFound('The feedback record');
   return toRecord(row);
 };
@@ -50,13 +63,20 @@ export const FEEDBACK_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /** A page of the analysis's feedback, oldest first (ties broken by id), after `after`; 404 when it is not the organization's. */
 export const listFeedback = async (
-  db: Kysely<Database>, organizationId: string, analysisId: string, { limit, after }: { limit: number; after?: CreationPlace },
+  db: Kysely<Database>,
+  organizationId: string,
+  analysisId: string,
+  { limit, after }: { limit: number; after?: CreationPlace },
 ) => {
   const analysis = await analysisOfOrganization(db, organizationId, analysisId).executeTakeFirst();
   if (!analysis) throw notFound('The analysis');
   let query = recordRows(db, analysisId);
   if (after) query = query.where(afterCreationPlace('f.created_at', 'f.id', 'asc', after));
-  const rows = await query.orderBy('f.created_at').orderBy('f.id').limit(limit + 1).execute();
+  const rows = await query
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .limit(limit + 1)
+    .execute();
   const { items, next_cursor } = pageOf(rows, limit, (row) => [row.created_micros, row.id]);
   return { analysis_id: analysisId, feedback: items.map(toRecord), next_cursor };
 };

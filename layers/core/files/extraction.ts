@@ -36,10 +36,13 @@ export const extractBackgroundDocument = async (
   if (!decision.ok) throw unsupported(decision.message);
 
   const read = await files.read(document.storage_key, limits.maxFileBytes);
-  if (read.status === 'missing') throw unprocessable('file_missing', `The file of "${document.file_name}" is missing from storage; upload it again.`);
+  if (read.status === 'missing')
+    throw unprocessable('file_missing', `The file of "${document.file_name}" is missing from storage; upload it again.`);
   if (read.status === 'too_large') {
-    throw unprocessable('file_too_large',
-      `"${document.file_name}" is ${(read.sizeBytes / MIB).toFixed(1)} MiB; text is extracted from files up to ${limits.maxFileBytes / MIB} MiB.`);
+    throw unprocessable(
+      'file_too_large',
+      `"${document.file_name}" is ${(read.sizeBytes / MIB).toFixed(1)} MiB; text is extracted from files up to ${limits.maxFileBytes / MIB} MiB.`,
+    );
   }
 
   const problem = signatureProblem(decision.format, read.bytes);
@@ -55,15 +58,20 @@ export const extractBackgroundDocument = async (
 
   const text = storableText(extracted.text);
   if (text === '') {
-    throw unprocessable('no_text', decision.format === 'pdf'
-      ? 'The PDF holds no text layer (a scanned image, perhaps); text recognition (OCR) is not supported.'
-      : 'The document holds no text.');
+    throw unprocessable(
+      'no_text',
+      decision.format === 'pdf'
+        ? 'The PDF holds no text layer (a scanned image, perhaps); text recognition (OCR) is not supported.'
+        : 'The document holds no text.',
+    );
   }
   const chunks = chunkText(text);
   if (chunks.length > limits.maxChunks) {
-    throw unprocessable('text_too_long',
-      `The document's text (${text.length} characters, ${chunks.length} chunks) is longer than one document may be for the AI `
-      + `(${limits.maxChunks} chunks); split it into smaller documents.`);
+    throw unprocessable(
+      'text_too_long',
+      `The document's text (${text.length} characters, ${chunks.length} chunks) is longer than one document may be for the AI ` +
+        `(${limits.maxChunks} chunks); split it into smaller documents.`,
+    );
   }
 
   const stored = await storeExtraction(db, document, text, chunks);

@@ -79,8 +79,11 @@ const extractPlain = (bytes: Uint8Array, charset = 'utf-8'): Extracted => {
 
 export const extractText = (format: TextFormat, bytes: Uint8Array, charset?: string): Promise<Extracted> => {
   switch (format) {
-    case 'pdf': return extractPdf(bytes);
-    case 'docx': return extractDocx(bytes);
-    case 'text': return Promise.resolve().then(() => extractPlain(bytes, charset));
+    case 'pdf':
+      return extractPdf(bytes);
+    case 'docx':
+      return extractDocx(bytes);
+    case 'text':
+      return Promise.resolve().then(() => extractPlain(bytes, charset));
   }
 };

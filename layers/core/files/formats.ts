@@ -62,8 +62,10 @@ const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
  */
 export const signatureProblem = (format: TextFormat, bytes: Uint8Array): string | undefined => {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (format === 'pdf' && data.subarray(0, 1024).indexOf(PDF_SIGNATURE) < 0) return 'The file is not a PDF: it does not start with a PDF header.';
-  if (format === 'docx' && !data.subarray(0, 4).equals(ZIP_SIGNATURE)) return 'The file is not a Word (.docx) document: it is not a zip archive.';
+  if (format === 'pdf' && data.subarray(0, 1024).indexOf(PDF_SIGNATURE) < 0)
+    return 'The file is not a PDF: it does not start with a PDF header.';
+  if (format === 'docx' && !data.subarray(0, 4).equals(ZIP_SIGNATURE))
+    return 'The file is not a Word (.docx) document: it is not a zip archive.';
   return undefined;
 };
 
@@ -91,9 +93,17 @@ export const VIEW_URL_EXPIRY_SECONDS = 300;
  * as a download, so a stored file can never run script when opened.
  */
 const INLINE_TYPES = new Set([
-  'application/pdf', 'text/plain', 'text/csv', 'text/markdown',
-  'image/png', 'image/jpeg', 'image/gif', 'image/webp',
-  'audio/mpeg', 'audio/wav', 'video/mp4',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'audio/mpeg',
+  'audio/wav',
+  'video/mp4',
 ]);
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
@@ -106,7 +116,8 @@ export const servedContentType = (stored: string): string => {
 };
 
 /** RFC 5987 value: UTF-8, percent-encoded, including the characters encodeURIComponent leaves alone but the grammar forbids. */
-const extValue = (text: string): string => encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const extValue = (text: string): string =>
+  encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * Content-Disposition for a stored file (RFC 6266): `inline` for types a browser shows safely,
@@ -115,6 +126,9 @@ const extValue = (text: string): string => encodeURIComponent(text).replace(/['(
 export const contentDisposition = (fileName: string, contentType: string): string => {
   const kind = INLINE_TYPES.has(parseMediaType(contentType).essence) ? 'inline' : 'attachment';
   const name = fileName.trim() === '' ? 'file' : fileName;
-  const fallback = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const fallback = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${extValue(name)}`;
 };

@@ -56,7 +56,14 @@ export const s3FileReader = (bucket = requireEnv(ENV.filesBucket)): FileReader =
 
 export const s3FileLinker = (bucket = requireEnv(ENV.filesBucket)): FileLinker => ({
   viewUrl: (key, { contentDisposition, contentType, expiresInSeconds }) =>
-    getSignedUrl(s3Client(), new GetObjectCommand({
-      Bucket: bucket, Key: key, ResponseContentDisposition: contentDisposition, ResponseContentType: contentType,
-    }), { expiresIn: expiresInSeconds }),
+    getSignedUrl(
+      s3Client(),
+      new GetObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        ResponseContentDisposition: contentDisposition,
+        ResponseContentType: contentType,
+      }),
+      { expiresIn: expiresInSeconds },
+    ),
 });

@@ -23,10 +23,16 @@ export interface StoredFile {
 const FILE_COLUMNS = ['f.id', 'f.investigation_id', 'f.file_name', 'f.content_type', 'f.size_bytes', 'f.storage_key'] as const;
 
 /** An attachment or background document of an investigation of this organization, or undefined. */
-export const findStoredFile = async (db: Kysely<Database>, organizationId: string, kind: FileKind, id: string): Promise<StoredFile | undefined> => {
+export const findStoredFile = async (
+  db: Kysely<Database>,
+  organizationId: string,
+  kind: FileKind,
+  id: string,
+): Promise<StoredFile | undefined> => {
   // both tables have these columns with the same types, so one query shape serves both
   const table = (kind === 'attachment' ? 'attachments' : 'background_documents') as 'background_documents';
-  const row = await db.selectFrom(`${table} as f`)
+  const row = await db
+    .selectFrom(`${table} as f`)
     .innerJoin('investigations as i', 'i.id', 'f.investigation_id')
     .select(FILE_COLUMNS)
     .where('f.id', '=', id)
@@ -51,27 +57,42 @@ const INSERT_BATCH = 50;
  * chunks the same text the same way and replaces them with embedded ones). Queuing resets the
  * source's lease, so a sweep embedding the old text at this moment cannot store its chunks.
  */
-export const storeExtraction = (db: Kysely<Database>, document: StoredFile, text: string, chunks: readonly TextChunk[]): Promise<StoredExtraction> =>
+export const storeExtraction = (
+  db: Kysely<Database>,
+  document: StoredFile,
+  text: string,
+  chunks: readonly TextChunk[],
+): Promise<StoredExtraction> =>
   db.transaction().execute(async (trx) => {
     // first: locks the document row, so concurrent extractions of one document run one after the other
-    await trx.updateTable('background_documents')
+    await trx
+      .updateTable('background_documents')
       .set({ extracted_text: text, extraction_status: 'extracted', extraction_error: null })
       .where('id', '=', document.id)
       .executeTakeFirstOrThrow();
-    const source = await enqueueEmbedding(trx, { investigation_id: document.investigation_id, source_type: 'background_doc', source_id: document.id });
+    const source = await enqueueEmbedding(trx, {
+      investigation_id: document.investigation_id,
+      source_type: 'background_doc',
+      source_id: document.id,
+    });
     const removed = await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', source.id).executeTakeFirst();
     for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      await trx.insertInto('text_chunks').values(chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
-        investigation_id: document.investigation_id,
-        embedding_source_id: source.id,
-        source_type: 'background_doc' as const,
-        evidence_item_id: null,
-        background_document_id: document.id,
-        chunk_index: chunk.index,
-        text: chunk.text,
-        token_count: chunk.tokenCount,
-        embedding: null,
-      }))).execute();
+      await trx
+        .insertInto('text_chunks')
+        .values(
+          chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
+            investigation_id: document.investigation_id,
+            embedding_source_id: source.id,
+            source_type: 'background_doc' as const,
+            evidence_item_id: null,
+            background_document_id: document.id,
+            chunk_index: chunk.index,
+            text: chunk.text,
+            token_count: chunk.tokenCount,
+            embedding: null,
+          })),
+        )
+        .execute();
     }
     return { replacedChunks: Number(removed.numDeletedRows) };
   });

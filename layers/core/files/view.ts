@@ -19,7 +19,12 @@ export interface ViewDeps {
 
 const WHAT: Record<FileKind, string> = { attachment: 'The attachment', background_document: 'The background document' };
 
-export const fileViewLink = async ({ db, links, now = () => new Date() }: ViewDeps, organizationId: string, kind: FileKind, id: string): Promise<FileViewLink> => {
+export const fileViewLink = async (
+  { db, links, now = () => new Date() }: ViewDeps,
+  organizationId: string,
+  kind: FileKind,
+  id: string,
+): Promise<FileViewLink> => {
   const file = await findStoredFile(db, organizationId, kind, id);
   if (!file) throw notFound(WHAT[kind]);
   const contentType = servedContentType(file.content_type);

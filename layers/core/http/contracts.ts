@@ -16,14 +16,30 @@ import * as operations from '#core/operations/contract';
 import * as payments from '#core/payments/contract';
 
 /** The document itself (functions/http/openapi.ts). */
-export const openapiRoute = defineRoute({ route: 'GET /api/openapi.json',
-  response: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+export const openapiRoute = defineRoute({
+  route: 'GET /api/openapi.json',
+  response: z.looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  }),
 });
 
-const isContract = (value: unknown): value is RouteContract => typeof value === 'object' && value !== null && 'route' in value && 'response' in value;
+const isContract = (value: unknown): value is RouteContract =>
+  typeof value === 'object' && value !== null && 'route' in value && 'response' in value;
 
-export const ROUTE_CONTRACTS: readonly RouteContract[] = [admin, analysis, auth, embeddings, evidence, feedback, files, operations, payments, { openapiRoute }]
-  .flatMap((area) => Object.values(area).filter(isContract));
+export const ROUTE_CONTRACTS: readonly RouteContract[] = [
+  admin,
+  analysis,
+  auth,
+  embeddings,
+  evidence,
+  feedback,
+  files,
+  operations,
+  payments,
+  { openapiRoute },
+].flatMap((area) => Object.values(area).filter(isContract));
 
 const byRouteKey = new Map(ROUTE_CONTRACTS.map((contract) => [contract.route, contract]));
 

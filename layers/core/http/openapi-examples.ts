@@ -48,10 +48,16 @@ const analysis = {
 export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: unknown }> = {
   'investigations-list': {
     response: {
-      investigations: [{
-        investigation_id: INVESTIGATION, title: 'Northwind supplier payments', description: 'Payments to a new supplier without a purchase order.',
-        evidence_count: 32, background_document_count: 3, created_at: CREATED,
-      }],
+      investigations: [
+        {
+          investigation_id: INVESTIGATION,
+          title: 'Northwind supplier payments',
+          description: 'Payments to a new supplier without a purchase order.',
+          evidence_count: 32,
+          background_document_count: 3,
+          created_at: CREATED,
+        },
+      ],
       next_cursor: null,
     },
   },

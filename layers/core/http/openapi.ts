@@ -28,7 +28,9 @@ const SCHEMAS = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 
 /** The API's own error shape, and API Gateway's, for the answers it gives without the function. */
-const gatewayMessageSchema = z.object({ message: z.string() }).describe('API Gateway\'s own answer, before or instead of the function: {"message": "Unauthorized"}, …');
+const gatewayMessageSchema = z
+  .object({ message: z.string() })
+  .describe('API Gateway\'s own answer, before or instead of the function: {"message": "Unauthorized"}, …');
 
 /** Shapes more than one operation shares, or that clients name: their component names. */
 const NAMED_RESPONSES: [string, z.ZodType][] = [
@@ -52,13 +54,41 @@ const NAMED_REQUESTS: [string, z.ZodType][] = [
 
 /** Areas of the API (tags), each route in the first whose path test it passes. */
 const TAGS: { name: string; description: string; has: (path: string) => boolean }[] = [
-  { name: 'Schedules', description: 'Jobs the scheduler runs (cron secret), which administrators may also start', has: (p) => p.startsWith('/api/admin/cron/') },
-  { name: 'Administration', description: 'Prompt templates, settings, users, queues, jobs and audit health (administrators)', has: (p) => p.startsWith('/api/admin/') },
-  { name: 'Authentication', description: 'Sign-in steps (password, MFA, passkey, new and forgotten passwords): they answer tokens', has: (p) => p.startsWith('/api/auth/') },
-  { name: 'Feedback', description: 'Engagement gates, judgments, regenerations, edits, views and their metrics', has: (p) => /\/(feedback|engagement)/.test(p) },
-  { name: 'Analyses', description: 'Assess, create, poll and read AI analyses, their quality checks and retrieval', has: (p) => p.startsWith('/api/analysis') },
-  { name: 'Investigations', description: 'The organization\'s investigations and their evidence', has: (p) => p.startsWith('/api/investigations') },
-  { name: 'Files', description: 'Opening attachments and background documents, and extracting their text', has: (p) => /^\/api\/(storage|background)\//.test(p) },
+  {
+    name: 'Schedules',
+    description: 'Jobs the scheduler runs (cron secret), which administrators may also start',
+    has: (p) => p.startsWith('/api/admin/cron/'),
+  },
+  {
+    name: 'Administration',
+    description: 'Prompt templates, settings, users, queues, jobs and audit health (administrators)',
+    has: (p) => p.startsWith('/api/admin/'),
+  },
+  {
+    name: 'Authentication',
+    description: 'Sign-in steps (password, MFA, passkey, new and forgotten passwords): they answer tokens',
+    has: (p) => p.startsWith('/api/auth/'),
+  },
+  {
+    name: 'Feedback',
+    description: 'Engagement gates, judgments, regenerations, edits, views and their metrics',
+    has: (p) => /\/(feedback|engagement)/.test(p),
+  },
+  {
+    name: 'Analyses',
+    description: 'Assess, create, poll and read AI analyses, their quality checks and retrieval',
+    has: (p) => p.startsWith('/api/analysis'),
+  },
+  {
+    name: 'Investigations',
+    description: "The organization's investigations and their evidence",
+    has: (p) => p.startsWith('/api/investigations'),
+  },
+  {
+    name: 'Files',
+    description: 'Opening attachments and background documents, and extracting their text',
+    has: (p) => /^\/api\/(storage|background)\//.test(p),
+  },
   { name: 'Webhooks', description: 'Signed events from outside services', has: (p) => p.startsWith('/api/webhooks/') },
   { name: 'Service', description: 'Health and this document', has: () => true },
 ];
@@ -71,7 +101,11 @@ const security: Record<Access, unknown[]> = {
   cron: [{ cronSecret: [] }, { bearer: [] }],
 };
 
-const pascal = (id: string) => id.split('-').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+const pascal = (id: string) =>
+  id
+    .split('-')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
 
 /** Components from a registry: each named shape once, the others referring to it. */
 const componentsOf = (named: Map<z.ZodType, string>, io: 'input' | 'output') => {
@@ -93,19 +127,28 @@ const inline = (schema: z.ZodType) => {
 };
 
 const HEADERS = {
-  RequestId: { description: 'The gateway\'s id of this request: quote it to an operator, who finds its log lines by it', schema: { type: 'string' } },
+  RequestId: {
+    description: "The gateway's id of this request: quote it to an operator, who finds its log lines by it",
+    schema: { type: 'string' },
+  },
   RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
   Location: { description: 'Where the created or accepted resource is read', schema: { type: 'string' } },
 } as const;
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 const jsonContent = (schema: unknown, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined && { example }) } });
-const errorAnswer = (description: string, headers: Record<string, unknown> = {}) =>
-  ({ description, headers: { 'x-request-id': header('RequestId'), ...headers }, content: jsonContent(ref('ApiError')) });
+const errorAnswer = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers: { 'x-request-id': header('RequestId'), ...headers },
+  content: jsonContent(ref('ApiError')),
+});
 const gatewayAnswer = (description: string) => ({ description, content: jsonContent(ref('GatewayMessage')) });
 /** An answer either the function (the Error shape) or API Gateway (its message) may give. */
-const eitherAnswer = (description: string, headers: Record<string, unknown> = {}) =>
-  ({ description, headers, content: jsonContent({ oneOf: [ref('ApiError'), ref('GatewayMessage')] }) });
+const eitherAnswer = (description: string, headers: Record<string, unknown> = {}) => ({
+  description,
+  headers,
+  content: jsonContent({ oneOf: [ref('ApiError'), ref('GatewayMessage')] }),
+});
 
 /** Every status the route can answer, with its body and headers. */
 const responsesOf = (route: Route, contract: RouteContract, success: unknown) => {
@@ -121,48 +164,74 @@ const responsesOf = (route: Route, contract: RouteContract, success: unknown) =>
   for (const [code, description] of Object.entries(contract.errors ?? {})) {
     const n = Number(code);
     if (n >= 400) responses[code] = errorAnswer(description);
-    else if (n >= 300) responses[code] = { description, headers: { 'x-request-id': header('RequestId'), ...(contract.location && { Location: header('Location') }) } };
-    else responses[code] = { description, headers: { 'x-request-id': header('RequestId') }, ...(success !== undefined && { content: success }) };
+    else if (n >= 300)
+      responses[code] = {
+        description,
+        headers: { 'x-request-id': header('RequestId'), ...(contract.location && { Location: header('Location') }) },
+      };
+    else
+      responses[code] = {
+        description,
+        headers: { 'x-request-id': header('RequestId') },
+        ...(success !== undefined && { content: success }),
+      };
   }
   const readsInput = contract.params || contract.query || contract.body || contract.headers;
   if (readsInput && !responses[400]) responses[400] = errorAnswer('Invalid input; nothing changed. `details` lists each bad field by path');
-  if (contract.body && !responses[415]) responses[415] = errorAnswer('The body is not JSON (send Content-Type: application/json); nothing changed');
+  if (contract.body && !responses[415])
+    responses[415] = errorAnswer('The body is not JSON (send Content-Type: application/json); nothing changed');
   if (route.access !== 'public') {
-    responses[401] ??= eitherAnswer(route.access === 'cron'
-      ? 'Neither the cron secret nor a valid administrator token (the Error shape)'
-      : 'Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs');
+    responses[401] ??= eitherAnswer(
+      route.access === 'cron'
+        ? 'Neither the cron secret nor a valid administrator token (the Error shape)'
+        : 'Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs',
+    );
     responses[403] ??= errorAnswer('Not allowed for this caller');
   }
   responses[413] ??= gatewayAnswer('API Gateway: the request is larger than its payload limit');
   responses[429] ??= limited
-    ? eitherAnswer('Too many requests: the service\'s rate limit (the Error shape, with Retry-After) or API Gateway\'s throttle ({"message":"Too Many Requests"})',
-      { 'Retry-After': header('RetryAfter') })
-    : gatewayAnswer('API Gateway\'s throttle');
+    ? eitherAnswer(
+        'Too many requests: the service\'s rate limit (the Error shape, with Retry-After) or API Gateway\'s throttle ({"message":"Too Many Requests"})',
+        { 'Retry-After': header('RetryAfter') },
+      )
+    : gatewayAnswer("API Gateway's throttle");
   responses[500] ??= eitherAnswer('An unexpected fault (code internal_error), or API Gateway could not run the function');
   if (route.fn.uses.includes('database')) {
     const databaseDown = 'the database is not answering (code database_unavailable; nothing was changed): retry after Retry-After';
     const own = responses[503] as { description: string } | undefined;
-    responses[503] = errorAnswer(own ? `${own.description}; or ${databaseDown}` : databaseDown[0]!.toUpperCase() + databaseDown.slice(1),
-      { 'Retry-After': header('RetryAfter') });
+    responses[503] = errorAnswer(own ? `${own.description}; or ${databaseDown}` : databaseDown[0]!.toUpperCase() + databaseDown.slice(1), {
+      'Retry-After': header('RetryAfter'),
+    });
   }
   responses[504] ??= gatewayAnswer('API Gateway: the function did not answer within the integration timeout');
   return responses;
 };
 
-const parametersOf = (contract: RouteContract) => [
-  ...Object.entries(contract.params?.shape ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema: inline(schema as z.ZodType) })),
-  ...Object.entries(contract.query?.shape ?? {}).map(([name, schema]) => ({
-    name, in: 'query', required: !(schema as z.ZodType).safeParse(undefined).success, schema: inline(schema as z.ZodType),
-  })),
-  ...Object.entries(contract.headers?.shape ?? {}).map(([name, schema]) => ({
-    name: name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), in: 'header',
-    required: !(schema as z.ZodType).safeParse(undefined).success, schema: inline(schema as z.ZodType),
-  })),
-].map(({ schema, ...parameter }) => {
-  // a parameter's description belongs to the parameter (clients show it there)
-  const { description, ...rest } = schema as { description?: string };
-  return { ...parameter, ...(description && { description }), schema: rest };
-});
+const parametersOf = (contract: RouteContract) =>
+  [
+    ...Object.entries(contract.params?.shape ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: inline(schema as z.ZodType),
+    })),
+    ...Object.entries(contract.query?.shape ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: !(schema as z.ZodType).safeParse(undefined).success,
+      schema: inline(schema as z.ZodType),
+    })),
+    ...Object.entries(contract.headers?.shape ?? {}).map(([name, schema]) => ({
+      name: name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()),
+      in: 'header',
+      required: !(schema as z.ZodType).safeParse(undefined).success,
+      schema: inline(schema as z.ZodType),
+    })),
+  ].map(({ schema, ...parameter }) => {
+    // a parameter's description belongs to the parameter (clients show it there)
+    const { description, ...rest } = schema as { description?: string };
+    return { ...parameter, ...(description && { description }), schema: rest };
+  });
 
 export const openApiDocument = () => {
   const outputs = new Map<z.ZodType, string>(NAMED_RESPONSES.map(([name, schema]) => [schema, name]));
@@ -182,7 +251,10 @@ export const openApiDocument = () => {
       security: security[route.access],
       ...(parameters.length > 0 && { parameters }),
       ...(contract.body && {
-        requestBody: { required: !contract.body.safeParse(undefined).success, content: jsonContent(ref(nameOf(inputs, contract.body, `${pascal(route.fn.id)}Request`)), examples?.request) },
+        requestBody: {
+          required: !contract.body.safeParse(undefined).success,
+          content: jsonContent(ref(nameOf(inputs, contract.body, `${pascal(route.fn.id)}Request`)), examples?.request),
+        },
       }),
       responses: responsesOf(route, contract, success),
     };
@@ -195,17 +267,22 @@ export const openApiDocument = () => {
     info: {
       title: 'Investigation Analysis Service',
       version: '0.1.0',
-      description: 'AI analyses of investigation evidence. Errors have the shape { error: { code, message, details? } }; API Gateway\'s own '
-        + 'answers (401 from the authorizer, 413, 429 throttles, 500, 504) have { message }. Lists take `limit` and `cursor` and answer '
-        + '`next_cursor` (null on the last page). Every answer of the service carries x-request-id.',
+      description:
+        "AI analyses of investigation evidence. Errors have the shape { error: { code, message, details? } }; API Gateway's own " +
+        'answers (401 from the authorizer, 413, 429 throttles, 500, 504) have { message }. Lists take `limit` and `cursor` and answer ' +
+        '`next_cursor` (null on the last page). Every answer of the service carries x-request-id.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [
-      { url: 'http://{host}:{port}', description: 'The local twin (npm start)', variables: { host: { default: '127.0.0.1' }, port: { default: '3000', description: 'PORT' } } },
+      {
+        url: 'http://{host}:{port}',
+        description: 'The local twin (npm start)',
+        variables: { host: { default: '127.0.0.1' }, port: { default: '3000', description: 'PORT' } },
+      },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
         description: 'A deployed stage (npx cdk deploy prints its ApiUrl; a custom domain when apiDomainName is set)',
-        variables: { apiId: { default: 'abcdef1234', description: 'the HTTP API\'s id' }, region: { default: 'us-east-1' } },
+        variables: { apiId: { default: 'abcdef1234', description: "the HTTP API's id" }, region: { default: 'us-east-1' } },
       },
     ],
     tags: TAGS.map(({ name, description }) => ({ name, description })),

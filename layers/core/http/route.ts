@@ -32,8 +32,9 @@ export const header = (event: HttpEvent, name: string): string | undefined => ev
  * both the admin group and an organization is a customer account that was put into the group, and
  * reaches nothing service-wide.
  */
-export const OPERATOR_WITH_ORGANIZATION = 'This account is in the admin group but belongs to an organization. Administrators are the service\'s operators '
-  + 'and belong to no organization; ask an operator to invite you as one (npm run users -- invite --role admin).';
+export const OPERATOR_WITH_ORGANIZATION =
+  "This account is in the admin group but belongs to an organization. Administrators are the service's operators " +
+  'and belong to no organization; ask an operator to invite you as one (npm run users -- invite --role admin).';
 
 /** The check of a cron route's bearer (./cron-access.ts): handed in by the cron routes only, so no other route bundles it. */
 export type CronAccess = (event: HttpEvent) => Promise<Caller | undefined>;
@@ -85,10 +86,17 @@ export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => 
     // refused, lost or timed out (connect, statement_timeout, query read timeout): a retry may well succeed
     logger.error('database unavailable', { error: error as Error, routeKey: event?.routeKey });
     const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
-    return json(503, errorBody(new ApiError(503, 'database_unavailable', `The database is not answering; try again in ${retryAfter} seconds.`)), { 'retry-after': retryAfter });
+    return json(
+      503,
+      errorBody(new ApiError(503, 'database_unavailable', `The database is not answering; try again in ${retryAfter} seconds.`)),
+      { 'retry-after': retryAfter },
+    );
   }
   logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey });
-  return json(500, errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')));
+  return json(
+    500,
+    errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')),
+  );
 };
 
 export const requireOrg = (caller: Caller | undefined): OrgCaller => {
@@ -145,12 +153,18 @@ const lowerCaseHeaders = (event: HttpEvent): Record<string, string | undefined> 
  * Every input the contract declares, parsed. The query and path parameters keep the string rule even on a
  * route that reads neither, as every declared input does; the body is read as JSON whatever the contract.
  */
-const readInput = async <C extends RouteContract>(contract: C, event: HttpEvent, caller: Caller | undefined, options: RouteOptions): Promise<RouteInput<C>> => {
+const readInput = async <C extends RouteContract>(
+  contract: C,
+  event: HttpEvent,
+  caller: Caller | undefined,
+  options: RouteOptions,
+): Promise<RouteInput<C>> => {
   let content: unknown;
   try {
     content = parseBody(event);
-    const unsafe = unsafeTextIssues({ query: event.queryStringParameters ?? {}, path: event.pathParameters ?? {} })
-      .map((issue) => (PLAIN_PARAMETER.test(issue.path) ? issue : { ...issue, path: issue.path.split('.')[0]! }));
+    const unsafe = unsafeTextIssues({ query: event.queryStringParameters ?? {}, path: event.pathParameters ?? {} }).map((issue) =>
+      PLAIN_PARAMETER.test(issue.path) ? issue : { ...issue, path: issue.path.split('.')[0]! },
+    );
     if (unsafe.length > 0) throw validationFailed(unsafe);
     const parse = (schema: z.ZodType | undefined, value: unknown) => (schema ? parseWith(schema, value) : undefined);
     return {
@@ -186,13 +200,19 @@ const manifestRouteOf = (contract: RouteContract) => {
   if (!route) throw new Error(`route '${contract.route}' is not in the service manifest`);
   const functionId = env(ENV.functionId);
   if (functionId !== undefined && route.fn.id !== functionId) {
-    throw new Error(`function '${functionId}' is bound to the contract of '${contract.route}', which the manifest gives to '${route.fn.id}'`);
+    throw new Error(
+      `function '${functionId}' is bound to the contract of '${contract.route}', which the manifest gives to '${route.fn.id}'`,
+    );
   }
   return route;
 };
 
 const answer = async <C extends RouteContract>(
-  contract: C, route: ManifestRoute, impl: RouteImpl<C>, options: RouteOptions, event: HttpEvent,
+  contract: C,
+  route: ManifestRoute,
+  impl: RouteImpl<C>,
+  options: RouteOptions,
+  event: HttpEvent,
 ): Promise<HttpResult> => {
   try {
     if (event.routeKey !== contract.route) throw new Error(`this function serves '${contract.route}', not '${event.routeKey}'`);
@@ -220,7 +240,8 @@ type RouteImpl<C extends RouteContract> = (input: RouteInput<C>) => Promise<Rout
  */
 export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, options: RouteOptions = {}) => {
   const manifestRoute = manifestRouteOf(contract);
-  if (manifestRoute.access === 'cron' && !options.cronAccess) throw new Error(`'${contract.route}' is a cron route: give route() its cronAccess (http/cron-access.ts)`);
+  if (manifestRoute.access === 'cron' && !options.cronAccess)
+    throw new Error(`'${contract.route}' is a cron route: give route() its cronAccess (http/cron-access.ts)`);
   return middy<HttpEvent, HttpResult>()
     .use(handlerTracing())
     .use(lambdaContextLogging())

@@ -13,7 +13,11 @@ import { cronAccess } from './cron-access';
 import { route, type RouteAnswer, type HttpEvent } from './route';
 import { withLambdaContext } from '#core/logger';
 
-export interface ScheduledEvent { source: 'schedule'; function_id?: string; expression?: string }
+export interface ScheduledEvent {
+  source: 'schedule';
+  function_id?: string;
+  expression?: string;
+}
 
 const isScheduled = (event: object): event is ScheduledEvent => (event as { source?: unknown }).source === 'schedule';
 

@@ -7,7 +7,8 @@ import { retentionRunSchema } from './retention';
 
 const check = z.object({ status: z.enum(['ok', 'failed']), latency_ms: z.number().int(), error: z.string().optional() });
 
-export const healthRoute = defineRoute({ route: 'GET /api/health',
+export const healthRoute = defineRoute({
+  route: 'GET /api/health',
   response: z.object({
     status: z.enum(['ok', 'unavailable']),
     checks: z.object({ database: check, generation_queue: check, quality_queue: check, storage: check }),

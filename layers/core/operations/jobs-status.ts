@@ -20,13 +20,20 @@ type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
 
 const inFlightSchema = z.object({
   count: z.number().int().nonnegative(),
-  oldest_age_seconds: z.number().int().nonnegative().nullable().describe('seconds since the longest-waiting analysis entered this status; null when none'),
+  oldest_age_seconds: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe('seconds since the longest-waiting analysis entered this status; null when none'),
 });
 
 export const jobsStatusSchema = z.object({
   jobs: z.array(jobStatusSchema.extend({ schedule: z.string().nullable().describe('its EventBridge schedule expression') })),
   queues: queueDepthsSchema,
-  analyses_in_flight: z.object(Object.fromEntries(IN_FLIGHT_STATUSES.map((s) => [s, inFlightSchema])) as Record<InFlightStatus, typeof inFlightSchema>),
+  analyses_in_flight: z.object(
+    Object.fromEntries(IN_FLIGHT_STATUSES.map((s) => [s, inFlightSchema])) as Record<InFlightStatus, typeof inFlightSchema>,
+  ),
   time: z.iso.datetime(),
 });
 
@@ -41,16 +48,22 @@ const scheduleOf = (functionId: string): string | null =>
  * against its own clock, as updated_at was written by it.
  */
 export const analysesInFlight = async (db: Kysely<Database>): Promise<Record<InFlightStatus, InFlight>> => {
-  const rows = await db.selectFrom('analyses')
-    .select(['generation_status', sql<number>`count(*)::int`.as('n'),
-      sql<number>`floor(extract(epoch from (now() - min(updated_at))))::int`.as('oldest')])
+  const rows = await db
+    .selectFrom('analyses')
+    .select([
+      'generation_status',
+      sql<number>`count(*)::int`.as('n'),
+      sql<number>`floor(extract(epoch from (now() - min(updated_at))))::int`.as('oldest'),
+    ])
     .where('generation_status', 'in', IN_FLIGHT_STATUSES)
     .groupBy('generation_status')
     .execute();
-  return Object.fromEntries(IN_FLIGHT_STATUSES.map((status) => {
-    const row = rows.find((r) => r.generation_status === status);
-    return [status, { count: row?.n ?? 0, oldest_age_seconds: row ? Math.max(0, row.oldest) : null }];
-  })) as Record<InFlightStatus, InFlight>;
+  return Object.fromEntries(
+    IN_FLIGHT_STATUSES.map((status) => {
+      const row = rows.find((r) => r.generation_status === status);
+      return [status, { count: row?.n ?? 0, oldest_age_seconds: row ? Math.max(0, row.oldest) : null }];
+    }),
+  ) as Record<InFlightStatus, InFlight>;
 };
 
 export const jobsStatus = async (db: Kysely<Database>, options: DepthOptions = {}): Promise<JobsStatus> => {

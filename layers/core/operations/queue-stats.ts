@@ -27,7 +27,9 @@ export const queueDepthSchema = z.object({
 
 export type QueueDepth = z.infer<typeof queueDepthSchema>;
 
-export const queueDepthsSchema = z.object(Object.fromEntries(Object.keys(queues).map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>);
+export const queueDepthsSchema = z.object(
+  Object.fromEntries(Object.keys(queues).map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>,
+);
 
 /** Each SQS call gets this long (the SDK's own retries included), so a hung endpoint cannot hold the route. */
 const SQS_TIMEOUT_MS = 3_000;
@@ -58,11 +60,28 @@ const asCount = (value: string | undefined): number | null => (value === undefin
 const depthOf = async (sqs: SQSClient, queueUrl: string | undefined, urlEnv: string, timeoutMs: number): Promise<QueueDepth> => {
   const none: QueueDepth = { visible: null, in_flight: null, delayed: null, dlq_depth: null, error: null };
   if (!queueUrl) return { ...none, error: `${urlEnv} is not configured` };
-  const attributes = async (url: string, names: ('ApproximateNumberOfMessages' | 'ApproximateNumberOfMessagesNotVisible' | 'ApproximateNumberOfMessagesDelayed' | 'RedrivePolicy')[]) =>
-    (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: names }), { abortSignal: AbortSignal.timeout(timeoutMs) })).Attributes ?? {};
+  const attributes = async (
+    url: string,
+    names: (
+      | 'ApproximateNumberOfMessages'
+      | 'ApproximateNumberOfMessagesNotVisible'
+      | 'ApproximateNumberOfMessagesDelayed'
+      | 'RedrivePolicy'
+    )[],
+  ) =>
+    (
+      await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: names }), {
+        abortSignal: AbortSignal.timeout(timeoutMs),
+      })
+    ).Attributes ?? {};
   let main: Record<string, string>;
   try {
-    main = await attributes(queueUrl, ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed', 'RedrivePolicy']);
+    main = await attributes(queueUrl, [
+      'ApproximateNumberOfMessages',
+      'ApproximateNumberOfMessagesNotVisible',
+      'ApproximateNumberOfMessagesDelayed',
+      'RedrivePolicy',
+    ]);
   } catch (error) {
     return { ...none, error: `SQS did not answer for the queue: ${messageOf(error)}` };
   }
@@ -89,10 +108,15 @@ export interface DepthOptions {
 }
 
 /** Every manifest queue's depths, read in parallel; never throws (see QueueDepth.error). */
-export const queueDepths = async ({ sqs = sqsClient(), urls, timeoutMs = SQS_TIMEOUT_MS }: DepthOptions = {}): Promise<Record<QueueName, QueueDepth>> => {
+export const queueDepths = async ({
+  sqs = sqsClient(),
+  urls,
+  timeoutMs = SQS_TIMEOUT_MS,
+}: DepthOptions = {}): Promise<Record<QueueName, QueueDepth>> => {
   const names = Object.keys(queues) as QueueName[];
-  const depths = await Promise.all(names.map((name) =>
-    depthOf(sqs, urls ? urls[name] : env(QUEUE_URL_ENV[name]), QUEUE_URL_ENV[name], timeoutMs)));
+  const depths = await Promise.all(
+    names.map((name) => depthOf(sqs, urls ? urls[name] : env(QUEUE_URL_ENV[name]), QUEUE_URL_ENV[name], timeoutMs)),
+  );
   return Object.fromEntries(names.map((name, i) => [name, depths[i]!])) as Record<QueueName, QueueDepth>;
 };
 

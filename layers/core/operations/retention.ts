@@ -54,7 +54,13 @@ export type RetentionCategory = ConfigurableCategory | keyof typeof TRANSIENT_RE
 
 /** The order a run sweeps in: cheap counters first, so a short time budget still clears them. */
 export const RETENTION_CATEGORIES: readonly RetentionCategory[] = [
-  'rate_limit_counters', 'ai_quota_reservations', 'job_runs', 'audit_failures', 'ai_calls', 'audit_log', 'failed_analyses',
+  'rate_limit_counters',
+  'ai_quota_reservations',
+  'job_runs',
+  'audit_failures',
+  'ai_calls',
+  'audit_log',
+  'failed_analyses',
 ];
 
 /** Days to keep each configurable category; 0 = for ever. */
@@ -69,7 +75,10 @@ const MAX_DAYS = 36_500;
 /** The policy from RETENTION_*_DAYS over the defaults; a value that is not a whole number of days 0–36500 throws, naming it. */
 export const retentionPolicyFromEnv = (read: (name: string) => string | undefined = env): RetentionPolicy => {
   const policy = { ...DEFAULT_RETENTION_POLICY };
-  for (const [category, setting] of Object.entries(RETENTION_SETTINGS) as [ConfigurableCategory, (typeof RETENTION_SETTINGS)[ConfigurableCategory]][]) {
+  for (const [category, setting] of Object.entries(RETENTION_SETTINGS) as [
+    ConfigurableCategory,
+    (typeof RETENTION_SETTINGS)[ConfigurableCategory],
+  ][]) {
     const raw = read(setting.env);
     if (raw === undefined) continue;
     const days = Number(raw.trim());
@@ -85,7 +94,9 @@ export const retentionPolicyFromEnv = (read: (name: string) => string | undefine
 export const retentionCutoffs = (policy: RetentionPolicy, now: Date): Record<RetentionCategory, Date | null> => {
   const before = (ms: number) => new Date(now.getTime() - ms);
   return {
-    ...(Object.fromEntries(Object.entries(policy).map(([category, days]) => [category, days === 0 ? null : before(days * DAY_MS)])) as Record<ConfigurableCategory, Date | null>),
+    ...(Object.fromEntries(
+      Object.entries(policy).map(([category, days]) => [category, days === 0 ? null : before(days * DAY_MS)]),
+    ) as Record<ConfigurableCategory, Date | null>),
     rate_limit_counters: before(TRANSIENT_RETENTION_MS.rate_limit_counters),
     ai_quota_reservations: before(TRANSIENT_RETENTION_MS.ai_quota_reservations),
   };
@@ -98,55 +109,122 @@ type DeleteBatch = (db: Kysely<Database>, cutoff: Date, limit: number) => Promis
 const deleted = (result: { numDeletedRows: bigint }) => result.numDeletedRows;
 
 const DELETES: Record<RetentionCategory, DeleteBatch> = {
-  rate_limit_counters: async (db, cutoff, limit) => deleted(await db.deleteFrom('rate_limit_counters')
-    .where((eb) => eb(eb.refTuple('key', 'window_start'), 'in',
-      eb.selectFrom('rate_limit_counters').select(['key', 'window_start']).where('window_start', '<', cutoff).limit(limit).$asTuple('key', 'window_start')))
-    .executeTakeFirstOrThrow()),
+  rate_limit_counters: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('rate_limit_counters')
+        .where((eb) =>
+          eb(
+            eb.refTuple('key', 'window_start'),
+            'in',
+            eb
+              .selectFrom('rate_limit_counters')
+              .select(['key', 'window_start'])
+              .where('window_start', '<', cutoff)
+              .limit(limit)
+              .$asTuple('key', 'window_start'),
+          ),
+        )
+        .executeTakeFirstOrThrow(),
+    ),
 
-  ai_quota_reservations: async (db, cutoff, limit) => deleted(await db.deleteFrom('ai_quota_reservations')
-    .where('id', 'in', (eb) => eb.selectFrom('ai_quota_reservations').select('id').where('reserved_at', '<', cutoff).limit(limit))
-    .executeTakeFirstOrThrow()),
+  ai_quota_reservations: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('ai_quota_reservations')
+        .where('id', 'in', (eb) => eb.selectFrom('ai_quota_reservations').select('id').where('reserved_at', '<', cutoff).limit(limit))
+        .executeTakeFirstOrThrow(),
+    ),
 
   // The newest run and the newest successful run of each job stay, whatever their age: jobs/status shows them.
-  job_runs: async (db, cutoff, limit) => deleted(await db.deleteFrom('job_runs')
-    .where('id', 'in', (eb) => eb.selectFrom('job_runs as old').select('old.id')
-      .where('old.started_at', '<', cutoff)
-      .where(({ exists, selectFrom }) => exists(selectFrom('job_runs as newer').select('newer.id')
-        .whereRef('newer.job', '=', 'old.job').whereRef('newer.started_at', '>', 'old.started_at')))
-      .where(({ or, eb: e, exists, selectFrom }) => or([
-        e('old.status', '<>', 'succeeded'),
-        exists(selectFrom('job_runs as newer').select('newer.id')
-          .whereRef('newer.job', '=', 'old.job').where('newer.status', '=', 'succeeded').whereRef('newer.started_at', '>', 'old.started_at')),
-      ]))
-      .limit(limit))
-    .executeTakeFirstOrThrow()),
+  job_runs: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('job_runs')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('job_runs as old')
+            .select('old.id')
+            .where('old.started_at', '<', cutoff)
+            .where(({ exists, selectFrom }) =>
+              exists(
+                selectFrom('job_runs as newer')
+                  .select('newer.id')
+                  .whereRef('newer.job', '=', 'old.job')
+                  .whereRef('newer.started_at', '>', 'old.started_at'),
+              ),
+            )
+            .where(({ or, eb: e, exists, selectFrom }) =>
+              or([
+                e('old.status', '<>', 'succeeded'),
+                exists(
+                  selectFrom('job_runs as newer')
+                    .select('newer.id')
+                    .whereRef('newer.job', '=', 'old.job')
+                    .where('newer.status', '=', 'succeeded')
+                    .whereRef('newer.started_at', '>', 'old.started_at'),
+                ),
+              ]),
+            )
+            .limit(limit),
+        )
+        .executeTakeFirstOrThrow(),
+    ),
 
-  audit_failures: async (db, cutoff, limit) => deleted(await db.deleteFrom('audit_failures')
-    .where('id', 'in', (eb) => eb.selectFrom('audit_failures').select('id').where('created_at', '<', cutoff).limit(limit))
-    .executeTakeFirstOrThrow()),
+  audit_failures: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('audit_failures')
+        .where('id', 'in', (eb) => eb.selectFrom('audit_failures').select('id').where('created_at', '<', cutoff).limit(limit))
+        .executeTakeFirstOrThrow(),
+    ),
 
-  ai_calls: async (db, cutoff, limit) => deleted(await db.deleteFrom('ai_calls')
-    .where('id', 'in', (eb) => eb.selectFrom('ai_calls').select('id').where('created_at', '<', cutoff).limit(limit))
-    .executeTakeFirstOrThrow()),
+  ai_calls: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('ai_calls')
+        .where('id', 'in', (eb) => eb.selectFrom('ai_calls').select('id').where('created_at', '<', cutoff).limit(limit))
+        .executeTakeFirstOrThrow(),
+    ),
 
-  audit_log: async (db, cutoff, limit) => deleted(await db.deleteFrom('audit_log')
-    .where('id', 'in', (eb) => eb.selectFrom('audit_log').select('id').where('created_at', '<', cutoff).limit(limit))
-    .executeTakeFirstOrThrow()),
+  audit_log: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('audit_log')
+        .where('id', 'in', (eb) => eb.selectFrom('audit_log').select('id').where('created_at', '<', cutoff).limit(limit))
+        .executeTakeFirstOrThrow(),
+    ),
 
   // A failed analysis holds no result, only its error message; it goes only when nothing refers to it
   // (no feedback, revision or engagement, and no regeneration made from it). Its retrieval records go
   // with it (cascade); its ledger rows stay, with analysis_id cleared.
-  failed_analyses: async (db, cutoff, limit) => deleted(await db.deleteFrom('analyses')
-    .where('generation_status', '=', 'failed')
-    .where('id', 'in', (eb) => eb.selectFrom('analyses as a').select('a.id')
-      .where('a.generation_status', '=', 'failed')
-      .where('a.updated_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('feedback').select('feedback.id').whereRef('feedback.analysis_id', '=', 'a.id'))))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('analysis_revisions as r').select('r.id').whereRef('r.analysis_id', '=', 'a.id'))))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('analysis_engagements as e').select('e.analysis_id').whereRef('e.analysis_id', '=', 'a.id'))))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('analyses as child').select('child.id').whereRef('child.regenerated_from', '=', 'a.id'))))
-      .limit(limit))
-    .executeTakeFirstOrThrow()),
+  failed_analyses: async (db, cutoff, limit) =>
+    deleted(
+      await db
+        .deleteFrom('analyses')
+        .where('generation_status', '=', 'failed')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('analyses as a')
+            .select('a.id')
+            .where('a.generation_status', '=', 'failed')
+            .where('a.updated_at', '<', cutoff)
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('feedback').select('feedback.id').whereRef('feedback.analysis_id', '=', 'a.id'))),
+            )
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('analysis_revisions as r').select('r.id').whereRef('r.analysis_id', '=', 'a.id'))),
+            )
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('analysis_engagements as e').select('e.analysis_id').whereRef('e.analysis_id', '=', 'a.id'))),
+            )
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('analyses as child').select('child.id').whereRef('child.regenerated_from', '=', 'a.id'))),
+            )
+            .limit(limit),
+        )
+        .executeTakeFirstOrThrow(),
+    ),
 };
 
 // ---- The sweep ---------------------------------------------------------------------------------
@@ -161,7 +239,12 @@ const categoryRunSchema = z.object({
 
 const retentionReportSchema = z.object({
   // an object with a property per category (not a record), so the document names each one
-  categories: z.object(Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<RetentionCategory, typeof categoryRunSchema>),
+  categories: z.object(
+    Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<
+      RetentionCategory,
+      typeof categoryRunSchema
+    >,
+  ),
   policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
   deleted_total: count,
   complete: z.boolean().describe('every category swept to its cut-off'),
@@ -230,13 +313,20 @@ export const runRetentionSweep = async (
   db: Kysely<Database>,
   { trigger, remainingMs, ...options }: RetentionOptions & { trigger: JobTrigger; remainingMs?: number | undefined },
 ): Promise<RetentionRun> => {
-  const { report, jobRunId } = await recordJobRun(db, { job: RETENTION_JOB, trigger },
-    () => sweepRetention(db, { timeBudgetMs: timeBudgetFor(trigger, remainingMs), ...options }));
+  const { report, jobRunId } = await recordJobRun(db, { job: RETENTION_JOB, trigger }, () =>
+    sweepRetention(db, { timeBudgetMs: timeBudgetFor(trigger, remainingMs), ...options }),
+  );
   logger.info(RETENTION_LOG_MARKER, { jobRunId, trigger, report });
   countEvent('retentionRuns');
   await writeAudit(db, {
-    action: RETENTION_AUDIT_ACTION, outcome: 'success', target: `job_run:${jobRunId}`,
-    detail: { trigger, deleted: Object.fromEntries(Object.entries(report.categories).map(([c, r]) => [c, r.deleted])), complete: report.complete },
+    action: RETENTION_AUDIT_ACTION,
+    outcome: 'success',
+    target: `job_run:${jobRunId}`,
+    detail: {
+      trigger,
+      deleted: Object.fromEntries(Object.entries(report.categories).map(([c, r]) => [c, r.deleted])),
+      complete: report.complete,
+    },
   });
   return { ...report, job_run_id: jobRunId };
 };

@@ -2,7 +2,8 @@
 import { defineRoute } from '#core/contract';
 import { paymentEventSchema, webhookResultSchema } from './webhook';
 
-export const paymentWebhookRoute = defineRoute({ route: 'POST /api/webhooks/payment',
+export const paymentWebhookRoute = defineRoute({
+  route: 'POST /api/webhooks/payment',
   errors: { 401: 'Missing, bad or stale signature; nothing stored', 503: 'The signing secret is not configured' },
   body: paymentEventSchema,
   response: webhookResultSchema,

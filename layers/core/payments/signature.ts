@@ -52,16 +52,31 @@ export interface VerifyInput {
   toleranceSeconds?: number;
 }
 
-export const verifySignature = ({ header, payload, secret, nowSeconds, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS }: VerifyInput): SignatureCheck => {
+export const verifySignature = ({
+  header,
+  payload,
+  secret,
+  nowSeconds,
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+}: VerifyInput): SignatureCheck => {
   if (!header) return { ok: false, reason: 'missing', message: 'The Stripe-Signature header is missing.' };
   const parsed = parseSignatureHeader(header);
-  if (!parsed) return { ok: false, reason: 'malformed', message: 'The Stripe-Signature header is not of the form t=<unix seconds>,v1=<hex HMAC-SHA256>.' };
+  if (!parsed)
+    return {
+      ok: false,
+      reason: 'malformed',
+      message: 'The Stripe-Signature header is not of the form t=<unix seconds>,v1=<hex HMAC-SHA256>.',
+    };
   const expected = signPayload(secret, parsed.timestamp, payload);
   // every candidate is compared (constant time each), so timing does not tell which one matched
   const matched = parsed.signatures.map((s) => timingSafeEqual(s, expected)).includes(true);
   if (!matched) return { ok: false, reason: 'mismatch', message: 'The signature does not match the payload and the signing secret.' };
   if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) {
-    return { ok: false, reason: 'stale', message: `The signature timestamp is more than ${toleranceSeconds} s away from the current time; the delivery is refused as a possible replay.` };
+    return {
+      ok: false,
+      reason: 'stale',
+      message: `The signature timestamp is more than ${toleranceSeconds} s away from the current time; the delivery is refused as a possible replay.`,
+    };
   }
   return { ok: true, timestamp: parsed.timestamp };
 };

@@ -19,22 +19,24 @@ export const FIRST_PAID_INVOICE = 'first_paid_invoice';
 
 const PAID = new Set<string>(PAID_INVOICE_EVENTS);
 
-export const paymentEventSchema = z.looseObject({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(255),
-  data: z.looseObject({
-    object: z.looseObject({
-      id: z.string().max(255).optional(),
-      /** smallest currency unit (cents) */
-      amount_paid: z.number().int().nonnegative().optional(),
-      currency: z.string().min(1).max(16).optional(),
+export const paymentEventSchema = z
+  .looseObject({
+    id: z.string().min(1).max(255),
+    type: z.string().min(1).max(255),
+    data: z.looseObject({
+      object: z.looseObject({
+        id: z.string().max(255).optional(),
+        /** smallest currency unit (cents) */
+        amount_paid: z.number().int().nonnegative().optional(),
+        currency: z.string().min(1).max(16).optional(),
+      }),
     }),
-  }),
-}).superRefine((event, ctx) => {
-  if (PAID.has(event.type) && event.data.object.amount_paid === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['data', 'object', 'amount_paid'], message: `required for ${event.type} events` });
-  }
-});
+  })
+  .superRefine((event, ctx) => {
+    if (PAID.has(event.type) && event.data.object.amount_paid === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['data', 'object', 'amount_paid'], message: `required for ${event.type} events` });
+    }
+  });
 
 export type PaymentEvent = z.infer<typeof paymentEventSchema>;
 
@@ -48,22 +50,29 @@ export const webhookResultSchema = z.object({
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 
 /** Pure: the amount (cents) this event pays, 0 unless it is a paid invoice. */
-const paidAmount = (event: PaymentEvent): number => (PAID.has(event.type) ? event.data.object.amount_paid ?? 0 : 0);
+const paidAmount = (event: PaymentEvent): number => (PAID.has(event.type) ? (event.data.object.amount_paid ?? 0) : 0);
 
 export const processPaymentEvent = async (db: Kysely<Database>, event: PaymentEvent): Promise<WebhookResult> => {
   const amount = paidAmount(event);
   const currency = event.data.object.currency?.toLowerCase() ?? null;
   const outcome = await db.transaction().execute(async (trx) => {
-    const stored = await trx.insertInto('payment_events')
+    const stored = await trx
+      .insertInto('payment_events')
       .values({ event_id: event.id, event_type: event.type, amount_cents: amount, currency, payload: JSON.stringify(event) })
       .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id').executeTakeFirst();
+      .returning('event_id')
+      .executeTakeFirst();
     if (!stored) return { duplicate: true, milestone: false };
     if (amount <= 0) return { duplicate: false, milestone: false };
-    const reached = await trx.insertInto('milestones')
-      .values({ key: FIRST_PAID_INVOICE, detail: JSON.stringify({ event_id: event.id, invoice_id: event.data.object.id ?? null, amount_cents: amount, currency }) })
+    const reached = await trx
+      .insertInto('milestones')
+      .values({
+        key: FIRST_PAID_INVOICE,
+        detail: JSON.stringify({ event_id: event.id, invoice_id: event.data.object.id ?? null, amount_cents: amount, currency }),
+      })
       .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key').executeTakeFirst();
+      .returning('key')
+      .executeTakeFirst();
     return { duplicate: false, milestone: reached !== undefined };
   });
   if (outcome.duplicate) logger.info('payment event already processed', { eventId: event.id, eventType: event.type });

@@ -26,13 +26,15 @@ export const generationCap = (): number => config()[ENV.generationCap] ?? DEFAUL
  */
 export const generationsInFlight = async (db: Kysely<Database>, organizationId: string): Promise<number> => {
   const row = await organizationAnalyses(db, organizationId)
-    .where((eb) => eb.or([
-      eb('a.generation_status', '=', 'queued'),
-      eb.and([
-        eb('a.generation_status', 'in', ['generating', 'checking']),
-        eb.or([eb('a.claimed_until', 'is', null), eb('a.claimed_until', '>', sql<Date>`now()`)]),
+    .where((eb) =>
+      eb.or([
+        eb('a.generation_status', '=', 'queued'),
+        eb.and([
+          eb('a.generation_status', 'in', ['generating', 'checking']),
+          eb.or([eb('a.claimed_until', 'is', null), eb('a.claimed_until', '>', sql<Date>`now()`)]),
+        ]),
       ]),
-    ]))
+    )
     .select(sql<number>`count(*)::int`.as('n'))
     .executeTakeFirstOrThrow();
   return row.n;

@@ -74,7 +74,10 @@ const COUNTER_TIMEOUT_MS = 1_000;
 const withinCounterTimeout = async <T>(work: Promise<T>): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the counter store did not answer within ${COUNTER_TIMEOUT_MS} ms (database connection timed out)`)), COUNTER_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`the counter store did not answer within ${COUNTER_TIMEOUT_MS} ms (database connection timed out)`)),
+      COUNTER_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([work, timeout]);
@@ -95,12 +98,21 @@ export const enforceRateLimit = async (event: HttpEvent, route: HttpTrigger & { 
   try {
     hit = await withinCounterTimeout(database().then((db) => countHit(db, key, limit.windowSeconds)));
   } catch (error) {
-    logger.error(`${RATE_LIMIT_MARKER} counter store unavailable; request allowed`, { key, route: event.routeKey, error: (error as Error).message });
+    logger.error(`${RATE_LIMIT_MARKER} counter store unavailable; request allowed`, {
+      key,
+      route: event.routeKey,
+      error: (error as Error).message,
+    });
     return;
   }
   if (hit.count <= limit.count) return;
   logger.warn(`${RATE_LIMIT_MARKER} request refused`, {
-    key, route: event.routeKey, limit: limit.count, windowSeconds: limit.windowSeconds, count: hit.count, retryAfterSeconds: hit.retryAfterSeconds,
+    key,
+    route: event.routeKey,
+    limit: limit.count,
+    windowSeconds: limit.windowSeconds,
+    count: hit.count,
+    retryAfterSeconds: hit.retryAfterSeconds,
   });
   countEvent('rateLimitRefusals');
   throw tooManyRequests(`Too many requests; try again in ${hit.retryAfterSeconds} seconds.`, hit.retryAfterSeconds);

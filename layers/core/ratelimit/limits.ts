@@ -40,8 +40,7 @@ const EXEMPT_FUNCTIONS: ReadonlySet<string> = new Set(['health', 'openapi']);
 export const rateClassOf = (route: Pick<HttpTrigger, 'path' | 'access'>): RateClass =>
   route.path.startsWith('/api/auth/') ? 'auth' : route.access;
 
-export const isExempt = (fn: Pick<FunctionSpec, 'id' | 'uses'>): boolean =>
-  EXEMPT_FUNCTIONS.has(fn.id) || !fn.uses.includes('database'); // the counter is in the database
+export const isExempt = (fn: Pick<FunctionSpec, 'id' | 'uses'>): boolean => EXEMPT_FUNCTIONS.has(fn.id) || !fn.uses.includes('database'); // the counter is in the database
 
 const ENTRY = /^\s*([a-z]+)\s*=\s*(?:(off)|(\d+)\s*\/\s*(\d+))\s*$/;
 

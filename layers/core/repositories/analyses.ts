@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
 
 export const organizationAnalyses = (db: Kysely<Database>, organizationId: string) =>
-  db.selectFrom('analyses as a')
+  db
+    .selectFrom('analyses as a')
     .innerJoin('investigations as i', 'i.id', 'a.investigation_id')
     .where('i.organization_id', '=', organizationId);

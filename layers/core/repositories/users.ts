@@ -14,13 +14,25 @@ export const userIdBySubject = async (db: Kysely<Database>, subject: string): Pr
  * investigator whatever groups the token names: administrators are operators in no organization
  * (docs/admin.md), and the users table holds that as a constraint.
  */
-export const ensureUser = async (db: Kysely<Database>, caller: { subject: string; email: string | undefined; organizationId: string }): Promise<string> => {
+export const ensureUser = async (
+  db: Kysely<Database>,
+  caller: { subject: string; email: string | undefined; organizationId: string },
+): Promise<string> => {
   const known = await userIdBySubject(db, caller.subject);
   if (known) return known;
   const email = caller.email ?? `${caller.subject}@users.invalid`;
-  const created = await db.insertInto('users').values({
-    organization_id: caller.organizationId, idp_subject: caller.subject, email, display_name: email.split('@')[0]!, role: 'investigator',
-  }).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
+  const created = await db
+    .insertInto('users')
+    .values({
+      organization_id: caller.organizationId,
+      idp_subject: caller.subject,
+      email,
+      display_name: email.split('@')[0]!,
+      role: 'investigator',
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
   // nothing inserted: a concurrent first request created it meanwhile, or the email is another user's
   const id = created?.id ?? (await userIdBySubject(db, caller.subject));
   if (!id) throw forbidden('Your account could not be set up here: its email address belongs to another user. Ask an administrator.');

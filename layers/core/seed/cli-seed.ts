@@ -16,9 +16,7 @@ import { openDatabase, resolveTarget, type DatabaseTarget } from '#core/db/conne
 import { migrateToLatest } from '#core/db/migrate';
 import { DEMO_SEED } from './demo';
 import { validateSeed } from './format';
-import {
-  isSeeded, loadSeed, SEED_TABLES, SeedConflictError, SeedStorageError, SeedValidationError, type SeedSummary,
-} from './load';
+import { isSeeded, loadSeed, SEED_TABLES, SeedConflictError, SeedStorageError, SeedValidationError, type SeedSummary } from './load';
 import { runningTwin } from '#core/db/embedded-lock';
 import type { ObjectStorage } from '#core/storage';
 
@@ -36,9 +34,8 @@ const processIo: CliIo = {
 export class CliError extends Error {}
 
 /** A commander program that writes through `io` and throws instead of exiting (the operator commands share it). */
-export const cliProgram = (name: string, io: CliIo): Command => new Command(name)
-  .exitOverride()
-  .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+export const cliProgram = (name: string, io: CliIo): Command =>
+  new Command(name).exitOverride().configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
 /** Parses the arguments; an exit code when parsing ended the run (--help 0, a usage error 1, already printed). */
 export const parseArguments = (program: Command, argv: string[]): number | undefined => {
@@ -52,8 +49,10 @@ export const parseArguments = (program: Command, argv: string[]): number | undef
 
 export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise<number> => {
   const program = cliProgram('seed', io)
-    .description('Load organizations, users and investigations from a seed file (docs/seed-format.md) into the configured database. '
-      + 'Into a deployed stage or the running twin instead: --stage <stage> [--region <r>] | --twin, with --file (docs/deploy.md).')
+    .description(
+      'Load organizations, users and investigations from a seed file (docs/seed-format.md) into the configured database. ' +
+        'Into a deployed stage or the running twin instead: --stage <stage> [--region <r>] | --twin, with --file (docs/deploy.md).',
+    )
     .option('-f, --file <path>', 'seed file (JSON) to load')
     .option('--demo', 'load the demo data set, if the database holds no organization yet')
     .option('--json', 'print the summary as JSON');
@@ -74,8 +73,10 @@ export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise
     if (target.engine === 'pglite') {
       const twin = runningTwin(target.dataDir);
       if (twin) {
-        throw new CliError(`the local twin is running (process ${twin.pid}, ${twin.pidFile}) and holds the embedded database in `
-          + `${target.dataDir}: stop the twin first, or set DATABASE_URL to load into a PostgreSQL server`);
+        throw new CliError(
+          `the local twin is running (process ${twin.pid}, ${twin.pidFile}) and holds the embedded database in ` +
+            `${target.dataDir}: stop the twin first, or set DATABASE_URL to load into a PostgreSQL server`,
+        );
       }
     }
 
@@ -83,9 +84,11 @@ export const runSeedCli = async (argv: string[], io: CliIo = processIo): Promise
     const handle = await openDatabase(target);
     try {
       await migrateToLatest(handle.db as Kysely<unknown>);
-      if (opts.demo && await isSeeded(handle.db)) {
-        io.err('the database already holds organizations: the demo data set was not loaded '
-          + '(load it explicitly with --file layers/core/seed/demo.json to see any conflicts)');
+      if (opts.demo && (await isSeeded(handle.db))) {
+        io.err(
+          'the database already holds organizations: the demo data set was not loaded ' +
+            '(load it explicitly with --file layers/core/seed/demo.json to see any conflicts)',
+        );
         return 0;
       }
       const summary = await loadSeed(handle.db, input, { storage });
@@ -129,8 +132,10 @@ export const readSeedFile = async (path: string): Promise<unknown> => {
 const configuredStorage = async (io: CliIo): Promise<ObjectStorage | undefined> => {
   const bucket = env(ENV.filesBucket);
   if (!bucket) {
-    io.err('note: FILES_BUCKET is not set, so attachment and background-document files are not uploaded to storage '
-      + '(their text is still stored in the database)');
+    io.err(
+      'note: FILES_BUCKET is not set, so attachment and background-document files are not uploaded to storage ' +
+        '(their text is still stored in the database)',
+    );
     return undefined;
   }
   const { s3Storage } = await import('#core/storage');
@@ -164,7 +169,9 @@ export const printSummary = (io: CliIo, summary: SeedSummary, source: string, wh
 
 if (require.main === module) {
   runSeedCli(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
+    (code) => {
+      process.exitCode = code;
+    },
     (error: unknown) => {
       process.stderr.write(`seed: ${String(error)}\n`);
       process.exitCode = 1;

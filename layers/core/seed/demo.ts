@@ -38,27 +38,34 @@ const asRole = (role: string): Role => {
 };
 
 export const DEMO_USERS: readonly DemoUser[] = Object.freeze([
-  ...(demo.operators ?? []).map((operator) => Object.freeze({
-    email: operator.email.toLowerCase(), display_name: operator.display_name, role: 'admin' as const,
-    idp_subject: operator.idp_subject, organization_id: null, organization_name: null,
-  })),
+  ...(demo.operators ?? []).map((operator) =>
+    Object.freeze({
+      email: operator.email.toLowerCase(),
+      display_name: operator.display_name,
+      role: 'admin' as const,
+      idp_subject: operator.idp_subject,
+      organization_id: null,
+      organization_name: null,
+    }),
+  ),
   ...demo.organizations.flatMap((org) => {
     if (!org.id) throw new Error(`demo.json: organization "${org.name}" needs a fixed id`);
-    return org.users.map((user) => Object.freeze({
-      email: user.email.toLowerCase(),
-      display_name: user.display_name,
-      role: asRole(user.role),
-      idp_subject: user.idp_subject,
-      organization_id: org.id,
-      organization_name: org.name,
-    }));
+    return org.users.map((user) =>
+      Object.freeze({
+        email: user.email.toLowerCase(),
+        display_name: user.display_name,
+        role: asRole(user.role),
+        idp_subject: user.idp_subject,
+        organization_id: org.id,
+        organization_name: org.name,
+      }),
+    );
   }),
 ]);
 
 /** The first demo user with this role (the dev token command's default pick); operators have no organization. */
 export const demoUser = (role: Role, organizationId: string = DEMO_ORGANIZATION_IDS.northwind): DemoUser => {
-  const user = DEMO_USERS.find((u) => u.role === role && u.organization_id === organizationId)
-    ?? DEMO_USERS.find((u) => u.role === role);
+  const user = DEMO_USERS.find((u) => u.role === role && u.organization_id === organizationId) ?? DEMO_USERS.find((u) => u.role === role);
   if (!user) throw new Error(`no demo user with role ${role}`);
   return user;
 };

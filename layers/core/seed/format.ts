@@ -46,18 +46,30 @@ const fileName = text(LIMITS.fileName).refine(
   'must be a plain file name (no "/", "\\" or control characters)',
 );
 
-const contentType = z.string().trim().max(LIMITS.contentType)
-  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9-]+=[^;]+)*$/i, 'must be a media type such as text/plain or text/csv');
+const contentType = z
+  .string()
+  .trim()
+  .max(LIMITS.contentType)
+  .regex(
+    /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9-]+=[^;]+)*$/i,
+    'must be a media type such as text/plain or text/csv',
+  );
 
-const questionKey = z.string().trim().min(1, 'must not be empty').max(LIMITS.questionKey)
+const questionKey = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.questionKey)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "-", "_" or "." (starting with a letter or digit)');
 
 /**
  * A message for a schema's own failures; a missing value or a wrong type falls through to the
  * parse-wide messages (`Required`, `must be a string, got number`).
  */
-const unless = (message: string) => (issue: z.core.$ZodRawIssue): string | undefined =>
-  issue.code === 'invalid_type' || issue.input === undefined ? undefined : message;
+const unless =
+  (message: string) =>
+  (issue: z.core.$ZodRawIssue): string | undefined =>
+    issue.code === 'invalid_type' || issue.input === undefined ? undefined : message;
 
 const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
   error: unless('must be an ISO 8601 date (2024-03-15) or date-time with time zone (2024-03-15T09:30:00Z)'),
@@ -66,7 +78,10 @@ const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
 const uuid = z.uuid({ error: unless('must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01') }).transform((id) => id.toLowerCase());
 
 const seedPerson = {
-  email: z.email({ error: unless('must be an email address') }).max(LIMITS.email).transform((email) => email.toLowerCase()),
+  email: z
+    .email({ error: unless('must be an email address') })
+    .max(LIMITS.email)
+    .transform((email) => email.toLowerCase()),
   display_name: text(LIMITS.name),
   idp_subject: text(LIMITS.idpSubject),
 };
@@ -75,7 +90,9 @@ const seedPerson = {
 const seedUserSchema = z.strictObject({
   ...seedPerson,
   role: z.literal('investigator', {
-    error: unless('must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"'),
+    error: unless(
+      'must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
+    ),
   }),
 });
 
@@ -132,18 +149,26 @@ const seedOrganizationSchema = z.strictObject({
   investigations: list(seedInvestigationSchema, LIMITS.investigationsPerOrganization),
 });
 
-export const seedFileSchema = z.strictObject({
-  organizations: list(seedOrganizationSchema, LIMITS.organizations).min(1, 'must list at least one organization'),
-  operators: list(seedOperatorSchema, LIMITS.operators).optional(),
-}).superRefine((value, ctx) => {
-  for (const issue of crossReferenceIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-}, { when: () => true }); // also when other parts are malformed, so every problem is reported in one pass
+export const seedFileSchema = z
+  .strictObject({
+    organizations: list(seedOrganizationSchema, LIMITS.organizations).min(1, 'must list at least one organization'),
+    operators: list(seedOperatorSchema, LIMITS.operators).optional(),
+  })
+  .superRefine(
+    (value, ctx) => {
+      for (const issue of crossReferenceIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    },
+    { when: () => true },
+  ); // also when other parts are malformed, so every problem is reported in one pass
 
 export type SeedFileInput = z.input<typeof seedFileSchema>;
 export type SeedFile = z.output<typeof seedFileSchema>;
 
 type IssuePath = (string | number)[];
-export interface SeedIssue { path: IssuePath; message: string }
+export interface SeedIssue {
+  path: IssuePath;
+  message: string;
+}
 
 /** `organizations[0].investigations[1].evidence[3].title`, or `(file)` for the top level. */
 export const formatPath = (path: readonly PropertyKey[]): string => {
@@ -168,7 +193,8 @@ export const validateSeed = (input: unknown): SeedValidation => {
   const result = seedFileSchema.safeParse(input, { error: requiredMessage });
   // the API's string rule (no NUL, no unpaired surrogate): PostgreSQL refuses the one and mangles the other
   const unsafe = unsafeTextIssues(input).map((issue) => ({
-    path: issue.path === '' ? [] : issue.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message: issue.message,
+    path: issue.path === '' ? [] : issue.path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+    message: issue.message,
   }));
   if (result.success && unsafe.length === 0) return { ok: true, data: result.data };
   const issues: SeedIssue[] = [];
@@ -207,8 +233,7 @@ const describeValue = (value: unknown): string =>
 // ---------------------------------------------------------------------------------------------------
 // Cross-references, over a value that may be malformed anywhere (so nothing here trusts the shape).
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const entries = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() : undefined);
 

@@ -22,10 +22,17 @@ const IMPORT_KEY = /^imports\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 /** long enough for a slow upload of a large file, short enough to be useless later */
 const UPLOAD_URL_SECONDS = 900;
 
-const importRequestSchema = z.discriminatedUnion('command', [
-  z.strictObject({ command: z.literal('upload-url') }),
-  z.strictObject({ command: z.literal('load'), key: z.string().regex(IMPORT_KEY, 'must be the key an upload-url answer named (imports/<uuid>.json)') }),
-], { error: 'command must be upload-url or load' });
+const importRequestSchema = z.discriminatedUnion(
+  'command',
+  [
+    z.strictObject({ command: z.literal('upload-url') }),
+    z.strictObject({
+      command: z.literal('load'),
+      key: z.string().regex(IMPORT_KEY, 'must be the key an upload-url answer named (imports/<uuid>.json)'),
+    }),
+  ],
+  { error: 'command must be upload-url or load' },
+);
 
 /** A refusal the operator can act on: nothing was loaded. */
 export class ImportRefusal extends Error {
@@ -34,7 +41,9 @@ export class ImportRefusal extends Error {
 
 const uploadUrl = async (bucket: string): Promise<{ key: string; url: string; expires_in: number }> => {
   const key = `${IMPORTS_PREFIX}${randomUUID()}.json`;
-  const url = await getSignedUrl(s3Client(), new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: 'application/json' }), { expiresIn: UPLOAD_URL_SECONDS });
+  const url = await getSignedUrl(s3Client(), new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: 'application/json' }), {
+    expiresIn: UPLOAD_URL_SECONDS,
+  });
   return { key, url, expires_in: UPLOAD_URL_SECONDS };
 };
 
@@ -44,7 +53,8 @@ const readImport = async (bucket: string, key: string): Promise<unknown> => {
     const object = await s3Client().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     text = await object.Body!.transformToString('utf8');
   } catch (error) {
-    if ((error as Error).name === 'NoSuchKey') throw new ImportRefusal(`nothing was uploaded to ${key} (or it has expired): upload the file first`);
+    if ((error as Error).name === 'NoSuchKey')
+      throw new ImportRefusal(`nothing was uploaded to ${key} (or it has expired): upload the file first`);
     throw error;
   }
   try {
@@ -54,7 +64,10 @@ const readImport = async (bucket: string, key: string): Promise<unknown> => {
   }
 };
 
-export const runImport = async (deps: { db: Kysely<Database>; bucket: string }, input: unknown): Promise<{ key: string; url: string; expires_in: number } | SeedSummary> => {
+export const runImport = async (
+  deps: { db: Kysely<Database>; bucket: string },
+  input: unknown,
+): Promise<{ key: string; url: string; expires_in: number } | SeedSummary> => {
   const checked = checkWith(importRequestSchema, input);
   if (!checked.ok) throw new ImportRefusal(describeIssues(checked.issues));
   if (checked.data.command === 'upload-url') return uploadUrl(deps.bucket);

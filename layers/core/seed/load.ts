@@ -27,8 +27,16 @@ export interface SeedOptions {
 }
 
 export const SEED_TABLES = [
-  'organizations', 'users', 'investigations', 'questions', 'topics', 'evidence_items', 'evidence_question_links',
-  'attachments', 'background_documents', 'embedding_sources',
+  'organizations',
+  'users',
+  'investigations',
+  'questions',
+  'topics',
+  'evidence_items',
+  'evidence_question_links',
+  'attachments',
+  'background_documents',
+  'embedding_sources',
 ] as const satisfies readonly (keyof Database)[];
 
 export type SeedTable = (typeof SEED_TABLES)[number];
@@ -50,7 +58,10 @@ export class SeedValidationError extends Error {
   }
 }
 
-export interface SeedConflict { path: string; message: string }
+export interface SeedConflict {
+  path: string;
+  message: string;
+}
 
 export class SeedConflictError extends Error {
   override readonly name = 'SeedConflictError';
@@ -61,8 +72,14 @@ export class SeedConflictError extends Error {
 
 export class SeedStorageError extends Error {
   override readonly name = 'SeedStorageError';
-  constructor(readonly key: string, cause: unknown) {
-    super(`uploading ${key} to storage failed, nothing was written to the database: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(
+    readonly key: string,
+    cause: unknown,
+  ) {
+    super(
+      `uploading ${key} to storage failed, nothing was written to the database: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 
@@ -153,18 +170,26 @@ const findConflicts = async (db: Executor, file: SeedFile): Promise<SeedConflict
   });
 
   // One query at a time: inside a transaction they share one connection anyway.
-  const existingOrgs = await db.selectFrom('organizations').select(['id', 'name'])
-    .where((eb) => eb.or([
-      ...(orgIds.size ? [eb('id', 'in', [...orgIds.keys()])] : []),
-      eb(sql<string>`lower(name)`, 'in', [...orgNames.keys()]),
-    ])).execute();
+  const existingOrgs = await db
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where((eb) =>
+      eb.or([...(orgIds.size ? [eb('id', 'in', [...orgIds.keys()])] : []), eb(sql<string>`lower(name)`, 'in', [...orgNames.keys()])]),
+    )
+    .execute();
   const existingInvestigations = invIds.size
-    ? await db.selectFrom('investigations').select(['id', 'title']).where('id', 'in', [...invIds.keys()]).execute()
+    ? await db
+        .selectFrom('investigations')
+        .select(['id', 'title'])
+        .where('id', 'in', [...invIds.keys()])
+        .execute()
     : [];
   const existingUsers = emails.size
-    ? await db.selectFrom('users').select(['email', 'idp_subject'])
-      .where((eb) => eb.or([eb(sql<string>`lower(email)`, 'in', [...emails.keys()]), eb('idp_subject', 'in', [...subjects.keys()])]))
-      .execute()
+    ? await db
+        .selectFrom('users')
+        .select(['email', 'idp_subject'])
+        .where((eb) => eb.or([eb(sql<string>`lower(email)`, 'in', [...emails.keys()]), eb('idp_subject', 'in', [...subjects.keys()])]))
+        .execute()
     : [];
 
   for (const org of existingOrgs) {
@@ -185,23 +210,48 @@ const findConflicts = async (db: Executor, file: SeedFile): Promise<SeedConflict
   return conflicts.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
 };
 
-interface Upload { key: string; body: string; contentType: string }
+interface Upload {
+  key: string;
+  body: string;
+  contentType: string;
+}
 
 interface Plan {
   rows: {
     organizations: { id: string; name: string }[];
-    users: { id: string; organization_id: string | null; email: string; display_name: string; role: 'admin' | 'investigator'; idp_subject: string }[];
+    users: {
+      id: string;
+      organization_id: string | null;
+      email: string;
+      display_name: string;
+      role: 'admin' | 'investigator';
+      idp_subject: string;
+    }[];
     investigations: { id: string; organization_id: string; title: string; description: string }[];
     questions: { id: string; investigation_id: string; text: string; position: number }[];
     topics: { id: string; investigation_id: string; title: string; description: string; position: number }[];
     evidence_items: { id: string; investigation_id: string; title: string; content: string; collected_at: string | null }[];
     evidence_question_links: { evidence_item_id: string; question_id: string }[];
     attachments: {
-      id: string; evidence_item_id: string; file_name: string; content_type: string; size_bytes: number; storage_key: string; extracted_text: string;
+      id: string;
+      evidence_item_id: string;
+      file_name: string;
+      content_type: string;
+      size_bytes: number;
+      storage_key: string;
+      extracted_text: string;
     }[];
     background_documents: {
-      id: string; investigation_id: string; title: string; file_name: string; content_type: string; size_bytes: number; storage_key: string;
-      extracted_text: string; extraction_status: 'extracted'; included_for_ai: boolean;
+      id: string;
+      investigation_id: string;
+      title: string;
+      file_name: string;
+      content_type: string;
+      size_bytes: number;
+      storage_key: string;
+      extracted_text: string;
+      extraction_status: 'extracted';
+      included_for_ai: boolean;
     }[];
     embedding_sources: { id: string; investigation_id: string; source_type: SourceType; source_id: string; status: 'pending' }[];
   };
@@ -211,8 +261,16 @@ interface Plan {
 /** Every row with its id, and every upload with its key, before anything is written. */
 const planRows = (file: SeedFile): Plan => {
   const rows: Plan['rows'] = {
-    organizations: [], users: [], investigations: [], questions: [], topics: [], evidence_items: [],
-    evidence_question_links: [], attachments: [], background_documents: [], embedding_sources: [],
+    organizations: [],
+    users: [],
+    investigations: [],
+    questions: [],
+    topics: [],
+    evidence_items: [],
+    evidence_question_links: [],
+    attachments: [],
+    background_documents: [],
+    embedding_sources: [],
   };
   const uploads: Upload[] = [];
   const source = (investigation_id: string, source_type: SourceType, source_id: string) =>
@@ -234,12 +292,17 @@ const planRows = (file: SeedFile): Plan => {
         rows.questions.push({ id, investigation_id: invId, text: q.text, position });
       });
       inv.topics.forEach((t, position) =>
-        rows.topics.push({ id: randomUUID(), investigation_id: invId, title: t.title, description: t.description ?? '', position }));
+        rows.topics.push({ id: randomUUID(), investigation_id: invId, title: t.title, description: t.description ?? '', position }),
+      );
 
       for (const item of inv.evidence) {
         const itemId = randomUUID();
         rows.evidence_items.push({
-          id: itemId, investigation_id: invId, title: item.title, content: item.content, collected_at: item.collected_at ?? null,
+          id: itemId,
+          investigation_id: invId,
+          title: item.title,
+          content: item.content,
+          collected_at: item.collected_at ?? null,
         });
         if (item.content.trim()) source(invId, 'content', itemId);
         for (const key of item.linked_questions ?? []) {
@@ -249,8 +312,13 @@ const planRows = (file: SeedFile): Plan => {
           const id = randomUUID();
           const storage_key = attachmentKey(orgId, invId, id, a.file_name);
           rows.attachments.push({
-            id, evidence_item_id: itemId, file_name: a.file_name, content_type: a.content_type,
-            size_bytes: Buffer.byteLength(a.text, 'utf8'), storage_key, extracted_text: a.text,
+            id,
+            evidence_item_id: itemId,
+            file_name: a.file_name,
+            content_type: a.content_type,
+            size_bytes: Buffer.byteLength(a.text, 'utf8'),
+            storage_key,
+            extracted_text: a.text,
           });
           uploads.push({ key: storage_key, body: a.text, contentType: a.content_type });
           source(invId, 'attachment', id);
@@ -261,8 +329,15 @@ const planRows = (file: SeedFile): Plan => {
         const id = randomUUID();
         const storage_key = backgroundDocumentKey(orgId, invId, id, d.file_name);
         rows.background_documents.push({
-          id, investigation_id: invId, title: d.title, file_name: d.file_name, content_type: d.content_type,
-          size_bytes: Buffer.byteLength(d.text, 'utf8'), storage_key, extracted_text: d.text, extraction_status: 'extracted',
+          id,
+          investigation_id: invId,
+          title: d.title,
+          file_name: d.file_name,
+          content_type: d.content_type,
+          size_bytes: Buffer.byteLength(d.text, 'utf8'),
+          storage_key,
+          extracted_text: d.text,
+          extraction_status: 'extracted',
           included_for_ai: d.included_for_ai,
         });
         uploads.push({ key: storage_key, body: d.text, contentType: d.content_type });
@@ -298,7 +373,10 @@ const writeRows = async (trx: Transaction<Database>, rows: Plan['rows']): Promis
   for (const table of SEED_TABLES) {
     const all = rows[table] as Record<string, unknown>[];
     for (let i = 0; i < all.length; i += BATCH) {
-      await trx.insertInto(table).values(all.slice(i, i + BATCH) as never).execute();
+      await trx
+        .insertInto(table)
+        .values(all.slice(i, i + BATCH) as never)
+        .execute();
     }
   }
 };

@@ -50,7 +50,9 @@ const APP_SOURCES = ['bin', 'lib', 'layers', 'functions', 'cdk.json', 'package.j
 const filesUnder = (path: string, skip: (p: string) => boolean): string[] => {
   if (!existsSync(path) || skip(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name), skip));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => filesUnder(join(path, name), skip));
 };
 
 /** A content hash of files (relative names and bytes), short enough for a folder name. */
@@ -91,16 +93,25 @@ export const buildOnce = async (target: string, build: (dir: string) => Promise<
 };
 
 const contextKey = (context: Record<string, string>): string =>
-  createHash('sha256').update(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b)))).digest('hex').slice(0, 12);
+  createHash('sha256')
+    .update(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))))
+    .digest('hex')
+    .slice(0, 12);
 
 const runSynth = (outdir: string, context: Record<string, string>): Promise<void> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), join(__dirname, 'synth.ts'), outdir, JSON.stringify(context)], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules/tsx/dist/cli.mjs'), join(__dirname, 'synth.ts'), outdir, JSON.stringify(context)],
+      {
+        cwd: PROJECT_ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`cdk synth for the twin failed (exit ${code}):\n${stderr}`))));
   });
@@ -116,7 +127,10 @@ export const readAssembly = (dir: string): CloudAssembly => {
   const templates = new Map<string, Template>();
   for (const [name, artifact] of Object.entries(manifest.artifacts)) {
     if (artifact.type !== 'aws:cloudformation:stack' || !artifact.properties?.templateFile) continue;
-    templates.set(artifact.properties.stackName ?? name, JSON.parse(readFileSync(join(dir, artifact.properties.templateFile), 'utf8')) as Template);
+    templates.set(
+      artifact.properties.stackName ?? name,
+      JSON.parse(readFileSync(join(dir, artifact.properties.templateFile), 'utf8')) as Template,
+    );
   }
   return { dir, templates, functions: JSON.parse(readFileSync(join(dir, FUNCTIONS_FILE), 'utf8')) as FunctionEntry[] };
 };
@@ -124,8 +138,11 @@ export const readAssembly = (dir: string): CloudAssembly => {
 /** Keeps the newest few caches of each kind (source hashes; runtime bootstraps); older ones only fill the disk. */
 export const pruneCache = async (keep = 3): Promise<void> => {
   if (!existsSync(CACHE_ROOT)) return;
-  const dirs = readdirSync(CACHE_ROOT).filter((name) => !name.includes('.partial-')).map((name) => join(CACHE_ROOT, name))
-    .filter((p) => statSync(p).isDirectory()).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  const dirs = readdirSync(CACHE_ROOT)
+    .filter((name) => !name.includes('.partial-'))
+    .map((name) => join(CACHE_ROOT, name))
+    .filter((p) => statSync(p).isDirectory())
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
   const runtime = (p: string) => p.slice(CACHE_ROOT.length + 1).startsWith('runtime-');
   const stale = [...dirs.filter((p) => !runtime(p)).slice(keep), ...dirs.filter(runtime).slice(keep)];
   await Promise.all(stale.map((dir) => rm(dir, { recursive: true, force: true })));

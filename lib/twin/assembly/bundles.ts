@@ -23,11 +23,13 @@ const esbuild = async (entryPoints: Record<string, string>, outdir: string, over
 /** Bundles every function (by id) once per source hash; returns the folder holding `<id>/index.js`. */
 export const ensureBundles = async (entries: { id: string; entry: string }[], sourceHash = appSourceHash()): Promise<string> =>
   buildOnce(join(CACHE_ROOT, sourceHash, 'bundles'), (dir) =>
-    esbuild(Object.fromEntries(entries.map(({ id, entry }) => [`${id}/index`, entry])), dir));
+    esbuild(Object.fromEntries(entries.map(({ id, entry }) => [`${id}/index`, entry])), dir),
+  );
 
 /** The worker bootstrap (lib/twin/runtime/bootstrap.ts) as one JavaScript file. */
 export const ensureBootstrap = async (): Promise<string> => {
   const dir = await buildOnce(join(CACHE_ROOT, `runtime-${hashFiles(['lib/twin/runtime/bootstrap.ts', 'package-lock.json'])}`), (out) =>
-    esbuild({ bootstrap: 'lib/twin/runtime/bootstrap.ts' }, out, { minify: false, external: [] }));
+    esbuild({ bootstrap: 'lib/twin/runtime/bootstrap.ts' }, out, { minify: false, external: [] }),
+  );
   return join(dir, 'bootstrap.js');
 };

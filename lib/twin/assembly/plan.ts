@@ -95,7 +95,13 @@ export interface PlanSecret {
   arn: string;
   name: string;
   /** GenerateSecretString: how CloudFormation makes the value */
-  generate?: { passwordLength?: number; excludePunctuation?: boolean; excludeCharacters?: string; secretStringTemplate?: string; generateStringKey?: string };
+  generate?: {
+    passwordLength?: number;
+    excludePunctuation?: boolean;
+    excludeCharacters?: string;
+    secretStringTemplate?: string;
+    generateStringKey?: string;
+  };
   policy: PolicyStatement[];
 }
 
@@ -156,19 +162,26 @@ const one = <T>(items: T[], what: string): T => {
   return items[0]!;
 };
 
-interface RouteSettings { ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }
+interface RouteSettings {
+  ThrottlingRateLimit?: number;
+  ThrottlingBurstLimit?: number;
+}
 
 /** A stage's route settings as a token bucket; a bucket with one of its two figures is not one the twin guesses at. */
 const throttleOf = (settings: RouteSettings | undefined, where: string): GatewayThrottle | undefined => {
   const { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit } = settings ?? {};
   if (rateLimit === undefined && burstLimit === undefined) return undefined;
-  if (rateLimit === undefined || burstLimit === undefined) throw new Error(`${where}: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit`);
+  if (rateLimit === undefined || burstLimit === undefined)
+    throw new Error(`${where}: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit`);
   return { rateLimit: Number(rateLimit), burstLimit: Number(burstLimit) };
 };
 
 export const asList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]);
 
-export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'functions'>, options: { region?: string; account?: string } = {}): TwinPlan => {
+export const planFromAssembly = (
+  assembly: Pick<CloudAssembly, 'templates' | 'functions'>,
+  options: { region?: string; account?: string } = {},
+): TwinPlan => {
   const r = new Resolver(assembly.templates, options.region, options.account);
   const refOf = (entry: FunctionEntry): ResourceRef => ({ stack: entry.stack, logicalId: entry.logicalId });
 
@@ -193,7 +206,7 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     const props = (name: string) => r.property(ref, name);
     const roleArn = String(props('Role'));
     const { role, roleName, policy } = roleOf(roleArn, `${entry.stack}/${entry.logicalId}`);
-    const environment = ((props('Environment') as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
+    const environment = (props('Environment') as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
     const arn = r.getAtt(ref, 'Arn');
     const vpc = props('VpcConfig') as { SubnetIds?: unknown[] } | undefined;
     return {
@@ -213,9 +226,13 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
       inVpc: (vpc?.SubnetIds?.length ?? 0) > 0,
       policy,
       managedPolicyArns: asList(r.property(role, 'ManagedPolicyArns')),
-      invokers: r.all('AWS::Lambda::Permission')
+      invokers: r
+        .all('AWS::Lambda::Permission')
         .filter((p) => [arn, r.physicalName(ref)].includes(String(r.property(p, 'FunctionName'))))
-        .map((p) => ({ principal: String(r.property(p, 'Principal')), ...(r.resource(p).Properties?.SourceArn !== undefined && { sourceArn: String(r.property(p, 'SourceArn')) }) })),
+        .map((p) => ({
+          principal: String(r.property(p, 'Principal')),
+          ...(r.resource(p).Properties?.SourceArn !== undefined && { sourceArn: String(r.property(p, 'SourceArn')) }),
+        })),
     };
   });
   const functionIdByArn = (arn: string, where: string): string => {
@@ -228,7 +245,9 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   const apiRef = one(r.all('AWS::ApiGatewayV2::Api'), 'HTTP APIs');
   const authorizerRef = r.all('AWS::ApiGatewayV2::Authorizer')[0];
   const jwt = authorizerRef && r.property<{ Issuer: string; Audience: string[] }>(authorizerRef, 'JwtConfiguration');
-  const cors = r.property<{ AllowOrigins?: string[]; AllowMethods?: string[]; AllowHeaders?: string[]; ExposeHeaders?: string[]; MaxAge?: number } | undefined>(apiRef, 'CorsConfiguration');
+  const cors = r.property<
+    { AllowOrigins?: string[]; AllowMethods?: string[]; AllowHeaders?: string[]; ExposeHeaders?: string[]; MaxAge?: number } | undefined
+  >(apiRef, 'CorsConfiguration');
   const integrations = new Map(r.all('AWS::ApiGatewayV2::Integration').map((i) => [r.ref(i), String(r.property(i, 'IntegrationUri'))]));
   const routes = r.all('AWS::ApiGatewayV2::Route').map((route): PlanRoute => {
     const routeKey = String(r.property(route, 'RouteKey'));
@@ -236,38 +255,58 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     const target = String(r.property(route, 'Target')).replace(/^integrations\//, '');
     const uri = integrations.get(target);
     if (!uri) throw new Error(`route ${routeKey}: no integration ${target}`);
-    return { routeKey, method, path, functionId: functionIdByArn(uri, `route ${routeKey}`), authorization: String(r.property(route, 'AuthorizationType')) === 'JWT' ? 'JWT' : 'NONE' };
+    return {
+      routeKey,
+      method,
+      path,
+      functionId: functionIdByArn(uri, `route ${routeKey}`),
+      authorization: String(r.property(route, 'AuthorizationType')) === 'JWT' ? 'JWT' : 'NONE',
+    };
   });
   const stageRef = one(r.all('AWS::ApiGatewayV2::Stage'), 'HTTP API stages');
   const routeSettings = r.property<Record<string, RouteSettings> | undefined>(stageRef, 'RouteSettings') ?? {};
-  const defaultThrottle = throttleOf(r.property<RouteSettings | undefined>(stageRef, 'DefaultRouteSettings'), 'the stage\'s DefaultRouteSettings');
+  const defaultThrottle = throttleOf(
+    r.property<RouteSettings | undefined>(stageRef, 'DefaultRouteSettings'),
+    "the stage's DefaultRouteSettings",
+  );
   const api: PlanApi = {
     id: r.physicalName(apiRef),
     endpoint: r.getAtt(apiRef, 'ApiEndpoint'),
     routes,
     throttles: {
       ...(defaultThrottle && { default: defaultThrottle }),
-      routes: Object.fromEntries(Object.entries(routeSettings).flatMap(([routeKey, settings]) => {
-        // what UpdateStage refuses: settings for a route the API does not have
-        if (!routes.some((route) => route.routeKey === routeKey)) throw new Error(`the stage: Unable to find Route by key ${routeKey} within the provided RouteSettings`);
-        const throttle = throttleOf(settings, `the stage's RouteSettings of ${routeKey}`);
-        return throttle ? [[routeKey, throttle]] : [];
-      })),
+      routes: Object.fromEntries(
+        Object.entries(routeSettings).flatMap(([routeKey, settings]) => {
+          // what UpdateStage refuses: settings for a route the API does not have
+          if (!routes.some((route) => route.routeKey === routeKey))
+            throw new Error(`the stage: Unable to find Route by key ${routeKey} within the provided RouteSettings`);
+          const throttle = throttleOf(settings, `the stage's RouteSettings of ${routeKey}`);
+          return throttle ? [[routeKey, throttle]] : [];
+        }),
+      ),
     },
     ...(jwt && { authorizer: { issuer: jwt.Issuer, audience: jwt.Audience } }),
     ...(cors && {
       cors: {
-        allowOrigins: cors.AllowOrigins ?? [], allowMethods: cors.AllowMethods ?? [], allowHeaders: cors.AllowHeaders ?? [],
-        exposeHeaders: cors.ExposeHeaders ?? [], ...(cors.MaxAge !== undefined && { maxAge: cors.MaxAge }),
+        allowOrigins: cors.AllowOrigins ?? [],
+        allowMethods: cors.AllowMethods ?? [],
+        allowHeaders: cors.AllowHeaders ?? [],
+        exposeHeaders: cors.ExposeHeaders ?? [],
+        ...(cors.MaxAge !== undefined && { maxAge: cors.MaxAge }),
       },
     }),
   };
 
   // ── queues, event sources, schedules ───────────────────────────────────────────────────────
-  const queuePolicies = r.all('AWS::SQS::QueuePolicy').flatMap((p) => asList(r.property(p, 'Queues')).map((url) => [url, statementsOf(r.property(p, 'PolicyDocument'))] as const));
+  const queuePolicies = r
+    .all('AWS::SQS::QueuePolicy')
+    .flatMap((p) => asList(r.property(p, 'Queues')).map((url) => [url, statementsOf(r.property(p, 'PolicyDocument'))] as const));
   const queues = r.all('AWS::SQS::Queue').map((q): PlanQueue => {
     const props = r.resource(q).Properties ?? {};
-    const attribute = (name: string, cfnName = name) => (props[cfnName] === undefined ? {} : { [name]: (v => (typeof v === 'object' ? JSON.stringify(v) : String(v)))(r.property(q, cfnName)) });
+    const attribute = (name: string, cfnName = name) =>
+      props[cfnName] === undefined
+        ? {}
+        : { [name]: ((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))(r.property(q, cfnName)) };
     const url = r.ref(q);
     return {
       logicalId: q.logicalId,
@@ -275,8 +314,12 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
       url,
       arn: r.getAtt(q, 'Arn'),
       attributes: {
-        ...attribute('VisibilityTimeout'), ...attribute('MessageRetentionPeriod'), ...attribute('RedrivePolicy'),
-        ...attribute('DelaySeconds'), ...attribute('ReceiveMessageWaitTimeSeconds'), ...attribute('MaximumMessageSize'),
+        ...attribute('VisibilityTimeout'),
+        ...attribute('MessageRetentionPeriod'),
+        ...attribute('RedrivePolicy'),
+        ...attribute('DelaySeconds'),
+        ...attribute('ReceiveMessageWaitTimeSeconds'),
+        ...attribute('MaximumMessageSize'),
       },
       policy: queuePolicies.filter(([u]) => u === url).flatMap(([, s]) => s),
     };
@@ -299,30 +342,46 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     const fn = functions.find((f) => f.id === mapping.functionId)!;
     const visibility = Number(queue?.attributes.VisibilityTimeout ?? 30);
     if (visibility < fn.timeoutSeconds) {
-      throw new Error(`event source of ${fn.id}: Queue visibility timeout: ${visibility} seconds is less than Function timeout: ${fn.timeoutSeconds} seconds`);
+      throw new Error(
+        `event source of ${fn.id}: Queue visibility timeout: ${visibility} seconds is less than Function timeout: ${fn.timeoutSeconds} seconds`,
+      );
     }
   }
-  const schedules = r.all('AWS::Scheduler::Schedule').filter((s) => String(r.property(s, 'State') ?? 'ENABLED') === 'ENABLED').map((s): PlanSchedule => {
-    const target = r.property<{ Arn: string; Input?: string; RetryPolicy?: { MaximumRetryAttempts?: number; MaximumEventAgeInSeconds?: number }; RoleArn: string }>(s, 'Target');
-    return {
-      name: r.physicalName(s),
-      expression: String(r.property(s, 'ScheduleExpression')),
-      functionId: functionIdByArn(target.Arn, `schedule ${s.logicalId}`),
-      ...(target.Input !== undefined && { input: target.Input }),
-      retryAttempts: target.RetryPolicy?.MaximumRetryAttempts ?? 185,
-      ...(target.RetryPolicy?.MaximumEventAgeInSeconds !== undefined && { maxEventAgeSeconds: target.RetryPolicy.MaximumEventAgeInSeconds }),
-      roleArn: target.RoleArn,
-      policy: roleOf(target.RoleArn, `schedule ${s.logicalId}`).policy,
-    };
-  });
+  const schedules = r
+    .all('AWS::Scheduler::Schedule')
+    .filter((s) => String(r.property(s, 'State') ?? 'ENABLED') === 'ENABLED')
+    .map((s): PlanSchedule => {
+      const target = r.property<{
+        Arn: string;
+        Input?: string;
+        RetryPolicy?: { MaximumRetryAttempts?: number; MaximumEventAgeInSeconds?: number };
+        RoleArn: string;
+      }>(s, 'Target');
+      return {
+        name: r.physicalName(s),
+        expression: String(r.property(s, 'ScheduleExpression')),
+        functionId: functionIdByArn(target.Arn, `schedule ${s.logicalId}`),
+        ...(target.Input !== undefined && { input: target.Input }),
+        retryAttempts: target.RetryPolicy?.MaximumRetryAttempts ?? 185,
+        ...(target.RetryPolicy?.MaximumEventAgeInSeconds !== undefined && {
+          maxEventAgeSeconds: target.RetryPolicy.MaximumEventAgeInSeconds,
+        }),
+        roleArn: target.RoleArn,
+        policy: roleOf(target.RoleArn, `schedule ${s.logicalId}`).policy,
+      };
+    });
 
   // ── buckets and secrets ────────────────────────────────────────────────────────────────────
-  const bucketPolicies = r.all('AWS::S3::BucketPolicy').map((p) => [String(r.property(p, 'Bucket')), statementsOf(r.property(p, 'PolicyDocument'))] as const);
+  const bucketPolicies = r
+    .all('AWS::S3::BucketPolicy')
+    .map((p) => [String(r.property(p, 'Bucket')), statementsOf(r.property(p, 'PolicyDocument'))] as const);
   const buckets = r.all('AWS::S3::Bucket').map((b) => {
     const name = r.physicalName(b);
     return { name, arn: r.getAtt(b, 'Arn'), policy: bucketPolicies.filter(([n]) => n === name).flatMap(([, s]) => s) };
   });
-  const secretPolicies = r.all('AWS::SecretsManager::ResourcePolicy').map((p) => [String(r.property(p, 'SecretId')), statementsOf(r.property(p, 'ResourcePolicy'))] as const);
+  const secretPolicies = r
+    .all('AWS::SecretsManager::ResourcePolicy')
+    .map((p) => [String(r.property(p, 'SecretId')), statementsOf(r.property(p, 'ResourcePolicy'))] as const);
   const secrets = r.all('AWS::SecretsManager::Secret').map((s): PlanSecret => {
     const arn = r.ref(s);
     const generate = r.property<Record<string, unknown> | undefined>(s, 'GenerateSecretString');
@@ -346,9 +405,13 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   // ── user pool ──────────────────────────────────────────────────────────────────────────────
   const poolRef = one(r.all('AWS::Cognito::UserPool'), 'user pools');
   const poolId = r.ref(poolRef);
-  const lambdaConfig = r.property<{ PreTokenGenerationConfig?: { LambdaArn: string; LambdaVersion: string }; PreTokenGeneration?: string } | undefined>(poolRef, 'LambdaConfig');
-  const preToken = lambdaConfig?.PreTokenGenerationConfig ?? (lambdaConfig?.PreTokenGeneration ? { LambdaArn: lambdaConfig.PreTokenGeneration, LambdaVersion: 'V1_0' } : undefined);
-  const schema = (r.property<{ Name: string; Mutable?: boolean }[] | undefined>(poolRef, 'Schema') ?? []);
+  const lambdaConfig = r.property<
+    { PreTokenGenerationConfig?: { LambdaArn: string; LambdaVersion: string }; PreTokenGeneration?: string } | undefined
+  >(poolRef, 'LambdaConfig');
+  const preToken =
+    lambdaConfig?.PreTokenGenerationConfig ??
+    (lambdaConfig?.PreTokenGeneration ? { LambdaArn: lambdaConfig.PreTokenGeneration, LambdaVersion: 'V1_0' } : undefined);
+  const schema = r.property<{ Name: string; Mutable?: boolean }[] | undefined>(poolRef, 'Schema') ?? [];
   const minutes = (value: unknown, unit: string | undefined, fallbackMinutes: number) =>
     value === undefined ? fallbackMinutes : Number(value) * ({ seconds: 1 / 60, minutes: 1, hours: 60, days: 1440 }[unit ?? 'hours'] ?? 60);
   const userPool: PlanUserPool = {
@@ -356,23 +419,36 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     arn: r.getAtt(poolRef, 'Arn'),
     issuer: r.getAtt(poolRef, 'ProviderURL'),
     mfa: String(r.property(poolRef, 'MfaConfiguration') ?? 'OFF') as PlanUserPool['mfa'],
-    groups: r.all('AWS::Cognito::UserPoolGroup').filter((g) => r.property(g, 'UserPoolId') === poolId).map((g) => String(r.property(g, 'GroupName'))),
-    customAttributes: schema.filter((a) => !['sub', 'email', 'email_verified', 'name'].includes(a.Name)).map((a) => ({ name: `custom:${a.Name}`, mutable: a.Mutable !== false })),
-    clients: r.all('AWS::Cognito::UserPoolClient').filter((c) => r.property(c, 'UserPoolId') === poolId).map((c) => {
-      const units = r.property<{ AccessToken?: string; IdToken?: string } | undefined>(c, 'TokenValidityUnits');
-      const read = r.resource(c).Properties?.ReadAttributes;
-      const write = r.resource(c).Properties?.WriteAttributes;
-      return {
-        id: r.ref(c),
-        name: String(r.property(c, 'ClientName') ?? ''),
-        ...(read !== undefined && { readAttributes: asList(r.property(c, 'ReadAttributes')) }),
-        ...(write !== undefined && { writeAttributes: asList(r.property(c, 'WriteAttributes')) }),
-        accessTokenMinutes: minutes(r.property(c, 'AccessTokenValidity'), units?.AccessToken, 60),
-        idTokenMinutes: minutes(r.property(c, 'IdTokenValidity'), units?.IdToken, 60),
-        explicitAuthFlows: asList(r.property(c, 'ExplicitAuthFlows')),
-      };
+    groups: r
+      .all('AWS::Cognito::UserPoolGroup')
+      .filter((g) => r.property(g, 'UserPoolId') === poolId)
+      .map((g) => String(r.property(g, 'GroupName'))),
+    customAttributes: schema
+      .filter((a) => !['sub', 'email', 'email_verified', 'name'].includes(a.Name))
+      .map((a) => ({ name: `custom:${a.Name}`, mutable: a.Mutable !== false })),
+    clients: r
+      .all('AWS::Cognito::UserPoolClient')
+      .filter((c) => r.property(c, 'UserPoolId') === poolId)
+      .map((c) => {
+        const units = r.property<{ AccessToken?: string; IdToken?: string } | undefined>(c, 'TokenValidityUnits');
+        const read = r.resource(c).Properties?.ReadAttributes;
+        const write = r.resource(c).Properties?.WriteAttributes;
+        return {
+          id: r.ref(c),
+          name: String(r.property(c, 'ClientName') ?? ''),
+          ...(read !== undefined && { readAttributes: asList(r.property(c, 'ReadAttributes')) }),
+          ...(write !== undefined && { writeAttributes: asList(r.property(c, 'WriteAttributes')) }),
+          accessTokenMinutes: minutes(r.property(c, 'AccessTokenValidity'), units?.AccessToken, 60),
+          idTokenMinutes: minutes(r.property(c, 'IdTokenValidity'), units?.IdToken, 60),
+          explicitAuthFlows: asList(r.property(c, 'ExplicitAuthFlows')),
+        };
+      }),
+    ...(preToken && {
+      preTokenGeneration: {
+        functionId: functionIdByArn(preToken.LambdaArn, 'the pre-token-generation trigger'),
+        version: preToken.LambdaVersion,
+      },
     }),
-    ...(preToken && { preTokenGeneration: { functionId: functionIdByArn(preToken.LambdaArn, 'the pre-token-generation trigger'), version: preToken.LambdaVersion } }),
   };
 
   // ── database ───────────────────────────────────────────────────────────────────────────────
@@ -380,7 +456,8 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
   const instanceRef = one(r.all('AWS::RDS::DBInstance'), 'database instances');
   const proxyAuth = one(r.property<{ SecretArn: string; IAMAuth?: string }[]>(proxyRef, 'Auth'), 'proxy credentials');
   const engineFamily = r.property(proxyRef, 'EngineFamily');
-  if (engineFamily !== 'POSTGRESQL') throw new Error(`the database proxy's engine family is ${String(engineFamily)}; the twin serves POSTGRESQL only`);
+  if (engineFamily !== 'POSTGRESQL')
+    throw new Error(`the database proxy's engine family is ${String(engineFamily)}; the twin serves POSTGRESQL only`);
   const database: PlanDatabase = {
     proxyEndpoint: r.getAtt(proxyRef, 'Endpoint'),
     proxyPort: 5432,
@@ -388,9 +465,12 @@ export const planFromAssembly = (assembly: Pick<CloudAssembly, 'templates' | 'fu
     requireTls: r.property(proxyRef, 'RequireTLS') === true,
     iamAuth: proxyAuth.IAMAuth === 'REQUIRED',
     secretArn: proxyAuth.SecretArn,
-    instance: { host: r.getAtt(instanceRef, 'Endpoint.Address'), port: Number(r.getAtt(instanceRef, 'Endpoint.Port')), name: String(r.property(instanceRef, 'DBName') ?? 'postgres') },
+    instance: {
+      host: r.getAtt(instanceRef, 'Endpoint.Address'),
+      port: Number(r.getAtt(instanceRef, 'Endpoint.Port')),
+      name: String(r.property(instanceRef, 'DBName') ?? 'postgres'),
+    },
   };
 
   return { account: r.account, region: r.region, functions, api, queues, eventSources, schedules, buckets, secrets, userPool, database };
 };
-

@@ -28,10 +28,17 @@ const generatedName = (stack: string, logicalId: string, max: number): string =>
   return `${`${stack}-${logicalId}`.slice(0, max - suffix.length - 1)}-${suffix}`;
 };
 
-export interface ResourceRef { stack: string; logicalId: string }
+export interface ResourceRef {
+  stack: string;
+  logicalId: string;
+}
 
 export class Resolver {
-  constructor(readonly templates: Map<string, Template>, readonly region = TWIN_REGION, readonly account = TWIN_ACCOUNT) {}
+  constructor(
+    readonly templates: Map<string, Template>,
+    readonly region = TWIN_REGION,
+    readonly account = TWIN_ACCOUNT,
+  ) {}
 
   template(stack: string): Template {
     const template = this.templates.get(stack);
@@ -47,8 +54,12 @@ export class Resolver {
 
   /** Every resource of a type, across the stacks, that CloudFormation creates (its Condition, if any, holds). */
   all(type: string): (ResourceRef & { resource: CfnResource })[] {
-    return [...this.templates].flatMap(([stack, template]) =>
-      Object.entries(template.Resources).filter(([, r]) => r.Type === type).map(([logicalId, resource]) => ({ stack, logicalId, resource })))
+    return [...this.templates]
+      .flatMap(([stack, template]) =>
+        Object.entries(template.Resources)
+          .filter(([, r]) => r.Type === type)
+          .map(([logicalId, resource]) => ({ stack, logicalId, resource })),
+      )
       .filter((ref) => this.exists(ref));
   }
 
@@ -63,19 +74,32 @@ export class Resolver {
     const resource = this.resource(ref);
     const own = (name: string) => (resource.Properties?.[name] !== undefined ? String(this.property(ref, name)) : undefined);
     switch (resource.Type) {
-      case 'AWS::SQS::Queue': return own('QueueName') ?? generatedName(stack, logicalId, 80);
-      case 'AWS::S3::Bucket': return own('BucketName') ?? generatedName(stack, logicalId, 63).toLowerCase();
-      case 'AWS::Lambda::Function': return own('FunctionName') ?? generatedName(stack, logicalId, 64);
-      case 'AWS::IAM::Role': return own('RoleName') ?? generatedName(stack, logicalId, 64);
-      case 'AWS::SecretsManager::Secret': return own('Name') ?? `${logicalId}-${token(`${stack}/${logicalId}`, 12, MIXED)}`;
-      case 'AWS::RDS::DBProxy': return own('DBProxyName') ?? generatedName(stack, logicalId, 60).toLowerCase();
-      case 'AWS::RDS::DBInstance': return own('DBInstanceIdentifier') ?? generatedName(stack, logicalId, 63).toLowerCase();
-      case 'AWS::Cognito::UserPool': return `${this.region}_${token(`${stack}/${logicalId}`, 9, MIXED)}`;
-      case 'AWS::Cognito::UserPoolClient': return token(`${stack}/${logicalId}`, 26, LOWER);
-      case 'AWS::ApiGatewayV2::Api': return token(`${stack}/${logicalId}`, 10, LOWER);
-      case 'AWS::Scheduler::Schedule': return own('Name') ?? generatedName(stack, logicalId, 64);
-      case 'AWS::Logs::LogGroup': return own('LogGroupName') ?? generatedName(stack, logicalId, 512);
-      default: return `${logicalId}-${token(`${stack}/${logicalId}`, 12, UPPER)}`;
+      case 'AWS::SQS::Queue':
+        return own('QueueName') ?? generatedName(stack, logicalId, 80);
+      case 'AWS::S3::Bucket':
+        return own('BucketName') ?? generatedName(stack, logicalId, 63).toLowerCase();
+      case 'AWS::Lambda::Function':
+        return own('FunctionName') ?? generatedName(stack, logicalId, 64);
+      case 'AWS::IAM::Role':
+        return own('RoleName') ?? generatedName(stack, logicalId, 64);
+      case 'AWS::SecretsManager::Secret':
+        return own('Name') ?? `${logicalId}-${token(`${stack}/${logicalId}`, 12, MIXED)}`;
+      case 'AWS::RDS::DBProxy':
+        return own('DBProxyName') ?? generatedName(stack, logicalId, 60).toLowerCase();
+      case 'AWS::RDS::DBInstance':
+        return own('DBInstanceIdentifier') ?? generatedName(stack, logicalId, 63).toLowerCase();
+      case 'AWS::Cognito::UserPool':
+        return `${this.region}_${token(`${stack}/${logicalId}`, 9, MIXED)}`;
+      case 'AWS::Cognito::UserPoolClient':
+        return token(`${stack}/${logicalId}`, 26, LOWER);
+      case 'AWS::ApiGatewayV2::Api':
+        return token(`${stack}/${logicalId}`, 10, LOWER);
+      case 'AWS::Scheduler::Schedule':
+        return own('Name') ?? generatedName(stack, logicalId, 64);
+      case 'AWS::Logs::LogGroup':
+        return own('LogGroupName') ?? generatedName(stack, logicalId, 512);
+      default:
+        return `${logicalId}-${token(`${stack}/${logicalId}`, 12, UPPER)}`;
     }
   }
 
@@ -83,11 +107,16 @@ export class Resolver {
   ref(ref: ResourceRef): string {
     const { Type } = this.resource(ref);
     switch (Type) {
-      case 'AWS::SQS::Queue': return this.getAtt(ref, 'QueueUrl');
-      case 'AWS::SecretsManager::Secret': return this.getAtt(ref, 'Id');
-      case 'AWS::SecretsManager::SecretTargetAttachment': return String(this.property(ref, 'SecretId'));
-      case 'AWS::SNS::Topic': return `arn:${PARTITION}:sns:${this.region}:${this.account}:${this.physicalName(ref)}`;
-      default: return this.physicalName(ref);
+      case 'AWS::SQS::Queue':
+        return this.getAtt(ref, 'QueueUrl');
+      case 'AWS::SecretsManager::Secret':
+        return this.getAtt(ref, 'Id');
+      case 'AWS::SecretsManager::SecretTargetAttachment':
+        return String(this.property(ref, 'SecretId'));
+      case 'AWS::SNS::Topic':
+        return `arn:${PARTITION}:sns:${this.region}:${this.account}:${this.physicalName(ref)}`;
+      default:
+        return this.physicalName(ref);
     }
   }
 
@@ -107,7 +136,8 @@ export class Resolver {
         RegionalDomainName: () => `${name}.s3.${region}.${URL_SUFFIX}`,
       },
       'AWS::SecretsManager::Secret': {
-        Id: () => `arn:${PARTITION}:secretsmanager:${region}:${account}:secret:${name}-${token(`${ref.stack}/${ref.logicalId}/arn`, 6, MIXED)}`,
+        Id: () =>
+          `arn:${PARTITION}:secretsmanager:${region}:${account}:secret:${name}-${token(`${ref.stack}/${ref.logicalId}/arn`, 6, MIXED)}`,
       },
       'AWS::Lambda::Function': { Arn: () => `arn:${PARTITION}:lambda:${region}:${account}:function:${name}` },
       'AWS::IAM::Role': { Arn: () => `arn:${PARTITION}:iam::${account}:role/${name}`, RoleId: () => `AROA${token(name, 17, UPPER)}` },
@@ -151,7 +181,8 @@ export class Resolver {
     const here = (v: unknown) => this.value(stack, v, where);
     const str = (v: unknown) => String(here(v));
     switch (fn) {
-      case 'Ref': return this.refOf(stack, String(arg), where);
+      case 'Ref':
+        return this.refOf(stack, String(arg), where);
       case 'Fn::GetAtt': {
         const [logicalId, attribute] = Array.isArray(arg) ? arg.map(String) : String(arg).split(/\.(.+)/);
         return this.getAtt({ stack, logicalId: logicalId! }, attribute!);
@@ -176,7 +207,8 @@ export class Resolver {
         const [separator, text] = arg as [string, unknown];
         return str(text).split(separator);
       }
-      case 'Fn::GetAZs': return ['a', 'b', 'c'].map((zone) => `${this.region}${zone}`);
+      case 'Fn::GetAZs':
+        return ['a', 'b', 'c'].map((zone) => `${this.region}${zone}`);
       case 'Fn::FindInMap': {
         const [map, top, second] = (arg as unknown[]).map(str);
         return this.template(stack).Mappings?.[map!]?.[top!]?.[second!];
@@ -189,12 +221,18 @@ export class Resolver {
         const [a, b] = arg as [unknown, unknown];
         return JSON.stringify(here(a)) === JSON.stringify(here(b));
       }
-      case 'Fn::And': return (arg as unknown[]).every((c) => here(c) === true);
-      case 'Fn::Or': return (arg as unknown[]).some((c) => here(c) === true);
-      case 'Fn::Not': return here((arg as unknown[])[0]) !== true;
-      case 'Condition': return this.condition(stack, String(arg));
-      case 'Fn::Base64': return Buffer.from(str(arg)).toString('base64');
-      case 'Fn::ImportValue': return this.exported(str(arg), where);
+      case 'Fn::And':
+        return (arg as unknown[]).every((c) => here(c) === true);
+      case 'Fn::Or':
+        return (arg as unknown[]).some((c) => here(c) === true);
+      case 'Fn::Not':
+        return here((arg as unknown[])[0]) !== true;
+      case 'Condition':
+        return this.condition(stack, String(arg));
+      case 'Fn::Base64':
+        return Buffer.from(str(arg)).toString('base64');
+      case 'Fn::ImportValue':
+        return this.exported(str(arg), where);
       case 'Fn::GetStackOutput': {
         const { StackName, OutputName } = arg as { StackName: unknown; OutputName: unknown };
         const source = str(StackName);
@@ -202,7 +240,8 @@ export class Resolver {
         if (!output) throw new Error(`${where}: stack ${source} has no output ${str(OutputName)}`);
         return this.value(source, output.Value, `${source}.Outputs.${str(OutputName)}`);
       }
-      default: throw new Error(`${where}: the twin does not evaluate ${fn}`);
+      default:
+        throw new Error(`${where}: the twin does not evaluate ${fn}`);
     }
   }
 
@@ -220,14 +259,21 @@ export class Resolver {
 
   private refOf(stack: string, name: string, where: string): string {
     switch (name) {
-      case 'AWS::Region': return this.region;
-      case 'AWS::AccountId': return this.account;
-      case 'AWS::Partition': return PARTITION;
-      case 'AWS::URLSuffix': return URL_SUFFIX;
-      case 'AWS::StackName': return stack;
-      case 'AWS::StackId': return `arn:${PARTITION}:cloudformation:${this.region}:${this.account}:stack/${stack}/${token(stack, 8, LOWER)}`;
+      case 'AWS::Region':
+        return this.region;
+      case 'AWS::AccountId':
+        return this.account;
+      case 'AWS::Partition':
+        return PARTITION;
+      case 'AWS::URLSuffix':
+        return URL_SUFFIX;
+      case 'AWS::StackName':
+        return stack;
+      case 'AWS::StackId':
+        return `arn:${PARTITION}:cloudformation:${this.region}:${this.account}:stack/${stack}/${token(stack, 8, LOWER)}`;
       default:
-        if (!this.template(stack).Resources[name]) throw new Error(`${where}: Ref to ${name}, which is not a resource of ${stack} (parameters are not modelled)`);
+        if (!this.template(stack).Resources[name])
+          throw new Error(`${where}: Ref to ${name}, which is not a resource of ${stack} (parameters are not modelled)`);
         return this.ref({ stack, logicalId: name });
     }
   }
@@ -235,7 +281,8 @@ export class Resolver {
   private exported(name: string, where: string): unknown {
     for (const [stack, template] of this.templates) {
       for (const output of Object.values(template.Outputs ?? {})) {
-        if (output.Export && this.value(stack, output.Export.Name) === name) return this.value(stack, output.Value, `${stack} export ${name}`);
+        if (output.Export && this.value(stack, output.Export.Name) === name)
+          return this.value(stack, output.Value, `${stack} export ${name}`);
       }
     }
     throw new Error(`${where}: no stack exports ${name}`);

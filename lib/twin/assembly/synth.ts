@@ -26,11 +26,17 @@ export const synthesize = (outdir: string, context: Record<string, string>): voi
   });
   buildApp(app, { nag: false });
   app.synth();
-  const entries: FunctionEntry[] = app.node.findAll()
+  const entries: FunctionEntry[] = app.node
+    .findAll()
     .filter((c): c is ServiceLambda => c instanceof ServiceLambda)
     .map((fn) => {
       const stack = Stack.of(fn);
-      return { id: fn.node.id, stack: stack.stackName, logicalId: stack.getLogicalId(fn.node.defaultChild as CfnResource), entry: fn.entry };
+      return {
+        id: fn.node.id,
+        stack: stack.stackName,
+        logicalId: stack.getLogicalId(fn.node.defaultChild as CfnResource),
+        entry: fn.entry,
+      };
     });
   writeFileSync(join(outdir, FUNCTIONS_FILE), JSON.stringify(entries, null, 1));
 };

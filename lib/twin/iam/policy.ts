@@ -74,8 +74,7 @@ const rejectPolicyVariables = (pattern: string): void => {
 };
 
 /** Action names are case-insensitive (`SQS:sendmessage` is `sqs:SendMessage`). */
-export const matchesAction = (pattern: string, action: string): boolean =>
-  globMatches(pattern.toLowerCase(), action.toLowerCase());
+export const matchesAction = (pattern: string, action: string): boolean => globMatches(pattern.toLowerCase(), action.toLowerCase());
 
 /** Resource ARNs are case-sensitive; `*` spans `/` and `:`. */
 export const matchesResource = (pattern: string, resource: string): boolean => {
@@ -83,7 +82,13 @@ export const matchesResource = (pattern: string, resource: string): boolean => {
   return globMatches(pattern, resource);
 };
 
-interface Arn { partition: string; service: string; region: string; account: string; resource: string }
+interface Arn {
+  partition: string;
+  service: string;
+  region: string;
+  account: string;
+  resource: string;
+}
 
 const parseArn = (value: string): Arn | undefined => {
   const parts = value.split(':');
@@ -136,11 +141,13 @@ const principalMatches = (principal: unknown, principalArn: string): boolean => 
 
 type Compare = (contextValue: string, policyValue: string) => boolean;
 
-const numeric = (test: (a: number, b: number) => boolean): Compare => (contextValue, policyValue) => {
-  const a = Number(contextValue);
-  const b = Number(policyValue);
-  return contextValue.trim() !== '' && policyValue.trim() !== '' && !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
-};
+const numeric =
+  (test: (a: number, b: number) => boolean): Compare =>
+  (contextValue, policyValue) => {
+    const a = Number(contextValue);
+    const b = Number(policyValue);
+    return contextValue.trim() !== '' && policyValue.trim() !== '' && !Number.isNaN(a) && !Number.isNaN(b) && test(a, b);
+  };
 
 const stringEquals: Compare = (a, b) => a === b;
 const stringEqualsIgnoreCase: Compare = (a, b) => a.toLowerCase() === b.toLowerCase();

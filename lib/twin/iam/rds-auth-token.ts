@@ -44,7 +44,13 @@ export const checkRdsAuthToken = (token: string, expected: RdsAuthTokenExpectati
   } catch {
     return refuse('not an RDS IAM auth token');
   }
-  if (url.hostname !== expected.host.toLowerCase() || url.port !== String(expected.port) || url.pathname !== '/' || url.username || url.hash) {
+  if (
+    url.hostname !== expected.host.toLowerCase() ||
+    url.port !== String(expected.port) ||
+    url.pathname !== '/' ||
+    url.username ||
+    url.hash
+  ) {
     return refuse(`the token is for ${url.host}${url.pathname}, not ${expected.host}:${expected.port}/`);
   }
   const query = url.searchParams;
@@ -57,7 +63,8 @@ export const checkRdsAuthToken = (token: string, expected: RdsAuthTokenExpectati
   if (get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return refuse('the token is not signed with AWS4-HMAC-SHA256');
 
   const [accessKeyId = '', scopeDate, region, service, terminator, ...extra] = get('X-Amz-Credential').split('/');
-  if (!/^[A-Z0-9]{16,128}$/.test(accessKeyId) || extra.length > 0 || terminator !== 'aws4_request') return refuse('malformed X-Amz-Credential');
+  if (!/^[A-Z0-9]{16,128}$/.test(accessKeyId) || extra.length > 0 || terminator !== 'aws4_request')
+    return refuse('malformed X-Amz-Credential');
   if (service !== 'rds-db') return refuse(`the token is signed for ${service ?? 'no service'}, not rds-db`);
   if (region !== expected.region) return refuse(`the token is signed for region ${region ?? 'none'}, not ${expected.region}`);
   const signedAt = parseAmzDate(get('X-Amz-Date'));

@@ -7,9 +7,17 @@
 import { asList, type PlanFunction } from '../assembly/plan';
 import { matchesAction, matchesResource, type PolicyStatement } from './policy';
 
-export interface RecordedCall { functionId: string | undefined; action: string; resource: string; allowed: boolean }
+export interface RecordedCall {
+  functionId: string | undefined;
+  action: string;
+  resource: string;
+  allowed: boolean;
+}
 
-interface Grant { action: string; resource: string }
+interface Grant {
+  action: string;
+  resource: string;
+}
 
 export interface FunctionReport {
   functionId: string;
@@ -21,7 +29,9 @@ export interface FunctionReport {
 
 /** Every (action, resource) pair an identity policy allows outright. */
 const grantsOf = (policy: PolicyStatement[]): Grant[] =>
-  policy.filter((s) => s.Effect === 'Allow').flatMap((s) => asList(s.Action).flatMap((action) => asList(s.Resource).map((resource) => ({ action, resource }))));
+  policy
+    .filter((s) => s.Effect === 'Allow')
+    .flatMap((s) => asList(s.Action).flatMap((action) => asList(s.Resource).map((resource) => ({ action, resource }))));
 
 export const iamReport = (
   functions: Pick<PlanFunction, 'id' | 'policy'>[],
@@ -40,10 +50,12 @@ export const iamReport = (
     }
     return {
       functionId: fn.id,
-      unused: grants.filter((g) => !usedGrant(g)).map((g) => {
-        const why = justification(fn.id, g.action);
-        return { ...g, ...(why && { justification: why }) };
-      }),
+      unused: grants
+        .filter((g) => !usedGrant(g))
+        .map((g) => {
+          const why = justification(fn.id, g.action);
+          return { ...g, ...(why && { justification: why }) };
+        }),
       refused: [...refused.values()],
       used: grants.filter(usedGrant).length,
     };

@@ -28,7 +28,10 @@ export interface AwsHttpRequest {
   account: string;
 }
 
-export interface RequiredPermission { action: string; resource: string }
+export interface RequiredPermission {
+  action: string;
+  resource: string;
+}
 
 export interface RequiredPermissionsOptions {
   /** the ARN of the secret with this name, when one exists (AWS appends a random suffix to secret ARNs) */
@@ -157,11 +160,42 @@ const sqsPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
  * unknown operation rather than being mistaken for GetObject or ListBucket.
  */
 const S3_SUBRESOURCES = new Set([
-  'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'delete', 'encryption', 'intelligent-tiering',
-  'inventory', 'legal-hold', 'lifecycle', 'location', 'logging', 'metadataConfiguration', 'metrics',
-  'notification', 'object-lock', 'ownershipControls', 'policy', 'policyStatus', 'publicAccessBlock',
-  'renameObject', 'replication', 'requestPayment', 'restore', 'retention', 'select', 'session', 'tagging',
-  'torrent', 'uploadId', 'uploads', 'versionId', 'versioning', 'versions', 'website',
+  'accelerate',
+  'acl',
+  'analytics',
+  'attributes',
+  'cors',
+  'delete',
+  'encryption',
+  'intelligent-tiering',
+  'inventory',
+  'legal-hold',
+  'lifecycle',
+  'location',
+  'logging',
+  'metadataConfiguration',
+  'metrics',
+  'notification',
+  'object-lock',
+  'ownershipControls',
+  'policy',
+  'policyStatus',
+  'publicAccessBlock',
+  'renameObject',
+  'replication',
+  'requestPayment',
+  'restore',
+  'retention',
+  'select',
+  'session',
+  'tagging',
+  'torrent',
+  'uploadId',
+  'uploads',
+  'versionId',
+  'versioning',
+  'versions',
+  'website',
 ]);
 
 /** The bucket and key, from a virtual-hosted AWS host or else the path (path-style, as the twin's endpoint is). */
@@ -263,14 +297,40 @@ const bedrockPermissions = (request: AwsHttpRequest, options: RequiredPermission
  * this list against @aws-sdk/client-cognito-identity-provider.
  */
 export const COGNITO_UNAUTHENTICATED_OPERATIONS: ReadonlySet<string> = new Set([
-  'AssociateSoftwareToken', 'ChangePassword', 'CompleteWebAuthnRegistration', 'ConfirmDevice',
-  'ConfirmForgotPassword', 'ConfirmSignUp', 'DeleteUser', 'DeleteUserAttributes', 'DeleteWebAuthnCredential',
-  'ForgetDevice', 'ForgotPassword', 'GetDevice', 'GetTokensFromRefreshToken', 'GetUser',
-  'GetUserAttributeVerificationCode', 'GetUserAuthFactors', 'GlobalSignOut', 'InitiateAuth', 'ListDevices',
-  'ListUserSessions', 'ListWebAuthnCredentials', 'ResendConfirmationCode', 'RespondToAuthChallenge',
-  'RevokeToken', 'RevokeUserSession', 'SetUserMFAPreference', 'SetUserSettings', 'SignUp',
-  'StartWebAuthnRegistration', 'UpdateAuthEventFeedback', 'UpdateDeviceStatus', 'UpdateUserAttributes',
-  'VerifySoftwareToken', 'VerifyUserAttribute',
+  'AssociateSoftwareToken',
+  'ChangePassword',
+  'CompleteWebAuthnRegistration',
+  'ConfirmDevice',
+  'ConfirmForgotPassword',
+  'ConfirmSignUp',
+  'DeleteUser',
+  'DeleteUserAttributes',
+  'DeleteWebAuthnCredential',
+  'ForgetDevice',
+  'ForgotPassword',
+  'GetDevice',
+  'GetTokensFromRefreshToken',
+  'GetUser',
+  'GetUserAttributeVerificationCode',
+  'GetUserAuthFactors',
+  'GlobalSignOut',
+  'InitiateAuth',
+  'ListDevices',
+  'ListUserSessions',
+  'ListWebAuthnCredentials',
+  'ResendConfirmationCode',
+  'RespondToAuthChallenge',
+  'RevokeToken',
+  'RevokeUserSession',
+  'SetUserMFAPreference',
+  'SetUserSettings',
+  'SignUp',
+  'StartWebAuthnRegistration',
+  'UpdateAuthEventFeedback',
+  'UpdateDeviceStatus',
+  'UpdateUserAttributes',
+  'VerifySoftwareToken',
+  'VerifyUserAttribute',
 ]);
 
 /** The pool's public OpenID discovery documents. */
@@ -324,7 +384,10 @@ const lambdaPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
  * Every permission the request needs (all must be allowed), or 'unauthenticated' for the calls AWS
  * serves without IAM (Cognito's public user-token operations and discovery documents).
  */
-export function requiredPermissions(request: AwsHttpRequest, options: RequiredPermissionsOptions = {}): RequiredPermission[] | 'unauthenticated' {
+export function requiredPermissions(
+  request: AwsHttpRequest,
+  options: RequiredPermissionsOptions = {},
+): RequiredPermission[] | 'unauthenticated' {
   switch (request.service) {
     case 'sqs':
       return sqsPermissions(request);
@@ -352,7 +415,15 @@ export function signingAccessKey(request: AwsHttpRequest): string | undefined {
 /** A request id derived from the request, so the answer is a pure function of its inputs. */
 const requestIdOf = (request: AwsHttpRequest): Buffer =>
   createHash('sha256')
-    .update([request.method, request.host, request.path, request.headers['amz-sdk-invocation-id'] ?? '', request.headers['x-amz-date'] ?? ''].join('\n'))
+    .update(
+      [
+        request.method,
+        request.host,
+        request.path,
+        request.headers['amz-sdk-invocation-id'] ?? '',
+        request.headers['x-amz-date'] ?? '',
+      ].join('\n'),
+    )
     .digest();
 
 const uuidOf = (bytes: Buffer): string => {
@@ -376,17 +447,20 @@ export function accessDenied(
   const requestId = requestIdOf(request);
   const message = (action: string, resource: string) =>
     `User: ${denial.principalArn} is not authorized to perform: ${action} on resource: ${resource} ` +
-    (denial.reason === 'explicit-deny' ? 'with an explicit deny in an identity-based policy' : `because no identity-based policy allows the ${action} action`);
+    (denial.reason === 'explicit-deny'
+      ? 'with an explicit deny in an identity-based policy'
+      : `because no identity-based policy allows the ${action} action`);
   switch (request.service) {
     case 's3': {
       // S3's ids: a 16-character hex request id and a base64 extended id (x-amz-id-2)
       const id = requestId.subarray(0, 8).toString('hex').toUpperCase();
       const hostId = requestId.toString('base64');
       const headers = { 'content-type': 'application/xml', 'x-amz-request-id': id, 'x-amz-id-2': hostId };
-      const body = request.method.toUpperCase() === 'HEAD'
-        ? ''
-        : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${xmlEscape(message(denial.action, `"${denial.resource}"`))}</Message>` +
-          `<RequestId>${id}</RequestId><HostId>${hostId}</HostId></Error>`;
+      const body =
+        request.method.toUpperCase() === 'HEAD'
+          ? ''
+          : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${xmlEscape(message(denial.action, `"${denial.resource}"`))}</Message>` +
+            `<RequestId>${id}</RequestId><HostId>${hostId}</HostId></Error>`;
       return { status: 403, headers, body };
     }
     case 'sqs':
@@ -396,7 +470,11 @@ export function accessDenied(
       // lower-cased in the text ("sqs:sendmessage")
       return {
         status: 403,
-        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': uuidOf(requestId), 'x-amzn-query-error': 'AccessDenied;Sender' },
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amzn-requestid': uuidOf(requestId),
+          'x-amzn-query-error': 'AccessDenied;Sender',
+        },
         body: JSON.stringify({
           __type: 'com.amazon.coral.service#AccessDeniedException',
           Message: message(denial.action.toLowerCase(), denial.resource),
@@ -421,10 +499,13 @@ export function accessDenied(
       const messageKey = request.service === 'secretsmanager' ? 'Message' : 'message';
       return {
         status: 400,
-        headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': uuidOf(requestId), 'x-amzn-errortype': 'AccessDeniedException' },
+        headers: {
+          'content-type': 'application/x-amz-json-1.1',
+          'x-amzn-requestid': uuidOf(requestId),
+          'x-amzn-errortype': 'AccessDeniedException',
+        },
         body: JSON.stringify({ __type: 'AccessDeniedException', [messageKey]: message(denial.action, denial.resource) }),
       };
     }
   }
 }
-

@@ -36,8 +36,21 @@ export interface BootstrapData {
   caPem: string;
 }
 
-export type ToRuntime =
-  | { type: 'invoke'; id: string; event: unknown; context: { awsRequestId: string; deadline: number; functionName: string; functionVersion: string; invokedFunctionArn: string; memoryLimitInMB: string; logGroupName: string; logStreamName: string } };
+export type ToRuntime = {
+  type: 'invoke';
+  id: string;
+  event: unknown;
+  context: {
+    awsRequestId: string;
+    deadline: number;
+    functionName: string;
+    functionVersion: string;
+    invokedFunctionArn: string;
+    memoryLimitInMB: string;
+    logGroupName: string;
+    logStreamName: string;
+  };
+};
 
 export type FromRuntime =
   | { type: 'ready'; initMs: number }
@@ -46,7 +59,11 @@ export type FromRuntime =
   | { type: 'error'; id: string; error: SerializedError }
   | { type: 'log'; stream: 'stdout' | 'stderr'; text: string };
 
-export interface SerializedError { errorType: string; errorMessage: string; stack?: string }
+export interface SerializedError {
+  errorType: string;
+  errorMessage: string;
+  stack?: string;
+}
 
 const serialize = (error: unknown): SerializedError => {
   const e = error instanceof Error ? error : new Error(String(error));
@@ -56,7 +73,13 @@ const serialize = (error: unknown): SerializedError => {
 const post = (message: FromRuntime) => parentPort!.postMessage(message);
 
 const matches = (pattern: string, host: string): boolean =>
-  new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i').test(host);
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  ).test(host);
 
 /** Rewrites where sockets connect: every client (http, https, http2, fetch, pg) ends in net.Socket#connect. */
 const routeConnections = (routes: NetworkRoute[]) => {
@@ -83,7 +106,8 @@ const routeConnections = (routes: NetworkRoute[]) => {
 
 /** Lambda's task root holds the bundle only: anything else the bundle requires is missing, as there. */
 const confineModules = (taskRoot: string) => {
-  const original = (Module as unknown as { _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string })._resolveFilename;
+  const original = (Module as unknown as { _resolveFilename: (request: string, parent: unknown, ...rest: unknown[]) => string })
+    ._resolveFilename;
   (Module as unknown as { _resolveFilename: typeof original })._resolveFilename = function confined(request, parent, ...rest) {
     if (Module.isBuiltin(request)) return original.call(this, request, parent, ...rest);
     const from = (parent as { filename?: string } | undefined)?.filename;
@@ -128,7 +152,8 @@ const main = async () => {
   try {
     const mod = Module.createRequire(join(taskRoot, 'index.js'))(join(taskRoot, `${file}.js`)) as Record<string, unknown>;
     const candidate = mod[exportName];
-    if (typeof candidate !== 'function') throw Object.assign(new Error(`${data.handler} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+    if (typeof candidate !== 'function')
+      throw Object.assign(new Error(`${data.handler} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
     handler = candidate as typeof handler;
   } catch (error) {
     post({ type: 'init-error', error: serialize(error) });

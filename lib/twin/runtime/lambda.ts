@@ -15,19 +15,43 @@ import { ENV } from '../../runtime-names';
 
 export type { NetworkRoute };
 
-export interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string }
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+}
 
 /** How one invocation ended: the handler's value, or the error Lambda reports. */
 type Settled = { ok: true; value: unknown } | { ok: false; error: SerializedError; timedOut: boolean };
 
 export type InvokeOutcome = Settled & { durationMs: number; coldStart: boolean };
 
-export interface LogLine { functionId: string; requestId?: string; stream: 'stdout' | 'stderr' | 'platform'; text: string; at: Date }
+export interface LogLine {
+  functionId: string;
+  requestId?: string;
+  stream: 'stdout' | 'stderr' | 'platform';
+  text: string;
+  at: Date;
+}
 
-interface FunctionStats { invocations: number; errors: number; timeouts: number; coldStarts: number; environments: number }
+interface FunctionStats {
+  invocations: number;
+  errors: number;
+  timeouts: number;
+  coldStarts: number;
+  environments: number;
+}
 
 /** One invocation, as Lambda's REPORT line and metrics describe it. */
-export interface Invocation { requestId: string; startedAt: Date; durationMs: number; coldStart: boolean; ok: boolean; timedOut: boolean; errorType?: string }
+export interface Invocation {
+  requestId: string;
+  startedAt: Date;
+  durationMs: number;
+  coldStart: boolean;
+  ok: boolean;
+  timedOut: boolean;
+  errorType?: string;
+}
 
 export interface RuntimeOptions {
   bundlesDir: string;
@@ -73,7 +97,11 @@ class Environment {
   private dead?: SerializedError;
   private readonly exited: Promise<void>;
 
-  constructor(readonly fn: PlanFunction, options: RuntimeOptions, private readonly log: (line: Omit<LogLine, 'functionId' | 'at'>) => void) {
+  constructor(
+    readonly fn: PlanFunction,
+    options: RuntimeOptions,
+    private readonly log: (line: Omit<LogLine, 'functionId' | 'at'>) => void,
+  ) {
     const taskRoot = join(options.bundlesDir, fn.id);
     const data: BootstrapData = { taskRoot, handler: fn.handler, routes: options.routes(fn), caPem: options.caPem };
     this.worker = new Worker(options.bootstrapPath, {
@@ -84,30 +112,50 @@ class Environment {
       stderr: true,
     });
     for (const stream of ['stdout', 'stderr'] as const) {
-      this.worker[stream].on('data', (chunk: Buffer) => this.log({ stream, text: chunk.toString('utf8'), ...(this.pending && { requestId: this.pending.requestId }) }));
+      this.worker[stream].on('data', (chunk: Buffer) =>
+        this.log({ stream, text: chunk.toString('utf8'), ...(this.pending && { requestId: this.pending.requestId }) }),
+      );
     }
     let settle: (error?: SerializedError) => void = () => undefined;
     this.ready = new Promise<void>((resolve, reject) => {
-      settle = (error) => (error ? reject(Object.assign(new Error(error.errorMessage), { name: error.errorType, serialized: error })) : resolve());
+      settle = (error) =>
+        error ? reject(Object.assign(new Error(error.errorMessage), { name: error.errorType, serialized: error })) : resolve();
     });
     this.ready.catch(() => undefined);
     this.worker.on('message', (message: FromRuntime) => {
       switch (message.type) {
-        case 'ready': return settle();
-        case 'init-error': return this.fail(message.error, settle);
-        case 'log': return this.log({ stream: message.stream, text: message.text, ...(this.pending && { requestId: this.pending.requestId }) });
-        case 'result': return this.finish(message.id, { ok: true, value: message.value });
-        case 'error': return this.finish(message.id, { ok: false, error: message.error, timedOut: false });
+        case 'ready':
+          return settle();
+        case 'init-error':
+          return this.fail(message.error, settle);
+        case 'log':
+          return this.log({ stream: message.stream, text: message.text, ...(this.pending && { requestId: this.pending.requestId }) });
+        case 'result':
+          return this.finish(message.id, { ok: true, value: message.value });
+        case 'error':
+          return this.finish(message.id, { ok: false, error: message.error, timedOut: false });
       }
     });
-    this.worker.on('error', (error) => this.fail({ errorType: 'Runtime.ExitError', errorMessage: error.message, ...(error.stack && { stack: error.stack }) }, settle));
-    this.exited = new Promise((resolve) => this.worker.once('exit', (code) => {
-      this.fail({ errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${this.pending?.requestId ?? '-'} Error: Runtime exited with error: exit status ${code}` }, settle);
-      resolve();
-    }));
+    this.worker.on('error', (error) =>
+      this.fail({ errorType: 'Runtime.ExitError', errorMessage: error.message, ...(error.stack && { stack: error.stack }) }, settle),
+    );
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        this.fail(
+          {
+            errorType: 'Runtime.ExitError',
+            errorMessage: `RequestId: ${this.pending?.requestId ?? '-'} Error: Runtime exited with error: exit status ${code}`,
+          },
+          settle,
+        );
+        resolve();
+      }),
+    );
   }
 
-  get alive(): boolean { return this.dead === undefined; }
+  get alive(): boolean {
+    return this.dead === undefined;
+  }
 
   private fail(error: SerializedError, settle: (error?: SerializedError) => void) {
     this.dead ??= error;
@@ -129,18 +177,41 @@ class Environment {
       const timer = setTimeout(() => {
         if (this.pending?.id !== id) return;
         const seconds = (timeoutMs / 1000).toFixed(2);
-        this.log({ stream: 'platform', requestId, text: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds\n` });
-        this.finish(id, { ok: false, timedOut: true, error: { errorType: TIMED_OUT, errorMessage: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds` } });
+        this.log({
+          stream: 'platform',
+          requestId,
+          text: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds\n`,
+        });
+        this.finish(id, {
+          ok: false,
+          timedOut: true,
+          error: { errorType: TIMED_OUT, errorMessage: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds` },
+        });
         this.dead ??= { errorType: TIMED_OUT, errorMessage: 'timed out' };
         void this.stop();
       }, timeoutMs);
-      this.pending = { id, requestId, resolve: (outcome) => { clearTimeout(timer); resolve(outcome); } };
+      this.pending = {
+        id,
+        requestId,
+        resolve: (outcome) => {
+          clearTimeout(timer);
+          resolve(outcome);
+        },
+      };
       const fn = this.fn;
       const message: ToRuntime = {
-        type: 'invoke', id, event,
+        type: 'invoke',
+        id,
+        event,
         context: {
-          awsRequestId: requestId, deadline, functionName: fn.functionName, functionVersion: '$LATEST', invokedFunctionArn: fn.arn,
-          memoryLimitInMB: String(fn.memoryMb), logGroupName: `/aws/lambda/${fn.functionName}`, logStreamName: 'twin',
+          awsRequestId: requestId,
+          deadline,
+          functionName: fn.functionName,
+          functionVersion: '$LATEST',
+          invokedFunctionArn: fn.arn,
+          memoryLimitInMB: String(fn.memoryMb),
+          logGroupName: `/aws/lambda/${fn.functionName}`,
+          logStreamName: 'twin',
         },
       };
       this.worker.postMessage(message);
@@ -162,7 +233,10 @@ class FunctionPool {
   private readonly all = new Set<Environment>();
   private readonly waiting: (() => void)[] = [];
 
-  constructor(readonly fn: PlanFunction, private readonly options: RuntimeOptions) {}
+  constructor(
+    readonly fn: PlanFunction,
+    private readonly options: RuntimeOptions,
+  ) {}
 
   private environment(): { env: Environment; cold: boolean } | undefined {
     for (let env = this.idle.pop(); env; env = this.idle.pop()) if (env.alive) return { env, cold: false };
@@ -193,7 +267,10 @@ class FunctionPool {
       started = performance.now();
       outcome = await env.invoke(event, requestId, timeoutMs);
     } catch (error) {
-      const serialized = (error as { serialized?: SerializedError }).serialized ?? { errorType: 'Runtime.Unknown', errorMessage: String(error) };
+      const serialized = (error as { serialized?: SerializedError }).serialized ?? {
+        errorType: 'Runtime.Unknown',
+        errorMessage: String(error),
+      };
       outcome = { ok: false, error: serialized, timedOut: false };
     }
     if (!outcome.ok) {
@@ -210,7 +287,15 @@ class FunctionPool {
     // a timed-out invocation lasted its timeout, as Lambda reports it (a timer may fire a fraction of a ms early)
     const elapsed = performance.now() - started;
     const durationMs = !outcome.ok && outcome.timedOut ? Math.max(elapsed, timeoutMs) : elapsed;
-    this.history.push({ requestId, startedAt, durationMs, coldStart: cold, ok: outcome.ok, timedOut: !outcome.ok && outcome.timedOut, ...(!outcome.ok && { errorType: outcome.error.errorType }) });
+    this.history.push({
+      requestId,
+      startedAt,
+      durationMs,
+      coldStart: cold,
+      ok: outcome.ok,
+      timedOut: !outcome.ok && outcome.timedOut,
+      ...(!outcome.ok && { errorType: outcome.error.errorType }),
+    });
     if (this.history.length > 1000) this.history.splice(0, 500);
     return { ...outcome, durationMs, coldStart: cold };
   }
@@ -240,6 +325,8 @@ export const startLambdaRuntime = (functions: PlanFunction[], options: RuntimeOp
     invoke: (id, event, invokeOptions) => pool(id).invoke(event, invokeOptions),
     stats: (id) => ({ ...pool(id).stats }),
     invocations: (id) => [...pool(id).history],
-    stop: async () => { await Promise.all([...pools.values()].map((p) => p.stop())); },
+    stop: async () => {
+      await Promise.all([...pools.values()].map((p) => p.stop()));
+    },
   };
 };

@@ -309,10 +309,32 @@ export const migration = {
     for (const statement of up) await sql.raw(statement).execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {
-    const tables = ['milestones', 'payment_events', 'rate_limit_counters', 'job_runs', 'ai_calls', 'audit_failures',
-      'audit_log', 'feedback', 'retrieval_records', 'analysis_revisions', 'analysis_engagements', 'analyses',
-      'prompt_templates', 'text_chunks', 'embedding_sources', 'background_documents', 'attachments',
-      'evidence_question_links', 'evidence_items', 'topics', 'questions', 'investigations', 'users', 'organizations'];
+    const tables = [
+      'milestones',
+      'payment_events',
+      'rate_limit_counters',
+      'job_runs',
+      'ai_calls',
+      'audit_failures',
+      'audit_log',
+      'feedback',
+      'retrieval_records',
+      'analysis_revisions',
+      'analysis_engagements',
+      'analyses',
+      'prompt_templates',
+      'text_chunks',
+      'embedding_sources',
+      'background_documents',
+      'attachments',
+      'evidence_question_links',
+      'evidence_items',
+      'topics',
+      'questions',
+      'investigations',
+      'users',
+      'organizations',
+    ];
     for (const table of tables) await sql.raw(`drop table if exists ${table}`).execute(db);
   },
 };

@@ -70,19 +70,30 @@ const eventTriggers = (table: string, fn: string) => [
 
 export const migration = {
   async up(db: Kysely<unknown>): Promise<void> {
-    for (const statement of [...up, ...eventTriggers('evidence_items', 'count_evidence'), ...eventTriggers('attachments', 'count_attachments')]) {
+    for (const statement of [
+      ...up,
+      ...eventTriggers('evidence_items', 'count_evidence'),
+      ...eventTriggers('attachments', 'count_attachments'),
+    ]) {
       await sql.raw(statement).execute(db);
     }
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
-      'drop trigger if exists evidence_items_count_insert on evidence_items', 'drop trigger if exists evidence_items_count_delete on evidence_items',
-      'drop trigger if exists evidence_items_count_update on evidence_items', 'drop trigger if exists attachments_count_insert on attachments',
-      'drop trigger if exists attachments_count_delete on attachments', 'drop trigger if exists attachments_count_update on attachments',
+      'drop trigger if exists evidence_items_count_insert on evidence_items',
+      'drop trigger if exists evidence_items_count_delete on evidence_items',
+      'drop trigger if exists evidence_items_count_update on evidence_items',
+      'drop trigger if exists attachments_count_insert on attachments',
+      'drop trigger if exists attachments_count_delete on attachments',
+      'drop trigger if exists attachments_count_update on attachments',
       'drop trigger if exists attachments_fill_investigation on attachments',
-      'drop function if exists count_evidence()', 'drop function if exists count_attachments()', 'drop function if exists changed_rows(text, text)', 'drop function if exists attachments_fill_investigation()',
+      'drop function if exists count_evidence()',
+      'drop function if exists count_attachments()',
+      'drop function if exists changed_rows(text, text)',
+      'drop function if exists attachments_fill_investigation()',
       'alter table investigations drop column evidence_count, drop column content_evidence_count, drop column attachment_count',
       'alter table attachments drop column investigation_id',
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
 };

@@ -15,7 +15,8 @@ export const migration = {
          add column regenerated_analysis_id uuid references analyses(id) on delete set null,
          add column revision_id uuid references analysis_revisions(id) on delete set null`,
       `create index analyses_regenerated_from_idx on analyses (regenerated_from) where regenerated_from is not null`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
@@ -23,6 +24,7 @@ export const migration = {
       `alter table feedback drop column regenerated_analysis_id, drop column revision_id`,
       `alter table feedback drop constraint feedback_user_request_key`,
       `alter table feedback add constraint feedback_request_id_key unique (request_id)`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
 };

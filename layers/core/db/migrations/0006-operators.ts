@@ -15,7 +15,8 @@ export const migration = {
       `update users set organization_id = null where role = 'admin'`,
       `alter table users add constraint users_operator_has_no_organization check ((role = 'admin') = (organization_id is null))`,
       `alter table organizations add constraint organizations_name_key unique (name)`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
@@ -23,6 +24,7 @@ export const migration = {
       `alter table users drop constraint users_operator_has_no_organization`,
       // an operator has no organization to go back to: it must be removed before the column is required again
       `alter table users alter column organization_id set not null`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
 };

@@ -10,7 +10,8 @@ export const migration = {
     for (const statement of [
       `alter table ai_calls drop constraint ai_calls_outcome_check`,
       `alter table ai_calls add constraint ai_calls_outcome_check check (outcome in ('ok', 'throttled', 'error', 'shed', 'timed_out'))`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
@@ -18,6 +19,7 @@ export const migration = {
       `update ai_calls set outcome = 'error' where outcome = 'timed_out'`,
       `alter table ai_calls drop constraint ai_calls_outcome_check`,
       `alter table ai_calls add constraint ai_calls_outcome_check check (outcome in ('ok', 'throttled', 'error', 'shed'))`,
-    ]) await sql.raw(statement).execute(db);
+    ])
+      await sql.raw(statement).execute(db);
   },
 };

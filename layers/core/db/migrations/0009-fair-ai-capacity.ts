@@ -7,7 +7,9 @@ import { sql, type Kysely } from 'kysely';
 
 export const migration = {
   async up(db: Kysely<unknown>): Promise<void> {
-    await sql`alter table ai_quota_reservations add column organization_id uuid, add column granted boolean not null default true`.execute(db);
+    await sql`alter table ai_quota_reservations add column organization_id uuid, add column granted boolean not null default true`.execute(
+      db,
+    );
     await sql`alter table analyses add column ai_wait_until timestamptz`.execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {

@@ -48,10 +48,22 @@ const UNDER_REVIEW = `Analysis under review (written by an AI from the passages 
 
 export const FENCED_TEMPLATES: Record<string, { system: string; user: string }> = {
   analysis_question: analysis('Answer the question from the evidence.', 'Question: {{question}}'),
-  analysis_topic: analysis('Analyse the topic from the evidence: what is established, what is disputed, what is missing.', 'Topic: {{topic}}'),
-  analysis_summary: analysis('Summarise what the evidence establishes about the investigation.', 'Task: summary of the whole investigation.'),
-  analysis_gap: analysis('Identify the gaps: questions the evidence leaves open, missing records, unverified claims.', 'Task: evidence gap analysis.'),
-  analysis_error_check: analysis('Find errors and inconsistencies between passages: contradictions in dates, amounts, names or accounts of events.', 'Task: error and inconsistency check.'),
+  analysis_topic: analysis(
+    'Analyse the topic from the evidence: what is established, what is disputed, what is missing.',
+    'Topic: {{topic}}',
+  ),
+  analysis_summary: analysis(
+    'Summarise what the evidence establishes about the investigation.',
+    'Task: summary of the whole investigation.',
+  ),
+  analysis_gap: analysis(
+    'Identify the gaps: questions the evidence leaves open, missing records, unverified claims.',
+    'Task: evidence gap analysis.',
+  ),
+  analysis_error_check: analysis(
+    'Find errors and inconsistencies between passages: contradictions in dates, amounts, names or accounts of events.',
+    'Task: error and inconsistency check.',
+  ),
   quality_faithfulness: {
     system: `${QUALITY}
 Faithfulness: list every claim the analysis makes; a claim is supported only if the cited passages state it. score = supported claims / all claims.`,
