@@ -114,6 +114,7 @@ test("the environment is the template's and Lambda's reserved variables, and the
     'RESPONSE_VALIDATION',
     'TZ',
     '_HANDLER',
+    '_X_AMZN_TRACE_ID',
   ]);
 });
 
