@@ -21,11 +21,19 @@ export const logger = new Logger({ serviceName: serviceName() });
 export const lambdaContextLogging = () => injectLambdaContext(logger, { resetKeys: true });
 
 /**
+ * middy's settings for every handler: no early timeout. middy would otherwise end an invocation with its own
+ * TimeoutError 5 ms before Lambda's deadline, racing the runtime; Lambda's timeout ("Task timed out", a
+ * function error either way) is the one the runbook, the alarms and the twin (test/twin/function-timeout)
+ * describe, and it leaves a queued message and its lease exactly as they were.
+ */
+export const MIDDY_SETTINGS = { timeoutEarlyInMillis: 0 } as const;
+
+/**
  * A handler whose log lines carry its Lambda context and whose work is traced under the invocation's
  * segment (for handlers that are not HTTP routes, ./http/route.ts): workers, schedules, operator functions.
  */
 export const withLambdaContext = <E, R>(handler: (event: E, context: Context) => Promise<R>) =>
-  middy<E, R>(handler).use(handlerTracing()).use(lambdaContextLogging());
+  middy<E, R>(handler, MIDDY_SETTINGS).use(handlerTracing()).use(lambdaContextLogging());
 
 /** The correlation id of the running invocation, when it has one. */
 export const correlationId = (): string | undefined => {

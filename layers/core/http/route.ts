@@ -12,7 +12,7 @@ import { callerFromEvent, type Caller, type OrgCaller } from '#core/auth/caller'
 import { config, env, ENV } from '#core/config';
 import { parseBodyWith, parseWith, type RouteContract } from '#core/contract';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '#core/db/errors';
-import { lambdaContextLogging, logger } from '#core/logger';
+import { lambdaContextLogging, logger, MIDDY_SETTINGS } from '#core/logger';
 import { handlerTracing } from '#core/tracer';
 import { enforceRateLimit } from '#core/ratelimit/limiter';
 import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from '#core/errors';
@@ -242,7 +242,7 @@ export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, 
   const manifestRoute = manifestRouteOf(contract);
   if (manifestRoute.access === 'cron' && !options.cronAccess)
     throw new Error(`'${contract.route}' is a cron route: give route() its cronAccess (http/cron-access.ts)`);
-  return middy<HttpEvent, HttpResult>()
+  return middy<HttpEvent, HttpResult>(MIDDY_SETTINGS)
     .use(handlerTracing())
     .use(lambdaContextLogging())
     .before(({ event }) => {
