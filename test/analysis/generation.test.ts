@@ -15,6 +15,7 @@ import type { EvidenceCoverage } from '#core/domain/evidence-coverage';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { useTestDatabase } from '../support/db';
+import { evidenceSource } from '../support/evidence-fixtures';
 
 const db = useTestDatabase();
 const ids = { investigation: '', chunk: '' };
@@ -25,20 +26,7 @@ beforeAll(async () => {
   ids.investigation = (
     await db.insertInto('investigations').values({ organization_id: org, title: 'Ledger' }).returning('id').executeTakeFirstOrThrow()
   ).id;
-  const evidence = (
-    await db
-      .insertInto('evidence_items')
-      .values({ investigation_id: ids.investigation, title: 'Ledger page', content: 'x' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const source = (
-    await db
-      .insertInto('embedding_sources')
-      .values({ investigation_id: ids.investigation, source_type: 'content', source_id: evidence })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, ids.investigation, 'Ledger page');
   ids.chunk = (
     await db
       .insertInto('text_chunks')
@@ -304,20 +292,7 @@ test('no chunk reaches the similarity floor: the 5 closest go to the model with 
   const investigation = (
     await db.insertInto('investigations').values({ organization_id: org, title: 'Unlinked' }).returning('id').executeTakeFirstOrThrow()
   ).id;
-  const evidence = (
-    await db
-      .insertInto('evidence_items')
-      .values({ investigation_id: investigation, title: 'Delivery note', content: 'x' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const source = (
-    await db
-      .insertInto('embedding_sources')
-      .values({ investigation_id: investigation, source_type: 'content', source_id: evidence })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, investigation, 'Delivery note');
   // cosine similarity to the query (the unit vector) of 0.189 down to 0.129: all under the 0.20 floor
   const similarities = [0.189, 0.179, 0.169, 0.159, 0.149, 0.139, 0.129];
   await db

@@ -9,6 +9,7 @@ import { nearestChunks } from '#core/analysis/retrieval';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { useTestDatabase } from '../support/db';
+import { evidenceSource } from '../support/evidence-fixtures';
 
 const db = useTestDatabase();
 const ids = { large: '', small: '' };
@@ -24,20 +25,7 @@ const vectors = (count: number, seed: number) => {
 };
 
 const addChunks = async (investigationId: string, embeddings: number[][]) => {
-  const evidence = (
-    await db
-      .insertInto('evidence_items')
-      .values({ investigation_id: investigationId, title: 'Item', content: 'x' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const source = (
-    await db
-      .insertInto('embedding_sources')
-      .values({ investigation_id: investigationId, source_type: 'content', source_id: evidence })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, investigationId, 'Item');
   for (let from = 0; from < embeddings.length; from += 100) {
     await db
       .insertInto('text_chunks')

@@ -23,6 +23,7 @@ import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock
 import { testEngine, useTestDatabase } from '../support/db';
 import { readFile } from 'node:fs/promises';
 import { setEnv } from '../support/config-env';
+import { evidenceSource } from '../support/evidence-fixtures';
 
 const db = useTestDatabase();
 let standin: BedrockStandin;
@@ -181,20 +182,7 @@ test('the evals render the prompts the generation worker and the quality checks 
   const questionId = (
     await db.insertInto('questions').values({ investigation_id: investigationId, text: question }).returning('id').executeTakeFirstOrThrow()
   ).id;
-  const item = (
-    await db
-      .insertInto('evidence_items')
-      .values({ investigation_id: investigationId, title: 'Email', content: 'x' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const source = (
-    await db
-      .insertInto('embedding_sources')
-      .values({ investigation_id: investigationId, source_type: 'content', source_id: item })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { evidenceItemId: item, embeddingSourceId: source } = await evidenceSource(db, investigationId, 'Email');
   const unit = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => (i === 0 ? 1 : 0));
   const text = 'The manager approved invoice 1042 on 3 March.';
   const chunkId = (

@@ -22,6 +22,7 @@ import { ApiError } from '#core/errors';
 import { logger } from '#core/logger';
 import { issueMarkers } from '#core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';
+import { evidenceSource } from '../support/evidence-fixtures';
 
 const db = useTestDatabase();
 const ids = { org: '', otherOrg: '', investigation: '', question: '', chunkA: '', chunkB: '', chunkOut: '' };
@@ -63,20 +64,7 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  const evidence = (
-    await db
-      .insertInto('evidence_items')
-      .values({ investigation_id: ids.investigation, title: 'Email', content: 'x' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const source = (
-    await db
-      .insertInto('embedding_sources')
-      .values({ investigation_id: ids.investigation, source_type: 'content', source_id: evidence })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, ids.investigation, 'Email');
   const chunk = async (index: number, text: string) =>
     (
       await db
