@@ -236,7 +236,7 @@ export const assessBench = async () => {
  * Flags (`npm run bench -- retrieval --chunks 20000`): --chunks N (both engines), --pglite-chunks N,
  * --postgres-chunks N, --engine pglite|postgres, --corpus topical|clustered, --layout single|spread,
  * --queries N, --exact-below N, --indexes vector,m32,halfvec,bit (which HNSW indexes to build; strategies on the
- * others are left out: PGlite builds the halfvec index slowly). Real PostgreSQL needs BENCH_DATABASE_URL.
+ * others are left out: PGlite builds the halfvec index slowly), --m32-ef-construction N (128). Real PostgreSQL needs BENCH_DATABASE_URL.
  */
 const RETRIEVAL_BENCH = {
   chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
@@ -540,7 +540,7 @@ const retrievalRun = async (
   name: CorpusName,
   layout: Layout,
   chunks: number,
-  options: { queries: number; exactBelow: number; indexes: string[] },
+  options: { queries: number; exactBelow: number; indexes: string[]; m32Construction: number },
 ): Promise<Run> => {
   const texts = corpus(name, chunks, 20261122);
   const investigationOf = (g: Generated) => (layout === 'single' ? 0 : g.home);
@@ -579,7 +579,9 @@ const retrievalRun = async (
     const [, ms] = await timed(() =>
       db.transaction().execute(async (trx) => {
         await sql.raw(`set local maintenance_work_mem = '${RETRIEVAL_BENCH.maintenanceWorkMem[engine]}'`).execute(trx);
-        await sql.raw(statement).execute(trx);
+        await sql
+          .raw(index === 'm32' ? statement.replace('ef_construction = 128', `ef_construction = ${options.m32Construction}`) : statement)
+          .execute(trx);
       }),
     );
     builds[index] = ms;
@@ -735,6 +737,7 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
   const options = {
     queries: flagNumber(flags, 'queries') ?? RETRIEVAL_BENCH.queries,
     exactBelow: flagNumber(flags, 'exact-below') ?? RETRIEVAL_BENCH.exactBelow,
+    m32Construction: flagNumber(flags, 'm32-ef-construction') ?? 128,
   };
   const indexes = flagValue(flags, 'indexes')?.split(',') ?? Object.keys(INDEXES);
   for (const name of corpora)
