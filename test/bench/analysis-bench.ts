@@ -532,6 +532,7 @@ interface Run {
   curve: { count: number; latencies: number[] }[];
   chosenPlan: string;
   exactBelow: number;
+  m32Construction: number;
 }
 
 const retrievalRun = async (
@@ -691,6 +692,7 @@ const retrievalRun = async (
     curve,
     chosenPlan,
     exactBelow: options.exactBelow,
+    m32Construction: options.m32Construction,
   };
 };
 
@@ -702,7 +704,7 @@ const printRun = (r: Run) => {
   console.log(`\n  ${r.engine} · ${r.corpus} · ${r.chunks.toLocaleString('en')} chunks ${layout}`);
   console.log(
     `    load ${seconds(r.loadMs)}; HNSW builds: ${Object.entries(r.builds)
-      .map(([index, ms]) => `${index} ${seconds(ms)}`)
+      .map(([index, ms]) => `${index === 'm32' ? `m32 (ef_construction ${r.m32Construction})` : index} ${seconds(ms)}`)
       .join(', ')} (maintenance_work_mem ${RETRIEVAL_BENCH.maintenanceWorkMem[r.engine]})`,
   );
   console.log(
