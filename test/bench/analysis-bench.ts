@@ -4,9 +4,9 @@
  * - assess: POST /api/analysis/assess latency through the twin's HTTP gateway (real investigator token,
  *   JWT verification, selection, the one counting statement) with 100,000 evidence items in one
  *   investigation, on embedded PGlite and, when BENCH_DATABASE_URL is set, on real PostgreSQL.
- * - retrieval: `nearestChunks` (top 20, HNSW) against the exact top 20 (same query with index scans off)
- *   over random unit vectors: recall@20 and latency at hnsw.ef_search 40 (default) and 100, with the
- *   index build time — 20,000 chunks on PGlite (its HNSW builds are slow), 100,000 on real PostgreSQL.
+ * - retrieval: recall@20 (against the exact top 20 of the same filter) and latency of the retrieval strategies
+ *   side by side — exact scan, HNSW settings, halfvec / binary-quantized indexes with exact re-rank, the proposed
+ *   rule — on a topical and a clustered near-duplicate corpus, in one investigation and over 500 (see retrievalBench).
  *
  * Real PostgreSQL: BENCH_DATABASE_URL points at a server with pgvector; each engine run creates a
  * scratch database there and drops it afterwards. `bash scripts/ci/postgres.sh start` prints such a URL.
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Client } from 'pg';
 import { assessEvidence } from '#core/analysis/assess';
-import { nearestChunks, RETRIEVAL, type SearchOptions } from '#core/analysis/retrieval';
+import { nearestChunks, RETRIEVAL } from '#core/analysis/retrieval';
 import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -26,26 +26,6 @@ import { embedText } from '../../lib/twin/standin-text';
 import { startTwin } from '../../lib/twin/twin';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-
-const ASSESS = {
-  evidence: env('BENCH_ASSESS_EVIDENCE', 100_000),
-  /** a second investigation in the same organization, so the counts have rows to skip */
-  otherEvidence: 20_000,
-  questions: 10,
-  requests: env('BENCH_ASSESS_REQUESTS', 300),
-  warmup: 20,
-};
-
-const RETRIEVAL_BENCH = {
-  chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
-  batch: 1_000,
-  queries: 50,
-  k: 20,
-  efSearch: [40, 100],
-  /** rows inserted one by one into the indexed table, to compare incremental index maintenance with the bulk build */
-  incremental: 200,
-  maintenanceWorkMem: { pglite: '1GB', postgres: '1GB' },
-};
 
 type Engine = 'pglite' | 'postgres';
 
@@ -64,6 +44,15 @@ const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   const started = performance.now();
   const value = await fn();
   return [value, performance.now() - started];
+};
+
+const ASSESS = {
+  evidence: env('BENCH_ASSESS_EVIDENCE', 100_000),
+  /** a second investigation in the same organization, so the counts have rows to skip */
+  otherEvidence: 20_000,
+  questions: 10,
+  requests: env('BENCH_ASSESS_REQUESTS', 300),
+  warmup: 20,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -233,251 +222,572 @@ export const assessBench = async () => {
 // retrieval
 
 /**
- * Synthetic corpus with the structure retrieval meets in practice: each chunk is about one of many
- * topics (words drawn half from its topic's own vocabulary, half from a Zipf-distributed common
- * vocabulary) and is embedded with the twin's feature-hashing embedder, so similar texts are near
- * each other. Deterministic (seeded), so runs compare. Uniform random vectors, by contrast, are
- * HNSW's pathological case: every neighbour is almost as far as any other.
+ * Retrieval recall and latency, strategies side by side (issue 17). Figures per engine × corpus × layout:
+ * - corpora: `topical` (chunks about one of 2,000 topics, as before) and `clustered` (clusters of ~100
+ *   near-duplicates of one text each: HNSW's hard case, many candidates almost equally near);
+ * - layouts: `single` (every chunk in one investigation) and `spread` (the same chunks over 500
+ *   investigations; each query filters to one: the filter case);
+ * - strategies: exact scan, HNSW at several ef_search / iterative-scan settings, halfvec and binary-quantized
+ *   HNSW expression indexes with an exact re-rank of a larger candidate set, and the proposed rule (exact when
+ *   the investigation holds fewer than `--exact-below` chunks, else HNSW) — each with recall@20 mean and min
+ *   against the exact top 20 of the same filter, and latency p50/p99 (one transaction per query, settings
+ *   included, as the service runs it).
+ *
+ * Flags (`npm run bench -- retrieval --chunks 20000`): --chunks N (both engines), --pglite-chunks N,
+ * --postgres-chunks N, --engine pglite|postgres, --corpus topical|clustered, --layout single|spread,
+ * --queries N, --exact-below N, --indexes vector,m32,halfvec,bit (which HNSW indexes to build; strategies on the
+ * others are left out: PGlite builds the halfvec index slowly), --m32-ef-construction N (256: at 128 a near-duplicate cluster
+ * can be unreachable, recall min 0.00 at 100k). Real PostgreSQL needs BENCH_DATABASE_URL.
  */
-const corpus = (seed: number) => {
+const RETRIEVAL_BENCH = {
+  chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
+  investigations: 500,
+  clusterSize: 100,
+  batch: 1_000,
+  queries: 50,
+  warmup: 10,
+  k: 20,
+  dimensions: 1024,
+  /** the proposed rule: exact scan below this many chunks in the investigation, else the index */
+  exactBelow: 5_000,
+  /** filtered counts at which exact latency is measured (single layout), for the threshold */
+  exactCurve: [1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000],
+  exactCurveQueries: 10,
+  maintenanceWorkMem: { pglite: '1GB', postgres: '1GB' },
+};
+
+type CorpusName = 'topical' | 'clustered';
+type Layout = 'single' | 'spread';
+
+/** mulberry32: deterministic, so runs compare */
+const rng = (seed: number) => {
   let state = seed >>> 0;
-  const next = () => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+};
+
+interface Generated {
+  text: string;
+  /** the investigation (0 … investigations-1) this chunk or query belongs to in the spread layout */
+  home: number;
+}
+
+/**
+ * Synthetic corpora embedded with the twin's feature-hashing embedder (similar texts are near each other).
+ * Uniform random vectors, by contrast, are HNSW's pathological case: every neighbour is almost as far as any other.
+ * - topical: each chunk is about one of many topics (words half from its topic's vocabulary, half from a
+ *   Zipf-distributed common vocabulary); queries are short texts about a random topic; in the spread layout
+ *   chunks and queries go to random investigations (the query's nearest chunks are mostly elsewhere).
+ * - clustered: chunks/clusterSize base texts, each chunk a near-duplicate of one (5% of words replaced);
+ *   queries are 8–14 words of a base text; in the spread layout a cluster lives in one investigation
+ *   (versions of a document), and a query filters to its cluster's investigation.
+ */
+const corpus = (name: CorpusName, chunks: number, seed: number) => {
+  const next = rng(seed);
+  const place = rng(seed ^ 0x5bd1e995); // investigation placement, independent of the texts
   const TOPICS = 2_000;
-  const common = () => `w${Math.floor(Math.pow(5_000, next()))}`; // Zipf-like: small indexes are frequent
-  const topical = (topic: number) => `t${topic}x${Math.floor(next() * 25)}`;
-  const text = (topic: number, words: number) => Array.from({ length: words }, () => (next() < 0.5 ? topical(topic) : common())).join(' ');
+  const common = (r: () => number) => `w${Math.floor(Math.pow(5_000, r()))}`; // Zipf-like: small indexes are frequent
+  const topical = (r: () => number, topic: number) => `t${topic}x${Math.floor(r() * 25)}`;
+  const words = (r: () => number, topic: number, count: number) =>
+    Array.from({ length: count }, () => (r() < 0.5 ? topical(r, topic) : common(r)));
+  const investigations = RETRIEVAL_BENCH.investigations;
+  if (name === 'topical') {
+    return {
+      chunk: (): Generated => ({
+        text: words(next, Math.floor(next() * TOPICS), 60 + Math.floor(next() * 60)).join(' '),
+        home: Math.floor(place() * investigations),
+      }),
+      query: (): Generated => ({
+        text: words(next, Math.floor(next() * TOPICS), 8 + Math.floor(next() * 6)).join(' '),
+        home: Math.floor(place() * investigations),
+      }),
+    };
+  }
+  const clusters = Math.max(1, Math.round(chunks / RETRIEVAL_BENCH.clusterSize));
+  const bases = new Map<number, string[]>();
+  const base = (cluster: number) => {
+    let text = bases.get(cluster);
+    if (!text) {
+      const r = rng(seed + Math.imul(cluster + 1, 0x9e3779b1));
+      text = words(r, cluster % TOPICS, 60 + Math.floor(r() * 60));
+      bases.set(cluster, text);
+    }
+    return text;
+  };
   return {
-    chunk: () => text(Math.floor(next() * TOPICS), 60 + Math.floor(next() * 60)),
-    query: () => text(Math.floor(next() * TOPICS), 8 + Math.floor(next() * 6)),
+    chunk: (): Generated => {
+      const cluster = Math.floor(next() * clusters);
+      return {
+        text: base(cluster)
+          .map((word) => (next() < 0.05 ? common(next) : word))
+          .join(' '),
+        home: cluster % investigations,
+      };
+    },
+    query: (): Generated => {
+      const cluster = Math.floor(next() * clusters);
+      const text = base(cluster);
+      const start = Math.floor(next() * (text.length - 14));
+      return { text: text.slice(start, start + 8 + Math.floor(next() * 6)).join(' '), home: cluster % investigations };
+    },
   };
 };
 
-const vectorLiteral = (text: string) =>
-  `[${embedText(text, 1024)
-    .map((x) => (x === 0 ? '0' : x.toPrecision(6)))
-    .join(',')}]`;
+const embed = (text: string) => embedText(text, RETRIEVAL_BENCH.dimensions);
+const vectorLiteral = (vector: number[]) => `[${vector.map((x) => (x === 0 ? '0' : x.toPrecision(6))).join(',')}]`;
 
-/** One round trip per batch (the vectors are computed here, sent as pgvector literals). */
-const insertCorpusChunks = (
-  db: Kysely<Database>,
-  ids: { investigationId: string; sourceId: string; evidenceItemId: string },
-  from: number,
-  count: number,
-  texts: ReturnType<typeof corpus>,
-) =>
-  db
-    .insertInto('text_chunks')
+interface BenchIds {
+  investigations: string[];
+  sources: string[];
+  evidenceItems: string[];
+}
+
+/** One organization, 500 investigations, each with an evidence item and its embedding source (the chunks' parents). */
+const setUpInvestigations = async (db: Kysely<Database>): Promise<BenchIds> => {
+  const organizationId = randomUUID();
+  await sql`insert into organizations (id, name) values (${organizationId}, 'Bench organization')`.execute(db);
+  const ids: BenchIds = { investigations: [], sources: [], evidenceItems: [] };
+  for (let i = 0; i < RETRIEVAL_BENCH.investigations; i++) {
+    ids.investigations.push(randomUUID());
+    ids.sources.push(randomUUID());
+    ids.evidenceItems.push(randomUUID());
+  }
+  await db
+    .insertInto('investigations')
+    .values(ids.investigations.map((id, i) => ({ id, organization_id: organizationId, title: `Bench: retrieval ${i}` })))
+    .execute();
+  await db
+    .insertInto('evidence_items')
+    .values(ids.evidenceItems.map((id, i) => ({ id, investigation_id: ids.investigations[i]!, title: 'Bench source', content: 'text' })))
+    .execute();
+  await db
+    .insertInto('embedding_sources')
     .values(
-      Array.from({ length: count }, (_, i) => {
-        const text = texts.chunk();
-        return {
-          investigation_id: ids.investigationId,
-          embedding_source_id: ids.sourceId,
-          source_type: 'content' as const,
-          evidence_item_id: ids.evidenceItemId,
-          chunk_index: from + i,
-          text: text.slice(0, 200),
-          token_count: 200,
-          embedding: vectorLiteral(text),
-        };
-      }),
+      ids.sources.map((id, i) => ({
+        id,
+        investigation_id: ids.investigations[i]!,
+        source_type: 'content' as const,
+        source_id: ids.evidenceItems[i]!,
+        status: 'embedded' as const,
+      })),
     )
     .execute();
+  return ids;
+};
 
-const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: number) => {
-  const db = handle.db;
-  await migrateToLatest(db as Kysely<unknown>);
-  const organizationId = randomUUID();
-  const investigationId = randomUUID();
-  const evidenceItemId = randomUUID();
-  const sourceId = randomUUID();
-  await sql`insert into organizations (id, name) values (${organizationId}, 'Bench organization')`.execute(db);
-  await sql`insert into investigations (id, organization_id, title) values (${investigationId}, ${organizationId}, 'Bench: retrieval')`.execute(
-    db,
-  );
-  await sql`insert into evidence_items (id, investigation_id, title, content) values (${evidenceItemId}, ${investigationId}, 'Bench source', 'text')`.execute(
-    db,
-  );
-  await sql`insert into embedding_sources (id, investigation_id, source_type, source_id, status) values (${sourceId}, ${investigationId}, 'content', ${evidenceItemId}, 'embedded')`.execute(
-    db,
-  );
-  const ids = { investigationId, sourceId, evidenceItemId };
-  const texts = corpus(20261122);
+const INDEXES = {
+  vector: 'create index text_chunks_embedding_idx on text_chunks using hnsw (embedding vector_cosine_ops)',
+  halfvec: `create index bench_chunks_halfvec_idx on text_chunks using hnsw ((embedding::halfvec(${RETRIEVAL_BENCH.dimensions})) halfvec_cosine_ops)`,
+  bit: `create index bench_chunks_bit_idx on text_chunks using hnsw ((binary_quantize(embedding)::bit(${RETRIEVAL_BENCH.dimensions})) bit_hamming_ops)`,
+  /**
+   * a denser graph (m 32, ef_construction 256 by default — --m32-ef-construction — vs 16/64) for the near-duplicate clusters, on an equivalent expression
+   * (cosine distance is scale-free) so that the query can name it; the index the rule uses
+   */
+  m32: 'create index bench_chunks_m32_idx on text_chunks using hnsw ((l2_normalize(embedding)::vector(1024)) vector_cosine_ops) with (m = 32, ef_construction = 128)',
+} as const;
 
-  // Bulk load without the index, then build it once: pgvector's advice, and far faster than
-  // maintaining the graph row by row (the incremental figure below shows by how much).
-  await sql`drop index text_chunks_embedding_idx`.execute(db);
+interface Found {
+  ids: string[];
+  /** exact cosine distances of the found chunks, nearest first */
+  distances: number[];
+}
+
+interface Strategy {
+  label: string;
+  /** `set local …` statements before the query */
+  settings: string[];
+  query: (investigationId: string, vector: string) => ReturnType<typeof sql<{ id: string; distance: number }>>;
+  /** the service's own function (nearestChunks) rather than the bench's SQL */
+  service?: boolean;
+  /** the proposed rule: decided per query by the investigation's chunk count */
+  rule?: boolean;
+  /** the index it uses: measured only when that index was built */
+  needs?: keyof typeof INDEXES;
+}
+
+const k = RETRIEVAL_BENCH.k;
+const d = RETRIEVAL_BENCH.dimensions;
+/** The service's filter (layers/core/analysis/retrieval.ts): the investigation's chunks with an embedding, background documents excluded from the AI left out. */
+const filtered = (investigationId: string) =>
+  sql`from text_chunks c left join background_documents b on b.id = c.background_document_id
+      where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)`;
+/** nearestChunks' shape: a materialized top k by cosine distance, re-sorted (relaxed order returns them slightly out of order) */
+const vectorQuery = (investigationId: string, vector: string) => sql<{ id: string; distance: number }>`
+  with nearest as materialized (
+    select c.id, c.embedding <=> ${vector}::vector as distance ${filtered(investigationId)}
+    order by c.embedding <=> ${vector}::vector limit ${k}
+  ) select id, distance from nearest order by distance`;
+/** candidates by a quantized expression index, re-ranked by the exact distance */
+const reranked = (order: 'vector' | 'm32' | 'halfvec' | 'bit', candidates: number) => (investigationId: string, vector: string) =>
+  sql<{ id: string; distance: number }>`
+  with candidates as materialized (
+    select c.id, c.embedding ${filtered(investigationId)}
+    order by ${
+      order === 'vector'
+        ? sql`c.embedding <=> ${vector}::vector`
+        : order === 'm32'
+          ? sql`l2_normalize(c.embedding)::vector(${sql.raw(String(d))}) <=> ${vector}::vector`
+          : order === 'halfvec'
+            ? sql`c.embedding::halfvec(${sql.raw(String(d))}) <=> ${vector}::halfvec(${sql.raw(String(d))})`
+            : sql`binary_quantize(c.embedding)::bit(${sql.raw(String(d))}) <~> binary_quantize(${vector}::vector)`
+    }
+    limit ${candidates}
+  ) select id, embedding <=> ${vector}::vector as distance from candidates order by distance limit ${k}`;
+
+const EXACT_SETTINGS = ['set local enable_indexscan = off'];
+const hnswSettings = (ef: number, order: 'relaxed_order' | 'strict_order') => [
+  `set local hnsw.ef_search = ${ef}`,
+  `set local hnsw.iterative_scan = ${order}`,
+];
+/**
+ * With a limit of 200–400 the planner costs the HNSW scan above a scan + sort (even through the investigation's
+ * b-tree index): forced, to measure the index itself. enable_sort off leaves the HNSW scan as the one ordered path.
+ * jit off: the disabled paths' cost penalty lifts the plan's cost over jit_above_cost, and JIT compilation then
+ * adds ~100 ms to every query on PostgreSQL (measured; PGlite has no JIT).
+ */
+const FORCED = [
+  'set local enable_seqscan = off',
+  'set local enable_bitmapscan = off',
+  'set local enable_sort = off',
+  'set local jit = off',
+];
+
+const STRATEGIES: Strategy[] = [
+  { label: 'exact (index scans off)', settings: EXACT_SETTINGS, query: vectorQuery },
+  { label: `HNSW ef ${RETRIEVAL.efSearch} relaxed (the service today)`, settings: [], query: vectorQuery, service: true, needs: 'vector' },
+  { label: 'HNSW ef 400 relaxed_order', settings: hnswSettings(400, 'relaxed_order'), query: vectorQuery, needs: 'vector' },
+  { label: 'HNSW ef 400 strict_order', settings: hnswSettings(400, 'strict_order'), query: vectorQuery, needs: 'vector' },
+  {
+    label: 'HNSW ef 400 strict_order, index forced',
+    settings: [...hnswSettings(400, 'strict_order'), ...FORCED],
+    query: vectorQuery,
+    needs: 'vector',
+  },
+  { label: 'HNSW ef 1000 strict_order', settings: hnswSettings(1000, 'strict_order'), query: vectorQuery, needs: 'vector' },
+  {
+    label: 'HNSW ef 1000 relaxed, top 200 re-sorted (forced)',
+    settings: [...hnswSettings(1000, 'relaxed_order'), ...FORCED],
+    query: reranked('vector', 200),
+    needs: 'vector',
+  },
+  {
+    label: 'HNSW m 32 ef 1000 relaxed, top 200 re-sorted (forced)',
+    settings: [...hnswSettings(1000, 'relaxed_order'), ...FORCED],
+    query: reranked('m32', 200),
+    needs: 'm32',
+  },
+  {
+    label: 'halfvec HNSW ef 200, re-rank 200 (forced)',
+    settings: [...hnswSettings(200, 'relaxed_order'), ...FORCED],
+    query: reranked('halfvec', 200),
+    needs: 'halfvec',
+  },
+  {
+    label: 'halfvec HNSW ef 400, re-rank 400 (forced)',
+    settings: [...hnswSettings(400, 'relaxed_order'), ...FORCED],
+    query: reranked('halfvec', 400),
+    needs: 'halfvec',
+  },
+  {
+    label: 'bit HNSW ef 400, re-rank 400 (forced)',
+    settings: [...hnswSettings(400, 'relaxed_order'), ...FORCED],
+    query: reranked('bit', 400),
+    needs: 'bit',
+  },
+];
+/** the index path of the proposed rule (above the threshold): the best of the above at 100k */
+const RULE_INDEX = STRATEGIES.find((s) => s.label === 'HNSW m 32 ef 1000 relaxed, top 200 re-sorted (forced)')!;
+const ruleStrategy = (exactBelow: number): Strategy => ({
+  label: `rule: exact < ${exactBelow.toLocaleString('en')}, else ${RULE_INDEX.label.replace(/ relaxed|re-sorted | \(forced\)/g, '')}`,
+  settings: [],
+  query: vectorQuery,
+  rule: true,
+  needs: RULE_INDEX.needs,
+});
+
+const planLabel = (text: string) =>
+  [
+    text.includes('bench_chunks_halfvec_idx') && 'halfvec HNSW',
+    text.includes('bench_chunks_bit_idx') && 'bit HNSW',
+    text.includes('bench_chunks_m32_idx') && 'HNSW m 32',
+    text.includes('text_chunks_embedding_idx') && 'HNSW',
+    text.includes('Seq Scan on text_chunks') && 'seq scan + sort',
+    text.includes('Bitmap Heap Scan on text_chunks') && 'bitmap scan + sort',
+  ].find(Boolean) || 'other';
+
+interface Run {
+  engine: Engine;
+  corpus: CorpusName;
+  layout: Layout;
+  chunks: number;
+  perInvestigation: number;
+  loadMs: number;
+  builds: Partial<Record<keyof typeof INDEXES, number>>;
+  rows: { label: string; recall: number; minRecall: number; latencies: number[]; plan: string }[];
+  curve: { count: number; latencies: number[] }[];
+  chosenPlan: string;
+  exactBelow: number;
+  m32Construction: number;
+}
+
+const retrievalRun = async (
+  engine: Engine,
+  db: Kysely<Database>,
+  ids: BenchIds,
+  name: CorpusName,
+  layout: Layout,
+  chunks: number,
+  options: { queries: number; exactBelow: number; indexes: string[]; m32Construction: number },
+): Promise<Run> => {
+  const texts = corpus(name, chunks, 20261122);
+  const investigationOf = (g: Generated) => (layout === 'single' ? 0 : g.home);
+  for (const index of ['text_chunks_embedding_idx', 'bench_chunks_halfvec_idx', 'bench_chunks_bit_idx', 'bench_chunks_m32_idx'])
+    await sql.raw(`drop index if exists ${index}`).execute(db);
+  await sql`truncate text_chunks cascade`.execute(db); // retrieval_records (empty here) references it
+  // Bulk load without the indexes, then build them once (pgvector's advice; far faster than row by row).
   const [, loadMs] = await timed(async () => {
-    for (let from = 1; from <= chunks; from += RETRIEVAL_BENCH.batch) {
-      const count = Math.min(RETRIEVAL_BENCH.batch, chunks - from + 1);
-      await insertCorpusChunks(db, ids, from, count, texts);
-      if ((from - 1 + count) % 20_000 === 0 || from + count > chunks)
-        log(`${engine}: ${(from - 1 + count).toLocaleString('en')} / ${chunks.toLocaleString('en')} chunks inserted`);
+    for (let from = 0; from < chunks; from += RETRIEVAL_BENCH.batch) {
+      const count = Math.min(RETRIEVAL_BENCH.batch, chunks - from);
+      await db
+        .insertInto('text_chunks')
+        .values(
+          Array.from({ length: count }, (_, i) => {
+            const chunk = texts.chunk();
+            const inv = investigationOf(chunk);
+            return {
+              investigation_id: ids.investigations[inv]!,
+              embedding_source_id: ids.sources[inv]!,
+              source_type: 'content' as const,
+              evidence_item_id: ids.evidenceItems[inv]!,
+              chunk_index: from + i,
+              text: chunk.text.slice(0, 200),
+              token_count: 200,
+              embedding: vectorLiteral(embed(chunk.text)),
+            };
+          }),
+        )
+        .execute();
     }
   });
-  const mwm = RETRIEVAL_BENCH.maintenanceWorkMem[engine];
-  log(
-    `${engine}: building the HNSW index (maintenance_work_mem ${mwm})${engine === 'pglite' ? '; this takes a minute or more on PGlite' : ''}`,
-  );
-  const [workers, buildMs] = await timed(() =>
-    db.transaction().execute(async (trx) => {
-      await sql.raw(`set local maintenance_work_mem = '${mwm}'`).execute(trx);
-      const { rows } = await sql<{ workers: string }>`select current_setting('max_parallel_maintenance_workers') as workers`.execute(trx);
-      await sql`create index text_chunks_embedding_idx on text_chunks using hnsw (embedding vector_cosine_ops)`.execute(trx);
-      return rows[0]!.workers;
-    }),
-  );
-  log(`${engine}: index built in ${seconds(buildMs)}`);
-  // incremental maintenance: rows one by one into the indexed table (what the embedding worker does)
-  const [, incrementalMs] = await timed(async () => {
-    for (let i = 0; i < RETRIEVAL_BENCH.incremental; i++) await insertCorpusChunks(db, ids, chunks + 1 + i, 1, texts);
-  });
-  // the same rows' cost without the index, for the difference
-  const [, plainMs] = await timed(() =>
-    db.transaction().execute(async (trx) => {
-      await sql`create temporary table bench_plain (like text_chunks including defaults) on commit drop`.execute(trx);
-      for (let i = 0; i < RETRIEVAL_BENCH.incremental; i++) {
-        await sql`insert into bench_plain (investigation_id, embedding_source_id, source_type, evidence_item_id, chunk_index, text, token_count, embedding)
-        values (${investigationId}, ${sourceId}, 'content', ${evidenceItemId}, ${i}, 't', 1, ${vectorLiteral(texts.chunk())}::vector)`.execute(
-          trx,
-        );
-      }
-    }),
-  );
+  log(`${engine} ${name} ${layout}: ${chunks.toLocaleString('en')} chunks inserted in ${seconds(loadMs)}; building the HNSW indexes`);
+  const builds: Partial<Record<keyof typeof INDEXES, number>> = {};
+  for (const [index, statement] of Object.entries(INDEXES) as [keyof typeof INDEXES, string][]) {
+    if (!options.indexes.includes(index)) continue;
+    const [, ms] = await timed(() =>
+      db.transaction().execute(async (trx) => {
+        await sql.raw(`set local maintenance_work_mem = '${RETRIEVAL_BENCH.maintenanceWorkMem[engine]}'`).execute(trx);
+        await sql
+          .raw(index === 'm32' ? statement.replace('ef_construction = 128', `ef_construction = ${options.m32Construction}`) : statement)
+          .execute(trx);
+      }),
+    );
+    builds[index] = ms;
+    log(`${engine} ${name} ${layout}: ${index} index built in ${seconds(ms)}`);
+  }
   await sql`analyze text_chunks`.execute(db);
-  const total = chunks + RETRIEVAL_BENCH.incremental;
 
-  const queries = Array.from({ length: RETRIEVAL_BENCH.queries }, () => embedText(texts.query(), 1024));
-  const plan = async (settings: string) =>
-    db.transaction().execute(async (trx) => {
-      for (const setting of settings.split(';')) await sql.raw(setting).execute(trx);
-      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select c.id from text_chunks c
-      left join background_documents b on b.id = c.background_document_id
-      where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
-      order by c.embedding <=> ${`[${queries[0]!.join(',')}]`}::vector limit ${RETRIEVAL_BENCH.k}`.execute(trx);
-      const text = rows.map((r) => r['QUERY PLAN']).join('\n');
-      return text.includes('text_chunks_embedding_idx')
-        ? 'HNSW index scan'
-        : text.includes('Seq Scan')
-          ? 'seq scan + sort'
-          : text.includes('Bitmap')
-            ? 'bitmap scan + sort'
-            : 'other';
+  const queries = Array.from({ length: options.queries }, () => {
+    const q = texts.query();
+    return { investigationId: ids.investigations[investigationOf(q)]!, vector: embed(q.text) };
+  });
+  const counts = new Map<string, number>();
+  const countOf = async (trx: Kysely<Database>, investigationId: string) => {
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from text_chunks where investigation_id = ${investigationId}`.execute(trx);
+    counts.set(investigationId, rows[0]!.n);
+    return rows[0]!.n;
+  };
+  const ruleChoice = (n: number) => (n < options.exactBelow ? STRATEGIES[0]! : RULE_INDEX);
+  const runOne = async (strategy: Strategy, investigationId: string, vector: number[]): Promise<Found> => {
+    if (strategy.service) {
+      const found = await nearestChunks(db, investigationId, vector, { limit: k });
+      return { ids: found.map((f) => f.chunk_id), distances: found.map((f) => 1 - f.similarity) };
+    }
+    const literal = vectorLiteral(vector);
+    return db.transaction().execute(async (trx) => {
+      const chosen = strategy.rule ? ruleChoice(await countOf(trx, investigationId)) : strategy;
+      for (const setting of chosen.settings) await sql.raw(setting).execute(trx);
+      const { rows } = await chosen.query(investigationId, literal).execute(trx);
+      return { ids: rows.map((r) => r.id), distances: rows.map((r) => Number(r.distance)) };
     });
-  const search = async (options: SearchOptions) => {
+  };
+  const explain = (strategy: Strategy, investigationId: string, vector: number[]) =>
+    db.transaction().execute(async (trx) => {
+      for (const setting of strategy.service ? hnswSettings(RETRIEVAL.efSearch, 'relaxed_order') : strategy.settings)
+        await sql.raw(setting).execute(trx);
+      const { rows } = await sql<{
+        'QUERY PLAN': string;
+      }>`explain (costs off) ${strategy.query(investigationId, vectorLiteral(vector))}`.execute(trx);
+      return rows.map((r) => r['QUERY PLAN'].replace(/'\[[^\]]*\]'/g, "'[query]'")).join('\n');
+    });
+  const measure = async (strategy: Strategy) => {
+    for (const q of queries.slice(0, RETRIEVAL_BENCH.warmup)) await runOne(strategy, q.investigationId, q.vector); // warms pages
     const latencies: number[] = [];
-    const results: string[][] = [];
-    for (const query of queries) {
-      const [found, ms] = await timed(() => nearestChunks(db, investigationId, query, { limit: RETRIEVAL_BENCH.k, ...options }));
-      results.push(found.map((r) => r.chunk_id));
+    const results: Found[] = [];
+    for (const q of queries) {
+      const [found, ms] = await timed(() => runOne(strategy, q.investigationId, q.vector));
+      results.push(found);
       latencies.push(ms);
     }
     return { latencies, results };
   };
-  const exactSettings = 'set local enable_indexscan = off';
-  log(`${engine}: ${RETRIEVAL_BENCH.queries} exact searches (twice: warm-up, measured)`);
-  await search({ exact: true }); // a first pass warms the table pages; the second is measured
-  const exact = await search({ exact: true });
-  const exactPlan = await plan(exactSettings);
-  const rows: { label: string; recall: number; minRecall: number; latencies: number[]; plan: string }[] = [];
-  for (const ef of RETRIEVAL_BENCH.efSearch) {
-    // the settings nearestChunks applies, for the plan shown beside the figures
-    const settings = `set local hnsw.ef_search = ${ef}; set local hnsw.iterative_scan = relaxed_order`;
-    log(`${engine}: ${RETRIEVAL_BENCH.queries} HNSW searches at ef_search ${ef} (twice: warm-up, measured)`);
-    await search({ efSearch: ef }); // a first pass warms the index pages; the second is measured
-    const hnsw = await search({ efSearch: ef });
-    const recalls = hnsw.results.map((found, i) => {
-      const truth = new Set(exact.results[i]);
-      return found.filter((id) => truth.has(id)).length / RETRIEVAL_BENCH.k;
+
+  const rows: Run['rows'] = [];
+  let truth: Found[] = [];
+  let chosenPlan = '';
+  for (const strategy of [...STRATEGIES, ruleStrategy(options.exactBelow)]) {
+    if (strategy.needs && !builds[strategy.needs]) continue;
+    log(`${engine} ${name} ${layout}: ${strategy.label}`);
+    const { latencies, results } = await measure(strategy);
+    if (truth.length === 0) truth = results; // the exact scan comes first: the ground truth
+    // tie-tolerant: a found chunk counts when it is no farther than the exact 20th (near-duplicates can tie)
+    const recalls = results.map((found, i) => {
+      const exact = truth[i]!;
+      const bound = (exact.distances[exact.distances.length - 1] ?? 0) + 1e-6;
+      const hits = found.distances.filter((distance) => distance <= bound).length;
+      return Math.min(hits, exact.ids.length) / Math.max(1, exact.ids.length);
     });
-    rows.push({
-      label: `HNSW ef_search ${ef}${ef === 40 ? ' (pgvector default)' : ef === RETRIEVAL.efSearch ? ' (the service)' : ''}`,
-      recall: mean(recalls),
-      minRecall: Math.min(...recalls),
-      latencies: hnsw.latencies,
-      plan: await plan(settings),
-    });
+    const q0 = queries[0]!;
+    const plan = await explain(strategy.rule ? ruleChoice(counts.get(q0.investigationId) ?? 0) : strategy, q0.investigationId, q0.vector);
+    if (strategy.rule) chosenPlan = plan;
+    rows.push({ label: strategy.label, recall: mean(recalls), minRecall: Math.min(...recalls), latencies, plan: planLabel(plan) });
   }
+  // exact latency by filtered count, for the threshold: the first `count` chunks of the one investigation
+  const curve: Run['curve'] = [];
+  if (layout === 'single') {
+    for (const count of RETRIEVAL_BENCH.exactCurve.filter((c) => c <= chunks)) {
+      const latencies: number[] = [];
+      for (const [i, q] of queries.slice(0, RETRIEVAL_BENCH.exactCurveQueries + 1).entries()) {
+        const literal = vectorLiteral(q.vector);
+        const [, ms] = await timed(() =>
+          db.transaction().execute(async (trx) => {
+            for (const setting of EXACT_SETTINGS) await sql.raw(setting).execute(trx);
+            await sql`with nearest as materialized (
+              select c.id, c.embedding <=> ${literal}::vector as distance ${filtered(q.investigationId)} and c.chunk_index < ${count}
+              order by c.embedding <=> ${literal}::vector limit ${k}
+            ) select id, distance from nearest order by distance`.execute(trx);
+          }),
+        );
+        if (i > 0) latencies.push(ms); // the first warms the pages
+      }
+      curve.push({ count, latencies });
+    }
+  }
+  const perInvestigation = layout === 'single' ? chunks : Math.round(chunks / RETRIEVAL_BENCH.investigations);
   return {
     engine,
+    corpus: name,
+    layout,
     chunks,
-    total,
+    perInvestigation,
     loadMs,
-    buildMs,
-    workers,
-    mwm,
-    incrementalMs,
-    plainMs,
-    exact: { latencies: exact.latencies, plan: exactPlan },
+    builds,
     rows,
+    curve,
+    chosenPlan,
+    exactBelow: options.exactBelow,
+    m32Construction: options.m32Construction,
   };
 };
 
-const printRetrieval = (r: Awaited<ReturnType<typeof retrievalOn>>) => {
-  const n = RETRIEVAL_BENCH.incremental;
+const printRun = (r: Run) => {
+  const layout =
+    r.layout === 'single'
+      ? 'one investigation'
+      : `over ${RETRIEVAL_BENCH.investigations} investigations (~${r.perInvestigation.toLocaleString('en')} each, the filter case)`;
+  console.log(`\n  ${r.engine} · ${r.corpus} · ${r.chunks.toLocaleString('en')} chunks ${layout}`);
   console.log(
-    `  ${r.engine}: ${r.chunks.toLocaleString('en')} chunks bulk-loaded + ${RETRIEVAL_BENCH.incremental} inserted one by one = ${r.total.toLocaleString('en')} searched`,
+    `    load ${seconds(r.loadMs)}; HNSW builds: ${Object.entries(r.builds)
+      .map(([index, ms]) => `${index === 'm32' ? `m32 (ef_construction ${r.m32Construction})` : index} ${seconds(ms)}`)
+      .join(', ')} (maintenance_work_mem ${RETRIEVAL_BENCH.maintenanceWorkMem[r.engine]})`,
   );
   console.log(
-    `    bulk insert without the index     ${seconds(r.loadMs)} (${Math.round(r.total / (r.loadMs / 1000)).toLocaleString('en')} rows/s, vectors computed by the bench)`,
-  );
-  console.log(
-    `    HNSW index build                  ${seconds(r.buildMs)} (maintenance_work_mem ${r.mwm}, max_parallel_maintenance_workers ${r.workers})`,
-  );
-  const perRowIndexed = r.incrementalMs / n;
-  const perRowPlain = r.plainMs / n;
-  console.log(
-    `    one-by-one insert, indexed table  ${perRowIndexed.toFixed(1)} ms/row (${perRowPlain.toFixed(1)} ms/row unindexed) → ${r.chunks.toLocaleString('en')} rows one by one ≈ ${seconds(perRowIndexed * r.chunks)} vs bulk load + build ${seconds(r.loadMs + r.buildMs)}`,
-  );
-  console.log(`    ${'search'.padEnd(38)} ${'recall@20'.padStart(9)} ${'min'.padStart(5)}   latency`);
-  console.log(
-    `    ${'exact (index scans off)'.padEnd(38)} ${'1.000'.padStart(9)} ${'1.00'.padStart(5)}   ${stats(r.exact.latencies)}   [${r.exact.plan}]`,
+    `    ${'strategy'.padEnd(52)} ${'recall'.padStart(6)} ${'min'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  plan`,
   );
   for (const row of r.rows) {
     console.log(
-      `    ${row.label.padEnd(38)} ${row.recall.toFixed(3).padStart(9)} ${row.minRecall.toFixed(2).padStart(5)}   ${stats(row.latencies)}   [${row.plan}]`,
+      `    ${row.label.padEnd(52)} ${row.recall.toFixed(3).padStart(6)} ${row.minRecall.toFixed(2).padStart(5)} ${quantile(row.latencies, 0.5).toFixed(1).padStart(8)} ${quantile(row.latencies, 0.99).toFixed(1).padStart(8)}  ${row.plan}`,
     );
   }
+  if (r.curve.length > 0)
+    console.log(
+      `    exact latency by filtered count (p50/p99 ms, ${RETRIEVAL_BENCH.exactCurveQueries} queries): ${r.curve
+        .map((c) => `${c.count.toLocaleString('en')} → ${quantile(c.latencies, 0.5).toFixed(0)}/${quantile(c.latencies, 0.99).toFixed(0)}`)
+        .join(', ')}`,
+    );
+  console.log(`    plan of the rule here (first query):`);
+  for (const line of r.chosenPlan.split('\n')) console.log(`      ${line}`);
 };
 
-export const retrievalBench = async () => {
+const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flagNumber = (flags: string[], name: string) => {
+  const value = flagValue(flags, name);
+  return value === undefined ? undefined : Number(value.replace(/[_,]/g, ''));
+};
+
+const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: number, flags: string[]) => {
+  const db = handle.db;
+  await migrateToLatest(db as Kysely<unknown>);
+  const ids = await setUpInvestigations(db);
+  const corpora = (flagValue(flags, 'corpus')?.split(',') ?? ['topical', 'clustered']) as CorpusName[];
+  const layouts = (flagValue(flags, 'layout')?.split(',') ?? ['single', 'spread']) as Layout[];
+  const options = {
+    queries: flagNumber(flags, 'queries') ?? RETRIEVAL_BENCH.queries,
+    exactBelow: flagNumber(flags, 'exact-below') ?? RETRIEVAL_BENCH.exactBelow,
+    m32Construction: flagNumber(flags, 'm32-ef-construction') ?? 256,
+  };
+  const indexes = flagValue(flags, 'indexes')?.split(',') ?? Object.keys(INDEXES);
+  for (const name of corpora)
+    for (const layout of layouts) printRun(await retrievalRun(engine, db, ids, name, layout, chunks, { ...options, indexes }));
+};
+
+export const retrievalBench = async (flags: string[] = []) => {
+  const both = flagNumber(flags, 'chunks');
+  const sizes = {
+    pglite: flagNumber(flags, 'pglite-chunks') ?? both ?? RETRIEVAL_BENCH.chunks.pglite,
+    postgres: flagNumber(flags, 'postgres-chunks') ?? both ?? RETRIEVAL_BENCH.chunks.postgres,
+  };
+  const engines = (flagValue(flags, 'engine')?.split(',') ?? ['pglite', 'postgres']) as Engine[];
   console.log(
-    `\nRetrieval (nearestChunks top ${RETRIEVAL_BENCH.k}, HNSW vs exact, ${RETRIEVAL_BENCH.queries} queries, one investigation):`,
+    `\nRetrieval recall@${k} and latency by strategy (${flagNumber(flags, 'queries') ?? RETRIEVAL_BENCH.queries} queries after ${RETRIEVAL_BENCH.warmup} warm-up; recall against the exact top ${k} of the same filter; p99 of 50 is the slowest but one):`,
   );
   console.log(
-    "  Corpus: synthetic topical texts (2,000 topics, Zipf common words) embedded by the twin's feature-hashing embedder, 1024 dims.",
+    "  Corpora embedded by the twin's feature-hashing embedder, 1024 dims: topical (2,000 topics, Zipf common words) and clustered (~100 near-duplicates per text).",
   );
-  const results = [];
-  const pgliteDir = mkdtempSync(join(tmpdir(), 'ias-bench-retrieval-'));
-  try {
-    const handle = await openDatabase({ engine: 'pglite', dataDir: pgliteDir });
+  console.log(
+    `  Per-investigation partial indexes are not measured: one index per investigation (${RETRIEVAL_BENCH.investigations} here, unbounded in production) means DDL per new investigation, a build each, and a planner that only uses one when the investigation id is a literal.`,
+  );
+  if (engines.includes('pglite')) {
+    const pgliteDir = mkdtempSync(join(tmpdir(), 'ias-bench-retrieval-'));
     try {
-      results.push(await retrievalOn('pglite', handle, RETRIEVAL_BENCH.chunks.pglite));
+      const handle = await openDatabase({ engine: 'pglite', dataDir: pgliteDir });
+      try {
+        await retrievalOn('pglite', handle, sizes.pglite, flags);
+      } finally {
+        await handle.close();
+      }
     } finally {
-      await handle.close();
+      rmSync(pgliteDir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(pgliteDir, { recursive: true, force: true });
   }
-  printRetrieval(results[0]!);
+  if (!engines.includes('postgres')) return;
   const serverUrl = realPostgresUrl();
   if (serverUrl) {
-    const r = await withScratchDatabase(serverUrl, async (url) => {
+    await withScratchDatabase(serverUrl, async (url) => {
       const handle = await openDatabase({ engine: 'postgres', config: { connectionString: url } });
       try {
-        return await retrievalOn('postgres', handle, RETRIEVAL_BENCH.chunks.postgres);
+        await retrievalOn('postgres', handle, sizes.postgres, flags);
       } finally {
         await handle.close();
       }
     });
-    printRetrieval(r);
   } else {
-    skipRealPostgres(`retrieval over ${RETRIEVAL_BENCH.chunks.postgres.toLocaleString('en')} chunks`);
+    skipRealPostgres(`retrieval over ${sizes.postgres.toLocaleString('en')} chunks`);
   }
 };

@@ -7,7 +7,9 @@
  * 4. AI gateway overhead per call against the Bedrock stand-in (gateway vs the bare SDK client);
  * 5. quota use under a burst: achieved requests per minute per region vs the 50 allowed, and overruns;
  * 6. assess latency through HTTP with 100,000 evidence items, on PGlite and real PostgreSQL;
- * 7. retrieval latency and recall@20 (HNSW vs exact) with the HNSW build time (./analysis-bench.ts).
+ * 7. retrieval recall@20 and latency by strategy (exact, HNSW settings, quantized indexes with re-rank, the proposed
+ *    rule) on two corpora and two layouts, with the index build times (./analysis-bench.ts);
+ *    `npm run bench -- retrieval --chunks 20000 --engine postgres --corpus clustered --layout spread`.
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
@@ -338,8 +340,19 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
 };
 
 const main = async () => {
-  const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-  const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+  // `--name value` becomes `--name=value` unless the value is a flag or a section name
+  const args = process.argv.slice(2);
+  const asked: string[] = [];
+  const flags: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = args[i + 1];
+    if (!arg.startsWith('--')) asked.push(arg);
+    else if (!arg.includes('=') && value !== undefined && !value.startsWith('--') && !(value in SECTIONS)) {
+      flags.push(`${arg}=${value}`);
+      i++;
+    } else flags.push(arg);
+  }
   const unknown = asked.filter((name) => !(name in SECTIONS));
   if (unknown.length > 0) {
     console.error(`unknown bench section(s): ${unknown.join(', ')}; sections: ${Object.keys(SECTIONS).join(', ')}`);
