@@ -15,7 +15,7 @@ import type { EvidenceCoverage } from '#core/domain/evidence-coverage';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { useTestDatabase } from '../support/db';
-import { evidenceSource } from '../support/evidence-fixtures';
+import { evidenceSource } from '../support/fixtures';
 
 const db = useTestDatabase();
 const ids = { investigation: '', chunk: '' };

@@ -9,7 +9,7 @@ import { nearestChunks } from '#core/analysis/retrieval';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { useTestDatabase } from '../support/db';
-import { evidenceSource } from '../support/evidence-fixtures';
+import { evidenceSource } from '../support/fixtures';
 
 const db = useTestDatabase();
 const ids = { large: '', small: '' };

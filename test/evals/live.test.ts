@@ -23,7 +23,7 @@ import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock
 import { testEngine, useTestDatabase } from '../support/db';
 import { readFile } from 'node:fs/promises';
 import { setEnv } from '../support/config-env';
-import { evidenceSource } from '../support/evidence-fixtures';
+import { evidenceSource } from '../support/fixtures';
 
 const db = useTestDatabase();
 let standin: BedrockStandin;

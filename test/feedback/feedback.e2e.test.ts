@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
+import { storedAnalysis } from '../support/fixtures';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin();
@@ -39,31 +40,6 @@ const generatedAnalysis = async (token = investigator) => {
   ]);
   return analysis.analysis_id as string;
 };
-
-/**
- * A generated analysis written straight to the database: feedback needs an analysis with output, not
- * another model call (the AI quota is 50 calls a minute per region, and the twin's start-up sweep
- * already spends most of one).
- */
-const storedAnalysis = async () =>
-  (
-    await db()
-      .insertInto('analyses')
-      .values({
-        investigation_id: INVESTIGATION,
-        analysis_type: 'summary',
-        generation_status: 'complete',
-        generated_at: new Date(),
-        validation_status: 'valid',
-        result: JSON.stringify({
-          summary: 'Two payments to one supplier.',
-          findings: [{ statement: 'Paid twice.', citations: [] }],
-          evidence_gaps: [],
-        }),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
 
 const passGates = async (analysisId: string, token = investigator) => {
   expect((await call('POST', `/api/analysis/${analysisId}/engagement`, token, { step: 'detail_reviewed' })).status).toBe(200);
@@ -133,7 +109,7 @@ test('judgment before the gates → 409; Gate B before Gate A → 409; gates kee
 }, 60_000);
 
 test('agree → accepted, disagree needs a reason → rejected, unsure → needs_revision with the prompt and a regeneration draft', async () => {
-  const analysisId = await storedAnalysis();
+  const analysisId = await storedAnalysis(db(), INVESTIGATION);
   await passGates(analysisId);
 
   const noReason = await feedback(analysisId, { action: 'disagree' });
@@ -222,7 +198,7 @@ test('regenerate: a reason from the list, a new analysis linked to the original 
 }, 90_000);
 
 test("edit keeps the AI's text and the investigator's; a later view leaves the Edited badge; a view alone is Viewed", async () => {
-  const analysisId = await storedAnalysis();
+  const analysisId = await storedAnalysis(db(), INVESTIGATION);
   const aiResult = (await call('GET', `/api/analysis/${analysisId}`, investigator)).body.result;
   expect((await feedback(analysisId, { action: 'edit', content: '' })).status).toBe(400);
   expect((await feedback(analysisId, { action: 'edit', content: 'x'.repeat(50_001) })).status).toBe(400);
@@ -245,7 +221,7 @@ test("edit keeps the AI's text and the investigator's; a later view leaves the E
   expect(viewed.body.feedback.status).toBe('viewed');
   expect(viewed.body.analysis.feedback_status).toBe('edited');
 
-  const onlyViewed = await storedAnalysis();
+  const onlyViewed = await storedAnalysis(db(), INVESTIGATION);
   expect((await feedback(onlyViewed, { action: 'view' })).body.analysis.feedback_badge).toEqual({
     key: 'viewed',
     label: 'Viewed',
@@ -259,7 +235,7 @@ test("edit keeps the AI's text and the investigator's; a later view leaves the E
 }, 90_000);
 
 test('history: every action oldest first, with time, actor, reason and direction', async () => {
-  const analysisId = await storedAnalysis();
+  const analysisId = await storedAnalysis(db(), INVESTIGATION);
   await passGates(analysisId);
   await passGates(analysisId, colleague);
   await feedback(analysisId, { action: 'view' });
@@ -328,7 +304,7 @@ test('bad input and the wrong organization: a clear 4xx each, nothing stored', a
 }, 60_000);
 
 test('a retried submit records once: same request id (body or Idempotency-Key), also when both copies arrive together', async () => {
-  const analysisId = await storedAnalysis();
+  const analysisId = await storedAnalysis(db(), INVESTIGATION);
   const first = await feedback(analysisId, { action: 'regenerate', reason: 'too_vague', request_id: 'retry-1' });
   const again = await feedback(analysisId, { action: 'regenerate', reason: 'too_vague', request_id: 'retry-1' });
   expect(first.status).toBe(201);

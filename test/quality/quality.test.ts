@@ -22,7 +22,7 @@ import { ApiError } from '#core/errors';
 import { logger } from '#core/logger';
 import { issueMarkers } from '#core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';
-import { evidenceSource } from '../support/evidence-fixtures';
+import { evidenceSource } from '../support/fixtures';
 
 const db = useTestDatabase();
 const ids = { org: '', otherOrg: '', investigation: '', question: '', chunkA: '', chunkB: '', chunkOut: '' };

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { expectDatabaseUnavailable, timed } from '../support/database-unavailable';
+import { storedAnalysis } from '../support/fixtures';
 import { useTwin, type Reply } from '../support/twin';
 
 // rate limiting on (the same limits as database-unavailable's twin, so the rendered deployment is shared):
@@ -83,27 +84,6 @@ const investigatorsAtWork = (token: string, generating: string[], judged: string
   };
 };
 
-/** A generated analysis written straight to the database, to record feedback on (no model call needed). */
-const storedAnalysis = async () =>
-  (
-    await db()
-      .insertInto('analyses')
-      .values({
-        investigation_id: INVESTIGATION,
-        analysis_type: 'summary',
-        generation_status: 'complete',
-        generated_at: new Date(),
-        validation_status: 'valid',
-        result: JSON.stringify({
-          summary: 'Two payments to one supplier.',
-          findings: [{ statement: 'Paid twice.', citations: [] }],
-          evidence_gaps: [],
-        }),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-
 /** In flight: being generated or checked, or complete with its checks still to come (no outcome recorded yet). */
 const inFlight = (row: { generation_status: string; quality_error: string | null }) =>
   ['queued', 'generating', 'checking'].includes(row.generation_status) ||
@@ -150,7 +130,7 @@ const runFault = async (fault: 'down' | 'hung', faultMs: number) => {
   // this test's calls only, so the analyses need not wait for the start-up sweep's minute of AI quota
   await db().deleteFrom('ai_quota_reservations').execute();
   for (const region of Object.values(AI_REGIONS)) twin.bedrock.setFaults(region, { latencyMs: AI_LATENCY_MS });
-  const judged = await storedAnalysis();
+  const judged = await storedAnalysis(db(), INVESTIGATION);
   const failOpen = () =>
     API_ROUTES.flatMap((fn) => e2e.logged(fn)).filter((r) => r.message === '[RATE_LIMIT] counter store unavailable; request allowed')
       .length;
