@@ -53,8 +53,14 @@ beforeAll(async () => {
   ids.small = (
     await db.insertInto('investigations').values({ organization_id: org, title: 'Small' }).returning('id').executeTakeFirstOrThrow()
   ).id;
+  // bulk load, then build the migrated HNSW index from its own definition (row by row into the m 32 graph is slow on PGlite)
+  const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
+    db,
+  );
+  await sql`drop index text_chunks_embedding_idx`.execute(db);
   await addChunks(ids.large, vectors(600, 7));
   await addChunks(ids.small, vectors(12, 99));
+  await sql.raw(rows[0]!.indexdef).execute(db);
   // this file's database only: the investigation index would otherwise answer the small investigation exactly
   await sql`drop index text_chunks_investigation_idx`.execute(db);
 }, 60_000);

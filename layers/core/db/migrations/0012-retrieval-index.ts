@@ -8,7 +8,7 @@
  * The new graph is built under a temporary name before the old index goes: while it builds, reads (and
  * retrieval through the old index) go on and only writes to text_chunks wait; the drop and rename at the
  * end are brief. Not `concurrently`: the migrator runs each migration in a transaction. The build takes
- * minutes on a large table (measured ~140–190 s at 100k chunks with maintenance_work_mem 1GB).
+ * minutes on a large table (measured 140–250 s at 100k chunks with maintenance_work_mem 1GB; docs/retrieval.md).
  */
 import { sql, type Kysely } from 'kysely';
 
