@@ -5,8 +5,8 @@
  *   JWT verification, selection, the one counting statement) with 100,000 evidence items in one
  *   investigation, on embedded PGlite and, when BENCH_DATABASE_URL is set, on real PostgreSQL.
  * - retrieval: recall@20 (against the exact top 20 of the same filter) and latency of the retrieval strategies
- *   side by side — exact scan, HNSW settings, halfvec / binary-quantized indexes with exact re-rank, the proposed
- *   rule — on a topical and a clustered near-duplicate corpus, in one investigation and over 500 (see retrievalBench).
+ *   side by side — exact scan, HNSW settings, halfvec / binary-quantized indexes with exact re-rank, the
+ *   service's rule — on a topical and a clustered near-duplicate corpus, in one investigation and over 500 (see retrievalBench).
  *
  * Real PostgreSQL: BENCH_DATABASE_URL points at a server with pgvector; each engine run creates a
  * scratch database there and drops it afterwards. `bash scripts/ci/postgres.sh start` prints such a URL.
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Client } from 'pg';
 import { assessEvidence } from '#core/analysis/assess';
-import { nearestChunks, RETRIEVAL } from '#core/analysis/retrieval';
+import { nearestQuery, PATH_SETTINGS, RETRIEVAL, retrievalPath, searchChunks } from '#core/analysis/retrieval';
 import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -228,16 +228,18 @@ export const assessBench = async () => {
  * - layouts: `single` (every chunk in one investigation) and `spread` (the same chunks over 500
  *   investigations; each query filters to one: the filter case);
  * - strategies: exact scan, HNSW at several ef_search / iterative-scan settings, halfvec and binary-quantized
- *   HNSW expression indexes with an exact re-rank of a larger candidate set, and the proposed rule (exact when
+ *   HNSW expression indexes with an exact re-rank of a larger candidate set, and the service's rule (exact when
  *   the investigation holds fewer than `--exact-below` chunks, else HNSW) — each with recall@20 mean and min
  *   against the exact top 20 of the same filter, and latency p50/p99 (one transaction per query, settings
  *   included, as the service runs it).
  *
  * Flags (`npm run bench -- retrieval --chunks 20000`): --chunks N (both engines), --pglite-chunks N,
  * --postgres-chunks N, --engine pglite|postgres, --corpus topical|clustered, --layout single|spread,
- * --queries N, --exact-below N, --indexes vector,m32,halfvec,bit (which HNSW indexes to build; strategies on the
- * others are left out: PGlite builds the halfvec index slowly), --m32-ef-construction N (256: at 128 a near-duplicate cluster
- * can be unreachable, recall min 0.00 at 100k). Real PostgreSQL needs BENCH_DATABASE_URL.
+ * --queries N, --exact-below N, --indexes m16,m32,halfvec,bit (which HNSW indexes to build; strategies on the
+ * others are left out: PGlite builds the halfvec index slowly), --m32-ef-construction N (the service's index is
+ * built at 256, migration 0012; at 128 a near-duplicate cluster can be unreachable, recall min 0.00 at 100k).
+ * The rule row runs the service's own searchChunks (layers/core/analysis/retrieval.ts) on the service's index.
+ * Real PostgreSQL needs BENCH_DATABASE_URL.
  */
 const RETRIEVAL_BENCH = {
   chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
@@ -248,8 +250,8 @@ const RETRIEVAL_BENCH = {
   warmup: 10,
   k: 20,
   dimensions: 1024,
-  /** the proposed rule: exact scan below this many chunks in the investigation, else the index */
-  exactBelow: 5_000,
+  /** the rule's threshold (the service's RETRIEVAL.exactBelow unless --exact-below) */
+  exactBelow: RETRIEVAL.exactBelow,
   /** filtered counts at which exact latency is measured (single layout), for the threshold */
   exactCurve: [1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000],
   exactCurveQueries: 10,
@@ -380,15 +382,17 @@ const setUpInvestigations = async (db: Kysely<Database>): Promise<BenchIds> => {
   return ids;
 };
 
+/**
+ * m32 is the service's own index, text_chunks_embedding_idx as migration 0012 builds it (m 32, ef_construction
+ * 256: its definition is read back after the migrations, then the index is dropped for the bulk load and built
+ * again). The others sit beside it on expressions the query names: m16 is pgvector's default graph (16 / 64), the
+ * service's index before the rule, on an equivalent expression (cosine distance is scale-free).
+ */
 const INDEXES = {
-  vector: 'create index text_chunks_embedding_idx on text_chunks using hnsw (embedding vector_cosine_ops)',
+  m16: 'create index bench_chunks_m16_idx on text_chunks using hnsw ((l2_normalize(embedding)::vector(1024)) vector_cosine_ops)',
   halfvec: `create index bench_chunks_halfvec_idx on text_chunks using hnsw ((embedding::halfvec(${RETRIEVAL_BENCH.dimensions})) halfvec_cosine_ops)`,
   bit: `create index bench_chunks_bit_idx on text_chunks using hnsw ((binary_quantize(embedding)::bit(${RETRIEVAL_BENCH.dimensions})) bit_hamming_ops)`,
-  /**
-   * a denser graph (m 32, ef_construction 256 by default — --m32-ef-construction — vs 16/64) for the near-duplicate clusters, on an equivalent expression
-   * (cosine distance is scale-free) so that the query can name it; the index the rule uses
-   */
-  m32: 'create index bench_chunks_m32_idx on text_chunks using hnsw ((l2_normalize(embedding)::vector(1024)) vector_cosine_ops) with (m = 32, ef_construction = 128)',
+  m32: 'the service index (read from pg_indexes)',
 } as const;
 
 interface Found {
@@ -400,11 +404,9 @@ interface Found {
 interface Strategy {
   label: string;
   /** `set local …` statements before the query */
-  settings: string[];
+  settings: readonly string[];
   query: (investigationId: string, vector: string) => ReturnType<typeof sql<{ id: string; distance: number }>>;
-  /** the service's own function (nearestChunks) rather than the bench's SQL */
-  service?: boolean;
-  /** the proposed rule: decided per query by the investigation's chunk count */
+  /** the service's own searchChunks (the rule, decided per query by the investigation's chunk count) rather than the bench's SQL */
   rule?: boolean;
   /** the index it uses: measured only when that index was built */
   needs?: keyof typeof INDEXES;
@@ -416,30 +418,39 @@ const d = RETRIEVAL_BENCH.dimensions;
 const filtered = (investigationId: string) =>
   sql`from text_chunks c left join background_documents b on b.id = c.background_document_id
       where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)`;
-/** nearestChunks' shape: a materialized top k by cosine distance, re-sorted (relaxed order returns them slightly out of order) */
-const vectorQuery = (investigationId: string, vector: string) => sql<{ id: string; distance: number }>`
+/** the order by cosine distance through the service's index (on embedding) or the default graph's expression */
+const byDistance = (graph: 'm32' | 'm16', vector: string) =>
+  graph === 'm32'
+    ? sql`c.embedding <=> ${vector}::vector`
+    : sql`l2_normalize(c.embedding)::vector(${sql.raw(String(d))}) <=> ${vector}::vector`;
+/**
+ * the service's earlier shape: a materialized top k, re-sorted by the exact distance computed outside the CTE
+ * (relaxed order returns them slightly out of order; a CTE column would let newer planners skip the re-sort)
+ */
+const vectorQuery =
+  (graph: 'm32' | 'm16' = 'm32') =>
+  (investigationId: string, vector: string) =>
+    sql<{ id: string; distance: number }>`
   with nearest as materialized (
-    select c.id, c.embedding <=> ${vector}::vector as distance ${filtered(investigationId)}
-    order by c.embedding <=> ${vector}::vector limit ${k}
-  ) select id, distance from nearest order by distance`;
+    select c.id, c.embedding ${filtered(investigationId)}
+    order by ${byDistance(graph, vector)} limit ${k}
+  ) select id, embedding <=> ${vector}::vector as distance from nearest order by distance`;
 /** candidates by a quantized expression index, re-ranked by the exact distance */
-const reranked = (order: 'vector' | 'm32' | 'halfvec' | 'bit', candidates: number) => (investigationId: string, vector: string) =>
+const reranked = (order: 'm16' | 'm32' | 'halfvec' | 'bit', candidates: number) => (investigationId: string, vector: string) =>
   sql<{ id: string; distance: number }>`
   with candidates as materialized (
     select c.id, c.embedding ${filtered(investigationId)}
     order by ${
-      order === 'vector'
-        ? sql`c.embedding <=> ${vector}::vector`
-        : order === 'm32'
-          ? sql`l2_normalize(c.embedding)::vector(${sql.raw(String(d))}) <=> ${vector}::vector`
-          : order === 'halfvec'
-            ? sql`c.embedding::halfvec(${sql.raw(String(d))}) <=> ${vector}::halfvec(${sql.raw(String(d))})`
-            : sql`binary_quantize(c.embedding)::bit(${sql.raw(String(d))}) <~> binary_quantize(${vector}::vector)`
+      order === 'm16' || order === 'm32'
+        ? byDistance(order, vector)
+        : order === 'halfvec'
+          ? sql`c.embedding::halfvec(${sql.raw(String(d))}) <=> ${vector}::halfvec(${sql.raw(String(d))})`
+          : sql`binary_quantize(c.embedding)::bit(${sql.raw(String(d))}) <~> binary_quantize(${vector}::vector)`
     }
     limit ${candidates}
   ) select id, embedding <=> ${vector}::vector as distance from candidates order by distance limit ${k}`;
 
-const EXACT_SETTINGS = ['set local enable_indexscan = off'];
+const EXACT_SETTINGS = PATH_SETTINGS.exact;
 const hnswSettings = (ef: number, order: 'relaxed_order' | 'strict_order') => [
   `set local hnsw.ef_search = ${ef}`,
   `set local hnsw.iterative_scan = ${order}`,
@@ -458,22 +469,27 @@ const FORCED = [
 ];
 
 const STRATEGIES: Strategy[] = [
-  { label: 'exact (index scans off)', settings: EXACT_SETTINGS, query: vectorQuery },
-  { label: `HNSW ef ${RETRIEVAL.efSearch} relaxed (the service today)`, settings: [], query: vectorQuery, service: true, needs: 'vector' },
-  { label: 'HNSW ef 400 relaxed_order', settings: hnswSettings(400, 'relaxed_order'), query: vectorQuery, needs: 'vector' },
-  { label: 'HNSW ef 400 strict_order', settings: hnswSettings(400, 'strict_order'), query: vectorQuery, needs: 'vector' },
+  { label: 'exact (index scans off)', settings: EXACT_SETTINGS, query: vectorQuery() },
+  {
+    label: 'HNSW ef 100 relaxed (the service before the rule)',
+    settings: hnswSettings(100, 'relaxed_order'),
+    query: vectorQuery('m16'),
+    needs: 'm16',
+  },
+  { label: 'HNSW ef 400 relaxed_order', settings: hnswSettings(400, 'relaxed_order'), query: vectorQuery('m16'), needs: 'm16' },
+  { label: 'HNSW ef 400 strict_order', settings: hnswSettings(400, 'strict_order'), query: vectorQuery('m16'), needs: 'm16' },
   {
     label: 'HNSW ef 400 strict_order, index forced',
     settings: [...hnswSettings(400, 'strict_order'), ...FORCED],
-    query: vectorQuery,
-    needs: 'vector',
+    query: vectorQuery('m16'),
+    needs: 'm16',
   },
-  { label: 'HNSW ef 1000 strict_order', settings: hnswSettings(1000, 'strict_order'), query: vectorQuery, needs: 'vector' },
+  { label: 'HNSW ef 1000 strict_order', settings: hnswSettings(1000, 'strict_order'), query: vectorQuery('m16'), needs: 'm16' },
   {
     label: 'HNSW ef 1000 relaxed, top 200 re-sorted (forced)',
     settings: [...hnswSettings(1000, 'relaxed_order'), ...FORCED],
-    query: reranked('vector', 200),
-    needs: 'vector',
+    query: reranked('m16', 200),
+    needs: 'm16',
   },
   {
     label: 'HNSW m 32 ef 1000 relaxed, top 200 re-sorted (forced)',
@@ -500,22 +516,21 @@ const STRATEGIES: Strategy[] = [
     needs: 'bit',
   },
 ];
-/** the index path of the proposed rule (above the threshold): the best of the above at 100k */
-const RULE_INDEX = STRATEGIES.find((s) => s.label === 'HNSW m 32 ef 1000 relaxed, top 200 re-sorted (forced)')!;
+/** the service's rule (searchChunks): its settings and SQL are the service's; the query here only labels the row */
 const ruleStrategy = (exactBelow: number): Strategy => ({
-  label: `rule: exact < ${exactBelow.toLocaleString('en')}, else ${RULE_INDEX.label.replace(/ relaxed|re-sorted | \(forced\)/g, '')}`,
+  label: `rule: exact < ${exactBelow.toLocaleString('en')}, else HNSW m 32, top ${RETRIEVAL.indexCandidates}`,
   settings: [],
-  query: vectorQuery,
+  query: vectorQuery(),
   rule: true,
-  needs: RULE_INDEX.needs,
+  needs: 'm32',
 });
 
 const planLabel = (text: string) =>
   [
     text.includes('bench_chunks_halfvec_idx') && 'halfvec HNSW',
     text.includes('bench_chunks_bit_idx') && 'bit HNSW',
-    text.includes('bench_chunks_m32_idx') && 'HNSW m 32',
-    text.includes('text_chunks_embedding_idx') && 'HNSW',
+    text.includes('bench_chunks_m16_idx') && 'HNSW m 16',
+    text.includes('text_chunks_embedding_idx') && 'HNSW m 32',
     text.includes('Seq Scan on text_chunks') && 'seq scan + sort',
     text.includes('Bitmap Heap Scan on text_chunks') && 'bitmap scan + sort',
   ].find(Boolean) || 'other';
@@ -542,11 +557,11 @@ const retrievalRun = async (
   name: CorpusName,
   layout: Layout,
   chunks: number,
-  options: { queries: number; exactBelow: number; indexes: string[]; m32Construction: number },
+  options: { queries: number; exactBelow: number; indexes: string[]; m32Construction: number; serviceIndex: string },
 ): Promise<Run> => {
   const texts = corpus(name, chunks, 20261122);
   const investigationOf = (g: Generated) => (layout === 'single' ? 0 : g.home);
-  for (const index of ['text_chunks_embedding_idx', 'bench_chunks_halfvec_idx', 'bench_chunks_bit_idx', 'bench_chunks_m32_idx'])
+  for (const index of ['text_chunks_embedding_idx', 'bench_chunks_halfvec_idx', 'bench_chunks_bit_idx', 'bench_chunks_m16_idx'])
     await sql.raw(`drop index if exists ${index}`).execute(db);
   await sql`truncate text_chunks cascade`.execute(db); // retrieval_records (empty here) references it
   // Bulk load without the indexes, then build them once (pgvector's advice; far faster than row by row).
@@ -582,7 +597,11 @@ const retrievalRun = async (
       db.transaction().execute(async (trx) => {
         await sql.raw(`set local maintenance_work_mem = '${RETRIEVAL_BENCH.maintenanceWorkMem[engine]}'`).execute(trx);
         await sql
-          .raw(index === 'm32' ? statement.replace('ef_construction = 128', `ef_construction = ${options.m32Construction}`) : statement)
+          .raw(
+            index === 'm32'
+              ? options.serviceIndex.replace(/ef_construction\s*=\s*'?256'?/, `ef_construction = ${options.m32Construction}`)
+              : statement,
+          )
           .execute(trx);
       }),
     );
@@ -596,36 +615,40 @@ const retrievalRun = async (
     return { investigationId: ids.investigations[investigationOf(q)]!, vector: embed(q.text) };
   });
   const counts = new Map<string, number>();
-  const countOf = async (trx: Kysely<Database>, investigationId: string) => {
-    const { rows } = await sql<{
-      n: number;
-    }>`select count(*)::int as n from text_chunks where investigation_id = ${investigationId}`.execute(trx);
-    counts.set(investigationId, rows[0]!.n);
-    return rows[0]!.n;
-  };
-  const ruleChoice = (n: number) => (n < options.exactBelow ? STRATEGIES[0]! : RULE_INDEX);
   const runOne = async (strategy: Strategy, investigationId: string, vector: number[]): Promise<Found> => {
-    if (strategy.service) {
-      const found = await nearestChunks(db, investigationId, vector, { limit: k });
-      return { ids: found.map((f) => f.chunk_id), distances: found.map((f) => 1 - f.similarity) };
+    if (strategy.rule) {
+      const { candidates } = await searchChunks(db, investigationId, vector, { limit: k, exactBelow: options.exactBelow });
+      return { ids: candidates.map((c) => c.chunk_id), distances: candidates.map((c) => 1 - c.similarity) };
     }
     const literal = vectorLiteral(vector);
     return db.transaction().execute(async (trx) => {
-      const chosen = strategy.rule ? ruleChoice(await countOf(trx, investigationId)) : strategy;
-      for (const setting of chosen.settings) await sql.raw(setting).execute(trx);
-      const { rows } = await chosen.query(investigationId, literal).execute(trx);
+      for (const setting of strategy.settings) await sql.raw(setting).execute(trx);
+      const { rows } = await strategy.query(investigationId, literal).execute(trx);
       return { ids: rows.map((r) => r.id), distances: rows.map((r) => Number(r.distance)) };
     });
   };
-  const explain = (strategy: Strategy, investigationId: string, vector: number[]) =>
-    db.transaction().execute(async (trx) => {
-      for (const setting of strategy.service ? hnswSettings(RETRIEVAL.efSearch, 'relaxed_order') : strategy.settings)
-        await sql.raw(setting).execute(trx);
-      const { rows } = await sql<{
-        'QUERY PLAN': string;
-      }>`explain (costs off) ${strategy.query(investigationId, vectorLiteral(vector))}`.execute(trx);
+  /** the plan of a strategy, or of the path the service's rule takes for this investigation (its own settings and SQL) */
+  const explain = async (strategy: Strategy, investigationId: string, vector: number[]) => {
+    const literal = vectorLiteral(vector);
+    let settings: readonly string[] = strategy.settings;
+    let statement: ReturnType<typeof sql> = strategy.query(investigationId, literal);
+    if (strategy.rule) {
+      if (!counts.has(investigationId)) {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from text_chunks where investigation_id = ${investigationId}`.execute(db);
+        counts.set(investigationId, rows[0]!.n);
+      }
+      const path = retrievalPath(counts.get(investigationId)!, options.exactBelow);
+      settings = PATH_SETTINGS[path];
+      statement = nearestQuery(investigationId, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
+    }
+    return db.transaction().execute(async (trx) => {
+      for (const setting of settings) await sql.raw(setting).execute(trx);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (costs off) ${statement}`.execute(trx);
       return rows.map((r) => r['QUERY PLAN'].replace(/'\[[^\]]*\]'/g, "'[query]'")).join('\n');
     });
+  };
   const measure = async (strategy: Strategy) => {
     for (const q of queries.slice(0, RETRIEVAL_BENCH.warmup)) await runOne(strategy, q.investigationId, q.vector); // warms pages
     const latencies: number[] = [];
@@ -654,7 +677,7 @@ const retrievalRun = async (
       return Math.min(hits, exact.ids.length) / Math.max(1, exact.ids.length);
     });
     const q0 = queries[0]!;
-    const plan = await explain(strategy.rule ? ruleChoice(counts.get(q0.investigationId) ?? 0) : strategy, q0.investigationId, q0.vector);
+    const plan = await explain(strategy, q0.investigationId, q0.vector);
     if (strategy.rule) chosenPlan = plan;
     rows.push({ label: strategy.label, recall: mean(recalls), minRecall: Math.min(...recalls), latencies, plan: planLabel(plan) });
   }
@@ -704,7 +727,7 @@ const printRun = (r: Run) => {
   console.log(`\n  ${r.engine} · ${r.corpus} · ${r.chunks.toLocaleString('en')} chunks ${layout}`);
   console.log(
     `    load ${seconds(r.loadMs)}; HNSW builds: ${Object.entries(r.builds)
-      .map(([index, ms]) => `${index === 'm32' ? `m32 (ef_construction ${r.m32Construction})` : index} ${seconds(ms)}`)
+      .map(([index, ms]) => `${index === 'm32' ? `m32, the service's (ef_construction ${r.m32Construction})` : index} ${seconds(ms)}`)
       .join(', ')} (maintenance_work_mem ${RETRIEVAL_BENCH.maintenanceWorkMem[r.engine]})`,
   );
   console.log(
@@ -734,6 +757,10 @@ const flagNumber = (flags: string[], name: string) => {
 const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: number, flags: string[]) => {
   const db = handle.db;
   await migrateToLatest(db as Kysely<unknown>);
+  const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
+    db,
+  );
+  const serviceIndex = rows[0]!.indexdef; // as migration 0012 built it
   const ids = await setUpInvestigations(db);
   const corpora = (flagValue(flags, 'corpus')?.split(',') ?? ['topical', 'clustered']) as CorpusName[];
   const layouts = (flagValue(flags, 'layout')?.split(',') ?? ['single', 'spread']) as Layout[];
@@ -744,7 +771,8 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
   };
   const indexes = flagValue(flags, 'indexes')?.split(',') ?? Object.keys(INDEXES);
   for (const name of corpora)
-    for (const layout of layouts) printRun(await retrievalRun(engine, db, ids, name, layout, chunks, { ...options, indexes }));
+    for (const layout of layouts)
+      printRun(await retrievalRun(engine, db, ids, name, layout, chunks, { ...options, indexes, serviceIndex }));
 };
 
 export const retrievalBench = async (flags: string[] = []) => {

@@ -27,8 +27,20 @@ export const RETRIEVAL = {
    * few weak passages are less noise than a full context of them
    */
   lowRelevanceIncluded: 5,
-  /** measured: recall@20 0.85 at 100 vs 0.71 at the default 40, for ~2 ms more (npm run bench -- retrieval) */
-  efSearch: 100,
+  /**
+   * The retrieval rule (docs/retrieval.md, measured with `npm run bench -- retrieval`): below this many chunks
+   * in the investigation the search is exact, recall 1 by construction and ≤ ~80 ms p99 at 5,000 on
+   * PostgreSQL (linear, ~8 µs a chunk). Small investigations must not use the index: HNSW spans every
+   * investigation, and a forced scan filtered to one of 500 stops at hnsw.max_scan_tuples (recall 0.54).
+   */
+  exactBelow: 5_000,
+  /**
+   * At or above it, the HNSW index (m 32, ef_construction 256: migration 0012) at this ef_search, its top
+   * `indexCandidates` re-sorted exactly: recall@20 1.000 (min 1.00) at 100k topical chunks in one
+   * investigation, 0.999 (min 0.95) on near-duplicates; the earlier ef 100 on the default graph: 0.842 (min 0.00).
+   */
+  efSearch: 1_000,
+  indexCandidates: 200,
 } as const;
 
 export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
@@ -90,44 +102,114 @@ export const decideInclusion = (candidates: readonly Candidate[], rules: Inclusi
 
 export interface SearchOptions {
   limit?: number;
-  /** HNSW candidate list size: higher is better recall, a little slower (pgvector's default is 40) */
-  efSearch?: number;
   /** exact search (no index): the ground truth the bench measures recall against */
   exact?: boolean;
+  /** the rule's threshold (RETRIEVAL.exactBelow); tests lower it to take the index path on a small corpus */
+  exactBelow?: number;
 }
 
+/** How a search ran: `index-short` is the index path that came back short and was answered exactly. */
+export type RetrievalPath = 'exact' | 'index' | 'index-short';
+
+/** Pure: the rule's choice from the investigation's chunk count. */
+export const retrievalPath = (chunkCount: number, exactBelow: number = RETRIEVAL.exactBelow): 'exact' | 'index' =>
+  chunkCount < exactBelow ? 'exact' : 'index';
+
 /**
- * The investigation's chunks nearest to the query, nearest first. The HNSW index spans every
- * investigation, so a plain index scan filtered to one investigation could come back short; pgvector's
- * iterative scan keeps scanning until the limit is met (relaxed order, re-sorted here).
+ * `set local` statements of each path. Exact: no index scan (the investigation's b-tree bitmap scan, or a
+ * sequential scan, then a sort). Index: the HNSW scan forced, since the planner costs it above a scan and
+ * sort of the whole investigation once the limit is 200; jit off because the disabled paths' cost penalty
+ * lifts the plan over jit_above_cost, and compiling then adds ~100 ms to every query (measured).
  */
-export const nearestChunks = (
+export const PATH_SETTINGS = {
+  exact: ['set local enable_indexscan = off'],
+  index: [
+    `set local hnsw.ef_search = ${RETRIEVAL.efSearch}`,
+    'set local hnsw.iterative_scan = relaxed_order',
+    'set local enable_seqscan = off',
+    'set local enable_bitmapscan = off',
+    'set local enable_sort = off',
+    'set local jit = off',
+  ],
+  /** back to exact after the index path, in the same transaction */
+  indexToExact: [
+    'set local enable_indexscan = off',
+    'set local enable_seqscan = on',
+    'set local enable_bitmapscan = on',
+    'set local enable_sort = on',
+  ],
+} as const;
+
+/**
+ * The search itself: the investigation's `take` nearest chunks by cosine distance (in the index's order on
+ * the index path: relaxed order returns them slightly out of order), then the nearest `limit` of those,
+ * sorted exactly. Background documents excluded from the AI are never candidates. The distance is computed
+ * again outside the CTE on purpose: were it a CTE column, newer planners (PGlite's) take the CTE's order
+ * as the sort and skip the re-sort, leaving the relaxed order in place.
+ */
+export const nearestQuery = (investigationId: string, vector: string, take: number, limit: number) =>
+  sql<Candidate>`
+    with nearest as materialized (
+      select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id, c.embedding
+      from text_chunks c
+      left join background_documents b on b.id = c.background_document_id
+      where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
+      order by c.embedding <=> ${vector}::vector
+      limit ${take}
+    )
+    select chunk_id, text, source_type, evidence_item_id, background_document_id, 1 - (embedding <=> ${vector}::vector) as similarity
+    from nearest order by embedding <=> ${vector}::vector limit ${limit}`;
+
+const run = async (trx: Kysely<Database>, settings: readonly string[]) => {
+  for (const setting of settings) await sql.raw(setting).execute(trx);
+};
+
+/**
+ * The retrieval rule, in one transaction (`set local` only): count the investigation's chunks (an
+ * index-only scan of its b-tree); below `exactBelow` search exactly, else take the HNSW index's top
+ * `indexCandidates` and keep the exact nearest `limit` of them. An index path that comes back short (the
+ * iterative scan stops at hnsw.max_scan_tuples, e.g. for an investigation that is a small share of a very
+ * large table) is answered exactly instead: slower, never incomplete.
+ */
+export const searchChunks = (
   db: Kysely<Database>,
   investigationId: string,
   query: number[],
   options: SearchOptions = {},
-): Promise<Candidate[]> => {
-  const { limit = RETRIEVAL.candidates, efSearch = RETRIEVAL.efSearch, exact = false } = options;
+): Promise<{ path: RetrievalPath; candidates: Candidate[] }> => {
+  const { limit = RETRIEVAL.candidates, exact = false, exactBelow = RETRIEVAL.exactBelow } = options;
   const vector = toVectorLiteral(query);
   return db.transaction().execute(async (trx) => {
-    if (exact) {
-      await sql`set local enable_indexscan = off`.execute(trx);
-    } else {
-      await sql.raw(`set local hnsw.ef_search = ${Math.trunc(efSearch)}`).execute(trx);
-      await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
+    const exactly = async () => (await nearestQuery(investigationId, vector, limit, limit).execute(trx)).rows;
+    let path: RetrievalPath = 'exact';
+    let count = 0;
+    if (!exact) {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from text_chunks where investigation_id = ${investigationId}`.execute(trx);
+      count = Number(rows[0]?.n ?? 0);
+      path = retrievalPath(count, exactBelow);
     }
-    const { rows } = await sql<Candidate & { distance: number }>`
-      with nearest as materialized (
-        select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id,
-               c.embedding <=> ${vector}::vector as distance
-        from text_chunks c
-        left join background_documents b on b.id = c.background_document_id
-        where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
-        order by c.embedding <=> ${vector}::vector
-        limit ${limit}
-      )
-      select chunk_id, text, source_type, evidence_item_id, background_document_id, 1 - distance as similarity
-      from nearest order by distance`.execute(trx);
-    return rows.map((r) => ({ ...r, similarity: Number(r.similarity) }));
+    let rows: Candidate[];
+    if (path === 'exact') {
+      await run(trx, PATH_SETTINGS.exact);
+      rows = await exactly();
+    } else {
+      await run(trx, PATH_SETTINGS.index);
+      rows = (await nearestQuery(investigationId, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit).execute(trx)).rows;
+      if (rows.length < Math.min(limit, count)) {
+        path = 'index-short';
+        await run(trx, PATH_SETTINGS.indexToExact);
+        rows = await exactly();
+      }
+    }
+    return { path, candidates: rows.map((r) => ({ ...r, similarity: Number(r.similarity) })) };
   });
 };
+
+/** The investigation's chunks nearest to the query, nearest first, by the retrieval rule (searchChunks). */
+export const nearestChunks = async (
+  db: Kysely<Database>,
+  investigationId: string,
+  query: number[],
+  options: SearchOptions = {},
+): Promise<Candidate[]> => (await searchChunks(db, investigationId, query, options)).candidates;
