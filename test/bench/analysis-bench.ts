@@ -216,6 +216,11 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
       for (let i = 0; i < ASSESS.warmup; i++) await request();
       const http: number[] = [];
       for (let i = 0; i < ASSESS.requests; i++) http.push((await timed(request))[1]);
+      // the same requests as Lambda's Duration: the handler's share of each, the rest is the gateway's and the client's
+      const handler = twin
+        .invocations('analysis-assess')
+        .slice(-ASSESS.requests)
+        .map((invocation) => invocation.durationMs);
       // the route's own steps, each alone: the rate limiter's upsert, then the one statement of selection and counts
       const db = twin.database.db;
       const selection = { investigation_id: fixture.investigationId, analysis_type: 'question' as const, question_id: fixture.questionId };
@@ -233,6 +238,7 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
       return {
         engine,
         http,
+        handler,
         steps,
         answer: `total ${a.total_evidence}, linked ${a.linked_evidence}, content ${a.source_breakdown.content}, attachments ${a.source_breakdown.attachments}, background ${a.source_breakdown.background_docs}`,
       };
@@ -253,6 +259,9 @@ export const assessBench = async () => {
   if (serverUrl) results.push(await withScratchDatabase(serverUrl, (url) => assessOn('postgres', url)));
   for (const r of results) {
     console.log(`  ${r.engine.padEnd(8)} ${'HTTP'.padEnd(16)} ${stats(r.http)}`);
+    console.log(
+      `  ${''.padEnd(8)} ${'function'.padEnd(16)} ${stats(r.handler)}   the same requests' Lambda Duration (rate limit, auth, body, statements)`,
+    );
     for (const [step, samples] of Object.entries(r.steps))
       console.log(`  ${''.padEnd(8)} ${step.padEnd(16)} ${stats(samples)}   ${STEP_NOTES[step]}`);
     console.log(`  ${''.padEnd(8)} ${'answer'.padEnd(16)} ${r.answer}`);
