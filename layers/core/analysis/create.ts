@@ -13,8 +13,8 @@ import { logger } from '#core/logger';
 import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
 import { ensureUser } from '#core/repositories/users';
 import type { AnalysisMessage } from '#core/queues';
-import { assessEvidence } from './assess';
-import { resolveSelection, type AnalysisRequest } from './selection';
+import { assessSelection } from './assess';
+import type { AnalysisRequest } from './selection';
 
 export interface CreateDeps {
   db: Kysely<Database>;
@@ -28,12 +28,10 @@ export interface CreateDeps {
  * Returns the investigation.
  */
 export const assertCanGenerate = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest) => {
-  const { investigation } = await resolveSelection(db, organizationId, request);
-  const assessment = await assessEvidence(db, {
-    investigationId: investigation.id,
-    analysisType: request.analysis_type,
-    questionId: request.question_id,
-  });
+  const {
+    selection: { investigation },
+    assessment,
+  } = await assessSelection(db, organizationId, request);
   if (assessment.refusal) throw conflict(assessment.refusal.message, { reason: assessment.refusal.reason });
   return investigation;
 };

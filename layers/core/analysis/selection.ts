@@ -145,14 +145,13 @@ export interface Selection {
 const uuidOrNull = (value: string | undefined) => sql<string>`${value ?? null}::uuid`;
 
 /**
- * Loads what the request names, scoped to the caller's organization, in one query: 404 "The
- * investigation was not found." for a missing investigation or another organization's, 404 for a
- * question or topic that is missing or belongs to another investigation.
+ * The query behind a selection: the investigation within the organization, and the named question and
+ * topic of that investigation (left joined: a null id matches nothing, so an unused join yields nulls).
+ * Exported so the evidence check (./assess) can read its counts from the same rows in the same round trip.
  */
-export const resolveSelection = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest): Promise<Selection> => {
-  const row = await db
+export const selectionQuery = (db: Kysely<Database>, organizationId: string, request: AnalysisRequest) =>
+  db
     .selectFrom('investigations as i')
-    // a null id matches nothing, so an unused join yields nulls
     .leftJoin('questions as q', (join) => join.onRef('q.investigation_id', '=', 'i.id').on('q.id', '=', uuidOrNull(request.question_id)))
     .leftJoin('topics as t', (join) => join.onRef('t.investigation_id', '=', 'i.id').on('t.id', '=', uuidOrNull(request.topic_id)))
     .select([
@@ -166,8 +165,16 @@ export const resolveSelection = async (db: Kysely<Database>, organizationId: str
       't.description as topic_description',
     ])
     .where('i.id', '=', request.investigation_id)
-    .where('i.organization_id', '=', organizationId)
-    .executeTakeFirst();
+    .where('i.organization_id', '=', organizationId);
+
+type SelectionRow = Awaited<ReturnType<ReturnType<typeof selectionQuery>['executeTakeFirstOrThrow']>>;
+
+/**
+ * The selection a row of `selectionQuery` names: 404 "The investigation was not found." for a missing
+ * investigation or another organization's (no row), 404 for a question or topic that is missing or
+ * belongs to another investigation.
+ */
+export const selectionOf = (row: SelectionRow | undefined, request: AnalysisRequest): Selection => {
   if (!row) throw notFound('The investigation');
   const selection: Selection = { investigation: { id: row.id, organization_id: row.organization_id, title: row.title } };
   if (request.question_id !== undefined) {
@@ -180,3 +187,7 @@ export const resolveSelection = async (db: Kysely<Database>, organizationId: str
   }
   return selection;
 };
+
+/** Loads what the request names, scoped to the caller's organization, in one query (see selectionOf for the 404s). */
+export const resolveSelection = async (db: Kysely<Database>, organizationId: string, request: AnalysisRequest): Promise<Selection> =>
+  selectionOf(await selectionQuery(db, organizationId, request).executeTakeFirst(), request);

@@ -21,6 +21,7 @@ import { migration as fairAiCapacity } from './migrations/0009-fair-ai-capacity'
 import { migration as fencedPrompts } from './migrations/0010-fenced-prompts';
 import { migration as lowRelevance } from './migrations/0011-low-relevance';
 import { migration as retrievalIndex } from './migrations/0012-retrieval-index';
+import { migration as assessCounts } from './migrations/0013-assess-counts';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0010-fenced-prompts': fencedPrompts,
   '0011-low-relevance': lowRelevance,
   '0012-retrieval-index': retrievalIndex,
+  '0013-assess-counts': assessCounts,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -56,6 +56,9 @@ interface InvestigationsTable {
   evidence_count: ColumnType<number, never, never>;
   content_evidence_count: ColumnType<number, never, never>;
   attachment_count: ColumnType<number, never, never>;
+  /** maintained by triggers (migration 0013): background documents, those included for the AI */
+  background_document_count: ColumnType<number, never, never>;
+  background_included_count: ColumnType<number, never, never>;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
@@ -65,6 +68,8 @@ interface QuestionsTable {
   investigation_id: string;
   text: string;
   position: Generated<number>;
+  /** maintained by triggers (migration 0013): links of evidence items of the question's own investigation */
+  linked_evidence_count: ColumnType<number, never, never>;
   created_at: CreatedAt;
 }
 
@@ -89,6 +94,8 @@ interface EvidenceItemsTable {
 interface EvidenceQuestionLinksTable {
   evidence_item_id: string;
   question_id: string;
+  /** set by a trigger (migration 0013): the evidence item and the question belong to the same investigation */
+  same_investigation: ColumnType<boolean, never, never>;
 }
 
 interface AttachmentsTable {
