@@ -141,13 +141,6 @@ export interface RouteOptions {
   refused?: (attempt: RefusedAttempt, refusal: ApiError) => Promise<void>;
   /** a cron route's bearer check (./cron-access.ts); a cron route without one fails its cold start */
   cronAccess?: CronAccess;
-  /**
-   * The route changes nothing (POST /api/analysis/assess): its access check and work start while the rate
-   * limiter counts the request instead of after it, so the limiter's round trip (a write and its commit) is
-   * not added to the route's; over the limit the answer is still the 429, and the work's result is dropped.
-   * A refused caller still costs the route's reads: for routes whose reads are a handful of rows.
-   */
-  readOnly?: boolean;
 }
 
 /** A parameter named by the client is reported by its name only when the name is plain: the details are audited. */
@@ -224,18 +217,9 @@ const answer = async <C extends RouteContract>(
   try {
     if (event.routeKey !== contract.route) throw new Error(`this function serves '${contract.route}', not '${event.routeKey}'`);
     // before the access check, so failed attempts count too (the key is the verified subject or the address)
-    const limit = enforceRateLimit(event, route);
-    if (!options.readOnly) await limit;
-    const work = (async () => {
-      const caller = await authorize(event, route.access, options.cronAccess);
-      return impl(await readInput(contract, event, caller, options));
-    })();
-    if (options.readOnly) {
-      // a read-only route's work overlaps the limiter's round trip; over the limit, the answer is the 429 whatever it did
-      work.catch(() => undefined);
-      await limit;
-    }
-    const response = await work;
+    await enforceRateLimit(event, route);
+    const caller = await authorize(event, route.access, options.cronAccess);
+    const response = await impl(await readInput(contract, event, caller, options));
     checkAnswer(contract, response.body);
     return json(response.status ?? contract.status ?? 200, response.body, response.headers);
   } catch (error) {
