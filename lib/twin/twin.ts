@@ -39,6 +39,7 @@ import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } 
 import { startLocalIdentityProvider, type LocalIdentityProvider } from './identity-provider';
 import { startLocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
+import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
 import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
@@ -198,8 +199,10 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
     };
   }
   const dataDir = join(twinDir, 'pgdata');
-  const fresh = template && !existsSync(join(dataDir, 'PG_VERSION'));
-  const pglite = await openPglite(dataDir, fresh ? new Blob([readFileSync(template)]) : undefined);
+  const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
+  // a first start: the given dump (tests), else a copy of the cached initdb'd and migrated data directory (./pgdata-template.ts)
+  if (fresh && !template) await newDatabaseFromTemplate(dataDir);
+  const pglite = await openPglite(dataDir, fresh && template ? new Blob([readFileSync(template)]) : undefined);
   const server = await startPgliteServer(pglite);
   const { port } = server;
   const { pool, closed } = closeablePool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 });
