@@ -25,8 +25,8 @@ const ENGINE_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector'
 /** Cache folders of pristine data directories start with this (assembly.ts CACHE_KINDS: pruning keeps the newest few). */
 const PGDATA_TEMPLATE_PREFIX = 'pgdata-';
 
-/** A hash of every project file the migrations are built from (by content) and of the engine packages' versions. */
-export const schemaHash = async (): Promise<string> => {
+/** The project files the migrations are built from: the migrate module's graph, as esbuild bundles it (packages apart). */
+export const schemaInputs = async (): Promise<string[]> => {
   const { build } = await import('esbuild');
   const { metafile } = await build({
     entryPoints: [join(PROJECT_ROOT, MIGRATIONS_ENTRY)],
@@ -39,8 +39,13 @@ export const schemaHash = async (): Promise<string> => {
     packages: 'external',
     logLevel: 'silent',
   });
+  return Object.keys(metafile.inputs).sort();
+};
+
+/** A hash of every project file the migrations are built from (by content) and of the engine packages' versions. */
+const schemaHash = async (): Promise<string> => {
   const hash = createHash('sha256');
-  for (const file of Object.keys(metafile.inputs).sort())
+  for (const file of await schemaInputs())
     hash
       .update(file)
       .update('\0')
@@ -53,9 +58,12 @@ export const schemaHash = async (): Promise<string> => {
   return hash.digest('hex').slice(0, 16);
 };
 
+/** Where the pristine data directory of the current schema is cached (the folder holding `pgdata`), built or not. */
+export const migratedDataDirCache = async (): Promise<string> => join(CACHE_ROOT, `${PGDATA_TEMPLATE_PREFIX}${await schemaHash()}`);
+
 /** The cached pristine data directory (initdb + every migration), built first if there is none for this schema. */
-export const ensureMigratedDataDir = async (): Promise<string> => {
-  const target = join(CACHE_ROOT, `${PGDATA_TEMPLATE_PREFIX}${await schemaHash()}`);
+const ensureMigratedDataDir = async (): Promise<string> => {
+  const target = await migratedDataDirCache();
   await buildOnce(target, async (dir) => {
     const pglite = await openPglite(join(dir, 'pgdata'));
     const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });

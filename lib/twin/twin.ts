@@ -37,7 +37,7 @@ import { edgeClientConfig, type EdgeAddress } from './edge-client';
 import { createGateway } from './gateway';
 import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } from './identity';
 import { startLocalIdentityProvider, type LocalIdentityProvider } from './identity-provider';
-import { startLocalAws } from './local-aws';
+import { startLocalAws, type LocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
 import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
@@ -225,6 +225,30 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
   };
 };
 
+/** SQS and S3 (fauxqs) with the deployment's queues and buckets, and the certificates of the AWS edge and the database proxy. */
+const startAwsAndTls = async (
+  twinDir: string,
+  plan: TwinPlan,
+  track: (starting: Promise<LocalAws>) => Promise<LocalAws>,
+): Promise<{ aws: LocalAws; certificates: Awaited<ReturnType<typeof loadOrCreateTls>> }> => {
+  const { region } = plan;
+  const regions = [
+    ...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))]),
+  ];
+  const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
+  const parts = [
+    track(startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) })),
+    loadOrCreateTls(join(twinDir, 'tls'), [
+      ...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]),
+      '*.s3.amazonaws.com',
+      `*.${proxyDomain}`,
+    ]),
+  ] as const;
+  await Promise.allSettled(parts);
+  const [aws, certificates] = await Promise.all(parts);
+  return { aws, certificates };
+};
+
 /** The instance's master user with the secret's password, as RDS creates it (and as a rotation leaves it). */
 const setMasterUser = async (db: Kysely<Database>, { username, password }: { username: string; password: string }) => {
   const { rows } = await sql<{ exists: boolean }>`select exists (select from pg_roles where rolname = ${username}) as exists`.execute(db);
@@ -269,32 +293,25 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   };
 
   try {
-    const [{ plan, bundlesDir, bootstrapPath }, backend, bedrock, keys] = await Promise.all([
-      renderDeployment(options),
-      openBackend(twinDir, options.databaseUrl, options.databaseTemplate),
-      startBedrockStandin(),
+    /** a part that started is stopped with the twin, also when another part fails to start */
+    const stoppedWithTwin = async <T>(starting: Promise<T>, stopOf: (started: T) => () => Promise<void>): Promise<T> => {
+      const started = await starting;
+      cleanups.push(stopOf(started));
+      return started;
+    };
+    // the local AWS services and the certificates need only the rendered deployment: they start while the database opens
+    const deployment = renderDeployment(options);
+    const parts = [
+      deployment,
+      stoppedWithTwin(openBackend(twinDir, options.databaseUrl, options.databaseTemplate), (b) => () => b.handle.close()),
+      stoppedWithTwin(startBedrockStandin(), (b) => () => b.stop()),
       loadOrCreateKeys(twinDir),
-    ]);
-    cleanups.push(
-      () => backend.handle.close(),
-      () => bedrock.stop(),
-    );
+      deployment.then(({ plan }) => startAwsAndTls(twinDir, plan, (aws) => stoppedWithTwin(aws, (a) => () => a.stop()))),
+    ] as const;
+    await Promise.allSettled(parts); // every part has started or failed: a failure below stops those that started
+    const [{ plan, bundlesDir, bootstrapPath }, backend, bedrock, keys, { aws, certificates }] = await Promise.all(parts);
     const database: DatabaseHandle = backend.handle;
     const { region, account } = plan;
-
-    const regions = [
-      ...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))]),
-    ];
-    const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
-    const [aws, certificates] = await Promise.all([
-      startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }),
-      loadOrCreateTls(join(twinDir, 'tls'), [
-        ...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]),
-        '*.s3.amazonaws.com',
-        `*.${proxyDomain}`,
-      ]),
-    ]);
-    cleanups.push(() => aws.stop());
 
     await migrateToLatest(database.db as never);
     const secrets = loadOrCreateSecrets(twinDir, plan.secrets, plan.database);
