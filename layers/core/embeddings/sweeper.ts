@@ -108,7 +108,7 @@ export const isSystemicFailure = (error: unknown): boolean => {
 };
 
 /** When a full model quota has room again (the gateway's QuotaExhaustedError), or undefined for any other failure. */
-export const quotaRetryAt = (error: unknown): Date | undefined => {
+const quotaRetryAt = (error: unknown): Date | undefined => {
   const e = (error ?? {}) as { name?: string; retryAt?: unknown };
   return e.name === 'QuotaExhaustedError' && e.retryAt instanceof Date ? e.retryAt : undefined;
 };
