@@ -14,7 +14,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { ENV, QUEUE_URL_ENV } from '../runtime-names';
@@ -604,25 +604,34 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   }
 };
 
-/** First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database). */
+/**
+ * First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database).
+ * The S3 client is loaded only when there is something to put (a later start finds the demo seeded and puts nothing).
+ */
 const seedDemoData = async (database: DatabaseHandle, endpoint: string, bucket: string, region: string): Promise<boolean> => {
   const { seedDemo } = await import('#core/seed/load');
-  const s3 = new S3Client({
-    endpoint,
-    region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' },
-  });
+  let s3: Promise<{ client: S3Client; PutObjectCommand: typeof PutObjectCommand }> | undefined;
+  const client = () =>
+    (s3 ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      client: new sdk.S3Client({
+        endpoint,
+        region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' },
+      }),
+      PutObjectCommand: sdk.PutObjectCommand,
+    })));
   try {
     const storage = {
       put: async (key: string, body: string | Uint8Array, contentType: string) => {
-        await s3.send(
-          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
+        const s3Sdk = await client();
+        await s3Sdk.client.send(
+          new s3Sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
         );
       },
     };
     return (await seedDemo(database.db, { storage })) !== null;
   } finally {
-    s3.destroy();
+    if (s3) (await s3).client.destroy();
   }
 };
