@@ -14,8 +14,8 @@ export const handler = scheduledJobHandler(embeddingSweeperRoute, async (trigger
   const gateway = await aiGateway();
   return runEmbeddingSweep(await database(), {
     trigger,
-    // regional fallback, quota and ledger, like every AI call
-    embed: async (text) => (await gateway.embed(text)).embedding,
+    // regional fallback, quota and ledger, like every AI call; background: it leaves part of the primary region's quota (ai/quota.ts)
+    embed: async (text) => (await gateway.embed(text, { background: true })).embedding,
     timeBudgetMs: timeBudgetFor(trigger, context?.getRemainingTimeInMillis?.()),
   });
 });

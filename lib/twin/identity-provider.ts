@@ -31,7 +31,7 @@
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import { ADMIN_GROUP } from '../runtime-names';
 import { ORGANIZATION_ATTRIBUTE } from '#core/auth/token-claims';
@@ -135,7 +135,9 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
   const outbox: OutboxMessage[] = [];
   /** users AdminCreateUser made (the pool's own record of them: attributes and groups), by email */
   const created = new Map<string, User>();
-  const publicKey = cosePublicKey(passkey.publicJwk);
+  /** the WebAuthn library and the passkey's COSE key, loaded on the first passkey sign-in (not at start) */
+  let webauthn: Promise<[typeof import('@simplewebauthn/server'), Uint8Array<ArrayBuffer>]> | undefined;
+  const loadWebauthn = () => (webauthn ??= Promise.all([import('@simplewebauthn/server'), cosePublicKey(passkey.publicJwk)]));
 
   const findUser = async (name: string): Promise<User | undefined> => {
     const pooled = created.get(name.toLowerCase()) ?? [...created.values()].find((u) => u.subject === name);
@@ -226,6 +228,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
       }
       if (body.AuthFlow === 'USER_AUTH' && params.PREFERRED_CHALLENGE === 'WEB_AUTHN') {
         const email = user?.email ?? name.toLowerCase();
+        const [{ generateAuthenticationOptions }] = await loadWebauthn();
         const requestOptions = await generateAuthenticationOptions({
           rpID: TWIN_RP_ID,
           allowCredentials: [{ id: passkeyCredentialId(email) }],
@@ -276,6 +279,7 @@ export const startLocalIdentityProvider = async (options: LocalIdentityProviderO
         throw invalidParameter('CREDENTIAL is not JSON');
       }
       if (!user || credential.id !== passkeyCredentialId(user.email)) throw notAuthorized('Failed to verify the passkey.');
+      const [{ verifyAuthenticationResponse }, publicKey] = await loadWebauthn();
       const verified = await verifyAuthenticationResponse({
         response: credential,
         expectedChallenge: session.webauthnChallenge!,

@@ -5,6 +5,7 @@
  * CRON_SECRET and WEBHOOK_SECRET (the secrets' values, put into the twin's Secrets Manager at start).
  * A twin on a folder other than the default leaves a pointer to it there, so the operator tools find it (./running.ts).
  */
+import './compile-cache'; // first: the modules below load from the code cache
 import { pointToTwin, twinCommands } from './running';
 import { startTwin, type TwinOptions } from './twin';
 

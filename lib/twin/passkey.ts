@@ -9,7 +9,6 @@ import { createHash, createPrivateKey, generateKeyPairSync, sign, type JsonWebKe
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isoCBOR } from '@simplewebauthn/server/helpers';
 
 export interface PasskeyFile {
   privateJwk: JsonWebKey;
@@ -37,9 +36,13 @@ const b64url = (data: Buffer | Uint8Array) => Buffer.from(data).toString('base64
 /** The credential id of a user's demo passkey (base64url). */
 export const passkeyCredentialId = (email: string): string => b64url(sha256(`twin-passkey:${email.toLowerCase()}`).subarray(0, 16));
 
-/** The public key in COSE form (EC2, P-256, ES256), as a relying party stores it at registration. */
-export const cosePublicKey = (publicJwk: JsonWebKey): Uint8Array<ArrayBuffer> =>
-  new Uint8Array(
+/**
+ * The public key in COSE form (EC2, P-256, ES256), as a relying party stores it at registration. The WebAuthn
+ * library is loaded on the first passkey sign-in, not at twin start (it is a large share of the start-up's imports).
+ */
+export const cosePublicKey = async (publicJwk: JsonWebKey): Promise<Uint8Array<ArrayBuffer>> => {
+  const { isoCBOR } = await import('@simplewebauthn/server/helpers');
+  return new Uint8Array(
     isoCBOR.encode(
       new Map<number, number | Uint8Array>([
         [1, 2],
@@ -50,6 +53,7 @@ export const cosePublicKey = (publicJwk: JsonWebKey): Uint8Array<ArrayBuffer> =>
       ]),
     ),
   );
+};
 
 export interface AssertionRequest {
   passkey: PasskeyFile;

@@ -14,7 +14,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { ENV, QUEUE_URL_ENV } from '../runtime-names';
@@ -37,8 +37,9 @@ import { edgeClientConfig, type EdgeAddress } from './edge-client';
 import { createGateway } from './gateway';
 import { createTokenIssuer, jwksDocument, loadOrCreateKeys, type TokenSubject } from './identity';
 import { startLocalIdentityProvider, type LocalIdentityProvider } from './identity-provider';
-import { startLocalAws } from './local-aws';
+import { startLocalAws, type LocalAws } from './local-aws';
 import { loadOrCreatePasskey } from './passkey';
+import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
 import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
@@ -198,8 +199,10 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
     };
   }
   const dataDir = join(twinDir, 'pgdata');
-  const fresh = template && !existsSync(join(dataDir, 'PG_VERSION'));
-  const pglite = await openPglite(dataDir, fresh ? new Blob([readFileSync(template)]) : undefined);
+  const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
+  // a first start: the given dump (tests), else a copy of the cached initdb'd and migrated data directory (./pgdata-template.ts)
+  if (fresh && !template) await newDatabaseFromTemplate(dataDir);
+  const pglite = await openPglite(dataDir, fresh && template ? new Blob([readFileSync(template)]) : undefined);
   const server = await startPgliteServer(pglite);
   const { port } = server;
   const { pool, closed } = closeablePool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 });
@@ -220,6 +223,30 @@ const openBackend = async (twinDir: string, databaseUrl: string | undefined, tem
     // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
     backend: { host: '127.0.0.1', port, database: 'postgres' },
   };
+};
+
+/** SQS and S3 (fauxqs) with the deployment's queues and buckets, and the certificates of the AWS edge and the database proxy. */
+const startAwsAndTls = async (
+  twinDir: string,
+  plan: TwinPlan,
+  track: (starting: Promise<LocalAws>) => Promise<LocalAws>,
+): Promise<{ aws: LocalAws; certificates: Awaited<ReturnType<typeof loadOrCreateTls>> }> => {
+  const { region } = plan;
+  const regions = [
+    ...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))]),
+  ];
+  const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
+  const parts = [
+    track(startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) })),
+    loadOrCreateTls(join(twinDir, 'tls'), [
+      ...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]),
+      '*.s3.amazonaws.com',
+      `*.${proxyDomain}`,
+    ]),
+  ] as const;
+  await Promise.allSettled(parts);
+  const [aws, certificates] = await Promise.all(parts);
+  return { aws, certificates };
 };
 
 /** The instance's master user with the secret's password, as RDS creates it (and as a rotation leaves it). */
@@ -266,32 +293,25 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   };
 
   try {
-    const [{ plan, bundlesDir, bootstrapPath }, backend, bedrock, keys] = await Promise.all([
-      renderDeployment(options),
-      openBackend(twinDir, options.databaseUrl, options.databaseTemplate),
-      startBedrockStandin(),
+    /** a part that started is stopped with the twin, also when another part fails to start */
+    const stoppedWithTwin = async <T>(starting: Promise<T>, stopOf: (started: T) => () => Promise<void>): Promise<T> => {
+      const started = await starting;
+      cleanups.push(stopOf(started));
+      return started;
+    };
+    // the local AWS services and the certificates need only the rendered deployment: they start while the database opens
+    const deployment = renderDeployment(options);
+    const parts = [
+      deployment,
+      stoppedWithTwin(openBackend(twinDir, options.databaseUrl, options.databaseTemplate), (b) => () => b.handle.close()),
+      stoppedWithTwin(startBedrockStandin(), (b) => () => b.stop()),
       loadOrCreateKeys(twinDir),
-    ]);
-    cleanups.push(
-      () => backend.handle.close(),
-      () => bedrock.stop(),
-    );
+      deployment.then(({ plan }) => startAwsAndTls(twinDir, plan, (aws) => stoppedWithTwin(aws, (a) => () => a.stop()))),
+    ] as const;
+    await Promise.allSettled(parts); // every part has started or failed: a failure below stops those that started
+    const [{ plan, bundlesDir, bootstrapPath }, backend, bedrock, keys, { aws, certificates }] = await Promise.all(parts);
     const database: DatabaseHandle = backend.handle;
     const { region, account } = plan;
-
-    const regions = [
-      ...new Set([region, ...plan.functions.flatMap((f) => Object.values(f.environment)).filter((v) => REGION_PATTERN.test(v))]),
-    ];
-    const proxyDomain = plan.database.proxyEndpoint.split('.').slice(1).join('.');
-    const [aws, certificates] = await Promise.all([
-      startLocalAws({ dataDir: join(twinDir, 'aws'), region, queues: plan.queues, buckets: plan.buckets.map((b) => b.name) }),
-      loadOrCreateTls(join(twinDir, 'tls'), [
-        ...regions.flatMap((r) => [`*.${r}.amazonaws.com`, `*.s3.${r}.amazonaws.com`]),
-        '*.s3.amazonaws.com',
-        `*.${proxyDomain}`,
-      ]),
-    ]);
-    cleanups.push(() => aws.stop());
 
     await migrateToLatest(database.db as never);
     const secrets = loadOrCreateSecrets(twinDir, plan.secrets, plan.database);
@@ -584,25 +604,34 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   }
 };
 
-/** First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database). */
+/**
+ * First start: the demo investigation (files into the files bucket, as an operator would load them; rows into the database).
+ * The S3 client is loaded only when there is something to put (a later start finds the demo seeded and puts nothing).
+ */
 const seedDemoData = async (database: DatabaseHandle, endpoint: string, bucket: string, region: string): Promise<boolean> => {
   const { seedDemo } = await import('#core/seed/load');
-  const s3 = new S3Client({
-    endpoint,
-    region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' },
-  });
+  let s3: Promise<{ client: S3Client; PutObjectCommand: typeof PutObjectCommand }> | undefined;
+  const client = () =>
+    (s3 ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      client: new sdk.S3Client({
+        endpoint,
+        region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' },
+      }),
+      PutObjectCommand: sdk.PutObjectCommand,
+    })));
   try {
     const storage = {
       put: async (key: string, body: string | Uint8Array, contentType: string) => {
-        await s3.send(
-          new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
+        const s3Sdk = await client();
+        await s3Sdk.client.send(
+          new s3Sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ServerSideEncryption: 'AES256' }),
         );
       },
     };
     return (await seedDemo(database.db, { storage })) !== null;
   } finally {
-    s3.destroy();
+    if (s3) (await s3).client.destroy();
   }
 };

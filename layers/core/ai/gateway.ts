@@ -25,7 +25,7 @@ import { countEvent } from '#core/metrics';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
 import { recordCall } from './ledger';
 import { modelIdForRegion } from './models';
-import { acquire, QuotaExhaustedError } from './quota';
+import { acquire, BACKGROUND_PRIMARY_LIMIT, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
 import { withAttemptTimeout, type AttemptTimeouts } from './timeouts';
 
@@ -61,6 +61,11 @@ interface CallContext {
   organizationId?: string | undefined;
 }
 
+interface EmbedContext extends CallContext {
+  /** work that can wait (the embedding sweep): at most BACKGROUND_PRIMARY_LIMIT of the primary region's window (ai/quota.ts) */
+  background?: boolean;
+}
+
 export interface ConverseRequest extends CallContext {
   purpose: TextPurpose;
   system: string;
@@ -88,7 +93,7 @@ interface EmbedResult extends CallResult {
 
 export interface AiGateway {
   converse: (request: ConverseRequest) => Promise<ConverseResult>;
-  embed: (text: string, context?: CallContext) => Promise<EmbedResult>;
+  embed: (text: string, context?: EmbedContext) => Promise<EmbedResult>;
   /** the shedder's state, for the queue-stats route */
   shedderStatus: () => Promise<{ hot: boolean; recentThrottles: number; fallbackRegion: string; disabled: boolean }>;
 }
@@ -105,7 +110,9 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const { primary, fallback } = config.regions;
 
-  const call = async <T>(purpose: AiPurpose, modelId: string, context: CallContext, attempt: Attempt<T>): Promise<T & CallResult> => {
+  const call = async <T>(purpose: AiPurpose, modelId: string, callContext: EmbedContext, attempt: Attempt<T>): Promise<T & CallResult> => {
+    const { background, ...context } = callContext;
+    const regionLimits = background ? { [primary]: BACKGROUND_PRIMARY_LIMIT } : undefined;
     const failures: { region: string; error: string }[] = [];
     const timeoutMs = config.attemptTimeoutMs[purpose];
     /** regions that let an attempt of this call time out: not tried again for it */
@@ -130,6 +137,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
             now,
             sleep,
             maxWaitMs: config.quotaMaxWaitMs,
+            regionLimits,
           });
         } catch (error) {
           // a full quota is not an outage: the caller waits its turn (QuotaExhaustedError says until when)

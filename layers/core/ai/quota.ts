@@ -24,6 +24,16 @@ import type { Database } from '#core/db/schema';
 export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;
 
+/**
+ * Work that can wait — the embedding sweep: no organization, nobody waiting on it — takes at most this many of
+ * the primary region's QUOTA_LIMIT slots in any window (the gateway's `background` calls), so the 15 left are
+ * there for an investigator's analysis (4 requests: the query embedding, the analysis, two quality checks)
+ * arriving just after a burst of it — the twin's start-up sweep of the demo, an hourly sweep after a large
+ * import — which the primary region then still serves. The fallback region's slots it may fill: they are idle
+ * capacity until the primary fails. (The sweep waits for a slot rather than failing: embeddings/sweeper.ts.)
+ */
+export const BACKGROUND_PRIMARY_LIMIT = 35;
+
 /** Time as a dependency (see above): what the caller reads the time and waits with. */
 type Clock = () => Date;
 export type Sleep = (ms: number) => Promise<void>;
@@ -187,6 +197,8 @@ export interface AcquireOptions {
   sleep: Sleep;
   maxWaitMs: number;
   limit?: number | undefined;
+  /** a lower limit in some regions, by region (background work: BACKGROUND_PRIMARY_LIMIT in the primary) */
+  regionLimits?: Readonly<Record<string, number>> | undefined;
   windowMs?: number | undefined;
 }
 
@@ -198,7 +210,7 @@ export interface AcquireOptions {
  */
 export const acquire = async (
   db: Kysely<Database>,
-  { regions, organizationId, now, sleep, maxWaitMs, limit, windowMs }: AcquireOptions,
+  { regions, organizationId, now, sleep, maxWaitMs, limit, regionLimits, windowMs }: AcquireOptions,
 ): Promise<string> => {
   if (regions.length === 0) throw new RangeError('acquire needs at least one region');
   const deadline = now().getTime() + maxWaitMs;
@@ -206,7 +218,7 @@ export const acquire = async (
     let earliest: Date | undefined;
     let overShareEverywhere = true;
     for (const region of regions) {
-      const reservation = await reserve(db, { region, now: now(), organizationId, limit, windowMs });
+      const reservation = await reserve(db, { region, now: now(), organizationId, limit: regionLimits?.[region] ?? limit, windowMs });
       if (reservation.granted) return region;
       if (!earliest || reservation.retryAt < earliest) earliest = reservation.retryAt;
       overShareEverywhere &&= reservation.overShare === true;

@@ -13,7 +13,11 @@
  * A sweep ends when nothing is left, after `batchLimit` sources, when its time budget is spent
  * (checked before each source and each chunk; a source interrupted mid-way is given back untouched),
  * or at the first failure that says the AI service itself is unavailable (throttling, quota, outage,
- * network) — continuing would only burn every source's attempts.
+ * network) — continuing would only burn every source's attempts. A full model quota (the gateway's
+ * QuotaExhaustedError, with its retryAt) is a wait, not a failure: the sweep sleeps until retryAt and
+ * embeds the chunk then, when that is within its budget (the sweep's calls are background work, which
+ * leaves part of the primary region's quota to the investigators: ai/quota.ts BACKGROUND_PRIMARY_LIMIT);
+ * past the budget the source is given back untouched.
  *
  * pendingOver24hAfterSweep = rows with status other than `embedded` created more than 24 hours before
  * the end of the sweep — pending ones, retryable errors and given-up errors alike. 0 means healthy.
@@ -58,6 +62,8 @@ export interface SweepOptions {
   embed: Embed;
   /** the clock for the time budget, the report's times and the 24-hour cutoff (default: the system clock) */
   now?: () => Date;
+  /** how the sweep waits for a full quota's retryAt (default: a timer; must advance `now` by the time slept) */
+  sleep?: (ms: number) => Promise<void>;
   maxAttempts?: number;
   batchLimit?: number;
   timeBudgetMs?: number;
@@ -99,6 +105,12 @@ export const isSystemicFailure = (error: unknown): boolean => {
     status === 503 ||
     (e.code !== undefined && NETWORK_CODES.has(e.code))
   );
+};
+
+/** When a full model quota has room again (the gateway's QuotaExhaustedError), or undefined for any other failure. */
+const quotaRetryAt = (error: unknown): Date | undefined => {
+  const e = (error ?? {}) as { name?: string; retryAt?: unknown };
+  return e.name === 'QuotaExhaustedError' && e.retryAt instanceof Date ? e.retryAt : undefined;
 };
 
 /** Whether a failure that brought a source to `attemptsAfter` attempts means it is given up. */
@@ -167,6 +179,21 @@ export const sweepEmbeddings = async (db: Kysely<Database>, options: SweepOption
   const startedAt = now();
   const deadline = startedAt.getTime() + (options.timeBudgetMs ?? SWEEP_DEFAULTS.timeBudgetMs);
   const outOfTime = () => now().getTime() >= deadline;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  /** the chunk's embedding, waiting for room when the quota is full; OutOfTime when that room comes after the budget */
+  const embedWhenThereIsRoom = async (text: string): Promise<number[]> => {
+    for (;;) {
+      try {
+        return await options.embed(text);
+      } catch (error) {
+        const retryAt = quotaRetryAt(error);
+        if (!retryAt) throw error;
+        if (retryAt.getTime() >= deadline) throw new OutOfTime();
+        await sleep(Math.max(0, retryAt.getTime() - now().getTime()));
+      }
+    }
+  };
 
   const embedSource = async (source: ClaimedSource): Promise<SourceOutcome> => {
     const loaded = await loadSourceText(db, source);
@@ -190,7 +217,7 @@ export const sweepEmbeddings = async (db: Kysely<Database>, options: SweepOption
     try {
       for (const chunk of chunkText(loaded.text, options.chunking)) {
         if (outOfTime()) throw new OutOfTime();
-        const vector = await options.embed(chunk.text);
+        const vector = await embedWhenThereIsRoom(chunk.text);
         embedded.push({
           index: chunk.index,
           text: chunk.text,

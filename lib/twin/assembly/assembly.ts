@@ -135,7 +135,10 @@ export const readAssembly = (dir: string): CloudAssembly => {
   return { dir, templates, functions: JSON.parse(readFileSync(join(dir, FUNCTIONS_FILE), 'utf8')) as FunctionEntry[] };
 };
 
-/** Keeps the newest few caches of each kind (source hashes; runtime bootstraps); older ones only fill the disk. */
+/** Cache folders of a kind other than source hashes, by name prefix: runtime bootstraps, pristine databases (../pgdata-template.ts). */
+const CACHE_KINDS = ['runtime-', 'pgdata-'];
+
+/** Keeps the newest few caches of each kind (source hashes; runtime bootstraps; pristine databases); older ones only fill the disk. */
 export const pruneCache = async (keep = 3): Promise<void> => {
   if (!existsSync(CACHE_ROOT)) return;
   const dirs = readdirSync(CACHE_ROOT)
@@ -143,7 +146,7 @@ export const pruneCache = async (keep = 3): Promise<void> => {
     .map((name) => join(CACHE_ROOT, name))
     .filter((p) => statSync(p).isDirectory())
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  const runtime = (p: string) => p.slice(CACHE_ROOT.length + 1).startsWith('runtime-');
-  const stale = [...dirs.filter((p) => !runtime(p)).slice(keep), ...dirs.filter(runtime).slice(keep)];
+  const kindOf = (p: string) => CACHE_KINDS.find((prefix) => p.slice(CACHE_ROOT.length + 1).startsWith(prefix)) ?? '';
+  const stale = ['', ...CACHE_KINDS].flatMap((kind) => dirs.filter((p) => kindOf(p) === kind).slice(keep));
   await Promise.all(stale.map((dir) => rm(dir, { recursive: true, force: true })));
 };
