@@ -26,6 +26,7 @@ import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { embedText } from '../../lib/twin/standin-text';
+import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -250,6 +251,11 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
   }
 };
 
+const ENGINE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
+
+/** issue 17: the evidence check's p99 through HTTP at 100k evidence items */
+const ASSESS_P99_GOALS = { postgres: { atMost: 10 }, pglite: { atMost: 25 } } as const;
+
 export const assessBench = async () => {
   console.log(
     `\nAssess latency (POST /api/analysis/assess through the twin's HTTP gateway, question analysis, ${ASSESS.evidence.toLocaleString('en')} evidence items in one investigation; ${ASSESS.requests} sequential requests after ${ASSESS.warmup} warm-up):`,
@@ -265,6 +271,24 @@ export const assessBench = async () => {
     for (const [step, samples] of Object.entries(r.steps))
       console.log(`  ${''.padEnd(8)} ${step.padEnd(16)} ${stats(samples)}   ${STEP_NOTES[step]}`);
     console.log(`  ${''.padEnd(8)} ${'answer'.padEnd(16)} ${r.answer}`);
+    const engine = ENGINE_NAMES[r.engine];
+    const how = `${ASSESS.requests} sequential requests, ${ASSESS.evidence.toLocaleString('en')} evidence items`;
+    figure('assess', { name: 'assess p50 through HTTP', value: quantile(r.http, 0.5), unit: 'ms', engine, note: how });
+    figure('assess', {
+      name: 'assess p99 through HTTP',
+      value: quantile(r.http, 0.99),
+      unit: 'ms',
+      engine,
+      goal: ASSESS_P99_GOALS[r.engine],
+      note: how,
+    });
+    figure('assess', {
+      name: 'assess p99 in the function (Lambda Duration)',
+      value: quantile(r.handler, 0.99),
+      unit: 'ms',
+      engine,
+      note: how,
+    });
   }
   if (!serverUrl) skipRealPostgres('assess on PostgreSQL');
   console.log('  spec limit: under 100 ms; issue 17: p99 ≤ 10 ms through HTTP on PostgreSQL, ≤ 25 ms on PGlite');
@@ -796,6 +820,23 @@ const printRun = (r: Run) => {
         .map((c) => `${c.count.toLocaleString('en')} → ${quantile(c.latencies, 0.5).toFixed(0)}/${quantile(c.latencies, 0.99).toFixed(0)}`)
         .join(', ')}`,
     );
+  const rule = r.rows.find((row) => row.label.startsWith('rule'));
+  const before = r.rows.find((row) => row.label.includes('the service before the rule'));
+  const engine = ENGINE_NAMES[r.engine];
+  const where = `${r.corpus}, ${r.chunks.toLocaleString('en')} chunks, ${r.layout === 'single' ? 'one investigation' : `${RETRIEVAL_BENCH.investigations} investigations`}`;
+  if (before) figure('retrieval', { name: `recall@20 before the rule (${where})`, value: before.recall, unit: '', engine });
+  if (rule) {
+    figure('retrieval', { name: `recall@20 mean (${where})`, value: rule.recall, unit: '', engine, goal: { atLeast: 0.99 } });
+    figure('retrieval', { name: `recall@20 min (${where})`, value: rule.minRecall, unit: '', engine, goal: { atLeast: 0.9 } });
+    figure('retrieval', {
+      name: `p99 (${where})`,
+      value: quantile(rule.latencies, 0.99),
+      unit: 'ms',
+      engine,
+      ...(r.engine === 'postgres' && { goal: { atMost: 100 } }),
+      note: `the service's searchChunks, ${rule.latencies.length} queries`,
+    });
+  }
   console.log(`    plan of the rule here (first query):`);
   for (const line of r.chosenPlan.split('\n')) console.log(`      ${line}`);
 };
