@@ -5,8 +5,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { sql } from 'kysely';
 import { AiUnavailableError, classifyFailure } from '#core/ai/errors';
 import { createAiGateway, type GatewayConfig } from '#core/ai/gateway';
@@ -16,6 +14,7 @@ import { logger } from '#core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
+import { standinClients } from '../support/standin-clients';
 
 /** the attempt timeout under test, and a region "hung" well past it */
 const TIMEOUT_MS = 300;
@@ -25,13 +24,13 @@ const MARGIN_MS = 700;
 
 const db = useTestDatabase();
 let standin: BedrockStandin;
-const made: BedrockRuntimeClient[] = [];
+const made: ReturnType<typeof standinClients>[] = [];
 
 beforeAll(async () => {
   standin = await startBedrockStandin();
 });
 afterAll(async () => {
-  for (const c of made) c.destroy();
+  for (const clients of made) clients.destroyAll();
   await standin.stop();
 });
 beforeEach(async () => {
@@ -40,22 +39,9 @@ beforeEach(async () => {
 });
 
 const clientsFor = (url: string) => {
-  const clients = new Map<string, BedrockRuntimeClient>();
-  return (region: string) => {
-    let c = clients.get(region);
-    if (!c) {
-      c = new BedrockRuntimeClient({
-        region,
-        endpoint: url,
-        maxAttempts: 1,
-        requestHandler: new NodeHttpHandler(),
-        credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
-      });
-      clients.set(region, c);
-      made.push(c);
-    }
-    return c;
-  };
+  const clients = standinClients(() => url);
+  made.push(clients);
+  return clients.client;
 };
 
 const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig =>

@@ -3,8 +3,6 @@
  * database: regional fallback, the throttle shedder, typed failures, the ledger. Time is simulated
  * (the shedder and quota read the injected clock), backoff sleeps are instant.
  */
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { sql } from 'kysely';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '#core/ai/errors';
@@ -15,37 +13,23 @@ import { logger } from '#core/logger';
 import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
+import { standinClients } from '../support/standin-clients';
 
 const db = useTestDatabase();
 let standin: BedrockStandin;
-const clients = new Map<string, BedrockRuntimeClient>();
+const { client, destroyAll } = standinClients(() => standin.url);
 
 beforeAll(async () => {
   standin = await startBedrockStandin();
 });
 afterAll(async () => {
-  for (const c of clients.values()) c.destroy();
+  destroyAll();
   await standin.stop();
 });
 beforeEach(async () => {
   standin.clearFaults();
   await sql`truncate ai_calls, ai_quota_reservations`.execute(db);
 });
-
-const client = (region: string) => {
-  let c = clients.get(region);
-  if (!c) {
-    c = new BedrockRuntimeClient({
-      region,
-      endpoint: standin.url,
-      maxAttempts: 1,
-      requestHandler: new NodeHttpHandler(),
-      credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
-    });
-    clients.set(region, c);
-  }
-  return c;
-};
 
 const config = gatewayConfig;
 

@@ -6,8 +6,9 @@
  * prompt template deactivated).
  */
 import { randomUUID } from 'node:crypto';
-import { assessEvidence, assessmentSchema, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '#core/analysis/assess';
+import { assessmentSchema, assessSelection, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '#core/analysis/assess';
 import { assertCanGenerate } from '#core/analysis/create';
+import type { AnalysisType } from '#core/domain/analysis-types';
 import { promptUnavailableMessage } from '#core/analysis/prompts';
 import { resolveSelection } from '#core/analysis/selection';
 import { analysisCreateRoute } from '#core/analysis/contract';
@@ -115,13 +116,25 @@ beforeAll(async () => {
   await db.insertInto('evidence_question_links').values({ evidence_item_id: theirs, question_id: ids.theirQuestion }).execute();
 });
 
-describe('assessEvidence', () => {
+/** The assessment as the route answers it: assessSelection, the selection and its counts in one statement. */
+const assess = async (investigationId: string, analysisType: AnalysisType, questionId?: string) =>
+  (
+    await assessSelection(
+      db,
+      ids.org,
+      parseBodyWith(analysisCreateRoute, {
+        investigation_id: investigationId,
+        analysis_type: analysisType,
+        ...(analysisType === 'question' && { question_id: questionId }),
+        ...(analysisType === 'topic' && { topic_id: ids.topic }),
+      }),
+    )
+  ).assessment;
+
+describe('assessSelection: the counts', () => {
   test('zero evidence: blocking, cannot generate, and no note even for an unlinked question', async () => {
-    for (const input of [
-      { investigationId: ids.empty, analysisType: 'summary' as const },
-      { investigationId: ids.empty, analysisType: 'question' as const, questionId: ids.emptyQuestion },
-    ]) {
-      const result = await assessEvidence(db, input);
+    for (const [analysisType, questionId] of [['summary'], ['question', ids.emptyQuestion]] as const) {
+      const result = await assess(ids.empty, analysisType, questionId);
       expect(result.blocking).toBe(BLOCKING_NO_EVIDENCE);
       expect(result.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
       expect(result.can_generate).toBe(false);
@@ -130,13 +143,11 @@ describe('assessEvidence', () => {
       expect(result.source_breakdown).toEqual({ content: 0, attachments: 0, background_docs: 0 });
       expect(result.background_documents).toEqual({ count: 0, included: false, included_count: 0 });
     }
-    expect(
-      (await assessEvidence(db, { investigationId: ids.empty, analysisType: 'question', questionId: ids.emptyQuestion })).linked_evidence,
-    ).toBe(0);
+    expect((await assess(ids.empty, 'question', ids.emptyQuestion)).linked_evidence).toBe(0);
   });
 
   test('background documents alone are not evidence: still blocking, and the message says why', async () => {
-    const result = await assessEvidence(db, { investigationId: ids.backgroundOnly, analysisType: 'gap' });
+    const result = await assess(ids.backgroundOnly, 'gap');
     expect(result.can_generate).toBe(false);
     expect(result.blocking).toMatch(/^This investigation has no evidence yet\./);
     expect(result.blocking).toMatch(/Background documents are reference material, not evidence/);
@@ -145,7 +156,7 @@ describe('assessEvidence', () => {
   });
 
   test('evidence but nothing linked to the question: an informational note, no blocking', async () => {
-    const result = await assessEvidence(db, { investigationId: ids.full, analysisType: 'question', questionId: ids.unlinkedQuestion });
+    const result = await assess(ids.full, 'question', ids.unlinkedQuestion);
     expect(result.linked_evidence).toBe(0);
     expect(result.note).toBe(noLinkedEvidenceNote(4));
     expect(result.note).toMatch(/No evidence is linked directly to this question.*semantic similarity/);
@@ -154,7 +165,7 @@ describe('assessEvidence', () => {
   });
 
   test('linked evidence: every figure counted', async () => {
-    const result = await assessEvidence(db, { investigationId: ids.full, analysisType: 'question', questionId: ids.linkedQuestion });
+    const result = await assess(ids.full, 'question', ids.linkedQuestion);
     expect(result).toEqual({
       total_evidence: 4,
       linked_evidence: 2,
@@ -170,7 +181,7 @@ describe('assessEvidence', () => {
   });
 
   test.each(['topic', 'summary', 'gap', 'error_check'] as const)('%s: no linked count and no note', async (analysisType) => {
-    const result = await assessEvidence(db, { investigationId: ids.full, analysisType });
+    const result = await assess(ids.full, analysisType);
     expect(result.linked_evidence).toBeNull();
     expect(result.note).toBeNull();
     expect(result.total_evidence).toBe(4);
@@ -180,7 +191,7 @@ describe('assessEvidence', () => {
   test('no background document included for the AI: included false, none counted as a source', async () => {
     await db.updateTable('background_documents').set({ included_for_ai: false }).where('investigation_id', '=', ids.full).execute();
     try {
-      const result = await assessEvidence(db, { investigationId: ids.full, analysisType: 'summary' });
+      const result = await assess(ids.full, 'summary');
       expect(result.background_documents).toEqual({ count: 3, included: false, included_count: 0 });
       expect(result.source_breakdown.background_docs).toBe(0);
     } finally {
@@ -190,10 +201,6 @@ describe('assessEvidence', () => {
         .where('title', 'in', ['Procurement policy', 'Delegation of authority'])
         .execute();
     }
-  });
-
-  test('a question analysis without a question is a programming error, not a silent zero', async () => {
-    await expect(assessEvidence(db, { investigationId: ids.full, analysisType: 'question' })).rejects.toThrow(/questionId is required/);
   });
 });
 
@@ -228,7 +235,7 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
   test('cannot generate, with the reason create answers 409 with; other types and reactivation unaffected', async () => {
     await setActive('analysis_gap', false);
     try {
-      const result = await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' });
+      const result = await assess(ids.full, 'gap');
       const refusal = { reason: 'prompt_inactive', message: promptUnavailableMessage('analysis_gap') };
       expect(result).toMatchObject({ total_evidence: 4, blocking: null, refusal, can_generate: false });
       expect(refusal.message).toMatch(/analysis_gap is deactivated; an administrator must activate a version/);
@@ -240,7 +247,7 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
       });
 
       // no evidence is reported first: adding evidence is the investigator's to do, the template an administrator's
-      const empty = await assessEvidence(db, { investigationId: ids.empty, analysisType: 'gap' });
+      const empty = await assess(ids.empty, 'gap');
       expect(empty.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
       expect(await createRefusal({ investigation_id: ids.empty, analysis_type: 'gap' })).toEqual({
         status: 409,
@@ -248,11 +255,11 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
         details: { reason: 'no_evidence' },
       });
 
-      expect((await assessEvidence(db, { investigationId: ids.full, analysisType: 'summary' })).can_generate).toBe(true);
+      expect((await assess(ids.full, 'summary')).can_generate).toBe(true);
     } finally {
       await setActive('analysis_gap', true);
     }
-    expect(await assessEvidence(db, { investigationId: ids.full, analysisType: 'gap' })).toMatchObject({
+    expect(await assess(ids.full, 'gap')).toMatchObject({
       refusal: null,
       can_generate: true,
     });

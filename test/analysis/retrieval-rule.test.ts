@@ -19,7 +19,8 @@ import { RETRIEVAL, retrievalPath, searchChunks, type Candidate } from '#core/an
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { embedText } from '../../lib/twin/standin-text';
 import { useTestDatabase } from '../support/db';
-import { evidenceSource } from '../support/fixtures';
+import { addChunks } from '../support/fixtures';
+import { seededRandom } from '../support/random';
 
 test('the path follows the investigation chunk count: exact below the threshold, the index from it on', () => {
   expect(RETRIEVAL.exactBelow).toBe(5_000);
@@ -37,18 +38,6 @@ const k = RETRIEVAL.candidates;
 let investigationId = '';
 const queries: number[][] = [];
 
-/** mulberry32: the same corpus on every run */
-const rng = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-
 const embed = (text: string) => embedText(text, 1024);
 
 beforeAll(async () => {
@@ -60,8 +49,7 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Item');
-  const next = rng(17);
+  const next = seededRandom(17);
   const word = () => `w${Math.floor(Math.pow(3_000, next()))}`; // Zipf-like: small numbers are frequent
   const texts = Array.from({ length: CORPUS.texts }, () => Array.from({ length: 40 + Math.floor(next() * 40) }, word));
   const chunks = texts.flatMap((text) =>
@@ -73,22 +61,11 @@ beforeAll(async () => {
   );
   expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'/);
   await sql`drop index text_chunks_embedding_idx`.execute(db);
-  for (let from = 0; from < chunks.length; from += 200) {
-    await db
-      .insertInto('text_chunks')
-      .values(
-        chunks.slice(from, from + 200).map((text, i) => ({
-          investigation_id: investigationId,
-          embedding_source_id: embeddingSourceId,
-          source_type: 'content' as const,
-          evidence_item_id: evidenceItemId,
-          chunk_index: from + i,
-          text,
-          embedding: toVectorLiteral(embed(text)),
-        })),
-      )
-      .execute();
-  }
+  await addChunks(
+    db,
+    investigationId,
+    chunks.map((text) => ({ text, embedding: embed(text) })),
+  );
   await sql.raw(rows[0]!.indexdef).execute(db);
   await sql`analyze text_chunks`.execute(db);
   for (let q = 0; q < CORPUS.queries; q++) {

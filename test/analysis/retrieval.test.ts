@@ -10,40 +10,19 @@ import { nearestChunks, nearestQuery, PATH_SETTINGS, RETRIEVAL, searchChunks } f
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { useTestDatabase } from '../support/db';
-import { evidenceSource } from '../support/fixtures';
+import { addChunks } from '../support/fixtures';
+import { seededRandom } from '../support/random';
 
 const db = useTestDatabase();
 const ids = { large: '', small: '' };
 
-/** Deterministic pseudo-random unit-free vectors (a small LCG), so the test is the same on every run. */
+/** Deterministic pseudo-random vectors, so the test is the same on every run. */
 const vectors = (count: number, seed: number) => {
-  let state = seed;
-  const next = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648 - 0.5;
-  };
-  return Array.from({ length: count }, () => Array.from({ length: EMBEDDING_DIMENSIONS }, next));
+  const next = seededRandom(seed);
+  return Array.from({ length: count }, () => Array.from({ length: EMBEDDING_DIMENSIONS }, () => next() - 0.5));
 };
 
-const addChunks = async (investigationId: string, embeddings: number[][]) => {
-  const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, investigationId, 'Item');
-  for (let from = 0; from < embeddings.length; from += 100) {
-    await db
-      .insertInto('text_chunks')
-      .values(
-        embeddings.slice(from, from + 100).map((embedding, i) => ({
-          investigation_id: investigationId,
-          embedding_source_id: source,
-          source_type: 'content' as const,
-          evidence_item_id: evidence,
-          chunk_index: from + i,
-          text: `chunk ${from + i}`,
-          embedding: toVectorLiteral(embedding),
-        })),
-      )
-      .execute();
-  }
-};
+const chunksOf = (embeddings: number[][]) => embeddings.map((embedding, i) => ({ text: `chunk ${i}`, embedding }));
 
 beforeAll(async () => {
   const org = (await db.insertInto('organizations').values({ name: 'Retrieval Org' }).returning('id').executeTakeFirstOrThrow()).id;
@@ -58,8 +37,8 @@ beforeAll(async () => {
     db,
   );
   await sql`drop index text_chunks_embedding_idx`.execute(db);
-  await addChunks(ids.large, vectors(600, 7));
-  await addChunks(ids.small, vectors(12, 99));
+  await addChunks(db, ids.large, chunksOf(vectors(600, 7)));
+  await addChunks(db, ids.small, chunksOf(vectors(12, 99)));
   await sql.raw(rows[0]!.indexdef).execute(db);
   // this file's database only: the investigation index would otherwise answer the small investigation exactly
   await sql`drop index text_chunks_investigation_idx`.execute(db);

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Client } from 'pg';
-import { assessEvidence, assessSelection } from '#core/analysis/assess';
+import { assessSelection } from '#core/analysis/assess';
 import { resolveSelection } from '#core/analysis/selection';
 import { countHit } from '#core/ratelimit/limiter';
 import { nearestQuery, PATH_SETTINGS, RETRIEVAL, retrievalPath, searchChunks } from '#core/analysis/retrieval';
@@ -28,6 +28,7 @@ import type { Database } from '#core/db/schema';
 import { embedText } from '../../lib/twin/standin-text';
 import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
+import { seededRandom } from '../support/random';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -337,18 +338,6 @@ const RETRIEVAL_BENCH = {
 type CorpusName = 'topical' | 'clustered';
 type Layout = 'single' | 'spread';
 
-/** mulberry32: deterministic, so runs compare */
-const rng = (seed: number) => {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
-
 interface Generated {
   text: string;
   /** the investigation (0 … investigations-1) this chunk or query belongs to in the spread layout */
@@ -366,8 +355,8 @@ interface Generated {
  *   (versions of a document), and a query filters to its cluster's investigation.
  */
 const corpus = (name: CorpusName, chunks: number, seed: number) => {
-  const next = rng(seed);
-  const place = rng(seed ^ 0x5bd1e995); // investigation placement, independent of the texts
+  const next = seededRandom(seed);
+  const place = seededRandom(seed ^ 0x5bd1e995); // investigation placement, independent of the texts
   const TOPICS = 2_000;
   const common = (r: () => number) => `w${Math.floor(Math.pow(5_000, r()))}`; // Zipf-like: small indexes are frequent
   const topical = (r: () => number, topic: number) => `t${topic}x${Math.floor(r() * 25)}`;
@@ -391,7 +380,7 @@ const corpus = (name: CorpusName, chunks: number, seed: number) => {
   const base = (cluster: number) => {
     let text = bases.get(cluster);
     if (!text) {
-      const r = rng(seed + Math.imul(cluster + 1, 0x9e3779b1));
+      const r = seededRandom(seed + Math.imul(cluster + 1, 0x9e3779b1));
       text = words(r, cluster % TOPICS, 60 + Math.floor(r() * 60));
       bases.set(cluster, text);
     }

@@ -24,8 +24,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { buildSync } from 'esbuild';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool } from 'pg';
@@ -48,6 +47,7 @@ import { SimulatedTime } from '../support/simulated-time';
 import { functions } from '../../lib/manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { esbuildOptions } from '../../lib/bundling';
+import { standinClients } from '../support/standin-clients';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
@@ -347,22 +347,7 @@ const gatewayOverhead = async () => {
   const CALLS = 100;
   const db = await memoryDatabase();
   const standin = await startBedrockStandin();
-  const clients = new Map<string, BedrockRuntimeClient>();
-  const client = (region: string) => {
-    if (!clients.has(region)) {
-      clients.set(
-        region,
-        new BedrockRuntimeClient({
-          region,
-          endpoint: standin.url,
-          maxAttempts: 1,
-          requestHandler: new NodeHttpHandler(),
-          credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-        }),
-      );
-    }
-    return clients.get(region)!;
-  };
+  const { client, destroyAll } = standinClients(() => standin.url);
   const gateway = createAiGateway({
     db,
     client,
@@ -407,7 +392,7 @@ const gatewayOverhead = async () => {
     engine: 'PGlite',
     note: `median of ${CALLS} Converse calls, gateway minus the bare SDK client`,
   });
-  for (const c of clients.values()) c.destroy();
+  destroyAll();
   await standin.stop();
   await db.destroy();
 };

@@ -10,16 +10,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#core/db/schema';
 import { testEngine, useTestDatabase } from '../support/db';
+import { seededRandom } from '../support/random';
 
 const db = useTestDatabase();
-
-/** A small deterministic generator (mulberry32), so a failure replays. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -177,7 +170,7 @@ const write = async (tx: Db, next: () => number, within?: string): Promise<void>
 
 describe(`assess counts on ${testEngine()}`, () => {
   test('equal a fresh count after a sequential mix of imports, retention deletes, link churn, moves and background changes', async () => {
-    const next = random(17);
+    const next = seededRandom(17);
     for (let step = 0; step < 120; step++) {
       await write(db, next);
       if (step % 20 === 19) expect(await mismatches()).toEqual([]);
@@ -194,7 +187,7 @@ describe(`assess counts on ${testEngine()}`, () => {
     const { rows } = await sql<{ superuser: boolean }>`select rolsuper as superuser from pg_roles where rolname = current_user`.execute(db);
     const quickDeadlocks = testEngine() === 'postgres' && rows[0]?.superuser === true;
     const worker = async (seed: number) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       for (let n = 0; n < 12; n++) {
         const writes = 1 + Math.floor(next() * 3);
         // two of the three investigations, so most transactions meet another on the same counter rows

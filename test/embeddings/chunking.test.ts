@@ -4,17 +4,9 @@
  * determinism and indifference to how the whitespace was written.
  */
 import { chunkText, CHUNK_DEFAULTS, estimateTokens, normalizeText, type ChunkOptions, type TextChunk } from '#core/embeddings/chunking';
+import { seededRandom } from '../support/random';
 
 // ---- a small seeded generator ----------------------------------------------------------------
-
-const prng = (seed: number) => () => {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 
 const VOCABULARY = (
   'invoice vendor payment approval Northwind ledger kickback procurement contract audit email meeting ' +
@@ -38,7 +30,7 @@ const generateText = (random: () => number): string => {
 };
 
 const cases = (count: number, seed = 1): string[] => {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => generateText(random));
 };
 
@@ -214,7 +206,7 @@ describe('chunkText properties (300 generated texts)', () => {
   });
 
   test('deterministic, and indifferent to how whitespace inside a paragraph was written', () => {
-    const random = prng(7);
+    const random = seededRandom(7);
     for (const raw of texts.slice(0, 120)) {
       expect(chunkText(raw)).toEqual(chunkText(raw));
       const respaced = raw.replace(/[ \t]+/g, () => [' ', '  ', '\t', ' \t '][Math.floor(random() * 4)]!);

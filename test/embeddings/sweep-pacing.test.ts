@@ -4,8 +4,6 @@
  * is served by the primary region; a sweep that finds the quota full waits for it (within its budget) instead
  * of failing its sources. Real gateway, stand-in Bedrock, real database; simulated time.
  */
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { sql } from 'kysely';
 import { createAiGateway } from '#core/ai/gateway';
 import { BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
@@ -16,25 +14,11 @@ import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { SimulatedTime } from '../support/simulated-time';
+import { standinClients } from '../support/standin-clients';
 
 const db = useTestDatabase();
 let standin: BedrockStandin;
-const clients = new Map<string, BedrockRuntimeClient>();
-const client = (region: string) => {
-  if (!clients.has(region)) {
-    clients.set(
-      region,
-      new BedrockRuntimeClient({
-        region,
-        endpoint: standin.url,
-        maxAttempts: 1,
-        requestHandler: new NodeHttpHandler(),
-        credentials: { accessKeyId: 'twin', secretAccessKey: 'twin' },
-      }),
-    );
-  }
-  return clients.get(region)!;
-};
+const { client, destroyAll } = standinClients(() => standin.url);
 
 const START = Date.UTC(2026, 0, 1, 9);
 
@@ -42,7 +26,7 @@ beforeAll(async () => {
   standin = await startBedrockStandin();
 });
 afterAll(async () => {
-  for (const c of clients.values()) c.destroy();
+  destroyAll();
   await standin.stop();
 });
 beforeEach(async () => {

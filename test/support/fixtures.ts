@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
+import { toVectorLiteral } from '#core/embeddings/sources';
 
 /** An evidence item of an investigation and its embedding source: the rows a test's chunks of it hang from. */
 export const evidenceSource = async (db: Kysely<Database>, investigationId: string, title: string) => {
@@ -18,6 +19,31 @@ export const evidenceSource = async (db: Kysely<Database>, investigationId: stri
       .executeTakeFirstOrThrow()
   ).id;
   return { evidenceItemId, embeddingSourceId };
+};
+
+/** Embedded chunks of one new evidence item of the investigation, inserted in batches (chunk_index in order). */
+export const addChunks = async (
+  db: Kysely<Database>,
+  investigationId: string,
+  chunks: readonly { text: string; embedding: number[] }[],
+) => {
+  const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Item');
+  for (let from = 0; from < chunks.length; from += 200) {
+    await db
+      .insertInto('text_chunks')
+      .values(
+        chunks.slice(from, from + 200).map(({ text, embedding }, i) => ({
+          investigation_id: investigationId,
+          embedding_source_id: embeddingSourceId,
+          source_type: 'content' as const,
+          evidence_item_id: evidenceItemId,
+          chunk_index: from + i,
+          text,
+          embedding: toVectorLiteral(embedding),
+        })),
+      )
+      .execute();
+  }
 };
 
 /**

@@ -87,13 +87,6 @@ export const assessmentSchema = z.object({
 
 export type Assessment = z.infer<typeof assessmentSchema>;
 
-export interface AssessmentInput {
-  investigationId: string;
-  analysisType: AnalysisType;
-  /** required for a question analysis, ignored otherwise */
-  questionId?: string;
-}
-
 export const BLOCKING_NO_EVIDENCE = 'This investigation has no evidence yet. Add at least one evidence item before generating an analysis.';
 const BACKGROUND_ONLY = ' Background documents are reference material, not evidence, so they cannot be analysed on their own.';
 
@@ -117,7 +110,7 @@ export const generationRefusal = (facts: { blocking: string | null; promptType: 
  * What the statement reads besides the selection: every count is kept up to date by triggers (migrations
  * 0004 and 0013) on the investigation's row (`i`) and the question's (`q`, left joined: null unless a
  * question analysis), and the type's prompt templates are looked up by type — a handful of rows, whatever
- * the investigation's size. Raw column references: the two queries that read them join different tables.
+ * the investigation's size. Raw column references, as the selection's query names its tables.
  */
 const countColumns = (db: Kysely<Database>, promptType: string) =>
   [
@@ -159,23 +152,6 @@ const assessmentOf = (row: CountRow, analysisType: AnalysisType): Assessment => 
     refusal,
     can_generate: refusal === null,
   };
-};
-
-/** Counts what the investigation holds for the selected analysis and says whether generation can proceed (and if not, why). */
-export const assessEvidence = async (db: Kysely<Database>, input: AssessmentInput): Promise<Assessment> => {
-  const { investigationId, analysisType, questionId } = input;
-  if (analysisType === 'question' && !questionId)
-    throw new TypeError('a question analysis is assessed for a question: questionId is required');
-  const row = await db
-    .selectFrom('investigations as i')
-    // a non-question analysis asks for no link count: no question row is joined then
-    .leftJoin('questions as q', (join) =>
-      join.onRef('q.investigation_id', '=', 'i.id').on('q.id', '=', sql<string>`${analysisType === 'question' ? questionId! : null}::uuid`),
-    )
-    .where('i.id', '=', investigationId)
-    .select(countColumns(db, PROMPT_TYPE[analysisType]))
-    .executeTakeFirstOrThrow();
-  return assessmentOf(row, analysisType);
 };
 
 /**
