@@ -562,6 +562,21 @@ const STRATEGIES: Strategy[] = [
     query: reranked('m32', 200),
     needs: 'm32',
   },
+  // smaller candidate sets on the service's graph: the latency levers if the rule's p99 stays above 100 ms
+  ...(
+    [
+      [600, 200],
+      [400, 200],
+      [400, 100],
+    ] as const
+  ).map(
+    ([ef, top]): Strategy => ({
+      label: `HNSW m 32 ef ${ef} relaxed, top ${top} re-sorted (forced)`,
+      settings: [...hnswSettings(ef, 'relaxed_order'), ...FORCED],
+      query: reranked('m32', top),
+      needs: 'm32',
+    }),
+  ),
   {
     label: 'halfvec HNSW ef 200, re-rank 200 (forced)',
     settings: [...hnswSettings(200, 'relaxed_order'), ...FORCED],

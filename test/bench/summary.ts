@@ -31,7 +31,7 @@ const HEADER = '# Benchmarks';
 
 /** kB whole, a share (recall) to three places, other small values to two, the rest to one */
 const format = (value: number, unit: Figure['unit']) => {
-  const digits = unit === 'kB' || unit === 'req/min' || Number.isInteger(value) ? 0 : !unit && value <= 1 ? 3 : value < 10 ? 2 : 1;
+  const digits = !unit && value <= 1 ? 3 : unit === 'kB' || unit === 'req/min' || Number.isInteger(value) ? 0 : value < 10 ? 2 : 1;
   return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
 };
 
