@@ -17,6 +17,7 @@ import {
   ForgotPasswordCommand,
   VerifySoftwareTokenCommand,
   type AdminInitiateAuthCommandOutput,
+  type ChallengeNameType,
   type ContextDataType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
@@ -297,6 +298,30 @@ export const login = async (deps: SignInDeps, input: z.infer<typeof loginBodySch
   );
 };
 
+/** Answers a challenge of the sign-in session as `username`, and moves on to what Cognito answers (tokens or the next challenge). */
+const answerChallenge = async (
+  deps: SignInDeps,
+  origin: RequestOrigin,
+  username: string,
+  session: string,
+  challenge: ChallengeNameType,
+  responses: Record<string, string>,
+): Promise<SignInResponse> =>
+  nextStep(
+    deps,
+    await deps.idp.send(
+      new AdminRespondToAuthChallengeCommand({
+        UserPoolId: deps.userPoolId,
+        ClientId: deps.clientId,
+        ChallengeName: challenge,
+        Session: session,
+        ChallengeResponses: { USERNAME: username, ...responses },
+        ContextData: contextData(origin),
+      }),
+    ),
+    username,
+  );
+
 /** POST /api/auth/mfa/verify: the code of a totp or sms challenge. */
 export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>, origin: RequestOrigin): Promise<SignInResponse> =>
   step(
@@ -305,23 +330,9 @@ export const verifyMfa = (deps: SignInDeps, input: z.infer<typeof mfaBodySchema>
     { action: LOGIN_FAILED, name: input.username, stage: input.challenge },
     { message: 'The code is not correct, or the sign-in has expired; sign in again.' },
     async () =>
-      nextStep(
-        deps,
-        await deps.idp.send(
-          new AdminRespondToAuthChallengeCommand({
-            UserPoolId: deps.userPoolId,
-            ClientId: deps.clientId,
-            ChallengeName: CHALLENGE_NAMES[input.challenge],
-            Session: input.session,
-            ChallengeResponses: {
-              USERNAME: input.username,
-              [input.challenge === 'totp' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'SMS_MFA_CODE']: input.code,
-            },
-            ContextData: contextData(origin),
-          }),
-        ),
-        input.username,
-      ),
+      answerChallenge(deps, origin, input.username, input.session, CHALLENGE_NAMES[input.challenge], {
+        [input.challenge === 'totp' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'SMS_MFA_CODE']: input.code,
+      }),
   );
 
 /** POST /api/auth/webauthn/authenticate/verify: the passkey assertion answering a passkey challenge. */
@@ -335,21 +346,7 @@ export const verifyPasskey = (
     origin,
     { action: WEBAUTHN_VERIFY, name: input.username, stage: 'passkey_verify' },
     { message: 'The passkey could not be verified; sign in again.' },
-    async () =>
-      nextStep(
-        deps,
-        await deps.idp.send(
-          new AdminRespondToAuthChallengeCommand({
-            UserPoolId: deps.userPoolId,
-            ClientId: deps.clientId,
-            ChallengeName: 'WEB_AUTHN',
-            Session: input.session,
-            ChallengeResponses: { USERNAME: input.username, CREDENTIAL: JSON.stringify(input.credential) },
-            ContextData: contextData(origin),
-          }),
-        ),
-        input.username,
-      ),
+    async () => answerChallenge(deps, origin, input.username, input.session, 'WEB_AUTHN', { CREDENTIAL: JSON.stringify(input.credential) }),
   );
 
 /**
@@ -370,21 +367,7 @@ export const setNewPassword = (
       message: 'The sign-in has expired or is not valid; sign in again with your temporary password.',
       badPassword: `${PASSWORD_POLICY} Sign in again with your temporary password and choose another one.`,
     },
-    async () =>
-      nextStep(
-        deps,
-        await deps.idp.send(
-          new AdminRespondToAuthChallengeCommand({
-            UserPoolId: deps.userPoolId,
-            ClientId: deps.clientId,
-            ChallengeName: 'NEW_PASSWORD_REQUIRED',
-            Session: input.session,
-            ChallengeResponses: { USERNAME: input.username, NEW_PASSWORD: input.new_password },
-            ContextData: contextData(origin),
-          }),
-        ),
-        input.username,
-      ),
+    async () => answerChallenge(deps, origin, input.username, input.session, 'NEW_PASSWORD_REQUIRED', { NEW_PASSWORD: input.new_password }),
   );
 
 /**
@@ -403,20 +386,7 @@ export const setUpMfa = (deps: SignInDeps, input: z.infer<typeof mfaSetupBodySch
       // Cognito may answer ERROR rather than throw; either way the code did not enrol the authenticator
       if (verified.Status !== 'SUCCESS' || !verified.Session)
         throw Object.assign(new Error('code not verified'), { name: 'EnableSoftwareTokenMFAException' });
-      return nextStep(
-        deps,
-        await deps.idp.send(
-          new AdminRespondToAuthChallengeCommand({
-            UserPoolId: deps.userPoolId,
-            ClientId: deps.clientId,
-            ChallengeName: 'MFA_SETUP',
-            Session: verified.Session,
-            ChallengeResponses: { USERNAME: input.username },
-            ContextData: contextData(origin),
-          }),
-        ),
-        input.username,
-      );
+      return answerChallenge(deps, origin, input.username, verified.Session, 'MFA_SETUP', {});
     },
   );
 
