@@ -14,6 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -180,6 +181,33 @@ const STEP_NOTES: Record<string, string> = {
   'counted on read': 'before migration 0013, for comparison: links and background documents counted, selection apart',
 };
 
+/**
+ * A keep-alive HTTP/1.1 client of one connection, as a browser or an SDK holds one. Not fetch: undici's
+ * allocations trigger young-generation collections in this process (5–10 ms each on this machine), and
+ * the twin's gateway and database proxy, which share the process, stall with them: ~3 ms of the p99 was
+ * the bench's own client (measured side by side).
+ */
+const postJson = (url: string, headers: Record<string, string>) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return (body: string) =>
+    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+};
+
 const assessOn = async (engine: Engine, databaseUrl?: string) => {
   const twinDir = mkdtempSync(join(tmpdir(), `ias-bench-assess-${engine}-`));
   try {
@@ -210,9 +238,10 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
       });
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       let last: unknown;
+      const post = postJson(`${twin.url}/api/analysis/assess`, headers);
       const request = async () => {
-        const response = await fetch(`${twin.url}/api/analysis/assess`, { method: 'POST', headers, body });
-        last = await response.json();
+        const response = await post(body);
+        last = response.body;
         if (response.status !== 200) throw new Error(`assess answered ${response.status}: ${JSON.stringify(last)}`);
       };
       for (let i = 0; i < ASSESS.warmup; i++) await request();
