@@ -116,6 +116,10 @@ const isText = (contentType: string | undefined) => !contentType || /json|text|x
 export interface GatewayExtra {
   contentType: string;
   body: string | Buffer;
+  /** 200 unless given */
+  status?: number;
+  /** instead of `cache-control: no-cache` */
+  headers?: Record<string, string>;
 }
 
 export interface GatewayOptions {
@@ -126,6 +130,8 @@ export interface GatewayOptions {
   invoke: (functionId: string, event: HttpEvent, requestId: string) => Promise<InvokeOutcome>;
   /** extra unauthenticated GET paths the twin itself serves (the API reference) */
   extras?: Record<string, () => GatewayExtra>;
+  /** what the twin serves outside /api/ (GET and HEAD): the web app, as CloudFront serves it deployed */
+  site?: (pathname: string) => GatewayExtra;
   onRequest?: (line: string) => void;
   /** how long the gateway waits for a function (default API Gateway's 30 s) */
   integrationTimeoutMs?: number;
@@ -193,12 +199,16 @@ export const createGateway = (options: GatewayOptions) => {
       options.onRequest?.(`${method} ${url.pathname} → ${status} (${Math.round(performance.now() - started)} ms)`);
     const allowed = corsHeaders(origin);
     try {
-      const extra = options.extras?.[url.pathname];
-      if (extra && method === 'GET') {
-        const { contentType, body } = extra();
-        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
-        res.end(body);
-        return finish(200);
+      const extra =
+        method === 'GET' || method === 'HEAD'
+          ? (options.extras?.[url.pathname]?.() ??
+            (options.site && !url.pathname.startsWith('/api/') ? options.site(url.pathname) : undefined))
+          : undefined;
+      if (extra) {
+        const status = extra.status ?? 200;
+        res.writeHead(status, { 'content-type': extra.contentType, ...(extra.headers ?? { 'cache-control': 'no-cache' }) });
+        res.end(method === 'HEAD' ? undefined : extra.body);
+        return finish(status);
       }
       const preflight = method === 'OPTIONS' && cors && origin && req.headers['access-control-request-method'];
       const match = preflight ? undefined : matchRoute(routes, method, url.pathname);

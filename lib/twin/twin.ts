@@ -54,6 +54,7 @@ import {
 } from './runtime/lambda';
 import { startSchedule, type ScheduleRun } from './schedules';
 import { apiDocs } from './api-docs';
+import { ensureWebApp, webAppSite } from './web-app';
 import { loadOrCreateSecrets } from './secrets';
 import { loadOrCreateTls } from './tls';
 
@@ -301,6 +302,9 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     };
     // the local AWS services and the certificates need only the rendered deployment: they start while the database opens
     const deployment = renderDeployment(options);
+    // the web app's build (cached; Vite runs only after a change to web/), served at / once the gateway listens
+    const webApp = ensureWebApp();
+    webApp.catch(() => undefined);
     const parts = [
       deployment,
       stoppedWithTwin(openBackend(twinDir, options.databaseUrl, options.databaseTemplate), (b) => () => b.handle.close()),
@@ -493,6 +497,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         },
         onRequest: log,
         extras: apiDocs(),
+        site: webAppSite(await webApp),
       }),
     );
     await new Promise<void>((ok, fail) => {

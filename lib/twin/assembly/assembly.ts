@@ -136,7 +136,7 @@ export const readAssembly = (dir: string): CloudAssembly => {
 };
 
 /** Cache folders of a kind other than source hashes, by name prefix: runtime bootstraps, pristine databases (../pgdata-template.ts). */
-const CACHE_KINDS = ['runtime-', 'pgdata-'];
+const CACHE_KINDS = ['runtime-', 'pgdata-', 'web-'];
 
 /** Keeps the newest few caches of each kind (source hashes; runtime bootstraps; pristine databases); older ones only fill the disk. */
 export const pruneCache = async (keep = 3): Promise<void> => {

@@ -1,0 +1,32 @@
+/**
+ * The web app's security headers: one definition for CloudFront's response headers policy (lib/stacks) and
+ * for the twin, which serves the app itself, so what the browser enforces locally is what it enforces deployed.
+ * `apiOrigin` is where the app may send requests besides its own origin (the deployed API's; none in the twin).
+ */
+const contentSecurityPolicy = (apiOrigin?: string): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self'${apiOrigin ? ` ${apiOrigin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+
+const WEB_SECURITY = {
+  /** two years, subdomains included */
+  hstsSeconds: 63_072_000,
+  referrerPolicy: 'strict-origin-when-cross-origin',
+  frameOptions: 'DENY',
+} as const;
+
+/** The headers as the twin sends them (CloudFront adds HSTS only over HTTPS; the twin serves plain HTTP on 127.0.0.1). */
+export const webSecurityHeaders = (apiOrigin?: string): Record<string, string> => ({
+  'content-security-policy': contentSecurityPolicy(apiOrigin),
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': WEB_SECURITY.frameOptions,
+  'referrer-policy': WEB_SECURITY.referrerPolicy,
+});

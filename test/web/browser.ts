@@ -1,0 +1,31 @@
+/**
+ * Chromium for the browser suites (npm run test:web): the machine's own (Debian's `chromium`, CHROMIUM_PATH
+ * to use another), driven by playwright-core; Playwright's browser download is not used. Screenshots go to
+ * reports/web/ (CI keeps them as artifacts); axe-core checks each screen for serious or critical violations.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../lib/paths';
+
+export const SCREENSHOTS = join(PROJECT_ROOT, 'reports', 'web');
+
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+
+/** A full-page screenshot into reports/web/<name>.png; its path. */
+export const screenshot = async (page: Page, name: string): Promise<string> => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+};
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA rules), as readable lines. */
+export const seriousViolations = async (page: Page): Promise<string[]> => {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+};

@@ -1,0 +1,240 @@
+/**
+ * The investigator's whole path in Chromium against the twin (npm run test:web): sign-in, the investigations,
+ * the evidence check, generation with its progress, the answer, both gates across a page refresh, the
+ * retrieval panel, Unsure with its pre-filled regeneration, Agree, Edit, the badges; a slow AI region (the
+ * polling spinner, then its 5-minute timeout on the page's clock); a deactivated template; the first screen's
+ * time to interactive; 375 px wide; axe-core on every screen. Screenshots: reports/web/.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
+import { TWIN_PASSWORD } from '../../lib/twin/identity-provider';
+import { ensureWebApp } from '../../lib/twin/web-app';
+import { AI_REGIONS } from '../../lib/twin/twin';
+import { useTwin } from '../support/twin';
+import { launchChromium, screenshot, seriousViolations } from './browser';
+
+jest.setTimeout(90_000);
+
+const t = useTwin();
+const investigator = demoUser('investigator', DEMO_ORGANIZATION_IDS.northwind);
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const signIn = async (on: Page) => {
+  await on.getByLabel('Email').fill(investigator.email);
+  await on.getByLabel('Password').fill(TWIN_PASSWORD);
+  await on.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await on.getByRole('button', { name: 'Sign out' }).waitFor();
+};
+
+const expectAccessible = async (on: Page) => expect(await seriousViolations(on)).toEqual([]);
+
+const judgment = (on: Page, name: 'Agree' | 'Disagree' | 'Unsure') => on.getByRole('button', { name, exact: true });
+
+/** From an investigation's page: check the evidence for the selected analysis, then generate; resolves on the analysis page. */
+const checkAndGenerate = async (on: Page) => {
+  await on.getByRole('button', { name: 'Check the evidence' }).click();
+  await on.getByRole('heading', { name: 'Evidence check' }).waitFor();
+  await on.getByRole('button', { name: 'Generate analysis' }).click();
+  await on.waitForURL(/\/analyses\//);
+};
+
+test('the first screen is interactive within 1 s of navigation, and accessible', async () => {
+  const started = Date.now();
+  await page.goto(t.twin.url);
+  await page.getByLabel('Email').waitFor();
+  const interactiveMs = Date.now() - started;
+  const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+  console.log(`first screen: interactive ${interactiveMs} ms after navigation (first contentful paint ${Math.round(paint ?? -1)} ms)`);
+  expect(interactiveMs).toBeLessThanOrEqual(1_000);
+  await expectAccessible(page);
+  await screenshot(page, '01-sign-in');
+});
+
+test('a wrong password is refused with the API message, and changes nothing', async () => {
+  await page.getByLabel('Email').fill(investigator.email);
+  await page.getByLabel('Password').fill('Not-the-password-9!');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('alert').textContent()).resolves.toMatch(/\S/);
+  await expect(page.getByLabel('Email').isVisible()).resolves.toBe(true);
+});
+
+test('sign-in lists the organization’s investigations', async () => {
+  await signIn(page);
+  await page.getByRole('heading', { name: 'Investigations' }).waitFor();
+  await page.locator('.cards li').first().waitFor();
+  await expectAccessible(page);
+  await screenshot(page, '02-investigations');
+});
+
+test('the evidence check shows the counts and the breakdown before generating', async () => {
+  await page.locator('.cards a').first().click();
+  await page.getByRole('heading', { name: 'New analysis' }).waitFor();
+  await page.getByRole('button', { name: 'Check the evidence' }).click();
+  const check = page.locator('.assessment');
+  await check.waitFor();
+  await expect(check.textContent()).resolves.toMatch(/Evidence items\d+/);
+  await expect(check.textContent()).resolves.toMatch(/Linked to the question\d+/);
+  await expect(page.getByRole('button', { name: 'Generate analysis' }).isEnabled()).resolves.toBe(true);
+  await expectAccessible(page);
+  await screenshot(page, '03-evidence-check');
+});
+
+test('generating shows progress, then the answer with quality, coverage and judgment locked behind the gates', async () => {
+  await page.getByRole('button', { name: 'Generate analysis' }).click();
+  await page.waitForURL(/\/analyses\//);
+  await page.getByRole('heading', { name: 'Answer', exact: true }).waitFor();
+  await expect(page.locator('.figures').first().textContent()).resolves.toMatch(/Evidence considered\d+ of \d+ items/);
+  for (const name of ['Agree', 'Disagree', 'Unsure'] as const) await expect(judgment(page, name).isDisabled()).resolves.toBe(true);
+  await expect(page.getByRole('button', { name: 'Regenerate' }).isEnabled()).resolves.toBe(true);
+});
+
+test('the gates: the detail, a page refresh (Gate A persists), then a cited passage unlocks the judgment', async () => {
+  await page.locator('details summary').click();
+  await page.getByText('✓ Detail reviewed').waitFor();
+  await page.reload();
+  await page.getByText('✓ Detail reviewed').waitFor();
+  await expect(judgment(page, 'Agree').isDisabled()).resolves.toBe(true);
+  await page.locator('details summary').click();
+  await page.locator('button.citation').first().click();
+  await page.locator('.side-panel blockquote').waitFor();
+  await page.getByText('✓ A citation checked').waitFor();
+  await expect(judgment(page, 'Agree').isEnabled()).resolves.toBe(true);
+  await expectAccessible(page);
+  await screenshot(page, '04-analysis-gates-passed');
+});
+
+test('the retrieval panel loads on demand, with bands named in text and exclusions explained', async () => {
+  await page.getByRole('button', { name: 'Show the passages the search found' }).click();
+  const rows = page.locator('table tbody tr');
+  await rows.first().waitFor();
+  const text = (await page.locator('table').textContent()) ?? '';
+  expect(text).toMatch(/High relevance|Relevant|Somewhat relevant|Low relevance/);
+  expect(text).toMatch(/Included/);
+  await expectAccessible(page);
+  await screenshot(page, '05-retrieval');
+});
+
+test('Unsure asks what would help, then pre-fills a regeneration that opens the new analysis', async () => {
+  const first = page.url();
+  await judgment(page, 'Unsure').click();
+  await page.getByLabel('What would help you decide?').fill('Compare the March invoices with the delivery notes');
+  await page.getByRole('button', { name: 'Record and prepare a regeneration' }).click();
+  const direction = page.getByLabel('Direction for the new analysis');
+  await direction.waitFor();
+  await expect(direction.inputValue()).resolves.toContain('March invoices');
+  await expect(page.locator('h1 .badge').textContent()).resolves.toBe('Needs Revision');
+  await page.getByRole('button', { name: 'Regenerate', exact: true }).last().click();
+  await page.waitForURL((url) => url.href !== first && /\/analyses\//.test(url.pathname));
+  await page.getByRole('heading', { name: 'Answer', exact: true }).waitFor();
+  await expect(page.getByText('regenerated from an earlier analysis').isVisible()).resolves.toBe(true);
+});
+
+test('Agree after both gates gives the Agreed badge and a history entry', async () => {
+  await page.locator('details summary').click();
+  await page.locator('button.citation').first().click();
+  await judgment(page, 'Agree').and(page.locator(':enabled')).waitFor();
+  await judgment(page, 'Agree').click();
+  await page.locator('h1 .badge', { hasText: 'Agreed' }).waitFor();
+  await page.locator('#history-heading + .rows li', { hasText: 'agree' }).waitFor();
+});
+
+test('Edit shows the AI text beside the user’s version and saves it', async () => {
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page.locator('.side-by-side pre').textContent()).resolves.toMatch(/\S/);
+  await page.getByLabel('Your version').fill('The March purchases were split below the USD 25,000 threshold.');
+  await expectAccessible(page);
+  await screenshot(page, '06-edit-side-by-side');
+  await page.getByRole('button', { name: 'Save the edit' }).click();
+  await page.getByText('The March purchases were split below the USD 25,000 threshold.').waitFor();
+  await page.getByText(/Edited by/).waitFor();
+});
+
+test('the investigation lists its analyses with their badges in text', async () => {
+  await page.getByRole('link', { name: 'Back to the investigation' }).click();
+  const list = page.locator('#analyses-heading ~ .rows');
+  await list.locator('.badge', { hasText: 'Regenerated' }).waitFor();
+  await list.locator('.badge', { hasText: 'Edited' }).waitFor();
+  await expectAccessible(page);
+  await screenshot(page, '07-investigation-analyses');
+});
+
+test('a deactivated template: the check says why and Generate stays disabled', async () => {
+  const admin = await t.token('admin', '');
+  const off = await t.call('PATCH', '/api/admin/prompts/analysis_summary', admin, { is_active: false });
+  expect(off.status).toBe(200);
+  try {
+    await page.getByLabel('Analysis', { exact: true }).selectOption('summary');
+    await page.getByRole('button', { name: 'Check the evidence' }).click();
+    await page.locator('.assessment .problem').waitFor();
+    await expect(page.getByRole('button', { name: 'Generate analysis' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, '08-template-deactivated');
+  } finally {
+    expect((await t.call('PATCH', '/api/admin/prompts/analysis_summary', admin, { is_active: true })).status).toBe(200);
+  }
+});
+
+test('a slow AI region: the spinner while generating, then the 5-minute timeout message on the page’s clock', async () => {
+  const slow = await browser.newContext();
+  const slowPage = await slow.newPage();
+  await slowPage.clock.install();
+  for (const region of Object.values(AI_REGIONS)) t.twin.bedrock.setFaults(region, { latencyMs: 60_000 });
+  try {
+    await slowPage.goto(page.url());
+    await signIn(slowPage);
+    await slowPage.goto(page.url());
+    await slowPage.getByLabel('Analysis', { exact: true }).selectOption('gap');
+    await checkAndGenerate(slowPage);
+    await slowPage
+      .getByRole('status')
+      .filter({ hasText: /Queued|Generating/ })
+      .waitFor();
+    await screenshot(slowPage, '09-generating');
+    await slowPage.clock.fastForward('05:01');
+    await slowPage.getByText('This analysis is taking longer than 5 minutes').waitFor();
+    await expect(slowPage.getByRole('status').count()).resolves.toBe(0);
+    await screenshot(slowPage, '10-polling-timeout');
+  } finally {
+    for (const region of Object.values(AI_REGIONS)) t.twin.bedrock.setFaults(region, {});
+    await slow.close();
+  }
+});
+
+test('375 px wide: no sideways scrolling, and still accessible', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
+  const small = await narrow.newPage();
+  try {
+    await small.goto(t.twin.url);
+    await signIn(small);
+    await small.locator('.cards a').first().click();
+    await small.getByRole('heading', { name: 'New analysis' }).waitFor();
+    await expect(small.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(375);
+    await expectAccessible(small);
+    await screenshot(small, '11-investigation-375px');
+  } finally {
+    await narrow.close();
+  }
+});
+
+test('the app’s JavaScript is at most 150 kB gzipped', async () => {
+  const assets = join(await ensureWebApp(), 'assets');
+  const bytes = readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .reduce((sum, name) => sum + gzipSync(readFileSync(join(assets, name))).length, 0);
+  console.log(`web app JavaScript: ${(bytes / 1024).toFixed(1)} kB gzipped`);
+  expect(bytes).toBeLessThanOrEqual(150 * 1024);
+});

@@ -1,0 +1,503 @@
+/**
+ * One analysis: progress while it is generated (the spec's polling rule), the answer with inline citations,
+ * quality and coverage, the retrieval panel on demand, the two engagement gates (expanding the detail, then
+ * opening a cited passage), the judgment that they unlock, regeneration, editing and the feedback history.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { client, messageOf, unwrap } from '../api';
+import { navigate, onLink } from '../router';
+import type { components } from '../../api/schema';
+import { Badge, Busy, Loading, Problem, percent, useLoad, when } from '../components/ui';
+import { ANALYSIS_TYPES } from './Investigation';
+import { inProgress, pollStep, POLLING } from '../poll';
+
+type Analysis = components['schemas']['AnalysisDetail'];
+type Chunk = components['schemas']['AnalysisRetrievalChunkResponse']['chunk'];
+type FeedbackRequest = components['schemas']['FeedbackRequest'];
+type RegenerateReason = Extract<FeedbackRequest, { action: 'regenerate' }>['reason'];
+
+const STATUS_TEXT: Record<string, string> = {
+  queued: 'Queued: the analysis starts shortly.',
+  generating: 'Generating: the AI is reading the evidence.',
+  checking: 'Checking quality: the answer is ready, its quality scores follow.',
+};
+
+const CONFIDENCE_COLOR = { established: 'green', probable: 'blue', possible: 'amber', insufficient: 'gray' } as const;
+
+const REGENERATE_REASONS: Record<RegenerateReason, string> = {
+  inaccurate_conclusions: 'Inaccurate conclusions',
+  missing_evidence: 'Missing evidence',
+  too_vague: 'Too vague',
+  wrong_focus: 'Wrong focus',
+  other: 'Other',
+};
+
+/** Polls the analysis by the spec's rule while it is in progress; a timeout leaves it in the background, said so. */
+const usePolledAnalysis = (id: string) => {
+  const [analysis, setAnalysis] = useState<Analysis>();
+  const [problem, setProblem] = useState<string>();
+  const [timedOut, setTimedOut] = useState(false);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let current = true;
+    const started = Date.now();
+    setTimedOut(false);
+    const check = async () => {
+      try {
+        const next = await unwrap(client.GET('/api/analysis/{analysis_id}', { params: { path: { analysis_id: id } } }));
+        if (!current) return;
+        setAnalysis(next);
+        setProblem(undefined);
+        const step = pollStep(next.generation_status, Date.now() - started);
+        if (step.next === 'wait') timer = setTimeout(check, step.inMs);
+        if (step.next === 'timeout') setTimedOut(true);
+      } catch (error) {
+        if (!current) return;
+        setProblem(messageOf(error));
+        if (Date.now() - started + POLLING.intervalMs <= POLLING.maxMs) timer = setTimeout(check, POLLING.intervalMs);
+      }
+    };
+    void check();
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [id, round]);
+  return { analysis, setAnalysis, problem, timedOut, refresh: () => setRound((r) => r + 1) };
+};
+
+const Quality = ({ analysis }: { analysis: Analysis }) => (
+  <dl class="figures">
+    <div>
+      <dt>Confidence</dt>
+      <dd>
+        {analysis.quality_confidence ? (
+          <Badge color={CONFIDENCE_COLOR[analysis.quality_confidence]}>{analysis.quality_confidence}</Badge>
+        ) : analysis.generation_status === 'quality_unavailable' ? (
+          'not available'
+        ) : (
+          'not checked yet'
+        )}
+      </dd>
+    </div>
+    <div>
+      <dt>Faithfulness</dt>
+      <dd>{percent(analysis.faithfulness_score)}</dd>
+    </div>
+    <div>
+      <dt>Coverage</dt>
+      <dd>{percent(analysis.coverage_score)}</dd>
+    </div>
+    <div>
+      <dt>Evidence considered</dt>
+      <dd>
+        {analysis.evidence_coverage
+          ? `${analysis.evidence_coverage.considered} of ${analysis.evidence_coverage.total} items (${percent(
+              analysis.evidence_coverage.total ? analysis.evidence_coverage.considered / analysis.evidence_coverage.total : 0,
+            )})`
+          : '—'}
+      </dd>
+    </div>
+  </dl>
+);
+
+const Passage = ({ chunk, onClose }: { chunk: Chunk; onClose: () => void }) => {
+  const [problem, setProblem] = useState<string>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [chunk.chunk_id]);
+  const openAttachment = async () => {
+    try {
+      const link = await unwrap(
+        client.GET('/api/storage/view', { params: { query: { attachment_id: chunk.attachment_id!, redirect: 'false' } } }),
+      );
+      window.open((link as { url: string }).url, '_blank', 'noopener');
+    } catch (error) {
+      setProblem(messageOf(error));
+    }
+  };
+  return (
+    <aside class="side-panel" aria-labelledby="passage-heading">
+      <h2 id="passage-heading" tabIndex={-1} ref={heading}>
+        {chunk.source_title}
+      </h2>
+      <p class="meta">
+        Passage {chunk.chunk_index + 1} · <Badge color={chunk.band.color}>{chunk.band.label}</Badge> {chunk.band.percent}% similar
+      </p>
+      <blockquote>{chunk.text}</blockquote>
+      {chunk.attachment_id && (
+        <button type="button" class="link" onClick={openAttachment}>
+          Open the attachment {chunk.attachment_file_name}
+        </button>
+      )}
+      <Problem message={problem} />
+      <div class="actions">
+        <button type="button" class="secondary" onClick={onClose}>
+          Close the passage
+        </button>
+      </div>
+    </aside>
+  );
+};
+
+const Retrieval = ({ id }: { id: string }) => {
+  const retrieval = useLoad(
+    () => unwrap(client.GET('/api/analysis/{analysis_id}/retrieval', { params: { path: { analysis_id: id } } })),
+    [id],
+  );
+  return (
+    <Loading state={retrieval} label="the retrieval">
+      {({ chunks }) => (
+        <div class="table-wrap">
+          <table>
+            <caption>The passages the search found, nearest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Rank</th>
+                <th scope="col">Source</th>
+                <th scope="col">Similarity</th>
+                <th scope="col">Used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {chunks.map((c) => (
+                <tr key={c.rank}>
+                  <td>{c.rank}</td>
+                  <td>
+                    {c.source_title}
+                    {c.source_deleted && ' (deleted since)'}
+                  </td>
+                  <td>
+                    <Badge color={c.band.color}>{c.band.label}</Badge> {c.band.percent}%
+                  </td>
+                  <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Loading>
+  );
+};
+
+const History = ({ id, round }: { id: string; round: number }) => {
+  const history = useLoad(
+    () => unwrap(client.GET('/api/analysis/{analysis_id}/feedback', { params: { path: { analysis_id: id }, query: { limit: 50 } } })),
+    [id, round],
+  );
+  return (
+    <Loading state={history} label="the feedback history">
+      {({ feedback }) =>
+        feedback.length === 0 ? (
+          <p>No feedback yet.</p>
+        ) : (
+          <ol class="rows">
+            {feedback.map((f) => (
+              <li key={f.feedback_id}>
+                <strong>{f.action}</strong>
+                <span class="meta">
+                  {f.actor?.display_name ?? 'someone'} · {when(f.created_at)}
+                </span>
+                {f.reason && <span>Reason: {REGENERATE_REASONS[f.reason as RegenerateReason] ?? f.reason}</span>}
+                {f.direction && <span>Direction: {f.direction}</span>}
+              </li>
+            ))}
+          </ol>
+        )
+      }
+    </Loading>
+  );
+};
+
+type Form = 'disagree' | 'unsure' | 'regenerate' | 'edit' | undefined;
+
+export const AnalysisPage = ({ id }: { id: string }) => {
+  const { analysis, setAnalysis, problem: loadProblem, timedOut, refresh } = usePolledAnalysis(id);
+  const [passage, setPassage] = useState<Chunk>();
+  const [showRetrieval, setShowRetrieval] = useState(false);
+  const [form, setForm] = useState<Form>();
+  const [reason, setReason] = useState('');
+  const [regenerateReason, setRegenerateReason] = useState<RegenerateReason>('missing_evidence');
+  const [direction, setDirection] = useState('');
+  const [edited, setEdited] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [historyRound, setHistoryRound] = useState(0);
+
+  if (!analysis) return <main>{loadProblem ? <Problem message={loadProblem} /> : <Busy label="Loading the analysis…" />}</main>;
+  const result = analysis.result;
+  const gateA = analysis.detail_reviewed_at !== null;
+  const gateB = analysis.citation_checked_at !== null;
+
+  const engage = async (step: 'detail_reviewed' | 'citation_checked') => {
+    const gates = await unwrap(
+      client.POST('/api/analysis/{analysis_id}/engagement', { params: { path: { analysis_id: id } }, body: { step } }),
+    );
+    setAnalysis({ ...analysis, ...gates });
+  };
+  const guarded = (action: () => Promise<void>) => async () => {
+    setProblem(undefined);
+    try {
+      await action();
+    } catch (error) {
+      setProblem(messageOf(error));
+    }
+  };
+  const openDetail = (event: Event) => {
+    if ((event.currentTarget as HTMLDetailsElement).open && !gateA) void guarded(() => engage('detail_reviewed'))();
+  };
+  const openCitation = (chunkId: string) =>
+    guarded(async () => {
+      const { chunk } = await unwrap(
+        client.GET('/api/analysis/{analysis_id}/retrieval/{chunk_id}', { params: { path: { analysis_id: id, chunk_id: chunkId } } }),
+      );
+      setPassage(chunk);
+      if (gateA && !gateB) await engage('citation_checked');
+    });
+  const send = (body: FeedbackRequest) =>
+    guarded(async () => {
+      const answer = await unwrap(client.POST('/api/analysis/{analysis_id}/feedback', { params: { path: { analysis_id: id } }, body }));
+      setHistoryRound((r) => r + 1);
+      if (answer.regenerated_analysis) {
+        navigate(`/analyses/${answer.regenerated_analysis.analysis_id}`);
+        return;
+      }
+      setAnalysis({ ...analysis, ...answer.analysis });
+      if (answer.regeneration_draft) {
+        // Unsure: the regeneration form, pre-filled from what would help
+        setRegenerateReason(answer.regeneration_draft.reason);
+        setDirection(answer.regeneration_draft.direction);
+        setForm('regenerate');
+        return;
+      }
+      setForm(undefined);
+      if (body.action === 'edit') refresh();
+    });
+  const aiText = result ? [result.summary, ...result.findings.map((f) => `- ${f.statement}`)].join('\n') : '';
+
+  return (
+    <main class={passage ? 'with-side' : undefined}>
+      <div>
+        <p class="crumbs">
+          <a href={`/investigations/${analysis.investigation_id}`} onClick={onLink}>
+            Back to the investigation
+          </a>
+        </p>
+        <h1>
+          {ANALYSIS_TYPES[analysis.analysis_type]}{' '}
+          {analysis.feedback_badge && <Badge color={analysis.feedback_badge.color}>{analysis.feedback_badge.label}</Badge>}
+        </h1>
+        <p class="meta">
+          Requested {when(analysis.created_at)}
+          {analysis.prompt_version !== null && ` · prompt version ${analysis.prompt_version}`}
+          {analysis.regenerated_from && (
+            <>
+              {' · '}
+              <a href={`/analyses/${analysis.regenerated_from}`} onClick={onLink}>
+                regenerated from an earlier analysis
+              </a>
+            </>
+          )}
+        </p>
+        {inProgress(analysis.generation_status) && !timedOut && <Busy label={STATUS_TEXT[analysis.generation_status] ?? 'Working…'} />}
+        {timedOut && (
+          <p class="problem" role="alert">
+            This analysis is taking longer than 5 minutes. It goes on in the background: come back later, or{' '}
+            <button type="button" class="link" onClick={refresh}>
+              check again now
+            </button>
+            .
+          </p>
+        )}
+        {analysis.generation_status === 'failed' && (
+          <p class="problem" role="alert">
+            The analysis failed: {analysis.error_message ?? 'no reason was given'}. Regenerate it below, or start a new one from the
+            investigation.
+          </p>
+        )}
+        <Problem message={loadProblem} />
+        {result && (
+          <>
+            <section aria-labelledby="answer-heading">
+              <h2 id="answer-heading">Answer</h2>
+              {result.standin && <p class="note">This answer comes from the local stand-in model, not from Bedrock.</p>}
+              {analysis.low_relevance && (
+                <p class="note" role="note">
+                  No passage was a close match for this analysis; it was written from the nearest passages available and may be weak.
+                </p>
+              )}
+              <p>{analysis.edit ? analysis.edit.content : result.summary}</p>
+              {analysis.edit && (
+                <p class="meta">
+                  Edited by {analysis.edit.edited_by?.display_name ?? 'someone'} on {when(analysis.edit.edited_at)}; the AI's text is in the
+                  detail.
+                </p>
+              )}
+              <Quality analysis={analysis} />
+            </section>
+            <details class="panel" onToggle={openDetail}>
+              <summary>Detail: findings with their evidence {gateA ? '(reviewed)' : ''}</summary>
+              <ol class="findings">
+                {result.findings.map((finding, i) => (
+                  <li key={i}>
+                    {finding.statement}{' '}
+                    {finding.citations.map((chunkId, n) => (
+                      <button
+                        key={chunkId}
+                        type="button"
+                        class="citation"
+                        onClick={openCitation(chunkId)}
+                        aria-label={`Open cited passage ${n + 1} of finding ${i + 1}`}
+                      >
+                        [{n + 1}]
+                      </button>
+                    ))}
+                  </li>
+                ))}
+              </ol>
+              {result.evidence_gaps.length > 0 && (
+                <>
+                  <h3>Evidence gaps</h3>
+                  <ul>
+                    {result.evidence_gaps.map((gap) => (
+                      <li key={gap}>{gap}</li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {analysis.validation_status && analysis.validation_status !== 'valid' && (
+                <p class="note">
+                  {analysis.validation_status === 'citations_removed'
+                    ? 'Some citations did not point at passages the AI was given and were removed.'
+                    : 'Some findings cite no passage.'}
+                </p>
+              )}
+            </details>
+            <section aria-labelledby="judgment-heading" class="panel">
+              <h2 id="judgment-heading">Your judgment</h2>
+              <ol class="gates">
+                <li class={gateA ? 'done' : undefined}>{gateA ? '✓ Detail reviewed' : 'Expand the detail above'}</li>
+                <li class={gateB ? 'done' : undefined}>{gateB ? '✓ A citation checked' : 'Open at least one cited passage'}</li>
+              </ol>
+              {!analysis.judgment_enabled && <p class="meta">Agree, Disagree and Unsure open once both steps are done.</p>}
+              <div class="actions">
+                <button type="button" disabled={!analysis.judgment_enabled} onClick={send({ action: 'agree' })}>
+                  Agree
+                </button>
+                <button type="button" disabled={!analysis.judgment_enabled} onClick={() => setForm('disagree')}>
+                  Disagree
+                </button>
+                <button type="button" disabled={!analysis.judgment_enabled} onClick={() => setForm('unsure')}>
+                  Unsure
+                </button>
+                <button type="button" class="secondary" onClick={() => setForm('regenerate')}>
+                  Regenerate
+                </button>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => {
+                    setEdited(analysis.edit?.content ?? aiText);
+                    setForm('edit');
+                  }}
+                >
+                  Edit
+                </button>
+              </div>
+              {form === 'disagree' && (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void send({ action: 'disagree', reason })();
+                  }}
+                >
+                  <label>
+                    Why do you disagree?
+                    <textarea required value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+                  </label>
+                  <button type="submit">Record disagreement</button>
+                </form>
+              )}
+              {form === 'unsure' && (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void send({ action: 'unsure', direction })();
+                  }}
+                >
+                  <label>
+                    What would help you decide?
+                    <textarea value={direction} onInput={(e) => setDirection(e.currentTarget.value)} />
+                  </label>
+                  <button type="submit">Record and prepare a regeneration</button>
+                </form>
+              )}
+              {form === 'regenerate' && (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void send({ action: 'regenerate', reason: regenerateReason, ...(direction && { direction }) })();
+                  }}
+                >
+                  <label for="regenerate-reason">Reason</label>
+                  <select
+                    id="regenerate-reason"
+                    value={regenerateReason}
+                    onChange={(e) => setRegenerateReason(e.currentTarget.value as RegenerateReason)}
+                  >
+                    {Object.entries(REGENERATE_REASONS).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                  <label>
+                    Direction for the new analysis
+                    <textarea value={direction} onInput={(e) => setDirection(e.currentTarget.value)} />
+                  </label>
+                  <button type="submit">Regenerate</button>
+                </form>
+              )}
+              {form === 'edit' && (
+                <form
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void send({ action: 'edit', content: edited })();
+                  }}
+                >
+                  <div class="side-by-side">
+                    <div>
+                      <h3 id="ai-text">The AI's text</h3>
+                      <pre aria-labelledby="ai-text">{aiText}</pre>
+                    </div>
+                    <label>
+                      Your version
+                      <textarea rows={12} required value={edited} onInput={(e) => setEdited(e.currentTarget.value)} />
+                    </label>
+                  </div>
+                  <button type="submit">Save the edit</button>
+                </form>
+              )}
+              <Problem message={problem} />
+            </section>
+            <section aria-labelledby="retrieval-heading" class="panel">
+              <h2 id="retrieval-heading">Retrieval</h2>
+              {showRetrieval ? (
+                <Retrieval id={id} />
+              ) : (
+                <button type="button" class="secondary" onClick={() => setShowRetrieval(true)}>
+                  Show the passages the search found
+                </button>
+              )}
+            </section>
+            <section aria-labelledby="history-heading" class="panel">
+              <h2 id="history-heading">Feedback history</h2>
+              <History id={id} round={historyRound} />
+            </section>
+          </>
+        )}
+      </div>
+      {passage && <Passage chunk={passage} onClose={() => setPassage(undefined)} />}
+    </main>
+  );
+};

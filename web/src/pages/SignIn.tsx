@@ -1,0 +1,181 @@
+/**
+ * Sign-in through the API's /api/auth/* proxies: password, then whatever challenge the identity provider
+ * asks for (an MFA code, an authenticator to set up, a new password, a passkey). A passkey is offered where
+ * the browser has WebAuthn.
+ */
+import { useState } from 'preact/hooks';
+import { client, messageOf, unwrap } from '../api';
+import { navigate } from '../router';
+import { signIn } from '../session';
+import type { components } from '../../api/schema';
+import { Problem } from '../components/ui';
+
+type SignInResult = components['schemas']['SignInResult'];
+type Challenge = Extract<SignInResult, { status: 'challenge' }>;
+
+const fromBase64Url = (value: string): ArrayBuffer => {
+  const bytes = Uint8Array.from(atob(value.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  return bytes.buffer;
+};
+const toBase64Url = (buffer: ArrayBuffer): string =>
+  btoa(String.fromCharCode(...new Uint8Array(buffer)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+/** The browser's assertion for the server's request options (simplewebauthn's JSON form). */
+const passkeyAssertion = async (options: Record<string, unknown>) => {
+  const allow = (options.allowCredentials as { id: string; type: 'public-key'; transports?: AuthenticatorTransport[] }[] | undefined) ?? [];
+  const credential = (await navigator.credentials.get({
+    publicKey: {
+      challenge: fromBase64Url(String(options.challenge)),
+      rpId: options.rpId as string | undefined,
+      timeout: options.timeout as number | undefined,
+      userVerification: (options.userVerification as UserVerificationRequirement | undefined) ?? 'preferred',
+      allowCredentials: allow.map((c) => ({ ...c, id: fromBase64Url(c.id) })),
+    },
+  })) as PublicKeyCredential | null;
+  if (!credential) throw new Error('No passkey was chosen.');
+  const response = credential.response as AuthenticatorAssertionResponse;
+  return {
+    id: credential.id,
+    rawId: toBase64Url(credential.rawId),
+    type: 'public-key' as const,
+    response: {
+      clientDataJSON: toBase64Url(response.clientDataJSON),
+      authenticatorData: toBase64Url(response.authenticatorData),
+      signature: toBase64Url(response.signature),
+      ...(response.userHandle && { userHandle: toBase64Url(response.userHandle) }),
+    },
+    clientExtensionResults: credential.getClientExtensionResults() as Record<string, unknown>,
+  };
+};
+
+export const SignIn = () => {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [challenge, setChallenge] = useState<Challenge>();
+  const [problem, setProblem] = useState<string>();
+  const [working, setWorking] = useState(false);
+  const passkeys = typeof window.PublicKeyCredential === 'function';
+
+  const settle = async (result: SignInResult) => {
+    if (result.status === 'signed_in') {
+      signIn(result);
+      navigate(window.location.pathname === '/sign-in' ? '/' : window.location.pathname);
+      return;
+    }
+    setCode('');
+    if (result.challenge === 'passkey' && result.credential_request_options) {
+      const credential = await passkeyAssertion(result.credential_request_options);
+      await settle(
+        await unwrap(
+          client.POST('/api/auth/webauthn/authenticate/verify', {
+            body: { username: result.username, session: result.session, credential },
+          }),
+        ),
+      );
+      return;
+    }
+    setChallenge(result);
+  };
+
+  const run = (step: () => Promise<SignInResult>) => async (event: Event) => {
+    event.preventDefault();
+    setProblem(undefined);
+    setWorking(true);
+    try {
+      await settle(await step());
+    } catch (error) {
+      setProblem(messageOf(error));
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  const withPassword = run(() => unwrap(client.POST('/api/auth/login', { body: { email, method: 'password', password } })));
+  const withPasskey = run(() => unwrap(client.POST('/api/auth/login', { body: { email, method: 'passkey' } })));
+  const answer = run(() => {
+    const c = challenge!;
+    if (c.challenge === 'totp' || c.challenge === 'sms')
+      return unwrap(
+        client.POST('/api/auth/mfa/verify', { body: { username: c.username, session: c.session, challenge: c.challenge, code } }),
+      );
+    if (c.challenge === 'mfa_setup')
+      return unwrap(client.POST('/api/auth/mfa/setup', { body: { username: c.username, session: c.session, code } }));
+    return unwrap(client.POST('/api/auth/new-password', { body: { username: c.username, session: c.session, new_password: newPassword } }));
+  });
+
+  return (
+    <main class="narrow">
+      <h1>Sign in</h1>
+      {!challenge ? (
+        <form onSubmit={withPassword}>
+          <label>
+            Email
+            <input type="email" autocomplete="username webauthn" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </label>
+          <label>
+            Password
+            <input type="password" autocomplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          </label>
+          <div class="actions">
+            <button type="submit" disabled={working || !password}>
+              Sign in
+            </button>
+            {passkeys && (
+              <button type="button" class="secondary" disabled={working || !email} onClick={withPasskey}>
+                Sign in with a passkey
+              </button>
+            )}
+          </div>
+        </form>
+      ) : (
+        <form onSubmit={answer}>
+          {challenge.challenge === 'new_password' ? (
+            <label>
+              Choose a new password
+              <input
+                type="password"
+                autocomplete="new-password"
+                required
+                value={newPassword}
+                onInput={(e) => setNewPassword(e.currentTarget.value)}
+              />
+            </label>
+          ) : (
+            <>
+              {challenge.challenge === 'mfa_setup' && (
+                <p>
+                  Add this key to your authenticator app, then enter the code it shows: <code>{challenge.secret_code}</code>
+                </p>
+              )}
+              <label>
+                {challenge.challenge === 'sms' ? 'The code we sent by text message' : 'The code from your authenticator app'}
+                <input
+                  inputMode="numeric"
+                  autocomplete="one-time-code"
+                  pattern="[0-9]{6}"
+                  required
+                  value={code}
+                  onInput={(e) => setCode(e.currentTarget.value)}
+                />
+              </label>
+            </>
+          )}
+          <div class="actions">
+            <button type="submit" disabled={working}>
+              Continue
+            </button>
+            <button type="button" class="secondary" onClick={() => setChallenge(undefined)}>
+              Start again
+            </button>
+          </div>
+        </form>
+      )}
+      <Problem message={problem} />
+    </main>
+  );
+};
