@@ -4,6 +4,7 @@
  * synthesizing side by side. Run by global-setup in a tsx child process.
  */
 import { renderDeployment } from '../../lib/twin/twin';
+import { ensureWebApp } from '../../lib/twin/web-app';
 
 /**
  * The CDK context of an end-to-end test's twin unless the test names its own: the handlers' rate limits
@@ -12,4 +13,5 @@ import { renderDeployment } from '../../lib/twin/twin';
  */
 export const E2E_CONTEXT: Readonly<Record<string, string>> = { rateLimits: 'off', gatewayThrottles: 'off' };
 
-if (require.main === module) void renderDeployment({ context: { ...E2E_CONTEXT } });
+// with the web app's build, which every twin serves: built once here rather than by each suite's twin at once
+if (require.main === module) void Promise.all([renderDeployment({ context: { ...E2E_CONTEXT } }), ensureWebApp()]);
