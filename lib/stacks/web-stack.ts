@@ -84,8 +84,10 @@ export class WebStack extends Stack {
       serverAccessLogsPrefix: 'content/',
     });
 
+    // CloudFront policy names are unique per account, not per region: the region keeps two regions' stages apart
+    const policyName = (part: string) => `${config.prefix}-${Aws.REGION}-web-${part}`;
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
-      responseHeadersPolicyName: `${config.prefix}-web-security-headers`,
+      responseHeadersPolicyName: policyName('security-headers'),
       comment: 'Security headers of the web app',
       securityHeadersBehavior: {
         strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
@@ -98,7 +100,7 @@ export class WebStack extends Stack {
     const compressed = { enableAcceptEncodingGzip: true, enableAcceptEncodingBrotli: true };
     // index.html, config.json: the objects' `no-cache` is honoured (minimum TTL 0), so the edge revalidates each request
     const documents = new cloudfront.CachePolicy(this, 'DocumentsCache', {
-      cachePolicyName: `${config.prefix}-web-documents`,
+      cachePolicyName: policyName('documents'),
       comment: 'index.html and config.json: revalidated on every request',
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.seconds(0),
@@ -106,7 +108,7 @@ export class WebStack extends Stack {
       ...compressed,
     });
     const assets = new cloudfront.CachePolicy(this, 'AssetsCache', {
-      cachePolicyName: `${config.prefix}-web-assets`,
+      cachePolicyName: policyName('assets'),
       comment: 'Content-hashed assets: a year',
       minTtl: Duration.days(365),
       defaultTtl: Duration.days(365),
