@@ -7,3 +7,6 @@ export const DEFAULT_TWIN_DIR = join(PROJECT_ROOT, '.twin');
 
 /** The twin's state folder: TWIN_DIR, or .twin in the project. */
 export const twinDirectory = (): string => resolve(process.env.TWIN_DIR ?? DEFAULT_TWIN_DIR);
+
+/** The web app's production build (`npm run build:web`, vite): index.html and hashed assets/, which the web content stack uploads. */
+export const WEB_DIST = join(PROJECT_ROOT, 'web', 'dist');

@@ -27,8 +27,11 @@ export interface StageConfig {
   prefix: string;
   /** attemptTimeoutMs: context `aiAttemptTimeoutMs` as given (validated), for AI_ATTEMPT_TIMEOUT_MS (layers/core/ai/timeouts.ts) */
   ai: { primaryRegion: string; fallbackRegion: string; models: AiModels; attemptTimeoutMs?: string };
-  /** origin of the SPA allowed by CORS */
-  corsOrigin: string;
+  /**
+   * The SPA's origin (CORS on the API, the passkey relying party id) when it is a custom domain
+   * (context `corsOrigin`). Unset: the web stack's distribution, `https://<id>.cloudfront.net` (buildApp).
+   */
+  corsOrigin?: string;
   /** for stateful resources (database, buckets, user pool, secrets, log groups) */
   removalPolicy: RemovalPolicy;
   /** retention of every log group the app creates (functions, API access, flow logs, database) */
@@ -135,9 +138,10 @@ export const stageConfig = (node: Node): StageConfig => {
   const stage = ctx('stage') ?? 'dev';
   if (!(STAGES as readonly string[]).includes(stage)) throw new Error(`unknown stage '${stage}' (expected ${STAGES.join(' or ')})`);
   const corsOrigin = ctx('corsOrigin');
-  if (stage === 'prod' && !corsOrigin?.startsWith('https://')) {
+  // unset, it is the distribution's https origin; a custom one in prod must be https too
+  if (stage === 'prod' && corsOrigin !== undefined && !corsOrigin.startsWith('https://')) {
     throw new Error(
-      `stage 'prod' needs the SPA's https origin: -c corsOrigin=https://app.example.com, or "${stageContextKey('prod')}": { "corsOrigin": "https://…" } in cdk.json`,
+      `stage 'prod' serves the SPA over https: -c corsOrigin=https://app.example.com (or no corsOrigin: the web stack's distribution), got '${corsOrigin}'`,
     );
   }
   const rateLimits = ctx('rateLimits');
@@ -206,7 +210,7 @@ export const stageConfig = (node: Node): StageConfig => {
     stage: stage as Stage,
     prefix: stagePrefix(stage),
     ai,
-    corsOrigin: corsOrigin ?? 'http://localhost:5173',
+    ...(corsOrigin !== undefined && { corsOrigin }),
     limits: { ...(rateLimits && { rateLimits }), ...(generationCap !== undefined && { generationCap: Number(generationCap) }) },
     gatewayThrottles: gatewayThrottles === 'on',
     ...(analysisLeaseSeconds !== undefined && { analysisLeaseSeconds: Number(analysisLeaseSeconds) }),

@@ -17,6 +17,7 @@ import { rateClassOf } from '#core/ratelimit/limits';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';
+import type { AppOrigin } from './web-stack';
 
 /** Which accesses API Gateway authorizes with the JWT authorizer; the rest are open at the gateway. */
 const NEEDS_JWT: Record<Access, boolean> = { investigator: true, admin: true, public: false, cron: false };
@@ -64,6 +65,8 @@ const httpTriggers = (fn: FunctionSpec): HttpTrigger[] => fn.triggers.filter((t)
 
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
+  /** the SPA's origin, the one CORS allows (buildApp: context `corsOrigin`, else the web stack's distribution) */
+  appOrigin: AppOrigin;
   resources: ServiceResources;
   specs: FunctionSpec[];
 }
@@ -73,8 +76,10 @@ export class ApiStack extends Stack {
   /** the HTTP API's access log (per-route traffic on the dashboard) */
   readonly accessLogs: logs.LogGroup;
   readonly functions: ServiceFunction[];
+  /** the origin the SPA calls, no trailing slash: the API's own hostname when it has one, else execute-api's */
+  readonly baseUrl: string;
 
-  constructor(scope: Construct, id: string, { config, resources, specs, ...props }: ApiStackProps) {
+  constructor(scope: Construct, id: string, { config, appOrigin, resources, specs, ...props }: ApiStackProps) {
     super(scope, id, props);
     const methods = [...new Set(specs.flatMap((fn) => httpTriggers(fn).map((t) => t.method)))];
     this.api = new apigw.HttpApi(this, 'HttpApi', {
@@ -82,7 +87,7 @@ export class ApiStack extends Stack {
       description: 'Investigation Analysis Service',
       createDefaultStage: false, // created below, with access logging
       corsPreflight: {
-        allowOrigins: [config.corsOrigin],
+        allowOrigins: [appOrigin.url],
         allowMethods: [apigw.CorsHttpMethod.OPTIONS, ...methods.map((m) => apigw.CorsHttpMethod[m])],
         allowHeaders: [...CORS.allowHeaders],
         exposeHeaders: [...CORS.exposeHeaders],
@@ -149,6 +154,7 @@ export class ApiStack extends Stack {
     });
     if (config.gatewayThrottles) cfnStage.routeSettings = routeSettings;
 
+    this.baseUrl = config.apiDomain ? `https://${config.apiDomain.name}` : this.api.apiEndpoint;
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API ({base_url})' });
     if (config.apiDomain) {
       const domain = new apigw.DomainName(this, 'ApiDomain', {

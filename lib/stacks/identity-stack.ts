@@ -17,6 +17,7 @@ import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import { ADMIN_GROUP } from '../runtime-names';
 import type { IdentityResources } from './service-resources';
+import type { AppOrigin } from './web-stack';
 
 /** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
 const ORGANIZATION_ATTRIBUTE_NAME = 'organization_id';
@@ -25,6 +26,8 @@ export const cognitoTriggers = (fn: FunctionSpec) => fn.triggers.filter((t) => t
 
 export interface IdentityStackProps extends StackProps {
   config: StageConfig;
+  /** the SPA's origin: its host is the passkey relying party id (buildApp: context `corsOrigin`, else the web stack's distribution) */
+  appOrigin: AppOrigin;
   /** manifest functions with a user pool trigger */
   triggers: FunctionSpec[];
 }
@@ -33,7 +36,7 @@ export class IdentityStack extends Stack {
   readonly identity: IdentityResources;
   readonly functions: ServiceFunction[];
 
-  constructor(scope: Construct, id: string, { config, triggers, ...props }: IdentityStackProps) {
+  constructor(scope: Construct, id: string, { config, appOrigin, triggers, ...props }: IdentityStackProps) {
     super(scope, id, props);
     const plus = config.cognitoPlan === 'plus';
     const mfaRequired = config.mfa === 'required';
@@ -59,7 +62,7 @@ export class IdentityStack extends Stack {
       // passkeys as a first factor (USER_AUTH → WEB_AUTHN through /api/auth/*); the relying party is the SPA's host.
       // Cognito offers no passkey first factor while MFA is required.
       signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: !mfaRequired } },
-      passkeyRelyingPartyId: new URL(config.corsOrigin).hostname,
+      passkeyRelyingPartyId: appOrigin.host,
       passkeyUserVerification: cognito.PasskeyUserVerification.PREFERRED,
       ...(plus && { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }),
       deletionProtection: config.removalPolicy === RemovalPolicy.RETAIN,

@@ -2,8 +2,10 @@
  * Renders the service manifest (lib/manifest.ts) into CDK stacks. bin/app.ts and the infra tests both
  * call buildApp, so what is tested is what is deployed.
  *
- * Dependencies run one way: data, identity → workers (queues) → api → schedules → observability (which
- * watches them all).
+ * Dependencies run one way: web (the SPA's bucket and distribution; it depends on nothing) → identity and
+ * api (the distribution's domain is the passkey relying party and the API's CORS origin); data, identity →
+ * workers (queues) → api → schedules → observability (which watches them all); web content (the app's
+ * files, and config.json naming the API) last, after web and api.
  */
 import { Validations, type App } from 'aws-cdk-lib';
 import { functions } from '../manifest';
@@ -13,6 +15,8 @@ import { DataStack } from './data-stack';
 import { cognitoTriggers, IdentityStack } from './identity-stack';
 import { NagChecks } from './nag';
 import { ObservabilityStack } from './observability-stack';
+import { WebContentStack } from './web-content-stack';
+import { WebStack, type AppOrigin } from './web-stack';
 import { scheduleTriggers, SchedulesStack } from './schedules-stack';
 import { SERVICE_NAME } from './service-function';
 import { isWorker, WorkersStack } from './workers-stack';
@@ -25,11 +29,24 @@ export interface ServiceApp {
   api: ApiStack;
   schedules: SchedulesStack;
   observability: ObservabilityStack;
+  /** absent when built with `web: false` (the twin) */
+  web?: WebStack;
+  webContent?: WebContentStack;
 }
+
+/** The SPA's origin of a synth without the web stacks (the twin's default: the Vite dev server). */
+const LOCAL_APP_ORIGIN = 'http://localhost:5173';
+
+const originOf = (url: string): AppOrigin => ({ url, host: new URL(url).hostname });
 
 export interface BuildOptions {
   /** run cdk-nag at synth (default true; the local twin's synth skips it: it renders, it does not review) */
   nag?: boolean;
+  /**
+   * the web app's stacks (default true). The twin's synth leaves them out: it serves the app itself, from
+   * the API's origin, and needs no build of it.
+   */
+  web?: boolean;
 }
 
 export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
@@ -37,10 +54,15 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const name = (part: string) => `${config.prefix}-${part}`;
   const common = { description: `Investigation Analysis Service (${config.stage})`, tags: { service: SERVICE_NAME, stage: config.stage } };
 
+  // first, depending on nothing: the API and the user pool take the SPA's origin from its distribution
+  const web = options.web === false ? undefined : new WebStack(app, name('web'), { ...common, config });
+  // a custom domain from context wins (the distribution then needs it as an alias: docs/deploy.md, Web app)
+  const appOrigin = config.corsOrigin ? originOf(config.corsOrigin) : (web?.appOrigin ?? originOf(LOCAL_APP_ORIGIN));
   const data = new DataStack(app, name('data'), { ...common, config });
   const identity = new IdentityStack(app, name('identity'), {
     ...common,
     config,
+    appOrigin,
     triggers: functions.filter((fn) => cognitoTriggers(fn).length > 0),
   });
   const shared = {
@@ -55,6 +77,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const api = new ApiStack(app, name('api'), {
     ...common,
     config,
+    appOrigin,
     resources: { ...shared, queues: workers.queues },
     specs: functions.filter((fn) => !isWorker(fn) && cognitoTriggers(fn).length === 0),
   });
@@ -76,6 +99,16 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     },
   });
 
+  const webContent =
+    web &&
+    new WebContentStack(app, name('web-content'), {
+      ...common,
+      config,
+      bucket: web.bucket,
+      distribution: web.distribution,
+      appConfig: { apiBaseUrl: api.baseUrl },
+    });
+
   if (options.nag !== false) Validations.of(app).addPlugins(new NagChecks(app));
-  return { config, data, identity, workers, api, schedules, observability };
+  return { config, data, identity, workers, api, schedules, observability, ...(web && { web }), ...(webContent && { webContent }) };
 };

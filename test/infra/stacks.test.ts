@@ -251,7 +251,7 @@ describe('the dev app', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       // the SPA sends Idempotency-Key on retried feedback and reads Retry-After on a 429
       CorsConfiguration: Match.objectLike({
-        AllowOrigins: ['http://localhost:5173'],
+        AllowOrigins: [Stack.of(service.api).resolve(service.web!.appOrigin.url)], // https://<distribution domain> (test/infra/web-stack.test.ts)
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
         ExposeHeaders: ['retry-after', 'x-request-id'],
         MaxAge: 3600,
@@ -571,7 +571,7 @@ describe('the dev app', () => {
     identity.hasResourceProperties('AWS::Cognito::UserPool', {
       // passkeys as a first factor for the SPA's host; forgot-password by verified email
       Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } }),
-      WebAuthnRelyingPartyID: 'localhost',
+      WebAuthnRelyingPartyID: Stack.of(service.identity).resolve(service.web!.appOrigin.host), // the distribution's domain
       AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
     });
     identity.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'admin' });
@@ -606,8 +606,11 @@ describe('cdk-nag wiring', () => {
 });
 
 describe('the prod stage', () => {
-  test('needs an https CORS origin', () => {
-    expect(() => buildApp(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com' }))).toThrow(/corsOrigin/);
+  test("a CORS origin it is given must be https (without one, it is the web stack's distribution)", () => {
+    expect(() => buildApp(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com', corsOrigin: 'http://app.example.com' }))).toThrow(
+      /corsOrigin=https:/,
+    );
+    expect(stageConfig(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com' }).node).corsOrigin).toBeUndefined();
   });
 
   test('needs the on-call addresses of its alarm topic: no subscriber would page no one', () => {
@@ -724,7 +727,13 @@ describe('stage configuration from CDK context', () => {
 
   test('required MFA: Cognito enforces it, with TOTP, and offers no passkey first factor', () => {
     const app = newApp({ mfa: 'required' });
-    const identity = Template.fromStack(new IdentityStack(app, 'Identity', { config: stageConfig(app.node), triggers: [] }));
+    const identity = Template.fromStack(
+      new IdentityStack(app, 'Identity', {
+        config: stageConfig(app.node),
+        appOrigin: { url: 'https://app.example.com', host: 'app.example.com' },
+        triggers: [],
+      }),
+    );
     identity.hasResourceProperties('AWS::Cognito::UserPool', {
       MfaConfiguration: 'ON',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],

@@ -24,7 +24,7 @@ export const synthesize = (outdir: string, context: Record<string, string>): voi
     context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: false,
   });
-  buildApp(app, { nag: false });
+  buildApp(app, { nag: false, web: false }); // the twin serves the web app itself (same origin as the API), from no build
   app.synth();
   const entries: FunctionEntry[] = app.node
     .findAll()
