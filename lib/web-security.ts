@@ -1,9 +1,9 @@
 /**
- * The web app's security headers: one definition for CloudFront's response headers policy (lib/stacks) and
- * for the twin, which serves the app itself, so what the browser enforces locally is what it enforces deployed.
+ * The web app's security headers and caching: one definition for CloudFront's policies and the deployed objects
+ * (lib/stacks/web-stack.ts, web-content-stack.ts) and for the twin, which serves the app itself, so what the browser enforces locally is what it enforces deployed.
  * `apiOrigin` is where the app may send requests besides its own origin (the deployed API's; none in the twin).
  */
-const contentSecurityPolicy = (apiOrigin?: string): string =>
+export const contentSecurityPolicy = (apiOrigin?: string): string =>
   [
     "default-src 'self'",
     "script-src 'self'",
@@ -16,12 +16,15 @@ const contentSecurityPolicy = (apiOrigin?: string): string =>
     "object-src 'none'",
   ].join('; ');
 
-const WEB_SECURITY = {
+export const WEB_SECURITY = {
   /** two years, subdomains included */
   hstsSeconds: 63_072_000,
   referrerPolicy: 'strict-origin-when-cross-origin',
   frameOptions: 'DENY',
 } as const;
+
+/** What the browser may cache: the hashed assets for a year, never changing; everything else revalidated on each load. */
+export const CACHE_CONTROL = { assets: 'public, max-age=31536000, immutable', documents: 'no-cache' } as const;
 
 /** The headers as the twin sends them (CloudFront adds HSTS only over HTTPS; the twin serves plain HTTP on 127.0.0.1). */
 export const webSecurityHeaders = (apiOrigin?: string): Record<string, string> => ({

@@ -18,7 +18,7 @@ import type { Construct } from 'constructs';
 import { PROJECT_ROOT, WEB_DIST } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
-import { CACHE_CONTROL } from './web-stack';
+import { CACHE_CONTROL } from '../web-security';
 
 /** What the app reads from /config.json. */
 interface WebAppConfig {

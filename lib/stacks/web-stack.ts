@@ -14,6 +14,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { contentSecurityPolicy, WEB_SECURITY } from '../web-security';
 import type { StageConfig } from '../stage-config';
 
 /** The SPA's origin as the API (CORS) and Cognito (passkey relying party id: the host) need it. */
@@ -26,27 +27,6 @@ export interface AppOrigin {
 /** The origin the SPA may call besides its own: the API's hostname when it has one, else any HTTP API of the region (its id is not known here, see below). */
 const apiOrigin = (config: StageConfig): string =>
   config.apiDomain ? `https://${config.apiDomain.name}` : `https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
-
-/**
- * The Content-Security-Policy of every response. connect-src names the API's origin: the API stack
- * depends on this one (CORS), so the HTTP API's generated id cannot be named here without a cycle; with
- * `apiDomainName` the exact hostname is, otherwise the region's execute-api hosts.
- */
-const contentSecurityPolicy = (connectSrc: string): string =>
-  [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src 'self' ${connectSrc}`,
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join('; ');
-
-/** What the browser may cache: the hashed assets for a year, never changing; everything else revalidated on each load. */
-export const CACHE_CONTROL = { assets: 'public, max-age=31536000, immutable', documents: 'no-cache' } as const;
 
 export interface WebStackProps extends StackProps {
   config: StageConfig;
@@ -90,7 +70,13 @@ export class WebStack extends Stack {
       responseHeadersPolicyName: policyName('security-headers'),
       comment: 'Security headers of the web app',
       securityHeadersBehavior: {
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(WEB_SECURITY.hstsSeconds),
+          includeSubdomains: true,
+          override: true,
+        },
+        // the values the twin serves the app with too (lib/web-security.ts); connect-src names the API's origin: the API
+        // stack depends on this one (CORS), so its generated id cannot be named here without a cycle (apiOrigin)
         contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(apiOrigin(config)), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../paths';
-import { webSecurityHeaders } from '../web-security';
+import { CACHE_CONTROL, webSecurityHeaders } from '../web-security';
 import { buildOnce, CACHE_ROOT, hashFiles } from './assembly/assembly';
 import type { GatewayExtra } from './gateway';
 
@@ -63,19 +63,19 @@ export const webAppSite = (root: string): ((pathname: string) => GatewayExtra) =
   const config = Buffer.from(JSON.stringify({ apiBaseUrl: '' }));
   return (pathname) => {
     if (pathname === '/config.json')
-      return { contentType: TYPES['.json']!, body: config, headers: { ...security, 'cache-control': 'no-cache' } };
+      return { contentType: TYPES['.json']!, body: config, headers: { ...security, 'cache-control': CACHE_CONTROL.documents } };
     const relative = normalize(decodeURIComponent(pathname)).replace(/^[/\\]+/, '');
     if (relative.startsWith(`assets${sep}`) && !relative.includes('..')) {
       try {
         return {
           contentType: TYPES[extname(relative)] ?? 'application/octet-stream',
           body: read(relative),
-          headers: { ...security, 'cache-control': 'public, max-age=31536000, immutable' },
+          headers: { ...security, 'cache-control': CACHE_CONTROL.assets },
         };
       } catch {
         return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not found', headers: security };
       }
     }
-    return { contentType: TYPES['.html']!, body: read('index.html'), headers: { ...security, 'cache-control': 'no-cache' } };
+    return { contentType: TYPES['.html']!, body: read('index.html'), headers: { ...security, 'cache-control': CACHE_CONTROL.documents } };
   };
 };
