@@ -7,6 +7,7 @@ import { useSignal } from './signal';
 import { AnalysisPage } from './pages/Analysis';
 import { Investigation } from './pages/Investigation';
 import { Investigations } from './pages/Investigations';
+import { MetricsPage } from './pages/Metrics';
 import { AuditHealth, Jobs, QueueStats, Users } from './pages/Operations';
 import { PromptTypePage, PromptTypes, PromptVersionPage } from './pages/Prompts';
 import { SignIn } from './pages/SignIn';
@@ -30,6 +31,8 @@ const Screen = ({ pathname, admin }: { pathname: string; admin: boolean }) => {
   if (params) return <PromptTypePage key={params.type} type={params.type!} />;
   params = match('/admin/prompts/:type/versions/:version', pathname);
   if (params) return <PromptVersionPage key={pathname} type={params.type!} version={params.version!} />;
+  params = match('/investigations/:id/metrics', pathname);
+  if (params) return <MetricsPage key={params.id} id={params.id!} />;
   params = match('/investigations/:id', pathname);
   if (params) return <Investigation key={params.id} id={params.id!} />;
   params = match('/analyses/:id', pathname);
