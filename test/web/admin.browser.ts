@@ -42,15 +42,19 @@ const stateIs = (state: 'Active' | 'Deactivated') =>
     .filter({ hasText: new RegExp(`^${state}$`) })
     .waitFor();
 
+const signIn = async (on: Page) => {
+  await on.goto(t.twin.url);
+  await on.getByLabel('Email').fill(admin.email);
+  await on.getByLabel('Password').fill(TWIN_PASSWORD);
+  await on.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await on.getByLabel('The code from your authenticator app').fill(totpCode(TWIN_TOTP_SECRET));
+  await on.getByRole('button', { name: 'Continue' }).click();
+  await on.getByRole('heading', { name: 'Prompt types' }).waitFor();
+};
+
 test('the admin signs in with the authenticator code and lands on the prompt types', async () => {
   expect(admin.email).toBe('admin@operators.example');
-  await page.goto(t.twin.url);
-  await page.getByLabel('Email').fill(admin.email);
-  await page.getByLabel('Password').fill(TWIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByLabel('The code from your authenticator app').fill(totpCode(TWIN_TOTP_SECRET));
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { name: 'Prompt types' }).waitFor();
+  await signIn(page);
   await expect(page.getByRole('link', { name: 'Administration' }).isVisible()).resolves.toBe(true);
   const rows = page.locator('tbody tr');
   await rows.first().waitFor();
@@ -174,4 +178,21 @@ test('jobs with their newest run and the analyses in progress', async () => {
   await expect(page.locator('tbody tr').count()).resolves.toBeGreaterThan(0);
   await expectAccessible();
   await screenshot(page, 'admin-10-jobs');
+});
+
+test('375 px wide: the prompt types and a diff scroll only inside their tables, and stay accessible', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
+  const small = await narrow.newPage();
+  try {
+    await signIn(small);
+    await expect(small.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(375);
+    await small.goto(`${t.twin.url}/admin/prompts/${TYPE}/versions/${previous + 1}`);
+    // the version the test created differs from the current one (the rollback restored the content before it)
+    await small.locator('table.diff').first().waitFor();
+    await expect(small.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(375);
+    expect(await seriousViolations(small)).toEqual([]);
+    await screenshot(small, 'admin-11-diff-375px');
+  } finally {
+    await narrow.close();
+  }
 });
