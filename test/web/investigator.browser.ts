@@ -238,3 +238,15 @@ test('the app’s JavaScript is at most 150 kB gzipped', async () => {
   console.log(`web app JavaScript: ${(bytes / 1024).toFixed(1)} kB gzipped`);
   expect(bytes).toBeLessThanOrEqual(150 * 1024);
 });
+
+test('the feedback metrics: rates in percent and the 8-week trend chart with its figures in text', async () => {
+  await page.getByRole('link', { name: 'Feedback metrics' }).click();
+  await page.getByRole('heading', { name: 'Feedback metrics' }).waitFor();
+  await expect(page.locator('.figures').textContent()).resolves.toMatch(/Accepted\d+ \(\d+%\)/);
+  const chart = page.getByRole('img', { name: /^Judgments in each of the last 8 weeks/ });
+  const label = (await chart.getAttribute('aria-label')) ?? '';
+  expect(label.match(/week of /g)).toHaveLength(8);
+  await expect(page.locator('#trend-heading ~ details tbody tr').count()).resolves.toBe(8);
+  await expectAccessible(page);
+  await screenshot(page, '12-feedback-metrics');
+});

@@ -61,3 +61,10 @@ export const Loading = <T,>({ state, label, children }: { state: Loaded<T>; labe
   if (state.data === undefined) return <Busy label={`Loading ${label}…`} />;
   return <>{children(state.data)}</>;
 };
+
+/** A table that may be wider than the screen: it scrolls sideways, and keyboard users can focus it to scroll. */
+export const TableScroll = ({ label, children }: { label: string; children: ComponentChildren }) => (
+  <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+    {children}
+  </div>
+);

@@ -1,0 +1,108 @@
+/** Pieces the admin screens share: their navigation, the queue table and a confirmation step before a consequential action. */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { components } from '../../api/schema';
+import { onLink } from '../router';
+import { TableScroll } from './ui';
+
+type Queue = components['schemas']['AdminQueueStatsResponse']['queues']['generation'];
+
+const SECTIONS = [
+  ['/admin', 'Prompt types'],
+  ['/admin/queue', 'Queue stats'],
+  ['/admin/audit-health', 'Audit health'],
+  ['/admin/users', 'Users'],
+  ['/admin/jobs', 'Jobs'],
+] as const;
+
+export type AdminSection = (typeof SECTIONS)[number][0];
+
+export const AdminNav = ({ current }: { current: AdminSection }) => (
+  <nav aria-label="Administration" class="subnav">
+    {SECTIONS.map(([href, label]) => (
+      <a key={href} href={href} onClick={onLink} aria-current={href === current ? 'page' : undefined}>
+        {label}
+      </a>
+    ))}
+  </nav>
+);
+
+const count = (value: number | null) => (value === null ? '—' : String(value));
+
+export const QueueTable = ({ queues, caption }: { queues: Record<'generation' | 'quality', Queue>; caption: string }) => (
+  <TableScroll label={caption}>
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Queue</th>
+          <th scope="col">Waiting</th>
+          <th scope="col">In flight</th>
+          <th scope="col">Delayed</th>
+          <th scope="col">Dead-letter</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(['generation', 'quality'] as const).map((name) => {
+          const q = queues[name];
+          return (
+            <tr key={name}>
+              <th scope="row">
+                {name === 'generation' ? 'Generation' : 'Quality checks'}
+                {q.error && <p class="problem">Not all figures could be read: {q.error}</p>}
+              </th>
+              <td>{count(q.visible)}</td>
+              <td>{count(q.in_flight)}</td>
+              <td>{count(q.delayed)}</td>
+              <td>{count(q.dlq_depth)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  </TableScroll>
+);
+
+/** A button that asks before it acts: the question, then a confirming and a cancelling button. */
+export const Confirm = ({
+  label,
+  question,
+  confirm,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  question: ComponentChildren;
+  confirm: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) => {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="secondary" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <div class="confirm" role="group" aria-label={label}>
+      <p>{question}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          disabled={disabled}
+          onClick={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" class="secondary" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+};
