@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { components } from '../../api/schema';
 import { onLink } from '../router';
-import { TableScroll } from './ui';
+import { Table } from './ui';
 
 type Queue = components['schemas']['AdminQueueStatsResponse']['queues']['generation'];
 
@@ -30,37 +30,23 @@ export const AdminNav = ({ current }: { current: AdminSection }) => (
 const count = (value: number | null) => (value === null ? '—' : String(value));
 
 export const QueueTable = ({ queues, caption }: { queues: Record<'generation' | 'quality', Queue>; caption: string }) => (
-  <TableScroll label={caption}>
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Queue</th>
-          <th scope="col">Waiting</th>
-          <th scope="col">In flight</th>
-          <th scope="col">Delayed</th>
-          <th scope="col">Dead-letter</th>
+  <Table label={caption} caption={caption} columns={['Queue', 'Waiting', 'In flight', 'Delayed', 'Dead-letter']}>
+    {(['generation', 'quality'] as const).map((name) => {
+      const q = queues[name];
+      return (
+        <tr key={name}>
+          <th scope="row">
+            {name === 'generation' ? 'Generation' : 'Quality checks'}
+            {q.error && <p class="problem">Not all figures could be read: {q.error}</p>}
+          </th>
+          <td>{count(q.visible)}</td>
+          <td>{count(q.in_flight)}</td>
+          <td>{count(q.delayed)}</td>
+          <td>{count(q.dlq_depth)}</td>
         </tr>
-      </thead>
-      <tbody>
-        {(['generation', 'quality'] as const).map((name) => {
-          const q = queues[name];
-          return (
-            <tr key={name}>
-              <th scope="row">
-                {name === 'generation' ? 'Generation' : 'Quality checks'}
-                {q.error && <p class="problem">Not all figures could be read: {q.error}</p>}
-              </th>
-              <td>{count(q.visible)}</td>
-              <td>{count(q.in_flight)}</td>
-              <td>{count(q.delayed)}</td>
-              <td>{count(q.dlq_depth)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  </TableScroll>
+      );
+    })}
+  </Table>
 );
 
 /** A button that asks before it acts: the question, then a confirming and a cancelling button. */

@@ -30,6 +30,27 @@ export const useLoad = <T,>(load: () => Promise<T>, deps: unknown[]): Loaded<T> 
   return { ...state, reload };
 };
 
+/**
+ * A user's action in flight: `run` clears the last problem, marks the action working (with `step` when a screen
+ * says which one), and keeps the API's message when it fails (`describe` may add the fields it names).
+ */
+export const useAction = <Step = true>(describe: (error: unknown) => string = messageOf) => {
+  const [working, setWorking] = useState<Step>();
+  const [problem, setProblem] = useState<string>();
+  const run = async (action: () => Promise<unknown>, step?: Step): Promise<void> => {
+    setProblem(undefined);
+    setWorking(step ?? (true as Step));
+    try {
+      await action();
+    } catch (error) {
+      setProblem(describe(error));
+    } finally {
+      setWorking(undefined);
+    }
+  };
+  return { working, problem, setProblem, run };
+};
+
 export const Problem = ({ message }: { message?: string }) =>
   message ? (
     <p class="problem" role="alert">
@@ -63,8 +84,39 @@ export const Loading = <T,>({ state, label, children }: { state: Loaded<T>; labe
 };
 
 /** A table that may be wider than the screen: it scrolls sideways, and keyboard users can focus it to scroll. */
-export const TableScroll = ({ label, children }: { label: string; children: ComponentChildren }) => (
+const TableScroll = ({ label, children }: { label: string; children: ComponentChildren }) => (
   <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
     {children}
   </div>
+);
+
+/** A data table in its scroll region: a caption when given, a header row of `columns`, the rows as children. */
+export const Table = ({
+  label,
+  caption,
+  columns,
+  class: className,
+  children,
+}: {
+  label: string;
+  caption?: ComponentChildren;
+  columns: ComponentChildren[];
+  class?: string;
+  children: ComponentChildren;
+}) => (
+  <TableScroll label={label}>
+    <table class={className}>
+      {caption !== undefined && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          {columns.map((column, i) => (
+            <th key={i} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  </TableScroll>
 );

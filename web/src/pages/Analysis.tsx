@@ -7,8 +7,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, Problem, percent, useLoad, when } from '../components/ui';
-import { ANALYSIS_TYPES } from './Investigation';
+import { Badge, Busy, Loading, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
+import { ANALYSIS_TYPES, openFile } from './Investigation';
 import { inProgress, pollStep, POLLING } from '../poll';
 
 type Analysis = components['schemas']['AnalysisDetail'];
@@ -103,19 +103,10 @@ const Quality = ({ analysis }: { analysis: Analysis }) => (
 );
 
 const Passage = ({ chunk, onClose }: { chunk: Chunk; onClose: () => void }) => {
-  const [problem, setProblem] = useState<string>();
+  const { problem, run } = useAction();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [chunk.chunk_id]);
-  const openAttachment = async () => {
-    try {
-      const link = await unwrap(
-        client.GET('/api/storage/view', { params: { query: { attachment_id: chunk.attachment_id!, redirect: 'false' } } }),
-      );
-      window.open((link as { url: string }).url, '_blank', 'noopener');
-    } catch (error) {
-      setProblem(messageOf(error));
-    }
-  };
+  const openAttachment = () => run(() => openFile({ attachment_id: chunk.attachment_id! }));
   return (
     <aside class="side-panel" aria-labelledby="passage-heading">
       <h2 id="passage-heading" tabIndex={-1} ref={heading}>
@@ -148,34 +139,25 @@ const Retrieval = ({ id }: { id: string }) => {
   return (
     <Loading state={retrieval} label="the retrieval">
       {({ chunks }) => (
-        <div class="table-wrap">
-          <table>
-            <caption>The passages the search found, nearest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">Source</th>
-                <th scope="col">Similarity</th>
-                <th scope="col">Used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {chunks.map((c) => (
-                <tr key={c.rank}>
-                  <td>{c.rank}</td>
-                  <td>
-                    {c.source_title}
-                    {c.source_deleted && ' (deleted since)'}
-                  </td>
-                  <td>
-                    <Badge color={c.band.color}>{c.band.label}</Badge> {c.band.percent}%
-                  </td>
-                  <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="The passages the search found, nearest first"
+          caption="The passages the search found, nearest first"
+          columns={['Rank', 'Source', 'Similarity', 'Used']}
+        >
+          {chunks.map((c) => (
+            <tr key={c.rank}>
+              <td>{c.rank}</td>
+              <td>
+                {c.source_title}
+                {c.source_deleted && ' (deleted since)'}
+              </td>
+              <td>
+                <Badge color={c.band.color}>{c.band.label}</Badge> {c.band.percent}%
+              </td>
+              <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Loading>
   );
@@ -221,7 +203,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
   const [regenerateReason, setRegenerateReason] = useState<RegenerateReason>('missing_evidence');
   const [direction, setDirection] = useState('');
   const [edited, setEdited] = useState('');
-  const [problem, setProblem] = useState<string>();
+  const { problem, run } = useAction();
   const [historyRound, setHistoryRound] = useState(0);
 
   if (!analysis) return <main>{loadProblem ? <Problem message={loadProblem} /> : <Busy label="Loading the analysis…" />}</main>;
@@ -235,14 +217,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
     );
     setAnalysis({ ...analysis, ...gates });
   };
-  const guarded = (action: () => Promise<void>) => async () => {
-    setProblem(undefined);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(messageOf(error));
-    }
-  };
+  const guarded = (action: () => Promise<void>) => () => run(action);
   const openDetail = (event: Event) => {
     if ((event.currentTarget as HTMLDetailsElement).open && !gateA) void guarded(() => engage('detail_reviewed'))();
   };

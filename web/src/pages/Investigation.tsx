@@ -3,10 +3,10 @@
  * informational note, the blocking message with Generate disabled), and its analyses with their badges.
  */
 import { useState } from 'preact/hooks';
-import { client, messageOf, unwrap } from '../api';
+import { client, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, Problem, useLoad, when } from '../components/ui';
+import { Badge, Busy, Loading, Problem, useAction, useLoad, when } from '../components/ui';
 
 type AnalysisType = components['schemas']['AnalysisRequest']['analysis_type'];
 type Assessment = components['schemas']['Assessment'];
@@ -20,7 +20,8 @@ export const ANALYSIS_TYPES: Record<AnalysisType, string> = {
   error_check: 'Check for errors and inconsistencies',
 };
 
-const openFile = async (query: { attachment_id: string } | { background_document_id: string }) => {
+/** Opens a file of the investigation in a new tab, by the API's short-lived link (a plain link cannot carry the bearer). */
+export const openFile = async (query: { attachment_id: string } | { background_document_id: string }) => {
   const link = await unwrap(client.GET('/api/storage/view', { params: { query: { ...query, redirect: 'false' } } }));
   window.open((link as { url: string }).url, '_blank', 'noopener');
 };
@@ -30,34 +31,22 @@ const EvidenceCheck = ({ investigation }: { investigation: InvestigationDetail }
   const [questionId, setQuestionId] = useState(investigation.questions[0]?.question_id ?? '');
   const [topicId, setTopicId] = useState(investigation.topics[0]?.topic_id ?? '');
   const [assessment, setAssessment] = useState<Assessment>();
-  const [problem, setProblem] = useState<string>();
-  const [working, setWorking] = useState<'checking' | 'generating'>();
+  const { working, problem, run: act } = useAction<'checking' | 'generating'>();
   const selection = {
     investigation_id: investigation.investigation_id,
     analysis_type: type,
     ...(type === 'question' && { question_id: questionId }),
     ...(type === 'topic' && { topic_id: topicId }),
   };
-  const act = async (step: 'checking' | 'generating', action: () => Promise<void>) => {
-    setProblem(undefined);
-    setWorking(step);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setWorking(undefined);
-    }
-  };
   const check = (event: Event) => {
     event.preventDefault();
-    void act('checking', async () => setAssessment(await unwrap(client.POST('/api/analysis/assess', { body: selection }))));
+    void act(async () => setAssessment(await unwrap(client.POST('/api/analysis/assess', { body: selection }))), 'checking');
   };
   const generate = () =>
-    act('generating', async () => {
+    act(async () => {
       const created = await unwrap(client.POST('/api/analysis', { body: selection }));
       navigate(`/analyses/${created.analysis_id}`);
-    });
+    }, 'generating');
   const changed = (apply: () => void) => {
     apply();
     setAssessment(undefined);
@@ -207,8 +196,8 @@ export const Investigation = ({ id }: { id: string }) => {
       ),
     [id],
   );
-  const [problem, setProblem] = useState<string>();
-  const open = (query: Parameters<typeof openFile>[0]) => openFile(query).catch((error: unknown) => setProblem(messageOf(error)));
+  const { problem, run } = useAction();
+  const open = (query: Parameters<typeof openFile>[0]) => run(() => openFile(query));
   return (
     <main>
       <p class="crumbs">

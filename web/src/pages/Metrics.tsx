@@ -5,7 +5,7 @@
 import { client, unwrap } from '../api';
 import { onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Loading, percent, TableScroll, useLoad, when } from '../components/ui';
+import { Loading, percent, Table, useLoad, when } from '../components/ui';
 import { ANALYSIS_TYPES } from './Investigation';
 
 type Metrics = components['schemas']['FeedbackMetricsResponse'];
@@ -135,36 +135,23 @@ export const MetricsPage = ({ id }: { id: string }) => {
               <TrendChart weeks={m.weekly_trend} />
               <details>
                 <summary>The figures by week</summary>
-                <TableScroll label="Figures by week">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Week of</th>
-                        <th scope="col">Judgments</th>
-                        <th scope="col">Accepted</th>
-                        <th scope="col">Rejected</th>
-                        <th scope="col">Needs revision</th>
-                        <th scope="col">Acceptance</th>
-                        <th scope="col">Regenerations</th>
-                        <th scope="col">Edits</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {m.weekly_trend.map((w) => (
-                        <tr key={w.week_start}>
-                          <th scope="row">{weekOf(w.week_start)}</th>
-                          <td>{w.judgments}</td>
-                          <td>{w.accepted}</td>
-                          <td>{w.rejected}</td>
-                          <td>{w.needs_revision}</td>
-                          <td>{percent(w.acceptance_rate)}</td>
-                          <td>{w.regenerations}</td>
-                          <td>{w.edits}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
+                <Table
+                  label="Figures by week"
+                  columns={['Week of', 'Judgments', 'Accepted', 'Rejected', 'Needs revision', 'Acceptance', 'Regenerations', 'Edits']}
+                >
+                  {m.weekly_trend.map((w) => (
+                    <tr key={w.week_start}>
+                      <th scope="row">{weekOf(w.week_start)}</th>
+                      <td>{w.judgments}</td>
+                      <td>{w.accepted}</td>
+                      <td>{w.rejected}</td>
+                      <td>{w.needs_revision}</td>
+                      <td>{percent(w.acceptance_rate)}</td>
+                      <td>{w.regenerations}</td>
+                      <td>{w.edits}</td>
+                    </tr>
+                  ))}
+                </Table>
               </details>
             </section>
             <section class="panel" aria-labelledby="types-heading">
@@ -172,32 +159,18 @@ export const MetricsPage = ({ id }: { id: string }) => {
               {m.by_type.length === 0 ? (
                 <p>No analyses yet.</p>
               ) : (
-                <TableScroll label="By analysis type">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Analysis</th>
-                        <th scope="col">Analyses</th>
-                        <th scope="col">Judgments</th>
-                        <th scope="col">Acceptance</th>
-                        <th scope="col">Regeneration</th>
-                        <th scope="col">Edit</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {m.by_type.map((t) => (
-                        <tr key={t.analysis_type}>
-                          <th scope="row">{ANALYSIS_TYPES[t.analysis_type]}</th>
-                          <td>{t.analyses}</td>
-                          <td>{t.judgments}</td>
-                          <td>{percent(t.rates.acceptance)}</td>
-                          <td>{percent(t.rates.regeneration)}</td>
-                          <td>{percent(t.rates.edit)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
+                <Table label="By analysis type" columns={['Analysis', 'Analyses', 'Judgments', 'Acceptance', 'Regeneration', 'Edit']}>
+                  {m.by_type.map((t) => (
+                    <tr key={t.analysis_type}>
+                      <th scope="row">{ANALYSIS_TYPES[t.analysis_type]}</th>
+                      <td>{t.analyses}</td>
+                      <td>{t.judgments}</td>
+                      <td>{percent(t.rates.acceptance)}</td>
+                      <td>{percent(t.rates.regeneration)}</td>
+                      <td>{percent(t.rates.edit)}</td>
+                    </tr>
+                  ))}
+                </Table>
               )}
             </section>
             <section class="panel" aria-labelledby="reasons-heading">

@@ -1,7 +1,7 @@
 /** The operational admin screens: queue statistics with the shedder, audit health, users with their AI usage, background jobs. */
 import { client, unwrap } from '../api';
 import { AdminNav, QueueTable } from '../components/admin';
-import { Badge, Loading, TableScroll, useLoad, when } from '../components/ui';
+import { Badge, Loading, Table, useLoad, when } from '../components/ui';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
@@ -82,33 +82,23 @@ export const AuditHealth = () => {
             {h.failing_actions.length === 0 ? (
               <p>No audit action failed to be written in this window.</p>
             ) : (
-              <TableScroll label="Failing audit actions">
-                <table>
-                  <caption>Failing audit actions, most recently failing first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Action</th>
-                      <th scope="col">Failures</th>
-                      <th scope="col">Written</th>
-                      <th scope="col">Last failure</th>
-                      <th scope="col">Last error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {h.failing_actions.map((a) => (
-                      <tr key={a.action}>
-                        <th scope="row">
-                          <code>{a.action}</code>
-                        </th>
-                        <td>{a.failures}</td>
-                        <td>{a.written}</td>
-                        <td>{when(a.last_failed_at)}</td>
-                        <td>{a.last_error_message}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <Table
+                label="Failing audit actions"
+                caption="Failing audit actions, most recently failing first"
+                columns={['Action', 'Failures', 'Written', 'Last failure', 'Last error']}
+              >
+                {h.failing_actions.map((a) => (
+                  <tr key={a.action}>
+                    <th scope="row">
+                      <code>{a.action}</code>
+                    </th>
+                    <td>{a.failures}</td>
+                    <td>{a.written}</td>
+                    <td>{when(a.last_failed_at)}</td>
+                    <td>{a.last_error_message}</td>
+                  </tr>
+                ))}
+              </Table>
             )}
           </>
         )}
@@ -128,41 +118,28 @@ export const Users = () => {
           <>
             {organizations.map((org) => (
               <section key={org.organization_id ?? 'operators'} class="panel">
-                <TableScroll label={`Users of ${org.organization_name ?? 'the operators'}`}>
-                  <table>
-                    <caption>
-                      <h2>{org.organization_name ?? 'Operators (no organization)'}</h2>
-                    </caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">User</th>
-                        <th scope="col">Role</th>
-                        <th scope="col">AI calls</th>
-                        <th scope="col">Successful</th>
-                        <th scope="col">Tokens in / out</th>
-                        <th scope="col">Last AI call</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {org.users.map((u) => (
-                        <tr key={u.user_id}>
-                          <th scope="row">
-                            {u.display_name || u.email}
-                            <br />
-                            <span class="meta">{u.email}</span>
-                          </th>
-                          <td>{u.role === 'admin' ? 'Administrator' : 'Investigator'}</td>
-                          <td>{number(u.ai_usage.calls)}</td>
-                          <td>{number(u.ai_usage.successful_calls)}</td>
-                          <td>
-                            {number(u.ai_usage.input_tokens)} / {number(u.ai_usage.output_tokens)}
-                          </td>
-                          <td>{when(u.ai_usage.last_call_at)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
+                <Table
+                  label={`Users of ${org.organization_name ?? 'the operators'}`}
+                  caption={<h2>{org.organization_name ?? 'Operators (no organization)'}</h2>}
+                  columns={['User', 'Role', 'AI calls', 'Successful', 'Tokens in / out', 'Last AI call']}
+                >
+                  {org.users.map((u) => (
+                    <tr key={u.user_id}>
+                      <th scope="row">
+                        {u.display_name || u.email}
+                        <br />
+                        <span class="meta">{u.email}</span>
+                      </th>
+                      <td>{u.role === 'admin' ? 'Administrator' : 'Investigator'}</td>
+                      <td>{number(u.ai_usage.calls)}</td>
+                      <td>{number(u.ai_usage.successful_calls)}</td>
+                      <td>
+                        {number(u.ai_usage.input_tokens)} / {number(u.ai_usage.output_tokens)}
+                      </td>
+                      <td>{when(u.ai_usage.last_call_at)}</td>
+                    </tr>
+                  ))}
+                </Table>
               </section>
             ))}
             {next_cursor && <p class="meta">Showing the first 200 users.</p>}
@@ -185,43 +162,33 @@ export const Jobs = () => {
         {(s) => (
           <>
             <p class="meta">As of {when(s.time)}</p>
-            <TableScroll label="Scheduled jobs">
-              <table>
-                <caption>Scheduled jobs and their newest run</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Job</th>
-                    <th scope="col">Schedule</th>
-                    <th scope="col">Newest run</th>
-                    <th scope="col">Started</th>
-                    <th scope="col">Last success</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.jobs.map((j) => (
-                    <tr key={j.job}>
-                      <th scope="row">
-                        <code>{j.job}</code>
-                      </th>
-                      <td>{j.schedule ?? '—'}</td>
-                      <td>
-                        {j.last_run ? (
-                          <>
-                            <Badge color={RUN_COLOR[j.last_run.status]}>{j.last_run.status}</Badge>{' '}
-                            <span class="meta">by {j.last_run.trigger === 'schedule' ? 'schedule' : 'request'}</span>
-                            {j.last_run.error_message && <p class="problem">{j.last_run.error_message}</p>}
-                          </>
-                        ) : (
-                          'Never ran'
-                        )}
-                      </td>
-                      <td>{when(j.last_run?.started_at)}</td>
-                      <td>{when(j.last_succeeded_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <Table
+              label="Scheduled jobs"
+              caption="Scheduled jobs and their newest run"
+              columns={['Job', 'Schedule', 'Newest run', 'Started', 'Last success']}
+            >
+              {s.jobs.map((j) => (
+                <tr key={j.job}>
+                  <th scope="row">
+                    <code>{j.job}</code>
+                  </th>
+                  <td>{j.schedule ?? '—'}</td>
+                  <td>
+                    {j.last_run ? (
+                      <>
+                        <Badge color={RUN_COLOR[j.last_run.status]}>{j.last_run.status}</Badge>{' '}
+                        <span class="meta">by {j.last_run.trigger === 'schedule' ? 'schedule' : 'request'}</span>
+                        {j.last_run.error_message && <p class="problem">{j.last_run.error_message}</p>}
+                      </>
+                    ) : (
+                      'Never ran'
+                    )}
+                  </td>
+                  <td>{when(j.last_run?.started_at)}</td>
+                  <td>{when(j.last_succeeded_at)}</td>
+                </tr>
+              ))}
+            </Table>
             <QueueTable queues={s.queues} caption="Messages in the work queues" />
             <h2>Analyses in progress</h2>
             <dl class="figures">

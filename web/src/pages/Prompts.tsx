@@ -8,7 +8,7 @@ import { client, messageOf, unwrap } from '../api';
 import { onLink } from '../router';
 import type { components } from '../../api/schema';
 import { AdminNav, Confirm } from '../components/admin';
-import { Badge, Busy, Loading, Problem, TableScroll, useLoad, when } from '../components/ui';
+import { Badge, Busy, Loading, Problem, Table, useAction, useLoad, when } from '../components/ui';
 
 type PromptType = components['schemas']['AdminPromptCreateRequest']['prompt_type'];
 type History = components['schemas']['AdminPromptHistoryResponse'];
@@ -77,38 +77,25 @@ export const PromptTypes = () => {
       <p>Each type's current version is what generation and the quality checks use. A deactivated type's analyses are refused.</p>
       <Loading state={all} label="the prompt types">
         {(types) => (
-          <TableScroll label="Prompt types">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Prompt type</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Current version</th>
-                  <th scope="col">Versions</th>
-                  <th scope="col">Last change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {types.map((t) => (
-                  <tr key={t.prompt_type}>
-                    <th scope="row">
-                      <a href={`/admin/prompts/${t.prompt_type}`} onClick={onLink}>
-                        {PROMPT_TYPES[t.prompt_type as PromptType] ?? t.prompt_type}
-                      </a>
-                      <br />
-                      <code class="meta">{t.prompt_type}</code>
-                    </th>
-                    <td>
-                      <StateBadge active={t.is_active} />
-                    </td>
-                    <td>{t.current_version ?? '—'}</td>
-                    <td>{t.total_versions}</td>
-                    <td>{when(t.versions[0]?.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <Table label="Prompt types" columns={['Prompt type', 'State', 'Current version', 'Versions', 'Last change']}>
+            {types.map((t) => (
+              <tr key={t.prompt_type}>
+                <th scope="row">
+                  <a href={`/admin/prompts/${t.prompt_type}`} onClick={onLink}>
+                    {PROMPT_TYPES[t.prompt_type as PromptType] ?? t.prompt_type}
+                  </a>
+                  <br />
+                  <code class="meta">{t.prompt_type}</code>
+                </th>
+                <td>
+                  <StateBadge active={t.is_active} />
+                </td>
+                <td>{t.current_version ?? '—'}</td>
+                <td>{t.total_versions}</td>
+                <td>{when(t.versions[0]?.created_at)}</td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Loading>
     </main>
@@ -119,29 +106,20 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
   const [open, setOpen] = useState(false);
   const [systemPrompt, setSystemPrompt] = useState('');
   const [template, setTemplate] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const [working, setWorking] = useState<string>();
-  const start = async () => {
-    setProblem(undefined);
-    if (current === null) return setOpen(true);
-    setWorking('Loading the current version…');
-    try {
-      const version = await versionOf(type, current);
-      setSystemPrompt(version.system_prompt);
-      setTemplate(version.user_prompt_template);
-      // the form opens with the current content in it, never empty first
-      setOpen(true);
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setWorking(undefined);
-    }
-  };
-  const save = async (event: Event) => {
+  const { working, problem, run } = useAction<string>(problemText);
+  const start = () =>
+    current === null
+      ? setOpen(true)
+      : run(async () => {
+          const version = await versionOf(type, current);
+          setSystemPrompt(version.system_prompt);
+          setTemplate(version.user_prompt_template);
+          // the form opens with the current content in it, never empty first
+          setOpen(true);
+        }, 'Loading the current version…');
+  const save = (event: Event) => {
     event.preventDefault();
-    setProblem(undefined);
-    setWorking('Saving the new version…');
-    try {
+    void run(async () => {
       const created = await unwrap(
         client.POST('/api/admin/prompts', { body: { prompt_type: type, system_prompt: systemPrompt, user_prompt_template: template } }),
       );
@@ -149,11 +127,7 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
       onCreated(
         `Version ${created.version} was created${created.is_current ? ' and is the current version' : ''}${created.is_active ? '' : ' (stored deactivated, as the type is)'}.`,
       );
-    } catch (error) {
-      setProblem(problemText(error));
-    } finally {
-      setWorking(undefined);
-    }
+    }, 'Saving the new version…');
   };
   if (!open)
     return (
@@ -197,8 +171,7 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
   const [latest, setLatest] = useState<HistoryList>();
   const history = { ...loaded, data: latest ?? loaded.data };
   const [notice, setNotice] = useState<string>();
-  const [problem, setProblem] = useState<string>();
-  const [working, setWorking] = useState(false);
+  const { working, problem, setProblem, run } = useAction();
   const changed = async (note: string) => {
     try {
       setLatest(await historyOf(type));
@@ -207,20 +180,14 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
       setProblem(`${note} The list could not be read again: ${messageOf(error)}`);
     }
   };
-  const setActive = async (is_active: boolean) => {
-    setProblem(undefined);
+  const setActive = (is_active: boolean) => {
     setNotice(undefined);
-    setWorking(true);
-    try {
+    return run(async () => {
       const answer = await unwrap(
         client.PATCH('/api/admin/prompts/{prompt_type}', { params: { path: { prompt_type: type } }, body: { is_active } }),
       );
       await changed(answer.is_active ? `${type} is active: its analyses run again.` : `${type} is deactivated: its analyses are refused.`);
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setWorking(false);
-    }
+    });
   };
   return (
     <main>
@@ -317,40 +284,36 @@ const MARKS: Record<DiffRow['kind'], [string, string]> = {
 };
 
 const DiffTable = ({ caption, rows, left, right }: { caption: string; rows: DiffRow[]; left: number; right: number }) => (
-  <TableScroll label={caption}>
-    <table class="diff">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">
-            <span aria-hidden="true">±</span>
-            <span class="visually-hidden">Change</span>
-          </th>
-          <th scope="col">Line</th>
-          <th scope="col">Version {left}</th>
-          <th scope="col">Line</th>
-          <th scope="col">Version {right} (current)</th>
+  <Table
+    label={caption}
+    caption={caption}
+    class="diff"
+    columns={[
+      <>
+        <span aria-hidden="true">±</span> <span class="visually-hidden">Change</span>
+      </>,
+      'Line',
+      `Version ${left}`,
+      'Line',
+      `Version ${right} (current)`,
+    ]}
+  >
+    {rows.map((row, i) => {
+      const [mark, meaning] = MARKS[row.kind];
+      return (
+        <tr key={i} class={`diff-${row.kind}`}>
+          <td class="mark">
+            {mark && <span aria-hidden="true">{mark}</span>}
+            {row.kind !== 'same' && <span class="visually-hidden">{meaning}</span>}
+          </td>
+          <td class="line-no">{row.left_line_no ?? ''}</td>
+          <td class="text">{row.left ?? ''}</td>
+          <td class="line-no">{row.right_line_no ?? ''}</td>
+          <td class="text">{row.right ?? ''}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => {
-          const [mark, meaning] = MARKS[row.kind];
-          return (
-            <tr key={i} class={`diff-${row.kind}`}>
-              <td class="mark">
-                {mark && <span aria-hidden="true">{mark}</span>}
-                {row.kind !== 'same' && <span class="visually-hidden">{meaning}</span>}
-              </td>
-              <td class="line-no">{row.left_line_no ?? ''}</td>
-              <td class="text">{row.left ?? ''}</td>
-              <td class="line-no">{row.right_line_no ?? ''}</td>
-              <td class="text">{row.right ?? ''}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  </TableScroll>
+      );
+    })}
+  </Table>
 );
 
 const countsText = ({ changed, removed, added }: { changed: number; removed: number; added: number }) =>
@@ -368,21 +331,13 @@ const VersionScreen = ({ type, number }: { type: PromptType; number: number }) =
   const [latest, setLatest] = useState<VersionDetail>();
   const detail = { ...loaded, data: latest ?? loaded.data };
   const [notice, setNotice] = useState<{ version: number }>();
-  const [problem, setProblem] = useState<string>();
-  const [working, setWorking] = useState(false);
-  const rollback = async () => {
-    setProblem(undefined);
-    setWorking(true);
-    try {
+  const { working, problem, run } = useAction();
+  const rollback = () =>
+    run(async () => {
       const created = await unwrap(client.POST('/api/admin/prompts/history', { body: { prompt_type: type, version: number } }));
       setLatest(await versionOf(type, number));
       setNotice({ version: created.version });
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setWorking(false);
-    }
-  };
+    });
   return (
     <main>
       <AdminNav current="/admin" />

@@ -4,11 +4,11 @@
  * the browser has WebAuthn.
  */
 import { useState } from 'preact/hooks';
-import { client, messageOf, unwrap } from '../api';
+import { client, unwrap } from '../api';
 import { navigate } from '../router';
 import { signIn } from '../session';
 import type { components } from '../../api/schema';
-import { Problem } from '../components/ui';
+import { Problem, useAction } from '../components/ui';
 
 type SignInResult = components['schemas']['SignInResult'];
 type Challenge = Extract<SignInResult, { status: 'challenge' }>;
@@ -57,8 +57,7 @@ export const SignIn = () => {
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [challenge, setChallenge] = useState<Challenge>();
-  const [problem, setProblem] = useState<string>();
-  const [working, setWorking] = useState(false);
+  const { working, problem, run: act } = useAction();
   const passkeys = typeof window.PublicKeyCredential === 'function';
 
   const settle = async (result: SignInResult) => {
@@ -82,17 +81,9 @@ export const SignIn = () => {
     setChallenge(result);
   };
 
-  const run = (step: () => Promise<SignInResult>) => async (event: Event) => {
+  const run = (step: () => Promise<SignInResult>) => (event: Event) => {
     event.preventDefault();
-    setProblem(undefined);
-    setWorking(true);
-    try {
-      await settle(await step());
-    } catch (error) {
-      setProblem(messageOf(error));
-    } finally {
-      setWorking(false);
-    }
+    void act(async () => settle(await step()));
   };
 
   const withPassword = run(() => unwrap(client.POST('/api/auth/login', { body: { email, method: 'password', password } })));
