@@ -146,13 +146,22 @@ test('Unsure asks what would help, then pre-fills a regeneration that opens the 
   await expect(page.getByText('regenerated from an earlier analysis').isVisible()).resolves.toBe(true);
 });
 
-test('Agree after both gates gives the Agreed badge and a history entry', async () => {
+test('Disagree asks for a reason, and records it with the Disagreed badge', async () => {
   await page.locator('details summary').click();
   await page.locator('button.citation').first().click();
-  await judgment(page, 'Agree').and(page.locator(':enabled')).waitFor();
+  await judgment(page, 'Disagree').and(page.locator(':enabled')).waitFor();
+  await judgment(page, 'Disagree').click();
+  await page.getByLabel('Why do you disagree?').fill('The split purchases were approved by two managers.');
+  await page.getByRole('button', { name: 'Record disagreement' }).click();
+  await page.locator('h1 .badge', { hasText: 'Disagreed' }).waitFor();
+  await page.locator('#history-heading + .rows li', { hasText: 'disagree' }).waitFor();
+});
+
+test('Agree replaces the judgment: the Agreed badge and a second history entry', async () => {
   await judgment(page, 'Agree').click();
   await page.locator('h1 .badge', { hasText: 'Agreed' }).waitFor();
-  await page.locator('#history-heading + .rows li', { hasText: 'agree' }).waitFor();
+  await page.locator('#history-heading + .rows li', { hasText: /^agree/ }).waitFor();
+  await expect(page.locator('#history-heading + .rows li').count()).resolves.toBe(2);
 });
 
 test('Edit shows the AI text beside the user’s version and saves it', async () => {
@@ -187,6 +196,29 @@ test('a deactivated template: the check says why and Generate stays disabled', a
     await screenshot(page, '08-template-deactivated');
   } finally {
     expect((await t.call('PATCH', '/api/admin/prompts/analysis_summary', admin, { is_active: true })).status).toBe(200);
+  }
+});
+
+test('an investigation without evidence: the check blocks with its message and Generate stays disabled', async () => {
+  const db = t.twin.database.db;
+  const { id } = await db
+    .insertInto('investigations')
+    .values({ organization_id: DEMO_ORGANIZATION_IDS.northwind, title: 'Browser test: no evidence yet' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // a second tab (signed in on its own: the session is per tab); the suite's page stays where the later tests expect it
+  const empty = await context.newPage();
+  try {
+    await empty.goto(`${t.twin.url}/investigations/${id}`);
+    await signIn(empty);
+    await empty.getByRole('heading', { name: 'New analysis' }).waitFor();
+    await empty.getByRole('button', { name: 'Check the evidence' }).click();
+    await empty.locator('.assessment .problem', { hasText: 'This investigation has no evidence yet' }).waitFor();
+    await expect(empty.getByRole('button', { name: 'Generate analysis' }).isDisabled()).resolves.toBe(true);
+    await expectAccessible(empty);
+    await screenshot(empty, '08b-no-evidence');
+  } finally {
+    await empty.close();
   }
 });
 
