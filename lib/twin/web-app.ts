@@ -48,6 +48,15 @@ const buildWebApp = async (outDir: string): Promise<void> => {
 /** The app's build for this content of web/, built now if there is none. */
 export const ensureWebApp = (): Promise<string> => buildOnce(join(CACHE_ROOT, `${WEB_BUILD_PREFIX}${hashFiles(WEB_SOURCES)}`), buildWebApp);
 
+/** The path as the file system names it; undefined for a malformed escape (`%E0%A4%A`), which is the app's to answer, not a 500. */
+const decodedPath = (pathname: string): string | undefined => {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+};
+
 /** The gateway's answer for a path outside /api/: a file of the build, or index.html for the app's routes. */
 export const webAppSite = (root: string): ((pathname: string) => GatewayExtra) => {
   const files = new Map<string, Buffer>();
@@ -64,7 +73,7 @@ export const webAppSite = (root: string): ((pathname: string) => GatewayExtra) =
   return (pathname) => {
     if (pathname === '/config.json')
       return { contentType: TYPES['.json']!, body: config, headers: { ...security, 'cache-control': CACHE_CONTROL.documents } };
-    const relative = normalize(decodeURIComponent(pathname)).replace(/^[/\\]+/, '');
+    const relative = normalize(decodedPath(pathname) ?? '/').replace(/^[/\\]+/, '');
     if (relative.startsWith(`assets${sep}`) && !relative.includes('..')) {
       try {
         return {

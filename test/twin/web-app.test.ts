@@ -41,7 +41,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-test.each(['/', '/investigations/5d0c1f7e-0000-4000-8000-000000000000', '/secret.txt'])(
+test.each(['/', '/investigations/5d0c1f7e-0000-4000-8000-000000000000', '/secret.txt', '/%E0%A4%A'])(
   '%s answers the app (index.html, not cached)',
   async (path) => {
     const res = await fetch(base + path);

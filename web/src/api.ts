@@ -19,6 +19,8 @@ class ApiProblem extends Error {
 }
 
 let baseUrl = '';
+const connect = () => apiClient(baseUrl || window.location.origin, () => session.get()?.accessToken);
+export let client = connect();
 
 export const loadConfig = async (): Promise<void> => {
   try {
@@ -27,10 +29,8 @@ export const loadConfig = async (): Promise<void> => {
   } catch {
     // no config: the API is on this origin
   }
-  client = apiClient(baseUrl || window.location.origin, () => session.get()?.accessToken);
+  client = connect();
 };
-
-export let client = apiClient(window.location.origin, () => session.get()?.accessToken);
 
 type Answer<T> = { data?: T; error?: unknown; response: Response };
 
