@@ -10,24 +10,15 @@ import { createAiGateway, type GatewayConfig } from '#core/ai/gateway';
 import { QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve } from '#core/ai/quota';
 import { QualityShedError } from '#core/ai/shedder';
 import { logger } from '#core/logger';
-import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
-import { standinClients } from '../support/standin-clients';
+import { useStandin } from '../support/standin-clients';
 
 const db = useTestDatabase();
-let standin: BedrockStandin;
-const { client, destroyAll } = standinClients(() => standin.url);
+const { standin, client } = useStandin();
 
-beforeAll(async () => {
-  standin = await startBedrockStandin();
-});
-afterAll(async () => {
-  destroyAll();
-  await standin.stop();
-});
 beforeEach(async () => {
-  standin.clearFaults();
+  standin().clearFaults();
   await sql`truncate ai_calls, ai_quota_reservations`.execute(db);
 });
 
@@ -86,7 +77,7 @@ test('a healthy primary answers, and the call is in the ledger with its tokens',
 
 test('a throttle storm on the primary: retries, then the fallback serves, [AI:fallback] logged', async () => {
   const warn = jest.spyOn(logger, 'warn');
-  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  standin().setFaults(PRIMARY, { throttleRatio: 1 });
   const { gateway } = gatewayAt(new Date('2026-11-22T11:00:00Z'));
   const out = await gateway.converse({ purpose: 'analysis', ...ask });
   expect(out.region).toBe(FALLBACK);
@@ -103,7 +94,7 @@ test('a throttle storm on the primary: retries, then the fallback serves, [AI:fa
 });
 
 test('a fallback region in another geography is called with its own inference profile (the configured one would be refused there)', async () => {
-  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  standin().setFaults(PRIMARY, { throttleRatio: 1 });
   const europe = 'eu-west-1';
   const { gateway } = gatewayAt(new Date('2026-11-22T11:30:00Z'), { regions: { primary: PRIMARY, fallback: europe } });
   const model = DEFAULT_AI_MODELS.analysis.replace(/^us\./, '');
@@ -118,15 +109,15 @@ test('a fallback region in another geography is called with its own inference pr
 
 test('4 throttles in 60 s: a quality call is shed before it starts, an analysis call at the same moment is served; 61 s later it is not hot', async () => {
   const warn = jest.spyOn(logger, 'warn');
-  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  standin().setFaults(PRIMARY, { throttleRatio: 1 });
   const { gateway, advance } = gatewayAt(new Date('2026-11-22T12:00:00Z'));
   await gateway.converse({ purpose: 'analysis', ...ask }); // 3 throttles, served by the fallback
   advance(10_000);
   await gateway.converse({ purpose: 'analysis', ...ask }); // 3 more
-  standin.clearFaults();
-  const before = standin.stats()[PRIMARY]?.total ?? 0;
+  standin().clearFaults();
+  const before = standin().stats()[PRIMARY]?.total ?? 0;
   await expect(gateway.converse({ purpose: 'quality', ...ask })).rejects.toBeInstanceOf(QualityShedError);
-  expect(standin.stats()[PRIMARY]?.total ?? 0).toBe(before); // rejected before any request was sent
+  expect(standin().stats()[PRIMARY]?.total ?? 0).toBe(before); // rejected before any request was sent
   expect(warn.mock.calls.map((c) => c[0])).toContain('[AI:Shed]');
   expect((await gateway.converse({ purpose: 'analysis', ...ask })).region).toBe(PRIMARY);
   expect(await gateway.shedderStatus()).toEqual({ hot: true, recentThrottles: 6, fallbackRegion: FALLBACK, disabled: false });
@@ -138,7 +129,7 @@ test('4 throttles in 60 s: a quality call is shed before it starts, an analysis 
 });
 
 test('with the shedder disabled, quality calls are never shed', async () => {
-  standin.setFaults(PRIMARY, { throttleRatio: 1 });
+  standin().setFaults(PRIMARY, { throttleRatio: 1 });
   const { gateway } = gatewayAt(new Date('2026-11-22T13:00:00Z'), { shedderDisabled: true });
   await gateway.converse({ purpose: 'analysis', ...ask });
   await gateway.converse({ purpose: 'analysis', ...ask });
@@ -148,8 +139,8 @@ test('with the shedder disabled, quality calls are never shed', async () => {
 });
 
 test('both regions down: a typed failure after each region spent its budget', async () => {
-  standin.setFaults(PRIMARY, { outage: true });
-  standin.setFaults(FALLBACK, { errorRatio: 1 });
+  standin().setFaults(PRIMARY, { outage: true });
+  standin().setFaults(FALLBACK, { errorRatio: 1 });
   const { gateway } = gatewayAt(new Date('2026-11-22T14:00:00Z'));
   const error = await gateway.converse({ purpose: 'analysis', ...ask }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AiUnavailableError);
@@ -162,10 +153,10 @@ test('a validation error fails at once: no retry, no fallback', async () => {
   const { gateway } = gatewayAt(new Date('2026-11-22T15:00:00Z'), {
     models: { ...DEFAULT_AI_MODELS, analysis: DEFAULT_AI_MODELS.embedding },
   });
-  const fallbackBefore = standin.stats()[FALLBACK]?.total ?? 0;
+  const fallbackBefore = standin().stats()[FALLBACK]?.total ?? 0;
   await expect(gateway.converse({ purpose: 'analysis', ...ask })).rejects.toBeInstanceOf(AiRequestError);
   expect(await ledger()).toEqual([`analysis:${PRIMARY}:error`]);
-  expect(standin.stats()[FALLBACK]?.total ?? 0).toBe(fallbackBefore);
+  expect(standin().stats()[FALLBACK]?.total ?? 0).toBe(fallbackBefore);
 });
 
 test('over quota, a request goes to the other region (not to be throttled), and waits when both are full', async () => {
@@ -175,9 +166,9 @@ test('over quota, a request goes to the other region (not to be throttled), and 
   };
   const gateway = createAiGateway({ db, client, config: config({ quotaMaxWaitMs: 120_000 }), now: () => clock.now, sleep });
   for (let i = 0; i < QUOTA_LIMIT; i++) expect(await reserve(db, { region: PRIMARY, now: clock.now })).toEqual({ granted: true });
-  const primaryBefore = standin.stats()[PRIMARY]?.total ?? 0;
+  const primaryBefore = standin().stats()[PRIMARY]?.total ?? 0;
   expect((await gateway.converse({ purpose: 'analysis', ...ask })).region).toBe(FALLBACK);
-  expect(standin.stats()[PRIMARY]?.total ?? 0).toBe(primaryBefore); // nothing sent to a full region
+  expect(standin().stats()[PRIMARY]?.total ?? 0).toBe(primaryBefore); // nothing sent to a full region
 
   for (let i = 1; i < QUOTA_LIMIT; i++) await reserve(db, { region: FALLBACK, now: clock.now });
   const started = clock.now.getTime();
@@ -197,11 +188,11 @@ test('both regions full past the longest wait: QuotaExhaustedError with its retr
   for (const region of [PRIMARY, FALLBACK]) {
     for (let i = 0; i < QUOTA_LIMIT; i++) await reserve(db, { region, organizationId: flooder, now: clock.now });
   }
-  const sent = (standin.stats()[PRIMARY]?.total ?? 0) + (standin.stats()[FALLBACK]?.total ?? 0);
+  const sent = (standin().stats()[PRIMARY]?.total ?? 0) + (standin().stats()[FALLBACK]?.total ?? 0);
   const call = gateway.converse({ purpose: 'analysis', ...ask, organizationId: '00000000-0000-4000-8000-0000000000b2' });
   await expect(call).rejects.toBeInstanceOf(QuotaExhaustedError);
   await expect(call).rejects.toMatchObject({ retryAt: new Date(Date.parse('2026-11-22T17:30:00Z') + QUOTA_WINDOW_MS) });
-  expect((standin.stats()[PRIMARY]?.total ?? 0) + (standin.stats()[FALLBACK]?.total ?? 0)).toBe(sent);
+  expect((standin().stats()[PRIMARY]?.total ?? 0) + (standin().stats()[FALLBACK]?.total ?? 0)).toBe(sent);
 });
 
 test('embeddings go through the same path: 1024 unit-length dimensions, fallback on outage', async () => {
@@ -209,7 +200,7 @@ test('embeddings go through the same path: 1024 unit-length dimensions, fallback
   const a = await gateway.embed('Brightline invoices split below the bid threshold');
   expect(a.embedding).toHaveLength(1024);
   expect(Math.hypot(...a.embedding)).toBeCloseTo(1);
-  standin.setFaults(PRIMARY, { outage: true });
+  standin().setFaults(PRIMARY, { outage: true });
   const b = await gateway.embed('Brightline invoices split below the bid threshold');
   expect(b.region).toBe(FALLBACK);
   expect(b.embedding).toEqual(a.embedding);

@@ -10,25 +10,16 @@ import { BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai
 import { sweepEmbeddings } from '#core/embeddings/sweeper';
 import { DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { seedDemo } from '#core/seed/load';
-import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { SimulatedTime } from '../support/simulated-time';
-import { standinClients } from '../support/standin-clients';
+import { useStandin } from '../support/standin-clients';
 
 const db = useTestDatabase();
-let standin: BedrockStandin;
-const { client, destroyAll } = standinClients(() => standin.url);
+const { client } = useStandin();
 
 const START = Date.UTC(2026, 0, 1, 9);
 
-beforeAll(async () => {
-  standin = await startBedrockStandin();
-});
-afterAll(async () => {
-  destroyAll();
-  await standin.stop();
-});
 beforeEach(async () => {
   await sql`truncate ai_calls, ai_quota_reservations`.execute(db);
   await sql`update embedding_sources set status = 'pending', attempts = 0, error_message = null`.execute(db);

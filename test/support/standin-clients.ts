@@ -1,5 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
 
 /**
  * Bedrock Runtime clients for the AI gateway's `client` option: one per region, made on first use, against
@@ -27,4 +28,25 @@ export const standinClients = (endpoint: () => string) => {
     clients.clear();
   };
   return { client, destroyAll };
+};
+
+/**
+ * The Bedrock stand-in for a jest suite: started before its tests, stopped after them with every client made.
+ * `standin()` is the running stand-in (faults, stats); `client` the per-region clients against it.
+ */
+export const useStandin = () => {
+  let running: BedrockStandin | undefined;
+  const standin = (): BedrockStandin => {
+    if (!running) throw new Error('the Bedrock stand-in starts in beforeAll');
+    return running;
+  };
+  const { client, destroyAll } = standinClients(() => standin().url);
+  beforeAll(async () => {
+    running = await startBedrockStandin();
+  });
+  afterAll(async () => {
+    destroyAll();
+    await running?.stop();
+  });
+  return { standin, client };
 };
