@@ -18,7 +18,7 @@ export type Access =
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export type QueueName = 'generation' | 'quality';
+export type QueueName = 'generation' | 'quality' | 'ingestion' | 'imports' | 'embedding';
 
 /** Resources a function may touch; the CDK stacks grant exactly these and nothing else. */
 export type Resource =
@@ -26,6 +26,16 @@ export type Resource =
   | 'filesBucket'
   | 'generationQueue'
   | 'qualityQueue'
+  /** sends to the ingestion, imports and embedding queues (work to extract, the next part of an import, sources to embed) */
+  | 'ingestionQueue'
+  | 'importsQueue'
+  | 'embeddingQueue'
+  /** presigned uploads of evidence files (PutObject under org/, the URL signed by the function's role) */
+  | 'fileUploads'
+  /** presigned uploads of bulk import files (PutObject under imports/) */
+  | 'importUploads'
+  /** deletes the files of a deleted evidence item or background document (DeleteObject under org/) */
+  | 'fileDeletes'
   /** read-only depths of both queues and their DLQs, and the AI regions (for the shedder status) */
   | 'queueStats'
   /** read-only attributes of both queues (not their DLQs): that SQS answers */
@@ -43,7 +53,7 @@ export type Resource =
   | 'userPoolInitiateAuth'
   /** plus AdminRespondToAuthChallenge: answers a sign-in challenge (MFA, passkey, new password) */
   | 'userPoolRespondToChallenge'
-  /** seed files through the files bucket: presigned uploads and reads under imports/, the loaded files written under org/ */
+  /** seed files through the files bucket: presigned uploads and reads under seeds/, each investigation's import written under imports/ */
   | 'seedImports'
   /** onboarding: AdminCreateUser (with the immutable organization), AdminAddUserToGroup, AdminDeleteUser (undo) */
   | 'userPoolAdmin'
@@ -154,10 +164,34 @@ export const CORS = {
 const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
 const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
 
-export const queues: Record<QueueName, { description: string; maxReceiveCount: number }> = {
+export interface QueueSpec {
+  description: string;
+  maxReceiveCount: number;
+  /**
+   * the files bucket's Object Created events under this key prefix go to the queue (S3 → EventBridge → SQS in AWS;
+   * the twin sends them when an object is put), besides what the service's functions send
+   */
+  objectsCreated?: { prefix: string };
+}
+
+export const queues: Record<QueueName, QueueSpec> = {
   generation: { description: 'analysis generation requests', maxReceiveCount: 3 },
   quality: { description: 'faithfulness and coverage checks', maxReceiveCount: 3 },
+  ingestion: {
+    description: 'evidence files that arrived in the files bucket, to extract',
+    maxReceiveCount: 3,
+    objectsCreated: { prefix: 'org/' },
+  },
+  imports: {
+    description: 'bulk imports: the file arrived, then each next part to process',
+    maxReceiveCount: 5,
+    objectsCreated: { prefix: 'imports/' },
+  },
+  embedding: { description: 'sources written, waiting for their embeddings', maxReceiveCount: 5 },
 };
+
+/** Where files arrive by presigned upload, by kind: the queues above hear of them by these prefixes. */
+export const FILE_PREFIXES = { evidence: 'org/', imports: 'imports/', seeds: 'seeds/' } as const;
 
 export const functions: FunctionSpec[] = [
   // ── public ────────────────────────────────────────────────────────────────────────────────
@@ -257,6 +291,136 @@ export const functions: FunctionSpec[] = [
     entry: 'functions/http/investigation-evidence.ts',
     ...API,
     triggers: [http('GET', '/api/investigations/{investigation_id}/evidence', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'investigation-create',
+    description: "Create an investigation in the caller's organization",
+    entry: 'functions/http/investigation-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'investigation-update',
+    description: "Change an investigation's title or description",
+    entry: 'functions/http/investigation-update.ts',
+    ...API,
+    triggers: [http('PATCH', '/api/investigations/{investigation_id}', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'question-create',
+    description: 'Add a question to an investigation',
+    entry: 'functions/http/question-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/questions', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'topic-create',
+    description: 'Add a topic to an investigation',
+    entry: 'functions/http/topic-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/topics', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'evidence-create',
+    description: 'Add an evidence item (its text at once, its files by presigned upload); queued for embedding',
+    entry: 'functions/http/evidence-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/evidence', 'investigator')],
+    uses: ['database', 'fileUploads', 'embeddingQueue'],
+  },
+  {
+    id: 'evidence-get',
+    description: 'One evidence item with its attachments and how far each has come in',
+    entry: 'functions/http/evidence-get.ts',
+    ...API,
+    triggers: [http('GET', '/api/investigations/{investigation_id}/evidence/{evidence_id}', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'evidence-update',
+    description: "Change an evidence item's title, text, date or linked questions (changed text is embedded again)",
+    entry: 'functions/http/evidence-update.ts',
+    ...API,
+    triggers: [http('PATCH', '/api/investigations/{investigation_id}/evidence/{evidence_id}', 'investigator')],
+    uses: ['database', 'embeddingQueue'],
+  },
+  {
+    id: 'evidence-delete',
+    description: 'Delete an evidence item with its attachments, files, chunks and embeddings',
+    entry: 'functions/http/evidence-delete.ts',
+    ...API,
+    triggers: [http('DELETE', '/api/investigations/{investigation_id}/evidence/{evidence_id}', 'investigator')],
+    uses: ['database', 'fileDeletes'],
+  },
+  {
+    id: 'attachment-add',
+    description: 'Add attachments to an evidence item: presigned uploads',
+    entry: 'functions/http/attachment-add.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments', 'investigator')],
+    uses: ['database', 'fileUploads'],
+  },
+  {
+    id: 'attachment-upload',
+    description: 'A new presigned upload for an attachment whose file has not arrived',
+    entry: 'functions/http/attachment-upload.ts',
+    ...API,
+    triggers: [
+      http('POST', '/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments/{attachment_id}/upload', 'investigator'),
+    ],
+    uses: ['database', 'fileUploads'],
+  },
+  {
+    id: 'background-document-create',
+    description: 'Add a background document: a presigned upload, extracted when it arrives',
+    entry: 'functions/http/background-document-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/background-documents', 'investigator')],
+    uses: ['database', 'fileUploads'],
+  },
+  {
+    id: 'background-document-update',
+    description: "Change a background document's title, or whether the AI is given it",
+    entry: 'functions/http/background-document-update.ts',
+    ...API,
+    triggers: [http('PATCH', '/api/investigations/{investigation_id}/background-documents/{background_document_id}', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'background-document-delete',
+    description: 'Delete a background document with its file, chunks and embeddings',
+    entry: 'functions/http/background-document-delete.ts',
+    ...API,
+    triggers: [http('DELETE', '/api/investigations/{investigation_id}/background-documents/{background_document_id}', 'investigator')],
+    uses: ['database', 'fileDeletes'],
+  },
+  {
+    id: 'import-create',
+    description: 'Start a bulk import of a whole matter: a presigned upload of the file, processed in the background',
+    entry: 'functions/http/import-create.ts',
+    ...API,
+    triggers: [http('POST', '/api/investigations/{investigation_id}/imports', 'investigator')],
+    uses: ['database', 'importUploads'],
+  },
+  {
+    id: 'import-get',
+    description: 'Progress and per-line errors of a bulk import',
+    entry: 'functions/http/import-get.ts',
+    ...API,
+    triggers: [http('GET', '/api/investigations/{investigation_id}/imports/{import_id}', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'ingestion-status',
+    description: "How far an investigation's evidence has come in: items ready, chunks waiting for embeddings, failures",
+    entry: 'functions/http/ingestion-status.ts',
+    ...API,
+    triggers: [http('GET', '/api/investigations/{investigation_id}/ingestion', 'investigator')],
     uses: ['database'],
   },
   {
@@ -527,6 +691,36 @@ export const functions: FunctionSpec[] = [
     memoryMb: 1024, // a seed file of a few hundred MB of evidence text, parsed and written at once
     triggers: [{ kind: 'operator', command: 'npm run seed -- --stage <stage> --file <seed.json>' }],
     uses: ['database', 'seedImports'],
+  },
+
+  // ── ingestion workers ─────────────────────────────────────────────────────────────────────
+  {
+    id: 'ingestion-worker',
+    description: 'Extract the text of each file that arrives, chunk it and queue it for embedding',
+    entry: 'functions/workers/ingestion.ts',
+    timeoutSeconds: 300,
+    memoryMb: 1024, // a 20 MiB PDF, the largest read, parses in a few seconds
+    triggers: [{ kind: 'queue', queue: 'ingestion', batchSize: 5, maxConcurrency: 4 }],
+    uses: ['database', 'filesBucket', 'embeddingQueue'],
+  },
+  {
+    id: 'import-worker',
+    description: 'Process a bulk import a part at a time (resumable, idempotent per line); queue what it wrote for embedding',
+    entry: 'functions/workers/import.ts',
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    triggers: [{ kind: 'queue', queue: 'imports', batchSize: 1, maxConcurrency: 2 }],
+    uses: ['database', 'filesBucket', 'fileUploads', 'importsQueue', 'embeddingQueue'],
+  },
+  {
+    id: 'embedding-worker',
+    description: 'Embed the chunks waiting for it, many to a model request, within the quota (analyses first)',
+    entry: 'functions/workers/embedding.ts',
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    triggers: [{ kind: 'queue', queue: 'embedding', batchSize: 10, maxConcurrency: 2 }],
+    // embeddingQueue: to look again later when the quota or a lease holds the work back
+    uses: ['database', 'bedrockEmbedding', 'embeddingQueue'],
   },
 
   // ── queue workers ─────────────────────────────────────────────────────────────────────────

@@ -23,6 +23,9 @@ export const ENV = {
   filesBucket: 'FILES_BUCKET',
   generationQueueUrl: 'GENERATION_QUEUE_URL',
   qualityQueueUrl: 'QUALITY_QUEUE_URL',
+  ingestionQueueUrl: 'INGESTION_QUEUE_URL',
+  importsQueueUrl: 'IMPORTS_QUEUE_URL',
+  embeddingQueueUrl: 'EMBEDDING_QUEUE_URL',
   aiPrimaryRegion: 'AI_PRIMARY_REGION',
   aiFallbackRegion: 'AI_FALLBACK_REGION',
   /** Secrets Manager ARNs: the cron routes' bearer secret, the payment webhook's signing secret */
@@ -77,7 +80,13 @@ export const ENV = {
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
 /** The variable holding each queue's URL (the queues of lib/manifest.ts). */
-export const QUEUE_URL_ENV = { generation: ENV.generationQueueUrl, quality: ENV.qualityQueueUrl } as const;
+export const QUEUE_URL_ENV = {
+  generation: ENV.generationQueueUrl,
+  quality: ENV.qualityQueueUrl,
+  ingestion: ENV.ingestionQueueUrl,
+  imports: ENV.importsQueueUrl,
+  embedding: ENV.embeddingQueueUrl,
+} as const;
 
 export interface AiModels {
   analysis: string;

@@ -14,7 +14,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { invocationResources } from '#core/ai/models';
 import { AI_MODEL_ENV, ENV, QUEUE_URL_ENV, type AiModels } from '../runtime-names';
-import type { QueueName, Resource } from '../manifest';
+import { FILE_PREFIXES, type QueueName, type Resource } from '../manifest';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 
@@ -61,6 +61,21 @@ const allow = (grantee: Grantee, actions: string[], resourceArns: string[]) => i
 const queue = (name: QueueName): Binding => ({
   env: (r) => ({ [QUEUE_URL_ENV[name]]: r.queues[name].queueUrl }),
   grant: (r, fn) => allow(fn, ['sqs:SendMessage'], [r.queues[name].queueArn]),
+});
+
+/** Every queue's URL (queue stats and health read each one's attributes). */
+const allQueueUrls = ({ queues }: ServiceResources): Record<string, string> =>
+  Object.fromEntries((Object.keys(queues) as QueueName[]).map((name) => [QUEUE_URL_ENV[name], queues[name].queueUrl]));
+
+const filesBucketEnv = ({ filesBucket }: ServiceResources) => ({ [ENV.filesBucket]: filesBucket.bucketName });
+
+/** One S3 object action under one key prefix of the files bucket (keys are per organization, item and file: unknown at deploy time). */
+const objectsUnder = (action: string, prefix: string, why: string): Binding => ({
+  env: filesBucketEnv,
+  grant: ({ filesBucket }, fn) => {
+    allow(fn, [action], [filesBucket.arnForObjects(`${prefix}*`)]);
+    acknowledgeMatching(fn, new RegExp(`^AwsSolutions-IAM5\\[Resource::.*/${prefix.replace('/', '')}/\\*\\]$`), why);
+  },
 });
 
 const readSecret = (fn: Grantee, secret: secretsmanager.ISecret) => allow(fn, ['secretsmanager:GetSecretValue'], [secret.secretArn]);
@@ -141,22 +156,42 @@ export const BINDINGS: Record<Resource, Binding> = {
     },
   },
   seedImports: {
-    env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),
+    env: filesBucketEnv,
     grant: ({ filesBucket }, fn) => {
-      // the presigned upload is signed by this role (PutObject), then read back (GetObject); the loader writes the files it names
-      allow(fn, ['s3:PutObject', 's3:GetObject'], [filesBucket.arnForObjects('imports/*')]);
-      allow(fn, ['s3:PutObject'], [filesBucket.arnForObjects('org/*')]);
+      // the presigned upload is signed by this role (PutObject), then read back (GetObject); each investigation's
+      // evidence goes on as a bulk import, written under imports/ (the import worker takes it from there)
+      allow(fn, ['s3:PutObject', 's3:GetObject'], [filesBucket.arnForObjects(`${FILE_PREFIXES.seeds}*`)]);
+      allow(fn, ['s3:PutObject'], [filesBucket.arnForObjects(`${FILE_PREFIXES.imports}*`)]);
       acknowledgeMatching(
         fn,
-        /^AwsSolutions-IAM5\[Resource::.*\/(imports|org)\/\*\]$/,
-        "A seed file's key is a fresh UUID under imports/, and the files it loads get keys per organization under org/: both unknown at deploy time.",
+        /^AwsSolutions-IAM5\[Resource::.*\/(seeds|imports)\/\*\]$/,
+        "A seed file's key is a fresh UUID under seeds/, and the imports it starts get keys per import under imports/: both unknown at deploy time.",
       );
     },
   },
   generationQueue: queue('generation'),
   qualityQueue: queue('quality'),
+  ingestionQueue: queue('ingestion'),
+  importsQueue: queue('imports'),
+  embeddingQueue: queue('embedding'),
+  // a presigned URL carries the permissions of the role that signed it: PutObject of that one key, under org/
+  fileUploads: objectsUnder(
+    's3:PutObject',
+    FILE_PREFIXES.evidence,
+    'Evidence files get keys per organization, investigation and file under org/, unknown at deploy time; the grant is object writes under that prefix, each upload URL naming one key.',
+  ),
+  importUploads: objectsUnder(
+    's3:PutObject',
+    FILE_PREFIXES.imports,
+    'A bulk import file gets a key per import under imports/, unknown at deploy time; the grant is object writes under that prefix, each upload URL naming one key.',
+  ),
+  fileDeletes: objectsUnder(
+    's3:DeleteObject',
+    FILE_PREFIXES.evidence,
+    "A deleted evidence item's or background document's files have keys under org/ known only at run time.",
+  ),
   queueHealth: {
-    env: ({ queues }) => ({ [ENV.generationQueueUrl]: queues.generation.queueUrl, [ENV.qualityQueueUrl]: queues.quality.queueUrl }),
+    env: allQueueUrls,
     grant: ({ queues }, fn) =>
       allow(
         fn,
@@ -170,11 +205,10 @@ export const BINDINGS: Record<Resource, Binding> = {
     grant: ({ filesBucket }, fn) => allow(fn, ['s3:ListBucket'], [filesBucket.bucketArn]),
   },
   queueStats: {
-    env: ({ queues, ai }) => ({
-      [ENV.generationQueueUrl]: queues.generation.queueUrl,
-      [ENV.qualityQueueUrl]: queues.quality.queueUrl,
-      [ENV.aiPrimaryRegion]: ai.primaryRegion,
-      [ENV.aiFallbackRegion]: ai.fallbackRegion,
+    env: (r) => ({
+      ...allQueueUrls(r),
+      [ENV.aiPrimaryRegion]: r.ai.primaryRegion,
+      [ENV.aiFallbackRegion]: r.ai.fallbackRegion,
     }),
     // attributes only (depths, redrive policy): no send, receive or delete
     grant: ({ queues }, fn) =>

@@ -591,7 +591,9 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         endpoint: aws.endpoint,
         edge: edgeAddress,
         bucket,
-        queues: { generation: queueOf(QUEUE_URL_ENV.generation), quality: queueOf(QUEUE_URL_ENV.quality) },
+        queues: Object.fromEntries(
+          (Object.keys(QUEUE_URL_ENV) as QueueName[]).map((name) => [name, queueOf(QUEUE_URL_ENV[name])]),
+        ) as Record<QueueName, TwinQueue>,
       },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
       invoke: (functionId, event) => invokeFunction(functionId, event),

@@ -31,6 +31,8 @@ const declaredTables = [
   'payment_events',
   'milestones',
   'ai_quota_reservations',
+  'imports',
+  'import_errors',
 ] satisfies (keyof Database)[];
 
 describe(`migrations on ${testEngine()}`, () => {

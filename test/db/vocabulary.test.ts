@@ -9,6 +9,8 @@ import {
   AUDIT_OUTCOMES,
   EMBEDDING_STATUSES,
   EXTRACTION_STATUSES,
+  IMPORT_FORMATS,
+  IMPORT_STATUSES,
   JOB_STATUSES,
   JOB_TRIGGERS,
   ROLES,
@@ -20,6 +22,9 @@ import { testEngine, useTestDatabase } from '../support/db';
 const DOMAIN_LISTS: Record<string, readonly string[]> = {
   'users.role': ROLES,
   'background_documents.extraction_status': EXTRACTION_STATUSES,
+  'attachments.extraction_status': EXTRACTION_STATUSES,
+  'imports.format': IMPORT_FORMATS,
+  'imports.status': IMPORT_STATUSES,
   'embedding_sources.source_type': SOURCE_TYPES,
   'embedding_sources.status': EMBEDDING_STATUSES,
   'text_chunks.source_type': SOURCE_TYPES,

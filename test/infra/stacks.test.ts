@@ -37,14 +37,22 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 // CloudFormation validation of each stage runs once per run in test/support/synth-stages.ts (asserted below)
 const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
+const ALL_QUEUE_URLS = [ENV.generationQueueUrl, ENV.qualityQueueUrl, ENV.ingestionQueueUrl, ENV.importsQueueUrl, ENV.embeddingQueueUrl];
+
 /** What each resource must put in a function's environment (written out, not read from the stacks). */
 const EXPECTED_ENV: Record<Resource, string[]> = {
   database: [ENV.dbHost, ENV.dbName, ENV.dbUser],
   filesBucket: [ENV.filesBucket],
   generationQueue: [ENV.generationQueueUrl],
   qualityQueue: [ENV.qualityQueueUrl],
-  queueStats: [ENV.generationQueueUrl, ENV.qualityQueueUrl, ENV.aiPrimaryRegion, ENV.aiFallbackRegion],
-  queueHealth: [ENV.generationQueueUrl, ENV.qualityQueueUrl],
+  ingestionQueue: [ENV.ingestionQueueUrl],
+  importsQueue: [ENV.importsQueueUrl],
+  embeddingQueue: [ENV.embeddingQueueUrl],
+  fileUploads: [ENV.filesBucket],
+  importUploads: [ENV.filesBucket],
+  fileDeletes: [ENV.filesBucket],
+  queueStats: [...ALL_QUEUE_URLS, ENV.aiPrimaryRegion, ENV.aiFallbackRegion],
+  queueHealth: ALL_QUEUE_URLS,
   filesBucketHealth: [ENV.filesBucket],
   bedrockAnalysis: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_ANALYSIS'],
   bedrockQuality: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_QUALITY'],
@@ -67,6 +75,12 @@ const EXPECTED_SERVICES: Record<Resource, string[]> = {
   filesBucket: ['s3'],
   generationQueue: ['sqs'],
   qualityQueue: ['sqs'],
+  ingestionQueue: ['sqs'],
+  importsQueue: ['sqs'],
+  embeddingQueue: ['sqs'],
+  fileUploads: ['s3'],
+  importUploads: ['s3'],
+  fileDeletes: ['s3'],
   queueStats: ['sqs'],
   queueHealth: ['sqs'],
   filesBucketHealth: ['s3'],

@@ -22,6 +22,7 @@ import { migration as fencedPrompts } from './migrations/0010-fenced-prompts';
 import { migration as lowRelevance } from './migrations/0011-low-relevance';
 import { migration as retrievalIndex } from './migrations/0012-retrieval-index';
 import { migration as assessCounts } from './migrations/0013-assess-counts';
+import { migration as ingestion } from './migrations/0014-ingestion';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0011-low-relevance': lowRelevance,
   '0012-retrieval-index': retrievalIndex,
   '0013-assess-counts': assessCounts,
+  '0014-ingestion': ingestion,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

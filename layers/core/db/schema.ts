@@ -14,6 +14,8 @@ import type {
   AuditOutcome,
   EmbeddingStatus,
   ExtractionStatus,
+  ImportFormat,
+  ImportStatus,
   JobStatus,
   JobTrigger,
   Role,
@@ -59,6 +61,8 @@ interface InvestigationsTable {
   /** maintained by triggers (migration 0013): background documents, those included for the AI */
   background_document_count: ColumnType<number, never, never>;
   background_included_count: ColumnType<number, never, never>;
+  /** 0014: the investigator who created it through the API (null: loaded by an operator) */
+  created_by: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
@@ -88,6 +92,12 @@ interface EvidenceItemsTable {
   title: string;
   content: Generated<string>;
   collected_at: Timestamp | null;
+  /** 0014 */
+  created_by: string | null;
+  updated_at: Generated<Date>;
+  /** the client's key for a create it may retry (unique per investigation), and the fingerprint of the request that used it */
+  idempotency_key: string | null;
+  request_fingerprint: string | null;
   created_at: CreatedAt;
 }
 
@@ -108,6 +118,13 @@ interface AttachmentsTable {
   size_bytes: ColumnType<string | number, number | undefined, number>;
   storage_key: string;
   extracted_text: string | null;
+  /** 0014: the file's way in (awaiting its upload until upload_deadline, then extraction) */
+  extraction_status: Generated<ExtractionStatus>;
+  extraction_error: string | null;
+  extraction_attempts: Generated<number>;
+  upload_deadline: Timestamp | null;
+  uploaded_at: Timestamp | null;
+  pages: number | null;
   created_at: CreatedAt;
 }
 
@@ -123,6 +140,13 @@ interface BackgroundDocumentsTable {
   extraction_status: Generated<ExtractionStatus>;
   extraction_error: string | null;
   included_for_ai: Generated<boolean>;
+  /** 0014 */
+  extraction_attempts: Generated<number>;
+  upload_deadline: Timestamp | null;
+  uploaded_at: Timestamp | null;
+  pages: number | null;
+  created_by: string | null;
+  updated_at: Generated<Date>;
   created_at: CreatedAt;
 }
 
@@ -134,6 +158,9 @@ export interface EmbeddingSourcesTable {
   status: Generated<EmbeddingStatus>;
   attempts: Generated<number>;
   error_message: string | null;
+  /** 0014: the evidence item or background document the source belongs to (exactly one) */
+  evidence_item_id: string | null;
+  background_document_id: string | null;
   created_at: CreatedAt;
   updated_at: Generated<Date>;
 }
@@ -148,8 +175,20 @@ interface TextChunksTable {
   chunk_index: number;
   text: string;
   token_count: Generated<number>;
-  /** pgvector literal '[x,y,…]' on the way in and out */
+  /** pgvector literal '[x,y,…]' on the way in and out; null until embedded */
   embedding: string | null;
+  /** 0014: the model that embedded it (retrieval searches one model's vectors only) */
+  embedding_model: string | null;
+  /** an embedding worker's claim on it */
+  embed_lease_until: Timestamp | null;
+  /** its place in the source's normalised text (embeddings/chunking.ts), and the PDF page it starts on */
+  char_start: number | null;
+  char_end: number | null;
+  page: number | null;
+  /** the representative of its near-duplicate group (null: it is one); a duplicate is never embedded, it takes its representative's vector */
+  duplicate_of: string | null;
+  /** locality-sensitive hash keys of its text's shingles (embeddings/near-duplicates.ts) */
+  lsh_bands: number[] | null;
   created_at: CreatedAt;
 }
 
@@ -336,6 +375,36 @@ export interface Database {
   payment_events: PaymentEventsTable;
   milestones: MilestonesTable;
   ai_quota_reservations: AiQuotaReservationsTable;
+  imports: ImportsTable;
+  import_errors: ImportErrorsTable;
+}
+
+/** 0014: a bulk import of evidence into an investigation, processed in the background, resumable. */
+interface ImportsTable {
+  id: Generated<string>;
+  investigation_id: string;
+  format: ImportFormat;
+  size_bytes: ColumnType<string | number, number, number>;
+  storage_key: string;
+  status: Generated<ImportStatus>;
+  upload_deadline: Timestamp;
+  lines_total: number | null;
+  lines_done: Generated<number>;
+  lines_failed: Generated<number>;
+  bytes_done: ColumnType<string | number, number | undefined, number>;
+  error_message: string | null;
+  claimed_until: Timestamp | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+  finished_at: Timestamp | null;
+}
+
+interface ImportErrorsTable {
+  import_id: string;
+  line: number;
+  field: string;
+  message: string;
 }
 
 /**

@@ -23,9 +23,27 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 export const VALIDATION_STATUSES = ['valid', 'citations_removed', 'uncited_findings'] as const;
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
-/** Text extraction of a background document. */
-export const EXTRACTION_STATUSES = ['pending', 'extracted', 'error'] as const;
+/**
+ * A file's way in (an attachment or a background document, as stored): its presigned upload not yet arrived,
+ * arrived and waiting for text extraction, extracted, or extraction failed (migration 0014).
+ */
+export const EXTRACTION_STATUSES = ['awaiting_upload', 'pending', 'extracted', 'error'] as const;
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
+
+/**
+ * A file's state as the API reports it: the stored one, and `upload_missing` for an upload that never arrived
+ * (still awaiting_upload after its upload deadline: ingestion/file-state.ts).
+ */
+export const FILE_STATES = [...EXTRACTION_STATUSES, 'upload_missing'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+/** A bulk import's way (migration 0014): the file not yet uploaded, queued, being processed, done, or refused as a whole. */
+export const IMPORT_STATUSES = ['awaiting_upload', 'queued', 'processing', 'complete', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** What a bulk import file holds: one evidence item a line (NDJSON), or one investigation of the seed format. */
+export const IMPORT_FORMATS = ['ndjson', 'seed'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** Embedding of one source. */
 export const EMBEDDING_STATUSES = ['pending', 'embedded', 'error'] as const;

@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
+import type { ExtractionStatus } from '#core/domain/vocabulary';
 import { isoTime } from '#core/db/values';
 import { validationFailed } from '#core/errors';
 import { decodeCursor, pageOf } from '#core/pagination';
@@ -37,7 +38,7 @@ export type EvidenceEntry =
       size_bytes: number;
       /** whether the AI is given it (an administrator may exclude one) */
       included: boolean;
-      extraction_status: 'pending' | 'extracted' | 'error';
+      extraction_status: ExtractionStatus;
       view_path: string;
     };
 

@@ -2,6 +2,8 @@
  * Text out of a file's bytes, one well-kept library per format:
  * - PDF: unpdf (PDF.js, Mozilla's reader, in a build for serverless runtimes: no worker, no canvas);
  * - DOCX: mammoth (raw text of the document body, paragraphs separated by a blank line);
+ * - e-mail (.eml, RFC 822/MIME): postal-mime — the headers a reader needs (from, to, cc, date, subject), the text body
+ *   (or the HTML body's text), and the names of its attachments;
  * - plain text: the platform's TextDecoder, strict, in the declared charset (UTF-8 by default).
  * Each library is loaded on first use, so a cold start pays only for the format it reads.
  * A file the library cannot read throws UnreadableFileError with a message for the user.
@@ -56,6 +58,46 @@ const extractDocx = async (bytes: Uint8Array): Promise<Extracted> => {
   }
 };
 
+const addresses = (list: { name?: string; address?: string }[] | undefined): string =>
+  (list ?? []).map((a) => (a.name ? `${a.name} <${a.address ?? ''}>` : (a.address ?? ''))).join(', ');
+
+/** An HTML body's text, for a message without a plain-text part: tags out, block ends as line breaks, entities read. */
+const htmlText = (html: string): string =>
+  html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<\/(p|div|li|tr|h[1-6])>|<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+
+const extractEmail = async (bytes: Uint8Array): Promise<Extracted> => {
+  const { default: PostalMime } = await import('postal-mime');
+  let email: Awaited<ReturnType<typeof PostalMime.parse>>;
+  try {
+    email = await PostalMime.parse(bytes);
+  } catch (error) {
+    throw new UnreadableFileError(`The e-mail could not be read (${reason(error)}); it may be damaged or not an .eml file.`);
+  }
+  const header = [
+    ['From', addresses(email.from ? [email.from] : [])],
+    ['To', addresses(email.to)],
+    ['Cc', addresses(email.cc)],
+    ['Date', email.date ?? ''],
+    ['Subject', email.subject ?? ''],
+  ]
+    .filter(([, value]) => value !== '')
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+  const body = email.text ?? (email.html ? htmlText(email.html) : '');
+  const attached = email.attachments.map((a) => a.filename).filter((name): name is string => Boolean(name));
+  const parts = [header, body, attached.length > 0 ? `Attachments: ${attached.join(', ')}` : ''].filter((part) => part.trim() !== '');
+  return { text: parts.join('\n\n'), pages: null };
+};
+
 const decoderFor = (charset: string) => {
   try {
     return new TextDecoder(charset, { fatal: true });
@@ -83,6 +125,8 @@ export const extractText = (format: TextFormat, bytes: Uint8Array, charset?: str
       return extractPdf(bytes);
     case 'docx':
       return extractDocx(bytes);
+    case 'email':
+      return extractEmail(bytes);
     case 'text':
       return Promise.resolve().then(() => extractPlain(bytes, charset));
   }

@@ -4,7 +4,7 @@
  * told to show it, and the limits of text extraction. No I/O here.
  */
 
-export type TextFormat = 'pdf' | 'docx' | 'text';
+export type TextFormat = 'pdf' | 'docx' | 'text' | 'email';
 
 const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -15,14 +15,23 @@ const FORMAT_BY_TYPE: Record<string, TextFormat> = {
   'text/plain': 'text',
   'text/markdown': 'text',
   'text/csv': 'text',
+  'message/rfc822': 'email',
 };
 
-const FORMAT_BY_EXTENSION: Record<string, TextFormat> = { pdf: 'pdf', docx: 'docx', txt: 'text', md: 'text', csv: 'text' };
+/** By extension, with the media type a file of it is stored as when its uploader declared none. */
+const BY_EXTENSION: Record<string, { format: TextFormat; type: string }> = {
+  pdf: { format: 'pdf', type: 'application/pdf' },
+  docx: { format: 'docx', type: DOCX_CONTENT_TYPE },
+  txt: { format: 'text', type: 'text/plain' },
+  md: { format: 'text', type: 'text/markdown' },
+  csv: { format: 'text', type: 'text/csv' },
+  eml: { format: 'email', type: 'message/rfc822' },
+};
 
 /** Declared types that say nothing about the content: the file name decides then. */
 const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-download']);
 
-const SUPPORTED_FORMATS_TEXT = 'PDF, Word (.docx) and plain text (.txt, .md, .csv)';
+export const SUPPORTED_FORMATS_TEXT = 'PDF, Word (.docx), e-mail (.eml) and plain text (.txt, .md, .csv)';
 
 export interface MediaType {
   /** type/subtype in lower case */
@@ -42,13 +51,24 @@ const extensionOf = (fileName: string): string => {
   return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
 };
 
-export type FormatDecision = { ok: true; format: TextFormat; charset: string | undefined } | { ok: false; message: string };
+export type FormatDecision =
+  | {
+      ok: true;
+      format: TextFormat;
+      charset: string | undefined;
+      /** the declared type said nothing (application/octet-stream): the file name's extension decided, and this is its type */
+      generic: boolean;
+      canonicalType: string;
+    }
+  | { ok: false; message: string };
 
 /** Which extractor reads this file, or why none does. The declared type wins over the file name. */
 export const detectFormat = (file: { contentType: string; fileName: string }): FormatDecision => {
   const { essence, charset } = parseMediaType(file.contentType);
-  const format = GENERIC_TYPES.has(essence) ? FORMAT_BY_EXTENSION[extensionOf(file.fileName)] : FORMAT_BY_TYPE[essence];
-  if (format) return { ok: true, format, charset };
+  const generic = GENERIC_TYPES.has(essence);
+  const byExtension = generic ? BY_EXTENSION[extensionOf(file.fileName)] : undefined;
+  const format = generic ? byExtension?.format : FORMAT_BY_TYPE[essence];
+  if (format) return { ok: true, format, charset, generic, canonicalType: byExtension?.type ?? essence };
   const what = GENERIC_TYPES.has(essence) ? `a file named "${file.fileName}"` : `a file of type ${essence}`;
   return { ok: false, message: `Text cannot be extracted from ${what}: only ${SUPPORTED_FORMATS_TEXT} documents are supported.` };
 };

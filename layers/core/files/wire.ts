@@ -24,7 +24,7 @@ export const extractionReportSchema = z.object({
   background_document_id: uuid,
   investigation_id: uuid,
   file_name: z.string(),
-  format: z.enum(['pdf', 'docx', 'text']),
+  format: z.enum(['pdf', 'docx', 'text', 'email']),
   /** characters of the stored text */
   characters: z.number().int(),
   /** PDF only */

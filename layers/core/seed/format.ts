@@ -10,9 +10,22 @@
  * other parts of the file are malformed, so one pass reports every problem.
  */
 import * as z from 'zod';
+import {
+  contentType,
+  evidenceContent,
+  fileName,
+  inlineFileText,
+  isoDate,
+  LIMITS as FIELD_LIMITS,
+  list,
+  optionalText,
+  text,
+  unless,
+} from '#core/ingestion/fields';
 import { unsafeTextIssues } from '#core/strings';
 
 export const LIMITS = {
+  ...FIELD_LIMITS,
   organizations: 100,
   usersPerOrganization: 1_000,
   operators: 100,
@@ -20,40 +33,11 @@ export const LIMITS = {
   questionsPerInvestigation: 100,
   topicsPerInvestigation: 100,
   evidencePerInvestigation: 5_000,
-  attachmentsPerEvidence: 50,
   backgroundDocumentsPerInvestigation: 200,
-  name: 200,
-  title: 300,
-  description: 10_000,
-  questionText: 2_000,
   questionKey: 64,
-  evidenceContent: 200_000,
-  fileText: 2_000_000,
-  fileName: 255,
-  contentType: 127,
   email: 254,
   idpSubject: 255,
 } as const;
-
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
-const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).max(max, `must have at most ${max} entries`);
-
-/** A file name only: no folders, no control characters (it becomes the last part of a storage key). */
-const fileName = text(LIMITS.fileName).refine(
-  // eslint-disable-next-line no-control-regex
-  (name) => !/[/\\\u0000-\u001f\u007f]/.test(name) && name !== '.' && name !== '..',
-  'must be a plain file name (no "/", "\\" or control characters)',
-);
-
-const contentType = z
-  .string()
-  .trim()
-  .max(LIMITS.contentType)
-  .regex(
-    /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9-]+=[^;]+)*$/i,
-    'must be a media type such as text/plain or text/csv',
-  );
 
 const questionKey = z
   .string()
@@ -61,19 +45,6 @@ const questionKey = z
   .min(1, 'must not be empty')
   .max(LIMITS.questionKey)
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "-", "_" or "." (starting with a letter or digit)');
-
-/**
- * A message for a schema's own failures; a missing value or a wrong type falls through to the
- * parse-wide messages (`Required`, `must be a string, got number`).
- */
-const unless =
-  (message: string) =>
-  (issue: z.core.$ZodRawIssue): string | undefined =>
-    issue.code === 'invalid_type' || issue.input === undefined ? undefined : message;
-
-const isoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
-  error: unless('must be an ISO 8601 date (2024-03-15) or date-time with time zone (2024-03-15T09:30:00Z)'),
-});
 
 const uuid = z.uuid({ error: unless('must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01') }).transform((id) => id.toLowerCase());
 
@@ -112,13 +83,13 @@ const seedTopicSchema = z.strictObject({
 const seedAttachmentSchema = z.strictObject({
   file_name: fileName,
   content_type: contentType,
-  text: z.string().min(1, 'must not be empty').max(LIMITS.fileText, `must be at most ${LIMITS.fileText} characters`),
+  text: inlineFileText,
 });
 
 const seedEvidenceSchema = z.strictObject({
   title: text(LIMITS.title),
   /** may be empty when the item is only its attachments */
-  content: z.string().max(LIMITS.evidenceContent, `must be at most ${LIMITS.evidenceContent} characters`),
+  content: evidenceContent,
   collected_at: isoDate.optional(),
   linked_questions: list(questionKey, LIMITS.questionsPerInvestigation).optional(),
   attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
@@ -128,7 +99,7 @@ const seedBackgroundDocumentSchema = z.strictObject({
   title: text(LIMITS.title),
   file_name: fileName,
   content_type: contentType,
-  text: z.string().min(1, 'must not be empty').max(LIMITS.fileText, `must be at most ${LIMITS.fileText} characters`),
+  text: inlineFileText,
   included_for_ai: z.boolean().default(true),
 });
 
