@@ -402,7 +402,13 @@ describe('the dev app', () => {
       }),
     ) as Record<QueueName, string>;
     // the api stack names a queue through a stack output whose name carries the queue's logical id
-    const SENDS: Partial<Record<Resource, QueueName>> = { generationQueue: 'generation', qualityQueue: 'quality' };
+    const SENDS: Partial<Record<Resource, QueueName>> = {
+      generationQueue: 'generation',
+      qualityQueue: 'quality',
+      ingestionQueue: 'ingestion',
+      importsQueue: 'imports',
+      embeddingQueue: 'embedding',
+    };
     for (const spec of functions) {
       const may = spec.uses.flatMap((use) => SENDS[use] ?? []);
       const sendsTo = fn(spec.id)
@@ -419,11 +425,17 @@ describe('the dev app', () => {
       const own = spec.triggers.flatMap((t) => (t.kind === 'queue' ? [queueIds[t.queue]] : []));
       expect(consumes.flatMap(resourceIds).sort()).toEqual(own.sort());
     }
-    // the health check and the file routes only read: nothing sends to a queue; only the seed loader writes files, and deletes none
+    // the health check only reads: it sends to no queue; files are written (and deleted) only by the functions whose `uses` say so
     expect(actionsOf(fn('health')).filter((a) => a === 'sqs:SendMessage')).toEqual([]);
+    const WRITES: Partial<Record<Resource, string[]>> = {
+      seedImports: ['s3:PutObject', 's3:PutObject'],
+      fileUploads: ['s3:PutObject'],
+      importUploads: ['s3:PutObject'],
+      fileDeletes: ['s3:DeleteObject'],
+    };
     for (const spec of functions) {
       const writes = actionsOf(fn(spec.id)).filter((a) => ['s3:PutObject', 's3:DeleteObject'].includes(a));
-      expect(writes).toEqual(spec.uses.includes('seedImports') ? ['s3:PutObject', 's3:PutObject'] : []);
+      expect(writes.sort()).toEqual(spec.uses.flatMap((use) => WRITES[use] ?? []).sort());
     }
   });
 
@@ -493,12 +505,12 @@ describe('the dev app', () => {
         .filter((a) => a.startsWith('sqs:') || a.startsWith('secretsmanager:'))
         .sort(),
     ).toEqual(['sqs:SendMessage']);
-    // queue stats read the depths of both queues and both DLQs, and may not send, receive or delete
+    // queue stats read the depths of every queue and its DLQ, and may not send, receive or delete
     const stats = fn('admin-queue-stats').statements.filter((s) => asArray(s.Action as string[]).some((a) => a.startsWith('sqs:')));
     expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
     const queueArns = stats.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
-    expect(queueArns).toHaveLength(4);
-    for (const queue of ['generationqueue', 'generationdlq', 'qualityqueue', 'qualitydlq'])
+    expect(queueArns).toHaveLength(2 * Object.keys(queues).length);
+    for (const queue of Object.keys(queues).flatMap((name) => [`${name}queue`, `${name}dlq`]))
       expect(queueArns.some((a) => a.toLowerCase().replace(/-/g, '').includes(queue))).toBe(true);
   });
 
