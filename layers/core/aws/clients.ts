@@ -13,10 +13,16 @@ import { cachedClient } from './client-cache';
 
 export const sqsClient = (): SQSClient => cachedClient(`sqs ${env(ENV.sqsEndpoint) ?? ''}`, () => new SQSClient({}));
 
-/** fauxqs (like most S3 stand-ins) needs path-style addressing. */
+/**
+ * fauxqs (like most S3 stand-ins) needs path-style addressing. Checksums only where S3 requires them: by default
+ * the SDK would put a CRC32 of the empty body into a presigned upload URL, and S3 would refuse the real file (BadDigest).
+ */
 export const s3Client = (): S3Client => {
   const endpoint = env(ENV.s3Endpoint);
-  return cachedClient(`s3 ${endpoint ?? ''}`, () => new S3Client({ forcePathStyle: endpoint !== undefined }));
+  return cachedClient(
+    `s3 ${endpoint ?? ''}`,
+    () => new S3Client({ forcePathStyle: endpoint !== undefined, requestChecksumCalculation: 'WHEN_REQUIRED' }),
+  );
 };
 
 export interface BedrockClientOptions {
