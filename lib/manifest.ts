@@ -542,7 +542,7 @@ export const functions: FunctionSpec[] = [
     timeoutSeconds: 29,
     memoryMb: 1024, // a 20 MiB PDF, the largest read, parses in a few seconds
     triggers: [http('POST', '/api/background/extract-text', 'investigator')],
-    uses: ['database', 'filesBucket'],
+    uses: ['database', 'filesBucket', 'embeddingQueue'],
   },
 
   // ── admin ─────────────────────────────────────────────────────────────────────────────────

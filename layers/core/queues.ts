@@ -1,4 +1,4 @@
-/** Sending work to the service's queues (generation, quality checks). */
+/** Sending work to the service's queues (generation, quality checks, embedding, imports). */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../../lib/manifest';
 import { sqsClient } from '#core/aws/clients';
@@ -22,8 +22,8 @@ export const MAX_DELAY_SECONDS = 900;
  * Sends the message, with the running invocation's correlation id, so the work can be followed in the
  * logs from the request that queued it; `delaySeconds` (0..900) keeps it from consumers that long.
  */
-export const enqueue = async (queue: QueueName, message: AnalysisMessage, delaySeconds?: number): Promise<void> => {
-  const correlation_id = message.correlation_id ?? correlationId();
+export const enqueue = async (queue: QueueName, message: object, delaySeconds?: number): Promise<void> => {
+  const correlation_id = (message as { correlation_id?: string }).correlation_id ?? correlationId();
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: requireEnv(QUEUE_URL_ENV[queue]),

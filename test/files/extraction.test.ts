@@ -70,8 +70,11 @@ const addDocument = async (fileName: string, contentType: string, bytes: Uint8Ar
   return row.id;
 };
 
+/** Investigations whose embedding worker the extraction woke, in order. */
+const woken: string[] = [];
+
 const extract = (documentId: string, organizationId = orgA, limits?: { maxFileBytes: number; maxChunks: number }) =>
-  extractBackgroundDocument({ db, files, ...(limits && { limits }) }, organizationId, documentId);
+  extractBackgroundDocument({ db, files, wake: async (id) => void woken.push(id), ...(limits && { limits }) }, organizationId, documentId);
 
 const documentRow = (id: string) => db.selectFrom('background_documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const sourceRow = (id: string) => db.selectFrom('embedding_sources').selectAll().where('source_id', '=', id).executeTakeFirst();
@@ -208,7 +211,7 @@ describe('refusals change nothing', () => {
       pngFile,
       415,
       'unsupported_file_type',
-      /image\/png: only PDF, Word \(\.docx\) and plain text/,
+      /image\/png: only PDF, Word \(\.docx\), e-mail \(\.eml\) and plain text/,
     ],
     ['a spreadsheet', 'ledger.xlsx', CONTENT_TYPES.xlsx, zipWithoutDocument, 415, 'unsupported_file_type', /spreadsheetml/],
     [

@@ -24,6 +24,18 @@ describe('detectFormat', () => {
       ok: true,
       format: 'text',
       charset: 'iso-8859-1',
+      generic: false,
+      canonicalType: 'text/plain',
+    });
+  });
+
+  it('names the type a generic upload is stored as, from its extension', () => {
+    expect(detectFormat({ contentType: 'application/octet-stream', fileName: 'Mail from J. Doe.EML' })).toEqual({
+      ok: true,
+      format: 'email',
+      charset: undefined,
+      generic: true,
+      canonicalType: 'message/rfc822',
     });
   });
 
@@ -39,7 +51,7 @@ describe('detectFormat', () => {
     expect(decision.ok).toBe(false);
     if (!decision.ok)
       expect(decision.message).toBe(
-        `Text cannot be extracted from ${what}: only PDF, Word (.docx) and plain text (.txt, .md, .csv) documents are supported.`,
+        `Text cannot be extracted from ${what}: only PDF, Word (.docx), e-mail (.eml) and plain text (.txt, .md, .csv) documents are supported.`,
       );
   });
 });

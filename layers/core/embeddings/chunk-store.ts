@@ -4,16 +4,11 @@
  * pending, its old chunks go (retrieval must not cite text the source no longer has), and the new chunks are
  * written without embeddings. The embedding worker embeds them many to a model request (./embedding-work.ts);
  * a text that gives no chunk is embedded at once (there is nothing to wait for).
- *
- * PDF pages: extraction separates pages with a form feed on a line of its own (PAGE_BREAK); each chunk records
- * the page it starts on. The chunker takes the form feed as the paragraph break it is, so the chunks are the same.
+ * Each chunk records where it sits in the source's normalised text and the PDF page it starts on (chunking.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
-import { chunkText, normalizeText, type TextChunk } from './chunking';
-
-/** How extraction separates a PDF's pages in the text it stores. */
-export const PAGE_BREAK = '\n\f\n';
+import { prepareChunks } from './chunking';
 
 /** Unembedded chunks per insert statement (each carries up to ~800 characters of text). */
 const INSERT_BATCH = 100;
@@ -34,40 +29,6 @@ export interface WrittenSource {
   /** chunks of the previous text that were removed */
   replaced: number;
 }
-
-/**
- * Where each page starts in the normalised text (chunking.ts's normalizeText joins paragraphs, and so pages, with
- * one space), from 1; empty for a text without page breaks.
- */
-export const pageStarts = (text: string): number[] => {
-  if (!text.includes('\f')) return [];
-  const starts: number[] = [];
-  let offset = 0;
-  for (const page of text.split(/\n?\f\n?/)) {
-    const normalized = normalizeText(page).text;
-    starts.push(offset);
-    if (normalized !== '') offset += normalized.length + 1;
-  }
-  return starts;
-};
-
-/** The page (from 1) holding offset `at` of the normalised text, or null without pages. */
-export const pageAt = (starts: readonly number[], at: number): number | null => {
-  if (starts.length === 0) return null;
-  let page = 1;
-  for (let i = 1; i < starts.length; i++) if (starts[i]! <= at) page = i + 1;
-  return page;
-};
-
-export interface PreparedChunk extends TextChunk {
-  page: number | null;
-}
-
-/** Pure: the chunks of a source's text, each with its page. */
-export const prepareChunks = (text: string): PreparedChunk[] => {
-  const starts = pageStarts(text);
-  return chunkText(text).map((chunk) => ({ ...chunk, page: pageAt(starts, chunk.start) }));
-};
 
 /**
  * Replaces the source's chunks with those of `text`, unembedded, and marks the source pending (attempts reset),

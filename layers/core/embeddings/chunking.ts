@@ -231,3 +231,46 @@ export const joinChunks = (texts: readonly string[], overlapChars: number = CHUN
   }
   return { text, spans };
 };
+
+// ---- pages ----------------------------------------------------------------------------------
+
+/**
+ * How extraction separates a PDF's pages in the text it stores: a form feed on a line of its own, which the chunker
+ * takes as the paragraph break it is (so the chunks are those of the text without it) and which numbers the pages.
+ */
+export const PAGE_BREAK = '\n\f\n';
+
+/**
+ * Where each page starts in the normalised text (normalizeText joins paragraphs, and so pages, with one space): the
+ * offset of page 1, page 2, …; empty for a text without page breaks.
+ */
+export const pageStarts = (text: string): number[] => {
+  if (!text.includes('\f')) return [];
+  const starts: number[] = [];
+  let offset = 0;
+  for (const page of text.split(/\n?\f\n?/)) {
+    const normalized = normalizeText(page).text;
+    starts.push(offset);
+    if (normalized !== '') offset += normalized.length + 1;
+  }
+  return starts;
+};
+
+/** The page (from 1) holding offset `at` of the normalised text, or null without pages. */
+export const pageAt = (starts: readonly number[], at: number): number | null => {
+  if (starts.length === 0) return null;
+  let page = 1;
+  for (let i = 1; i < starts.length; i++) if (starts[i]! <= at) page = i + 1;
+  return page;
+};
+
+export interface PreparedChunk extends TextChunk {
+  /** the PDF page (from 1) the chunk starts on; null for a text without pages */
+  page: number | null;
+}
+
+/** Pure: the chunks of a source's text, each with its page. */
+export const prepareChunks = (text: string): PreparedChunk[] => {
+  const starts = pageStarts(text);
+  return chunkText(text).map((chunk) => ({ ...chunk, page: pageAt(starts, chunk.start) }));
+};

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { defineRoute, uuid } from '#core/contract';
 import { EXTRACTION_STATUSES } from '#core/domain/vocabulary';
+import { LIMITS, optionalText, text } from '#core/ingestion/fields';
 import { nextCursorSchema, pageQueryShape } from '#core/pagination';
 import { INVESTIGATION_LIST } from '#core/repositories/investigations';
 
@@ -14,6 +15,10 @@ export const investigationSummarySchema = z.object({
   created_at: z.iso.datetime(),
 });
 
+export const questionSchema = z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() });
+
+export const topicSchema = z.object({ topic_id: uuid, title: z.string(), description: z.string() });
+
 export const investigationsListRoute = defineRoute({
   route: 'GET /api/investigations',
   query: z.strictObject(pageQueryShape(INVESTIGATION_LIST)),
@@ -24,10 +29,56 @@ export const investigationGetRoute = defineRoute({
   route: 'GET /api/investigations/{investigation_id}',
   errors: { 404: "Not the caller's organization, or no such investigation" },
   params: z.object({ investigation_id: uuid }),
-  response: investigationSummarySchema.extend({
-    questions: z.array(z.object({ question_id: uuid, text: z.string(), linked_evidence_count: z.number().int() })),
-    topics: z.array(z.object({ topic_id: uuid, title: z.string(), description: z.string() })),
-  }),
+  response: investigationSummarySchema.extend({ questions: z.array(questionSchema), topics: z.array(topicSchema) }),
+});
+
+const investigationFields = {
+  title: text(LIMITS.title),
+  description: optionalText(LIMITS.description),
+};
+
+export const investigationCreateRoute = defineRoute({
+  route: 'POST /api/investigations',
+  status: 201,
+  location: 'the investigation (GET /api/investigations/{investigation_id})',
+  body: z.strictObject(investigationFields),
+  response: investigationSummarySchema,
+});
+
+export const investigationUpdateRoute = defineRoute({
+  route: 'PATCH /api/investigations/{investigation_id}',
+  errors: { 404: "Not the caller's organization, or no such investigation" },
+  params: z.object({ investigation_id: uuid }),
+  body: z
+    .strictObject({ title: investigationFields.title.optional(), description: investigationFields.description })
+    .refine((body) => Object.keys(body).length > 0, 'must change at least one field'),
+  response: investigationSummarySchema,
+});
+
+export const questionCreateRoute = defineRoute({
+  route: 'POST /api/investigations/{investigation_id}/questions',
+  status: 201,
+  location: 'the investigation, which lists its questions',
+  errors: {
+    404: "Not the caller's organization, or no such investigation",
+    409: 'The investigation already holds as many questions as it may',
+  },
+  params: z.object({ investigation_id: uuid }),
+  body: z.strictObject({ text: text(LIMITS.questionText) }),
+  response: questionSchema.extend({ investigation_id: uuid }),
+});
+
+export const topicCreateRoute = defineRoute({
+  route: 'POST /api/investigations/{investigation_id}/topics',
+  status: 201,
+  location: 'the investigation, which lists its topics',
+  errors: {
+    404: "Not the caller's organization, or no such investigation",
+    409: 'The investigation already has a topic of this title, or as many topics as it may',
+  },
+  params: z.object({ investigation_id: uuid }),
+  body: z.strictObject({ title: text(LIMITS.title), description: optionalText(LIMITS.description) }),
+  response: topicSchema.extend({ investigation_id: uuid }),
 });
 
 export const EVIDENCE_LIST = { defaultLimit: 50, maxLimit: 200 } as const;

@@ -8,6 +8,7 @@
  * Each library is loaded on first use, so a cold start pays only for the format it reads.
  * A file the library cannot read throws UnreadableFileError with a message for the user.
  */
+import { PAGE_BREAK } from '#core/embeddings/chunking';
 import type { TextFormat } from './formats';
 
 export interface Extracted {
@@ -39,8 +40,8 @@ const extractPdf = async (bytes: Uint8Array): Promise<Extracted> => {
   }
   try {
     const { totalPages, text } = await extractText(pdf, { mergePages: false });
-    // a blank line between pages, so the chunker may end a chunk at a page break
-    return { text: text.join('\n\n'), pages: totalPages };
+    // a form feed on a line of its own between pages: a paragraph break to the chunker, and how it numbers pages
+    return { text: text.join(PAGE_BREAK), pages: totalPages };
   } catch (error) {
     throw new UnreadableFileError(`The PDF's text could not be read (${reason(error)}); it may be damaged.`);
   } finally {
