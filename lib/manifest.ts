@@ -179,7 +179,9 @@ export const queues: Record<QueueName, QueueSpec> = {
   quality: { description: 'faithfulness and coverage checks', maxReceiveCount: 3 },
   ingestion: {
     description: 'evidence files that arrived in the files bucket, to extract',
-    maxReceiveCount: 3,
+    // one more than the extraction attempts of a file (files/stored-files.ts MAX_EXTRACTION_ATTEMPTS): the last
+    // delivery records the file as failed instead of leaving its item processing
+    maxReceiveCount: 4,
     objectsCreated: { prefix: 'org/' },
   },
   imports: {
