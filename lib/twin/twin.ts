@@ -13,11 +13,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createLocalJWKSet } from 'jose';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { ENV, QUEUE_URL_ENV } from '../runtime-names';
+import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { verifyToken } from '#core/auth/jwt';
 import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
@@ -466,6 +467,9 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     cleanups.push(() => runtime.stop());
 
     const seeded = options.seed === false ? false : await seedDemoData(database, aws.endpoint, bucket, region);
+    // the demo's texts were written as chunks waiting for embeddings: wake the embedding worker, as every writer does
+    if (seeded)
+      await wakeEmbeddingOf(edgeAddress, region, environmentValue(plan, ENV.embeddingQueueUrl), Object.values(DEMO_INVESTIGATION_IDS));
 
     // ── the HTTP API ──────────────────────────────────────────────────────────────────────────
     const authorizer = plan.api.authorizer;
@@ -608,6 +612,17 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
   } catch (error) {
     await stop();
     throw error;
+  }
+};
+
+/** Sends the embedding queue a wake-up for each investigation, as an operator (through the edge). */
+const wakeEmbeddingOf = async (edge: EdgeAddress, region: string, queueUrl: string, investigationIds: readonly string[]) => {
+  const sqs = new SQSClient(edgeClientConfig(edge, region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' }));
+  try {
+    for (const id of investigationIds)
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ investigation_id: id }) }));
+  } finally {
+    sqs.destroy();
   }
 };
 

@@ -70,23 +70,23 @@ const seedUserSchema = z.strictObject({
 /** An operator: an administrator of the whole service, in no organization. */
 const seedOperatorSchema = z.strictObject(seedPerson);
 
-const seedQuestionSchema = z.strictObject({
+export const seedQuestionSchema = z.strictObject({
   key: questionKey,
   text: text(LIMITS.questionText),
 });
 
-const seedTopicSchema = z.strictObject({
+export const seedTopicSchema = z.strictObject({
   title: text(LIMITS.title),
   description: optionalText(LIMITS.description),
 });
 
-const seedAttachmentSchema = z.strictObject({
+export const seedAttachmentSchema = z.strictObject({
   file_name: fileName,
   content_type: contentType,
   text: inlineFileText,
 });
 
-const seedEvidenceSchema = z.strictObject({
+export const seedEvidenceSchema = z.strictObject({
   title: text(LIMITS.title),
   /** may be empty when the item is only its attachments */
   content: evidenceContent,
@@ -95,7 +95,7 @@ const seedEvidenceSchema = z.strictObject({
   attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
 });
 
-const seedBackgroundDocumentSchema = z.strictObject({
+export const seedBackgroundDocumentSchema = z.strictObject({
   title: text(LIMITS.title),
   file_name: fileName,
   content_type: contentType,

@@ -9,13 +9,19 @@
  * 3. generate every id up front (crypto.randomUUID), so the storage keys are known, and upload the
  *    attachment and background-document texts to storage. A failed upload stops here, before the
  *    database is touched (objects uploaded before it stay in storage, unreferenced and harmless);
- * 4. write every row in ONE transaction, including one pending embedding_sources row per evidence item
- *    with content, per attachment and per background document: the embedding sweeper's work list.
+ * 4. write every row in ONE transaction, and in it each text (an evidence item's content, an attachment's or a
+ *    background document's text) as unembedded chunks with its pending embedding_sources row
+ *    (embeddings/chunk-store.ts): the embedding worker's work list, which the caller wakes.
+ *
+ * With `evidence: false` (the operator's load into a deployed stage or the running twin) only the organizations,
+ * users, investigations, questions and topics are written here; each investigation's evidence then goes in as a
+ * bulk import (seed/import.ts), processed in the background like any other.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
 import type { ObjectStorage } from '#core/storage';
+import { writeSourceChunks, type SourceToWrite } from '#core/embeddings/chunk-store';
 import { DEMO_SEED } from './demo';
 import { formatIssues, formatPath, validateSeed, type SeedFile, type SeedIssue } from './format';
 
@@ -24,6 +30,8 @@ export interface SeedOptions {
   storage?: ObjectStorage;
   /** uploads in flight at once (default 4) */
   uploadConcurrency?: number;
+  /** write the evidence items, attachments and background documents too (default true) */
+  evidence?: boolean;
 }
 
 export const SEED_TABLES = [
@@ -40,6 +48,9 @@ export const SEED_TABLES = [
 ] as const satisfies readonly (keyof Database)[];
 
 export type SeedTable = (typeof SEED_TABLES)[number];
+
+/** The tables written row by row; embedding_sources (with their chunks) follow from the texts. */
+const WRITTEN_TABLES = SEED_TABLES.filter((t): t is Exclude<SeedTable, 'embedding_sources'> => t !== 'embedding_sources');
 
 export interface SeedSummary {
   /** rows written per table */
@@ -99,7 +110,7 @@ export const loadSeed = async (db: Kysely<Database>, input: unknown, options: Se
   const conflicts = await findConflicts(db, file);
   if (conflicts.length) throw new SeedConflictError(conflicts);
 
-  const plan = planRows(file);
+  const plan = planRows(file, options.evidence ?? true);
 
   if (options.storage) await upload(options.storage, plan.uploads, options.uploadConcurrency ?? 4);
 
@@ -109,6 +120,7 @@ export const loadSeed = async (db: Kysely<Database>, input: unknown, options: Se
       const late = await findConflicts(trx, file);
       if (late.length) throw new SeedConflictError(late);
       await writeRows(trx, plan.rows);
+      for (const { source, text } of plan.texts) await writeSourceChunks(trx, source, text);
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -118,7 +130,10 @@ export const loadSeed = async (db: Kysely<Database>, input: unknown, options: Se
   }
 
   return {
-    rows: Object.fromEntries(SEED_TABLES.map((t) => [t, plan.rows[t].length])) as Record<SeedTable, number>,
+    rows: {
+      ...(Object.fromEntries(WRITTEN_TABLES.map((t) => [t, plan.rows[t].length])) as Record<(typeof WRITTEN_TABLES)[number], number>),
+      embedding_sources: plan.texts.length,
+    },
     storage_objects: options.storage ? plan.uploads.length : 0,
     storage_skipped: !options.storage,
     organizations: plan.rows.organizations.map(({ id, name }) => ({ id, name })),
@@ -240,6 +255,7 @@ interface Plan {
       size_bytes: number;
       storage_key: string;
       extracted_text: string;
+      extraction_status: 'extracted';
     }[];
     background_documents: {
       id: string;
@@ -253,13 +269,14 @@ interface Plan {
       extraction_status: 'extracted';
       included_for_ai: boolean;
     }[];
-    embedding_sources: { id: string; investigation_id: string; source_type: SourceType; source_id: string; status: 'pending' }[];
   };
+  /** every text to chunk, with the source it belongs to */
+  texts: { source: SourceToWrite; text: string }[];
   uploads: Upload[];
 }
 
 /** Every row with its id, and every upload with its key, before anything is written. */
-const planRows = (file: SeedFile): Plan => {
+const planRows = (file: SeedFile, withEvidence: boolean): Plan => {
   const rows: Plan['rows'] = {
     organizations: [],
     users: [],
@@ -270,11 +287,26 @@ const planRows = (file: SeedFile): Plan => {
     evidence_question_links: [],
     attachments: [],
     background_documents: [],
-    embedding_sources: [],
   };
   const uploads: Upload[] = [];
-  const source = (investigation_id: string, source_type: SourceType, source_id: string) =>
-    rows.embedding_sources.push({ id: randomUUID(), investigation_id, source_type, source_id, status: 'pending' });
+  const texts: Plan['texts'] = [];
+  const source = (
+    investigation_id: string,
+    source_type: SourceType,
+    source_id: string,
+    owner: { evidence?: string; document?: string },
+    text: string,
+  ) =>
+    texts.push({
+      source: {
+        investigation_id,
+        source_type,
+        source_id,
+        evidence_item_id: owner.evidence ?? null,
+        background_document_id: owner.document ?? null,
+      },
+      text,
+    });
 
   for (const operator of file.operators ?? []) rows.users.push({ id: randomUUID(), organization_id: null, role: 'admin', ...operator });
   for (const org of file.organizations) {
@@ -295,7 +327,7 @@ const planRows = (file: SeedFile): Plan => {
         rows.topics.push({ id: randomUUID(), investigation_id: invId, title: t.title, description: t.description ?? '', position }),
       );
 
-      for (const item of inv.evidence) {
+      for (const item of withEvidence ? inv.evidence : []) {
         const itemId = randomUUID();
         rows.evidence_items.push({
           id: itemId,
@@ -304,7 +336,7 @@ const planRows = (file: SeedFile): Plan => {
           content: item.content,
           collected_at: item.collected_at ?? null,
         });
-        if (item.content.trim()) source(invId, 'content', itemId);
+        if (item.content.trim()) source(invId, 'content', itemId, { evidence: itemId }, item.content);
         for (const key of item.linked_questions ?? []) {
           rows.evidence_question_links.push({ evidence_item_id: itemId, question_id: questionIds.get(key)! });
         }
@@ -319,13 +351,14 @@ const planRows = (file: SeedFile): Plan => {
             size_bytes: Buffer.byteLength(a.text, 'utf8'),
             storage_key,
             extracted_text: a.text,
+            extraction_status: 'extracted',
           });
           uploads.push({ key: storage_key, body: a.text, contentType: a.content_type });
-          source(invId, 'attachment', id);
+          source(invId, 'attachment', id, { evidence: itemId }, a.text);
         }
       }
 
-      for (const d of inv.background_documents ?? []) {
+      for (const d of withEvidence ? (inv.background_documents ?? []) : []) {
         const id = randomUUID();
         const storage_key = backgroundDocumentKey(orgId, invId, id, d.file_name);
         rows.background_documents.push({
@@ -341,11 +374,11 @@ const planRows = (file: SeedFile): Plan => {
           included_for_ai: d.included_for_ai,
         });
         uploads.push({ key: storage_key, body: d.text, contentType: d.content_type });
-        source(invId, 'background_doc', id);
+        source(invId, 'background_doc', id, { document: id }, d.text);
       }
     }
   }
-  return { rows, uploads };
+  return { rows, texts, uploads };
 };
 
 const upload = async (storage: ObjectStorage, uploads: Upload[], concurrency: number): Promise<void> => {
@@ -370,7 +403,7 @@ const BATCH = 200;
 
 const writeRows = async (trx: Transaction<Database>, rows: Plan['rows']): Promise<void> => {
   // Parents before children (foreign keys).
-  for (const table of SEED_TABLES) {
+  for (const table of WRITTEN_TABLES) {
     const all = rows[table] as Record<string, unknown>[];
     for (let i = 0; i < all.length; i += BATCH) {
       await trx
