@@ -190,17 +190,17 @@ const uploadsFor = async (deps: UploadDeps, evidenceId: string, only?: readonly 
     )
     .where('extraction_status', '=', 'awaiting_upload')
     .execute();
-  return Promise.all(
-    awaiting.map(async (a) => ({
-      attachment_id: a.id,
-      ...(await deps.presign({
-        key: a.storage_key,
-        contentType: a.content_type,
-        sizeBytes: Number(a.size_bytes),
-        expiresInSeconds: UPLOAD_LIMITS.urlSeconds,
-      })),
-    })),
-  );
+  const uploads: UploadFor[] = [];
+  for (const a of awaiting) {
+    const upload = await deps.presign({
+      key: a.storage_key,
+      contentType: a.content_type,
+      sizeBytes: Number(a.size_bytes),
+      expiresInSeconds: UPLOAD_LIMITS.urlSeconds,
+    });
+    uploads.push({ attachment_id: a.id, ...upload });
+  }
+  return uploads;
 };
 
 /** The item as the API shows it, or 404 when it is not this organization's (or not in this investigation). */
