@@ -162,6 +162,8 @@ const insertAttachments = async (
         storage_key: attachmentKey({ ...ids, attachmentId }, file.file_name),
         extraction_status: 'awaiting_upload',
         upload_deadline: deadline,
+        // the statement's own time, not the transaction's: the files keep the order they were given in
+        created_at: sql<Date>`clock_timestamp()`,
       })
       .execute();
     out.push(attachmentId);
