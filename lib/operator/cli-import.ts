@@ -75,8 +75,10 @@ const waitForImports = async (
   ids: string[],
   print: boolean,
   pollMs = 2_000,
+  timeoutMs = 15 * 60_000,
 ): Promise<ImportState[]> => {
   const shown = new Map<string, string>();
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const states = await status(ids);
     for (const s of states) {
@@ -85,6 +87,11 @@ const waitForImports = async (
       shown.set(s.import_id, line);
     }
     if (states.every((s) => s.status === 'complete' || s.status === 'failed')) return states;
+    if (Date.now() > deadline)
+      throw new CliError(
+        `the imports are still being processed after ${timeoutMs / 60_000} minutes: they go on in the background ` +
+          '(their progress: GET /api/investigations/{investigation_id}/imports/{import_id})',
+      );
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 };

@@ -163,7 +163,8 @@ export interface paths {
         /** The caller's organization's investigations */
         get: operations["investigations-list"];
         put?: never;
-        post?: never;
+        /** Create an investigation in the caller's organization */
+        post: operations["investigation-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -184,7 +185,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an investigation's title or description */
+        patch: operations["investigation-update"];
         trace?: never;
     };
     "/api/investigations/{investigation_id}/evidence": {
@@ -196,6 +198,180 @@ export interface paths {
         };
         /** Evidence items with their attachments, and background documents, each openable in the file viewer */
         get: operations["investigation-evidence"];
+        put?: never;
+        /** Add an evidence item (its text at once, its files by presigned upload); queued for embedding */
+        post: operations["evidence-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a question to an investigation */
+        post: operations["question-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a topic to an investigation */
+        post: operations["topic-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/evidence/{evidence_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One evidence item with its attachments and how far each has come in */
+        get: operations["evidence-get"];
+        put?: never;
+        post?: never;
+        /** Delete an evidence item with its attachments, files, chunks and embeddings */
+        delete: operations["evidence-delete"];
+        options?: never;
+        head?: never;
+        /** Change an evidence item's title, text, date or linked questions (changed text is embedded again) */
+        patch: operations["evidence-update"];
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add attachments to an evidence item: presigned uploads */
+        post: operations["attachment-add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments/{attachment_id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new presigned upload for an attachment whose file has not arrived */
+        post: operations["attachment-upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/background-documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a background document: a presigned upload, extracted when it arrives */
+        post: operations["background-document-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/background-documents/{background_document_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a background document with its file, chunks and embeddings */
+        delete: operations["background-document-delete"];
+        options?: never;
+        head?: never;
+        /** Change a background document's title, or whether the AI is given it */
+        patch: operations["background-document-update"];
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a bulk import of a whole matter: a presigned upload of the file, processed in the background */
+        post: operations["import-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress and per-line errors of a bulk import */
+        get: operations["import-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/investigations/{investigation_id}/ingestion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far an investigation's evidence has come in: items ready, chunks waiting for embeddings, failures */
+        get: operations["ingestion-status"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1001,12 +1177,308 @@ export interface components {
                 /** @description whether the AI is given this document (retrieval skips an excluded one) */
                 included: boolean;
                 /** @enum {string} */
-                extraction_status: "pending" | "extracted" | "error";
+                extraction_status: "awaiting_upload" | "pending" | "extracted" | "error";
                 /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
                 view_path: string;
             })[];
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+        };
+        QuestionCreateResponse: {
+            /** Format: uuid */
+            question_id: string;
+            text: string;
+            linked_evidence_count: number;
+            /** Format: uuid */
+            investigation_id: string;
+        };
+        TopicCreateResponse: {
+            /** Format: uuid */
+            topic_id: string;
+            title: string;
+            description: string;
+            /** Format: uuid */
+            investigation_id: string;
+        };
+        EvidenceCreateResponse: {
+            /** Format: uuid */
+            evidence_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            title: string;
+            content: string;
+            collected_at: string | null;
+            linked_question_ids: string[];
+            attachments: {
+                /** Format: uuid */
+                attachment_id: string;
+                file_name: string;
+                content_type: string;
+                size_bytes: number;
+                /**
+                 * @description awaiting_upload: the upload URL was issued and the file has not arrived; pending: it arrived and its text is being extracted; extracted: its text is in, embedded as soon as the model quota allows; error: extraction failed (see error); upload_missing: the upload never arrived before its deadline (ask for a new upload URL, or delete it)
+                 * @enum {string}
+                 */
+                state: "awaiting_upload" | "pending" | "extracted" | "error" | "upload_missing";
+                error: string | null;
+                /** @description a PDF's page count */
+                pages: number | null;
+                /** @description GET this path to open the file (/api/storage/view) */
+                view_path: string;
+            }[];
+            /**
+             * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+             * @enum {string}
+             */
+            readiness: "ready" | "processing" | "failed";
+            /** @description the item's passages, and those with their embeddings */
+            chunks: {
+                total: number;
+                embedded: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            uploads: components["schemas"]["AttachmentUploadResponse"][];
+        };
+        EvidenceGetResponse: {
+            /** Format: uuid */
+            evidence_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            title: string;
+            content: string;
+            collected_at: string | null;
+            linked_question_ids: string[];
+            attachments: {
+                /** Format: uuid */
+                attachment_id: string;
+                file_name: string;
+                content_type: string;
+                size_bytes: number;
+                /**
+                 * @description awaiting_upload: the upload URL was issued and the file has not arrived; pending: it arrived and its text is being extracted; extracted: its text is in, embedded as soon as the model quota allows; error: extraction failed (see error); upload_missing: the upload never arrived before its deadline (ask for a new upload URL, or delete it)
+                 * @enum {string}
+                 */
+                state: "awaiting_upload" | "pending" | "extracted" | "error" | "upload_missing";
+                error: string | null;
+                /** @description a PDF's page count */
+                pages: number | null;
+                /** @description GET this path to open the file (/api/storage/view) */
+                view_path: string;
+            }[];
+            /**
+             * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+             * @enum {string}
+             */
+            readiness: "ready" | "processing" | "failed";
+            /** @description the item's passages, and those with their embeddings */
+            chunks: {
+                total: number;
+                embedded: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EvidenceDeleteResponse: {
+            /** Format: uuid */
+            evidence_id: string;
+            /** @constant */
+            deleted: true;
+            /** @description attachments deleted with it (their files too) */
+            attachments: number;
+            /** @description passages deleted with it, embeddings included */
+            chunks: number;
+        };
+        AttachmentUploadResponse: {
+            /** @description presigned S3 URL: send the file there with this method and these headers, the body exactly size_bytes long */
+            url: string;
+            /** @constant */
+            method: "PUT";
+            /** @description headers the signature binds (Content-Type); the body length is bound too */
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            attachment_id: string;
+        };
+        BackgroundDocumentCreateResponse: {
+            /** Format: uuid */
+            background_document_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            title: string;
+            file_name: string;
+            content_type: string;
+            size_bytes: number;
+            included_for_ai: boolean;
+            /**
+             * @description awaiting_upload: the upload URL was issued and the file has not arrived; pending: it arrived and its text is being extracted; extracted: its text is in, embedded as soon as the model quota allows; error: extraction failed (see error); upload_missing: the upload never arrived before its deadline (ask for a new upload URL, or delete it)
+             * @enum {string}
+             */
+            state: "awaiting_upload" | "pending" | "extracted" | "error" | "upload_missing";
+            error: string | null;
+            pages: number | null;
+            /**
+             * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+             * @enum {string}
+             */
+            readiness: "ready" | "processing" | "failed";
+            view_path: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where the file goes: straight to the files bucket, never through the API */
+            upload: {
+                /** @description presigned S3 URL: send the file there with this method and these headers, the body exactly size_bytes long */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** @description headers the signature binds (Content-Type); the body length is bound too */
+                headers: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                expires_at: string;
+            };
+        };
+        BackgroundDocumentUpdateResponse: {
+            /** Format: uuid */
+            background_document_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            title: string;
+            file_name: string;
+            content_type: string;
+            size_bytes: number;
+            included_for_ai: boolean;
+            /**
+             * @description awaiting_upload: the upload URL was issued and the file has not arrived; pending: it arrived and its text is being extracted; extracted: its text is in, embedded as soon as the model quota allows; error: extraction failed (see error); upload_missing: the upload never arrived before its deadline (ask for a new upload URL, or delete it)
+             * @enum {string}
+             */
+            state: "awaiting_upload" | "pending" | "extracted" | "error" | "upload_missing";
+            error: string | null;
+            pages: number | null;
+            /**
+             * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+             * @enum {string}
+             */
+            readiness: "ready" | "processing" | "failed";
+            view_path: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BackgroundDocumentDeleteResponse: {
+            /** Format: uuid */
+            background_document_id: string;
+            /** @constant */
+            deleted: true;
+            chunks: number;
+        };
+        ImportCreateResponse: {
+            /** Format: uuid */
+            import_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            /** @enum {string} */
+            format: "ndjson" | "seed";
+            size_bytes: number;
+            /**
+             * @description awaiting_upload: the file has not arrived; queued: it arrived; processing: lines are being written; complete: every line was read (lines with errors are listed, the rest are in); failed: the file as a whole could not be read (see error)
+             * @enum {string}
+             */
+            status: "awaiting_upload" | "queued" | "processing" | "complete" | "failed";
+            /** @description lines (NDJSON) or evidence entries (seed) in the file, once it has been read */
+            lines_total: number | null;
+            /** @description lines read so far, with or without an error */
+            lines_done: number;
+            lines_failed: number;
+            /** @description the first 100 problems, in line order; a line with a problem adds nothing */
+            errors: {
+                /** @description from 1 */
+                line: number;
+                field: string;
+                message: string;
+            }[];
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+            /** @description Where the file goes: straight to the files bucket, never through the API */
+            upload: {
+                /** @description presigned S3 URL: send the file there with this method and these headers, the body exactly size_bytes long */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** @description headers the signature binds (Content-Type); the body length is bound too */
+                headers: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                expires_at: string;
+            };
+        };
+        ImportGetResponse: {
+            /** Format: uuid */
+            import_id: string;
+            /** Format: uuid */
+            investigation_id: string;
+            /** @enum {string} */
+            format: "ndjson" | "seed";
+            size_bytes: number;
+            /**
+             * @description awaiting_upload: the file has not arrived; queued: it arrived; processing: lines are being written; complete: every line was read (lines with errors are listed, the rest are in); failed: the file as a whole could not be read (see error)
+             * @enum {string}
+             */
+            status: "awaiting_upload" | "queued" | "processing" | "complete" | "failed";
+            /** @description lines (NDJSON) or evidence entries (seed) in the file, once it has been read */
+            lines_total: number | null;
+            /** @description lines read so far, with or without an error */
+            lines_done: number;
+            lines_failed: number;
+            /** @description the first 100 problems, in line order; a line with a problem adds nothing */
+            errors: {
+                /** @description from 1 */
+                line: number;
+                field: string;
+                message: string;
+            }[];
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+        };
+        IngestionStatusResponse: {
+            /** Format: uuid */
+            investigation_id: string;
+            /** @description evidence items and background documents */
+            items_total: number;
+            items_ready: number;
+            items_processing: number;
+            items_failed: number;
+            chunks_total: number;
+            /** @description passages waiting for their embeddings */
+            chunks_pending: number;
+            imports_in_progress: number;
+            /** @description what could not be taken in (the first 100), with why */
+            failed: {
+                evidence_id: string | null;
+                background_document_id: string | null;
+                attachment_id: string | null;
+                /** @enum {string} */
+                source_type: "content" | "attachment" | "background_doc";
+                title: string;
+                file_name: string | null;
+                message: string;
+            }[];
         };
         AnalysisCreateResponse: {
             /** Format: uuid */
@@ -1220,7 +1692,7 @@ export interface components {
             investigation_id: string;
             file_name: string;
             /** @enum {string} */
-            format: "pdf" | "docx" | "text";
+            format: "pdf" | "docx" | "text" | "email";
             characters: number;
             pages: number | null;
             chunks: number;
@@ -1347,6 +1819,42 @@ export interface components {
                     /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
                     error: string | null;
                 };
+                ingestion: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
+                imports: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
+                embedding: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
             };
             shedder: {
                 /** @description quality calls are being shed */
@@ -1445,6 +1953,42 @@ export interface components {
                     error: string | null;
                 };
                 quality: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
+                ingestion: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
+                imports: {
+                    /** @description ApproximateNumberOfMessages: waiting to be received */
+                    visible: number | null;
+                    /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
+                    in_flight: number | null;
+                    /** @description ApproximateNumberOfMessagesDelayed */
+                    delayed: number | null;
+                    /** @description the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt */
+                    dlq_depth: number | null;
+                    /** @description why some numbers are null (SQS unreachable, queue not configured, …); null when all were read */
+                    error: string | null;
+                };
+                embedding: {
                     /** @description ApproximateNumberOfMessages: waiting to be received */
                     visible: number | null;
                     /** @description ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done */
@@ -1699,6 +2243,78 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        InvestigationCreateRequest: {
+            title: string;
+            description?: string;
+        };
+        InvestigationUpdateRequest: {
+            title?: string;
+            description?: string;
+        };
+        QuestionCreateRequest: {
+            text: string;
+        };
+        TopicCreateRequest: {
+            title: string;
+            description?: string;
+        };
+        EvidenceCreateRequest: {
+            title: string;
+            /** @description the item's own text (may be left out when the item is only its files) */
+            content?: string;
+            collected_at?: string;
+            /** @description questions of this investigation the item is evidence for (another investigation's question is refused) */
+            linked_question_ids?: string[];
+            /** @description files to upload: each gets a presigned upload in the answer */
+            attachments?: {
+                file_name: string;
+                /** @description the file's media type: PDF, Word (.docx), e-mail (.eml) and plain text (.txt, .md, .csv); application/octet-stream lets the file name's extension decide */
+                content_type: string;
+                size_bytes: number;
+            }[];
+            /** @description retrying a create with the same key answers the first result again (fresh upload URLs for files not yet arrived) and adds nothing */
+            idempotency_key?: string;
+        };
+        EvidenceUpdateRequest: {
+            title?: string;
+            /** @description replaces the text; its passages are embedded again */
+            content?: string;
+            collected_at?: (string) | null;
+            /** @description replaces the links */
+            linked_question_ids?: string[];
+        };
+        AttachmentAddRequest: {
+            attachments: {
+                file_name: string;
+                /** @description the file's media type: PDF, Word (.docx), e-mail (.eml) and plain text (.txt, .md, .csv); application/octet-stream lets the file name's extension decide */
+                content_type: string;
+                size_bytes: number;
+            }[];
+        };
+        BackgroundDocumentCreateRequest: {
+            file_name: string;
+            /** @description the file's media type: PDF, Word (.docx), e-mail (.eml) and plain text (.txt, .md, .csv); application/octet-stream lets the file name's extension decide */
+            content_type: string;
+            size_bytes: number;
+            title: string;
+            /**
+             * @description false keeps the document out of AI analyses (retrieval skips it)
+             * @default true
+             */
+            included_for_ai: boolean;
+        };
+        BackgroundDocumentUpdateRequest: {
+            title?: string;
+            included_for_ai?: boolean;
+        };
+        ImportCreateRequest: {
+            /**
+             * @description ndjson: one evidence item a line, the fields of POST …/evidence with attachments given as { file_name, content_type, text }; seed: one investigation of the seed format (docs/seed-format.md): its questions, topics, evidence and background documents
+             * @enum {string}
+             */
+            format: "ndjson" | "seed";
+            size_bytes: number;
+        };
         AnalysisEngagementRequest: {
             /** @enum {string} */
             step: "detail_reviewed" | "citation_checked";
@@ -1759,6 +2375,18 @@ export type PaymentWebhookResponse = components['schemas']['PaymentWebhookRespon
 export type InvestigationsListResponse = components['schemas']['InvestigationsListResponse'];
 export type InvestigationGetResponse = components['schemas']['InvestigationGetResponse'];
 export type InvestigationEvidenceResponse = components['schemas']['InvestigationEvidenceResponse'];
+export type QuestionCreateResponse = components['schemas']['QuestionCreateResponse'];
+export type TopicCreateResponse = components['schemas']['TopicCreateResponse'];
+export type EvidenceCreateResponse = components['schemas']['EvidenceCreateResponse'];
+export type EvidenceGetResponse = components['schemas']['EvidenceGetResponse'];
+export type EvidenceDeleteResponse = components['schemas']['EvidenceDeleteResponse'];
+export type AttachmentUploadResponse = components['schemas']['AttachmentUploadResponse'];
+export type BackgroundDocumentCreateResponse = components['schemas']['BackgroundDocumentCreateResponse'];
+export type BackgroundDocumentUpdateResponse = components['schemas']['BackgroundDocumentUpdateResponse'];
+export type BackgroundDocumentDeleteResponse = components['schemas']['BackgroundDocumentDeleteResponse'];
+export type ImportCreateResponse = components['schemas']['ImportCreateResponse'];
+export type ImportGetResponse = components['schemas']['ImportGetResponse'];
+export type IngestionStatusResponse = components['schemas']['IngestionStatusResponse'];
 export type AnalysisCreateResponse = components['schemas']['AnalysisCreateResponse'];
 export type AnalysisListResponse = components['schemas']['AnalysisListResponse'];
 export type AnalysisQualityCheckResponse = components['schemas']['AnalysisQualityCheckResponse'];
@@ -1788,6 +2416,16 @@ export type AuthWebauthnVerifyRequest = components['schemas']['AuthWebauthnVerif
 export type AuthNewPasswordRequest = components['schemas']['AuthNewPasswordRequest'];
 export type AuthForgotPasswordRequest = components['schemas']['AuthForgotPasswordRequest'];
 export type PaymentWebhookRequest = components['schemas']['PaymentWebhookRequest'];
+export type InvestigationCreateRequest = components['schemas']['InvestigationCreateRequest'];
+export type InvestigationUpdateRequest = components['schemas']['InvestigationUpdateRequest'];
+export type QuestionCreateRequest = components['schemas']['QuestionCreateRequest'];
+export type TopicCreateRequest = components['schemas']['TopicCreateRequest'];
+export type EvidenceCreateRequest = components['schemas']['EvidenceCreateRequest'];
+export type EvidenceUpdateRequest = components['schemas']['EvidenceUpdateRequest'];
+export type AttachmentAddRequest = components['schemas']['AttachmentAddRequest'];
+export type BackgroundDocumentCreateRequest = components['schemas']['BackgroundDocumentCreateRequest'];
+export type BackgroundDocumentUpdateRequest = components['schemas']['BackgroundDocumentUpdateRequest'];
+export type ImportCreateRequest = components['schemas']['ImportCreateRequest'];
 export type AnalysisEngagementRequest = components['schemas']['AnalysisEngagementRequest'];
 export type BackgroundExtractTextRequest = components['schemas']['BackgroundExtractTextRequest'];
 export type AdminPromptRollbackRequest = components['schemas']['AdminPromptRollbackRequest'];
@@ -2793,6 +3431,120 @@ export interface operations {
             };
         };
     };
+    "investigation-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the investigation (GET /api/investigations/{investigation_id}) */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
     "investigation-get": {
         parameters: {
             query?: never;
@@ -2903,6 +3655,130 @@ export interface operations {
             };
         };
     };
+    "investigation-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvestigationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Investigation"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not the caller's organization, or no such investigation */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
     "investigation-evidence": {
         parameters: {
             query?: {
@@ -2959,6 +3835,1729 @@ export interface operations {
                 };
             };
             /** @description No such investigation in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "evidence-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the evidence item (GET …/evidence/{evidence_id}) */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The idempotency key was used before with a different request */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description A file of a type whose text cannot be extracted */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "question-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the investigation, which lists its questions */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not the caller's organization, or no such investigation */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The investigation already holds as many questions as it may */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "topic-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopicCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the investigation, which lists its topics */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not the caller's organization, or no such investigation */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The investigation already has a topic of this title, or as many topics as it may */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "evidence-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceGetResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "evidence-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceDeleteResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "evidence-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceGetResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "attachment-add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                evidence_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachmentAddRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the evidence item */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The item would hold more than the most attachments an item may have */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description A file type whose text cannot be extracted */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "attachment-upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                evidence_id: string;
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentUploadResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The file has already arrived */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "background-document-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackgroundDocumentCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the investigation */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackgroundDocumentCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description A file type whose text cannot be extracted */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "background-document-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                background_document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackgroundDocumentDeleteResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "background-document-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                background_document_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackgroundDocumentUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackgroundDocumentUpdateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "import-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    /** @description Where to read the import (GET …/imports/{import_id}) */
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportCreateResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The body is not JSON (send Content-Type: application/json); nothing changed */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "import-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportGetResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "ingestion-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                investigation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestionStatusResponse"];
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such investigation (or item) in the caller's organization */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

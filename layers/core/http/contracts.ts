@@ -12,6 +12,7 @@ import * as embeddings from '#core/embeddings/contract';
 import * as evidence from '#core/evidence/contract';
 import * as feedback from '#core/feedback/contract';
 import * as files from '#core/files/contract';
+import * as ingestion from '#core/ingestion/contract';
 import * as operations from '#core/operations/contract';
 import * as payments from '#core/payments/contract';
 
@@ -36,6 +37,7 @@ export const ROUTE_CONTRACTS: readonly RouteContract[] = [
   evidence,
   feedback,
   files,
+  ingestion,
   operations,
   payments,
   { openapiRoute },
