@@ -1,6 +1,7 @@
 /**
  * SigV4 query authentication (presigned URLs), verified as S3 verifies it: the URL must carry every
- * authentication parameter, well-formed, for the endpoint's region and service; it must not have expired
+ * authentication parameter, well-formed, for the endpoint's region and service, and the request no other
+ * authentication (an Authorization header); it must not have expired
  * (X-Amz-Date + X-Amz-Expires, at most a week); it must be signed by a key the twin issued (a function's
  * role session, with its session token); every `x-amz-*` header sent and the host must be signed; and
  * the signature must be the one the signer's secret gives over the canonical request rebuilt from the
@@ -172,6 +173,17 @@ export const verifyPresigned = (
     );
   }
   const get = (name: string) => values(name)[0]!;
+  if (request.headers.authorization !== undefined) {
+    return refuse(
+      400,
+      'InvalidArgument',
+      'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',
+      [
+        ['ArgumentName', 'Authorization'],
+        ['ArgumentValue', request.headers.authorization],
+      ],
+    );
+  }
   if (get('X-Amz-Algorithm') !== ALGORITHM) return parametersError(`X-Amz-Algorithm only supports "${ALGORITHM}"`);
 
   const [accessKeyId = '', date = '', region = '', service = '', terminal = '', ...extra] = get('X-Amz-Credential').split('/');

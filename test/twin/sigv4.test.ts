@@ -188,6 +188,18 @@ describe('the credential', () => {
     });
   });
 
+  test('a presigned request that also carries an Authorization header: InvalidArgument (one auth mechanism only)', async () => {
+    const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: BUCKET, Key: 'org/a' }), { signingDate: SIGNED_AT });
+    expect(verify(requestFor(url, 'GET', { authorization: 'Bearer eyJ…' }))).toMatchObject({
+      status: 400,
+      code: 'InvalidArgument',
+      fields: [
+        ['ArgumentName', 'Authorization'],
+        ['ArgumentValue', 'Bearer eyJ…'],
+      ],
+    });
+  });
+
   test('a URL without query authentication is not query-signed', () => {
     expect(isQuerySigned('/org/a?response-content-type=text%2Fplain')).toBe(false);
     expect(isQuerySigned('/org/a')).toBe(false);
