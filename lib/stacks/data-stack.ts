@@ -25,7 +25,7 @@ const POSTGRES_PORT = 5432;
  * The browser's access to presigned URLs of the files bucket: it PUTs a file (Content-Type is the one header it
  * sets; the browser adds Content-Length, which needs no preflight) and GETs or HEADs one, and may read the ETag.
  */
-export const FILES_CORS = {
+const FILES_CORS = {
   allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
   allowedHeaders: ['content-type'],
   exposedHeaders: ['ETag'],
@@ -33,7 +33,7 @@ export const FILES_CORS = {
 } as const;
 
 /** How long uploaded files wait under their prefix before the bucket deletes them (FILE_PREFIXES). */
-export const UPLOAD_EXPIRY_DAYS = {
+const UPLOAD_EXPIRY_DAYS = {
   /** a seed file is loaded within minutes of its upload (layers/core/seed/import.ts) and never read again */
   seeds: 1,
   /**
