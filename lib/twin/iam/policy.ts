@@ -47,7 +47,7 @@ const asList = (value: string | string[] | undefined): string[] | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /** `*` matches any run of characters (including none), `?` exactly one; everything else literally. */
-const globMatches = (pattern: string, value: string): boolean => {
+export const globMatches = (pattern: string, value: string): boolean => {
   let p = 0;
   let v = 0;
   let star = -1;
