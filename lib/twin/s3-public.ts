@@ -61,7 +61,8 @@ export const withPublicUrls = (
   const headers = answer.headers && (mapped(answer.headers) as typeof answer.headers);
   const contentType = Object.entries(answer.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   let body = answer.body;
-  if (body && !answer.isBase64Encoded && /\bjson\b/i.test(String(contentType ?? ''))) {
+  // a body without an AWS host holds no presigned URL: most answers are not parsed at all
+  if (body?.includes('.amazonaws.com') && !answer.isBase64Encoded && /\bjson\b/i.test(String(contentType ?? ''))) {
     try {
       const json = mapped(JSON.parse(body));
       if (changed) body = JSON.stringify(json);
