@@ -28,7 +28,7 @@ import type { QueueName } from '../manifest';
 import { twinDirectory } from '../paths';
 import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } from './assembly/assembly';
 import { ensureBootstrap, ensureBundles } from './assembly/bundles';
-import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
+import { planFromAssembly, type PlanCorsRule, type PlanFunction, type TwinPlan } from './assembly/plan';
 import { awsEdgeHandler, startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
 import { lambdaService } from './lambda-service';
 import { evaluate, matchesResource } from './iam/policy';
@@ -456,7 +456,9 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     const edge = await startAwsEdge({ tls: certificates, account, handle: handleAws, log });
     cleanups.push(() => edge.stop());
     // where users follow presigned URLs: the same handler, behind the bucket's CORS (the gateway maps the URLs there)
-    const s3Public = await startS3Public({ region, account, buckets: plan.buckets, handle: handleAws, log });
+    // copies of the buckets' CORS rules: the twin's own web app origin joins the app's (appOrigin, below)
+    const servedBuckets = plan.buckets.map((b) => ({ ...b, cors: b.cors.map((rule) => ({ ...rule, allowedOrigins: [...rule.allowedOrigins] })) }));
+    const s3Public = await startS3Public({ region, account, buckets: servedBuckets, handle: handleAws, log });
     cleanups.push(() => s3Public.stop());
     const toPublicUrl = publicUrls(
       s3Public.url,
@@ -547,6 +549,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         }),
     );
     const port = (server.address() as { port: number }).port;
+    appOrigin(servedBuckets, plan.api.cors?.allowOrigins ?? [], port);
     const endpoints: TwinEndpoints = {
       url: `http://127.0.0.1:${port}`,
       identityProvider: identityProvider.url,
@@ -650,6 +653,17 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     await stop();
     throw error;
   }
+};
+
+/**
+ * The twin serves the web app itself, in CloudFront's place: the rules that let the stage's app origin (the API's
+ * CORS origin, as the stacks give the files bucket) use the bucket let the twin's own address, where it serves the
+ * app, in too, so the browser's uploads cross origins and meet the bucket's CORS as they do deployed.
+ */
+const appOrigin = (buckets: { cors: PlanCorsRule[] }[], stageOrigins: readonly string[], port: number) => {
+  for (const rule of buckets.flatMap((b) => b.cors))
+    if (rule.allowedOrigins.some((origin) => stageOrigins.includes(origin)))
+      rule.allowedOrigins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
 };
 
 /** Sends the embedding queue a wake-up for each investigation, as an operator (through the edge). */
