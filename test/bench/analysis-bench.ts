@@ -26,6 +26,7 @@ import { nearestQuery, PATH_SETTINGS, RETRIEVAL, retrievalPath, searchChunks } f
 import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { embedText } from '../../lib/twin/standin-text';
 import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
@@ -347,6 +348,9 @@ export const assessBench = async () => {
  * The rule row runs the service's own searchChunks (layers/core/analysis/retrieval.ts) on the service's index.
  * Real PostgreSQL needs BENCH_DATABASE_URL.
  */
+/** the embedding model the bench's chunks are recorded with (retrieval searches one model's vectors) */
+const BENCH_MODEL = DEFAULT_AI_MODELS.embedding;
+
 const RETRIEVAL_BENCH = {
   chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
   investigations: 500,
@@ -692,6 +696,7 @@ const retrievalRun = async (
               text: chunk.text.slice(0, 200),
               token_count: 200,
               embedding: vectorLiteral(embed(chunk.text)),
+              embedding_model: BENCH_MODEL,
             };
           }),
         )
@@ -726,7 +731,11 @@ const retrievalRun = async (
   const counts = new Map<string, number>();
   const runOne = async (strategy: Strategy, investigationId: string, vector: number[]): Promise<Found> => {
     if (strategy.rule) {
-      const { candidates } = await searchChunks(db, investigationId, vector, { limit: k, exactBelow: options.exactBelow });
+      const { candidates } = await searchChunks(db, investigationId, vector, {
+        model: BENCH_MODEL,
+        limit: k,
+        exactBelow: options.exactBelow,
+      });
       return { ids: candidates.map((c) => c.chunk_id), distances: candidates.map((c) => 1 - c.similarity) };
     }
     const literal = vectorLiteral(vector);
@@ -750,7 +759,7 @@ const retrievalRun = async (
       }
       const path = retrievalPath(counts.get(investigationId)!, options.exactBelow);
       settings = PATH_SETTINGS[path];
-      statement = nearestQuery(investigationId, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
+      statement = nearestQuery(investigationId, BENCH_MODEL, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
     }
     return db.transaction().execute(async (trx) => {
       for (const setting of settings) await sql.raw(setting).execute(trx);

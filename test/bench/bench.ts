@@ -358,7 +358,6 @@ const gatewayOverhead = async () => {
       backoff: { baseMs: 200, capMs: 2000 },
       shedderDisabled: false,
       quotaMaxWaitMs: 0,
-      embeddingDimensions: 1024,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
     },
     // a fresh minute per call keeps the quota out of this measurement (it is measured below)
