@@ -1,30 +1,24 @@
-/** The sweeper's pure rules: selection, failure accounting, report math, vector literals, time budgets. */
+/**
+ * The embedding work's pure rules: how a failure is read, bisecting a refused request, the retry delay of a refused
+ * chunk, report math, vector literals, time budgets and the worker's wake-ups.
+ */
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { timeBudgetFor } from '#core/embeddings/job';
 import { publishSweepMetrics } from '#core/embeddings/metrics';
 import { SERVICE_METRICS } from '#core/metrics';
 import { sweepReportSchema } from '#core/embeddings/report';
-import { fromVectorLiteral, isRetryable, toVectorLiteral } from '#core/embeddings/sources';
-import {
-  addOutcome,
-  buildReport,
-  emptyTally,
-  errorMessageOf,
-  gaveUp,
-  isSystemicFailure,
-  MAX_ERROR_MESSAGE,
-  pendingCutoff,
-} from '#core/embeddings/sweeper';
+import { AiRequestError } from '#core/ai/errors';
+import { QuotaExhaustedError } from '#core/ai/quota';
+import { embedIsolating, refusalRetryDelayMs, type WorkTally } from '#core/embeddings/embedding-work';
+import { errorMessageOf, gaveUp, isRefusedInput, isSystemicFailure, MAX_ERROR_MESSAGE, quotaRetryAt } from '#core/embeddings/failures';
+import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
+import { buildReport, pendingCutoff } from '#core/embeddings/sweeper';
+import { wakeDelaySeconds, workerBudgetMs } from '#core/embeddings/worker';
 
-test('which rows a sweep may pick: pending always, errors below the cap, never embedded', () => {
-  expect(isRetryable({ status: 'pending', attempts: 0 }, 5)).toBe(true);
-  expect(isRetryable({ status: 'pending', attempts: 9 }, 5)).toBe(true);
-  expect(isRetryable({ status: 'error', attempts: 4 }, 5)).toBe(true);
-  expect(isRetryable({ status: 'error', attempts: 5 }, 5)).toBe(false);
-  expect(isRetryable({ status: 'embedded', attempts: 1 }, 5)).toBe(false);
-});
+const emptyTally = (): WorkTally => ({ embedded: 0, chunks: 0, requests: 0, failed: 0, gave_up: 0, skipped: 0, removed: 0, reset: 0 });
+const named = (name: string) => Object.assign(new Error(name), { name });
 
-test('a failure gives a source up when it reaches the cap', () => {
+test('a refusal gives a source up when it reaches the cap', () => {
   expect([1, 4, 5, 6].map((a) => gaveUp(a, 5))).toEqual([false, false, true, true]);
 });
 
@@ -39,8 +33,7 @@ test('the stored message is the error message; empty or odd errors still say som
   expect(long.endsWith('…')).toBe(true);
 });
 
-test('systemic failures (throttling, quota, outage, network) stop a sweep; a bad request does not', () => {
-  const named = (name: string) => Object.assign(new Error(name), { name });
+test('systemic failures (throttling, quota, outage, network) stop the work; a bad request does not', () => {
   for (const name of [
     'ThrottlingException',
     'ServiceQuotaExceededException',
@@ -57,6 +50,93 @@ test('systemic failures (throttling, quota, outage, network) stop a sweep; a bad
   }
 });
 
+test('a refused input is the model refusing the request (ValidationException), also inside the gateway’s AiRequestError', () => {
+  expect(isRefusedInput(named('ValidationException'))).toBe(true);
+  expect(isRefusedInput(new AiRequestError('us-east-1', named('ValidationException')))).toBe(true);
+  for (const error of [
+    new AiRequestError('us-east-1', named('AccessDeniedException')),
+    new AiRequestError('us-east-1', named('ResourceNotFoundException')),
+    named('ThrottlingException'),
+    new Error('boom'),
+    undefined,
+  ])
+    expect(isRefusedInput(error)).toBe(false);
+});
+
+test('a full quota is a wait until its retryAt; nothing else is', () => {
+  const at = new Date('2026-01-01T09:01:00Z');
+  expect(quotaRetryAt(new QuotaExhaustedError(['us-east-1'], at))).toEqual(at);
+  expect(quotaRetryAt(named('QuotaExhaustedError'))).toBeUndefined();
+  expect(quotaRetryAt(named('ThrottlingException'))).toBeUndefined();
+});
+
+describe('bisecting a refused request', () => {
+  const refused = () => new AiRequestError('us-east-1', named('ValidationException'));
+  /** a model that refuses any request holding a poison item, and records every request */
+  const model = (poison: Set<number>) => {
+    const requests: number[][] = [];
+    const embed = async (group: number[]) => {
+      requests.push(group);
+      if (group.some((i) => poison.has(i))) throw refused();
+      return group.map((i) => `v${i}`);
+    };
+    return { requests, embed };
+  };
+  const items = Array.from({ length: 96 }, (_, i) => i);
+
+  test('no refusal: one request, every item embedded in order', async () => {
+    const { requests, embed } = model(new Set());
+    const out = await embedIsolating(items, embed);
+    expect(requests).toEqual([items]);
+    expect(out).toMatchObject({ requests: 1, refused: [], untried: [] });
+    expect(out.embedded.map((e) => e.vector)).toEqual(items.map((i) => `v${i}`));
+  });
+
+  test('one poison item in 96: found in at most 2·⌈log2 96⌉ + 1 requests, the other 95 embedded', async () => {
+    const { requests, embed } = model(new Set([37]));
+    const out = await embedIsolating(items, embed);
+    expect(out.refused.map((r) => r.item)).toEqual([37]);
+    expect(out.embedded.map((e) => e.item).sort((a, b) => a - b)).toEqual(items.filter((i) => i !== 37));
+    expect(out.requests).toBe(requests.length);
+    expect(requests.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(96)) + 1);
+    expect(out.refused[0]!.error).toBeInstanceOf(AiRequestError);
+  });
+
+  test('two poison items: both isolated, every other item embedded exactly once', async () => {
+    const { requests, embed } = model(new Set([0, 95]));
+    const out = await embedIsolating(items, embed);
+    expect(out.refused.map((r) => r.item).sort((a, b) => a - b)).toEqual([0, 95]);
+    expect(out.embedded).toHaveLength(94);
+    const embeddedTimes = new Map<number, number>();
+    for (const group of requests)
+      if (!group.some((i) => i === 0 || i === 95)) for (const i of group) embeddedTimes.set(i, (embeddedTimes.get(i) ?? 0) + 1);
+    expect([...embeddedTimes.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  test('another failure mid-way stops the bisection: what was embedded stays, the rest is untried, the error is kept', async () => {
+    const quota = new QuotaExhaustedError(['us-east-1'], new Date());
+    let calls = 0;
+    const out = await embedIsolating(items, async (group: number[]) => {
+      calls++;
+      if (calls === 1) throw refused(); // the whole batch
+      if (calls === 2) return group.map((i) => `v${i}`); // its first half
+      throw quota; // the second half: no slot
+    });
+    expect(out.embedded).toHaveLength(48);
+    expect(out.untried).toEqual(items.slice(48));
+    expect(out.stop).toBe(quota);
+    expect(out.requests).toBe(2); // the refused request and the first half; the one refused a slot was never sent
+  });
+
+  test('an empty batch makes no request', async () => {
+    expect(await embedIsolating([], async () => [])).toEqual({ embedded: [], refused: [], untried: [], requests: 0 });
+  });
+});
+
+test('a refused chunk is tried again after 1, 2, 4, 8 minutes by its source’s attempts, at most 15', () => {
+  expect([1, 2, 3, 4, 5, 9].map((a) => refusalRetryDelayMs(a) / 60_000)).toEqual([1, 2, 4, 8, 15, 15]);
+});
+
 test('pgvector literals: exact length, finite numbers, round trip', () => {
   const v = Array.from({ length: 1024 }, (_, i) => (i % 7) / 10 - 0.3);
   expect(fromVectorLiteral(toVectorLiteral(v))).toEqual(v);
@@ -70,18 +150,8 @@ test('the 24-hour cutoff', () => {
   expect(pendingCutoff(new Date('2025-03-02T12:00:00Z')).toISOString()).toBe('2025-03-01T12:00:00.000Z');
 });
 
-test('tally and report: outcomes add up, the report validates against the wire schema', () => {
-  let tally = emptyTally();
-  for (const outcome of [
-    { kind: 'embedded', chunks: 3 },
-    { kind: 'embedded', chunks: 0 },
-    { kind: 'failed', error: new Error('x'), gaveUp: false },
-    { kind: 'failed', error: new Error('y'), gaveUp: true },
-    { kind: 'skipped', reason: 'not_ready' },
-    { kind: 'removed' },
-  ] as const)
-    tally = addOutcome(tally, outcome);
-  expect(tally).toEqual({ embedded: 2, chunks: 3, failed: 2, gave_up: 1, skipped: 1, removed: 1 });
+test("report: the run's tally and the backlog, validated against the wire schema (the work's own counts stay out)", () => {
+  const tally = { ...emptyTally(), embedded: 2, chunks: 3, requests: 9, failed: 2, gave_up: 1, skipped: 1, removed: 1, reset: 4 };
   const report = buildReport({
     tally,
     backlog: { pendingOlderThanCutoff: 4, remaining: 7, givenUp: 2 },
@@ -107,6 +177,17 @@ test('tally and report: outcomes add up, the report validates against the wire s
     duration_ms: 1250,
   });
   expect(sweepReportSchema.parse(report)).toEqual(report);
+});
+
+test("the worker's budget: at most 240 s, a minute short of what the invocation has left; its wake-up: 0 to 900 s", () => {
+  expect(workerBudgetMs(300_000)).toBe(240_000);
+  expect(workerBudgetMs(120_000)).toBe(60_000);
+  expect(workerBudgetMs(30_000)).toBe(0);
+  expect(workerBudgetMs(undefined)).toBe(240_000);
+  const now = new Date('2026-01-01T09:00:00Z');
+  expect(wakeDelaySeconds(new Date(now.getTime() + 41_200), now)).toBe(42);
+  expect(wakeDelaySeconds(new Date(now.getTime() - 5_000), now)).toBe(0);
+  expect(wakeDelaySeconds(new Date(now.getTime() + 3_600_000), now)).toBe(900);
 });
 
 test('time budgets: a scheduled run keeps a margin of the Lambda timeout, an HTTP run fits API Gateway', () => {

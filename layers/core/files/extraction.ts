@@ -74,7 +74,7 @@ export const extractBackgroundDocument = async (
     );
   }
 
-  const stored = await storeExtraction(db, document, text, chunks);
+  const stored = await storeExtraction(db, document, text);
   return {
     background_document_id: document.id,
     investigation_id: document.investigation_id,

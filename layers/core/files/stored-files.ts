@@ -5,8 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
-import type { TextChunk } from '#core/embeddings/chunking';
-import { enqueueEmbedding } from '#core/embeddings/sources';
+import { writeSourceChunks } from '#core/embeddings/chunk-store';
 
 export type FileKind = 'attachment' | 'background_document';
 
@@ -44,25 +43,16 @@ export const findStoredFile = async (
 export interface StoredExtraction {
   /** chunks of the previous text that were removed */
   replacedChunks: number;
+  /** chunks of the new text, waiting for their embeddings */
+  chunks: number;
 }
 
-/** Unembedded chunks per insert statement (each carries up to ~800 characters of text). */
-const INSERT_BATCH = 50;
-
 /**
- * Stores a background document's extracted text and its chunks, and queues the document for the
- * embedding sweeper, in one transaction. The previous text's chunks (embedded or not) are removed at
- * once: they describe text the document no longer has, and retrieval must not cite them. The new
- * chunks have no embedding yet, so retrieval skips them until the sweeper embeds the source (it
- * chunks the same text the same way and replaces them with embedded ones). Queuing resets the
- * source's lease, so a sweep embedding the old text at this moment cannot store its chunks.
+ * Stores a background document's extracted text and writes it as chunks (embeddings/chunk-store.ts), in one
+ * transaction: the previous text's chunks (embedded or not) go at once — they describe text the document no longer
+ * has, and retrieval must not cite them — and the new ones wait for the embedding work.
  */
-export const storeExtraction = (
-  db: Kysely<Database>,
-  document: StoredFile,
-  text: string,
-  chunks: readonly TextChunk[],
-): Promise<StoredExtraction> =>
+export const storeExtraction = (db: Kysely<Database>, document: StoredFile, text: string): Promise<StoredExtraction> =>
   db.transaction().execute(async (trx) => {
     // first: locks the document row, so concurrent extractions of one document run one after the other
     await trx
@@ -70,29 +60,16 @@ export const storeExtraction = (
       .set({ extracted_text: text, extraction_status: 'extracted', extraction_error: null })
       .where('id', '=', document.id)
       .executeTakeFirstOrThrow();
-    const source = await enqueueEmbedding(trx, {
-      investigation_id: document.investigation_id,
-      source_type: 'background_doc',
-      source_id: document.id,
-    });
-    const removed = await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', source.id).executeTakeFirst();
-    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      await trx
-        .insertInto('text_chunks')
-        .values(
-          chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
-            investigation_id: document.investigation_id,
-            embedding_source_id: source.id,
-            source_type: 'background_doc' as const,
-            evidence_item_id: null,
-            background_document_id: document.id,
-            chunk_index: chunk.index,
-            text: chunk.text,
-            token_count: chunk.tokenCount,
-            embedding: null,
-          })),
-        )
-        .execute();
-    }
-    return { replacedChunks: Number(removed.numDeletedRows) };
+    const written = await writeSourceChunks(
+      trx,
+      {
+        investigation_id: document.investigation_id,
+        source_type: 'background_doc',
+        source_id: document.id,
+        evidence_item_id: null,
+        background_document_id: document.id,
+      },
+      text,
+    );
+    return { replacedChunks: written.replaced, chunks: written.chunks };
   });

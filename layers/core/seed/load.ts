@@ -240,6 +240,8 @@ interface Plan {
       size_bytes: number;
       storage_key: string;
       extracted_text: string;
+      /** loaded with its text: extracted (migration 0014's default is for files still to be uploaded) */
+      extraction_status: 'extracted';
     }[];
     background_documents: {
       id: string;
@@ -319,6 +321,7 @@ const planRows = (file: SeedFile): Plan => {
             size_bytes: Buffer.byteLength(a.text, 'utf8'),
             storage_key,
             extracted_text: a.text,
+            extraction_status: 'extracted',
           });
           uploads.push({ key: storage_key, body: a.text, contentType: a.content_type });
           source(invId, 'attachment', id);
