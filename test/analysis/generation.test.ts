@@ -14,6 +14,8 @@ import { jsonColumn } from '#core/db/values';
 import type { EvidenceCoverage } from '#core/domain/evidence-coverage';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import { DEFAULT_AI_MODELS } from '#core/config';
+import { fakeEmbedTexts } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { evidenceSource } from '../support/fixtures';
 
@@ -38,6 +40,7 @@ beforeAll(async () => {
         chunk_index: 0,
         text: 'The ledger shows two payments to the same supplier.',
         embedding: toVectorLiteral(unit),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -53,10 +56,7 @@ const fakeGateway = () => {
   const usage = { inputTokens: 3, outputTokens: 5 };
   const base = { region: 'us-east-1', modelId: 'test-model', fellBack: false, attempts: 1, latencyMs: 1, usage };
   const gateway = {
-    embed: async () => {
-      calls.embed += 1;
-      return { ...base, embedding: unit };
-    },
+    ...fakeEmbedTexts(unit, calls),
     converse: async (request: { prompt: string }) => {
       calls.converse += 1;
       calls.prompts.push(request.prompt);
@@ -170,7 +170,7 @@ test('a direction that writes a marker naming a real chunk: neutralised, after t
   };
   // a model fooled by the direction: it reports the planted sentence and cites the chunk it names in every form
   const gateway = {
-    embed: async () => ({ ...base, embedding: unit }),
+    ...fakeEmbedTexts(unit),
     converse: async (request: { prompt: string }) => {
       prompts.push(request.prompt);
       return {
@@ -231,7 +231,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
     const embeddingSource = (
       await db
         .insertInto('embedding_sources')
-        .values({ investigation_id: investigation, source_type: sourceType, source_id: sourceId })
+        .values({ investigation_id: investigation, source_type: sourceType, source_id: sourceId, status: 'embedded', ...source })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -244,6 +244,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
         chunk_index: 0,
         text: `Passage of ${sourceId}.`,
         embedding: toVectorLiteral(embedding),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
         ...source,
       })
       .execute();
@@ -264,6 +265,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
           content_type: 'text/plain',
           size_bytes: 1,
           storage_key: `k/${title}`,
+          extraction_status: 'extracted',
         })
         .returning('id')
         .executeTakeFirstOrThrow()
@@ -308,6 +310,7 @@ test('no chunk reaches the similarity floor: the 5 closest go to the model with 
         embedding: toVectorLiteral(
           Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => (k === 0 ? similarity : k === i + 1 ? Math.sqrt(1 - similarity ** 2) : 0)),
         ),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
       })),
     )
     .execute();

@@ -3,8 +3,16 @@ import { DEFAULT_AI_MODELS } from '#core/config';
 import type { Database } from '#core/db/schema';
 import { toVectorLiteral } from '#core/embeddings/sources';
 
-/** An evidence item of an investigation and its embedding source: the rows a test's chunks of it hang from. */
-export const evidenceSource = async (db: Kysely<Database>, investigationId: string, title: string) => {
+/**
+ * An evidence item of an investigation and its embedding source: the rows a test's chunks of it hang from. The source
+ * is embedded unless said otherwise (its readiness is read from it: ingestion/readiness.ts).
+ */
+export const evidenceSource = async (
+  db: Kysely<Database>,
+  investigationId: string,
+  title: string,
+  status: 'embedded' | 'pending' = 'embedded',
+) => {
   const evidenceItemId = (
     await db
       .insertInto('evidence_items')
@@ -15,7 +23,13 @@ export const evidenceSource = async (db: Kysely<Database>, investigationId: stri
   const embeddingSourceId = (
     await db
       .insertInto('embedding_sources')
-      .values({ investigation_id: investigationId, source_type: 'content', source_id: evidenceItemId })
+      .values({
+        investigation_id: investigationId,
+        source_type: 'content',
+        source_id: evidenceItemId,
+        evidence_item_id: evidenceItemId,
+        status,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
@@ -83,7 +97,7 @@ export const addWaitingChunks = async (
   count: number,
   text: (i: number) => string = (i) => `Ledger line ${i}: payment ${i * 37} approved by director ${i % 11}.`,
 ) => {
-  const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Ledger');
+  const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Ledger', 'pending');
   for (let from = 0; from < count; from += 500) {
     await db
       .insertInto('text_chunks')
@@ -100,6 +114,5 @@ export const addWaitingChunks = async (
       )
       .execute();
   }
-  await db.updateTable('embedding_sources').set({ evidence_item_id: evidenceItemId }).where('id', '=', embeddingSourceId).execute();
   return { evidenceItemId, embeddingSourceId };
 };
