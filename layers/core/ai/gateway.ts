@@ -69,7 +69,7 @@ interface BackgroundContext extends CallContext {
  * Cohere Embed's input types the service uses: evidence chunks as they are stored, and the question (or topic)
  * they are searched with. The model prepends a different token to each, so a query is never embedded as a document.
  */
-export type EmbeddingInputType = 'search_document' | 'search_query';
+type EmbeddingInputType = 'search_document' | 'search_query';
 
 /** Texts one Cohere Embed request may carry (Bedrock refuses more). */
 export const EMBED_BATCH_SIZE = 96;
@@ -100,7 +100,7 @@ export interface ConverseResult extends CallResult {
   text: string;
 }
 
-export interface EmbedTextsResult {
+interface EmbedTextsResult {
   /** one vector per text, in the texts' order */
   embeddings: number[][];
   /** the configured embedding model, which every vector comes from (what text_chunks.embedding_model records) */

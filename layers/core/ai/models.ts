@@ -164,7 +164,7 @@ export const VECTOR_COLUMN_DIMENSIONS = 1024;
  * (`{ texts, input_type, truncate, embedding_types }`, up to 96 texts a request) — with the size of their vectors.
  * Embed v4 answers 1536 dimensions unless asked otherwise, so it does not fit the column.
  */
-export const EMBEDDING_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+const EMBEDDING_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   'cohere.embed-english-v3': 1024,
   'cohere.embed-multilingual-v3': 1024,
   'cohere.embed-v4:0': 1536,

@@ -46,7 +46,7 @@ import { errorMessageOf, gaveUp, isRefusedInput, quotaRetryAt } from './failures
 import type { StoppedBy } from './report';
 import { markPending, materializeSources, recordRefusals, settleSources, toVectorLiteral } from './sources';
 
-export const EMBEDDING_WORK = {
+const EMBEDDING_WORK = {
   /** texts per model request: the most Cohere Embed takes */
   batchSize: EMBED_BATCH_SIZE,
   /** model requests' worth of chunks in one claim (the lease is renewed before each) */

@@ -17,7 +17,7 @@ import type { WorkOutcome } from './embedding-work';
 import { wakeEmbeddingLater } from './wake';
 
 /** A run's budget: at most 240 s, and 60 s short of what the invocation has left (a request's worst case is ~30 s). */
-export const WORKER_BUDGET = { capMs: 240_000, marginMs: 60_000 } as const;
+const WORKER_BUDGET = { capMs: 240_000, marginMs: 60_000 } as const;
 
 /** Pure: the time budget of a run from what the invocation has left. */
 export const workerBudgetMs = (remainingMs: number | undefined): number =>
