@@ -6,6 +6,7 @@
  * And evidence coverage: evidence items among every chunk considered, background documents counted apart.
  * And low relevance (issue 15, item 3): no chunk reaches the floor, so the closest few are given to the model with a note.
  */
+import { EmbeddingModelError } from '#core/ai/errors';
 import type { AiGateway } from '#core/ai/gateway';
 import { generateAnalysis } from '#core/analysis/generation';
 import { LOW_RELEVANCE_NOTE } from '#core/analysis/prompts';
@@ -358,4 +359,22 @@ test('no chunk reaches the similarity floor: the 5 closest go to the model with 
   expect((await db.selectFrom('analyses').select('low_relevance').where('id', '=', relevant).executeTakeFirstOrThrow()).low_relevance).toBe(
     false,
   );
+});
+
+test('an embedding model that cannot fill the vector column fails the analysis with the configuration message (not retried)', async () => {
+  const id = await queuedAnalysis();
+  const { gateway } = fakeGateway();
+  const misconfigured = {
+    ...gateway,
+    embedTexts: async () => {
+      throw new EmbeddingModelError("'cohere.embed-v4:0' gives 1536-dimensional vectors");
+    },
+  } as AiGateway;
+  expect(await generateAnalysis({ db, gateway: misconfigured }, id)).toBe('failed');
+  const row = await db.selectFrom('analyses').select(['generation_status', 'error_message']).where('id', '=', id).executeTakeFirstOrThrow();
+  expect(row).toEqual({
+    generation_status: 'failed',
+    error_message:
+      "The embedding model is misconfigured (AI_MODEL_EMBEDDING, CDK context aiModelEmbedding): 'cohere.embed-v4:0' gives 1536-dimensional vectors",
+  });
 });

@@ -74,7 +74,7 @@ export const skipRealPostgres = (what: string) => {
 };
 
 /** Creates a scratch database on the BENCH_DATABASE_URL server, hands its URL to `fn`, drops it afterwards. */
-const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> => {
+export const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> => {
   const name = `ias_bench_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -883,8 +883,8 @@ const printRun = (r: Run) => {
   for (const line of r.chosenPlan.split('\n')) console.log(`      ${line}`);
 };
 
-const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
-const flagNumber = (flags: string[], name: string) => {
+export const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
+export const flagNumber = (flags: string[], name: string) => {
   const value = flagValue(flags, name);
   return value === undefined ? undefined : Number(value.replace(/[_,]/g, ''));
 };

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '#core/ai/gateway';
-import { AiRequestError, AiUnavailableError } from '#core/ai/errors';
+import { AiRequestError, AiUnavailableError, EmbeddingModelError } from '#core/ai/errors';
 import { QuotaExhaustedError } from '#core/ai/quota';
 import { config, ENV } from '#core/config';
 import type { Database, EvidenceWait } from '#core/db/schema';
@@ -27,7 +27,7 @@ import { decideInclusion, inclusionRules, nearestChunks } from './retrieval';
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
 /** Failures that retrying the same message would not fix: the analysis ends failed with this message. */
-const FINAL_FAILURES = [AiUnavailableError, AiRequestError, PromptUnavailableError, UnreadableAnswerError];
+const FINAL_FAILURES = [AiUnavailableError, AiRequestError, EmbeddingModelError, PromptUnavailableError, UnreadableAnswerError];
 
 class NoEvidenceError extends Error {
   override name = 'NoEvidenceError';
