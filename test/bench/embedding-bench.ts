@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- embedding`: how long chunks written at once take to be embedded — the work as the embedding worker
- * runs it (runs of 240 s, each followed by the wake-up it asks for when work is left), the real AI gateway (the quota in
+ * runs it (as many workers at once as its queue trigger allows, each a series of runs of 240 s followed by the wake-up it
+ * asks for when work is left), the real AI gateway (the quota in
  * real time, the background share of the primary region, the fallback region) against the Bedrock stand-in, on the
  * service's schema with its HNSW index — and how many model requests that took. Goals (issue 26): 10,000 chunks
  * analysable within 3 minutes of the last upload on PGlite, 100,000 within 15 minutes on PostgreSQL (the quota alone
@@ -18,11 +19,15 @@ import { openDatabase, openPglite } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-work';
+import { functionById, type QueueTrigger } from '../../lib/manifest';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { seededRandom } from '../support/random';
 import { standinClients } from '../support/standin-clients';
 import { flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './analysis-bench';
 import { figure } from './summary';
+
+/** workers at once: the embedding worker's queue trigger's maxConcurrency (lib/manifest.ts) */
+const WORKERS = (functionById('embedding-worker').triggers.find((t) => t.kind === 'queue') as QueueTrigger).maxConcurrency;
 
 const GOALS = { pglite: { chunks: 10_000, seconds: 180 }, postgres: { chunks: 100_000, seconds: 900 } } as const;
 type Engine = keyof typeof GOALS;
@@ -92,15 +97,20 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
   });
   const started = performance.now();
   const runs: string[] = [];
-  try {
+  /** one worker: runs until nothing waits, each followed by the wake-up it asks for */
+  const worker = async (n: number) => {
     for (;;) {
       const outcome = await embedWaitingChunks(db, { embedder: gatewayEmbedder(gateway), timeBudgetMs: 240_000 });
       const at = ((performance.now() - started) / 1000).toFixed(0);
-      runs.push(`${at} s: ${outcome.chunks} chunks, ${outcome.requests} requests, ${outcome.stopped_by}, ${outcome.waiting} waiting`);
-      if (outcome.next_at === null) break;
-      // the worker's wake-up of itself
+      runs.push(
+        `${at} s (worker ${n}): ${outcome.chunks} chunks, ${outcome.requests} requests, ${outcome.stopped_by}, ${outcome.waiting} waiting`,
+      );
+      if (outcome.next_at === null) return;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, outcome.next_at!.getTime() - Date.now())));
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: WORKERS }, (_, n) => worker(n + 1)));
   } finally {
     destroyAll();
     await standin.stop();
@@ -122,14 +132,14 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
     unit: 's',
     engine: engine === 'pglite' ? 'PGlite' : 'PostgreSQL',
     ...(chunks === goal.chunks && { goal: { atMost: goal.seconds } }),
-    note: `${requests} model requests (${(requests / (chunks / 1_000)).toFixed(1)} per 1,000 chunks), quota in real time, stand-in Bedrock, HNSW index in place`,
+    note: `${WORKERS} workers, ${requests} model requests (${(requests / (chunks / 1_000)).toFixed(1)} per 1,000 chunks), quota in real time, stand-in Bedrock, HNSW index in place`,
   });
 };
 
 export const embeddingBench = async (flags: string[]) => {
   const engines = (flagValue(flags, 'engine')?.split(',') ?? ['pglite', 'postgres']) as Engine[];
   const chunksFlag = flagNumber(flags, 'chunks');
-  console.log("\nEmbedding throughput (chunks written at once, the worker's runs until none waits):");
+  console.log(`\nEmbedding throughput (chunks written at once; ${WORKERS} embedding workers, their runs until none waits):`);
   for (const engine of engines) {
     const chunks = chunksFlag ?? GOALS[engine].chunks;
     if (engine === 'pglite') {
