@@ -245,7 +245,14 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
         const res = await timedCall('POST …/evidence', () =>
           api(`${twin!.url}/api/investigations/${investigation}/evidence`, { method: 'POST', headers: auth, body }),
         );
-        if (res.status !== 201) throw new Error(`evidence create answered ${res.status}: ${res.body.slice(0, 300)}`);
+        if (res.status !== 201)
+          throw new Error(
+            `evidence create answered ${res.status}: ${res.body.slice(0, 300)}\n${twin!
+              .logs('evidence-create')
+              .slice(-15)
+              .map((l) => l.text)
+              .join('')}`,
+          );
         const [upload] = (JSON.parse(res.body) as { uploads: { url: string; method: string; headers: Record<string, string> }[] }).uploads;
         if (upload && doc.file) {
           const put = await timedCall('PUT file (S3)', () =>

@@ -86,6 +86,9 @@ export const analysisDetailSchema = analysisViewSchema.extend({
 });
 
 /** One chunk retrieval considered; `attachment_id` or `background_document_id` opens its file in GET /api/storage/view. */
+/** Most items a passage's duplicates list names (its count says how many there are). */
+export const DUPLICATES_LISTED = 50;
+
 export const retrievalChunkSchema = z.object({
   rank: z.number().int(),
   source_title: z.string(),
@@ -102,6 +105,14 @@ export const retrievalChunkSchema = z.object({
   source_deleted: z.boolean(),
   text: z.string().nullable(),
   text_truncated: z.boolean(),
+  duplicates: z
+    .object({
+      count: z.number().int().describe('other evidence items holding the same passage (near-identical text)'),
+      evidence: z
+        .array(z.object({ evidence_id: uuid, title: z.string() }))
+        .describe(`those items, by title (the first ${DUPLICATES_LISTED}); the passage was considered once for all of them`),
+    })
+    .describe("the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments"),
 });
 
 export const analysisCreateRoute = defineRoute({

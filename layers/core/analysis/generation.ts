@@ -13,6 +13,7 @@ import { config, ENV } from '#core/config';
 import type { Database, EvidenceWait } from '#core/db/schema';
 import { jsonColumn } from '#core/db/values';
 import { evidenceCoverage } from '#core/domain/evidence-coverage';
+import { groupMembers } from '#core/embeddings/chunk-store';
 import { guardedMove } from '#core/domain/generation-status';
 import { retrievalQuality } from '#core/domain/similarity';
 import { investigationItemCounts } from '#core/ingestion/readiness';
@@ -207,6 +208,10 @@ export const generateAnalysis = async (
       .where('investigation_id', '=', claimed.investigation_id)
       .executeTakeFirstOrThrow();
 
+    const members = await groupMembers(
+      db,
+      ranked.map((r) => r.chunk_id),
+    );
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('retrieval_records').where('analysis_id', '=', analysisId).execute();
       await trx
@@ -238,7 +243,8 @@ export const generateAnalysis = async (
             input_tokens: answer.usage.inputTokens + queryEmbedding.usage.inputTokens,
             output_tokens: answer.usage.outputTokens,
           }),
-          evidence_coverage: JSON.stringify(evidenceCoverage(ranked, Number(total))),
+          // a retrieved passage stands for every item holding it (its near-duplicate group), each one considered
+          evidence_coverage: JSON.stringify(evidenceCoverage([...ranked, ...members], Number(total))),
           retrieval_quality: JSON.stringify(
             retrievalQuality(
               ranked.map((r) => r.similarity),

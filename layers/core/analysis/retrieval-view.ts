@@ -17,11 +17,14 @@
  * cut), null when the chunk no longer exists; GET …/retrieval/{chunk_id} (getRetrievalChunk) gives it whole,
  * with its surrounding passage. attachment_id (attachment chunks) or background_document_id is what
  * GET /api/storage/view opens the file with. low_relevance: no chunk reached the similarity floor, so
- * the closest few are the included ones (retrieval.ts).
+ * the closest few are the included ones (retrieval.ts). duplicates: the other evidence items holding the same
+ * passage (its near-duplicate group: retrieval searches one passage for all of them).
  */
 import type { Kysely } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
 import { similarityBand, type SimilarityBand } from '#core/domain/similarity';
+import { groupMembers } from '#core/embeddings/chunk-store';
+import { DUPLICATES_LISTED } from './contract';
 import { joinChunks } from '#core/embeddings/chunking';
 import { organizationAnalyses } from '#core/repositories/analyses';
 
@@ -51,6 +54,12 @@ interface RetrievalChunkView {
   source_deleted: boolean;
   text: string | null;
   text_truncated: boolean;
+  duplicates: Duplicates;
+}
+
+interface Duplicates {
+  count: number;
+  evidence: { evidence_id: string; title: string }[];
 }
 
 export interface RetrievalView {
@@ -112,8 +121,37 @@ const retrievalRows = (db: Kysely<Database>, organizationId: string, analysisId:
 
 type RetrievalRow = Awaited<ReturnType<ReturnType<typeof retrievalRows>['execute']>>[number];
 
+const NO_DUPLICATES: Duplicates = { count: 0, evidence: [] };
+
+/**
+ * The evidence items holding each representative's passage besides its own item (its near-duplicate group,
+ * embeddings/chunk-store.ts groupMembers), distinct, by title.
+ */
+const duplicatesOf = async (db: Kysely<Database>, rows: readonly RetrievalRow[]): Promise<Map<string, Duplicates>> => {
+  const own = new Map(rows.flatMap((r) => (r.chunk_id ? [[r.chunk_id, r.evidence_item_id] as const] : [])));
+  const byRepresentative = new Map<string, Map<string, string>>();
+  for (const member of await groupMembers(db, [...own.keys()])) {
+    if (member.evidence_item_id === null || member.evidence_item_id === own.get(member.representative)) continue;
+    const items = byRepresentative.get(member.representative) ?? new Map<string, string>();
+    items.set(member.evidence_item_id, member.title);
+    byRepresentative.set(member.representative, items);
+  }
+  return new Map(
+    [...byRepresentative].map(([representative, items]) => [
+      representative,
+      {
+        count: items.size,
+        evidence: [...items]
+          .map(([evidence_id, title]) => ({ evidence_id, title }))
+          .sort((a, b) => a.title.localeCompare(b.title) || a.evidence_id.localeCompare(b.evidence_id))
+          .slice(0, DUPLICATES_LISTED),
+      },
+    ]),
+  );
+};
+
 /** One record as the panel shows it, its text cut to `excerptChars`; none for the row of an analysis without records. */
-const toChunkView = (row: RetrievalRow, excerptChars: number): RetrievalChunkView[] => {
+const toChunkView = (row: RetrievalRow, excerptChars: number, duplicates: Map<string, Duplicates>): RetrievalChunkView[] => {
   if (row.rank === null || row.source_type === null || row.similarity === null || row.included === null) return []; // no records yet
   const similarity = Math.min(1, Math.max(0, row.similarity));
   const { title, deleted } = sourceTitle({
@@ -140,6 +178,7 @@ const toChunkView = (row: RetrievalRow, excerptChars: number): RetrievalChunkVie
       source_deleted: deleted,
       text: row.text === null ? null : row.text.slice(0, excerptChars),
       text_truncated: row.text !== null && row.text.length > excerptChars,
+      duplicates: (row.chunk_id && duplicates.get(row.chunk_id)) || NO_DUPLICATES,
     },
   ];
 };
@@ -152,7 +191,8 @@ export const getRetrieval = async (
 ): Promise<RetrievalView | undefined> => {
   const rows = await retrievalRows(db, organizationId, analysisId).execute();
   if (rows.length === 0) return undefined;
-  const chunks = rows.flatMap((row) => toChunkView(row, EXCERPT_CHARS));
+  const duplicates = await duplicatesOf(db, rows);
+  const chunks = rows.flatMap((row) => toChunkView(row, EXCERPT_CHARS, duplicates));
   const included = chunks.filter((c) => c.included).length;
   return {
     analysis_id: analysisId,
@@ -190,7 +230,7 @@ export const getRetrievalChunk = async (
 ): Promise<RetrievalChunkDetail | undefined> => {
   const row = await retrievalRows(db, organizationId, analysisId).where('r.chunk_id', '=', chunkId).executeTakeFirst();
   if (!row || row.text === null || row.embedding_source_id === null || row.chunk_index === null) return undefined;
-  const [view] = toChunkView(row, row.text.length);
+  const [view] = toChunkView(row, row.text.length, await duplicatesOf(db, [row]));
   if (!view) return undefined;
   const index = row.chunk_index;
   // one more chunk on each side than the passage shows: whether the source goes on past it

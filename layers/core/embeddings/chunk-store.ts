@@ -132,3 +132,32 @@ const groupNearDuplicates = async (trx: Kysely<Database>, investigationId: strin
     return { chunk, id, bands, representative };
   });
 };
+
+export interface GroupMember {
+  /** the representative the member belongs to */
+  representative: string;
+  evidence_item_id: string | null;
+  background_document_id: string | null;
+  /** its evidence item's or background document's title */
+  title: string;
+}
+
+/**
+ * The members of the representatives' near-duplicate groups (the representatives themselves left out), with their
+ * items' titles: what a retrieved passage stands for beyond its own item (evidence coverage, the retrieval view).
+ */
+export const groupMembers = async (db: Kysely<Database>, representatives: readonly string[]): Promise<GroupMember[]> =>
+  representatives.length === 0
+    ? []
+    : (db
+        .selectFrom('text_chunks as d')
+        .leftJoin('evidence_items as e', 'e.id', 'd.evidence_item_id')
+        .leftJoin('background_documents as b', 'b.id', 'd.background_document_id')
+        .select((eb) => [
+          'd.duplicate_of as representative',
+          'd.evidence_item_id',
+          'd.background_document_id',
+          eb.fn.coalesce('e.title', 'b.title', sql<string>`''`).as('title'),
+        ])
+        .where('d.duplicate_of', 'in', [...representatives])
+        .execute() as Promise<GroupMember[]>);

@@ -1,10 +1,10 @@
 /**
  * Near-duplicate passages (pure): the same passage in many e-mails, forwards and attachments is one passage. Two
- * chunks are near-duplicates when the Jaccard similarity of their word 3-shingles, over text normalised for case,
+ * chunks are near-duplicates when the Jaccard similarity of their word 2-shingles (pairs of words), over text normalised for case,
  * accents, punctuation and quote markers, is at least NEAR_DUPLICATE_JACCARD (0.9: one or two words changed in a
  * passage of a hundred; docs/retrieval.md measures the rule). Candidates are found without comparing every pair: a
  * MinHash signature of the shingles, cut into LSH bands, gives each chunk 16 keys, and two chunks share a key with
- * probability 1 − (1 − J⁴)¹⁶ — above 0.99999 at J = 0.9, below 0.001 at J = 0.2 — so a lookup by key (a GIN index
+ * probability 1 − (1 − J⁴)¹⁶ — above 0.99999 at J = 0.9, below 0.001 at J = 0.2 (unrelated passages share a few common word pairs at most) — so a lookup by key (a GIN index
  * on text_chunks.lsh_bands) finds the duplicates of a new chunk, and the exact Jaccard decides.
  */
 
@@ -12,7 +12,7 @@ export const NEAR_DUPLICATE_JACCARD = 0.9;
 
 const BANDS = 16;
 const ROWS = 4;
-const SHINGLE_WORDS = 3;
+const SHINGLE_WORDS = 2;
 
 /** Lower case, accents off, punctuation and quote markers (">") out: what is left is the words. */
 export const wordsOf = (text: string): string[] =>
@@ -43,7 +43,7 @@ const mix = (value: number): number => {
   return h >>> 0;
 };
 
-/** The hashed word 3-shingles of a text (its words themselves when it has fewer than three). */
+/** The hashed word 2-shingles of a text (its word itself when it has one). */
 export const shinglesOf = (text: string): Set<number> => {
   const words = wordsOf(text);
   const size = Math.min(SHINGLE_WORDS, words.length);

@@ -5,11 +5,15 @@
  *   vector, for its own item's readiness, but never enters the graph);
  * - a group outlives its representative: when a representative is deleted (its item or document deleted, or its
  *   text changed), the group's oldest remaining member becomes the representative and the others point at it. A
- *   statement-level trigger, so a cascaded delete of a whole item re-forms every group it touched in one pass.
+ *   statement-level trigger, so a cascaded delete of a whole item re-forms every group it touched in one pass;
+ * - the chunks of an evidence item or background document are found by index (its readiness, its delete's cascade,
+ *   a retrieved passage's duplicates), not by a scan of every chunk.
  */
 import { sql, type Kysely } from 'kysely';
 
 const up = [
+  `create index text_chunks_evidence_item_idx on text_chunks (evidence_item_id) where evidence_item_id is not null`,
+  `create index text_chunks_background_document_idx on text_chunks (background_document_id) where background_document_id is not null`,
   `create index text_chunks_embedding_groups_idx on text_chunks using hnsw (embedding vector_cosine_ops)
      with (m = 32, ef_construction = 256) where duplicate_of is null`,
   `drop index text_chunks_embedding_idx`,
@@ -37,6 +41,8 @@ export const migration = {
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
+      'drop index text_chunks_background_document_idx',
+      'drop index text_chunks_evidence_item_idx',
       'drop trigger text_chunks_promote_near_duplicates on text_chunks',
       'drop function promote_near_duplicates()',
       `create index text_chunks_embedding_full_idx on text_chunks using hnsw (embedding vector_cosine_ops) with (m = 32, ef_construction = 256)`,
