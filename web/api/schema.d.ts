@@ -1139,7 +1139,7 @@ export interface components {
                 description: string;
             }[];
         };
-        /** @description One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. Every file carries the id and path GET /api/storage/view opens it with. */
+        /** @description One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. Every file carries the id and path GET /api/storage/view opens it with; every entry its readiness (GET …/evidence/{evidence_id} gives the states of its files). */
         InvestigationEvidenceResponse: {
             /** Format: uuid */
             investigation_id: string;
@@ -1162,6 +1162,11 @@ export interface components {
                     /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
                     view_path: string;
                 }[];
+                /**
+                 * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+                 * @enum {string}
+                 */
+                readiness: "ready" | "processing" | "failed";
             } | {
                 /** @constant */
                 kind: "background_document";
@@ -1178,6 +1183,11 @@ export interface components {
                 included: boolean;
                 /** @enum {string} */
                 extraction_status: "awaiting_upload" | "pending" | "extracted" | "error";
+                /**
+                 * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+                 * @enum {string}
+                 */
+                readiness: "ready" | "processing" | "failed";
                 /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
                 view_path: string;
             })[];
