@@ -8,7 +8,8 @@ import { client, messageOf, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
 import { Badge, Busy, Loading, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
-import { ANALYSIS_TYPES, openFile } from './Investigation';
+import { ANALYSIS_TYPES } from './Investigation';
+import { openFile } from '../components/files';
 import { inProgress, pollStep, POLLING } from '../poll';
 
 type Analysis = components['schemas']['AnalysisDetail'];
