@@ -5,7 +5,8 @@
 import type { components } from '../../api/schema';
 import { useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
-import { type PresignedUpload, putFile, sizeText } from '../upload';
+import { sizeText } from '../file-types';
+import { type PresignedUpload, putFile } from '../upload';
 import { Badge } from './ui';
 
 type FileState = components['schemas']['EvidenceGetResponse']['attachments'][number]['state'];

@@ -10,7 +10,8 @@ import type { components } from '../../api/schema';
 import { DropZone, FileRow, inTurn, openFile, ReadinessBadge, type Transfer, useTransfers } from '../components/files';
 import { Badge, Busy, Confirm, type Loaded, Loading, Problem, Table, useAction, useWatched, when, withDetails } from '../components/ui';
 import { importInProgress, ingestionBusy } from '../poll';
-import { ACCEPTED_FILES, declare, newKey, type PresignedUpload } from '../upload';
+import { ACCEPTED_FILES, declare } from '../file-types';
+import { newKey, type PresignedUpload } from '../upload';
 
 type Ingestion = components['schemas']['IngestionStatusResponse'];
 type InvestigationDetail = components['schemas']['InvestigationGetResponse'];
@@ -180,17 +181,27 @@ const EvidenceDetail = ({
 
 const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: string; doc: BackgroundEntry; onChanged: () => void }) => {
   const { working, problem, run } = useAction();
+  // the box shows the choice at once; the list read again confirms it (a refusal puts it back, with the reason)
+  const [chosen, setChosen] = useState<boolean>();
+  useEffect(() => setChosen(undefined), [doc.included]);
   const params = { path: { investigation_id: investigationId, background_document_id: doc.background_document_id } };
-  const toggle = (included: boolean) =>
-    run(async () => {
-      await unwrap(
-        client.PATCH('/api/investigations/{investigation_id}/background-documents/{background_document_id}', {
-          params,
-          body: { included_for_ai: included },
-        }),
-      );
+  const toggle = (included: boolean) => {
+    setChosen(included);
+    return run(async () => {
+      try {
+        await unwrap(
+          client.PATCH('/api/investigations/{investigation_id}/background-documents/{background_document_id}', {
+            params,
+            body: { included_for_ai: included },
+          }),
+        );
+      } catch (error) {
+        setChosen(undefined);
+        throw error;
+      }
       onChanged();
     });
+  };
   const remove = () =>
     run(async () => {
       await unwrap(client.DELETE('/api/investigations/{investigation_id}/background-documents/{background_document_id}', { params }));
@@ -209,7 +220,13 @@ const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: s
       </div>
       <div class="row-actions">
         <span class="check">
-          <input id={id} type="checkbox" checked={doc.included} disabled={working} onChange={(e) => void toggle(e.currentTarget.checked)} />
+          <input
+            id={id}
+            type="checkbox"
+            checked={chosen ?? doc.included}
+            disabled={working}
+            onChange={(e) => void toggle(e.currentTarget.checked)}
+          />
           <label for={id}>
             Given to the AI<span class="visually-hidden">: {doc.title}</span>
           </label>

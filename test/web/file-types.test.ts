@@ -1,5 +1,5 @@
-/** The web app's upload rules (web/src/upload.ts): the type a file is declared as, and its size for people. */
-import { declare, declaredType, sizeText } from '../../web/src/upload';
+/** The web app's upload rules (web/src/file-types.ts): the type a file is declared as, and its size for people. */
+import { declare, declaredType, sizeText } from '../../web/src/file-types';
 
 const file = (name: string, type: string, bytes = 3) => new File([new Uint8Array(bytes)], name, { type });
 
