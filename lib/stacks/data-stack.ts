@@ -10,8 +10,10 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config';
+import { FILE_PREFIXES } from '../manifest';
 import { Migrations } from './migrations';
 import type { DatabaseResources } from './service-resources';
+import type { AppOrigin } from './web-stack';
 
 /** The database name (layers/core/db/connection.ts defaults to the same). */
 const DATABASE_NAME = 'analysis';
@@ -19,8 +21,32 @@ const DATABASE_NAME = 'analysis';
 const DATABASE_USER = 'analysis_app';
 const POSTGRES_PORT = 5432;
 
+/**
+ * The browser's access to presigned URLs of the files bucket: it PUTs a file (Content-Type is the one header it
+ * sets; the browser adds Content-Length, which needs no preflight) and GETs or HEADs one, and may read the ETag.
+ */
+const FILES_CORS = {
+  allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+  allowedHeaders: ['content-type'],
+  exposedHeaders: ['ETag'],
+  maxAgeSeconds: 3600,
+} as const;
+
+/** How long uploaded files wait under their prefix before the bucket deletes them (FILE_PREFIXES). */
+const UPLOAD_EXPIRY_DAYS = {
+  /** a seed file is loaded within minutes of its upload (layers/core/seed/import.ts) and never read again */
+  seeds: 1,
+  /**
+   * a bulk import is processed a part at a time in the background; its file stays as long as the imports DLQ keeps
+   * a message (14 days, workers-stack.ts), so a message redriven from there still finds it
+   */
+  imports: 14,
+} as const;
+
 export interface DataStackProps extends StackProps {
   config: StageConfig;
+  /** the SPA's origin: the files bucket's CORS allows it, as the API's does (buildApp gives both the same) */
+  appOrigin: AppOrigin;
 }
 
 export class DataStack extends Stack {
@@ -32,7 +58,7 @@ export class DataStack extends Stack {
   readonly webhookSecret: secretsmanager.Secret;
   readonly migrations: Migrations;
 
-  constructor(scope: Construct, id: string, { config, ...props }: DataStackProps) {
+  constructor(scope: Construct, id: string, { config, appOrigin, ...props }: DataStackProps) {
     super(scope, id, props);
     const { removalPolicy, logRetention: retention } = config;
     const ack = (construct: Construct, id: string, reason: string) => Validations.of(construct).acknowledge({ id, reason });
@@ -171,10 +197,27 @@ export class DataStack extends Stack {
       serverAccessLogsPrefix: 'files/',
       lifecycleRules: [
         { noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(7) },
-        // seed files uploaded for `npm run seed -- --stage` (layers/core/seed/import.ts): loaded within minutes, never needed after
-        { prefix: 'imports/', expiration: Duration.days(7) },
+        // seed files uploaded for `npm run seed -- --stage` and bulk import files (UPLOAD_EXPIRY_DAYS says why so long)
+        { prefix: FILE_PREFIXES.seeds, expiration: Duration.days(UPLOAD_EXPIRY_DAYS.seeds) },
+        { prefix: FILE_PREFIXES.imports, expiration: Duration.days(UPLOAD_EXPIRY_DAYS.imports) },
+      ],
+      // browsers upload and open files by presigned URL from the SPA's origin, the one the API's CORS allows
+      cors: [
+        {
+          allowedOrigins: [appOrigin.url],
+          allowedMethods: [...FILES_CORS.allowedMethods],
+          allowedHeaders: [...FILES_CORS.allowedHeaders],
+          exposedHeaders: [...FILES_CORS.exposedHeaders],
+          maxAge: FILES_CORS.maxAgeSeconds,
+        },
       ],
     });
+    // Object Created events go to EventBridge (the workers stack's rules send them to the ingestion and imports queues).
+    // Set on the CloudFormation resource itself: the L2 `eventBridgeEnabled` adds the Custom::S3BucketNotifications
+    // resource and its Lambda function, which would need a role, a nag review and the twin's modelling for nothing.
+    (this.filesBucket.node.defaultChild as s3.CfnBucket).notificationConfiguration = {
+      eventBridgeConfiguration: { eventBridgeEnabled: true },
+    };
 
     // ── secrets ──────────────────────────────────────────────────────────────────────────────
     const generated = { passwordLength: 48, excludePunctuation: true };

@@ -2,8 +2,8 @@
  * Renders the service manifest (lib/manifest.ts) into CDK stacks. bin/app.ts and the infra tests both
  * call buildApp, so what is tested is what is deployed.
  *
- * Dependencies run one way: web (the SPA's bucket and distribution; it depends on nothing) → identity and
- * api (the distribution's domain is the passkey relying party and the API's CORS origin); data, identity →
+ * Dependencies run one way: web (the SPA's bucket and distribution; it depends on nothing) → data, identity and
+ * api (the distribution's domain is the files bucket's and the API's CORS origin, and the passkey relying party); data, identity →
  * workers (queues) → api → schedules → observability (which watches them all); web content (the app's
  * files, and config.json naming the API) last, after web and api.
  */
@@ -58,7 +58,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const web = options.web === false ? undefined : new WebStack(app, name('web'), { ...common, config });
   // a custom domain from context wins (the distribution then needs it as an alias: docs/deploy.md, Web app)
   const appOrigin = config.corsOrigin ? originOf(config.corsOrigin) : (web?.appOrigin ?? originOf(LOCAL_APP_ORIGIN));
-  const data = new DataStack(app, name('data'), { ...common, config });
+  const data = new DataStack(app, name('data'), { ...common, config, appOrigin });
   const identity = new IdentityStack(app, name('identity'), {
     ...common,
     config,

@@ -1,7 +1,11 @@
 /**
- * The manifest's queues (each with a DLQ) and the queue-triggered functions that consume them.
+ * The manifest's queues (each with a DLQ) and the queue-triggered functions that consume them. A queue that
+ * hears of files arriving (`objectsCreated`) gets an EventBridge rule sending it the files bucket's Object
+ * Created events under its key prefix (the bucket sends its events to EventBridge: data-stack.ts).
  */
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -39,6 +43,23 @@ export class WorkersStack extends Stack {
         return [name, queue];
       }),
     ) as Record<QueueName, sqs.Queue>;
+
+    for (const [name, spec] of Object.entries(queueSpecs)) {
+      if (!spec.objectsCreated) continue;
+      // the SqsQueue target adds the queue policy letting events.amazonaws.com send, for this rule (aws:SourceArn) only
+      new events.Rule(this, `${name}-objects-created`, {
+        description: `Files arriving under ${spec.objectsCreated.prefix} in the files bucket, to the ${name} queue`,
+        eventPattern: {
+          source: ['aws.s3'],
+          detailType: ['Object Created'],
+          detail: {
+            bucket: { name: [resources.filesBucket.bucketName] },
+            object: { key: events.Match.prefix(spec.objectsCreated.prefix) },
+          },
+        },
+        targets: [new targets.SqsQueue(this.queues[name as QueueName])],
+      });
+    }
 
     this.functions = specs.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources: { ...resources, queues: this.queues }, config });

@@ -7,16 +7,31 @@
  * service's AccessDenied exactly as AWS does or forwards the call to the local stand-in behind it
  * (fauxqs for SQS and S3, the Bedrock stand-in, the identity provider, the secrets store). Every
  * decision is recorded: `npm run iam-report` compares what was used with what was granted.
+ *
+ * A presigned S3 request (query authentication) is verified as S3 verifies it first (./sigv4.ts: signature,
+ * expiry, a key the twin issued); what S3 adds to an answer (the response-* overrides of a GET) is added to
+ * fauxqs's; an object put in a bucket that sends its events to EventBridge is announced (./s3-events.ts).
+ * The same handler serves the public S3 endpoint (./s3-public.ts), so both ways in behave alike.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { evaluate, type PolicyStatement } from './iam/policy';
-import { accessDenied, requiredPermissions, serviceOfHost, signingAccessKey, type AwsHttpRequest, type AwsService } from './iam/requests';
+import {
+  accessDenied,
+  requiredPermissions,
+  s3Error,
+  serviceOfHost,
+  signingAccessKey,
+  type AwsHttpRequest,
+  type AwsService,
+} from './iam/requests';
+import { objectCreatedBy, type ObjectCreated } from './s3-events';
+import { isQuerySigned, verifyPresigned, type IssuedKey } from './sigv4';
 
-/** Who signs with an access key: a function's role session. */
-export interface EdgeIdentity {
+/** Who signs with an access key: a function's role session (its secret and session token verify what it presigns). */
+export interface EdgeIdentity extends IssuedKey {
   principalArn: string;
   /** the function (PlanFunction.id) whose role this is */
   functionId: string;
@@ -58,7 +73,6 @@ type Backend =
   | { handle: (request: AwsHttpRequest) => Promise<{ status: number; headers: Record<string, string>; body: string }> };
 
 export interface AwsEdgeOptions {
-  tls: { keyPem: string; certPem: string };
   account: string;
   backends: Record<AwsService, Backend>;
   identities: Map<string, EdgeIdentity>;
@@ -66,8 +80,22 @@ export interface AwsEdgeOptions {
   resourcePolicy: (arn: string) => PolicyStatement[] | undefined;
   secretArnOf: (nameOrArn: string) => string | undefined;
   record: (call: EdgeCall) => void;
+  /** after S3 has answered a PutObject with 200: what S3 and EventBridge do next */
+  objectCreated?: (created: ObjectCreated) => Promise<void>;
   log?: (line: string) => void;
+  /** the clock presigned URLs expire by (default the system's) */
+  now?: () => Date;
 }
+
+/** What the edge answers a call with. */
+export interface EdgeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Buffer;
+}
+
+/** The edge's handling of one AWS call from `sourceIp`, whichever server received it. */
+export type AwsEdgeHandler = (request: AwsHttpRequest, sourceIp: string) => Promise<EdgeAnswer>;
 
 export interface AwsEdge {
   port: number;
@@ -76,7 +104,8 @@ export interface AwsEdge {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'host', 'http2-settings']);
 
-const readBody = (req: http.IncomingMessage | http2.Http2ServerRequest): Promise<Buffer> =>
+/** A request's whole body. */
+export const readBody = (req: http.IncomingMessage | http2.Http2ServerRequest): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -84,7 +113,8 @@ const readBody = (req: http.IncomingMessage | http2.Http2ServerRequest): Promise
     req.on('error', reject);
   });
 
-const headersOf = (req: http.IncomingMessage | http2.Http2ServerRequest): Record<string, string> =>
+/** A request's headers by lower-case name, repeated ones joined (HTTP/2's pseudo-headers left out). */
+export const headersOf = (req: http.IncomingMessage | http2.Http2ServerRequest): Record<string, string> =>
   Object.fromEntries(
     Object.entries(req.headers)
       .filter(([k]) => !k.startsWith(':'))
@@ -127,36 +157,59 @@ const forward = (
     out.end(request.body);
   });
 
-export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> => {
-  const { account, backends, identities, record, log = () => undefined } = options;
+/** The query parameters with which S3 replaces headers of an object's answer (GetObject's Response* members). */
+const RESPONSE_OVERRIDES: Record<string, string> = {
+  'response-content-type': 'content-type',
+  'response-content-language': 'content-language',
+  'response-expires': 'expires',
+  'response-cache-control': 'cache-control',
+  'response-content-disposition': 'content-disposition',
+  'response-content-encoding': 'content-encoding',
+};
+
+/** S3's answer to a successful signed GET or HEAD of an object carries the headers its response-* parameters name. */
+const withResponseOverrides = (request: AwsHttpRequest, answer: EdgeAnswer): EdgeAnswer => {
+  const at = request.path.indexOf('?');
+  if (request.service !== 's3' || at < 0 || !['GET', 'HEAD'].includes(request.method.toUpperCase()) || answer.status >= 300) return answer;
+  const overrides = [...new URLSearchParams(request.path.slice(at + 1))].filter(([name]) => name in RESPONSE_OVERRIDES);
+  if (overrides.length === 0) return answer;
+  return {
+    ...answer,
+    headers: { ...answer.headers, ...Object.fromEntries(overrides.map(([name, value]) => [RESPONSE_OVERRIDES[name]!, value])) },
+  };
+};
+
+/** The call an AWS hostname names (its service and region), or undefined for a host that is no AWS endpoint of the twin's. */
+export const awsRequestOf = (
+  account: string,
+  request: { host: string; method: string; path: string; headers: Record<string, string>; body: Buffer },
+): AwsHttpRequest | undefined => {
+  const located = serviceOfHost(request.host);
+  return located && { ...request, service: located.service, region: located.region, account };
+};
+
+export const awsEdgeHandler = (options: AwsEdgeOptions): AwsEdgeHandler => {
+  const { account, backends, identities, record, log = () => undefined, now = () => new Date() } = options;
 
   // a geographic inference profile's request goes to one of its destination regions, in turn here (Bedrock picks
   // by capacity): the foundation-model grant is checked there, as AWS does, and over a run every region is seen
   let routed = 0;
   const nextDestination = (destinations: readonly string[]) => destinations[routed++ % destinations.length]!;
 
-  const handle = async (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
-    const host = String(req.headers[':authority'] ?? req.headers.host ?? '').replace(/:\d+$/, '');
-    const reply = (status: number, headers: Record<string, string>, body: string | Buffer) => {
-      const out = res as http.ServerResponse; // the HTTP/2 compatibility response takes the same calls
-      out.writeHead(status, headers);
-      if (req.method === 'HEAD') out.end();
-      else out.end(body);
-    };
-    const located = serviceOfHost(host);
-    if (!located) return reply(404, { 'content-type': 'text/plain' }, `no AWS service at ${host} in the twin`);
-    const request: AwsHttpRequest = {
-      service: located.service,
-      region: located.region,
-      account,
-      host,
-      method: req.method ?? 'GET',
-      path: req.url ?? '/',
-      headers: headersOf(req),
-      body: await readBody(req),
-    };
-    const accessKey = signingAccessKey(request);
-    const identity = accessKey ? identities.get(accessKey) : undefined;
+  return async (request, sourceIp) => {
+    let identity: EdgeIdentity | undefined;
+    if (request.service === 's3' && isQuerySigned(request.path)) {
+      // a presigned URL carries its signer's permissions: only a key the twin issued, signed as S3 checks it
+      const check = verifyPresigned({ ...request, service: 's3' }, { issued: (accessKeyId) => identities.get(accessKeyId), now: now() });
+      if (!check.ok) {
+        log(`[aws-edge] ${request.method} https://${request.host}${request.path.replace(/\?.*$/, '')}: ${check.code} (${check.message})`);
+        return s3Error(request, check);
+      }
+      identity = identities.get(check.accessKeyId);
+    } else {
+      const accessKey = signingAccessKey(request);
+      identity = accessKey ? identities.get(accessKey) : undefined;
+    }
     const needed = requiredPermissions(request, { secretArnOf: options.secretArnOf, destinationRegion: nextDestination });
     /** the role's decision on one permission, recorded; undefined when allowed, else the service's AccessDenied */
     const check = (caller: EdgeIdentity, { action, resource }: { action: string; resource: string }) => {
@@ -170,11 +223,11 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     if (needed !== 'unauthenticated' && identity) {
       for (const permission of needed) {
         const denial = check(identity, permission);
-        if (denial) return reply(denial.status, denial.headers, denial.body);
+        if (denial) return denial;
       }
     }
     const backend = backends[request.service];
-    const answer = 'handle' in backend ? await backend.handle(request) : await forward(backend, request);
+    const answer = withResponseOverrides(request, 'handle' in backend ? await backend.handle(request) : await forward(backend, request));
     // S3 tells a caller that a key is missing (404) only if it may list the bucket; otherwise it answers 403
     if (
       answer.status === 404 &&
@@ -185,13 +238,50 @@ export const startAwsEdge = async (options: AwsEdgeOptions): Promise<AwsEdge> =>
     ) {
       const bucketArn = needed[0]!.resource.replace(/\/.*$/, '');
       const denial = check(identity, { action: 's3:ListBucket', resource: bucketArn });
-      if (denial) return reply(denial.status, denial.headers, denial.body);
+      if (denial) return denial;
     }
-    reply(answer.status, answer.headers, answer.body);
+    const created = options.objectCreated && objectCreatedBy(request, needed, answer, sourceIp);
+    if (created) await options.objectCreated!(created);
+    return answer;
+  };
+};
+
+/** Answers an HTTP/1.1 or HTTP/2 request with the edge's answer (no body for a HEAD). */
+export const reply = (
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+  { status, headers, body }: EdgeAnswer,
+) => {
+  const out = res as http.ServerResponse; // the HTTP/2 compatibility response takes the same calls
+  out.writeHead(status, headers);
+  if (req.method === 'HEAD') out.end();
+  else out.end(body);
+};
+
+/** The edge's TLS server on 127.0.0.1: every AWS hostname's calls, through `handle`. */
+export const startAwsEdge = async (options: {
+  tls: { keyPem: string; certPem: string };
+  account: string;
+  handle: AwsEdgeHandler;
+  log?: (line: string) => void;
+}): Promise<AwsEdge> => {
+  const { account, handle, log = () => undefined } = options;
+  const serve = async (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+    const host = String(req.headers[':authority'] ?? req.headers.host ?? '').replace(/:\d+$/, '');
+    const request = awsRequestOf(account, {
+      host,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: headersOf(req),
+      body: await readBody(req),
+    });
+    if (!request)
+      return reply(req, res, { status: 404, headers: { 'content-type': 'text/plain' }, body: `no AWS service at ${host} in the twin` });
+    reply(req, res, await handle(request, req.socket.remoteAddress ?? '127.0.0.1'));
   };
 
   const server = http2.createSecureServer({ key: options.tls.keyPem, cert: options.tls.certPem, allowHTTP1: true }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    serve(req, res).catch((error: unknown) => {
       log(`[aws-edge] ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() });

@@ -57,6 +57,3 @@ export const edgeRequest = (
     req.on('error', reject);
     req.end(options.body);
   });
-
-/** GET an https URL of an AWS host (a presigned S3 URL) through the edge. */
-export const edgeGet = (edge: EdgeAddress, url: string) => edgeRequest(edge, url);

@@ -133,6 +133,8 @@ export interface GatewayOptions {
   /** what the twin serves outside /api/ (GET and HEAD): the web app, as CloudFront serves it deployed */
   site?: (pathname: string) => GatewayExtra;
   onRequest?: (line: string) => void;
+  /** what the twin changes in a function's answer before the client gets it (presigned URLs mapped to where a user reaches them) */
+  rewriteAnswer?: (answer: APIGatewayProxyStructuredResultV2) => APIGatewayProxyStructuredResultV2;
   /** how long the gateway waits for a function (default API Gateway's 30 s) */
   integrationTimeoutMs?: number;
   account: string;
@@ -291,7 +293,7 @@ export const createGateway = (options: GatewayOptions) => {
           `${route.functionId}: ${outcome.error.errorType}: ${outcome.error.stack ?? outcome.error.errorMessage}`,
         );
       const result = outcome.value as APIGatewayProxyStructuredResultV2 | string | null;
-      const structured =
+      const answered: APIGatewayProxyStructuredResultV2 =
         typeof result === 'object' && result !== null && 'statusCode' in result
           ? result
           : {
@@ -299,6 +301,7 @@ export const createGateway = (options: GatewayOptions) => {
               body: typeof result === 'string' ? result : JSON.stringify(result),
               headers: { 'content-type': 'application/json' },
             };
+      const structured = options.rewriteAnswer ? options.rewriteAnswer(answered) : answered;
       const status = structured.statusCode ?? 200;
       const body =
         structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;

@@ -39,8 +39,8 @@ Investigation Analysis Service — local twin ready in ${seconds} s
   Health          curl ${twin.url}/api/health
   Database        ${twin.database.engine === 'pglite' ? `embedded PGlite in ${twin.twinDir}/pgdata` : 'PostgreSQL (DATABASE_URL)'}${twin.seeded ? ' — demo investigation seeded' : ''}
   Functions       ${twin.plan.functions.length}, each in its own isolate with its template environment (logs above)
-  AWS edge        127.0.0.1:${twin.aws.edge.port} — every function's AWS call, IAM-checked against its synthesized policy
-                  (CA: ${twin.twinDir}/tls/ca.pem; curl --cacert it --connect-to ::127.0.0.1:${twin.aws.edge.port} to follow presigned URLs)
+  AWS edge        127.0.0.1:${twin.aws.edge.port} — every function's AWS call, IAM-checked against its synthesized policy (CA: ${twin.twinDir}/tls/ca.pem)
+  S3 (public)     ${twin.aws.publicS3}/<bucket>/<key>?X-Amz-… — the presigned URLs in the API's answers lead here (signature, expiry, IAM, CORS checked)
   SQS + S3        ${twin.aws.endpoint} (fauxqs, operator access)
   Bedrock         ${twin.bedrock.url} (deterministic stand-in; faults: PUT ${twin.bedrock.url}/_standin/faults/<region>)
   Tokens          ${commands.token}   (or --role admin)

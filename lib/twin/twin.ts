@@ -28,8 +28,8 @@ import type { QueueName } from '../manifest';
 import { twinDirectory } from '../paths';
 import { appSourceHash, CACHE_ROOT, ensureAssembly, pruneCache, readAssembly } from './assembly/assembly';
 import { ensureBootstrap, ensureBundles } from './assembly/bundles';
-import { planFromAssembly, type PlanFunction, type TwinPlan } from './assembly/plan';
-import { startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
+import { planFromAssembly, type PlanCorsRule, type PlanFunction, type TwinPlan } from './assembly/plan';
+import { awsEdgeHandler, startAwsEdge, type EdgeCall, type EdgeIdentity } from './aws-edge';
 import { lambdaService } from './lambda-service';
 import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
@@ -43,6 +43,8 @@ import { loadOrCreatePasskey } from './passkey';
 import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
 import { startPoller, type Poller } from './pollers';
+import { objectEvents } from './s3-events';
+import { publicUrls, startS3Public, withPublicUrls } from './s3-public';
 import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
 import {
   startLambdaRuntime,
@@ -113,6 +115,8 @@ export interface Twin {
     endpoint: string;
     /** the AWS edge (what the functions reach), for clients of this process (./edge-client.ts) */
     edge: EdgeAddress;
+    /** the public S3 endpoint (http://127.0.0.1:<port>/<bucket>/<key>?…) the API's answers map presigned URLs to (./s3-public.ts) */
+    publicS3: string;
     bucket: string;
     queues: Record<QueueName, TwinQueue>;
   };
@@ -129,6 +133,8 @@ export interface Twin {
   seeded: boolean;
   /** an access token of this user, as a sign-in gets it from the pool (trigger included); ttlSeconds < 0: already expired */
   token: (who: TokenSubject, ttlSeconds?: number) => Promise<string>;
+  /** the credentials of a function's role session, as its environment holds them: for a test acting as that function (presigning a URL) */
+  functionCredentials: (functionId: string) => Credentials;
   /** invokes a function as `aws lambda invoke` would (RequestResponse) */
   invoke: (functionId: string, event: unknown) => Promise<InvokeOutcome>;
   /** every function's log lines so far (CloudWatch Logs of the twin), or one function's */
@@ -400,6 +406,8 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
           functionId: fn.id,
           principalArn: `arn:aws:sts::${account}:assumed-role/${fn.roleName}/${fn.functionName}`,
           policy: fn.policy,
+          secretAccessKey: credentials.get(fn.id)!.secretAccessKey,
+          sessionToken: credentials.get(fn.id)!.sessionToken,
         },
       ]),
     );
@@ -415,8 +423,14 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       ...plan.buckets.map((b) => [b.arn, b.policy] as const),
       ...plan.secrets.map((s) => [s.arn, s.policy] as const),
     ]);
-    const edge = await startAwsEdge({
-      tls: certificates,
+    // EventBridge's deliveries of the buckets' events to the rules' queues, with the twin's own access to its SQS
+    const eventBridgeSqs = new SQSClient({
+      region,
+      endpoint: aws.endpoint,
+      credentials: { accessKeyId: 'twin-eventbridge', secretAccessKey: 'twin' },
+    });
+    cleanups.push(() => eventBridgeSqs.destroy());
+    const handleAws = awsEdgeHandler({
       account,
       backends: {
         sqs: { url: aws.endpoint, keepHost: true },
@@ -430,9 +444,27 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       resourcePolicy: (arn) => resourcePolicies.get(arn) ?? resourcePolicies.get(arn.replace(/\/.*$/, '')),
       secretArnOf: secrets.arnOf,
       record,
+      objectCreated: objectEvents({
+        plan,
+        send: async (queueUrl, body) => {
+          await eventBridgeSqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+        },
+        log,
+      }),
       log,
     });
+    const edge = await startAwsEdge({ tls: certificates, account, handle: handleAws, log });
     cleanups.push(() => edge.stop());
+    // where users follow presigned URLs: the same handler, behind the bucket's CORS (the gateway maps the URLs there)
+    // copies of the buckets' CORS rules: the twin's own web app origin joins the app's (appOrigin, below)
+    const servedBuckets = plan.buckets.map((b) => ({ ...b, cors: b.cors.map((rule) => ({ ...rule, allowedOrigins: [...rule.allowedOrigins] })) }));
+    const s3Public = await startS3Public({ region, account, buckets: servedBuckets, handle: handleAws, log });
+    cleanups.push(() => s3Public.stop());
+    const toPublicUrl = publicUrls(
+      s3Public.url,
+      plan.buckets.map((b) => b.name),
+      region,
+    );
     const edgeAddress: EdgeAddress = { port: edge.port, caPem: certificates.caPem };
 
     const toEdge = { host: '127.0.0.1', port: edge.port };
@@ -499,6 +531,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
           }
           return invokeFunction(functionId, event, { requestId });
         },
+        rewriteAnswer: (answer) => withPublicUrls(answer, toPublicUrl),
         onRequest: log,
         extras: apiDocs(),
         site: webAppSite(await webApp),
@@ -516,6 +549,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         }),
     );
     const port = (server.address() as { port: number }).port;
+    appOrigin(servedBuckets, plan.api.cors?.allowOrigins ?? [], port);
     const endpoints: TwinEndpoints = {
       url: `http://127.0.0.1:${port}`,
       identityProvider: identityProvider.url,
@@ -594,12 +628,18 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       aws: {
         endpoint: aws.endpoint,
         edge: edgeAddress,
+        publicS3: s3Public.url,
         bucket,
         queues: Object.fromEntries(
           (Object.keys(QUEUE_URL_ENV) as QueueName[]).map((name) => [name, queueOf(QUEUE_URL_ENV[name])]),
         ) as Record<QueueName, TwinQueue>,
       },
       token: async (who, ttlSeconds) => (await issuer.issue(who, { ...(ttlSeconds !== undefined && { ttlSeconds }) })).accessToken,
+      functionCredentials: (functionId) => {
+        const given = credentials.get(functionId);
+        if (!given) throw new Error(`the deployment has no function ${functionId}`);
+        return given;
+      },
       invoke: (functionId, event) => invokeFunction(functionId, event),
       logs: (functionId) => (functionId ? logs.filter((l) => l.functionId === functionId) : [...logs]),
       awsCalls: () => [...calls],
@@ -613,6 +653,17 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     await stop();
     throw error;
   }
+};
+
+/**
+ * The twin serves the web app itself, in CloudFront's place: the rules that let the stage's app origin (the API's
+ * CORS origin, as the stacks give the files bucket) use the bucket let the twin's own address, where it serves the
+ * app, in too, so the browser's uploads cross origins and meet the bucket's CORS as they do deployed.
+ */
+const appOrigin = (buckets: { cors: PlanCorsRule[] }[], stageOrigins: readonly string[], port: number) => {
+  for (const rule of buckets.flatMap((b) => b.cors))
+    if (rule.allowedOrigins.some((origin) => stageOrigins.includes(origin)))
+      rule.allowedOrigins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
 };
 
 /** Sends the embedding queue a wake-up for each investigation, as an operator (through the edge). */

@@ -11,7 +11,9 @@
  * 6. assess latency through HTTP with 100,000 evidence items, on PGlite and real PostgreSQL;
  * 7. retrieval recall@20 and latency by strategy (exact, HNSW settings, quantized indexes with re-rank, the proposed
  *    rule) on two corpora and two layouts, with the index build times (./analysis-bench.ts);
- *    `npm run bench -- retrieval --chunks 20000 --engine postgres --corpus clustered --layout spread`.
+ *    `npm run bench -- retrieval --chunks 20000 --engine postgres --corpus clustered --layout spread`;
+ * 8. ingestion: documents through the API into the twin with the quota enforced — time from the last upload until all
+ *    are analysable, model requests per 1,000 chunks, chunks a minute, the routes' p99 (./ingest-bench.ts).
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
@@ -32,6 +34,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createAiGateway } from '#core/ai/gateway';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
+import { ingestBench } from './ingest-bench';
 import { figure, writeSummary } from './summary';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { DEFAULT_AI_MODELS } from '#core/config';
@@ -451,6 +454,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   twin: twinStart,
   assess: assessBench,
   retrieval: retrievalBench,
+  ingest: ingestBench,
 };
 
 const main = async () => {

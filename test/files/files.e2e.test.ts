@@ -1,7 +1,7 @@
 /**
  * The files routes end to end through the twin: GET /api/storage/view redirects to a presigned URL on
- * the files bucket (its AWS host, signed by the function's role) that really downloads the file through
- * the twin's AWS edge; POST /api/background/extract-text reads a PDF from
+ * the files bucket (signed by the function's role for the bucket's AWS host, which the twin's gateway maps to
+ * its public S3 endpoint) that really downloads the file with a plain fetch; POST /api/background/extract-text reads a PDF from
  * that bucket, stores and chunks its text, and the embedding sweeper (cron route, Bedrock stand-in)
  * then embeds it. Runs on PGlite, or on real PostgreSQL with TEST_DATABASE_URL.
  */
@@ -11,7 +11,6 @@ import type { Database } from '#core/db/schema';
 import { s3FileReader } from '#core/files/object-store';
 import { extractionReportSchema, fileViewLinkSchema } from '#core/files/wire';
 import { s3Storage } from '#core/storage';
-import { edgeGet } from '../../lib/twin/edge-client';
 import type { Twin } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 import { CONTENT_TYPES, pdfFile, pngFile, truncatedPdf } from './fixtures';
@@ -117,8 +116,10 @@ describe('GET /api/storage/view', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const location = new URL(res.headers.get('location')!);
-    expect(location.origin).toBe(`https://${twin.aws.bucket}.s3.${twin.plan.region}.amazonaws.com`);
-    expect(location.pathname).toBe(`/${attachmentKey}`);
+    // signed for https://<bucket>.s3.<region>.amazonaws.com/<key>, answered as the twin's public endpoint's path-style URL
+    expect(location.origin).toBe(twin.aws.publicS3);
+    expect(location.pathname).toBe(`/${twin.aws.bucket}/${attachmentKey}`);
+    expect(location.searchParams.get('X-Amz-Credential')).toMatch(new RegExp(`/${twin.plan.region}/s3/aws4_request$`));
     expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
     expect(location.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(location.searchParams.get('response-content-type')).toBe('application/pdf');
@@ -128,17 +129,19 @@ describe('GET /api/storage/view', () => {
     // the body says the same, for clients that read it
     expect(fileViewLinkSchema.parse(await res.json())).toMatchObject({ kind: 'attachment', id: attachmentId, url: location.toString() });
 
-    const file = await edgeGet(twin.aws.edge, location.toString());
+    const file = await fetch(location);
     expect(file.status).toBe(200);
-    expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.body.equals(attachmentBytes)).toBe(true);
+    // S3 answers with the signed response-* overrides
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(file.headers.get('content-disposition')).toBe(
+      `inline; filename="Invoice BIS-1041.pdf"; filename*=UTF-8''Invoice%20BIS-1041.pdf`,
+    );
+    expect(Buffer.from(await file.arrayBuffer()).equals(attachmentBytes)).toBe(true);
   });
 
   it('a browser following the redirect gets the background document itself', async () => {
-    const res = await view(`background_document_id=${policyId}`, alpha.token);
-    expect(res.status).toBe(302);
-    const file = await edgeGet(twin.aws.edge, res.headers.get('location')!);
-    expect([file.status, file.body.toString('utf8')]).toEqual([200, policyText]);
+    const file = await view(`background_document_id=${policyId}`, alpha.token, 'follow');
+    expect([file.status, file.redirected, await file.text()]).toEqual([200, true, policyText]);
   });
 
   it('with redirect=false answers the link as JSON', async () => {
@@ -153,7 +156,7 @@ describe('GET /api/storage/view', () => {
       content_type: 'text/plain; charset=utf-8',
       expires_in_seconds: 300,
     });
-    expect((await edgeGet(twin.aws.edge, link.url)).body.toString('utf8')).toBe(policyText);
+    expect(await (await fetch(link.url)).text()).toBe(policyText);
   });
 
   it("a link to a file gone from the bucket gets S3's 404 (the viewer's role may list the bucket, so S3 says so)", async () => {
@@ -171,9 +174,9 @@ describe('GET /api/storage/view', () => {
       .executeTakeFirstOrThrow();
     const res = await view(`background_document_id=${gone.id}`, alpha.token);
     expect(res.status).toBe(302);
-    const file = await edgeGet(twin.aws.edge, res.headers.get('location')!);
+    const file = await fetch(res.headers.get('location')!);
     expect(file.status).toBe(404);
-    expect(file.body.toString('utf8')).toContain('NoSuchKey');
+    expect(await file.text()).toContain('NoSuchKey');
   });
 
   it("never serves another organization's file, nor says it exists", async () => {

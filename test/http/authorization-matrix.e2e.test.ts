@@ -33,6 +33,17 @@ let analysisA = '';
 let feedbackA = '';
 let chunkA = '';
 const bearer: Partial<Record<Identity, string>> = {};
+let investigationTitleA = '';
+
+/**
+ * Org A's evidence items (each with a file awaiting its upload) and background documents, one per request: a route
+ * that changes or deletes one must find it as it was for every identity, so each request names a fresh one. The
+ * attachment named after an evidence id in a path is that item's.
+ */
+const pools = { evidence: [] as { evidence: string; attachment: string }[], documents: [] as string[], imports: [] as string[] };
+let evidenceTaken = -1;
+let documentsTaken = -1;
+let topics = 0;
 
 /** Bodies that get past validation, so ownership decides the answer; other routes get none (400 counts as "let in"). */
 const BODIES: Record<string, () => unknown> = {
@@ -40,6 +51,16 @@ const BODIES: Record<string, () => unknown> = {
   'analysis-create': () => ({ investigation_id: INVESTIGATION_A, analysis_type: 'summary' }),
   'analysis-engagement': () => ({ step: 'detail_reviewed' }),
   'analysis-feedback-create': () => ({ action: 'view' }),
+  'investigation-create': () => ({ title: 'Matrix investigation' }),
+  'investigation-update': () => ({ title: investigationTitleA }),
+  'question-create': () => ({ text: 'Was the matrix question answered?' }),
+  'topic-create': () => ({ title: `Matrix topic ${++topics}` }),
+  'evidence-create': () => ({ title: 'Matrix item', content: 'A note for the matrix.' }),
+  'evidence-update': () => ({ title: 'Matrix item, renamed' }),
+  'attachment-add': () => ({ attachments: [{ file_name: 'matrix.txt', content_type: 'text/plain', size_bytes: 12 }] }),
+  'background-document-create': () => ({ title: 'Matrix policy', file_name: 'policy.txt', content_type: 'text/plain', size_bytes: 12 }),
+  'background-document-update': () => ({ included_for_ai: true }),
+  'import-create': () => ({ format: 'ndjson', size_bytes: 100 }),
 };
 /** Query strings naming org A's resources. */
 const QUERIES: Record<string, () => string> = {
@@ -52,6 +73,10 @@ const PATH_PARAMS: Record<string, () => string> = {
   chunk_id: () => chunkA,
   prompt_type: () => 'analysis_question',
   feedback_id: () => feedbackA,
+  evidence_id: () => pools.evidence[++evidenceTaken]!.evidence,
+  attachment_id: () => pools.evidence[evidenceTaken]!.attachment,
+  background_document_id: () => pools.documents[++documentsTaken]!,
+  import_id: () => pools.imports[0]!,
 };
 
 type Route = HttpTrigger & { fn: FunctionSpec };
@@ -137,36 +162,78 @@ beforeAll(async () => {
   const created = await e2e.call('POST', '/api/analysis', investigatorA, { investigation_id: INVESTIGATION_A, analysis_type: 'summary' });
   expect(created.status).toBe(202);
   analysisA = created.body.analysis_id;
-  // nothing is embedded here (no schedules), so the analysis fails; give it a chunk among its retrieval, as generation records
-  // one, for GET …/retrieval/{chunk_id} (the seed queued the item's embedding source, which the chunk belongs to)
+  // whatever generation made of it, give the analysis a chunk among its retrieval, as generation records one, for
+  // GET …/retrieval/{chunk_id}: one the seed wrote for an evidence item of org A
   await e2e.pollUntilGenerated(analysisA, investigatorA);
   const { db } = twin.database;
-  const item = await db
-    .selectFrom('evidence_items')
-    .select('id')
+  const chunk = await db
+    .selectFrom('text_chunks')
+    .select(['id', 'evidence_item_id'])
     .where('investigation_id', '=', INVESTIGATION_A)
+    .where('source_type', '=', 'content')
     .limit(1)
     .executeTakeFirstOrThrow();
-  const source = await db
-    .insertInto('embedding_sources')
-    .values({ investigation_id: INVESTIGATION_A, source_type: 'content', source_id: item.id })
-    .onConflict((oc) => oc.columns(['source_type', 'source_id']).doUpdateSet({ status: 'pending' }))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  chunkA = (
-    await db
-      .insertInto('text_chunks')
-      .values({
-        investigation_id: INVESTIGATION_A,
-        embedding_source_id: source.id,
-        source_type: 'content',
-        evidence_item_id: item.id,
-        chunk_index: 0,
-        text: 'A passage.',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
+  chunkA = chunk.id;
+  const item = { id: chunk.evidence_item_id! };
+  investigationTitleA = (await db.selectFrom('investigations').select('title').where('id', '=', INVESTIGATION_A).executeTakeFirstOrThrow())
+    .title;
+  // the pools: one per identity for each route that names one (up to five routes name an evidence item)
+  const deadline = new Date(Date.now() + 3_600_000);
+  for (let i = 0; i < 6 * IDENTITIES.length; i++) {
+    const evidence = (
+      await db
+        .insertInto('evidence_items')
+        .values({ investigation_id: INVESTIGATION_A, title: `Pool item ${i}` })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const attachment = (
+      await db
+        .insertInto('attachments')
+        .values({
+          evidence_item_id: evidence,
+          file_name: 'pool.txt',
+          content_type: 'text/plain',
+          size_bytes: 4,
+          storage_key: `org/${DEMO_ORGANIZATION_IDS.northwind}/inv/${INVESTIGATION_A}/attachments/${crypto.randomUUID()}/pool.txt`,
+          extraction_status: 'awaiting_upload',
+          upload_deadline: deadline,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    pools.evidence.push({ evidence, attachment });
+    pools.documents.push(
+      (
+        await db
+          .insertInto('background_documents')
+          .values({
+            investigation_id: INVESTIGATION_A,
+            title: `Pool document ${i}`,
+            file_name: 'pool.txt',
+            content_type: 'text/plain',
+            storage_key: `org/${DEMO_ORGANIZATION_IDS.northwind}/inv/${INVESTIGATION_A}/background/${crypto.randomUUID()}/pool.txt`,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  }
+  pools.imports.push(
+    (
+      await db
+        .insertInto('imports')
+        .values({
+          investigation_id: INVESTIGATION_A,
+          format: 'ndjson',
+          size_bytes: 10,
+          storage_key: `imports/${crypto.randomUUID()}`,
+          upload_deadline: deadline,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
   await db
     .insertInto('retrieval_records')
     .values({

@@ -363,6 +363,75 @@ describe('the dev app', () => {
     }
   });
 
+  test("files arriving reach their queues: the bucket's events go to EventBridge, one rule per objectsCreated prefix targets its queue", () => {
+    const data = Template.fromStack(service.data);
+    const files = (service.data.filesBucket.node.defaultChild as s3.CfnBucket).logicalId;
+    const bucket = data.toJSON().Resources[Stack.of(service.data).resolve(files)].Properties as Json;
+    expect(bucket.NotificationConfiguration).toEqual({ EventBridgeConfiguration: { EventBridgeEnabled: true } });
+    // set on the bucket itself: no notifications custom resource (and no Lambda function behind it) anywhere
+    for (const stack of [service.data, service.workers]) {
+      expect(Object.keys(Template.fromStack(stack).findResources('Custom::S3BucketNotifications'))).toEqual([]);
+    }
+
+    const workers = Template.fromStack(service.workers);
+    const resources = workers.toJSON().Resources as Record<string, Json>;
+    const rules = Object.entries(workers.findResources('AWS::Events::Rule'));
+    const arriving = Object.entries(queues).filter(([, spec]) => spec.objectsCreated);
+    expect(arriving.map(([name]) => name).sort()).toEqual(['imports', 'ingestion']);
+    expect(rules).toHaveLength(arriving.length);
+    const bucketName = Stack.of(service.workers).resolve(service.data.filesBucket.bucketName);
+    for (const [name, spec] of arriving) {
+      const queueId = Stack.of(service.workers).resolve((service.workers.queues[name as QueueName].node.defaultChild as Json).logicalId);
+      const [ruleId, rule] = rules.find(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === queueId)!;
+      expect(rule.Properties).toMatchObject({
+        State: 'ENABLED',
+        EventPattern: {
+          source: ['aws.s3'],
+          'detail-type': ['Object Created'],
+          detail: { bucket: { name: [bucketName] }, object: { key: [{ prefix: spec.objectsCreated!.prefix }] } },
+        },
+        Targets: [{ Arn: { 'Fn::GetAtt': [queueId, 'Arn'] }, Id: expect.any(String) }],
+      });
+      // the queue lets EventBridge send for this rule only
+      const policy = Object.values(resources).find(
+        (r) => r.Type === 'AWS::SQS::QueuePolicy' && r.Properties.Queues.some((q: Json) => q.Ref === queueId),
+      )!;
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual({
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: expect.arrayContaining(['sqs:SendMessage']),
+        Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+      });
+    }
+  });
+
+  test("the files bucket: CORS for the SPA's origin (the API's), expiry of uploads waiting under seeds/ and imports/", () => {
+    const data = Template.fromStack(service.data);
+    const origin = Stack.of(service.data).resolve(service.web!.appOrigin.url);
+    expect(origin).toEqual(Stack.of(service.api).resolve(service.web!.appOrigin.url)); // the API's CORS origin (the test above)
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      CorsConfiguration: {
+        CorsRules: [
+          {
+            AllowedOrigins: [origin],
+            AllowedMethods: ['PUT', 'GET', 'HEAD'],
+            AllowedHeaders: ['content-type'],
+            ExposedHeaders: ['ETag'],
+            MaxAge: 3600,
+          },
+        ],
+      },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          { Prefix: 'seeds/', ExpirationInDays: 1, Status: 'Enabled' },
+          { Prefix: 'imports/', ExpirationInDays: 14, Status: 'Enabled' },
+        ]),
+      },
+    });
+  });
+
   test('one EventBridge Scheduler schedule per schedule trigger, with retries and a DLQ', () => {
     const schedules = Template.fromStack(service.schedules);
     const triggers = functions.flatMap((f) => f.triggers.flatMap((t) => (t.kind === 'schedule' ? [{ f, t }] : [])));
@@ -677,6 +746,10 @@ describe('the prod stage', () => {
     const api = Template.fromJSON(templates.api);
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'] }),
+    });
+    // the files bucket's CORS names the same origin: browsers upload there by presigned URL from the app
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://app.example.com'] })] },
     });
     expect(stackNames.api).toBe('ias-prod-api');
     // the API on its own hostname, TLS 1.2, mapped to the default stage

@@ -19,11 +19,14 @@ const puts: string[] = [];
 let failPutAt: number | undefined;
 const files: ImportFiles = {
   lines: (key, from) => ({
-    [Symbol.asyncIterator]: () => splitLines((async function* () {
-      const bytes = Buffer.from(objects.get(key) ?? '');
-      // in small pieces, so a line is split across chunks as a network stream splits it
-      for (let at = from; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
-    })()),
+    [Symbol.asyncIterator]: () =>
+      splitLines(
+        (async function* () {
+          const bytes = Buffer.from(objects.get(key) ?? '');
+          // in small pieces, so a line is split across chunks as a network stream splits it
+          for (let at = from; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
+        })(),
+      ),
   }),
   text: async (key) => objects.get(key) ?? '',
   put: async (key, body) => {
@@ -53,7 +56,13 @@ let investigation: string;
 let question: string;
 
 beforeAll(async () => {
-  const org = (await db.insertInto('organizations').values({ name: `Alpha ${randomUUID()}` }).returning('id').executeTakeFirstOrThrow()).id;
+  const org = (
+    await db
+      .insertInto('organizations')
+      .values({ name: `Alpha ${randomUUID()}` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   alpha = { subject: `s-${randomUUID()}`, email: `${randomUUID()}@example.com`, role: 'investigator', organizationId: org };
   investigation = (await createInvestigation(db, alpha, { title: 'Imports' })).investigation_id;
   question = (await createQuestion(db, alpha.organizationId, investigation, 'Were the invoices inflated?')).question_id;
@@ -70,14 +79,23 @@ const started = async (format: 'ndjson' | 'seed', body: string) => {
 };
 
 const itemsOf = (importId: string) =>
-  db.selectFrom('evidence_items').select(['title', 'content']).where('idempotency_key', 'like', `import:${importId}:%`).orderBy('title').execute();
+  db
+    .selectFrom('evidence_items')
+    .select(['title', 'content'])
+    .where('idempotency_key', 'like', `import:${importId}:%`)
+    .orderBy('title')
+    .execute();
 
-const line = (n: number, more: object = {}) => JSON.stringify({ title: `Item ${String(n).padStart(3, '0')}`, content: `Text of item ${n}.`, ...more });
+const line = (n: number, more: object = {}) =>
+  JSON.stringify({ title: `Item ${String(n).padStart(3, '0')}`, content: `Text of item ${n}.`, ...more });
 
 describe('ndjson imports', () => {
   it('writes the good lines with their chunks and files, lists the bad ones by line and field, skips blank lines', async () => {
     const body = [
-      line(1, { linked_question_ids: [question], attachments: [{ file_name: 'a.txt', content_type: 'text/plain', text: 'Attached text.' }] }),
+      line(1, {
+        linked_question_ids: [question],
+        attachments: [{ file_name: 'a.txt', content_type: 'text/plain', text: 'Attached text.' }],
+      }),
       '',
       '{"title": "broken',
       line(4, { colour: 'red' }),
@@ -106,7 +124,11 @@ describe('ndjson imports', () => {
       .executeTakeFirstOrThrow();
     expect(attachment).toMatchObject({ extraction_status: 'extracted', extracted_text: 'Attached text.' });
     expect(objects.get(attachment.storage_key)).toBe('Attached text.'); // the viewer opens it
-    const chunks = await db.selectFrom('text_chunks').select('source_type').where('evidence_item_id', '=', attachment.evidence_item_id).execute();
+    const chunks = await db
+      .selectFrom('text_chunks')
+      .select('source_type')
+      .where('evidence_item_id', '=', attachment.evidence_item_id)
+      .execute();
     expect(chunks.map((c) => c.source_type).sort()).toEqual(['attachment', 'content']);
     expect(woken).toContain(investigation);
   });
@@ -117,7 +139,11 @@ describe('ndjson imports', () => {
     let now = 0;
     const run = () => runImport(deps({ batchLines: 10, budgetMs: 1, now: () => (now += 1) }), id);
     expect(await run()).toBe('continued');
-    expect(await getImport(db, alpha.organizationId, investigation, id)).toMatchObject({ status: 'processing', lines_done: 10, lines_total: 25 });
+    expect(await getImport(db, alpha.organizationId, investigation, id)).toMatchObject({
+      status: 'processing',
+      lines_done: 10,
+      lines_total: 25,
+    });
     expect(await run()).toBe('continued');
     expect(await run()).toBe('complete');
     expect(continued).toEqual([id, id]);
@@ -128,7 +154,9 @@ describe('ndjson imports', () => {
   it('a run that dies mid-batch loses that batch only: the next writes every line once', async () => {
     const id = await started(
       'ndjson',
-      Array.from({ length: 12 }, (_, i) => line(i + 1, { attachments: [{ file_name: `f${i}.txt`, content_type: 'text/plain', text: `F${i}` }] })).join('\n'),
+      Array.from({ length: 12 }, (_, i) =>
+        line(i + 1, { attachments: [{ file_name: `f${i}.txt`, content_type: 'text/plain', text: `F${i}` }] }),
+      ).join('\n'),
     );
     failPutAt = puts.length + 7; // dies putting the 8th line's file, in the second batch
     await expect(runImport(deps({ batchLines: 5 }), id)).rejects.toThrow('the worker died here');
@@ -136,7 +164,11 @@ describe('ndjson imports', () => {
     expect(await getImport(db, alpha.organizationId, investigation, id)).toMatchObject({ lines_done: 5 });
     // its lease still holds: another delivery leaves it alone, then takes it over once the lease is gone
     expect(await runImport(deps(), id)).toBe('held');
-    await db.updateTable('imports').set({ claimed_until: new Date(Date.now() - 1) }).where('id', '=', id).execute();
+    await db
+      .updateTable('imports')
+      .set({ claimed_until: new Date(Date.now() - 1) })
+      .where('id', '=', id)
+      .execute();
     expect(await runImport(deps({ batchLines: 5 }), id)).toBe('complete');
     const items = await itemsOf(id);
     expect(items.map((i) => i.title)).toEqual(Array.from({ length: 12 }, (_, i) => `Item ${String(i + 1).padStart(3, '0')}`));
@@ -156,7 +188,9 @@ describe('seed-format imports', () => {
         { title: 'PO 1', content: 'Signed by the buyer.', linked_questions: ['q1', 'q2'] },
         { title: 'PO 2', content: 'x', linked_questions: ['q9'] },
       ],
-      background_documents: [{ title: 'Policy', file_name: 'policy.txt', content_type: 'text/plain', text: 'Two signatures above 10,000.' }],
+      background_documents: [
+        { title: 'Policy', file_name: 'policy.txt', content_type: 'text/plain', text: 'Two signatures above 10,000.' },
+      ],
     };
     const id = await started('seed', JSON.stringify(file));
     expect(await runImport(deps(), id)).toBe('complete');
@@ -165,7 +199,9 @@ describe('seed-format imports', () => {
     expect(view.errors).toEqual([{ line: 2, field: 'linked_questions.0', message: 'no question with key "q9" in this file' }]);
     const questions = await db.selectFrom('questions').select(['id', 'text']).where('investigation_id', '=', investigation).execute();
     // the first question matched the one the investigation had; the second was added
-    expect(questions.filter((q) => q.text === 'Were the invoices inflated?')).toEqual([{ id: question, text: 'Were the invoices inflated?' }]);
+    expect(questions.filter((q) => q.text === 'Were the invoices inflated?')).toEqual([
+      { id: question, text: 'Were the invoices inflated?' },
+    ]);
     expect(questions.some((q) => q.text === 'Who signed the purchase orders?')).toBe(true);
     const po = await db.selectFrom('evidence_items').select('id').where('title', '=', 'PO 1').executeTakeFirstOrThrow();
     const links = await db.selectFrom('evidence_question_links').select('question_id').where('evidence_item_id', '=', po.id).execute();

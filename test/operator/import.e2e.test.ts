@@ -1,9 +1,10 @@
 /**
  * Loading a seed file into the twin rendered from the synthesized stage, as into a deployed one:
  * `npm run seed -- --twin --file …` (the real CLI code) asks the import-investigations function for a
- * presigned upload under imports/, PUTs the file through the edge, and has the function load it in one
- * transaction with its own least-privilege grants. A bad file is refused before any upload; a second load
- * conflicts and writes nothing; the embedding sweeper then embeds what was loaded.
+ * presigned upload under seeds/, PUTs the file, and has the function load the organizations, people and
+ * investigations in one transaction with its own least-privilege grants; each investigation's evidence goes in
+ * as a bulk import (its file under imports/, whose arrival starts the import worker), and the CLI waits for it.
+ * A bad file is refused before any upload; a second load conflicts and writes nothing; what was loaded is embedded.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,14 +53,33 @@ const FILE = {
   ],
 };
 
-test('a seed file loads through the loader function in one transaction; its files land under org/; embeddings follow', async () => {
+test('a seed file loads through the loader function, its evidence through an import the CLI waits for; its files land under org/; embeddings follow', async () => {
   const { twin } = e2e;
   const loaded = await cli('--twin', '--file', seedFile('cobalt.json', FILE), '--json');
   expect(loaded).toMatchObject({ code: 0, err: '' });
   const summary = JSON.parse(loaded.out);
-  expect(summary.rows).toMatchObject({ organizations: 1, investigations: 1, evidence_items: 2, attachments: 1 });
-  expect(summary.storage_objects).toBe(1);
+  // the people and investigations here; the evidence through the investigation's import, waited for
+  expect(summary.rows).toMatchObject({ organizations: 1, investigations: 1, questions: 1, topics: 1, evidence_items: 0 });
   const investigationId = summary.investigations[0].id as string;
+  expect(summary.imports).toEqual([
+    { import_id: expect.any(String), investigation_id: investigationId, title: 'CCU-9: staged collision ring' },
+  ]);
+  expect(summary.import_states).toEqual([
+    expect.objectContaining({ status: 'complete', lines_total: 2, lines_done: 2, lines_failed: 0, error: null }),
+  ]);
+  const items = await twin.database.db
+    .selectFrom('evidence_items')
+    .select('title')
+    .where('investigation_id', '=', investigationId)
+    .execute();
+  expect(items.map((i) => i.title).sort()).toEqual(['Claim 1', 'Claim 2']);
+  const links = await twin.database.db
+    .selectFrom('evidence_question_links as l')
+    .innerJoin('questions as q', 'q.id', 'l.question_id')
+    .select('q.text')
+    .where('q.investigation_id', '=', investigationId)
+    .execute();
+  expect(links).toHaveLength(2); // linked by key to the question the load made, not a second copy of it
   const attachment = await twin.database.db
     .selectFrom('attachments')
     .select('storage_key')
@@ -67,22 +87,33 @@ test('a seed file loads through the loader function in one transaction; its file
     .executeTakeFirstOrThrow();
   expect(attachment.storage_key).toMatch(/^org\//);
 
-  // the function's calls were its own role's: the upload signed by it, the read, the file write
-  const calls = twin.awsCalls().filter((c) => c.functionId === 'import-investigations');
-  expect(calls.map((c) => [c.action, c.allowed])).toEqual(
+  // each function's calls were its own role's: the loader read the seed and wrote the import; the import worker read
+  // the import and wrote the attachment's file
+  const callsOf = (functionId: string) =>
+    twin
+      .awsCalls()
+      .filter((c) => c.functionId === functionId && c.service === 's3')
+      .map((c) => [c.action, c.resource.replace(/^arn:aws:s3:::[^/]+\/([a-z]+)\/.*$/, '$1/…'), c.allowed]);
+  expect(callsOf('import-investigations')).toEqual(
     expect.arrayContaining([
-      ['s3:GetObject', true],
-      ['s3:PutObject', true],
+      ['s3:GetObject', 'seeds/…', true],
+      ['s3:PutObject', 'imports/…', true],
     ]),
   );
-  expect(calls.every((c) => c.allowed)).toBe(true);
+  expect(callsOf('import-worker')).toEqual(
+    expect.arrayContaining([
+      ['s3:GetObject', 'imports/…', true],
+      ['s3:PutObject', 'org/…', true],
+    ]),
+  );
+  expect(twin.awsCalls().every((c) => c.allowed)).toBe(true);
 
-  const pending = await twin.database.db
+  const sources = await twin.database.db
     .selectFrom('embedding_sources')
-    .select('status')
+    .select('source_type')
     .where('investigation_id', '=', investigationId)
     .execute();
-  expect(pending.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
+  expect(sources.map((p) => p.source_type).sort()).toEqual(['attachment', 'content', 'content']);
   expect((await e2e.call('POST', '/api/admin/cron/embedding-sweeper', twin.cronSecret)).status).toBe(200);
   const embedded = await twin.database.db
     .selectFrom('embedding_sources')

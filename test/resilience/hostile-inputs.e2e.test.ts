@@ -442,8 +442,8 @@ const paramsAsDelivered = (req: HostileRequest): (string | undefined)[] | undefi
   // URLs resolve dot segments (`..`, `%2e%2e`) away, so such a path names another route
   if (segments.length !== template.length || segments.some((s) => /^(?:\.|%2e){1,2}$/i.test(s))) return undefined;
   const params = segments.map(decodeOrUndefined).filter((_, i) => template[i]!.startsWith('{'));
-  // a parameter the gateway cannot decode is its own 400, before the function
-  return params.every((p) => p !== undefined) ? params : undefined;
+  // a parameter the gateway cannot decode is its own 400, and an empty one matches no route (404), both before the function
+  return params.every((p) => p !== undefined && p !== '') ? params : undefined;
 };
 
 /** Whether the request reaches the handler as the route declares: its caller, a readable JSON body if any. */

@@ -237,6 +237,7 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
   const identity = (functionId: string, resources: string[]): EdgeIdentity => ({
     functionId,
     principalArn: `arn:aws:sts::000000000000:assumed-role/${functionId}-role/${functionId}`,
+    secretAccessKey: `secret of ${functionId}`,
     policy: resources.length
       ? [{ Effect: 'Allow', Action: 'rds-db:connect', Resource: resources }]
       : [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: '*' }],

@@ -74,6 +74,11 @@ const EXPECTED: { holds: string; prints: RegExp[] }[] = [
   { holds: '/api/webhooks/payment', prints: [/"received":true,"event_id":"evt_1"/] },
   { holds: 'npm run eval -- --offline --templates database', prints: [/Prompt evaluation "local"/, /templates: database/, /"\$schema"/] },
   { holds: 'npm run seed -- --twin --file docs/seed-example.json', prints: [/Example Compliance/] },
+  // the file viewer's redirect, mapped to the twin's public S3 endpoint, followed to the file
+  {
+    holds: '"http://127.0.0.1:3000$VIEW"',
+    prints: [/^HTTP\/1\.1 302/m, /^location: http:\/\/127\.0\.0\.1:\d+\/[a-z0-9.-]+\/org\/[^?]+\?X-Amz-/im, /^HTTP\/1\.1 200/m],
+  },
 ];
 
 const expectationOf = (recipe: Block) => EXPECTED.filter((e) => recipe.text.includes(e.holds));

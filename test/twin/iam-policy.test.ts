@@ -296,6 +296,26 @@ describe('evaluate: resource policies', () => {
     expect(allowedBy(principal)).toBe(expected);
   });
 
+  test.each([
+    ['its Service', true, { Service: 'events.amazonaws.com' }],
+    ['a Service list holding it', true, { Service: ['sqs.amazonaws.com', 'events.amazonaws.com'] }],
+    ['another Service', false, { Service: 'lambda.amazonaws.com' }],
+    ['"*"', true, '*'],
+    ['{AWS: "*"}', true, { AWS: '*' }],
+    ['the account root', false, { AWS: `arn:aws:iam::${ACCOUNT}:root` }],
+    ['the bare account id', false, { AWS: ACCOUNT }],
+  ])('a service acting on a grant (events.amazonaws.com): Principal %s → allowed %s', (_name, expected, principal) => {
+    expect(allowedBy(principal, 'events.amazonaws.com')).toBe(expected);
+  });
+
+  test("a service's grant for one source only (aws:SourceArn), as an EventBridge rule's target queue has it", () => {
+    const rule = `arn:aws:events:us-east-1:${ACCOUNT}:rule/files-arriving`;
+    const policy = queuePolicy({ Service: 'events.amazonaws.com' }, { Condition: { ArnEquals: { 'aws:SourceArn': rule } } });
+    const from = (sourceArn: string) =>
+      evaluate([], request({ principalArn: 'events.amazonaws.com', context: { 'aws:SourceArn': sourceArn } }), policy).allowed;
+    expect([from(rule), from(`${rule}-other`)]).toEqual([true, false]);
+  });
+
   test('a role ARN does not name a user of the same name', () => {
     expect(allowedBy({ AWS: ROLE_ARN }, `arn:aws:iam::${ACCOUNT}:user/ias-generate-role`)).toBe(false);
   });

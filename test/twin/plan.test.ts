@@ -93,3 +93,34 @@ test('stage route settings are refused, as at deploy, for a route the API does n
     }),
   ).toThrow("the stage's DefaultRouteSettings: the twin models a throttle with both ThrottlingRateLimit and ThrottlingBurstLimit");
 });
+
+test('EventBridge rules and bucket notifications the twin cannot deliver exactly are refused, never guessed at', async () => {
+  const synthesized = await assembly();
+  const changed = (type: string, change: (properties: Record<string, unknown>) => void) => {
+    const templates = new Map([...synthesized.templates].map(([stack, template]) => [stack, structuredClone(template)]));
+    const resource = [...templates.values()].flatMap((t) => Object.values(t.Resources)).find((r) => r.Type === type)!;
+    change(resource.Properties!);
+    return () => planFromAssembly({ ...synthesized, templates });
+  };
+  const target = (properties: Record<string, unknown>) => (properties.Targets as Record<string, unknown>[])[0]!;
+  expect(changed('AWS::Events::Rule', (rule) => void (target(rule).InputPath = '$.detail'))).toThrow(/does not model a target's InputPath/);
+  expect(changed('AWS::Events::Rule', (rule) => void (target(rule).DeadLetterConfig = { Arn: 'x' }))).toThrow(/DeadLetterConfig/);
+  expect(changed('AWS::Events::Rule', (rule) => void (target(rule).Arn = 'arn:aws:lambda:us-east-1:000000000000:function:f'))).toThrow(
+    /delivers to SQS queues only/,
+  );
+  expect(changed('AWS::Events::Rule', (rule) => void (rule.EventBusName = 'files'))).toThrow(/default event bus only/);
+  expect(
+    changed(
+      'AWS::Events::Rule',
+      (rule) => void ((rule.EventPattern as Record<string, unknown>).detail = { object: { size: [{ numeric: ['>', 0] }] } }),
+    ),
+  ).toThrow(/does not model the EventBridge filter "numeric"/);
+  // a disabled rule delivers nothing, as in EventBridge
+  expect(changed('AWS::Events::Rule', (rule) => void (rule.State = 'DISABLED'))().rules).toHaveLength(1);
+  expect(
+    changed(
+      'AWS::S3::Bucket',
+      (bucket) => void (bucket.NotificationConfiguration = { QueueConfigurations: [{ Event: 's3:ObjectCreated:*', Queue: 'x' }] }),
+    ),
+  ).toThrow(/EventBridge notifications only, not QueueConfigurations/);
+});

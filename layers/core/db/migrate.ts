@@ -23,6 +23,7 @@ import { migration as lowRelevance } from './migrations/0011-low-relevance';
 import { migration as retrievalIndex } from './migrations/0012-retrieval-index';
 import { migration as assessCounts } from './migrations/0013-assess-counts';
 import { migration as ingestion } from './migrations/0014-ingestion';
+import { migration as nearDuplicateGroups } from './migrations/0016-near-duplicate-groups';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0012-retrieval-index': retrievalIndex,
   '0013-assess-counts': assessCounts,
   '0014-ingestion': ingestion,
+  '0016-near-duplicate-groups': nearDuplicateGroups,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -5,10 +5,18 @@
  * written without embeddings. The embedding worker embeds them many to a model request (./embedding-work.ts);
  * a text that gives no chunk is embedded at once (there is nothing to wait for).
  * Each chunk records where it sits in the source's normalised text and the PDF page it starts on (chunking.ts).
+ *
+ * Near-duplicates are grouped here, as the text comes in (near-duplicates.ts): a new chunk whose text is a
+ * near-duplicate of a representative chunk of the same investigation joins its group (`duplicate_of`) and is never
+ * sent to the model: it takes the representative's vector (now, or when the representative is embedded). The
+ * investigation's groups are decided one writer at a time (a transaction-scoped advisory lock), so two items
+ * holding the same passage, written at once, still make one group.
  */
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
-import { prepareChunks } from './chunking';
+import { prepareChunks, type PreparedChunk } from './chunking';
+import { lshBands, representativeFor, shinglesOf, type GroupCandidate } from './near-duplicates';
 
 /** Unembedded chunks per insert statement (each carries up to ~800 characters of text). */
 const INSERT_BATCH = 100;
@@ -26,6 +34,8 @@ export interface SourceToWrite {
 export interface WrittenSource {
   embedding_source_id: string;
   chunks: number;
+  /** of those, near-duplicates of a passage the investigation already holds (or of an earlier chunk of this text) */
+  duplicates: number;
   /** chunks of the previous text that were removed */
   replaced: number;
 }
@@ -52,11 +62,13 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
     .returning('id')
     .executeTakeFirstOrThrow();
   const removed = await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', row.id).executeTakeFirst();
+  const grouped = await groupNearDuplicates(trx, source.investigation_id, chunks);
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
     await trx
       .insertInto('text_chunks')
       .values(
-        chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
+        grouped.slice(i, i + INSERT_BATCH).map(({ chunk, id, bands, representative }) => ({
+          id,
           investigation_id: source.investigation_id,
           embedding_source_id: row.id,
           source_type: source.source_type,
@@ -68,10 +80,54 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
           char_start: chunk.start,
           char_end: chunk.end,
           page: chunk.page,
-          embedding: null,
+          lsh_bands: bands,
+          duplicate_of: representative?.id ?? null,
+          // a duplicate of an embedded passage is embedded at once: its representative's vector
+          embedding: representative?.embedding ?? null,
+          embedding_model: representative?.embedding ? representative.embedding_model : null,
         })),
       )
       .execute();
   }
-  return { embedding_source_id: row.id, chunks: chunks.length, replaced: Number(removed.numDeletedRows) };
+  return {
+    embedding_source_id: row.id,
+    chunks: chunks.length,
+    duplicates: grouped.filter((g) => g.representative).length,
+    replaced: Number(removed.numDeletedRows),
+  };
+};
+
+interface Representative extends GroupCandidate {
+  embedding: string | null;
+  embedding_model: string | null;
+}
+
+/** Each new chunk with its id, its LSH keys and the representative it joins (none: it is one). */
+const groupNearDuplicates = async (trx: Kysely<Database>, investigationId: string, chunks: readonly PreparedChunk[]) => {
+  await sql`select pg_advisory_xact_lock(hashtext('chunk-groups:' || ${investigationId}::text))`.execute(trx);
+  const described = chunks.map((chunk) => {
+    const shingles = shinglesOf(chunk.text);
+    return { chunk, shingles, bands: lshBands(shingles) };
+  });
+  const keys = [...new Set(described.flatMap((d) => d.bands))];
+  const candidates: Representative[] =
+    keys.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('text_chunks')
+            .select(['id', 'text', 'lsh_bands', 'embedding', 'embedding_model'])
+            .where('investigation_id', '=', investigationId)
+            .where('duplicate_of', 'is', null)
+            .where(sql<boolean>`lsh_bands && ${sql.val(keys)}::int[]`)
+            .execute()
+        ).map((row) => ({ ...row, shingles: shinglesOf(row.text), bands: row.lsh_bands ?? [] }));
+  return described.map(({ chunk, shingles, bands }) => {
+    const representativeId = representativeFor({ shingles, bands }, candidates);
+    const representative = representativeId === undefined ? undefined : candidates.find((c) => c.id === representativeId);
+    const id = randomUUID();
+    // a representative of this text's own: a later chunk of it may be its duplicate (boilerplate repeated in a file)
+    if (!representative) candidates.push({ id, shingles, bands, embedding: null, embedding_model: null });
+    return { chunk, id, bands, representative };
+  });
 };

@@ -1,11 +1,12 @@
 /**
  * What the twin runs, read off the synthesized cloud assembly and nothing else: every service function
  * with its resolved environment, timeout, memory, network placement and IAM policy; the HTTP API's routes,
- * authorizer, CORS and stage throttles; the queues with their redrive; the event source mappings; the schedules; the
- * buckets and secrets; the user pool with its client, groups, attributes and triggers; the database
+ * authorizer, CORS and stage throttles; the queues with their redrive and policies; the event source mappings; the schedules; the
+ * buckets (their EventBridge notifications and CORS) and the EventBridge rules sending to queues; the secrets; the user pool with its client, groups, attributes and triggers; the database
  * proxy. Pure: a test may change a template (drop a grant, shorten a timeout) and plan again.
  */
 import type { GatewayThrottle } from '../../stacks/api-stack';
+import { parseEventPattern, type EventPattern } from '../event-pattern';
 import { statementsOf, type PolicyStatement } from '../iam/policy';
 import type { CloudAssembly, FunctionEntry } from './assembly';
 import { Resolver, type ResourceRef } from './resolve';
@@ -90,6 +91,33 @@ export interface PlanSchedule {
   policy: PolicyStatement[];
 }
 
+/** One rule of a bucket's CorsConfiguration. */
+export interface PlanCorsRule {
+  allowedOrigins: string[];
+  allowedMethods: string[];
+  allowedHeaders: string[];
+  exposedHeaders: string[];
+  maxAgeSeconds?: number;
+}
+
+export interface PlanBucket {
+  name: string;
+  arn: string;
+  policy: PolicyStatement[];
+  /** NotificationConfiguration.EventBridgeConfiguration: S3 sends the bucket's events to the account's default event bus */
+  eventBridge: boolean;
+  /** CorsConfiguration's rules, in order (S3 applies the first that matches); none: S3 refuses every CORS request */
+  cors: PlanCorsRule[];
+}
+
+/** An EventBridge rule on the default event bus, with the SQS queues it targets (the only targets the twin delivers to). */
+export interface PlanRule {
+  name: string;
+  arn: string;
+  pattern: EventPattern;
+  targets: { id: string; queueArn: string }[];
+}
+
 export interface PlanSecret {
   logicalId: string;
   arn: string;
@@ -151,7 +179,8 @@ export interface TwinPlan {
   queues: PlanQueue[];
   eventSources: PlanEventSource[];
   schedules: PlanSchedule[];
-  buckets: { name: string; arn: string; policy: PolicyStatement[] }[];
+  buckets: PlanBucket[];
+  rules: PlanRule[];
   secrets: PlanSecret[];
   userPool: PlanUserPool;
   database: PlanDatabase;
@@ -375,10 +404,66 @@ export const planFromAssembly = (
   const bucketPolicies = r
     .all('AWS::S3::BucketPolicy')
     .map((p) => [String(r.property(p, 'Bucket')), statementsOf(r.property(p, 'PolicyDocument'))] as const);
-  const buckets = r.all('AWS::S3::Bucket').map((b) => {
+  const buckets = r.all('AWS::S3::Bucket').map((b): PlanBucket => {
     const name = r.physicalName(b);
-    return { name, arn: r.getAtt(b, 'Arn'), policy: bucketPolicies.filter(([n]) => n === name).flatMap(([, s]) => s) };
+    const notifications = r.property<{ EventBridgeConfiguration?: { EventBridgeEnabled?: boolean }; [other: string]: unknown } | undefined>(
+      b,
+      'NotificationConfiguration',
+    );
+    const others = Object.keys(notifications ?? {}).filter((k) => k !== 'EventBridgeConfiguration');
+    if (others.length > 0)
+      throw new Error(`bucket ${b.logicalId}: the twin models EventBridge notifications only, not ${others.join(', ')}`);
+    const cors =
+      r.property<
+        | {
+            CorsRules: {
+              AllowedOrigins: string[];
+              AllowedMethods: string[];
+              AllowedHeaders?: string[];
+              ExposedHeaders?: string[];
+              MaxAge?: number;
+            }[];
+          }
+        | undefined
+      >(b, 'CorsConfiguration')?.CorsRules ?? [];
+    return {
+      name,
+      arn: r.getAtt(b, 'Arn'),
+      policy: bucketPolicies.filter(([n]) => n === name).flatMap(([, s]) => s),
+      eventBridge: notifications?.EventBridgeConfiguration?.EventBridgeEnabled === true,
+      cors: cors.map((rule) => ({
+        allowedOrigins: asList(rule.AllowedOrigins),
+        allowedMethods: asList(rule.AllowedMethods),
+        allowedHeaders: asList(rule.AllowedHeaders),
+        exposedHeaders: asList(rule.ExposedHeaders),
+        ...(rule.MaxAge !== undefined && { maxAgeSeconds: Number(rule.MaxAge) }),
+      })),
+    };
   });
+
+  // ── EventBridge rules (the default bus; SQS targets as they are, nothing the twin would have to guess) ──
+  const rules = r
+    .all('AWS::Events::Rule')
+    .filter((rule) => String(r.property(rule, 'State') ?? 'ENABLED') === 'ENABLED')
+    .map((rule): PlanRule => {
+      const where = `rule ${rule.logicalId}`;
+      const bus = r.property<string | undefined>(rule, 'EventBusName');
+      if (bus !== undefined && bus !== 'default') throw new Error(`${where}: the twin models the default event bus only, not ${bus}`);
+      if (r.property(rule, 'EventPattern') === undefined) throw new Error(`${where}: the twin models rules with an event pattern only`);
+      const ruleTargets = r.property<Record<string, unknown>[] | undefined>(rule, 'Targets') ?? [];
+      return {
+        name: r.physicalName(rule),
+        arn: r.getAtt(rule, 'Arn'),
+        pattern: parseEventPattern(r.property(rule, 'EventPattern'), where),
+        targets: ruleTargets.map((target) => {
+          const unmodelled = Object.keys(target).filter((k) => !['Id', 'Arn', 'RetryPolicy'].includes(k));
+          if (unmodelled.length > 0) throw new Error(`${where}: the twin does not model a target's ${unmodelled.join(', ')}`);
+          const queueArn = String(target.Arn);
+          if (!queues.some((q) => q.arn === queueArn)) throw new Error(`${where}: the twin delivers to SQS queues only, not ${queueArn}`);
+          return { id: String(target.Id), queueArn };
+        }),
+      };
+    });
   const secretPolicies = r
     .all('AWS::SecretsManager::ResourcePolicy')
     .map((p) => [String(r.property(p, 'SecretId')), statementsOf(r.property(p, 'ResourcePolicy'))] as const);
@@ -472,5 +557,18 @@ export const planFromAssembly = (
     },
   };
 
-  return { account: r.account, region: r.region, functions, api, queues, eventSources, schedules, buckets, secrets, userPool, database };
+  return {
+    account: r.account,
+    region: r.region,
+    functions,
+    api,
+    queues,
+    eventSources,
+    schedules,
+    buckets,
+    rules,
+    secrets,
+    userPool,
+    database,
+  };
 };

@@ -95,6 +95,7 @@ export class Resolver {
       case 'AWS::ApiGatewayV2::Api':
         return token(`${stack}/${logicalId}`, 10, LOWER);
       case 'AWS::Scheduler::Schedule':
+      case 'AWS::Events::Rule':
         return own('Name') ?? generatedName(stack, logicalId, 64);
       case 'AWS::Logs::LogGroup':
         return own('LogGroupName') ?? generatedName(stack, logicalId, 512);
@@ -159,6 +160,8 @@ export class Resolver {
       },
       'AWS::ApiGatewayV2::Api': { ApiEndpoint: () => `https://${name}.execute-api.${region}.${URL_SUFFIX}`, ApiId: () => name },
       'AWS::Scheduler::Schedule': { Arn: () => `arn:${PARTITION}:scheduler:${region}:${account}:schedule/default/${name}` },
+      // a rule on the default event bus (a custom bus's rules are rule/<bus>/<name>: refused by the plan)
+      'AWS::Events::Rule': { Arn: () => `arn:${PARTITION}:events:${region}:${account}:rule/${name}` },
       'AWS::Logs::LogGroup': { Arn: () => `arn:${PARTITION}:logs:${region}:${account}:log-group:${name}:*` },
       'AWS::SNS::Topic': { TopicArn: () => this.ref(ref) },
       'AWS::EC2::SecurityGroup': { GroupId: () => `sg-${token(`${ref.stack}/${ref.logicalId}`, 17, '0123456789abcdef')}` },

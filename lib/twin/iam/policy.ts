@@ -24,7 +24,10 @@ export interface PolicyStatement {
 }
 
 export interface AuthorizationRequest {
-  /** e.g. arn:aws:sts::000000000000:assumed-role/RoleName/FunctionName */
+  /**
+   * e.g. arn:aws:sts::000000000000:assumed-role/RoleName/FunctionName; or a service principal such as
+   * events.amazonaws.com when an AWS service acts on a resource policy's grant (it has no identity policy)
+   */
   principalArn: string;
   /** e.g. sqs:SendMessage */
   action: string;
@@ -44,7 +47,7 @@ const asList = (value: string | string[] | undefined): string[] | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /** `*` matches any run of characters (including none), `?` exactly one; everything else literally. */
-const globMatches = (pattern: string, value: string): boolean => {
+export const globMatches = (pattern: string, value: string): boolean => {
   let p = 0;
   let v = 0;
   let star = -1;
@@ -130,13 +133,23 @@ const awsPrincipalMatches = (entry: string, principalArn: string): boolean => {
   return false;
 };
 
-/** `"*"`, `{AWS: ...}`; Service, Federated and CanonicalUser principals never name an IAM role session. */
+/** A service principal, such as events.amazonaws.com, rather than an IAM principal's ARN. */
+const isServicePrincipal = (principal: string): boolean => !principal.startsWith('arn:') && principal.endsWith('.amazonaws.com');
+
+/**
+ * `"*"`, `{AWS: ...}` (whose `*` is every principal, as `"*"` is), `{Service: ...}` naming the calling service;
+ * Federated and CanonicalUser principals never name an IAM role session or a service.
+ */
 const principalMatches = (principal: unknown, principalArn: string): boolean => {
   if (principal === '*') return true;
   if (typeof principal !== 'object' || principal === null) return false;
-  const aws = (principal as Record<string, unknown>).AWS;
-  const entries = typeof aws === 'string' ? [aws] : Array.isArray(aws) ? aws : [];
-  return entries.some((entry) => typeof entry === 'string' && awsPrincipalMatches(entry, principalArn));
+  const entriesOf = (value: unknown) => (typeof value === 'string' ? [value] : Array.isArray(value) ? value : []);
+  const { AWS: aws, Service: service } = principal as Record<string, unknown>;
+  if (isServicePrincipal(principalArn) && entriesOf(service).includes(principalArn)) return true;
+  return entriesOf(aws).some(
+    (entry) =>
+      typeof entry === 'string' && (entry === '*' || (!isServicePrincipal(principalArn) && awsPrincipalMatches(entry, principalArn))),
+  );
 };
 
 type Compare = (contextValue: string, policyValue: string) => boolean;

@@ -3,9 +3,10 @@
  * `<endpoint>:<port>/?Action=connect&DBUser=<user>` (what `@aws-sdk/rds-signer` and `aws rds
  * generate-db-auth-token` produce, without the scheme), valid at most 15 minutes. The token names the
  * access key that signed it, and so the role session whose policy must allow `rds-db:connect` on the
- * proxy user. As everywhere in the twin, the signature itself is not verified (docs/twin.md): the
- * access key identifies the caller; everything else a forged or stale token could get wrong is checked.
+ * proxy user. Unlike a presigned S3 URL's (../sigv4.ts), the token's signature is not verified (docs/twin.md):
+ * the access key identifies the caller; everything else a forged or stale token could get wrong is checked.
  */
+import { parseAmzDate } from '../sigv4';
 
 export interface RdsAuthTokenExpectation {
   /** the endpoint the client connected to (the proxy's host name) and its port */
@@ -23,16 +24,6 @@ export type RdsAuthTokenCheck = { ok: true; accessKeyId: string } | { ok: false;
 /** SigV4's own bounds: a presigned request lives at most 15 minutes here, and AWS allows 5 minutes of clock skew. */
 const MAX_TOKEN_SECONDS = 900;
 const CLOCK_SKEW_MS = 5 * 60_000;
-
-const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
-
-const parseAmzDate = (value: string): Date | undefined => {
-  const m = AMZ_DATE.exec(value);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCMonth() === mo - 1 && date.getUTCDate() === d ? date : undefined;
-};
 
 /** Whether `token` is an RDS IAM auth token for this endpoint and user, unexpired; and who signed it. */
 export const checkRdsAuthToken = (token: string, expected: RdsAuthTokenExpectation): RdsAuthTokenCheck => {

@@ -413,7 +413,7 @@ export function signingAccessKey(request: AwsHttpRequest): string | undefined {
 }
 
 /** A request id derived from the request, so the answer is a pure function of its inputs. */
-const requestIdOf = (request: AwsHttpRequest): Buffer =>
+const requestIdOf = (request: Pick<AwsHttpRequest, 'method' | 'host' | 'path' | 'headers'>): Buffer =>
   createHash('sha256')
     .update(
       [
@@ -434,6 +434,27 @@ const uuidOf = (bytes: Buffer): string => {
 const xmlEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
+ * S3's error answer: its XML error document (code, message, the further elements of that error, request
+ * ids), or no body for a HEAD, as S3 sends none; S3's ids are a 16-character hex request id and a base64
+ * extended id (x-amz-id-2), derived here from the request.
+ */
+export function s3Error(
+  request: Pick<AwsHttpRequest, 'method' | 'host' | 'path' | 'headers'>,
+  error: { status: number; code: string; message: string; fields?: [string, string][] },
+): { status: number; headers: Record<string, string>; body: string } {
+  const requestId = requestIdOf(request);
+  const id = requestId.subarray(0, 8).toString('hex').toUpperCase();
+  const hostId = requestId.toString('base64');
+  const headers = { 'content-type': 'application/xml', 'x-amz-request-id': id, 'x-amz-id-2': hostId };
+  const elements = [['Code', error.code], ['Message', error.message], ...(error.fields ?? []), ['RequestId', id], ['HostId', hostId]];
+  const body =
+    request.method.toUpperCase() === 'HEAD'
+      ? ''
+      : `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${elements.map(([name, value]) => `<${name}>${xmlEscape(value!)}</${name}>`).join('')}</Error>`;
+  return { status: error.status, headers, body };
+}
+
+/**
  * AWS's AccessDenied answer for the request's service, so the real SDK client raises the error it
  * raises against AWS: S3 `AccessDenied` (HEAD: no body, as S3 sends none), SQS `AccessDenied`,
  * Bedrock, Cognito and Secrets Manager `AccessDeniedException`. The message follows AWS's wording;
@@ -451,18 +472,8 @@ export function accessDenied(
       ? 'with an explicit deny in an identity-based policy'
       : `because no identity-based policy allows the ${action} action`);
   switch (request.service) {
-    case 's3': {
-      // S3's ids: a 16-character hex request id and a base64 extended id (x-amz-id-2)
-      const id = requestId.subarray(0, 8).toString('hex').toUpperCase();
-      const hostId = requestId.toString('base64');
-      const headers = { 'content-type': 'application/xml', 'x-amz-request-id': id, 'x-amz-id-2': hostId };
-      const body =
-        request.method.toUpperCase() === 'HEAD'
-          ? ''
-          : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${xmlEscape(message(denial.action, `"${denial.resource}"`))}</Message>` +
-            `<RequestId>${id}</RequestId><HostId>${hostId}</HostId></Error>`;
-      return { status: 403, headers, body };
-    }
+    case 's3':
+      return s3Error(request, { status: 403, code: 'AccessDenied', message: message(denial.action, `"${denial.resource}"`) });
     case 'sqs':
       // As AWS answers SQS's JSON protocol (recorded AWS responses; the SDKs' query-compatibility tests
       // use the same header): 403, the Query-era code in x-amzn-query-error, which the JS SDK names the
