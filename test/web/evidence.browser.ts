@@ -184,13 +184,11 @@ test('an upload that fails says so, and Retry sends it again by a new upload URL
 
 test('a background document given to the AI, chosen with the file picker; then kept from the AI', async () => {
   await page.getByLabel('Title (the file’s name if left empty)').fill('Purchasing policy');
-  await page
-    .getByLabel('Choose a file', { exact: true })
-    .setInputFiles({
-      name: 'purchasing-policy.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('Orders above USD 25,000 need the CFO.\n'),
-    });
+  await page.getByLabel('Choose a file', { exact: true }).setInputFiles({
+    name: 'purchasing-policy.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Orders above USD 25,000 need the CFO.\n'),
+  });
   await expect(page.getByLabel('Give this document to the AI').isChecked()).resolves.toBe(true);
   await page.getByRole('button', { name: 'Upload the document' }).click();
   await page.getByText('Uploaded: the evidence list shows it as it is read.').waitFor();
@@ -213,13 +211,11 @@ test('a small NDJSON import: its lines read, then complete, with the line that h
     },
     { content: 'A line without its title.' },
   ];
-  await page
-    .getByLabel('Choose a file to import')
-    .setInputFiles({
-      name: 'march.ndjson',
-      mimeType: 'application/octet-stream',
-      buffer: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`),
-    });
+  await page.getByLabel('Choose a file to import').setInputFiles({
+    name: 'march.ndjson',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`),
+  });
   await expect(page.getByLabel('Format').inputValue()).resolves.toBe('ndjson');
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   const progress = page.locator('.import');
