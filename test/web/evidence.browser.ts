@@ -23,6 +23,8 @@ const ITEM = 'Receiving notes for order 1041';
 const READY_MS = 90_000;
 let browser: Browser;
 let page: Page;
+/** the new investigation's page */
+let investigationUrl: string;
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -74,15 +76,19 @@ const dropFiles = async (on: Page, zone: Locator, files: DroppedFile[]) => {
 const holdUploads = async (on: Page) => {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const handler = async (route: Route) => {
+  const held: Promise<void>[] = [];
+  const handler = (route: Route) => {
     if (route.request().method() !== 'PUT') return route.fallback();
-    await released;
-    return route.continue();
+    const sent = released.then(() => route.continue());
+    held.push(sent);
+    return sent;
   };
   await on.route('**/*', handler);
   return {
+    /** lets the held uploads go on, and stops holding (once they have gone on) */
     release: async () => {
       release();
+      await Promise.all(held);
       await on.unroute('**/*', handler);
     },
   };
@@ -99,6 +105,7 @@ test('a new investigation from the list lands on it', async () => {
   await page.getByLabel('Description (optional)').fill('Purchase orders of March 2024 that may have been split.');
   await page.getByRole('button', { name: 'Create investigation' }).click();
   await page.waitForURL(/\/investigations\/[0-9a-f-]{36}$/);
+  investigationUrl = page.url();
   await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
   await page.getByText('No evidence yet: add an item').waitFor();
   await expectAccessible(page);
@@ -193,12 +200,14 @@ test('a background document given to the AI, chosen with the file picker; then k
   await page.getByRole('button', { name: 'Upload the document' }).click();
   await page.getByText('Uploaded: the evidence list shows it as it is read.').waitFor();
   const row = page.locator('.rows.evidence > li', { hasText: 'Purchasing policy' });
-  const forAi = row.getByRole('checkbox', { name: 'Given to the AI: Purchasing policy' });
+  const forAi = row.getByRole('checkbox', { name: 'Given to the AI (Purchasing policy)' });
   await expect(forAi.isChecked()).resolves.toBe(true);
+  const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/background-documents/'));
   await forAi.uncheck();
+  expect((await saved).status()).toBe(200);
   await page.reload();
   await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
-  await expect(row.getByRole('checkbox', { name: 'Given to the AI: Purchasing policy' }).isChecked()).resolves.toBe(false);
+  await expect(row.getByRole('checkbox', { name: 'Given to the AI (Purchasing policy)' }).isChecked()).resolves.toBe(false);
   await row.locator('.badge', { hasText: 'Ready' }).waitFor({ timeout: READY_MS });
 });
 
@@ -248,7 +257,7 @@ test('a .png is refused with why, marked among the files; removed, the item goes
   await png.getByRole('button', { name: 'Remove dock.png' }).click();
   await page.getByRole('button', { name: 'Add evidence' }).click();
   await added('Photo of the dock').locator('.row-head .badge').waitFor();
-  await expect(page.getByRole('alert').count()).resolves.toBe(0);
+  await expect(page.locator('#add-evidence-heading ~ [role="alert"]').count()).resolves.toBe(0);
 });
 
 test('an analysis of the new evidence completes', async () => {
@@ -267,7 +276,7 @@ test('375 px wide: the investigation with its evidence forms, no sideways scroll
   const narrow = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
   const small = await narrow.newPage();
   try {
-    await small.goto(page.url());
+    await small.goto(investigationUrl);
     await signIn(small, investigator.email);
     await small.getByRole('heading', { name: 'Add evidence' }).waitFor();
     await small.locator('.rows.evidence > li').first().waitFor();

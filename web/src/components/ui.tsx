@@ -127,6 +127,10 @@ export const percent = (value: number | null | undefined): string =>
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
+/** A date without its time (a collected date is a day; shown as given, whatever the browser's time zone). */
+export const day = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' }) : '—';
+
 export const Loading = <T,>({ state, label, children }: { state: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) => {
   if (state.error) return <Problem message={state.error} />;
   if (state.data === undefined) return <Busy label={`Loading ${label}…`} />;

@@ -8,7 +8,20 @@ import { useEffect, useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
 import type { components } from '../../api/schema';
 import { DropZone, FileRow, inTurn, openFile, ReadinessBadge, type Transfer, useTransfers } from '../components/files';
-import { Badge, Busy, Confirm, type Loaded, Loading, Problem, Table, useAction, useWatched, when, withDetails } from '../components/ui';
+import {
+  Badge,
+  Busy,
+  Confirm,
+  day,
+  type Loaded,
+  Loading,
+  Problem,
+  Table,
+  useAction,
+  useWatched,
+  when,
+  withDetails,
+} from '../components/ui';
 import { importInProgress, ingestionBusy } from '../poll';
 import { ACCEPTED_FILES, declare } from '../file-types';
 import { newKey, type PresignedUpload } from '../upload';
@@ -228,7 +241,7 @@ const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: s
             onChange={(e) => void toggle(e.currentTarget.checked)}
           />
           <label for={id}>
-            Given to the AI<span class="visually-hidden">: {doc.title}</span>
+            Given to the AI<span class="visually-hidden"> ({doc.title})</span>
           </label>
         </span>
         <Confirm
@@ -269,7 +282,7 @@ export const EvidenceList = ({
                     <div class="row-head">
                       <span>{item.title}</span>
                       <ReadinessBadge readiness={item.readiness} />
-                      {item.collected_at && <span class="meta">collected {when(item.collected_at)}</span>}
+                      {item.collected_at && <span class="meta">collected {day(item.collected_at)}</span>}
                       {item.attachments.length > 0 && <span class="meta">{plural(item.attachments.length, 'file')}</span>}
                       <button
                         type="button"
