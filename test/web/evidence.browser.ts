@@ -3,7 +3,8 @@
  * a question and a topic (a duplicate topic refused), an evidence item with its text and three files dropped at once
  * (a progress bar each while they upload, then each file's state, then the item ready), the readiness summary beside
  * the evidence check, an upload that fails and is retried, a background document given to the AI and then not, a
- * small NDJSON import with an error by line, a .png refused with why, an analysis that completes; 375 px wide;
+ * small NDJSON import with an error by line, a .png refused with why, an analysis that completes, an item and a
+ * document deleted after an inline confirmation; 375 px wide;
  * axe-core on every screen. Screenshots: reports/web/13-… to 17-….
  */
 import type { Browser, Locator, Page, Route } from 'playwright-core';
@@ -270,6 +271,21 @@ test('an analysis of the new evidence completes', async () => {
   await page.getByRole('heading', { name: 'Answer', exact: true }).waitFor({ timeout: READY_MS });
   await page.getByRole('link', { name: 'Back to the investigation' }).click();
   await page.locator('#analyses-heading ~ .rows li').first().waitFor();
+});
+
+test('an item and a background document deleted, each after an inline confirmation', async () => {
+  for (const [title, button] of [
+    ['Photo of the dock', 'Delete this item'],
+    ['Purchasing policy', 'Delete this document'],
+  ] as const) {
+    const row = page.locator('.rows.evidence > li', { hasText: title });
+    await row.getByRole('button', { name: `Details of ${title}` }).click();
+    await row.getByRole('button', { name: button }).click();
+    await row.getByRole('group', { name: button }).getByText('This cannot be undone.').waitFor();
+    await row.getByRole('button', { name: 'Yes, delete it' }).click();
+    await row.waitFor({ state: 'detached' });
+  }
+  await expectAccessible(page);
 });
 
 test('375 px wide: the investigation with its evidence forms, no sideways scrolling, still accessible', async () => {

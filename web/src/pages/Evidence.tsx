@@ -192,7 +192,19 @@ const EvidenceDetail = ({
   );
 };
 
-const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: string; doc: BackgroundEntry; onChanged: () => void }) => {
+const BackgroundRow = ({
+  investigationId,
+  doc,
+  open,
+  onToggle,
+  onChanged,
+}: {
+  investigationId: string;
+  doc: BackgroundEntry;
+  open: boolean;
+  onToggle: () => void;
+  onChanged: () => void;
+}) => {
   const { working, problem, run } = useAction();
   // the box shows the choice at once; the list read again confirms it (a refusal puts it back, with the reason)
   const [chosen, setChosen] = useState<boolean>();
@@ -227,11 +239,6 @@ const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: s
         <span>{doc.title}</span>
         <Badge color="gray">Background</Badge>
         <ReadinessBadge readiness={doc.readiness} />
-        <button type="button" class="link" onClick={() => run(() => openFile({ background_document_id: doc.background_document_id }))}>
-          {doc.file_name}
-        </button>
-      </div>
-      <div class="row-actions">
         <span class="check">
           <input
             id={id}
@@ -244,18 +251,38 @@ const BackgroundRow = ({ investigationId, doc, onChanged }: { investigationId: s
             Given to the AI<span class="visually-hidden"> ({doc.title})</span>
           </label>
         </span>
-        <Confirm
-          label={`Delete ${doc.title}`}
-          question={`Delete the background document “${doc.title}”? This cannot be undone.`}
-          confirm="Yes, delete it"
-          disabled={working}
-          onConfirm={() => void remove()}
-        />
+        <DetailsButton title={doc.title} open={open} onToggle={onToggle} />
       </div>
+      {open && (
+        <div class="detail">
+          <ul class="files" aria-label={`File of ${doc.title}`}>
+            <FileRow
+              name={doc.file_name}
+              size={doc.size_bytes}
+              onOpen={() => run(() => openFile({ background_document_id: doc.background_document_id }))}
+            />
+          </ul>
+          <Confirm
+            label="Delete this document"
+            question={`Delete the background document “${doc.title}”? This cannot be undone.`}
+            confirm="Yes, delete it"
+            disabled={working}
+            onConfirm={() => void remove()}
+          />
+        </div>
+      )}
       <Problem message={problem} />
     </li>
   );
 };
+
+/** Shows or hides an entry's detail; its name says whose. */
+const DetailsButton = ({ title, open, onToggle }: { title: string; open: boolean; onToggle: () => void }) => (
+  <button type="button" class="link" aria-expanded={open} onClick={onToggle}>
+    {open ? 'Hide' : 'Details'}
+    <span class="visually-hidden"> of {title}</span>
+  </button>
+);
 
 /** The investigation's evidence: items with their readiness (and detail on demand), then background documents. */
 export const EvidenceList = ({
@@ -268,6 +295,7 @@ export const EvidenceList = ({
   onChanged: () => void;
 }) => {
   const [open, setOpen] = useState<string>();
+  const toggle = (id: string) => setOpen(open === id ? undefined : id);
   return (
     <Loading state={evidence} label="evidence">
       {({ items, next_cursor }) =>
@@ -284,22 +312,25 @@ export const EvidenceList = ({
                       <ReadinessBadge readiness={item.readiness} />
                       {item.collected_at && <span class="meta">collected {day(item.collected_at)}</span>}
                       {item.attachments.length > 0 && <span class="meta">{plural(item.attachments.length, 'file')}</span>}
-                      <button
-                        type="button"
-                        class="link"
-                        aria-expanded={open === item.evidence_item_id}
-                        onClick={() => setOpen(open === item.evidence_item_id ? undefined : item.evidence_item_id)}
-                      >
-                        {open === item.evidence_item_id ? 'Hide' : 'Details'}
-                        <span class="visually-hidden"> of {item.title}</span>
-                      </button>
+                      <DetailsButton
+                        title={item.title}
+                        open={open === item.evidence_item_id}
+                        onToggle={() => toggle(item.evidence_item_id)}
+                      />
                     </div>
                     {open === item.evidence_item_id && (
                       <EvidenceDetail investigationId={investigationId} evidenceId={item.evidence_item_id} onChanged={onChanged} />
                     )}
                   </li>
                 ) : (
-                  <BackgroundRow key={item.background_document_id} investigationId={investigationId} doc={item} onChanged={onChanged} />
+                  <BackgroundRow
+                    key={item.background_document_id}
+                    investigationId={investigationId}
+                    doc={item}
+                    open={open === item.background_document_id}
+                    onToggle={() => toggle(item.background_document_id)}
+                    onChanged={onChanged}
+                  />
                 ),
               )}
             </ul>
