@@ -274,6 +274,8 @@ test('an analysis of the new evidence completes', async () => {
 });
 
 test('an item and a background document deleted, each after an inline confirmation', async () => {
+  await page.goto(investigationUrl);
+  await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
   for (const [title, button] of [
     ['Photo of the dock', 'Delete this item'],
     ['Purchasing policy', 'Delete this document'],

@@ -33,6 +33,8 @@ type EvidenceItem = components['schemas']['EvidenceGetResponse'];
 type BackgroundEntry = Extract<EvidencePage['items'][number], { kind: 'background_document' }>;
 type ImportFormat = components['schemas']['ImportCreateRequest']['format'];
 type Watched<T> = Loaded<T> & { timedOut: boolean };
+/** The page's uploads (one store, so an item's detail shows an upload the form started) */
+export type Uploads = ReturnType<typeof useTransfers>;
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -108,14 +110,15 @@ const itemBusy = (item: EvidenceItem) => item.readiness === 'processing';
 const EvidenceDetail = ({
   investigationId,
   evidenceId,
+  uploads: { transfers, send },
   onChanged,
 }: {
   investigationId: string;
   evidenceId: string;
+  uploads: Uploads;
   onChanged: () => void;
 }) => {
   const item = useWatched(watchItem(investigationId, evidenceId), itemBusy, [investigationId, evidenceId]);
-  const { transfers, send } = useTransfers();
   const { working, problem, setProblem, run } = useAction();
   const remove = () =>
     run(async () => {
@@ -166,13 +169,15 @@ const EvidenceDetail = ({
               </ul>
             )}
             {e.attachments
-              .filter((a) => a.state === 'upload_missing' || (a.state === 'awaiting_upload' && transfers[a.attachment_id]?.problem))
+              // a file not sent from this page, or whose sending failed: it may be chosen again
+              .filter((a) => (a.state === 'upload_missing' || a.state === 'awaiting_upload') && !transfers[a.attachment_id]?.sending)
+              .filter((a) => transfers[a.attachment_id]?.fraction !== 1)
               .map((a) => (
                 <DropZone
                   key={a.attachment_id}
                   id={`again-${a.attachment_id}`}
                   label={`Choose ${a.file_name} again`}
-                  hint="Send the file that never arrived: the same file, of the same size."
+                  hint="Send the file that has not arrived: the same file, of the same size."
                   onFiles={([file]) => void sendAgain(a, file!)}
                 />
               ))}
@@ -288,10 +293,12 @@ const DetailsButton = ({ title, open, onToggle }: { title: string; open: boolean
 export const EvidenceList = ({
   investigationId,
   evidence,
+  uploads,
   onChanged,
 }: {
   investigationId: string;
   evidence: Loaded<EvidencePage>;
+  uploads: Uploads;
   onChanged: () => void;
 }) => {
   const [open, setOpen] = useState<string>();
@@ -319,7 +326,12 @@ export const EvidenceList = ({
                       />
                     </div>
                     {open === item.evidence_item_id && (
-                      <EvidenceDetail investigationId={investigationId} evidenceId={item.evidence_item_id} onChanged={onChanged} />
+                      <EvidenceDetail
+                        investigationId={investigationId}
+                        evidenceId={item.evidence_item_id}
+                        uploads={uploads}
+                        onChanged={onChanged}
+                      />
                     )}
                   </li>
                 ) : (
@@ -360,7 +372,17 @@ const refusedFiles = (error: unknown): Record<number, string> => {
   return refused;
 };
 
-const FIELD_NAMES: Record<string, string> = { title: 'Title', content: 'Text', collected_at: 'Collected on' };
+/** The fields a refusal names, in the forms' words. */
+const FIELD_NAMES: Record<string, string> = {
+  title: 'Title',
+  content: 'Text',
+  collected_at: 'Collected on',
+  file_name: 'The file’s name',
+  content_type: 'The file',
+  size_bytes: 'The file’s size',
+};
+
+const describe = (error: unknown): string => withDetails(error, (path) => FIELD_NAMES[path] ?? path);
 
 interface AddedItem {
   evidenceId: string;
@@ -372,14 +394,12 @@ interface AddedItem {
 const Added = ({
   investigationId,
   added,
-  transfers,
-  send,
+  uploads: { transfers, send },
   onChanged,
 }: {
   investigationId: string;
   added: AddedItem;
-  transfers: Record<string, Transfer>;
-  send: ReturnType<typeof useTransfers>['send'];
+  uploads: Uploads;
   onChanged: () => void;
 }) => {
   const item = useWatched(watchItem(investigationId, added.evidenceId), itemBusy, [investigationId, added.evidenceId]);
@@ -424,7 +444,15 @@ const Added = ({
 };
 
 /** The "Add evidence" form: title, text, collected date, linked questions, and files dropped or chosen several at once. */
-export const AddEvidence = ({ investigation, onAdded }: { investigation: InvestigationDetail; onAdded: () => void }) => {
+export const AddEvidence = ({
+  investigation,
+  uploads,
+  onAdded,
+}: {
+  investigation: InvestigationDetail;
+  uploads: Uploads;
+  onAdded: () => void;
+}) => {
   const investigationId = investigation.investigation_id;
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
@@ -435,8 +463,8 @@ export const AddEvidence = ({ investigation, onAdded }: { investigation: Investi
   // one key per form as submitted: sending the same form twice (a double click, a retry after a lost answer) makes one item
   const [key, setKey] = useState(newKey);
   const [added, setAdded] = useState<AddedItem[]>([]);
-  const { transfers, send } = useTransfers();
-  const { working, problem, run } = useAction((error) => withDetails(error, (path) => FIELD_NAMES[path] ?? path));
+  const { send } = uploads;
+  const { working, problem, run } = useAction(describe);
   const edit =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -558,7 +586,7 @@ export const AddEvidence = ({ investigation, onAdded }: { investigation: Investi
           <h3>Added</h3>
           <ul class="rows added">
             {added.map((a) => (
-              <Added key={a.evidenceId} investigationId={investigationId} added={a} transfers={transfers} send={send} onChanged={onAdded} />
+              <Added key={a.evidenceId} investigationId={investigationId} added={a} uploads={uploads} onChanged={onAdded} />
             ))}
           </ul>
         </>
@@ -577,7 +605,7 @@ export const AddBackgroundDocument = ({ investigationId, onAdded }: { investigat
   const [forAi, setForAi] = useState(true);
   const [sent, setSent] = useState<{ id: string; file: File; upload: PresignedUpload & { expires_at: string } }>();
   const { transfers, send } = useTransfers();
-  const { working, problem, run } = useAction(withDetails);
+  const { working, problem, run } = useAction(describe);
   const upload = async (to: NonNullable<typeof sent>) => {
     const arrived = await send(
       to.id,
@@ -734,7 +762,7 @@ export const ImportEvidence = ({ investigationId, onChanged }: { investigationId
   const [format, setFormat] = useState<ImportFormat>('ndjson');
   const [current, setCurrent] = useState<{ id: string; file: File; upload: PresignedUpload & { expires_at: string } }>();
   const { transfers, send } = useTransfers();
-  const { working, problem, run } = useAction(withDetails);
+  const { working, problem, run } = useAction(describe);
   const upload = (to: NonNullable<typeof current>) =>
     send(
       to.id,

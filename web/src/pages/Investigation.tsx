@@ -9,6 +9,7 @@ import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
 import { Badge, Busy, Loading, Problem, useAction, useLoad, useWatched, when, withDetails } from '../components/ui';
 import { ingestionBusy } from '../poll';
+import { useTransfers } from '../components/files';
 import { AddBackgroundDocument, AddEvidence, EvidenceList, ImportEvidence, IngestionSummary } from './Evidence';
 
 type AnalysisType = components['schemas']['AnalysisRequest']['analysis_type'];
@@ -299,6 +300,7 @@ export const Investigation = ({ id }: { id: string }) => {
     [id],
   );
   const [edits, setEdits] = useState(0);
+  const uploads = useTransfers();
   const evidence = useLoad(
     () =>
       unwrap(
@@ -342,9 +344,9 @@ export const Investigation = ({ id }: { id: string }) => {
               <div>
                 <section aria-labelledby="evidence-heading" class="panel">
                   <h2 id="evidence-heading">Evidence</h2>
-                  <EvidenceList investigationId={id} evidence={evidence} onChanged={evidenceChanged} />
+                  <EvidenceList investigationId={id} evidence={evidence} uploads={uploads} onChanged={evidenceChanged} />
                 </section>
-                <AddEvidence investigation={investigation} onAdded={evidenceChanged} />
+                <AddEvidence investigation={investigation} uploads={uploads} onAdded={evidenceChanged} />
                 <AddBackgroundDocument investigationId={id} onAdded={evidenceChanged} />
                 <ImportEvidence investigationId={id} onChanged={evidenceChanged} />
               </div>
