@@ -127,6 +127,9 @@ export const percent = (value: number | null | undefined): string =>
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
+/** "1 file", "3 files": a count with its noun. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 /** A date without its time (a collected date is a day; shown as given, whatever the browser's time zone). */
 export const day = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' }) : '—';

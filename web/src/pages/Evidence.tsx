@@ -15,6 +15,7 @@ import {
   day,
   type Loaded,
   Loading,
+  plural,
   Problem,
   Table,
   useAction,
@@ -35,8 +36,6 @@ type ImportFormat = components['schemas']['ImportCreateRequest']['format'];
 type Watched<T> = Loaded<T> & { timedOut: boolean };
 /** The page's uploads (one store, so an item's detail shows an upload the form started) */
 export type Uploads = ReturnType<typeof useTransfers>;
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 const StoppedWatching = ({ what, onAgain }: { what: string; onAgain: () => void }) => (
   <p class="note" role="note">

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { client, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, Problem, useAction, useLoad, useWatched, when, withDetails } from '../components/ui';
+import { Badge, Busy, Loading, plural, Problem, useAction, useLoad, useWatched, when, withDetails } from '../components/ui';
 import { ingestionBusy } from '../poll';
 import { useTransfers } from '../components/files';
 import { AddBackgroundDocument, AddEvidence, EvidenceList, ImportEvidence, IngestionSummary } from './Evidence';
@@ -236,7 +236,7 @@ const QuestionsAndTopics = ({ investigation, onChanged }: { investigation: Inves
           {investigation.questions.map((q) => (
             <li key={q.question_id}>
               <span>{q.text}</span>
-              <span class="meta">{q.linked_evidence_count} linked evidence items</span>
+              <span class="meta">{plural(q.linked_evidence_count, 'linked evidence item')}</span>
             </li>
           ))}
         </ul>
