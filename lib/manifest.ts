@@ -42,7 +42,7 @@ export type Resource =
   | 'queueHealth'
   /** that the files bucket answers (HeadBucket), without reading a file */
   | 'filesBucketHealth'
-  /** Bedrock in both AI regions, one pinned model each: analysis prompts, quality checks, Titan embeddings */
+  /** Bedrock in both AI regions, one pinned model each: analysis prompts, quality checks, Cohere embeddings */
   | 'bedrockAnalysis'
   | 'bedrockQuality'
   | 'bedrockEmbedding'

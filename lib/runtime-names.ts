@@ -101,13 +101,15 @@ export interface AiModels {
  * inference profile ids (ai/models.ts): current Anthropic models are served only through a profile, and
  * the gateway calls each region with the profile valid there. Quality checks (two per analysis, shed
  * first under throttling) use Haiku: scoring passages against claims needs less than writing the
- * analysis, and a model of its own keeps them off the analysis model's per-model quota.
+ * analysis, and a model of its own keeps them off the analysis model's per-model quota. Embeddings use
+ * Cohere Embed (up to 96 texts a request, 1024 dimensions: the vector column; ai/models.ts
+ * embeddingModelProblem refuses a model that does not fit it).
  */
 export const DEFAULT_AI_MODELS: AiModels = {
   analysis: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
   quality: 'us.anthropic.claude-haiku-4-5-20251001-v1:0',
   judge: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
-  embedding: 'amazon.titan-embed-text-v2:0',
+  embedding: 'cohere.embed-english-v3',
 };
 
 export const AI_MODEL_ENV = {

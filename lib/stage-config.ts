@@ -7,7 +7,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { modelIdForRegion, parseModelId } from '#core/ai/models';
+import { embeddingModelProblem, modelIdForRegion, parseModelId } from '#core/ai/models';
 import { parseAttemptTimeouts } from '#core/ai/timeouts';
 import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 import { parseRateLimits } from '#core/ratelimit/limits';
@@ -234,7 +234,8 @@ const MODEL_CONTEXT: Record<keyof AiModels, keyof typeof CONTEXT> = {
 
 /**
  * Every model id must be well-formed and callable from both AI regions (an inference profile gets the
- * fallback region's geography there): a bad id fails the synth, not the first analysis after a deploy.
+ * fallback region's geography there), and the embedding model must give vectors the size of the vector column:
+ * a bad id fails the synth, not the first analysis after a deploy.
  */
 const checkedAi = (ai: StageConfig['ai']): StageConfig['ai'] => {
   const failing = (what: string, check: () => unknown) => {
@@ -250,6 +251,8 @@ const checkedAi = (ai: StageConfig['ai']): StageConfig['ai'] => {
     failing(`${key} cannot be used in ${CONTEXT.aiPrimaryRegion} ${ai.primaryRegion}`, () => modelIdForRegion(id, ai.primaryRegion));
     failing(`${key} cannot be used in ${CONTEXT.aiFallbackRegion} ${ai.fallbackRegion}`, () => modelIdForRegion(id, ai.fallbackRegion));
   }
+  const embedding = embeddingModelProblem(ai.models.embedding);
+  if (embedding) throw new Error(`${CONTEXT.aiModelEmbedding}: ${embedding}`);
   return ai;
 };
 

@@ -7,15 +7,15 @@
 import { database } from '#core/db/connection';
 import { aiGateway } from '#core/ai/gateway';
 import { embeddingSweeperRoute } from '#core/embeddings/contract';
+import { gatewayEmbedder } from '#core/embeddings/embedding-work';
 import { runEmbeddingSweep, timeBudgetFor } from '#core/embeddings/job';
 import { scheduledJobHandler } from '#core/http/scheduled-job';
 
-export const handler = scheduledJobHandler(embeddingSweeperRoute, async (trigger, context) => {
-  const gateway = await aiGateway();
-  return runEmbeddingSweep(await database(), {
+export const handler = scheduledJobHandler(embeddingSweeperRoute, async (trigger, context) =>
+  runEmbeddingSweep(await database(), {
     trigger,
     // regional fallback, quota and ledger, like every AI call; background: it leaves part of the primary region's quota (ai/quota.ts)
-    embed: async (text) => (await gateway.embed(text, { background: true })).embedding,
+    embedder: gatewayEmbedder(await aiGateway()),
     timeBudgetMs: timeBudgetFor(trigger, context?.getRemainingTimeInMillis?.()),
-  });
-});
+  }),
+);

@@ -10,7 +10,11 @@
  *                                    deterministic extractive answer, see ./standin-text.ts; a
  *                                    geographic profile called from outside its geography is refused
  *                                    (400 ValidationException, as Bedrock does)
- *   POST /model/{modelId}/invoke     amazon.titan-embed-text-v2:0 only: feature-hashing embedding
+ *   POST /model/{modelId}/invoke     Cohere Embed v3 (cohere.embed-english-v3, cohere.embed-multilingual-v3):
+ *                                    Bedrock's body (`texts` ≤ 96, each ≤ 2,048 characters unless `truncate`
+ *                                    START or END cuts it, `input_type` required, `embedding_types`), validated
+ *                                    as Bedrock does (400 ValidationException); one 1024-dimension feature-hashing
+ *                                    vector per text (./standin-text.ts), the answer in Bedrock's shape
  * Errors: status, header `x-amzn-ErrorType: <Name>`, body `{"message": "..."}`; unknown path or
  * model 404 ResourceNotFoundException, bad input 400 ValidationException, unsigned 403
  * AccessDeniedException.
@@ -21,6 +25,8 @@
  *                      set) when floor(n·r) > floor((n−1)·r): 0.5 throttles every second call, 1 all
  *   errorRatio r       500 InternalServerException, same schedule over the calls not throttled
  *   latencyMs ms       every call (faulted or not) answers ms later
+ *   refuseText s       an embedding request holding a text that contains s is refused (400 ValidationException,
+ *                      as the model refuses an input it will not embed): a poison text for the tests
  * Set faults with `startBedrockStandin({ faults })`, `standin.setFaults(region, faults)`, over
  * unsigned HTTP control routes:
  *   PUT    /_standin/faults/{region}   body: RegionFaults JSON (replaces that region's faults)
@@ -47,6 +53,8 @@ export interface RegionFaults {
   latencyMs?: number;
   /** every call 503 ServiceUnavailableException */
   outage?: boolean;
+  /** an embedding request with a text containing this is refused (400 ValidationException) */
+  refuseText?: string;
 }
 
 type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
@@ -76,9 +84,14 @@ export interface BedrockStandin {
 }
 
 const FAULTS_ENV = 'STANDIN_FAULTS';
-const EMBEDDING_MODEL_ID = 'amazon.titan-embed-text-v2:0';
-const EMBEDDING_DIMENSIONS = [1024, 512, 256];
-const MAX_EMBEDDING_CHARS = 50_000;
+/** The Cohere Embed models the stand-in serves, and their vectors' size. */
+const EMBEDDING_MODELS: Readonly<Record<string, number>> = { 'cohere.embed-english-v3': 1024, 'cohere.embed-multilingual-v3': 1024 };
+/** Bedrock's limits of a Cohere Embed request */
+const MAX_EMBED_TEXTS = 96;
+const MAX_EMBED_TEXT_CHARS = 2048;
+const INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering'];
+const TRUNCATE = ['NONE', 'START', 'END'];
+const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary'];
 
 /** An error answered in the AWS JSON protocol shape; `outcome` is how stats() counts it. */
 class StandinError extends Error {
@@ -120,8 +133,11 @@ const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
     } else if (key === 'outage') {
       if (typeof v !== 'boolean') throw new Error(`${where}.outage must be a boolean`);
       faults.outage = v;
+    } else if (key === 'refuseText') {
+      if (typeof v !== 'string' || v === '') throw new Error(`${where}.refuseText must be a non-empty string`);
+      faults.refuseText = v;
     } else {
-      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, outage)`);
+      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, outage, refuseText)`);
     }
   }
   return faults;
@@ -207,37 +223,66 @@ const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput
   };
 };
 
-interface EmbeddingOutput {
-  embedding: number[];
-  inputTextTokenCount: number;
-  embeddingsByType: { float?: number[]; binary?: number[] };
-}
+type EmbeddingOutput =
+  | { id: string; texts: string[]; embeddings: number[][]; response_type: 'embeddings_floats' }
+  | { id: string; texts: string[]; embeddings: Partial<Record<string, number[][]>>; response_type: 'embeddings_by_type' };
 
-const invokeEmbedding = (modelId: string, body: unknown): EmbeddingOutput => {
-  if (baseModelId(modelId) !== EMBEDDING_MODEL_ID)
-    throw notFound(`Model ${modelId} is not supported by InvokeModel on the Bedrock stand-in (only ${EMBEDDING_MODEL_ID}).`);
-  if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');
-  const extra = Object.keys(body).find((key) => !['inputText', 'dimensions', 'normalize', 'embeddingTypes'].includes(key));
-  if (extra !== undefined) throw invalid(`Malformed input request: #: extraneous key [${extra}] is not permitted.`);
-  const { inputText, dimensions = 1024, normalize = true, embeddingTypes = ['float'] } = body;
-  if (typeof inputText !== 'string') throw invalid('Malformed input request: #: required key [inputText] not found or not a string.');
-  if (inputText.trim() === '') throw invalid('Malformed input request: #/inputText: expected minLength: 1.');
-  if (inputText.length > MAX_EMBEDDING_CHARS)
-    throw invalid(`Malformed input request: #/inputText: expected maxLength: ${MAX_EMBEDDING_CHARS}.`);
-  if (typeof dimensions !== 'number' || !EMBEDDING_DIMENSIONS.includes(dimensions))
-    throw invalid('Malformed input request: #/dimensions: must be one of 1024, 512, 256.');
-  if (typeof normalize !== 'boolean') throw invalid('Malformed input request: #/normalize: expected type: Boolean.');
-  if (!Array.isArray(embeddingTypes) || embeddingTypes.length === 0 || !embeddingTypes.every((t) => t === 'float' || t === 'binary'))
-    throw invalid('Malformed input request: #/embeddingTypes: expected a non-empty list of "float" and/or "binary".');
+const malformed = (message: string): StandinError =>
+  invalid(`Malformed input request: ${message}, please reformat your input and try again.`);
 
-  const embedding = embedText(inputText, dimensions, normalize);
+/** A vector in one of Cohere's compressed types (the stand-in's own quantisation: enough to have the right shape). */
+const quantised = (vector: number[], type: string): number[] => {
+  if (type === 'int8') return vector.map((v) => Math.max(-128, Math.min(127, Math.round(v * 127))));
+  if (type === 'uint8') return vector.map((v) => Math.max(0, Math.min(255, Math.round(v * 127) + 128)));
+  // binary, ubinary: one bit a dimension, packed eight to a byte
+  const bytes = Array.from({ length: Math.ceil(vector.length / 8) }, (_, i) =>
+    vector.slice(i * 8, i * 8 + 8).reduce((byte, v, bit) => byte | ((v > 0 ? 1 : 0) << (7 - bit)), 0),
+  );
+  return type === 'binary' ? bytes.map((b) => b - 128) : bytes;
+};
+
+const invokeEmbedding = (modelId: string, body: unknown, refuseText: string | undefined): EmbeddingOutput => {
+  const dimensions = EMBEDDING_MODELS[baseModelId(modelId)];
+  if (dimensions === undefined)
+    throw notFound(
+      `Model ${modelId} is not supported by InvokeModel on the Bedrock stand-in (only ${Object.keys(EMBEDDING_MODELS).join(', ')}).`,
+    );
+  if (!isObject(body)) throw malformed('the request body must be a JSON object');
+  const extra = Object.keys(body).find((key) => !['texts', 'input_type', 'truncate', 'embedding_types', 'images'].includes(key));
+  if (extra !== undefined) throw malformed(`#: extraneous key [${extra}] is not permitted`);
+  const { texts, input_type, truncate = 'NONE', embedding_types } = body;
+  if (body.images !== undefined) throw malformed('#/images: image inputs are not supported by the Bedrock stand-in');
+  if (!Array.isArray(texts)) throw malformed('#: required key [texts] not found');
+  if (texts.length > MAX_EMBED_TEXTS) throw malformed(`#/texts: expected maxItems: ${MAX_EMBED_TEXTS}, actual: ${texts.length}`);
+  const notText = texts.findIndex((t) => typeof t !== 'string');
+  if (notText >= 0) throw malformed(`#/texts/${notText}: expected type: String`);
+  if (input_type === undefined) throw malformed('#: required key [input_type] not found');
+  if (typeof input_type !== 'string' || !INPUT_TYPES.includes(input_type))
+    throw malformed(`#/input_type: ${JSON.stringify(input_type)} is not a valid enum value`);
+  if (typeof truncate !== 'string' || !TRUNCATE.includes(truncate))
+    throw malformed(`#/truncate: ${JSON.stringify(truncate)} is not a valid enum value`);
+  if (embedding_types !== undefined && (!Array.isArray(embedding_types) || !embedding_types.every((t) => EMBEDDING_TYPES.includes(t))))
+    throw malformed(`#/embedding_types: expected a list of ${EMBEDDING_TYPES.join(', ')}`);
+  const strings = texts as string[];
+  const tooLong = strings.findIndex((t) => t.length > MAX_EMBED_TEXT_CHARS);
+  if (tooLong >= 0 && truncate === 'NONE')
+    throw malformed(`#/texts/${tooLong}: expected maxLength: ${MAX_EMBED_TEXT_CHARS}, actual: ${strings[tooLong]!.length}`);
+  if (refuseText !== undefined && strings.some((t) => t.includes(refuseText)))
+    throw invalid('The model could not process one of the input texts.');
+
+  // truncation in characters stands in for the model's truncation in tokens
+  const kept = strings.map((t) =>
+    t.length <= MAX_EMBED_TEXT_CHARS ? t : truncate === 'START' ? t.slice(-MAX_EMBED_TEXT_CHARS) : t.slice(0, MAX_EMBED_TEXT_CHARS),
+  );
+  const vectors = kept.map((t) => embedText(t, dimensions));
+  const id = randomUUID();
+  if (embedding_types === undefined) return { id, texts: strings, embeddings: vectors, response_type: 'embeddings_floats' };
+  const types = [...new Set(embedding_types as string[])];
   return {
-    embedding,
-    inputTextTokenCount: estimateTokens(inputText),
-    embeddingsByType: {
-      ...(embeddingTypes.includes('float') && { float: embedding }),
-      ...(embeddingTypes.includes('binary') && { binary: embedding.map((v) => (v > 0 ? 1 : 0)) }),
-    },
+    id,
+    texts: strings,
+    embeddings: Object.fromEntries(types.map((type) => [type, type === 'float' ? vectors : vectors.map((v) => quantised(v, type))])),
+    response_type: 'embeddings_by_type',
   };
 };
 
@@ -360,7 +405,11 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     }
     checkProfileRegion(modelId, region);
     const body = parseJson(raw);
-    send(res, 200, route[2] === 'converse' ? converse(modelId, body, latencyMs) : invokeEmbedding(modelId, body));
+    send(
+      res,
+      200,
+      route[2] === 'converse' ? converse(modelId, body, latencyMs) : invokeEmbedding(modelId, body, state(region).faults.refuseText),
+    );
     return 'ok';
   };
 

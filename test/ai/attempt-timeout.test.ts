@@ -138,8 +138,10 @@ test('both regions hung: the retry-later failure within 2 × the timeout plus ma
 test('embeddings are bounded too: a hung primary falls back', async () => {
   standin.setFaults(PRIMARY, { latencyMs: HUNG_MS });
   const gateway = gatewayAt(new Date('2026-11-23T12:00:00Z'));
-  const { value, ms } = await timed(() => gateway.embed('Brightline invoices split below the bid threshold'));
-  expect(value).toMatchObject({ region: FALLBACK, fellBack: true });
+  const { value, ms } = await timed(() =>
+    gateway.embedTexts(['Brightline invoices split below the bid threshold'], { inputType: 'search_query' }),
+  );
+  expect(value).toMatchObject({ requests: [{ region: FALLBACK, fellBack: true }] });
   expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
   expect(await ledger()).toEqual([`embedding:${PRIMARY}:timed_out`, `embedding:${FALLBACK}:ok`]);
 });

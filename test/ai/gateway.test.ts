@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { DEFAULT_AI_MODELS } from '#core/config';
-import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from '#core/ai/errors';
+import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure, EmbeddingModelError } from '#core/ai/errors';
 import { createAiGateway, type GatewayConfig } from '#core/ai/gateway';
 import { QUOTA_LIMIT, QUOTA_WINDOW_MS, QuotaExhaustedError, reserve } from '#core/ai/quota';
 import { QualityShedError } from '#core/ai/shedder';
@@ -13,6 +13,7 @@ import { logger } from '#core/logger';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { useStandin } from '../support/standin-clients';
+import { embedText } from '../../lib/twin/standin-text';
 
 const db = useTestDatabase();
 const { standin, client } = useStandin();
@@ -104,7 +105,8 @@ test('a fallback region in another geography is called with its own inference pr
   expect(rows.at(-1)).toEqual({ region: europe, model_id: `eu.${model}`, outcome: 'ok' });
   expect(rows[0]).toEqual({ region: PRIMARY, model_id: DEFAULT_AI_MODELS.analysis, outcome: 'throttled' });
   // the embedding model is a foundation model: the same id in every region
-  expect((await gateway.embed('the fallback embeds too')).modelId).toBe(DEFAULT_AI_MODELS.embedding);
+  const embedded = await gateway.embedTexts(['the fallback embeds too'], { inputType: 'search_query' });
+  expect(embedded.requests[0]!.modelId).toBe(DEFAULT_AI_MODELS.embedding);
 });
 
 test('4 throttles in 60 s: a quality call is shed before it starts, an analysis call at the same moment is served; 61 s later it is not hot', async () => {
@@ -197,12 +199,55 @@ test('both regions full past the longest wait: QuotaExhaustedError with its retr
 
 test('embeddings go through the same path: 1024 unit-length dimensions, fallback on outage', async () => {
   const { gateway } = gatewayAt(new Date('2026-11-22T16:00:00Z'));
-  const a = await gateway.embed('Brightline invoices split below the bid threshold');
-  expect(a.embedding).toHaveLength(1024);
-  expect(Math.hypot(...a.embedding)).toBeCloseTo(1);
+  const text = 'Brightline invoices split below the bid threshold';
+  const a = await gateway.embedTexts([text], { inputType: 'search_document' });
+  expect(a.embeddings[0]).toHaveLength(1024);
+  expect(Math.hypot(...a.embeddings[0]!)).toBeCloseTo(1);
+  expect(a.model).toBe(DEFAULT_AI_MODELS.embedding);
   standin().setFaults(PRIMARY, { outage: true });
-  const b = await gateway.embed('Brightline invoices split below the bid threshold');
-  expect(b.region).toBe(FALLBACK);
-  expect(b.embedding).toEqual(a.embedding);
+  const b = await gateway.embedTexts([text], { inputType: 'search_document' });
+  expect(b.requests).toMatchObject([{ region: FALLBACK, fellBack: true }]);
+  expect(b.embeddings).toEqual(a.embeddings);
   expect(await ledger()).toContain(`embedding:${FALLBACK}:ok`);
+});
+
+test('texts are embedded 96 to a request, in order: one ledger row per request with its estimated input tokens', async () => {
+  const { gateway } = gatewayAt(new Date('2026-11-22T16:30:00Z'));
+  const texts = Array.from({ length: 200 }, (_, i) => `Invoice ${i} was approved by director number ${i % 7} in March.`);
+  const before = standin().stats()[PRIMARY]?.ok ?? 0;
+  const out = await gateway.embedTexts(texts, { inputType: 'search_document', organizationId: undefined, background: true });
+  expect(out.requests).toHaveLength(3); // 96 + 96 + 8
+  expect((standin().stats()[PRIMARY]?.ok ?? 0) - before).toBe(3);
+  expect(out.embeddings).toHaveLength(200);
+  expect(out.embeddings[150]).toEqual(embedText(texts[150]!, 1024));
+  const rows = await db.selectFrom('ai_calls').select(['purpose', 'outcome', 'input_tokens']).orderBy('id').execute();
+  const tokens = (from: number, to: number) => texts.slice(from, to).reduce((sum, t) => sum + Math.ceil(t.length / 4), 0);
+  expect(rows).toEqual([
+    { purpose: 'embedding', outcome: 'ok', input_tokens: tokens(0, 96) },
+    { purpose: 'embedding', outcome: 'ok', input_tokens: tokens(96, 192) },
+    { purpose: 'embedding', outcome: 'ok', input_tokens: tokens(192, 200) },
+  ]);
+  expect(out.usage.inputTokens).toBe(tokens(0, 200));
+});
+
+test('a text the model refuses fails the request at once, as a refused request (no retry, no fallback)', async () => {
+  standin().setFaults(PRIMARY, { refuseText: 'POISON' });
+  standin().setFaults(FALLBACK, { refuseText: 'POISON' });
+  const { gateway } = gatewayAt(new Date('2026-11-22T17:00:00Z'));
+  const refused = await gateway.embedTexts(['clean', 'a POISON text'], { inputType: 'search_document' }).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(AiRequestError);
+  expect((refused as AiRequestError).cause).toMatchObject({ name: 'ValidationException' });
+  expect(await ledger()).toEqual([`embedding:${PRIMARY}:error`]);
+});
+
+test('an embedding model that cannot fill the vector(1024) column is a configuration error before any request', async () => {
+  for (const embedding of ['cohere.embed-v4:0', 'amazon.titan-embed-text-v2:0']) {
+    const { gateway } = gatewayAt(new Date('2026-11-22T17:30:00Z'), { models: { ...DEFAULT_AI_MODELS, embedding } });
+    const error = await gateway.embedTexts(['x'], { inputType: 'search_query' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingModelError);
+    expect((error as Error).message).toMatch(
+      embedding === 'cohere.embed-v4:0' ? /1536-dimensional vectors.*vector\(1024\)/ : /not an embedding model/,
+    );
+  }
+  expect(await ledger()).toEqual([]);
 });

@@ -1,7 +1,9 @@
 /**
  * Bedrock model ids: the accepted forms, which id a region calls, and what IAM must allow for it.
  */
+import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import {
+  embeddingModelProblem,
   GEOGRAPHY_REGIONS,
   geographyOfRegion,
   invocationResources,
@@ -10,6 +12,7 @@ import {
   parseModelId,
   splitProfileId,
   validInRegion,
+  VECTOR_COLUMN_DIMENSIONS,
 } from '#core/ai/models';
 import { DEFAULT_AI_MODELS } from '#core/config';
 
@@ -153,5 +156,21 @@ describe('invocationResources: what IAM must allow', () => {
       foundationModelRegions: ['us-west-2'],
       regionlessFoundationModel: true,
     });
+  });
+});
+
+describe('embedding models', () => {
+  test('the vector column is what migration 0001 created', () => {
+    expect(VECTOR_COLUMN_DIMENSIONS).toBe(EMBEDDING_DIMENSIONS);
+  });
+
+  test('Cohere Embed v3 fits the column, as a foundation id or behind a profile; v4 (1536 dimensions) and other models do not', () => {
+    expect(embeddingModelProblem('cohere.embed-english-v3')).toBeUndefined();
+    expect(embeddingModelProblem('cohere.embed-multilingual-v3')).toBeUndefined();
+    expect(embeddingModelProblem('us.cohere.embed-v4:0')).toMatch(
+      /gives 1536-dimensional vectors.*vector\(1024\); use cohere.embed-english-v3 or cohere.embed-multilingual-v3/,
+    );
+    expect(embeddingModelProblem('amazon.titan-embed-text-v2:0')).toMatch(/not an embedding model the service can call/);
+    expect(() => embeddingModelProblem('not an id')).toThrow(/is not a Bedrock model id/);
   });
 });

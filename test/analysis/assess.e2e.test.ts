@@ -58,6 +58,8 @@ test('a demo question with links: linked_evidence counted, no note, the full wir
     linked_evidence: linked.linked_evidence_count,
     background_documents: { count: expect.any(Number), included: true, included_count: expect.any(Number) },
     source_breakdown: { content: expect.any(Number), attachments: expect.any(Number), background_docs: expect.any(Number) },
+    // the demo's evidence is embedded at start-up: all of it ready
+    evidence_ready: { ready: res.body.total_evidence, total: res.body.total_evidence },
     note: null,
     blocking: null,
     refusal: null,
@@ -123,6 +125,7 @@ test('an investigation with zero evidence: the blocking message, and generation 
     linked_evidence: 0,
     background_documents: { count: 0, included: false, included_count: 0 },
     source_breakdown: { content: 0, attachments: 0, background_docs: 0 },
+    evidence_ready: { ready: 0, total: 0 },
     note: null,
     blocking: BLOCKING_NO_EVIDENCE,
     refusal: { reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE },

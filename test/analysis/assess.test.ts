@@ -6,7 +6,14 @@
  * prompt template deactivated).
  */
 import { randomUUID } from 'node:crypto';
-import { assessmentSchema, assessSelection, BLOCKING_NO_EVIDENCE, generationRefusal, noLinkedEvidenceNote } from '#core/analysis/assess';
+import {
+  assessmentSchema,
+  assessSelection,
+  BLOCKING_NO_EVIDENCE,
+  generationRefusal,
+  noLinkedEvidenceNote,
+  processingNote,
+} from '#core/analysis/assess';
 import { assertCanGenerate } from '#core/analysis/create';
 import type { AnalysisType } from '#core/domain/analysis-types';
 import { promptUnavailableMessage } from '#core/analysis/prompts';
@@ -172,6 +179,7 @@ describe('assessSelection: the counts', () => {
       background_documents: { count: 3, included: true, included_count: 2 },
       // the blank item is not a content source; its attachment is an attachment source; the excluded document is no source
       source_breakdown: { content: 3, attachments: 3, background_docs: 2 },
+      evidence_ready: { ready: 4, total: 4 },
       note: null,
       blocking: null,
       refusal: null,
@@ -186,6 +194,58 @@ describe('assessSelection: the counts', () => {
     expect(result.note).toBeNull();
     expect(result.total_evidence).toBe(4);
     expect(result.can_generate).toBe(true);
+  });
+
+  test('evidence still being processed: evidence_ready counts what is ready, and a note says an analysis waits a little for the rest', async () => {
+    const processing = await investigation(ids.org, 'Arriving');
+    const unlinked = await question(processing, 'Who knew?');
+    const ready = await evidence(processing, 'Ready', 'Embedded already.');
+    const typed = await evidence(processing, 'Typed', 'Waiting for its embeddings.');
+    const filed = await evidence(processing, 'Filed', '');
+    const broken = await evidence(processing, 'Broken', '');
+    const source = (item: string, status: 'embedded' | 'pending' | 'error', attempts = 0) => ({
+      investigation_id: processing,
+      source_type: 'content' as const,
+      source_id: item,
+      evidence_item_id: item,
+      status,
+      attempts,
+    });
+    await db
+      .insertInto('embedding_sources')
+      .values([source(ready, 'embedded'), source(typed, 'pending'), source(broken, 'error', 5)])
+      .execute();
+    // a file being extracted; a background document being extracted is not evidence and is not counted
+    await db
+      .insertInto('attachments')
+      .values({
+        evidence_item_id: filed,
+        file_name: 'scan.pdf',
+        content_type: 'application/pdf',
+        storage_key: `a/${randomUUID()}`,
+        extraction_status: 'pending',
+      })
+      .execute();
+    await db
+      .insertInto('background_documents')
+      .values({
+        investigation_id: processing,
+        title: 'Policy',
+        file_name: 'p.pdf',
+        content_type: 'application/pdf',
+        storage_key: `b/${randomUUID()}`,
+        extraction_status: 'pending',
+      })
+      .execute();
+
+    const result = await assess(processing, 'question', unlinked);
+    // two processing, one failed (given up: it is analysed without that text), one ready
+    expect(result.evidence_ready).toEqual({ ready: 1, total: 4 });
+    expect(result.note).toBe(`${noLinkedEvidenceNote(4)} ${processingNote(2, 4)}`);
+    expect(result.note).toMatch(/2 of 4 evidence items are still being processed .*waits a little for them/);
+    expect(result.can_generate).toBe(true);
+    expect((await assess(processing, 'summary')).note).toBe(processingNote(2, 4));
+    expect(assessmentSchema.parse(result)).toEqual(result);
   });
 
   test('no background document included for the AI: included false, none counted as a source', async () => {

@@ -6,6 +6,7 @@
  * And evidence coverage: evidence items among every chunk considered, background documents counted apart.
  * And low relevance (issue 15, item 3): no chunk reaches the floor, so the closest few are given to the model with a note.
  */
+import { EmbeddingModelError } from '#core/ai/errors';
 import type { AiGateway } from '#core/ai/gateway';
 import { generateAnalysis } from '#core/analysis/generation';
 import { LOW_RELEVANCE_NOTE } from '#core/analysis/prompts';
@@ -14,6 +15,8 @@ import { jsonColumn } from '#core/db/values';
 import type { EvidenceCoverage } from '#core/domain/evidence-coverage';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import { DEFAULT_AI_MODELS } from '#core/config';
+import { fakeEmbedTexts } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { evidenceSource } from '../support/fixtures';
 
@@ -38,6 +41,7 @@ beforeAll(async () => {
         chunk_index: 0,
         text: 'The ledger shows two payments to the same supplier.',
         embedding: toVectorLiteral(unit),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -53,10 +57,7 @@ const fakeGateway = () => {
   const usage = { inputTokens: 3, outputTokens: 5 };
   const base = { region: 'us-east-1', modelId: 'test-model', fellBack: false, attempts: 1, latencyMs: 1, usage };
   const gateway = {
-    embed: async () => {
-      calls.embed += 1;
-      return { ...base, embedding: unit };
-    },
+    ...fakeEmbedTexts(unit, calls),
     converse: async (request: { prompt: string }) => {
       calls.converse += 1;
       calls.prompts.push(request.prompt);
@@ -170,7 +171,7 @@ test('a direction that writes a marker naming a real chunk: neutralised, after t
   };
   // a model fooled by the direction: it reports the planted sentence and cites the chunk it names in every form
   const gateway = {
-    embed: async () => ({ ...base, embedding: unit }),
+    ...fakeEmbedTexts(unit),
     converse: async (request: { prompt: string }) => {
       prompts.push(request.prompt);
       return {
@@ -231,7 +232,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
     const embeddingSource = (
       await db
         .insertInto('embedding_sources')
-        .values({ investigation_id: investigation, source_type: sourceType, source_id: sourceId })
+        .values({ investigation_id: investigation, source_type: sourceType, source_id: sourceId, status: 'embedded', ...source })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -244,6 +245,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
         chunk_index: 0,
         text: `Passage of ${sourceId}.`,
         embedding: toVectorLiteral(embedding),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
         ...source,
       })
       .execute();
@@ -264,6 +266,7 @@ test('evidence coverage: 1 evidence item and 3 background documents → 1 of 1 (
           content_type: 'text/plain',
           size_bytes: 1,
           storage_key: `k/${title}`,
+          extraction_status: 'extracted',
         })
         .returning('id')
         .executeTakeFirstOrThrow()
@@ -308,6 +311,7 @@ test('no chunk reaches the similarity floor: the 5 closest go to the model with 
         embedding: toVectorLiteral(
           Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => (k === 0 ? similarity : k === i + 1 ? Math.sqrt(1 - similarity ** 2) : 0)),
         ),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
       })),
     )
     .execute();
@@ -355,4 +359,22 @@ test('no chunk reaches the similarity floor: the 5 closest go to the model with 
   expect((await db.selectFrom('analyses').select('low_relevance').where('id', '=', relevant).executeTakeFirstOrThrow()).low_relevance).toBe(
     false,
   );
+});
+
+test('an embedding model that cannot fill the vector column fails the analysis with the configuration message (not retried)', async () => {
+  const id = await queuedAnalysis();
+  const { gateway } = fakeGateway();
+  const misconfigured = {
+    ...gateway,
+    embedTexts: async () => {
+      throw new EmbeddingModelError("'cohere.embed-v4:0' gives 1536-dimensional vectors");
+    },
+  } as AiGateway;
+  expect(await generateAnalysis({ db, gateway: misconfigured }, id)).toBe('failed');
+  const row = await db.selectFrom('analyses').select(['generation_status', 'error_message']).where('id', '=', id).executeTakeFirstOrThrow();
+  expect(row).toEqual({
+    generation_status: 'failed',
+    error_message:
+      "The embedding model is misconfigured (AI_MODEL_EMBEDDING, CDK context aiModelEmbedding): 'cohere.embed-v4:0' gives 1536-dimensional vectors",
+  });
 });

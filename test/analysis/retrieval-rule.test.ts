@@ -18,6 +18,7 @@ import { sql } from 'kysely';
 import { RETRIEVAL, retrievalPath, searchChunks, type Candidate } from '#core/analysis/retrieval';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { embedText } from '../../lib/twin/standin-text';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { useTestDatabase } from '../support/db';
 import { addChunks } from '../support/fixtures';
 import { seededRandom } from '../support/random';
@@ -33,6 +34,8 @@ test('the path follows the investigation chunk count: exact below the threshold,
 });
 
 const db = useTestDatabase();
+/** the model the fixtures' chunks are recorded with */
+const MODEL = DEFAULT_AI_MODELS.embedding;
 const CORPUS = { texts: 2, copies: 800, replaced: 0.05, queries: 16 };
 const k = RETRIEVAL.candidates;
 let investigationId = '';
@@ -115,11 +118,11 @@ const indexAlone = (vector: number[], settings: { efSearch: number; limit: numbe
 test('on near-duplicates the index alone misses some of the true top 20; the rule below its threshold finds them all, exactly', async () => {
   let missed = 0;
   for (const query of queries) {
-    const exact = (await searchChunks(db, investigationId, query, { exact: true })).candidates;
+    const exact = (await searchChunks(db, investigationId, query, { model: MODEL, exact: true })).candidates;
     expect(exact).toHaveLength(k);
     missed += k - hits(await indexAlone(query, { efSearch: 100, limit: k }), exact);
 
-    const rule = await searchChunks(db, investigationId, query); // 1,600 chunks: below 5,000
+    const rule = await searchChunks(db, investigationId, query, { model: MODEL }); // 1,600 chunks: below 5,000
     expect(rule.path).toBe('exact');
     expectExactTop(rule.candidates, exact);
   }
@@ -131,9 +134,9 @@ test('above its threshold the rule re-sorts the index top 200 at ef_search 1000:
   let recovered = 0;
   let found = { rule: 0, alone: 0 };
   for (const query of queries) {
-    const exact = (await searchChunks(db, investigationId, query, { exact: true })).candidates;
+    const exact = (await searchChunks(db, investigationId, query, { model: MODEL, exact: true })).candidates;
     const alone = hits(await indexAlone(query, { efSearch: 100, limit: k }), exact);
-    const rule = await searchChunks(db, investigationId, query, { exactBelow: 1_000 }); // 1,600 chunks: the index path
+    const rule = await searchChunks(db, investigationId, query, { model: MODEL, exactBelow: 1_000 }); // 1,600 chunks: the index path
     expect(rule.path).toBe('index');
     found = { rule: found.rule + hits(rule.candidates.map(distance), exact), alone: found.alone + alone };
     // the index's top 200 at the rule's settings: when they hold the true top 20, the rule returns exactly those

@@ -9,11 +9,14 @@ import { sql } from 'kysely';
 import { nearestChunks, nearestQuery, PATH_SETTINGS, RETRIEVAL, searchChunks } from '#core/analysis/retrieval';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { toVectorLiteral } from '#core/embeddings/sources';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { useTestDatabase } from '../support/db';
 import { addChunks } from '../support/fixtures';
 import { seededRandom } from '../support/random';
 
 const db = useTestDatabase();
+/** the model the fixtures' chunks are recorded with */
+const MODEL = DEFAULT_AI_MODELS.embedding;
 const ids = { large: '', small: '' };
 
 /** Deterministic pseudo-random vectors, so the test is the same on every run. */
@@ -46,18 +49,18 @@ beforeAll(async () => {
 
 test('through the HNSW index, a small investigation beside a large one gets all its chunks, nearest first', async () => {
   const [query] = vectors(1, 12345);
-  const exact = await nearestChunks(db, ids.small, query!, { exact: true });
+  const exact = await nearestChunks(db, ids.small, query!, { model: MODEL, exact: true });
   expect(exact).toHaveLength(12);
 
   const plan = await db.transaction().execute(async (trx) => {
     for (const setting of PATH_SETTINGS.index) await sql.raw(setting).execute(trx);
-    const statement = nearestQuery(ids.small, toVectorLiteral(query!), RETRIEVAL.indexCandidates, RETRIEVAL.candidates);
+    const statement = nearestQuery(ids.small, MODEL, toVectorLiteral(query!), RETRIEVAL.indexCandidates, RETRIEVAL.candidates);
     const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });
   expect(plan).toContain('text_chunks_embedding_idx');
 
-  const viaIndex = await searchChunks(db, ids.small, query!, { exactBelow: 0 });
+  const viaIndex = await searchChunks(db, ids.small, query!, { model: MODEL, exactBelow: 0 });
   expect(viaIndex.path).toBe('index');
   expect(viaIndex.candidates.map((c) => c.chunk_id)).toEqual(exact.map((c) => c.chunk_id));
   for (const [i, c] of viaIndex.candidates.entries()) expect(c.similarity).toBeCloseTo(exact[i]!.similarity, 6);

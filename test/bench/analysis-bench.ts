@@ -26,6 +26,7 @@ import { nearestQuery, PATH_SETTINGS, RETRIEVAL, retrievalPath, searchChunks } f
 import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { embedText } from '../../lib/twin/standin-text';
 import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
@@ -73,7 +74,7 @@ export const skipRealPostgres = (what: string) => {
 };
 
 /** Creates a scratch database on the BENCH_DATABASE_URL server, hands its URL to `fn`, drops it afterwards. */
-const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> => {
+export const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> => {
   const name = `ias_bench_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
@@ -347,6 +348,9 @@ export const assessBench = async () => {
  * The rule row runs the service's own searchChunks (layers/core/analysis/retrieval.ts) on the service's index.
  * Real PostgreSQL needs BENCH_DATABASE_URL.
  */
+/** the embedding model the bench's chunks are recorded with (retrieval searches one model's vectors) */
+const BENCH_MODEL = DEFAULT_AI_MODELS.embedding;
+
 const RETRIEVAL_BENCH = {
   chunks: { pglite: env('BENCH_RETRIEVAL_CHUNKS_PGLITE', 20_000), postgres: env('BENCH_RETRIEVAL_CHUNKS_POSTGRES', 100_000) },
   investigations: 500,
@@ -692,6 +696,7 @@ const retrievalRun = async (
               text: chunk.text.slice(0, 200),
               token_count: 200,
               embedding: vectorLiteral(embed(chunk.text)),
+              embedding_model: BENCH_MODEL,
             };
           }),
         )
@@ -726,7 +731,11 @@ const retrievalRun = async (
   const counts = new Map<string, number>();
   const runOne = async (strategy: Strategy, investigationId: string, vector: number[]): Promise<Found> => {
     if (strategy.rule) {
-      const { candidates } = await searchChunks(db, investigationId, vector, { limit: k, exactBelow: options.exactBelow });
+      const { candidates } = await searchChunks(db, investigationId, vector, {
+        model: BENCH_MODEL,
+        limit: k,
+        exactBelow: options.exactBelow,
+      });
       return { ids: candidates.map((c) => c.chunk_id), distances: candidates.map((c) => 1 - c.similarity) };
     }
     const literal = vectorLiteral(vector);
@@ -750,7 +759,7 @@ const retrievalRun = async (
       }
       const path = retrievalPath(counts.get(investigationId)!, options.exactBelow);
       settings = PATH_SETTINGS[path];
-      statement = nearestQuery(investigationId, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
+      statement = nearestQuery(investigationId, BENCH_MODEL, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
     }
     return db.transaction().execute(async (trx) => {
       for (const setting of settings) await sql.raw(setting).execute(trx);
@@ -874,8 +883,8 @@ const printRun = (r: Run) => {
   for (const line of r.chosenPlan.split('\n')) console.log(`      ${line}`);
 };
 
-const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
-const flagNumber = (flags: string[], name: string) => {
+export const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
+export const flagNumber = (flags: string[], name: string) => {
   const value = flagValue(flags, name);
   return value === undefined ? undefined : Number(value.replace(/[_,]/g, ''));
 };

@@ -12,12 +12,14 @@
  * 7. retrieval recall@20 and latency by strategy (exact, HNSW settings, quantized indexes with re-rank, the proposed
  *    rule) on two corpora and two layouts, with the index build times (./analysis-bench.ts);
  *    `npm run bench -- retrieval --chunks 20000 --engine postgres --corpus clustered --layout spread`;
- * 8. ingestion: documents through the API into the twin with the quota enforced — time from the last upload until all
+ * 8. embedding throughput: chunks written at once until all are embedded by the embedding work, and the model
+ *    requests it took (./embedding-bench.ts); `npm run bench -- embedding --engine pglite --chunks 10000`;
+ * 9. ingestion: documents through the API into the twin with the quota enforced — time from the last upload until all
  *    are analysable, model requests per 1,000 chunks, chunks a minute, the routes' p99 (./ingest-bench.ts).
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
- * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval); `--markdown` also writes the
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding); `--markdown` also writes the
  * headline figures with their goals to docs/benchmarks.md (./summary.ts), replacing the sections that ran.
  * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
  * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.
@@ -34,6 +36,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createAiGateway } from '#core/ai/gateway';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
+import { embeddingBench } from './embedding-bench';
 import { ingestBench } from './ingest-bench';
 import { figure, writeSummary } from './summary';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
@@ -361,7 +364,6 @@ const gatewayOverhead = async () => {
       backoff: { baseMs: 200, capMs: 2000 },
       shedderDisabled: false,
       quotaMaxWaitMs: 0,
-      embeddingDimensions: 1024,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
     },
     // a fresh minute per call keeps the quota out of this measurement (it is measured below)
@@ -454,6 +456,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   twin: twinStart,
   assess: assessBench,
   retrieval: retrievalBench,
+  embedding: embeddingBench,
   ingest: ingestBench,
 };
 

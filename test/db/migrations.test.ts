@@ -203,4 +203,28 @@ describe(`migrations on ${testEngine()}`, () => {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from organizations`.execute(db);
     expect(typeof rows[0]!.n).toBe('number');
   });
+
+  test("0015: the embedding work finds an investigation's waiting chunks, stale models and recent embeddings through indexes", async () => {
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`
+      select indexname, indexdef from pg_indexes
+      where indexname in ('text_chunks_to_embed_investigation_idx', 'text_chunks_embedding_model_idx', 'text_chunks_embedded_at_idx', 'ai_calls_purpose_idx')
+      order by indexname`.execute(db);
+    expect(rows.map((r) => r.indexname)).toEqual([
+      'ai_calls_purpose_idx',
+      'text_chunks_embedded_at_idx',
+      'text_chunks_embedding_model_idx',
+      'text_chunks_to_embed_investigation_idx',
+    ]);
+    expect(rows.find((r) => r.indexname === 'text_chunks_to_embed_investigation_idx')!.indexdef).toMatch(
+      /\(investigation_id, created_at\) WHERE \(\(embedding IS NULL\) AND \(duplicate_of IS NULL\)\)/,
+    );
+    const columns = await sql<{ table_name: string; column_name: string; data_type: string }>`
+      select table_name, column_name, data_type from information_schema.columns
+      where (table_name, column_name) in (('text_chunks', 'embedded_at'), ('analyses', 'waiting_for_evidence'))
+      order by table_name`.execute(db);
+    expect(columns.rows).toEqual([
+      { table_name: 'analyses', column_name: 'waiting_for_evidence', data_type: 'jsonb' },
+      { table_name: 'text_chunks', column_name: 'embedded_at', data_type: 'timestamp with time zone' },
+    ]);
+  });
 });

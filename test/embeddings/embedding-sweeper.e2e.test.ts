@@ -3,9 +3,11 @@
  * API Gateway stand-in → functions/cron/embedding-sweeper.ts → the database, with every chunk
  * embedded through the REAL Bedrock SDK client against the Bedrock stand-in; and the scheduled run of
  * the same handler. Needs the manifest entry of `embedding-sweeper` to be
- * 'functions/cron/embedding-sweeper.ts'. Runs on PGlite, or on real PostgreSQL with TEST_DATABASE_URL.
+ * 'functions/cron/embedding-sweeper.ts'. And the embedding worker, woken by a message on its queue. Runs on PGlite,
+ * or on real PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
 import { sweepRunSchema } from '#core/embeddings/report';
@@ -13,6 +15,7 @@ import { fromVectorLiteral } from '#core/embeddings/sources';
 import { functionById } from '../../lib/manifest';
 import { embedText } from '../../lib/twin/standin-text';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { addWaitingChunks } from '../support/fixtures';
 import { useTwin } from '../support/twin';
 
 const PATH = '/api/admin/cron/embedding-sweeper';
@@ -60,6 +63,7 @@ beforeAll(async () => {
         content_type: 'text/plain',
         storage_key: `k/${randomUUID()}`,
         extracted_text: 'Please route the Harlow payment through the consulting account before the audit.',
+        extraction_status: 'extracted',
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -132,11 +136,16 @@ test('the cron secret → 200 with the report; every source embedded through the
   expect(res.body).toMatchObject({ embedded: 3, failed: 0, remaining: 0, pendingOver24hAfterSweep: 0, stopped_by: 'done' });
   expect((await statuses()).map((s) => s.status)).toEqual(['embedded', 'embedded', 'embedded']);
 
-  // one InvokeModel call per chunk reached the stand-in, and its vectors are what was stored
+  // ONE InvokeModel call for all the investigation's chunks reached the stand-in, and its vectors are what was stored
   const chunks = await db.selectFrom('text_chunks').selectAll().orderBy('source_type').orderBy('chunk_index').execute();
   expect(chunks.length).toBe(res.body.chunks);
   expect(chunks.length).toBeGreaterThan(3);
-  expect((twin.bedrock.stats()[AI_REGIONS.primary]?.ok ?? 0) - callsBefore).toBe(chunks.length);
+  expect((twin.bedrock.stats()[AI_REGIONS.primary]?.ok ?? 0) - callsBefore).toBe(1);
+  expect(
+    chunks.every(
+      (c) => c.embedding_model === twin.plan.functions.find((f) => f.id === 'embedding-sweeper')!.environment.AI_MODEL_EMBEDDING,
+    ),
+  ).toBe(true);
   for (const chunk of chunks) {
     const stored = fromVectorLiteral(chunk.embedding!);
     const expected = embedText(chunk.text, 1024);
@@ -223,7 +232,7 @@ test('a throttle storm in the primary region is absorbed by the fallback region'
   ]);
 }, 30_000);
 
-test('both regions throttling: the source ends in error with the message, and the sweep stops', async () => {
+test('both regions throttling: the sweep stops without blaming the source, which the next run embeds', async () => {
   const late = await db
     .insertInto('evidence_items')
     .values({ investigation_id: investigationId, title: 'Throttled', content: 'Text that meets a throttle.' })
@@ -239,13 +248,73 @@ test('both regions throttling: the source ends in error with the message, and th
   try {
     const { result: res } = await capturingStdout(() => post(twin.cronSecret));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ failed: 1, embedded: 0, stopped_by: 'ai_unavailable', remaining: 1 });
+    expect(res.body).toMatchObject({ failed: 0, embedded: 0, stopped_by: 'ai_unavailable', remaining: 1 });
   } finally {
     twin.bedrock.clearFaults();
   }
   const row = await db.selectFrom('embedding_sources').selectAll().where('id', '=', source.id).executeTakeFirstOrThrow();
-  expect(row).toMatchObject({ status: 'error', attempts: 1, error_message: expect.stringMatching(/unavailable in both regions/i) });
+  expect(row).toMatchObject({ status: 'pending', attempts: 0, error_message: null });
+  const unavailable = twin.logs('embedding-sweeper').filter((l) => /the AI service is unavailable/.test(l.text));
+  expect(unavailable.at(-1)?.text).toMatch(/unavailable in both regions/i);
   // the next run, with the model back, retries and embeds it
   const { result: again } = await capturingStdout(() => post(twin.cronSecret));
   expect(again.body).toMatchObject({ embedded: 1, failed: 0, remaining: 0 });
 }, 30_000);
+
+describe('the embedding worker, woken on its queue', () => {
+  const sqs = () => new SQSClient(e2e.awsConfig());
+  const wake = (body: object) =>
+    sqs().send(new SendMessageCommand({ QueueUrl: twin.aws.queues.embedding.url, MessageBody: JSON.stringify(body) }));
+  const statusOf = async (sourceId: string) =>
+    (await db.selectFrom('embedding_sources').select('status').where('id', '=', sourceId).executeTakeFirstOrThrow()).status;
+  const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 45_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+
+  test('a wake-up: the worker embeds the waiting chunks 96 to a request through the real SDK client', async () => {
+    const { embeddingSourceId } = await addWaitingChunks(db, investigationId, 200);
+    const before = twin.bedrock.stats()[AI_REGIONS.primary]?.ok ?? 0;
+    await wake({ investigation_id: investigationId });
+    await until('the source is embedded', async () => (await statusOf(embeddingSourceId)) === 'embedded');
+    expect((twin.bedrock.stats()[AI_REGIONS.primary]?.ok ?? 0) - before).toBe(3);
+    const left = await db
+      .selectFrom('text_chunks')
+      .select('id')
+      .where('embedding_source_id', '=', embeddingSourceId)
+      .where('embedding', 'is', null)
+      .execute();
+    expect(left).toEqual([]);
+  }, 60_000);
+
+  test('a chunk the model refuses: its source is in error, and the worker wakes itself for when it may be tried again', async () => {
+    for (const region of Object.values(AI_REGIONS)) twin.bedrock.setFaults(region, { refuseText: 'POISON' });
+    try {
+      const { embeddingSourceId } = await addWaitingChunks(db, investigationId, 3, (i) =>
+        i === 1 ? 'A POISON line.' : `Clean line ${i}.`,
+      );
+      const sent = () => twin.awsCalls().filter((c) => c.functionId === 'embedding-worker' && c.action === 'sqs:SendMessage');
+      const sentBefore = sent().length;
+      await wake({ investigation_id: investigationId });
+      await until('the source is in error', async () => (await statusOf(embeddingSourceId)) === 'error');
+      await until('the worker sent itself a wake-up', () => sent().length > sentBefore);
+      expect(sent().at(-1)).toMatchObject({ allowed: true, resource: twin.aws.queues.embedding.arn });
+      const chunks = await db
+        .selectFrom('text_chunks')
+        .select(['text', 'embedding'])
+        .where('embedding_source_id', '=', embeddingSourceId)
+        .orderBy('chunk_index')
+        .execute();
+      expect(chunks.map((c) => [c.text, c.embedding !== null])).toEqual([
+        ['Clean line 0.', true],
+        ['A POISON line.', false],
+        ['Clean line 2.', true],
+      ]);
+    } finally {
+      twin.bedrock.clearFaults();
+    }
+  }, 60_000);
+});

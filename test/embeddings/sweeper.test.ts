@@ -1,15 +1,22 @@
 /**
- * The sweeper on the real database (PGlite, or PostgreSQL with TEST_DATABASE_URL), with an injected
- * deterministic `embed` (the Bedrock stand-in's feature hashing, 1024 dimensions).
+ * The sweeper (the embedding work run as the hourly backstop) on the real database (PGlite, or PostgreSQL with
+ * TEST_DATABASE_URL), with an injected deterministic embedder (the Bedrock stand-in's feature hashing, 1024
+ * dimensions) that records its requests. Sources are written as the seed loader and the rows of before migration
+ * 0014 are — a status row, no chunk — or as every writer now writes them (chunk-store.ts writeSourceChunks).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { AiRequestError } from '#core/ai/errors';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import type { SourceType } from '#core/db/schema';
+import { claimChunks, releaseChunks } from '#core/embeddings/chunk-claims';
+import { writeSourceChunks } from '#core/embeddings/chunk-store';
 import { chunkText } from '#core/embeddings/chunking';
+import type { Embedder } from '#core/embeddings/embedding-work';
 import { EMBEDDING_SWEEPER_JOB, runEmbeddingSweep } from '#core/embeddings/job';
 import { sweepReportSchema, type SweepReport } from '#core/embeddings/report';
-import { claimNextSource, enqueueEmbedding, fromVectorLiteral, releaseSource, toVectorLiteral } from '#core/embeddings/sources';
+import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
 import { sweepEmbeddings, type SweepOptions } from '#core/embeddings/sweeper';
 import { seedDemo } from '#core/seed/load';
 import { embedText } from '../../lib/twin/standin-text';
@@ -18,10 +25,30 @@ import { useTestDatabase } from '../support/db';
 const db = useTestDatabase();
 
 const HOUR = 3_600_000;
-const fakeEmbed = async (text: string): Promise<number[]> => embedText(text, 1024);
+const MODEL = DEFAULT_AI_MODELS.embedding;
 
-/** Sweeps without publishing metrics; `embed` defaults to the fake. */
-const sweep = (options: Partial<SweepOptions> = {}): Promise<SweepReport> => sweepEmbeddings(db, { embed: fakeEmbed, ...options });
+/** The stand-in's embedder as one model request per call; `requests` records each request's texts. */
+const fakeEmbedder = (refuse: (text: string) => boolean = () => false) => {
+  const requests: string[][] = [];
+  const embedder: Embedder = {
+    model: MODEL,
+    embed: async (texts) => {
+      requests.push(texts);
+      if (texts.some(refuse))
+        throw new AiRequestError(
+          'us-east-1',
+          Object.assign(new Error('input contains forbidden content'), { name: 'ValidationException' }),
+        );
+      return texts.map((t) => embedText(t, 1024));
+    },
+  };
+  return { embedder, requests };
+};
+const poisoned = () => fakeEmbedder((t) => t.includes('POISON'));
+
+/** Sweeps without publishing metrics; `embedder` defaults to a fresh fake. */
+const sweep = (options: Partial<SweepOptions> = {}): Promise<SweepReport> =>
+  sweepEmbeddings(db, { embedder: fakeEmbedder().embedder, ...options });
 
 // ---- fixtures --------------------------------------------------------------------------------
 
@@ -56,6 +83,7 @@ interface SourceRow {
   created_at?: Date;
 }
 
+/** A status row with no chunk: as the seed loader writes it, and as rows were before migration 0014. */
 const addSource = async (source_type: SourceType, source_id: string, row: SourceRow = {}) =>
   await db
     .insertInto('embedding_sources')
@@ -81,6 +109,34 @@ const addEvidence = async (content: string, row?: SourceRow) => {
   return { itemId: item.id, sourceId: source.id };
 };
 
+/** An evidence item whose text is written as chunks, as every writer now writes it. */
+const writeEvidence = async (content: string) => {
+  const item = await db
+    .insertInto('evidence_items')
+    .values({ investigation_id: investigationId, title: `Item ${content.slice(0, 20)}`, content })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const written = await rewrite(item.id, content);
+  return { itemId: item.id, sourceId: written.embedding_source_id };
+};
+
+/** The evidence item's text changed: written again (its old chunks go, the new ones wait). */
+const rewrite = async (itemId: string, content: string) =>
+  db.transaction().execute(async (trx) => {
+    await trx.updateTable('evidence_items').set({ content }).where('id', '=', itemId).execute();
+    return writeSourceChunks(
+      trx,
+      {
+        investigation_id: investigationId,
+        source_type: 'content',
+        source_id: itemId,
+        evidence_item_id: itemId,
+        background_document_id: null,
+      },
+      content,
+    );
+  });
+
 const addAttachment = async (itemId: string, text: string | null, row?: SourceRow) => {
   const a = await db
     .insertInto('attachments')
@@ -90,6 +146,7 @@ const addAttachment = async (itemId: string, text: string | null, row?: SourceRo
       content_type: 'text/plain',
       storage_key: `k/${randomUUID()}`,
       extracted_text: text,
+      extraction_status: 'extracted',
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -126,6 +183,10 @@ const chunksOf = (sourceId: string) =>
 
 const statuses = async () => (await db.selectFrom('embedding_sources').select(['status']).execute()).map((r) => r.status).sort();
 
+/** The retry time of every chunk the model refused comes (they are deferred for minutes). */
+const retryTimeComes = () =>
+  sql`update text_chunks set embed_lease_until = now() - interval '1 second' where embedding is null`.execute(db);
+
 beforeEach(async () => {
   // everything hangs off organizations (cascade); job_runs stands alone
   await db.deleteFrom('organizations').execute();
@@ -136,7 +197,7 @@ beforeEach(async () => {
 // ---- embedding -------------------------------------------------------------------------------
 
 describe('embedding sources', () => {
-  test('pending and errored sources of every type get embedded: chunks stored with 1024-dimension vectors', async () => {
+  test('pending and errored sources of every type get embedded: chunks stored with 1024-dimension vectors of the model', async () => {
     const content = paragraphs('ledger', 6);
     const evidence = await addEvidence(content);
     const retried = await addEvidence('The vendor invoice was paid twice in March.', {
@@ -147,12 +208,14 @@ describe('embedding sources', () => {
     const attachment = await addAttachment(evidence.itemId, 'Attached email: please approve the kickback before Friday.');
     const excluded = await addBackgroundDoc('Procurement policy: every vendor needs two approvals.', { included_for_ai: false });
     const empty = await addEvidence('   ');
+    const written = await writeEvidence('Written at ingestion: the warehouse log for March.');
+    const { embedder, requests } = fakeEmbedder();
 
-    const report = await sweep();
+    const report = await sweep({ embedder });
 
     expect(sweepReportSchema.parse(report)).toEqual(report);
     expect(report).toMatchObject({
-      embedded: 5,
+      embedded: 6,
       failed: 0,
       gave_up: 0,
       skipped: 0,
@@ -161,19 +224,23 @@ describe('embedding sources', () => {
       pendingOver24hAfterSweep: 0,
       stopped_by: 'done',
     });
-    expect(report.chunks).toBe(chunkText(content).length + 3);
-    for (const id of [evidence.sourceId, attachment.sourceId, excluded.sourceId, empty.sourceId]) {
-      expect(await sourceRow(id)).toMatchObject({ status: 'embedded', attempts: 1, error_message: null });
+    expect(report.chunks).toBe(chunkText(content).length + 4);
+    // every chunk in ONE request: the sources' texts are batched, not sent one chunk at a time
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toHaveLength(report.chunks);
+    for (const id of [evidence.sourceId, retried.sourceId, attachment.sourceId, excluded.sourceId, empty.sourceId, written.sourceId]) {
+      // materialising a row writes its text again: its attempts start over
+      expect(await sourceRow(id)).toMatchObject({ status: 'embedded', attempts: 0, error_message: null });
     }
-    expect(await sourceRow(retried.sourceId)).toMatchObject({ status: 'embedded', attempts: 3, error_message: null });
 
-    // the chunks: text, order, owner, token estimate, and the vector the model gave for that text
+    // the chunks: text, order, owner, token estimate, the vector the model gave for that text, and the model
     const stored = await chunksOf(evidence.sourceId);
     expect(stored.map((c) => c.text)).toEqual(chunkText(content).map((c) => c.text));
     expect(stored.map((c) => c.chunk_index)).toEqual(stored.map((_, i) => i));
     expect(
       stored.every((c) => c.evidence_item_id === evidence.itemId && c.background_document_id === null && c.source_type === 'content'),
     ).toBe(true);
+    expect(stored.every((c) => c.embedding_model === MODEL && c.embedded_at instanceof Date && c.embed_lease_until === null)).toBe(true);
     expect(stored[0]!.token_count).toBe(Math.ceil(stored[0]!.text.length / 4));
     const vector = fromVectorLiteral(stored[0]!.embedding!);
     expect(vector).toHaveLength(1024);
@@ -184,6 +251,9 @@ describe('embedding sources', () => {
     const [doc] = await chunksOf(excluded.sourceId);
     expect(doc).toMatchObject({ source_type: 'background_doc', evidence_item_id: null, background_document_id: excluded.documentId });
     expect(await chunksOf(empty.sourceId)).toEqual([]);
+    // and the rows got the item or document they belong to
+    expect(await sourceRow(attachment.sourceId)).toMatchObject({ evidence_item_id: evidence.itemId, background_document_id: null });
+    expect(await sourceRow(excluded.sourceId)).toMatchObject({ evidence_item_id: null, background_document_id: excluded.documentId });
   });
 
   test('pgvector answers similarity queries over the stored vectors', async () => {
@@ -203,20 +273,20 @@ describe('embedding sources', () => {
     expect(Number(rows[0]!.similarity)).toBeGreaterThan(Number(rows[1]!.similarity));
   });
 
-  test('a re-queued source gets its chunks replaced, never duplicated', async () => {
-    const { itemId, sourceId } = await addEvidence(paragraphs('first', 6));
+  test('a source whose text is written again gets its chunks replaced, never duplicated', async () => {
+    const { itemId, sourceId } = await writeEvidence(paragraphs('first', 6));
     await sweep();
     const before = await chunksOf(sourceId);
     expect(before.length).toBeGreaterThan(1);
 
-    await db.updateTable('evidence_items').set({ content: 'A short replacement text.' }).where('id', '=', itemId).execute();
-    await enqueueEmbedding(db, { investigation_id: investigationId, source_type: 'content', source_id: itemId });
+    await rewrite(itemId, 'A short replacement text.');
     expect(await sourceRow(sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
     await sweep();
 
     const after = await chunksOf(sourceId);
     expect(after.map((c) => c.text)).toEqual(['A short replacement text.']);
-    expect(await sourceRow(sourceId)).toMatchObject({ status: 'embedded', attempts: 1 });
+    expect(after[0]!.embedding).not.toBeNull();
+    expect(await sourceRow(sourceId)).toMatchObject({ status: 'embedded' });
   });
 
   test('a status row whose source is gone is removed; a background document still being extracted is left pending', async () => {
@@ -229,96 +299,109 @@ describe('embedding sources', () => {
     expect(await db.selectFrom('embedding_sources').select('id').where('id', '=', sourceId).executeTakeFirst()).toBeUndefined();
     expect(await sourceRow(waiting.sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
   });
+
+  test("a near-duplicate is never sent to the model: it takes its representative's vector", async () => {
+    const first = await writeEvidence('The director approved the Harlow invoice on 4 March.');
+    const second = await writeEvidence('The director approved the Harlow invoice on 4 March!');
+    const [representative] = await chunksOf(first.sourceId);
+    await db
+      .updateTable('text_chunks')
+      .set({ duplicate_of: representative!.id })
+      .where('embedding_source_id', '=', second.sourceId)
+      .execute();
+    const { embedder, requests } = fakeEmbedder();
+
+    expect(await sweep({ embedder })).toMatchObject({ embedded: 2, chunks: 2 });
+    expect(requests.flat()).toEqual([representative!.text]);
+    const [duplicate] = await chunksOf(second.sourceId);
+    expect(duplicate).toMatchObject({ embedding: (await chunksOf(first.sourceId))[0]!.embedding, embedding_model: MODEL });
+    expect(await sourceRow(second.sourceId)).toMatchObject({ status: 'embedded' });
+  });
 });
 
 // ---- failures --------------------------------------------------------------------------------
 
 describe('failures', () => {
-  const poisoned = async (text: string): Promise<number[]> => {
-    if (text.includes('POISON')) throw new Error('ValidationException: input contains forbidden content');
-    return fakeEmbed(text);
-  };
-
-  test('a source failing every time ends in error with its message after maxAttempts sweeps, and is then no longer picked', async () => {
-    const bad = await addEvidence('This text is POISON for the model.');
-    const calls: string[] = [];
-    const embed = async (text: string) => {
-      calls.push(text);
-      return poisoned(text);
-    };
+  test('a chunk the model refuses: its source ends in error with the message at maxAttempts, is not claimed again, the rest is embedded', async () => {
+    const bad = await writeEvidence(`${paragraphs('clean', 12)}\n\nThis text is POISON for the model.`);
+    const { embedder, requests } = poisoned();
+    const refusedRequests = () => requests.filter((texts) => texts.length === 1 && texts[0]!.includes('POISON')).length;
 
     for (let sweepNo = 1; sweepNo <= 3; sweepNo++) {
-      const good = await addEvidence(`Fresh evidence number ${sweepNo} about the vendor.`);
-      const report = await sweep({ embed, maxAttempts: 3 });
-      // the failure does not stop the sweep: the other source is embedded in the same run
+      const good = await writeEvidence(`Fresh evidence number ${sweepNo} about the vendor.`);
+      if (sweepNo > 1) await retryTimeComes();
+      const report = await sweep({ embedder, maxAttempts: 3 });
+      // the refusal does not stop the run: the other source is embedded in the same run
       expect(report).toMatchObject({ embedded: 1, failed: 1, gave_up: sweepNo === 3 ? 1 : 0, errors_given_up: sweepNo === 3 ? 1 : 0 });
       expect(report.remaining).toBe(sweepNo === 3 ? 0 : 1);
       expect(await sourceRow(bad.sourceId)).toMatchObject({
         status: 'error',
         attempts: sweepNo,
-        error_message: 'ValidationException: input contains forbidden content',
+        error_message: 'The AI service refused the request: ValidationException: input contains forbidden content',
       });
       expect(await sourceRow(good.sourceId)).toMatchObject({ status: 'embedded' });
+      expect(refusedRequests()).toBe(sweepNo);
     }
-    expect(calls.filter((t) => t.includes('POISON'))).toHaveLength(3);
+    // the chunks of the source the model did not refuse are embedded and searchable
+    const chunks = await chunksOf(bad.sourceId);
+    expect(chunks.filter((c) => c.embedding === null).map((c) => c.text)).toEqual([expect.stringContaining('POISON')]);
+    expect(chunks.filter((c) => c.embedding !== null).length).toBe(chunks.length - 1);
 
-    const after = await sweep({ embed, maxAttempts: 3 });
+    // given up: not claimed again, even once its retry time has come
+    await retryTimeComes();
+    const after = await sweep({ embedder, maxAttempts: 3 });
     expect(after).toMatchObject({ embedded: 0, failed: 0, errors_given_up: 1, remaining: 0 });
-    expect(calls.filter((t) => t.includes('POISON'))).toHaveLength(3); // not tried again
-    expect(await sourceRow(bad.sourceId)).toMatchObject({ status: 'error', attempts: 3 });
-    expect(await chunksOf(bad.sourceId)).toEqual([]);
+    expect(refusedRequests()).toBe(3);
 
-    // re-queueing it (an operator, or a text change) makes it eligible again
-    await enqueueEmbedding(db, { investigation_id: investigationId, source_type: 'content', source_id: bad.itemId });
-    await db.updateTable('evidence_items').set({ content: 'Now clean.' }).where('id', '=', bad.itemId).execute();
-    expect(await sweep({ embed, maxAttempts: 3 })).toMatchObject({ embedded: 1, errors_given_up: 0 });
+    // its text written again (an investigator fixes it) makes it eligible again
+    await rewrite(bad.itemId, 'Now clean.');
+    expect(await sweep({ embedder, maxAttempts: 3 })).toMatchObject({ embedded: 1, errors_given_up: 0 });
   });
 
-  test('each source is tried at most once per sweep', async () => {
-    const bad = await addEvidence('POISON once.');
-    const report = await sweep({ embed: poisoned, maxAttempts: 5 });
-    expect(report).toMatchObject({ failed: 1, remaining: 1 });
-    expect(await sourceRow(bad.sourceId)).toMatchObject({ attempts: 1 });
+  test('a refused chunk is not tried again before its retry time', async () => {
+    const bad = await writeEvidence('POISON once.');
+    const { embedder, requests } = poisoned();
+    expect(await sweep({ embedder })).toMatchObject({ failed: 1, remaining: 1 });
+    expect(await sweep({ embedder })).toMatchObject({ failed: 0, remaining: 1 });
+    expect(requests).toHaveLength(1);
+    expect(await sourceRow(bad.sourceId)).toMatchObject({ status: 'error', attempts: 1 });
+    const [chunk] = await chunksOf(bad.sourceId);
+    expect(new Date(chunk!.embed_lease_until!).getTime()).toBeGreaterThan(Date.now() + 30_000); // deferred a minute
   });
 
-  test('a failed re-embedding keeps the previous chunks', async () => {
-    const { itemId, sourceId } = await addEvidence('Original clean text.');
-    await sweep();
-    await db.updateTable('evidence_items').set({ content: 'POISON now.' }).where('id', '=', itemId).execute();
-    await enqueueEmbedding(db, { investigation_id: investigationId, source_type: 'content', source_id: itemId });
-    await sweep({ embed: poisoned });
-    expect(await sourceRow(sourceId)).toMatchObject({ status: 'error', attempts: 1 });
-    expect((await chunksOf(sourceId)).map((c) => c.text)).toEqual(['Original clean text.']);
-  });
-
-  test('a vector of the wrong size, or a failed text extraction, is a failure with a message saying so', async () => {
+  test('a vector of the wrong size is the model’s configuration: the work stops and no source is blamed; a failed extraction is an error', async () => {
     const short = await addEvidence('Any text.');
     const unreadable = await addBackgroundDoc(null, { extraction_status: 'error', extraction_error: 'PDF is encrypted' });
-    await sweep({ embed: async () => [0.1, 0.2, 0.3] });
-    expect(await sourceRow(short.sourceId)).toMatchObject({
-      status: 'error',
-      error_message: 'The embedding has 3 dimensions; 1024 were expected.',
-    });
+    const report = await sweep({ embedder: { model: MODEL, embed: async (texts) => texts.map(() => [0.1, 0.2, 0.3]) } });
+    expect(report).toMatchObject({ stopped_by: 'ai_unavailable', embedded: 0, failed: 1 });
+    expect(await sourceRow(short.sourceId)).toMatchObject({ status: 'pending', attempts: 0, error_message: null });
+    expect((await chunksOf(short.sourceId)).map((c) => [c.embedding, c.embed_lease_until])).toEqual([[null, null]]);
     expect(await sourceRow(unreadable.sourceId)).toMatchObject({
       status: 'error',
+      attempts: 1,
       error_message: 'Text extraction failed: PDF is encrypted',
     });
   });
 
-  test('when the AI service itself is unavailable the sweep stops at once instead of burning every attempt', async () => {
-    const a = await addEvidence('First source.', { created_at: new Date(Date.now() - 3 * HOUR) });
-    const b = await addEvidence('Second source.', { created_at: new Date(Date.now() - 2 * HOUR) });
-    const throttled = async () => {
-      throw Object.assign(new Error('Too many requests, please wait before trying again.'), { name: 'ThrottlingException' });
+  test('when the AI service itself is unavailable the work stops at once, blaming no source, its claim given back', async () => {
+    const a = await writeEvidence('First source.');
+    const b = await writeEvidence('Second source.');
+    let calls = 0;
+    const throttled: Embedder = {
+      model: MODEL,
+      embed: async () => {
+        calls++;
+        throw Object.assign(new Error('Too many requests, please wait before trying again.'), { name: 'ThrottlingException' });
+      },
     };
-    const report = await sweep({ embed: throttled });
-    expect(report).toMatchObject({ failed: 1, embedded: 0, stopped_by: 'ai_unavailable', remaining: 2 });
-    expect(await sourceRow(a.sourceId)).toMatchObject({
-      status: 'error',
-      attempts: 1,
-      error_message: 'Too many requests, please wait before trying again.',
-    });
-    expect(await sourceRow(b.sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
+    const report = await sweep({ embedder: throttled });
+    expect(report).toMatchObject({ failed: 0, embedded: 0, stopped_by: 'ai_unavailable', remaining: 2 });
+    expect(calls).toBe(1);
+    for (const source of [a, b]) {
+      expect(await sourceRow(source.sourceId)).toMatchObject({ status: 'pending', attempts: 0, error_message: null });
+      expect((await chunksOf(source.sourceId)).every((c) => c.embed_lease_until === null)).toBe(true);
+    }
+    expect(await sweep()).toMatchObject({ embedded: 2 });
   });
 });
 
@@ -339,11 +422,7 @@ describe('pendingOver24hAfterSweep', () => {
     await addEvidence('Young and POISON.');
     await addEvidence('Old, embedded before.', { created_at: old, status: 'embedded', attempts: 1 });
 
-    const embed = async (text: string) => {
-      if (text.includes('POISON')) throw new Error('nope');
-      return fakeEmbed(text);
-    };
-    const report = await sweep({ embed });
+    const report = await sweep({ embedder: poisoned().embedder });
     expect(report).toMatchObject({ embedded: 1, failed: 2, skipped: 1, pendingOver24hAfterSweep: 3, errors_given_up: 1 });
     const stillOld = [oldFailing.sourceId, oldGivenUp.sourceId, oldWaiting.sourceId];
     expect(
@@ -354,14 +433,11 @@ describe('pendingOver24hAfterSweep', () => {
   test('with a simulated clock: sources created now count once the sweep ends more than 24 h later', async () => {
     await addEvidence('POISON as well.');
     await addEvidence('Embeddable.');
-    const embed = async (text: string) => {
-      if (text.includes('POISON')) throw new Error('nope');
-      return fakeEmbed(text);
-    };
+    const { embedder } = poisoned();
     const later = new Date(Date.now() + 25 * HOUR);
-    expect(await sweep({ embed, now: () => later })).toMatchObject({ embedded: 1, failed: 1, pendingOver24hAfterSweep: 1 });
-    expect(await sweep({ embed, now: () => new Date() })).toMatchObject({ failed: 1, pendingOver24hAfterSweep: 0 });
-    expect(await sweep({ embed, now: () => new Date(Date.now() + 23 * HOUR) })).toMatchObject({ pendingOver24hAfterSweep: 0 });
+    expect(await sweep({ embedder, now: () => later })).toMatchObject({ embedded: 1, failed: 1, pendingOver24hAfterSweep: 1 });
+    expect(await sweep({ embedder, now: () => new Date() })).toMatchObject({ pendingOver24hAfterSweep: 0 });
+    expect(await sweep({ embedder, now: () => new Date(Date.now() + 23 * HOUR) })).toMatchObject({ pendingOver24hAfterSweep: 0 });
   });
 
   test('0 when everything is embedded', async () => {
@@ -374,38 +450,40 @@ describe('pendingOver24hAfterSweep', () => {
 // ---- bounds ----------------------------------------------------------------------------------
 
 describe('bounds', () => {
-  test('batchLimit: a sweep handles at most that many sources, oldest first; the rest stay for the next', async () => {
-    const ids = [];
-    for (let i = 0; i < 5; i++)
-      ids.push((await addEvidence(`Source ${i}.`, { created_at: new Date(Date.now() - (10 - i) * HOUR) })).sourceId);
-    const report = await sweep({ batchLimit: 2 });
-    expect(report).toMatchObject({ embedded: 2, remaining: 3, stopped_by: 'batch_limit' });
-    const embedded = await db.selectFrom('embedding_sources').select('id').where('status', '=', 'embedded').execute();
-    expect(embedded.map((r) => r.id).sort()).toEqual(ids.slice(0, 2).sort());
+  test('maxRequests: a run makes at most that many model requests, oldest work first; the rest stays for the next', async () => {
+    const oldest = await writeEvidence(paragraphs('oldest', 700));
+    await sql`update text_chunks set created_at = now() - interval '1 hour' where embedding_source_id = ${oldest.sourceId}`.execute(db);
+    const newest = await writeEvidence(paragraphs('newest', 60));
+    const total = (await chunksOf(oldest.sourceId)).length;
+    expect(total).toBeGreaterThan(96);
+    const { embedder, requests } = fakeEmbedder();
+    const report = await sweep({ embedder, maxRequests: 1 });
+    expect(report).toMatchObject({ stopped_by: 'batch_limit', chunks: 96, remaining: 2 });
+    expect(requests).toHaveLength(1);
+    expect((await chunksOf(oldest.sourceId)).filter((c) => c.embedding !== null)).toHaveLength(96);
+    expect((await chunksOf(newest.sourceId)).every((c) => c.embedding === null && c.embed_lease_until === null)).toBe(true);
+    expect(await sweep({ embedder })).toMatchObject({ embedded: 2, remaining: 0 });
   });
 
-  test('pending sources go before retryable errors', async () => {
-    const error = await addEvidence('Errored earlier.', { status: 'error', attempts: 1, created_at: new Date(Date.now() - 10 * HOUR) });
-    const pending = await addEvidence('Pending, younger.');
-    await sweep({ batchLimit: 1 });
-    expect(await sourceRow(pending.sourceId)).toMatchObject({ status: 'embedded' });
-    expect(await sourceRow(error.sourceId)).toMatchObject({ status: 'error' });
-  });
-
-  test('time budget: a sweep stops when it is spent; a source interrupted mid-way is given back untouched', async () => {
-    const long = await addEvidence(paragraphs('long', 12));
-    const next = await addEvidence('Never reached.', { created_at: new Date(Date.now() + HOUR) });
-    expect(chunkText(paragraphs('long', 12)).length).toBeGreaterThan(3);
-    // a clock that moves 1 s each time it is read; 5 s of budget
+  test('time budget: a run stops when it is spent; the chunks it had claimed are given back, claimable at once', async () => {
+    const long = await writeEvidence(paragraphs('long', 1400));
+    const chunks = (await chunksOf(long.sourceId)).length;
+    expect(chunks).toBeGreaterThan(2 * 96);
+    // each request takes a minute of a clock that moves only then; 90 s of budget
     let t = Date.now();
-    const now = () => new Date((t += 1000));
-    const report = await sweep({ now, timeBudgetMs: 5000 });
-    expect(report).toMatchObject({ embedded: 0, skipped: 1, stopped_by: 'time_budget', remaining: 2 });
-    expect(await sourceRow(long.sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(await sourceRow(next.sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(await chunksOf(long.sourceId)).toEqual([]);
-    // and it is claimable again right away
-    expect(await sweep()).toMatchObject({ embedded: 2 });
+    const slow: Embedder = {
+      model: MODEL,
+      embed: async (texts) => {
+        t += 60_000;
+        return texts.map((text) => embedText(text, 1024));
+      },
+    };
+    const report = await sweep({ embedder: slow, now: () => new Date(t), timeBudgetMs: 90_000 });
+    expect(report).toMatchObject({ embedded: 0, chunks: 2 * 96, stopped_by: 'time_budget', remaining: 1 });
+    const left = (await chunksOf(long.sourceId)).filter((c) => c.embedding === null);
+    expect(left).toHaveLength(chunks - 2 * 96);
+    expect(left.every((c) => c.embed_lease_until === null)).toBe(true);
+    expect(await sweep()).toMatchObject({ embedded: 1 });
   });
 
   test('a zero budget sweeps nothing', async () => {
@@ -417,51 +495,57 @@ describe('bounds', () => {
 // ---- concurrency -----------------------------------------------------------------------------
 
 describe('concurrency', () => {
-  test('two overlapping sweeps never embed the same source twice', async () => {
-    const texts = Array.from({ length: 12 }, (_, i) => `Concurrent source number ${i} mentions vendor ${i * 7}.`);
-    for (const text of texts) await addEvidence(text);
+  test('two overlapping runs never embed the same chunk twice', async () => {
+    for (let i = 0; i < 6; i++) await writeEvidence(paragraphs(`concurrent ${i}`, 150));
+    const total = Number((await sql<{ n: number }>`select count(*)::int as n from text_chunks`.execute(db)).rows[0]!.n);
     const calls = new Map<string, number>();
-    const slowEmbed = async (text: string) => {
-      calls.set(text, (calls.get(text) ?? 0) + 1);
-      await sleep(5);
-      return fakeEmbed(text);
+    const slow: Embedder = {
+      model: MODEL,
+      embed: async (texts) => {
+        for (const text of texts) calls.set(text, (calls.get(text) ?? 0) + 1);
+        await sleep(5);
+        return texts.map((text) => embedText(text, 1024));
+      },
     };
-    const [a, b] = await Promise.all([sweep({ embed: slowEmbed }), sweep({ embed: slowEmbed })]);
-    expect(a.embedded + b.embedded).toBe(texts.length);
-    expect(a.embedded).toBeGreaterThan(0);
-    expect(b.embedded).toBeGreaterThan(0);
+    // one request's worth a claim, so the two runs' claims interleave
+    const [a, b] = await Promise.all([sweep({ embedder: slow, requestsPerClaim: 1 }), sweep({ embedder: slow, requestsPerClaim: 1 })]);
+    expect(a.chunks + b.chunks).toBe(total);
+    expect(a.chunks).toBeGreaterThan(0);
+    expect(b.chunks).toBeGreaterThan(0);
     expect([...calls.values()].every((n) => n === 1)).toBe(true);
-    expect(calls.size).toBe(texts.length);
-    const rows = await db.selectFrom('embedding_sources').select(['status', 'attempts']).execute();
-    expect(rows.every((r) => r.status === 'embedded' && r.attempts === 1)).toBe(true);
-    const {
-      rows: [dupes],
-    } = await sql<{ n: number }>`select count(*)::int as n from (
-      select embedding_source_id, chunk_index from text_chunks group by 1, 2 having count(*) > 1) d`.execute(db);
-    expect(dupes!.n).toBe(0);
+    expect(await statuses()).toEqual(Array(6).fill('embedded'));
   });
 
-  test('a source claimed by another sweep is skipped until that claim is given back', async () => {
-    const { sourceId } = await addEvidence('Held elsewhere.');
-    const held = await claimNextSource(db, { maxAttempts: 5, exclude: [] });
-    expect(held?.id).toBe(sourceId);
+  test('chunks claimed by another worker are skipped until that claim is given back', async () => {
+    const { sourceId } = await writeEvidence('Held elsewhere.');
+    const held = await claimChunks(db, { limit: 96, leaseMs: 60_000, maxAttempts: 5 });
+    expect(held?.chunks.map((c) => c.embedding_source_id)).toEqual([sourceId]);
     expect(await sweep()).toMatchObject({ embedded: 0, remaining: 1 });
-    await releaseSource(db, held!);
+    await releaseChunks(
+      db,
+      held!.chunks.map((c) => c.id),
+      held!.lease,
+    );
     expect(await sweep()).toMatchObject({ embedded: 1 });
   });
 
-  test('a source re-queued while it is being embedded keeps the new request: the old text is not stored', async () => {
-    const { itemId, sourceId } = await addEvidence('Old text being embedded.');
-    const embed = async (text: string) => {
-      await db.updateTable('evidence_items').set({ content: 'New text.' }).where('id', '=', itemId).execute();
-      await enqueueEmbedding(db, { investigation_id: investigationId, source_type: 'content', source_id: itemId });
-      return fakeEmbed(text);
+  test('a source written again while its chunks are being embedded keeps the new text: the old text is not stored', async () => {
+    const { itemId, sourceId } = await writeEvidence('Old text being embedded.');
+    const { embedder: inner, requests } = fakeEmbedder();
+    let rewritten = false;
+    const embedder: Embedder = {
+      model: MODEL,
+      embed: async (texts) => {
+        if (!rewritten) {
+          rewritten = true;
+          await rewrite(itemId, 'New text.');
+        }
+        return inner.embed(texts, '');
+      },
     };
-    expect(await sweep({ embed })).toMatchObject({ embedded: 0, skipped: 1 });
-    expect(await sourceRow(sourceId)).toMatchObject({ status: 'pending', attempts: 0 });
-    expect(await chunksOf(sourceId)).toEqual([]);
-    await sweep();
-    expect((await chunksOf(sourceId)).map((c) => c.text)).toEqual(['New text.']);
+    expect(await sweep({ embedder })).toMatchObject({ embedded: 1 });
+    expect(requests).toEqual([['Old text being embedded.'], ['New text.']]);
+    expect((await chunksOf(sourceId)).map((c) => [c.text, c.embedding !== null])).toEqual([['New text.', true]]);
   });
 });
 
@@ -471,7 +555,7 @@ describe('runEmbeddingSweep (job_runs and metric)', () => {
   test('records a succeeded job_runs row holding the report, and publishes the report once', async () => {
     await addEvidence('Something to embed.');
     const published: SweepReport[] = [];
-    const run = await runEmbeddingSweep(db, { trigger: 'http', embed: fakeEmbed, publish: (r) => published.push(r) });
+    const run = await runEmbeddingSweep(db, { trigger: 'http', embedder: fakeEmbedder().embedder, publish: (r) => published.push(r) });
     const { job_run_id, ...report } = run;
     const row = await db.selectFrom('job_runs').selectAll().where('id', '=', job_run_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ job: EMBEDDING_SWEEPER_JOB, trigger: 'http', status: 'succeeded', error_message: null });
@@ -486,7 +570,7 @@ describe('runEmbeddingSweep (job_runs and metric)', () => {
     await expect(
       runEmbeddingSweep(db, {
         trigger: 'schedule',
-        embed: fakeEmbed,
+        embedder: fakeEmbedder().embedder,
         publish: (r) => published.push(r),
         now: () => {
           throw new Error('clock broke');
@@ -502,13 +586,18 @@ describe('runEmbeddingSweep (job_runs and metric)', () => {
 // ---- the demo seed ---------------------------------------------------------------------------
 
 describe('the demo seed', () => {
-  test('every seeded source gets embedded in one sweep', async () => {
+  test('every seeded source gets embedded in one sweep, its chunks 96 to a request', async () => {
     await db.deleteFrom('organizations').execute();
     const summary = await seedDemo(db);
     expect(summary).not.toBeNull();
     expect(await statuses()).not.toContain('embedded');
-    const report = await sweep();
+    const { embedder, requests } = fakeEmbedder();
+    const report = await sweep({ embedder });
     expect(report).toMatchObject({ embedded: summary!.rows.embedding_sources, failed: 0, remaining: 0, pendingOver24hAfterSweep: 0 });
     expect(new Set(await statuses())).toEqual(new Set(['embedded']));
+    // a claim is one investigation's: each investigation's chunks fill requests of 96, the last one partly
+    const investigations = summary!.rows.investigations;
+    expect(requests.length).toBeLessThanOrEqual(Math.ceil(report.chunks / 96) + investigations);
+    expect(requests.every((texts) => texts.length <= 96)).toBe(true);
   });
 });

@@ -23,6 +23,7 @@ import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock
 import { testEngine, useTestDatabase } from '../support/db';
 import { readFile } from 'node:fs/promises';
 import { setEnv } from '../support/config-env';
+import { fakeEmbedTexts } from '../support/ai';
 import { evidenceSource } from '../support/fixtures';
 
 const db = useTestDatabase();
@@ -196,6 +197,7 @@ test('the evals render the prompts the generation worker and the quality checks 
         chunk_index: 0,
         text,
         embedding: toVectorLiteral(unit),
+        embedding_model: DEFAULT_AI_MODELS.embedding,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -231,7 +233,7 @@ test('the evals render the prompts the generation worker and the quality checks 
     usage: { inputTokens: 1, outputTokens: 1 },
   };
   const gateway = {
-    embed: async () => ({ ...base, embedding: unit }),
+    ...fakeEmbedTexts(unit),
     converse: async (request: ConverseRequest) => {
       sent.push(request);
       return { ...base, text: request.purpose === 'analysis' ? JSON.stringify(answer) : '{"score": 1}' };

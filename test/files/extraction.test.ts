@@ -5,6 +5,7 @@
  * every refusal changes nothing.
  */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import { chunkText } from '#core/embeddings/chunking';
 import { sweepEmbeddings } from '#core/embeddings/sweeper';
 import { toVectorLiteral } from '#core/embeddings/sources';
@@ -192,7 +193,9 @@ describe('re-extraction', () => {
     // the same source row, back to pending with its attempts reset
     expect(await sourceRow(id)).toMatchObject({ id: source.id, status: 'pending', attempts: 0 });
 
-    const sweep = await sweepEmbeddings(db, { embed: async (t) => embedText(t, 1024) });
+    const sweep = await sweepEmbeddings(db, {
+      embedder: { model: DEFAULT_AI_MODELS.embedding, embed: async (texts) => texts.map((t) => embedText(t, 1024)) },
+    });
     expect(sweep.failed).toBe(0);
     const embedded = await chunkRows(id);
     expect(embedded).toHaveLength(report.chunks);

@@ -6,7 +6,7 @@
  */
 import { GEOGRAPHY_REGIONS } from '#core/ai/models';
 import { DEFAULT_AI_MODELS } from '#core/config';
-import { HAIKU, resourcesOfType, SONNET, STAGES, synthesized, TITAN, type StageName } from '../support/synth';
+import { HAIKU, resourcesOfType, SONNET, STAGES, synthesized, COHERE_EMBED, type StageName } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -42,7 +42,7 @@ const only = (arns: string[], model: string) => arns.filter((arn) => arn.endsWit
 
 describe('IAM for the configured models (primary us-east-1, fallback us-west-2 unless said)', () => {
   test('the default US inference profiles: the profile in both AI regions, the model in every US destination region; embeddings in-region', () => {
-    expect(DEFAULT_AI_MODELS).toMatchObject({ analysis: `us.${SONNET}`, quality: `us.${HAIKU}`, embedding: TITAN });
+    expect(DEFAULT_AI_MODELS).toMatchObject({ analysis: `us.${SONNET}`, quality: `us.${HAIKU}`, embedding: COHERE_EMBED });
     expect(invokable('dev', 'quality-worker')).toEqual(
       sorted(
         profile('us-east-1', `us.${HAIKU}`),
@@ -58,7 +58,7 @@ describe('IAM for the configured models (primary us-east-1, fallback us-west-2 u
         ...['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2'].map((region) => foundation(region, SONNET)),
       ),
     );
-    expect(only(generation, TITAN)).toEqual(sorted(foundation('us-east-1', TITAN), foundation('us-west-2', TITAN)));
+    expect(only(generation, COHERE_EMBED)).toEqual(sorted(foundation('us-east-1', COHERE_EMBED), foundation('us-west-2', COHERE_EMBED)));
     expect(generation).toHaveLength(8);
   });
 
@@ -124,6 +124,11 @@ describe('synth refuses a model id it cannot use', () => {
           /^aiModelAnalysis cannot be used in aiFallbackRegion sa-east-1: .*has no geographic inference profiles/,
         ],
         ['globalProfileInGovCloud', /^aiModelAnalysis cannot be used in aiPrimaryRegion us-gov-west-1: .*only commercial AWS regions/],
+        [
+          'embeddingTooWide',
+          /^aiModelEmbedding: 'cohere.embed-v4:0' gives 1536-dimensional vectors, and text_chunks.embedding is vector\(1024\)/,
+        ],
+        ['embeddingNotCohere', /^aiModelEmbedding: 'amazon.titan-embed-text-v2:0' is not an embedding model the service can call/],
       ] as const
     ).map(([stage, message]) => [stage, STAGES[stage], message] as const),
   )('%s: %j', (stage, _context, message) => {

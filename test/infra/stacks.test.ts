@@ -595,7 +595,7 @@ describe('the dev app', () => {
       AI_PRIMARY_REGION: 'us-east-1',
       AI_FALLBACK_REGION: 'us-west-2',
       AI_MODEL_ANALYSIS: DEFAULT_AI_MODELS.analysis,
-      AI_MODEL_EMBEDDING: 'amazon.titan-embed-text-v2:0',
+      AI_MODEL_EMBEDDING: DEFAULT_AI_MODELS.embedding,
       DB_NAME: 'analysis',
     });
   });

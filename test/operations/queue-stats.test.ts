@@ -11,7 +11,9 @@ import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';
 import { analysesInFlight, jobsStatus, jobsStatusSchema } from '#core/operations/jobs-status';
 import { dlqUrlOf, queueDepths, queueStats, queueStatsSchema } from '#core/operations/queue-stats';
 import { RETENTION_JOB } from '#core/operations/retention';
+import { queues } from '../../lib/manifest';
 import { useTestDatabase } from '../support/db';
+import { addWaitingChunks } from '../support/fixtures';
 
 const GEN_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-generation';
 const QUAL_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ias-prod-quality';
@@ -70,9 +72,12 @@ describe('queueDepths', () => {
       [QUAL_URL]: counts(0, 1, 0, redrive('ias-prod-quality-dlq')),
       [`${QUAL_URL}-dlq`]: { ApproximateNumberOfMessages: '0' },
     });
-    expect(await queueDepths({ sqs: client, urls: { generation: GEN_URL, quality: QUAL_URL } })).toEqual({
+    const depths = await queueDepths({ sqs: client, urls: { generation: GEN_URL, quality: QUAL_URL } });
+    expect(Object.keys(depths).sort()).toEqual(Object.keys(queues).sort()); // every queue of the manifest
+    expect(depths).toMatchObject({
       generation: { visible: 4, in_flight: 2, delayed: 1, dlq_depth: 3, error: null },
       quality: { visible: 0, in_flight: 1, delayed: 0, dlq_depth: 0, error: null },
+      embedding: { visible: null, error: 'EMBEDDING_QUEUE_URL is not configured' },
     });
   });
 
@@ -127,7 +132,7 @@ describe('queueDepths', () => {
       const started = Date.now();
       const depths = await queueDepths({
         sqs,
-        urls: { generation: `http://127.0.0.1:${port}/0/ias-generation`, quality: `http://127.0.0.1:${port}/0/ias-quality` },
+        urls: Object.fromEntries(Object.keys(queues).map((name) => [name, `http://127.0.0.1:${port}/0/ias-${name}`])),
         timeoutMs: 300,
       });
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -137,16 +142,62 @@ describe('queueDepths', () => {
       }
     });
   });
+});
 
-  test('queueStats adds the shedder status, and matches its contract', async () => {
+describe('queueStats', () => {
+  const db = useTestDatabase();
+
+  test('queueStats adds the shedder status and the embedding work, and matches its contract', async () => {
     const { client } = fakeSqs({});
     const shedder = { hot: true, recentThrottles: 5, fallbackRegion: 'us-west-2', disabled: false };
     const stats = await queueStats(
+      db,
       { shedderStatus: async () => shedder },
       { sqs: client, urls: { generation: GEN_URL, quality: QUAL_URL } },
     );
     expect(stats.shedder).toEqual(shedder);
+    expect(stats.embedding).toEqual({ pending: 0, requests_last_hour: 0, chunks_embedded_last_hour: 0 });
     expect(queueStatsSchema.parse(stats)).toEqual(stats);
+  });
+
+  test('the embedding work: chunks waiting (not near-duplicates), embedding requests and chunks embedded in the last hour', async () => {
+    const org = (await db.insertInto('organizations').values({ name: 'Stats Org' }).returning('id').executeTakeFirstOrThrow()).id;
+    const inv = (
+      await db.insertInto('investigations').values({ organization_id: org, title: 'Stats' }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    const { embeddingSourceId } = await addWaitingChunks(db, inv, 10);
+    const chunks = await db
+      .selectFrom('text_chunks')
+      .select('id')
+      .where('embedding_source_id', '=', embeddingSourceId)
+      .orderBy('chunk_index')
+      .execute();
+    const unit = `[${Array.from({ length: 1024 }, (_, i) => (i === 0 ? 1 : 0)).join(',')}]`;
+    // 3 embedded now, 2 an hour and a half ago; one near-duplicate waits for its representative
+    await sql`update text_chunks set embedding = ${unit}::vector, embedded_at = now() where id = any(${chunks.slice(0, 3).map((c) => c.id)}::uuid[])`.execute(
+      db,
+    );
+    await sql`update text_chunks set embedding = ${unit}::vector, embedded_at = now() - interval '90 minutes' where id = any(${chunks.slice(3, 5).map((c) => c.id)}::uuid[])`.execute(
+      db,
+    );
+    await db.updateTable('text_chunks').set({ duplicate_of: chunks[6]!.id }).where('id', '=', chunks[9]!.id).execute();
+    const call = { purpose: 'embedding' as const, region: 'us-east-1', model_id: 'm', outcome: 'ok' as const };
+    await db
+      .insertInto('ai_calls')
+      .values([
+        { ...call },
+        { ...call, outcome: 'throttled' },
+        { ...call, created_at: new Date(Date.now() - 2 * 3_600_000) },
+        { ...call, purpose: 'analysis' },
+      ])
+      .execute();
+    const { client } = fakeSqs({});
+    const stats = await queueStats(
+      db,
+      { shedderStatus: async () => ({ hot: false, recentThrottles: 0, fallbackRegion: 'us-west-2', disabled: false }) },
+      { sqs: client, urls: {} },
+    );
+    expect(stats.embedding).toEqual({ pending: 4, requests_last_hour: 2, chunks_embedded_last_hour: 3 });
   });
 });
 

@@ -13,7 +13,23 @@ export const gatewayConfig = (overrides: Partial<GatewayConfig> = {}): GatewayCo
   backoff: { baseMs: 100, capMs: 1000 },
   shedderDisabled: false,
   quotaMaxWaitMs: 0,
-  embeddingDimensions: 1024,
   attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
   ...overrides,
+});
+
+/**
+ * A fake gateway's embedTexts: every text gets `vector`, from the configured embedding model (the model the test's
+ * chunks are recorded with: retrieval searches that model's vectors only). `calls` counts the calls.
+ */
+export const fakeEmbedTexts = (vector: number[], calls: { embed: number } = { embed: 0 }) => ({
+  embeddingModel: DEFAULT_AI_MODELS.embedding,
+  embedTexts: async (texts: readonly string[]) => {
+    calls.embed += 1;
+    return {
+      embeddings: texts.map(() => vector),
+      model: DEFAULT_AI_MODELS.embedding,
+      requests: [],
+      usage: { inputTokens: 1, outputTokens: 0 },
+    };
+  },
 });

@@ -1,9 +1,18 @@
 import type { Kysely } from 'kysely';
+import { DEFAULT_AI_MODELS } from '#core/config';
 import type { Database } from '#core/db/schema';
 import { toVectorLiteral } from '#core/embeddings/sources';
 
-/** An evidence item of an investigation and its embedding source: the rows a test's chunks of it hang from. */
-export const evidenceSource = async (db: Kysely<Database>, investigationId: string, title: string) => {
+/**
+ * An evidence item of an investigation and its embedding source: the rows a test's chunks of it hang from. The source
+ * is embedded unless said otherwise (its readiness is read from it: ingestion/readiness.ts).
+ */
+export const evidenceSource = async (
+  db: Kysely<Database>,
+  investigationId: string,
+  title: string,
+  status: 'embedded' | 'pending' = 'embedded',
+) => {
   const evidenceItemId = (
     await db
       .insertInto('evidence_items')
@@ -14,14 +23,20 @@ export const evidenceSource = async (db: Kysely<Database>, investigationId: stri
   const embeddingSourceId = (
     await db
       .insertInto('embedding_sources')
-      .values({ investigation_id: investigationId, source_type: 'content', source_id: evidenceItemId })
+      .values({
+        investigation_id: investigationId,
+        source_type: 'content',
+        source_id: evidenceItemId,
+        evidence_item_id: evidenceItemId,
+        status,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
   return { evidenceItemId, embeddingSourceId };
 };
 
-/** Embedded chunks of one new evidence item of the investigation, inserted in batches (chunk_index in order). */
+/** Embedded chunks (by the configured model) of one new evidence item of the investigation, inserted in batches (chunk_index in order). */
 export const addChunks = async (
   db: Kysely<Database>,
   investigationId: string,
@@ -40,6 +55,7 @@ export const addChunks = async (
           chunk_index: from + i,
           text,
           embedding: toVectorLiteral(embedding),
+          embedding_model: DEFAULT_AI_MODELS.embedding,
         })),
       )
       .execute();
@@ -70,3 +86,33 @@ export const storedAnalysis = async (db: Kysely<Database>, investigationId: stri
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
+
+/**
+ * `count` chunks of one new evidence item waiting for their embeddings (its source pending), as a writer leaves them
+ * (embeddings/chunk-store.ts), inserted in batches: short distinct texts, `text(i)` if given. Returns the item and source.
+ */
+export const addWaitingChunks = async (
+  db: Kysely<Database>,
+  investigationId: string,
+  count: number,
+  text: (i: number) => string = (i) => `Ledger line ${i}: payment ${i * 37} approved by director ${i % 11}.`,
+) => {
+  const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Ledger', 'pending');
+  for (let from = 0; from < count; from += 500) {
+    await db
+      .insertInto('text_chunks')
+      .values(
+        Array.from({ length: Math.min(500, count - from) }, (_, k) => ({
+          investigation_id: investigationId,
+          embedding_source_id: embeddingSourceId,
+          source_type: 'content' as const,
+          evidence_item_id: evidenceItemId,
+          chunk_index: from + k,
+          text: text(from + k),
+          embedding: null,
+        })),
+      )
+      .execute();
+  }
+  return { evidenceItemId, embeddingSourceId };
+};

@@ -23,7 +23,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /** Bedrock model ids the model stages configure (test/infra/models.test.ts expects their ARNs). */
 export const SONNET = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 export const HAIKU = 'anthropic.claude-haiku-4-5-20251001-v1:0';
-export const TITAN = 'amazon.titan-embed-text-v2:0';
+export const COHERE_EMBED = 'cohere.embed-english-v3';
 
 /** An ACM certificate for the prod stage's API hostname. */
 export const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1c2a-4b5d-4e6f-8a9b-0c1d2e3f4a5b';
@@ -69,7 +69,9 @@ export const STAGES = {
   fallbackInEurope: { aiFallbackRegion: 'eu-west-1' },
   modelNotAnId: { aiModelAnalysis: 'claude-sonnet-4-5' },
   unknownGeography: { aiModelQuality: `uk.${HAIKU}` },
-  modelArn: { aiModelEmbedding: `arn:aws:bedrock:us-east-1::foundation-model/${TITAN}` },
+  modelArn: { aiModelEmbedding: `arn:aws:bedrock:us-east-1::foundation-model/${COHERE_EMBED}` },
+  embeddingTooWide: { aiModelEmbedding: 'cohere.embed-v4:0' },
+  embeddingNotCohere: { aiModelEmbedding: 'amazon.titan-embed-text-v2:0' },
   fallbackWithoutProfiles: { aiFallbackRegion: 'sa-east-1' },
   globalProfileInGovCloud: { aiPrimaryRegion: 'us-gov-west-1', aiModelAnalysis: `global.${SONNET}` },
 } satisfies Record<string, Record<string, unknown>>;

@@ -24,7 +24,7 @@ import {
 const A = 'us-east-1';
 const B = 'us-west-2';
 const CHAT_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
-const EMBED_MODEL = 'amazon.titan-embed-text-v2:0';
+const EMBED_MODEL = 'cohere.embed-english-v3';
 
 let standin: BedrockStandin;
 const clients: BedrockRuntimeClient[] = [];
@@ -66,20 +66,22 @@ const answerOf = async (c: BedrockRuntimeClient, input: ConverseCommandInput): P
 };
 const ping = (c: BedrockRuntimeClient): Promise<string> => answerOf(c, converseInput('Be brief.', 'The door was open at noon.'));
 
-const embed = async (
-  c: BedrockRuntimeClient,
-  body: Record<string, unknown>,
-): Promise<{ embedding: number[]; inputTextTokenCount: number }> => {
+interface EmbedAnswer {
+  id: string;
+  texts: string[];
+  embeddings: number[][] | Record<string, number[][]>;
+  response_type: string;
+}
+
+const embed = async (c: BedrockRuntimeClient, body: Record<string, unknown>, modelId = EMBED_MODEL): Promise<EmbedAnswer> => {
   const out = await c.send(
-    new InvokeModelCommand({
-      modelId: EMBED_MODEL,
-      contentType: 'application/json',
-      accept: 'application/json',
-      body: JSON.stringify(body),
-    }),
+    new InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
   );
-  return JSON.parse(new TextDecoder().decode(out.body)) as { embedding: number[]; inputTextTokenCount: number };
+  return JSON.parse(new TextDecoder().decode(out.body)) as EmbedAnswer;
 };
+/** The float vectors of an answer without embedding_types. */
+const floats = async (c: BedrockRuntimeClient, texts: string[], inputType = 'search_document'): Promise<number[][]> =>
+  (await embed(c, { texts, input_type: inputType })).embeddings as number[][];
 /** The error name (and HTTP status) a call fails with, or 'ok'. */
 const outcome = async (call: Promise<unknown>): Promise<string> =>
   call.then(
@@ -163,27 +165,41 @@ describe('Converse', () => {
   });
 });
 
-describe('InvokeModel (Titan Text Embeddings V2)', () => {
-  test('honours dimensions and returns unit vectors by default', async () => {
-    const text = 'The suspect left the warehouse at ten.';
-    for (const dimensions of [256, 512, 1024]) {
-      const { embedding, inputTextTokenCount } = await embed(inA, { inputText: text, dimensions });
-      expect(embedding).toHaveLength(dimensions);
-      expect(norm(embedding)).toBeCloseTo(1, 10);
-      expect(inputTextTokenCount).toBe(Math.ceil(text.length / 4));
+describe('InvokeModel (Cohere Embed v3)', () => {
+  test("answers Bedrock's body: one 1024-dimension unit vector per text, in order (embeddings_floats)", async () => {
+    const texts = ['The suspect left the warehouse at ten.', 'Quarterly revenue grew.', ''];
+    for (const modelId of [EMBED_MODEL, 'cohere.embed-multilingual-v3']) {
+      const answer = await embed(inA, { texts, input_type: 'search_document', truncate: 'END' }, modelId);
+      expect(answer).toMatchObject({ texts, response_type: 'embeddings_floats' });
+      expect(answer.id).toMatch(/\S/);
+      const vectors = answer.embeddings as number[][];
+      expect(vectors).toHaveLength(3);
+      for (const v of vectors.slice(0, 2)) {
+        expect(v).toHaveLength(1024);
+        expect(norm(v)).toBeCloseTo(1, 10);
+      }
+      expect(vectors[0]).toEqual(embedText(texts[0]!, 1024));
     }
-    expect((await embed(inA, { inputText: text })).embedding).toHaveLength(1024);
-    expect(norm((await embed(inA, { inputText: text, normalize: false })).embedding)).toBeGreaterThan(1.5);
+    expect((await embed(inA, { texts: [], input_type: 'search_query' })).embeddings).toEqual([]);
+  });
+
+  test('embedding_types: embeddings by type (embeddings_by_type), float as without them', async () => {
+    const text = 'A witness saw the suspect near the warehouse.';
+    const answer = await embed(inA, { texts: [text], input_type: 'search_query', embedding_types: ['float', 'int8', 'binary'] });
+    expect(answer.response_type).toBe('embeddings_by_type');
+    const byType = answer.embeddings as Record<string, number[][]>;
+    expect(Object.keys(byType).sort()).toEqual(['binary', 'float', 'int8']);
+    expect(byType.float).toEqual(await floats(inA, [text]));
+    expect(byType.int8![0]).toHaveLength(1024);
+    expect(byType.binary![0]).toHaveLength(128);
   });
 
   test('similar texts score a higher cosine than unrelated texts', async () => {
-    const [base, similar, unrelated] = await Promise.all(
-      [
-        'The suspect was seen near the warehouse with a red jacket on the night of the fire.',
-        'A witness saw the suspect in a red jacket near the warehouse before the fire.',
-        'Quarterly revenue grew because of strong subscription sales in Europe.',
-      ].map(async (inputText) => (await embed(inA, { inputText, dimensions: 512 })).embedding),
-    );
+    const [base, similar, unrelated] = await floats(inA, [
+      'The suspect was seen near the warehouse with a red jacket on the night of the fire.',
+      'A witness saw the suspect in a red jacket near the warehouse before the fire.',
+      'Quarterly revenue grew because of strong subscription sales in Europe.',
+    ]);
     const close = cosineSimilarity(base ?? [], similar ?? []);
     const far = cosineSimilarity(base ?? [], unrelated ?? []);
     expect(close).toBeGreaterThan(0.4);
@@ -191,20 +207,46 @@ describe('InvokeModel (Titan Text Embeddings V2)', () => {
     expect(close).toBeGreaterThan(far + 0.3);
   });
 
-  test('validates input like Bedrock', async () => {
-    const bad = [
-      { inputText: 'x', dimensions: 300 },
-      {},
-      { inputText: '' },
-      { inputText: '   ' },
-      { inputText: 'x', normalize: 'yes' },
-      { inputText: 'x', extra: 1 },
+  test('a text over 2,048 characters is refused without truncate, and cut with START or END', async () => {
+    const long = `${'alpha '.repeat(400)}${'omega '.repeat(100)}`; // 3,000 characters
+    expect(await outcome(embed(inA, { texts: [long], input_type: 'search_document' }))).toBe('ValidationException 400');
+    expect(await outcome(embed(inA, { texts: [long], input_type: 'search_document', truncate: 'NONE' }))).toBe('ValidationException 400');
+    const [end] = (await embed(inA, { texts: [long], input_type: 'search_document', truncate: 'END' })).embeddings as number[][];
+    const [start] = (await embed(inA, { texts: [long], input_type: 'search_document', truncate: 'START' })).embeddings as number[][];
+    expect(end).toEqual(embedText(long.slice(0, 2048), 1024));
+    expect(start).toEqual(embedText(long.slice(-2048), 1024));
+  });
+
+  test('validates the request like Bedrock: at most 96 texts, input_type required and known, no unknown keys', async () => {
+    const texts = (n: number) => Array.from({ length: n }, (_, i) => `text ${i}`);
+    expect((await floats(inA, texts(96))).length).toBe(96);
+    const bad: Record<string, unknown>[] = [
+      { texts: texts(97), input_type: 'search_document' },
+      { texts: ['x'] },
+      { texts: ['x'], input_type: 'search_documents' },
+      { texts: 'x', input_type: 'search_document' },
+      { texts: [1], input_type: 'search_document' },
+      { input_type: 'search_document' },
+      { texts: ['x'], input_type: 'search_document', truncate: 'MIDDLE' },
+      { texts: ['x'], input_type: 'search_document', embedding_types: ['double'] },
+      { texts: ['x'], input_type: 'search_document', inputText: 'x' },
     ];
-    for (const body of bad) expect(await outcome(embed(inA, body))).toBe('ValidationException 400');
-    const malformed = inA.send(new InvokeModelCommand({ modelId: EMBED_MODEL, body: '{"inputText": ' }));
+    for (const body of bad) expect([body, await outcome(embed(inA, body))]).toEqual([body, 'ValidationException 400']);
+    const tooMany = await embed(inA, { texts: texts(97), input_type: 'search_document' }).catch((e: Error) => e.message);
+    expect(tooMany).toMatch(/#\/texts: expected maxItems: 96, actual: 97/);
+    const malformed = inA.send(new InvokeModelCommand({ modelId: EMBED_MODEL, body: '{"texts": ' }));
     expect(await outcome(malformed)).toBe('ValidationException 400');
-    const otherModel = inA.send(new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v1', body: '{"inputText":"x"}' }));
-    expect(await outcome(otherModel)).toBe('ResourceNotFoundException 404');
+    expect(await outcome(embed(inA, { inputText: 'x' }, 'amazon.titan-embed-text-v2:0'))).toBe('ResourceNotFoundException 404');
+    expect(await outcome(embed(inA, { texts: ['x'], input_type: 'search_document' }, 'cohere.embed-v4:0'))).toBe(
+      'ResourceNotFoundException 404',
+    );
+  });
+
+  test('refuseText: a request holding a text that contains it is refused (a poison text), in that region only', async () => {
+    standin.setFaults(A, { refuseText: 'POISON' });
+    expect(await outcome(embed(inA, { texts: ['clean', 'a POISON pill'], input_type: 'search_document' }))).toBe('ValidationException 400');
+    expect(await outcome(embed(inA, { texts: ['clean'], input_type: 'search_document' }))).toBe('ok');
+    expect(await outcome(embed(inB, { texts: ['a POISON pill'], input_type: 'search_document' }))).toBe('ok');
   });
 });
 
@@ -212,7 +254,7 @@ describe('fault injection', () => {
   test('throttleRatio 1 throttles region A while region B still answers', async () => {
     standin.setFaults(A, { throttleRatio: 1 });
     expect(await outcome(ping(inA))).toBe('ThrottlingException 429');
-    expect(await outcome(embed(inA, { inputText: 'x' }))).toBe('ThrottlingException 429');
+    expect(await outcome(embed(inA, { texts: ['x'], input_type: 'search_document' }))).toBe('ThrottlingException 429');
     expect(await outcome(ping(inB))).toBe('ok');
   });
 
@@ -366,6 +408,8 @@ describe('pure helpers', () => {
     });
     expect(() => parseFaultsEnv('[1]')).toThrow();
     expect(() => parseFaultsEnv('{"us-east-1":{"latencyMs":-1}}')).toThrow(/latencyMs/);
+    expect(parseFaultsEnv('{"us-east-1":{"refuseText":"POISON"}}')).toEqual({ 'us-east-1': { refuseText: 'POISON' } });
+    expect(() => parseFaultsEnv('{"us-east-1":{"refuseText":""}}')).toThrow(/refuseText/);
   });
 });
 

@@ -73,6 +73,17 @@ export class AiRequestError extends Error {
   }
 }
 
+/**
+ * The configured embedding model cannot fill the vector column (not a Cohere Embed model the service knows, or
+ * vectors of another size): a configuration error, never the texts' fault, so no text is blamed for it.
+ */
+export class EmbeddingModelError extends Error {
+  override name = 'EmbeddingModelError';
+  constructor(problem: string) {
+    super(`The embedding model is misconfigured (AI_MODEL_EMBEDDING, CDK context aiModelEmbedding): ${problem}`);
+  }
+}
+
 /** Exponential backoff with full jitter, capped; `random` is injectable so tests are deterministic. */
 export const backoffMs = (attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number =>
   Math.round(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));

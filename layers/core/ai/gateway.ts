@@ -1,6 +1,6 @@
 /**
  * The one gateway every AI call passes through (Amazon Bedrock): Converse for analysis, quality and
- * judge prompts, InvokeModel for Titan Text Embeddings V2.
+ * judge prompts, InvokeModel for Cohere Embed (up to 96 texts a request: one request per batch).
  *
  * Per call: quality and judge calls are refused up front while the throttle shedder is hot; each
  * attempt first takes a slot of the shared per-region quota (waiting, or moving to the other region,
@@ -22,9 +22,9 @@ import { database } from '#core/db/connection';
 import type { AiPurpose, Database } from '#core/db/schema';
 import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
-import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure } from './errors';
+import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure, EmbeddingModelError } from './errors';
 import { recordCall } from './ledger';
-import { modelIdForRegion } from './models';
+import { embeddingModelProblem, modelIdForRegion, VECTOR_COLUMN_DIMENSIONS } from './models';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
 import { withAttemptTimeout, type AttemptTimeouts } from './timeouts';
@@ -40,7 +40,6 @@ export interface GatewayConfig {
   shedderDisabled: boolean;
   /** longest wait for a quota slot when both regions are full */
   quotaMaxWaitMs: number;
-  embeddingDimensions: 256 | 512 | 1024;
   /** per-purpose bound of one attempt (ai/timeouts.ts); an attempt past it is aborted and the other region tried */
   attemptTimeoutMs: AttemptTimeouts;
 }
@@ -61,9 +60,22 @@ interface CallContext {
   organizationId?: string | undefined;
 }
 
-interface EmbedContext extends CallContext {
-  /** work that can wait (the embedding sweep): at most BACKGROUND_PRIMARY_LIMIT of the primary region's window (ai/quota.ts) */
+interface BackgroundContext extends CallContext {
+  /** work that can wait (embedding evidence): at most BACKGROUND_PRIMARY_LIMIT of the primary region's window (ai/quota.ts) */
   background?: boolean;
+}
+
+/**
+ * Cohere Embed's input types the service uses: evidence chunks as they are stored, and the question (or topic)
+ * they are searched with. The model prepends a different token to each, so a query is never embedded as a document.
+ */
+type EmbeddingInputType = 'search_document' | 'search_query';
+
+/** Texts one Cohere Embed request may carry (Bedrock refuses more). */
+export const EMBED_BATCH_SIZE = 96;
+
+interface EmbedTextsContext extends BackgroundContext {
+  inputType: EmbeddingInputType;
 }
 
 export interface ConverseRequest extends CallContext {
@@ -87,13 +99,28 @@ interface CallResult {
 export interface ConverseResult extends CallResult {
   text: string;
 }
-interface EmbedResult extends CallResult {
-  embedding: number[];
+
+interface EmbedTextsResult {
+  /** one vector per text, in the texts' order */
+  embeddings: number[][];
+  /** the configured embedding model, which every vector comes from (what text_chunks.embedding_model records) */
+  model: string;
+  /** one per model request (⌈texts / EMBED_BATCH_SIZE⌉), in order */
+  requests: CallResult[];
+  /** summed over the requests (input tokens estimated: Cohere Embed on Bedrock reports none) */
+  usage: CallResult['usage'];
 }
 
 export interface AiGateway {
   converse: (request: ConverseRequest) => Promise<ConverseResult>;
-  embed: (text: string, context?: EmbedContext) => Promise<EmbedResult>;
+  /**
+   * The texts' embeddings by the configured embedding model: one InvokeModel per EMBED_BATCH_SIZE texts, each
+   * through the quota, fallback and ledger like every call. Throws EmbeddingModelError when the configured model
+   * cannot fill the vector column (before any request) or answers vectors of another size.
+   */
+  embedTexts: (texts: readonly string[], context: EmbedTextsContext) => Promise<EmbedTextsResult>;
+  /** the configured embedding model: the one embedTexts calls, and the only one retrieval searches the vectors of */
+  embeddingModel: string;
   /** the shedder's state, for the queue-stats route */
   shedderStatus: () => Promise<{ hot: boolean; recentThrottles: number; fallbackRegion: string; disabled: boolean }>;
 }
@@ -110,7 +137,12 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const { primary, fallback } = config.regions;
 
-  const call = async <T>(purpose: AiPurpose, modelId: string, callContext: EmbedContext, attempt: Attempt<T>): Promise<T & CallResult> => {
+  const call = async <T>(
+    purpose: AiPurpose,
+    modelId: string,
+    callContext: BackgroundContext,
+    attempt: Attempt<T>,
+  ): Promise<T & CallResult> => {
     const { background, ...context } = callContext;
     const regionLimits = background ? { [primary]: BACKGROUND_PRIMARY_LIMIT } : undefined;
     const failures: { region: string; error: string }[] = [];
@@ -223,33 +255,64 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
       };
     },
 
-    embed: async (text, context = {}) => {
-      const modelId = config.models.embedding;
-      const body = JSON.stringify({ inputText: text, dimensions: config.embeddingDimensions, normalize: true });
-      const out = await call('embedding', modelId, context, {
-        send: async (c, regionModelId, abortSignal) => {
-          const res = await c.send(
-            new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }),
-            { abortSignal },
-          );
-          return JSON.parse(new TextDecoder().decode(res.body)) as { embedding: number[]; inputTextTokenCount?: number };
-        },
-        usage: (res) => ({ inputTokens: res.inputTextTokenCount ?? 0, outputTokens: 0 }),
-      });
-      return {
-        embedding: out.embedding,
-        region: out.region,
-        modelId: out.modelId,
-        fellBack: out.fellBack,
-        attempts: out.attempts,
-        latencyMs: out.latencyMs,
-        usage: out.usage,
+    embeddingModel: config.models.embedding,
+
+    embedTexts: async (texts, { inputType, ...context }) => {
+      const model = config.models.embedding;
+      const problem = embeddingModelProblem(model);
+      if (problem) throw new EmbeddingModelError(problem);
+      const embeddings: number[][] = [];
+      const requests: CallResult[] = [];
+      for (let from = 0; from < texts.length; from += EMBED_BATCH_SIZE) {
+        const batch = texts.slice(from, from + EMBED_BATCH_SIZE);
+        // truncate END: a text longer than the model reads is cut rather than refused (chunks are far shorter)
+        const body = JSON.stringify({ texts: batch, input_type: inputType, truncate: 'END', embedding_types: ['float'] });
+        const { vectors, ...request } = await call('embedding', model, context, {
+          send: async (c, regionModelId, abortSignal) => {
+            const res = await c.send(
+              new InvokeModelCommand({ modelId: regionModelId, contentType: 'application/json', accept: 'application/json', body }),
+              { abortSignal },
+            );
+            return { vectors: floatEmbeddings(JSON.parse(new TextDecoder().decode(res.body))) };
+          },
+          usage: () => ({ inputTokens: batch.reduce((sum, text) => sum + estimatedTokens(text), 0), outputTokens: 0 }),
+        });
+        checkVectors(vectors, batch.length, model);
+        embeddings.push(...vectors);
+        requests.push(request);
+      }
+      const usage = {
+        inputTokens: requests.reduce((sum, r) => sum + r.usage.inputTokens, 0),
+        outputTokens: 0,
       };
+      return { embeddings, model, requests, usage };
     },
 
     shedderStatus: () => shedderStatus(db, { now: now(), disabled: config.shedderDisabled, fallbackRegion: fallback }),
   };
 };
+
+/** Estimated input tokens of a text: one per four characters, as Bedrock's Cohere Embed documentation counts them. */
+const estimatedTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/** The float vectors of a Cohere Embed answer: `embeddings` is a list (embeddings_floats) or by type (embeddings_by_type). */
+const floatEmbeddings = (answer: unknown): unknown => {
+  const embeddings = (answer as { embeddings?: unknown } | null)?.embeddings;
+  return Array.isArray(embeddings) ? embeddings : (embeddings as { float?: unknown } | undefined)?.float;
+};
+
+/** One vector per text, each the size of the vector column; anything else is the configured model's doing, not the texts'. */
+function checkVectors(vectors: unknown, texts: number, model: string): asserts vectors is number[][] {
+  if (!Array.isArray(vectors) || vectors.length !== texts)
+    throw new EmbeddingModelError(
+      `'${model}' answered ${Array.isArray(vectors) ? vectors.length : 'no'} float embeddings for ${texts} texts`,
+    );
+  const wrong = vectors.find((v) => !Array.isArray(v) || v.length !== VECTOR_COLUMN_DIMENSIONS) as unknown;
+  if (wrong !== undefined)
+    throw new EmbeddingModelError(
+      `'${model}' answered ${Array.isArray(wrong) ? wrong.length : 'non'}-dimensional vectors; text_chunks.embedding is vector(${VECTOR_COLUMN_DIMENSIONS})`,
+    );
+}
 
 /** Configuration from the environment (set by CDK per function; by the twin locally), with code defaults. */
 export const gatewayConfigFromEnv = (): GatewayConfig => ({
@@ -263,7 +326,6 @@ export const gatewayConfigFromEnv = (): GatewayConfig => ({
   // a worker waits this long in process for a slot; a longer wait frees the worker and its message comes
   // back when the slot frees (QuotaExhaustedError), so a full quota costs queue delay, not Lambda time
   quotaMaxWaitMs: 10_000,
-  embeddingDimensions: 1024,
   attemptTimeoutMs: config()[ENV.aiAttemptTimeoutMs],
 });
 

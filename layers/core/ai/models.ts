@@ -5,7 +5,7 @@
  *
  * A model id is either
  * - a foundation model id, `<provider>.<model>`: `anthropic.claude-sonnet-4-5-20250929-v1:0`,
- *   `amazon.titan-embed-text-v2:0`; called in a region, it runs in that region; or
+ *   `cohere.embed-english-v3`; called in a region, it runs in that region; or
  * - a system inference profile id, `<geography>.<provider>.<model>`:
  *   `us.anthropic.claude-sonnet-4-5-20250929-v1:0`. Called from a source region of its geography, Bedrock
  *   routes the request to one of the geography's destination regions (`global.`: any commercial region).
@@ -57,7 +57,7 @@ const SEGMENT = '[a-z0-9][a-z0-9-]*';
 const MODEL_ID = new RegExp(`^(?:(${SEGMENT})\\.)?(${SEGMENT})\\.(${SEGMENT}(?::[a-z0-9]+)*)$`);
 
 const EXPECTED_FORMS =
-  'expected a foundation model id (<provider>.<model>, e.g. anthropic.claude-sonnet-4-5-20250929-v1:0, amazon.titan-embed-text-v2:0) ' +
+  'expected a foundation model id (<provider>.<model>, e.g. anthropic.claude-sonnet-4-5-20250929-v1:0, cohere.embed-english-v3) ' +
   `or a system inference profile id (<geography>.<provider>.<model>, geography one of ${GEOGRAPHIES.join(', ')}; e.g. us.anthropic.claude-sonnet-4-5-20250929-v1:0)`;
 
 const isGeography = (prefix: string | undefined): prefix is Geography => (GEOGRAPHIES as readonly string[]).includes(prefix ?? '');
@@ -149,4 +149,41 @@ export const invocationResources = (id: string, region: string): InvocationResou
     foundationModelRegions: geography === 'global' ? [region] : [...GEOGRAPHY_REGIONS[geography]],
     regionlessFoundationModel: geography === 'global',
   };
+};
+
+// ---- embedding models ------------------------------------------------------------------------
+
+/**
+ * Dimensions of `text_chunks.embedding`, a `vector(1024)` column (migration 0001's EMBEDDING_DIMENSIONS;
+ * test/ai/models.test.ts holds the two equal): the configured embedding model must give vectors of this size.
+ */
+export const VECTOR_COLUMN_DIMENSIONS = 1024;
+
+/**
+ * The embedding models the service can call — Cohere Embed on Bedrock, one InvokeModel body for all of them
+ * (`{ texts, input_type, truncate, embedding_types }`, up to 96 texts a request) — with the size of their vectors.
+ * Embed v4 answers 1536 dimensions unless asked otherwise, so it does not fit the column.
+ */
+const EMBEDDING_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+  'cohere.embed-english-v3': 1024,
+  'cohere.embed-multilingual-v3': 1024,
+  'cohere.embed-v4:0': 1536,
+};
+
+/**
+ * Why `id` cannot be the embedding model (a configuration error, said so at synth and at the first request), or
+ * undefined when it can: it must be a Cohere Embed model the service knows, giving vectors of the column's size.
+ */
+export const embeddingModelProblem = (id: string): string | undefined => {
+  const { model } = parseModelId(id);
+  const dimensions = EMBEDDING_MODEL_DIMENSIONS[model];
+  const fitting = Object.keys(EMBEDDING_MODEL_DIMENSIONS).filter((m) => EMBEDDING_MODEL_DIMENSIONS[m] === VECTOR_COLUMN_DIMENSIONS);
+  if (dimensions === undefined)
+    return `'${id}' is not an embedding model the service can call: it sends the Cohere Embed request body, to one of ${fitting.join(', ')}`;
+  if (dimensions !== VECTOR_COLUMN_DIMENSIONS)
+    return (
+      `'${id}' gives ${dimensions}-dimensional vectors, and text_chunks.embedding is vector(${VECTOR_COLUMN_DIMENSIONS}); ` +
+      `use ${fitting.join(' or ')}`
+    );
+  return undefined;
 };

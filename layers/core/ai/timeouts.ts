@@ -18,7 +18,7 @@
  * output rates, so a much shorter bound would throw healthy answers away (and pay for them twice), while a
  * primary that answers after 90 s must lose to the fallback. 80 s does both and leaves 120 s of the
  * worker's 300 s for the database work, quota waits and the lease. It can go up to about 130 s before
- * 2 × analysis + 2 × embedding stop fitting. Titan embeddings and Haiku scoring answer in seconds.
+ * 2 × analysis + 2 × embedding stop fitting. Embedding requests (96 short texts) and Haiku scoring answer in seconds.
  *
  * Override (CDK context `aiAttemptTimeoutMs` → AI_ATTEMPT_TIMEOUT_MS): one number of milliseconds for
  * every purpose (`2000`), or per purpose (`analysis=60000,embedding=5000`); purposes not named keep

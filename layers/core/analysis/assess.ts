@@ -2,7 +2,8 @@
  * The evidence check before generation (POST /api/analysis/assess): which evidence exists for the
  * selected analysis, and whether POST /api/analysis would accept it. It makes no AI call and does no
  * similarity scoring — it counts nothing itself either — and it is one SQL statement (one round trip)
- * that reads a handful of rows: the evidence, content, attachment and background document counts are
+ * that reads a handful of rows (and a second one for the readiness of the evidence): the evidence,
+ * content, attachment and background document counts are
  * kept on the investigation row, the linked evidence count on the question row, by triggers in the
  * writing transaction (migrations 0004 and 0013), and the analysis type's prompt template is looked up
  * by type. The spec's limit is under 100 ms; issue 17 asks p99 ≤ 10 ms through HTTP at 100,000 evidence
@@ -26,9 +27,13 @@
  *   Background documents alone do not count as evidence: they are reference
  *   material (policies, codes, procedures) that helps interpret evidence, and an analysis built on
  *   them alone would describe the rules, not the facts of the case.
+ * - evidence_ready: evidence items ready for analysis (their files extracted, their text embedded) of
+ *   all of them (ingestion/readiness.ts evidenceItemCounts: a second statement, which reads only what is
+ *   unfinished, so a settled investigation costs nothing more).
  * - note: informational only, never blocking — set for a question analysis when evidence exists but
  *   none is linked to the question, because retrieval searches all of the investigation's evidence
- *   by semantic similarity and still finds what is relevant.
+ *   by semantic similarity and still finds what is relevant; and while evidence items are still being
+ *   processed, since an analysis started then waits a while for them (evidence-wait.ts).
  * - refusal: why POST /api/analysis would refuse this selection — `no_evidence` (the blocking
  *   message) or `prompt_inactive` (an administrator deactivated the type's prompt template) — or
  *   null; can_generate is exactly `refusal === null`. Create refuses with this very value (409, its
@@ -41,6 +46,7 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { AnalysisType, Database } from '#core/db/schema';
+import { evidenceItemCounts, type ItemCounts } from '#core/ingestion/readiness';
 import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts';
 import { selectionOf, selectionQuery, type AnalysisRequest, type Selection } from './selection';
 
@@ -67,7 +73,16 @@ export const assessmentSchema = z.object({
     attachments: count.describe("attachments of the investigation's evidence items"),
     background_docs: count.describe('background documents included for the AI'),
   }),
-  note: z.string().nullable().describe('informational (never blocks): no evidence is linked directly to the question'),
+  evidence_ready: z
+    .object({
+      ready: count.describe('evidence items ready for analysis: their files extracted and their text embedded'),
+      total: count.describe('evidence items in the investigation (total_evidence)'),
+    })
+    .describe('how far the evidence has been processed; an analysis started before all is ready waits a while for it'),
+  note: z
+    .string()
+    .nullable()
+    .describe('informational (never blocks): no evidence is linked directly to the question; evidence items still being processed'),
   blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
   refusal: z
     .object({
@@ -95,6 +110,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export const noLinkedEvidenceNote = (totalEvidence: number): string =>
   `No evidence is linked directly to this question. That does not block the analysis: it searches all ${plural(totalEvidence, 'evidence item', 'evidence items')} ` +
   'of the investigation by semantic similarity, so relevant evidence is still found.';
+
+/** Informational: evidence items still being processed when the check ran. */
+export const processingNote = (processing: number, total: number): string =>
+  `${processing} of ${plural(total, 'evidence item', 'evidence items')} ${processing === 1 ? 'is' : 'are'} still being processed (text extraction or embeddings). ` +
+  'An analysis started now waits a little for them, then uses the evidence that is ready.';
 
 /**
  * The rule for "can this analysis be generated", shared by assess and create: evidence first (an
@@ -133,21 +153,25 @@ type CountRow = {
   prompt_active: boolean;
 };
 
-const assessmentOf = (row: CountRow, analysisType: AnalysisType): Assessment => {
+const assessmentOf = (row: CountRow, analysisType: AnalysisType, readiness: ItemCounts): Assessment => {
   const isQuestion = analysisType === 'question';
   const promptType = PROMPT_TYPE[analysisType];
   const totalEvidence = row.total_evidence;
   const linked = isQuestion ? (row.linked ?? 0) : null;
   const blocking = totalEvidence === 0 ? BLOCKING_NO_EVIDENCE + (row.background_total > 0 ? BACKGROUND_ONLY : '') : null;
   const refusal = generationRefusal({ blocking, promptType, promptActive: row.prompt_active });
-  const note = isQuestion && totalEvidence > 0 && linked === 0 ? noLinkedEvidenceNote(totalEvidence) : null;
+  const notes = [
+    isQuestion && totalEvidence > 0 && linked === 0 ? noLinkedEvidenceNote(totalEvidence) : null,
+    readiness.processing > 0 ? processingNote(readiness.processing, totalEvidence) : null,
+  ].filter((n) => n !== null);
 
   return {
     total_evidence: totalEvidence,
     linked_evidence: linked,
     background_documents: { count: row.background_total, included: row.background_included > 0, included_count: row.background_included },
     source_breakdown: { content: row.with_content, attachments: row.attachments, background_docs: row.background_included },
-    note,
+    evidence_ready: { ready: readiness.ready, total: totalEvidence },
+    note: notes.length > 0 ? notes.join(' ') : null,
     blocking,
     refusal,
     can_generate: refusal === null,
@@ -155,8 +179,9 @@ const assessmentOf = (row: CountRow, analysisType: AnalysisType): Assessment => 
 };
 
 /**
- * The selection (./selection: the same 404s as resolveSelection) and its assessment in one statement, one
- * round trip: the counts are columns of the rows the selection reads anyway. What the route and create use.
+ * The selection (./selection: the same 404s as resolveSelection) and its counts in one statement, one round
+ * trip: the counts are columns of the rows the selection reads anyway; then the readiness of the evidence,
+ * which reads only what is unfinished. What the route and create use.
  */
 export const assessSelection = async (
   db: Kysely<Database>,
@@ -167,5 +192,6 @@ export const assessSelection = async (
     .select(countColumns(db, PROMPT_TYPE[request.analysis_type]))
     .executeTakeFirst();
   const selection = selectionOf(row, request);
-  return { selection, assessment: assessmentOf(row!, request.analysis_type) };
+  const readiness = await evidenceItemCounts(db, selection.investigation.id, row!.total_evidence);
+  return { selection, assessment: assessmentOf(row!, request.analysis_type, readiness) };
 };

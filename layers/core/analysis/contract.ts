@@ -26,6 +26,17 @@ export const analysisViewSchema = z.object({
   error_message: z.string().nullable(),
   /** set while the analysis (queued, or checking) waits for its organization's share of the AI quota: when it is tried next */
   ai_wait_until: timestamp,
+  waiting_for_evidence: z
+    .object({
+      ready: z.number().int().min(0).describe("the investigation's evidence items and background documents ready for analysis"),
+      total: z.number().int().min(0).describe("the investigation's evidence items and background documents"),
+      since: z.iso.datetime().describe('when the analysis began to wait'),
+    })
+    .nullable()
+    .describe(
+      "set while the queued analysis waits for its investigation's evidence to be processed (files extracted, text embedded); " +
+        'it waits at most about 100 s after it was requested, then is generated with what is ready',
+    ),
   result: analysisAnswerSchema.nullable(),
   faithfulness_score: z.number().min(0).max(1).nullable(),
   coverage_score: z.number().min(0).max(1).nullable(),

@@ -1,28 +1,33 @@
 /**
  * Generating one analysis (the generation worker's core): queued → generating → complete, or failed
  * with a message the user can act on. A duplicate delivery or a crashed worker still produces one
- * analysis (redelivery: domain/generation-status.ts). The investigation and its evidence are only read
- * here, never changed.
+ * analysis (redelivery: domain/generation-status.ts). While the investigation's evidence is still being
+ * processed, the analysis waits for it, back in queued, for a bounded time (evidence-wait.ts). The
+ * investigation and its evidence are only read here, never changed.
  */
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '#core/ai/gateway';
-import { AiRequestError, AiUnavailableError } from '#core/ai/errors';
+import { AiRequestError, AiUnavailableError, EmbeddingModelError } from '#core/ai/errors';
 import { QuotaExhaustedError } from '#core/ai/quota';
-import type { Database } from '#core/db/schema';
+import { config, ENV } from '#core/config';
+import type { Database, EvidenceWait } from '#core/db/schema';
+import { jsonColumn } from '#core/db/values';
 import { evidenceCoverage } from '#core/domain/evidence-coverage';
 import { guardedMove } from '#core/domain/generation-status';
 import { retrievalQuality } from '#core/domain/similarity';
+import { investigationItemCounts } from '#core/ingestion/readiness';
 import { logger } from '#core/logger';
 import { readAnswer, UnreadableAnswerError } from './answer';
 import type { NonceSource } from './evidence-markers';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
+import { evidenceWait, evidenceWaitMs, WaitingForEvidenceError } from './evidence-wait';
 import { claimLease, holdLease } from './lease';
 import { decideInclusion, inclusionRules, nearestChunks } from './retrieval';
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
 /** Failures that retrying the same message would not fix: the analysis ends failed with this message. */
-const FINAL_FAILURES = [AiUnavailableError, AiRequestError, PromptUnavailableError, UnreadableAnswerError];
+const FINAL_FAILURES = [AiUnavailableError, AiRequestError, EmbeddingModelError, PromptUnavailableError, UnreadableAnswerError];
 
 class NoEvidenceError extends Error {
   override name = 'NoEvidenceError';
@@ -61,13 +66,23 @@ export const GENERATION_MOVES = {
   fail: guardedMove('generation_failed', ['generating']),
 } as const;
 
-const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Date | null = null): Promise<void> => {
+const putBack = async (
+  db: Kysely<Database>,
+  analysisId: string,
+  waits: { aiWaitUntil?: Date | null; waitingForEvidence?: EvidenceWait } = {},
+): Promise<void> => {
   for (let attempt = 1; attempt <= PUT_BACK_ATTEMPTS; attempt++) {
     try {
       const { from, to } = GENERATION_MOVES.putBack;
       await db
         .updateTable('analyses')
-        .set({ generation_status: to, claimed_until: null, ai_wait_until: aiWaitUntil, updated_at: new Date() })
+        .set({
+          generation_status: to,
+          claimed_until: null,
+          ai_wait_until: waits.aiWaitUntil ?? null,
+          ...(waits.waitingForEvidence && { waiting_for_evidence: JSON.stringify(waits.waitingForEvidence) }),
+          updated_at: new Date(),
+        })
         .where('id', '=', analysisId)
         .where('generation_status', 'in', from)
         .execute();
@@ -76,6 +91,35 @@ const putBack = async (db: Kysely<Database>, analysisId: string, aiWaitUntil: Da
       logger.warn('putting the analysis back to queued failed', { analysisId, attempt, error: error as Error });
       if (attempt < PUT_BACK_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** (attempt - 1)));
     }
+  }
+};
+
+/**
+ * Throws WaitingForEvidenceError while the investigation's evidence is still being processed and the analysis may
+ * still wait (evidence-wait.ts); once it goes ahead, a wait it showed is cleared.
+ */
+const waitForEvidence = async (
+  db: Kysely<Database>,
+  analysis: { id: string; investigation_id: string; created_at: Date; waiting_for_evidence: EvidenceWait | null },
+  investigation: { evidence_count: number; background_document_count: number },
+): Promise<void> => {
+  const counts = await investigationItemCounts(db, analysis.investigation_id, {
+    evidenceItems: investigation.evidence_count,
+    backgroundDocuments: investigation.background_document_count,
+  });
+  const now = new Date();
+  const waiting = jsonColumn<EvidenceWait>(analysis.waiting_for_evidence);
+  const wait = evidenceWait({
+    counts,
+    requestedAt: new Date(analysis.created_at),
+    waitingSince: waiting?.since,
+    now,
+    maxWaitMs: evidenceWaitMs(config()[ENV.aiAttemptTimeoutMs]),
+  });
+  if (wait) throw new WaitingForEvidenceError(wait, now);
+  if (waiting) {
+    logger.info('the analysis waited for its evidence; generating with what is ready', { ...counts, since: waiting.since });
+    await db.updateTable('analyses').set({ waiting_for_evidence: null }).where('id', '=', analysis.id).execute();
   }
 };
 
@@ -93,6 +137,8 @@ export const generateAnalysis = async (
     'requested_by',
     'regeneration_reason',
     'regeneration_direction',
+    'created_at',
+    'waiting_for_evidence',
   ]);
   if (!claimed) {
     // A redelivered message whose first run completed the analysis but could not queue its checks
@@ -113,9 +159,10 @@ export const generateAnalysis = async (
   try {
     const investigation = await db
       .selectFrom('investigations')
-      .select(['title', 'description', 'organization_id'])
+      .select(['title', 'description', 'organization_id', 'evidence_count', 'background_document_count'])
       .where('id', '=', claimed.investigation_id)
       .executeTakeFirstOrThrow();
+    await waitForEvidence(db, claimed, investigation);
     const [question, topic] = await Promise.all([
       claimed.question_id ? db.selectFrom('questions').select('text').where('id', '=', claimed.question_id).executeTakeFirst() : undefined,
       claimed.topic_id
@@ -127,8 +174,8 @@ export const generateAnalysis = async (
 
     const query =
       question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
-    const queryEmbedding = await gateway.embed(query, context);
-    const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embedding);
+    const queryEmbedding = await gateway.embedTexts([query], { inputType: 'search_query', ...context });
+    const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embeddings[0]!, { model: queryEmbedding.model });
     const { ranked, lowRelevance } = decideInclusion(candidates, inclusionRules());
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
@@ -199,6 +246,7 @@ export const generateAnalysis = async (
             ),
           ),
           low_relevance: lowRelevance,
+          waiting_for_evidence: null,
           error_message: null,
           generated_at: new Date(),
           claimed_until: null,
@@ -216,15 +264,25 @@ export const generateAnalysis = async (
       const { from, to } = GENERATION_MOVES.fail;
       await db
         .updateTable('analyses')
-        .set({ generation_status: to, error_message: (error as Error).message, claimed_until: null, updated_at: new Date() })
+        .set({
+          generation_status: to,
+          error_message: (error as Error).message,
+          claimed_until: null,
+          waiting_for_evidence: null,
+          updated_at: new Date(),
+        })
         .where('id', '=', analysisId)
         .where('generation_status', 'in', from)
         .execute();
       return 'failed';
     }
-    // anything else (a database blip, a crash, the organization's AI share in use) is retried: hand the
-    // analysis back and let the message return (a full quota: at its retryAt, worker.ts)
-    await putBack(db, analysisId, error instanceof QuotaExhaustedError ? error.retryAt : null);
+    // anything else (a database blip, a crash, the organization's AI share in use, evidence still being processed)
+    // is retried: hand the analysis back and let the message return (a full quota at its retryAt, evidence a few
+    // seconds later: worker.ts)
+    await putBack(db, analysisId, {
+      aiWaitUntil: error instanceof QuotaExhaustedError ? error.retryAt : null,
+      ...(error instanceof WaitingForEvidenceError && { waitingForEvidence: error.wait }),
+    });
     throw error;
   } finally {
     release();

@@ -1,7 +1,7 @@
 /** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
 import type { AnalysisAnswer } from './answer';
 import type { Kysely } from 'kysely';
-import type { Database } from '#core/db/schema';
+import type { Database, EvidenceWait } from '#core/db/schema';
 import { feedbackBadge } from '#core/domain/badges';
 import { storedEvidenceCoverage } from '#core/domain/evidence-coverage';
 import { judgmentEnabled } from '#core/domain/feedback';
@@ -22,6 +22,12 @@ const analysisRows = (db: Kysely<Database>, organizationId: string, userId: stri
 
 type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisRows>['executeTakeFirstOrThrow']>>;
 
+/** What a queued analysis waiting for its evidence shows (analysis/evidence-wait.ts); null once it is generating or done. */
+const waitingForEvidence = (row: Pick<AnalysisRow, 'generation_status' | 'waiting_for_evidence'>) => {
+  const wait = row.generation_status === 'queued' ? jsonColumn<EvidenceWait>(row.waiting_for_evidence) : null;
+  return wait && { ready: wait.ready, total: wait.total, since: new Date(wait.since).toISOString() };
+};
+
 /** One row (analysis + the caller's engagement) → the wire view of GET /api/analysis/{id} and of each list item. */
 const toAnalysisView = (row: AnalysisRow) => ({
   analysis_id: row.id,
@@ -33,6 +39,7 @@ const toAnalysisView = (row: AnalysisRow) => ({
   generation_status: row.generation_status,
   error_message: row.error_message,
   ai_wait_until: isoTime(row.ai_wait_until),
+  waiting_for_evidence: waitingForEvidence(row),
   result: jsonColumn<AnalysisAnswer>(row.result),
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,

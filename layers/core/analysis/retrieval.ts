@@ -1,7 +1,10 @@
 /**
  * Semantic retrieval for an analysis: the investigation's chunks nearest to the query (pgvector
  * cosine distance), and which of them go into the AI's context. Background documents an
- * administrator excluded from the AI are never candidates.
+ * administrator excluded from the AI are never candidates. Only vectors of the query's own model are
+ * searched (`embedding_model`: two models' vectors are not comparable, and after a change of model the
+ * old ones wait to be embedded again), and only the representative of a near-duplicate group (its
+ * duplicates carry copies of its vector).
  */
 import { sql, type Kysely } from 'kysely';
 import { config, ENV } from '#core/config';
@@ -17,7 +20,7 @@ export const RETRIEVAL = {
    * below this cosine similarity a chunk is not relevant enough to include: the default of the per-stage
    * floor (RETRIEVAL_MIN_SIMILARITY, CDK context retrievalMinSimilarity). Low on purpose: cosine
    * similarity between a short question and an 800-character passage rarely passes 0.6 even when the
-   * passage answers it (Titan V2 and the twin's feature hashing alike), so the ranking and the
+   * passage answers it (dense embedding models and the twin's feature hashing alike), so the ranking and the
    * context limit do most of the choosing; the bands shown to investigators stay the spec's.
    */
   minSimilarity: 0.2,
@@ -101,6 +104,8 @@ export const decideInclusion = (candidates: readonly Candidate[], rules: Inclusi
 };
 
 export interface SearchOptions {
+  /** the embedding model the query was embedded with: only chunks embedded by it are searched */
+  model: string;
   limit?: number;
   /** exact search (no index): the ground truth the bench measures recall against */
   exact?: boolean;
@@ -147,13 +152,14 @@ export const PATH_SETTINGS = {
  * again outside the CTE on purpose: were it a CTE column, newer planners (PGlite's) take the CTE's order
  * as the sort and skip the re-sort, leaving the relaxed order in place.
  */
-export const nearestQuery = (investigationId: string, vector: string, take: number, limit: number) =>
+export const nearestQuery = (investigationId: string, model: string, vector: string, take: number, limit: number) =>
   sql<Candidate>`
     with nearest as materialized (
       select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id, c.embedding
       from text_chunks c
       left join background_documents b on b.id = c.background_document_id
-      where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
+      where c.investigation_id = ${investigationId} and c.embedding is not null and c.embedding_model = ${model}
+        and c.duplicate_of is null and coalesce(b.included_for_ai, true)
       order by c.embedding <=> ${vector}::vector
       limit ${take}
     )
@@ -175,12 +181,12 @@ export const searchChunks = (
   db: Kysely<Database>,
   investigationId: string,
   query: number[],
-  options: SearchOptions = {},
+  options: SearchOptions,
 ): Promise<{ path: RetrievalPath; candidates: Candidate[] }> => {
-  const { limit = RETRIEVAL.candidates, exact = false, exactBelow = RETRIEVAL.exactBelow } = options;
+  const { model, limit = RETRIEVAL.candidates, exact = false, exactBelow = RETRIEVAL.exactBelow } = options;
   const vector = toVectorLiteral(query);
   return db.transaction().execute(async (trx) => {
-    const exactly = async () => (await nearestQuery(investigationId, vector, limit, limit).execute(trx)).rows;
+    const exactly = async () => (await nearestQuery(investigationId, model, vector, limit, limit).execute(trx)).rows;
     let path: RetrievalPath = 'exact';
     let count = 0;
     if (!exact) {
@@ -195,7 +201,7 @@ export const searchChunks = (
       rows = await exactly();
     } else {
       await run(trx, PATH_SETTINGS.index);
-      rows = (await nearestQuery(investigationId, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit).execute(trx)).rows;
+      rows = (await nearestQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit).execute(trx)).rows;
       if (rows.length < Math.min(limit, count)) {
         path = 'index-short';
         await run(trx, PATH_SETTINGS.indexToExact);
@@ -211,5 +217,5 @@ export const nearestChunks = async (
   db: Kysely<Database>,
   investigationId: string,
   query: number[],
-  options: SearchOptions = {},
+  options: SearchOptions,
 ): Promise<Candidate[]> => (await searchChunks(db, investigationId, query, options)).candidates;

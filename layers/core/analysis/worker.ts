@@ -9,9 +9,10 @@
  * so after a crash it returns within about a minute and takes the row over; a failed attempt returns
  * after a short, growing delay (retryDelaySeconds), or once a live lease could have run out.
  *
- * Work that has to wait for its organization's share of the AI quota (QuotaExhaustedError) is not a
- * failure: the message is sent again with a delay until the quota's retryAt, and the one received is
- * done with, so waiting never spends the receive count that sends poison messages to the DLQ.
+ * Work that has to wait — for its organization's share of the AI quota (QuotaExhaustedError), or for its
+ * investigation's evidence to be processed (WaitingForEvidenceError) — is not a failure: the message is sent
+ * again with a delay until the wait's retryAt, and the one received is done with, so waiting never spends the
+ * receive count that sends poison messages to the DLQ.
  * (Redelivery as a whole: domain/generation-status.ts.)
  */
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
@@ -22,6 +23,7 @@ import { QuotaExhaustedError } from '#core/ai/quota';
 import { sqsClient } from '#core/aws/clients';
 import { logger, withLambdaContext } from '#core/logger';
 import { enqueue, MAX_DELAY_SECONDS } from '#core/queues';
+import { WaitingForEvidenceError } from './evidence-wait';
 import { failedAttemptDelaySeconds, leaseMs, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
 
 /** A bad correlation id never fails the work: it only labels its log lines. */
@@ -44,8 +46,16 @@ const parse = (body: string) => {
  */
 export const retryDelaySeconds = (receiveCount: number, error: unknown): number => {
   if (error instanceof LeaseHeldError) return Math.min(MAX_RETRY_DELAY_SECONDS, Math.ceil(error.retryAfterMs / 1000) + 1);
-  if (error instanceof QuotaExhaustedError) return Math.min(MAX_RETRY_DELAY_SECONDS, capacityDelaySeconds(error.retryAt, new Date()));
+  const wait = waitOf(error);
+  if (wait) return Math.min(MAX_RETRY_DELAY_SECONDS, capacityDelaySeconds(wait.retryAt, new Date()));
   return failedAttemptDelaySeconds(receiveCount);
+};
+
+/** The work has to wait (not a failure): for AI capacity, or for its evidence; what to say, and until when. */
+const waitOf = (error: unknown): { retryAt: Date; reason: string } | undefined => {
+  if (error instanceof QuotaExhaustedError) return { retryAt: error.retryAt, reason: "waiting for the organization's AI share" };
+  if (error instanceof WaitingForEvidenceError) return { retryAt: error.retryAt, reason: error.message };
+  return undefined;
 };
 
 /** Pure: a queue's URL from its ARN (arn:aws:sqs:<region>:<account>:<name>), as the SQS API names it. */
@@ -75,23 +85,19 @@ const setVisibility = async (record: SQSRecord, seconds: number): Promise<void> 
   }
 };
 
-/** Pure: the delivery delay of a message sent again to wait for AI capacity until `retryAt` (1 s .. SQS's 900 s). */
+/** Pure: the delivery delay of a message sent again to wait (AI capacity, evidence) until `retryAt` (1 s .. SQS's 900 s). */
 export const capacityDelaySeconds = (retryAt: Date, now: Date): number =>
   Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil((retryAt.getTime() - now.getTime()) / 1000)));
 
-/** Sends the message again to come back at the quota's retryAt; false when it could not be sent. */
-const waitForCapacity = async (queue: QueueName, analysisId: string, error: QuotaExhaustedError): Promise<boolean> => {
-  const delay = capacityDelaySeconds(error.retryAt, new Date());
+/** Sends the message again to come back at the wait's retryAt; false when it could not be sent. */
+const sendAgainLater = async (queue: QueueName, analysisId: string, wait: { retryAt: Date; reason: string }): Promise<boolean> => {
+  const delay = capacityDelaySeconds(wait.retryAt, new Date());
   try {
     await enqueue(queue, { analysis_id: analysisId }, delay);
-    logger.info(`${queue}: waiting for the organization's AI share; the analysis is tried again in ${delay} s`, {
-      retryAt: error.retryAt.toISOString(),
-    });
+    logger.info(`${queue}: ${wait.reason}; the analysis is tried again in ${delay} s`, { retryAt: wait.retryAt.toISOString() });
     return true;
   } catch (sendError) {
-    logger.warn(`${queue}: could not send the message again to wait for AI capacity; it is returned instead`, {
-      error: sendError as Error,
-    });
+    logger.warn(`${queue}: could not send the message again to wait; it is returned instead`, { error: sendError as Error });
     return false;
   }
 };
@@ -118,7 +124,8 @@ export const analysisWorker = (name: string, queue: QueueName, work: (analysisId
         const outcome = await work(analysisId, { keepMessage: () => setVisibility(record, leaseSeconds) });
         logger.info(`${name} message handled`, { outcome });
       } catch (error) {
-        if (error instanceof QuotaExhaustedError && (await waitForCapacity(queue, analysisId, error))) continue;
+        const wait = waitOf(error);
+        if (wait && (await sendAgainLater(queue, analysisId, wait))) continue;
         const delay = retryDelaySeconds(Number(record.attributes.ApproximateReceiveCount ?? 1), error);
         if (error instanceof LeaseHeldError)
           logger.info(`${name}: the analysis is held by a live worker; the message returns in ${delay} s`);

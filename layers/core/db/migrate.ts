@@ -23,6 +23,7 @@ import { migration as lowRelevance } from './migrations/0011-low-relevance';
 import { migration as retrievalIndex } from './migrations/0012-retrieval-index';
 import { migration as assessCounts } from './migrations/0013-assess-counts';
 import { migration as ingestion } from './migrations/0014-ingestion';
+import { migration as embeddingWork } from './migrations/0015-embedding-work';
 import { migration as nearDuplicateGroups } from './migrations/0016-near-duplicate-groups';
 
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0012-retrieval-index': retrievalIndex,
   '0013-assess-counts': assessCounts,
   '0014-ingestion': ingestion,
+  '0015-embedding-work': embeddingWork,
   '0016-near-duplicate-groups': nearDuplicateGroups,
 };
 

@@ -27,6 +27,13 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T = unknown> = ColumnType<T, string, string>;
 
+/** analyses.waiting_for_evidence: since when the analysis waits, and the investigation's items ready of all */
+export interface EvidenceWait {
+  since: string;
+  ready: number;
+  total: number;
+}
+
 export type { AnalysisType } from '#core/domain/analysis-types';
 export type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
 export type { GenerationStatus } from '#core/domain/generation-status';
@@ -189,6 +196,8 @@ interface TextChunksTable {
   duplicate_of: string | null;
   /** locality-sensitive hash keys of its text's shingles (embeddings/near-duplicates.ts) */
   lsh_bands: number[] | null;
+  /** 0015: when it got its vector (from the model, or copied from its representative); null while it waits */
+  embedded_at: Timestamp | null;
   created_at: CreatedAt;
 }
 
@@ -230,6 +239,8 @@ interface AnalysesTable {
   retrieval_quality: Json | null;
   /** 0011: no chunk reached the similarity floor, so the closest few were given to the model (analysis/retrieval.ts) */
   low_relevance: Generated<boolean>;
+  /** 0015: while the queued analysis waits for its evidence to be embedded (analysis/evidence-wait.ts); null otherwise */
+  waiting_for_evidence: ColumnType<EvidenceWait | null, string | null | undefined, string | null>;
   validation_status: ValidationStatus | null;
   faithfulness_score: number | null;
   coverage_score: number | null;

@@ -85,6 +85,7 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
           // a duplicate of an embedded passage is embedded at once: its representative's vector
           embedding: representative?.embedding ?? null,
           embedding_model: representative?.embedding ? representative.embedding_model : null,
+          embedded_at: representative?.embedding ? sql<Date>`now()` : null,
         })),
       )
       .execute();

@@ -1,47 +1,34 @@
 /**
- * Data access for embedding: the status rows (embedding_sources) that are the sweeper's work list,
- * the text of each source, and its chunks (text_chunks).
+ * Data access for embedding sources (embedding_sources): one status row per text — an evidence item's content, an
+ * attachment's or a background document's extracted text — from which an item's readiness is read
+ * (ingestion/readiness.ts) and which the sweeper's report counts.
  *
- * Claiming without holding a transaction. A sweeper claims ONE row at a time with a lease: a single
- * UPDATE whose sub-select takes the row `FOR UPDATE SKIP LOCKED` and moves its `updated_at` into the
- * future (now + lease, truncated to milliseconds). A row is claimable when it is pending, or in error
- * below the attempt cap, and its `updated_at` is not in the future, so a second sweeper skips rows
- * another one holds. Nothing stays locked while the model is called (the AI gateway writes its
- * ledger and quota rows through the same database, and PGlite has a single connection). The lease
- * value is the claim's token: every later write to the row is conditional on `updated_at` still being
- * that value, so a row re-queued (enqueueEmbedding) while it was being embedded is not overwritten with
- * chunks of the old text. A crashed sweeper's rows become claimable again when the lease runs out.
- * (A dedicated `claimed_until` column would say this more plainly; see the sweeper's notes.)
+ * Every text is written as unembedded chunks with its row set pending (chunk-store.ts writeSourceChunks); the
+ * embedding work (embedding-work.ts) embeds the chunks, then settles the row: embedded once none of its chunks
+ * waits, error (attempts + 1, the model's message) when the model refuses one of its chunks. Rows written without
+ * chunks (before migration 0014, or by the seed loader) are pending with no chunk at all: the work first
+ * materialises them, loading their text and writing it as chunks.
+ *
+ * A row is changed only with the row locked first and its chunks read after, in a later statement (READ COMMITTED
+ * gives each statement a fresh snapshot): a writer replacing a source's text locks the row before it replaces the
+ * chunks, so a settle that waited for it sees the new chunks, never a stale "nothing waits".
  *
  * Which text is embedded:
  * - content: evidence_items.content;
- * - attachment: attachments.extracted_text (null = nothing extracted: embedded with zero chunks);
- * - background_doc: background_documents.extracted_text, whether or not the document is
- *   included_for_ai — inclusion is decided at retrieval time, so toggling it needs no re-embedding.
- *   A document whose text extraction is still pending is left pending (skipped); one whose extraction
- *   failed counts as a failed attempt with the extraction's error as its message.
- * Whoever changes a source's text re-queues it with enqueueEmbedding.
+ * - attachment: attachments.extracted_text once extracted (null: nothing extracted, no chunk);
+ * - background_doc: background_documents.extracted_text, whether or not the document is included_for_ai —
+ *   inclusion is decided at retrieval time, so toggling it needs no re-embedding.
+ * A file not uploaded or not extracted yet is left pending; one whose extraction failed counts as a failed attempt
+ * with the extraction's error as its message.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
-import type { Database, EmbeddingSourcesTable, SourceType } from '#core/db/schema';
-import type { TextChunk } from './chunking';
+import type { Database, EmbeddingSourcesTable } from '#core/db/schema';
+import { writeSourceChunks } from './chunk-store';
 
-export type EmbeddingSource = Selectable<EmbeddingSourcesTable>;
+type EmbeddingSource = Selectable<EmbeddingSourcesTable>;
 
-/** A claimed row; its `updated_at` is the lease (the claim's token). */
-export type ClaimedSource = EmbeddingSource;
-
-/** 15 minutes: longer than any sweeper run (the Lambda timeout is 5 minutes), so a live claim never lapses. */
-const DEFAULT_LEASE_MS = 15 * 60_000;
-
-const INSERT_BATCH = 50;
-
-// ---- pure helpers ----------------------------------------------------------------------------
-
-/** Whether a row may be picked by a sweep: pending, or in error below the attempt cap. */
-export const isRetryable = (source: Pick<EmbeddingSource, 'status' | 'attempts'>, maxAttempts: number): boolean =>
-  source.status === 'pending' || (source.status === 'error' && source.attempts < maxAttempts);
+// ---- vectors ---------------------------------------------------------------------------------
 
 /** The pgvector literal of an embedding; refuses a vector of the wrong length or with a non-finite value. */
 export const toVectorLiteral = (vector: readonly number[], dimensions: number = EMBEDDING_DIMENSIONS): string => {
@@ -60,118 +47,33 @@ export const fromVectorLiteral = (literal: string): number[] =>
     .filter((v) => v !== '')
     .map(Number);
 
-// ---- the work list ---------------------------------------------------------------------------
-
-export interface SourceRef {
-  investigation_id: string;
-  source_type: SourceType;
-  source_id: string;
-}
-
-/**
- * (Re)queues a source for embedding: a new row, or an existing one back to pending with its attempts
- * reset (its text changed, or an operator retries a source that gave up). Its old chunks stay in use
- * until the new ones replace them.
- */
-export const enqueueEmbedding = async (db: Kysely<Database>, ref: SourceRef): Promise<EmbeddingSource> =>
-  db
-    .insertInto('embedding_sources')
-    .values({ ...ref, status: 'pending', attempts: 0, error_message: null })
-    .onConflict((oc) =>
-      oc.columns(['source_type', 'source_id']).doUpdateSet({
-        status: 'pending',
-        attempts: 0,
-        error_message: null,
-        updated_at: sql`now()`,
-      }),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
-
-export interface ClaimOptions {
-  maxAttempts: number;
-  /** rows this sweep already handled (it tries each at most once) */
-  exclude: readonly string[];
-  leaseMs?: number;
-}
-
-/**
- * Claims the next row to embed: pending rows first, then retryable errors; oldest first in each.
- * Undefined when there is none (or every candidate is held by another sweep).
- */
-export const claimNextSource = async (
-  db: Kysely<Database>,
-  { maxAttempts, exclude, leaseMs = DEFAULT_LEASE_MS }: ClaimOptions,
-): Promise<ClaimedSource | undefined> => {
-  // `status <> 'embedded'` lets the planner use the partial index embedding_sources_pending_idx
-  const claimable = sql<boolean>`status <> 'embedded' and (status = 'pending' or (status = 'error' and attempts < ${maxAttempts})) and updated_at <= now()`;
-  return (
-    db
-      .updateTable('embedding_sources')
-      .set({ updated_at: sql`date_trunc('milliseconds', now() + ${leaseMs} * interval '1 millisecond')` })
-      .where('id', '=', (eb) => {
-        let next = eb.selectFrom('embedding_sources').select('id').where(claimable);
-        if (exclude.length > 0) next = next.where('id', 'not in', [...exclude]);
-        return next.orderBy(sql`status = 'error'`).orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked();
-      })
-      // checked again on the row itself: under READ COMMITTED another sweep may have claimed it meanwhile
-      .where(claimable)
-      .returningAll()
-      .executeTakeFirst()
-  );
-};
-
-/** Gives a claimed row back untouched (status and attempts as they were), claimable at once. */
-export const releaseSource = async (db: Kysely<Database>, source: ClaimedSource): Promise<void> => {
-  await db
-    .updateTable('embedding_sources')
-    .set({ updated_at: sql`now()` })
-    .where('id', '=', source.id)
-    .where('updated_at', '=', source.updated_at)
-    .execute();
-};
-
-/** Deletes the row of a source that no longer exists (its chunks go with it). */
-export const removeSource = async (db: Kysely<Database>, source: ClaimedSource): Promise<void> => {
-  await db.deleteFrom('embedding_sources').where('id', '=', source.id).where('updated_at', '=', source.updated_at).execute();
-};
-
-/**
- * Records a failed attempt: status error, attempts + 1, the error's message. Returns the attempts
- * now recorded, or undefined when the row changed since it was claimed (nothing written).
- */
-export const recordFailure = async (db: Kysely<Database>, source: ClaimedSource, message: string): Promise<number | undefined> => {
-  const row = await db
-    .updateTable('embedding_sources')
-    .set({ status: 'error', attempts: sql`attempts + 1`, error_message: message, updated_at: sql`now()` })
-    .where('id', '=', source.id)
-    .where('updated_at', '=', source.updated_at)
-    .returning('attempts')
-    .executeTakeFirst();
-  return row?.attempts;
-};
-
 // ---- the text of a source --------------------------------------------------------------------
 
 /** Where a source's chunks point: its evidence item, or its background document. */
-export interface ChunkOwner {
+interface ChunkOwner {
   evidence_item_id: string | null;
   background_document_id: string | null;
 }
 
-export type SourceText =
+type SourceText =
   | ({ status: 'ready'; text: string } & ChunkOwner)
   /** the evidence item, attachment or document is gone */
   | { status: 'missing' }
-  /** a background document whose text extraction has not finished */
+  /** a file not uploaded, or whose text extraction has not finished */
   | { status: 'not_ready'; reason: string }
-  /** a background document whose text extraction failed */
+  /** a file whose text extraction failed */
   | { status: 'unreadable'; message: string };
 
-export const loadSourceText = async (
-  db: Kysely<Database>,
-  source: Pick<EmbeddingSource, 'source_type' | 'source_id'>,
-): Promise<SourceText> => {
+/** Why a file's text cannot be embedded yet (or at all), or undefined once it is extracted. */
+const extractionProblem = (file: { extraction_status: string; extraction_error: string | null }): SourceText | undefined => {
+  if (file.extraction_status === 'awaiting_upload') return { status: 'not_ready', reason: 'the file has not been uploaded' };
+  if (file.extraction_status === 'pending') return { status: 'not_ready', reason: 'text extraction has not finished' };
+  if (file.extraction_status === 'error')
+    return { status: 'unreadable', message: `Text extraction failed: ${file.extraction_error ?? 'no reason recorded'}` };
+  return undefined;
+};
+
+const loadSourceText = async (db: Kysely<Database>, source: Pick<EmbeddingSource, 'source_type' | 'source_id'>): Promise<SourceText> => {
   switch (source.source_type) {
     case 'content': {
       const row = await db.selectFrom('evidence_items').select(['id', 'content']).where('id', '=', source.source_id).executeTakeFirst();
@@ -180,12 +82,18 @@ export const loadSourceText = async (
     case 'attachment': {
       const row = await db
         .selectFrom('attachments')
-        .select(['evidence_item_id', 'extracted_text'])
+        .select(['evidence_item_id', 'extracted_text', 'extraction_status', 'extraction_error'])
         .where('id', '=', source.source_id)
         .executeTakeFirst();
-      return row
-        ? { status: 'ready', text: row.extracted_text ?? '', evidence_item_id: row.evidence_item_id, background_document_id: null }
-        : { status: 'missing' };
+      if (!row) return { status: 'missing' };
+      return (
+        extractionProblem(row) ?? {
+          status: 'ready',
+          text: row.extracted_text ?? '',
+          evidence_item_id: row.evidence_item_id,
+          background_document_id: null,
+        }
+      );
     }
     case 'background_doc': {
       const row = await db
@@ -194,60 +102,183 @@ export const loadSourceText = async (
         .where('id', '=', source.source_id)
         .executeTakeFirst();
       if (!row) return { status: 'missing' };
-      if (row.extraction_status === 'pending') return { status: 'not_ready', reason: 'text extraction has not finished' };
-      if (row.extraction_status === 'error')
-        return { status: 'unreadable', message: `Text extraction failed: ${row.extraction_error ?? 'no reason recorded'}` };
-      return { status: 'ready', text: row.extracted_text ?? '', evidence_item_id: null, background_document_id: row.id };
+      return (
+        extractionProblem(row) ?? {
+          status: 'ready',
+          text: row.extracted_text ?? '',
+          evidence_item_id: null,
+          background_document_id: row.id,
+        }
+      );
     }
   }
 };
 
-// ---- chunks ----------------------------------------------------------------------------------
+// ---- materialising rows written without chunks -----------------------------------------------
 
-export interface EmbeddedChunk extends Pick<TextChunk, 'index' | 'text' | 'tokenCount'> {
-  /** pgvector literal, from toVectorLiteral */
-  embedding: string;
+export interface Materialized {
+  /** sources whose text was written as chunks (now pending, or embedded at once: a text without a chunk) */
+  written: number;
+  /** of those, embedded at once */
+  embeddedAtOnce: number;
+  /** rows whose source no longer exists, deleted */
+  removed: number;
+  /** files not uploaded or extracted yet: left pending */
+  notReady: string[];
+  /** files whose extraction failed: status error, attempts + 1 */
+  failed: { id: string; attempts: number }[];
+  /** every row looked at (a caller excludes them next time: each is tried once per run) */
+  handled: string[];
 }
 
 /**
- * Replaces the source's chunks with these and marks it embedded (attempts + 1, no error), in one
- * transaction. False, with nothing written, when the row changed since it was claimed.
+ * Loads the text of up to `limit` rows that are to be embedded (pending, or in error below the attempt cap) but have
+ * no chunk at all, and writes it as chunks (chunk-store.ts), in one transaction. The rows are taken `FOR UPDATE SKIP
+ * LOCKED`, so two workers never write one source twice.
  */
-export const storeChunks = (
+export const materializeSources = (
   db: Kysely<Database>,
-  source: ClaimedSource,
-  owner: ChunkOwner,
-  chunks: readonly EmbeddedChunk[],
-): Promise<boolean> =>
+  { maxAttempts, limit, exclude }: { maxAttempts: number; limit: number; exclude: readonly string[] },
+): Promise<Materialized> =>
   db.transaction().execute(async (trx) => {
-    const marked = await trx
-      .updateTable('embedding_sources')
-      .set({ status: 'embedded', attempts: sql`attempts + 1`, error_message: null, updated_at: sql`now()` })
-      .where('id', '=', source.id)
-      .where('updated_at', '=', source.updated_at)
-      .executeTakeFirst();
-    if (marked.numUpdatedRows === 0n) return false;
-    await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', source.id).execute();
-    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      await trx
-        .insertInto('text_chunks')
-        .values(
-          chunks.slice(i, i + INSERT_BATCH).map((chunk) => ({
-            investigation_id: source.investigation_id,
-            embedding_source_id: source.id,
-            source_type: source.source_type,
-            evidence_item_id: owner.evidence_item_id,
-            background_document_id: owner.background_document_id,
-            chunk_index: chunk.index,
-            text: chunk.text,
-            token_count: chunk.tokenCount,
-            embedding: sql<string>`${chunk.embedding}::vector`,
-          })),
-        )
-        .execute();
+    let query = trx
+      .selectFrom('embedding_sources as s')
+      .selectAll('s')
+      // `status <> 'embedded'` lets the planner use the partial index embedding_sources_not_embedded_idx
+      .where('s.status', '<>', 'embedded')
+      .where((eb) => eb.or([eb('s.status', '=', 'pending'), eb('s.attempts', '<', maxAttempts)]))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('text_chunks as c').select(sql`1`.as('one')).whereRef('c.embedding_source_id', '=', 's.id'))),
+      );
+    if (exclude.length > 0) query = query.where('s.id', 'not in', [...exclude]);
+    const rows = await query.orderBy('s.created_at').orderBy('s.id').limit(limit).forUpdate().skipLocked().execute();
+
+    const result: Materialized = { written: 0, embeddedAtOnce: 0, removed: 0, notReady: [], failed: [], handled: rows.map((r) => r.id) };
+    for (const row of rows) {
+      const loaded = await loadSourceText(trx, row);
+      if (loaded.status === 'missing') {
+        await trx.deleteFrom('embedding_sources').where('id', '=', row.id).execute();
+        result.removed++;
+      } else if (loaded.status === 'not_ready') {
+        result.notReady.push(row.id);
+      } else if (loaded.status === 'unreadable') {
+        const { attempts } = await trx
+          .updateTable('embedding_sources')
+          .set({ status: 'error', attempts: sql`attempts + 1`, error_message: loaded.message, updated_at: sql`now()` })
+          .where('id', '=', row.id)
+          .returning('attempts')
+          .executeTakeFirstOrThrow();
+        result.failed.push({ id: row.id, attempts });
+      } else {
+        const written = await writeSourceChunks(
+          trx,
+          {
+            investigation_id: row.investigation_id,
+            source_type: row.source_type,
+            source_id: row.source_id,
+            evidence_item_id: loaded.evidence_item_id,
+            background_document_id: loaded.background_document_id,
+          },
+          loaded.text,
+        );
+        result.written++;
+        if (written.chunks === 0) result.embeddedAtOnce++;
+      }
     }
-    return true;
+    return result;
   });
+
+// ---- settling rows ---------------------------------------------------------------------------
+
+/** Locks the rows (in id order, as every worker does), then runs `then` in the same transaction, after the locks. */
+const withSourcesLocked = <T>(db: Kysely<Database>, ids: readonly string[], then: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+  db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('embedding_sources')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return then(trx);
+  });
+
+/** A row with a chunk and none waiting for its vector (a duplicate waits for its representative). */
+const nothingWaits = sql<boolean>`exists (select 1 from text_chunks c where c.embedding_source_id = embedding_sources.id)
+  and not exists (select 1 from text_chunks c where c.embedding_source_id = embedding_sources.id and c.embedding is null)`;
+
+/**
+ * Marks embedded the rows not yet embedded whose chunks all have their vectors: these (after a store), or every such
+ * row (the sweeper's backstop: a worker killed between its store and this). Returns the rows marked.
+ */
+export const settleSources = async (db: Kysely<Database>, ids?: readonly string[]): Promise<string[]> => {
+  let candidates = ids ? [...new Set(ids)] : undefined;
+  if (!candidates) {
+    const rows = await db.selectFrom('embedding_sources').select('id').where('status', '<>', 'embedded').where(nothingWaits).execute();
+    candidates = rows.map((r) => r.id);
+  }
+  if (candidates.length === 0) return [];
+  const settled = await withSourcesLocked(db, candidates, (trx) =>
+    trx
+      .updateTable('embedding_sources')
+      .set({ status: 'embedded', error_message: null, updated_at: sql`now()` })
+      .where('id', 'in', candidates)
+      .where('status', '<>', 'embedded')
+      .where(nothingWaits)
+      .returning('id')
+      .execute(),
+  );
+  return settled.map((r) => r.id);
+};
+
+/**
+ * Records that the model refused a chunk of each of these sources: status error, attempts + 1, the model's message
+ * — unless the refused chunks are gone (the source's text was written again meanwhile). Returns the attempts now
+ * recorded per source.
+ */
+export const recordRefusals = async (
+  db: Kysely<Database>,
+  refusals: readonly { sourceId: string; chunkIds: readonly string[]; message: string }[],
+): Promise<{ sourceId: string; attempts: number }[]> => {
+  if (refusals.length === 0) return [];
+  return withSourcesLocked(
+    db,
+    refusals.map((r) => r.sourceId),
+    async (trx) => {
+      const recorded: { sourceId: string; attempts: number }[] = [];
+      for (const { sourceId, chunkIds, message } of refusals) {
+        const row = await trx
+          .updateTable('embedding_sources')
+          .set({ status: 'error', attempts: sql`attempts + 1`, error_message: message, updated_at: sql`now()` })
+          .where('id', '=', sourceId)
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('text_chunks')
+                .select(sql`1`.as('one'))
+                .where('text_chunks.id', 'in', [...chunkIds])
+                .whereRef('text_chunks.embedding_source_id', '=', 'embedding_sources.id'),
+            ),
+          )
+          .returning('attempts')
+          .executeTakeFirst();
+        if (row) recorded.push({ sourceId, attempts: row.attempts });
+      }
+      return recorded;
+    },
+  );
+};
+
+/** After a change of embedding model, the rows whose chunks lost their vectors (chunk-claims.ts resetOtherModel) wait again. */
+export const markPending = async (db: Kysely<Database>, ids: readonly string[]): Promise<void> => {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('embedding_sources')
+    .set({ status: 'pending', updated_at: sql`now()` })
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'embedded')
+    .execute();
+};
 
 // ---- counts for the report -------------------------------------------------------------------
 

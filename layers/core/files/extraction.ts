@@ -90,7 +90,7 @@ export interface ExtractionDeps {
   db: Kysely<Database>;
   files: FileReader;
   /** wakes the embedding worker after the new chunks are written */
-  wake: (investigationId: string) => Promise<void>;
+  wake: (investigationId: string) => Promise<unknown>;
   limits?: ExtractionLimits;
 }
 

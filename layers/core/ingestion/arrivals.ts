@@ -52,7 +52,7 @@ export type ArrivalOutcome = 'extracted' | 'refused' | 'given_up' | 'nothing_to_
 export interface ArrivalDeps {
   db: Kysely<Database>;
   files: FileReader;
-  wake: (investigationId: string) => Promise<void>;
+  wake: (investigationId: string) => Promise<unknown>;
 }
 
 export const handleArrival = async (deps: ArrivalDeps, key: string): Promise<ArrivalOutcome> => {

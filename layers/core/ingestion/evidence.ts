@@ -24,7 +24,7 @@ export interface EvidenceDeps {
   db: Kysely<Database>;
   presign: Presigner;
   /** wakes the embedding worker for the investigation (after the transaction that wrote the chunks) */
-  wake: (investigationId: string) => Promise<void>;
+  wake: (investigationId: string) => Promise<unknown>;
   now?: () => Date;
 }
 

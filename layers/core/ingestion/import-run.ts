@@ -34,7 +34,7 @@ export interface ImportFiles {
 export interface ImportDeps {
   db: Kysely<Database>;
   files: ImportFiles;
-  wake: (investigationId: string) => Promise<void>;
+  wake: (investigationId: string) => Promise<unknown>;
   /** sends the import's next part to the imports queue */
   continueLater: (importId: string) => Promise<void>;
   now?: () => number;

@@ -45,23 +45,31 @@ interface ItemProgress {
 
 /**
  * The unfinished parts of an investigation's items (or of one item), one row per item that has any: files not
- * extracted, sources not embedded. Items without a row are ready.
+ * extracted, sources not embedded. Items without a row are ready. `evidenceOnly` leaves background documents out
+ * (their files and their sources), so evidence items are counted in one statement.
  */
-const unfinished = (db: Kysely<Database>, investigationId: string, item?: string) => {
+const unfinished = (
+  db: Kysely<Database>,
+  investigationId: string,
+  { item, evidenceOnly = false }: { item?: string; evidenceOnly?: boolean } = {},
+) => {
   const only = (column: string) => (item === undefined ? sql`` : sql`and ${sql.ref(column)} = ${item}`);
+  const documents = evidenceOnly
+    ? sql``
+    : sql`union all
+      select id,
+             extraction_status = 'pending' or (extraction_status = 'awaiting_upload' and upload_deadline > now()),
+             extraction_status = 'error' or (extraction_status = 'awaiting_upload' and upload_deadline <= now())
+        from background_documents where investigation_id = ${investigationId} and extraction_status <> 'extracted' ${only('id')}`;
   return sql<ItemProgress>`
     select item, bool_or(processing) as processing, bool_or(failed) as failed from (
       select evidence_item_id as item,
              extraction_status = 'pending' or (extraction_status = 'awaiting_upload' and upload_deadline > now()) as processing,
              extraction_status = 'error' or (extraction_status = 'awaiting_upload' and upload_deadline <= now()) as failed
         from attachments where investigation_id = ${investigationId} and extraction_status <> 'extracted' ${only('evidence_item_id')}
+      ${documents}
       union all
-      select id,
-             extraction_status = 'pending' or (extraction_status = 'awaiting_upload' and upload_deadline > now()),
-             extraction_status = 'error' or (extraction_status = 'awaiting_upload' and upload_deadline <= now())
-        from background_documents where investigation_id = ${investigationId} and extraction_status <> 'extracted' ${only('id')}
-      union all
-      select coalesce(evidence_item_id, background_document_id),
+      select ${evidenceOnly ? sql`evidence_item_id` : sql`coalesce(evidence_item_id, background_document_id)`},
              status = 'pending' or attempts < ${EMBEDDING_MAX_ATTEMPTS},
              status = 'error' and attempts >= ${EMBEDDING_MAX_ATTEMPTS}
         from embedding_sources where investigation_id = ${investigationId} and status <> 'embedded'
@@ -93,18 +101,10 @@ export const investigationItemCounts = async (
   return countItems(kinds.evidenceItems + kinds.backgroundDocuments, rows);
 };
 
-/** The evidence items of an investigation by readiness (background documents left out: assess counts evidence). */
+/** The evidence items of an investigation by readiness (background documents left out: assess counts evidence), in one statement. */
 export const evidenceItemCounts = async (db: Kysely<Database>, investigationId: string, evidenceItems: number): Promise<ItemCounts> => {
-  const { rows } = await unfinished(db, investigationId);
-  const { rows: documents } = await sql<{ id: string }>`
-    select id from background_documents where investigation_id = ${investigationId} and id = any(${rows.map((r) => r.item)}::uuid[])`.execute(
-    db,
-  );
-  const isDocument = new Set(documents.map((d) => d.id));
-  return countItems(
-    evidenceItems,
-    rows.filter((r) => !isDocument.has(r.item)),
-  );
+  const { rows } = await unfinished(db, investigationId, { evidenceOnly: true });
+  return countItems(evidenceItems, rows);
 };
 
 /** The readiness of every item of an investigation that is not ready (an item absent from the map is ready). */
@@ -115,7 +115,7 @@ export const unfinishedReadiness = async (db: Kysely<Database>, investigationId:
 
 /** One item's readiness. */
 export const itemReadiness = async (db: Kysely<Database>, investigationId: string, item: string): Promise<Readiness> => {
-  const { rows } = await unfinished(db, investigationId, item);
+  const { rows } = await unfinished(db, investigationId, { item });
   return readinessOf(rows[0] ?? { processing: false, failed: false });
 };
 

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { Database } from '#core/db/schema';
 import { isoTime, jsonColumn } from '#core/db/values';
 import type { JobTrigger } from '#core/domain/vocabulary';
-import { errorMessageOf } from '#core/embeddings/sweeper';
+import { errorMessageOf } from '#core/embeddings/failures';
 import { logger } from '#core/logger';
 
 export interface JobRunResult<R> {

@@ -1,7 +1,8 @@
 /**
  * Queue depths from SQS (GetQueueAttributes) for GET /api/admin/queue-stats and /api/admin/jobs/status:
  * per queue, messages waiting (visible), being worked on (in flight), delayed, and waiting in its DLQ.
- * The DLQ is found from the queue's own RedrivePolicy, so nothing names it twice.
+ * The DLQ is found from the queue's own RedrivePolicy, so nothing names it twice. Queue stats also say what
+ * the embedding work is doing (from the database: embeddings/activity.ts), since its queue only carries wake-ups.
  *
  * A queue SQS does not answer for (unreachable, not configured, no permission) is reported with null
  * counts and its `error`, and the other queue and the shedder status are still returned: an operator
@@ -10,7 +11,10 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
 import { queues, type QueueName } from '../../../lib/manifest';
+import type { Kysely } from 'kysely';
 import type { AiGateway } from '#core/ai/gateway';
+import type { Database } from '#core/db/schema';
+import { embeddingActivity, embeddingActivitySchema } from '#core/embeddings/activity';
 import { sqsClient } from '#core/aws/clients';
 import { QUEUE_URL_ENV } from '../../../lib/runtime-names';
 import { env } from '#core/config';
@@ -128,13 +132,18 @@ export const queueStatsSchema = z.object({
     fallbackRegion: z.string(),
     disabled: z.boolean().describe('AI_SHEDDER_DISABLED'),
   }),
+  embedding: embeddingActivitySchema,
   time: z.iso.datetime(),
 });
 
 export type QueueStats = z.infer<typeof queueStatsSchema>;
 
-/** GET /api/admin/queue-stats: the queues and the AI gateway's throttle shedder. */
-export const queueStats = async (gateway: Pick<AiGateway, 'shedderStatus'>, options: DepthOptions = {}): Promise<QueueStats> => {
-  const [depths, shedder] = await Promise.all([queueDepths(options), gateway.shedderStatus()]);
-  return { queues: depths, shedder, time: new Date().toISOString() };
+/** GET /api/admin/queue-stats: the queues, the AI gateway's throttle shedder, and the embedding work. */
+export const queueStats = async (
+  db: Kysely<Database>,
+  gateway: Pick<AiGateway, 'shedderStatus'>,
+  options: DepthOptions = {},
+): Promise<QueueStats> => {
+  const [depths, shedder, embedding] = await Promise.all([queueDepths(options), gateway.shedderStatus(), embeddingActivity(db)]);
+  return { queues: depths, shedder, embedding, time: new Date().toISOString() };
 };

@@ -255,6 +255,7 @@ interface Plan {
       size_bytes: number;
       storage_key: string;
       extracted_text: string;
+      /** loaded with its text: extracted (migration 0014's default is for files still to be uploaded) */
       extraction_status: 'extracted';
     }[];
     background_documents: {
