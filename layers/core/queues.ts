@@ -37,7 +37,11 @@ export const MAX_DELAY_SECONDS = 900;
  * Sends the message, with the running invocation's correlation id, so the work can be followed in the
  * logs from the request that queued it; `delaySeconds` (0..900) keeps it from consumers that long.
  */
-export const enqueue = async (queue: QueueName, message: AnalysisMessage | EmbeddingWakeUp | ImportContinuation, delaySeconds?: number): Promise<void> => {
+export const enqueue = async (
+  queue: QueueName,
+  message: AnalysisMessage | EmbeddingWakeUp | ImportContinuation,
+  delaySeconds?: number,
+): Promise<void> => {
   const correlation_id = message.correlation_id ?? correlationId();
   await sqsClient().send(
     new SendMessageCommand({

@@ -804,6 +804,18 @@ export interface components {
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
             error_message: string | null;
             ai_wait_until: string | null;
+            /** @description set while the queued analysis waits for its investigation's evidence to be processed (files extracted, text embedded); it waits at most about 100 s after it was requested, then is generated with what is ready */
+            waiting_for_evidence: {
+                /** @description the investigation's evidence items and background documents ready for analysis */
+                ready: number;
+                /** @description the investigation's evidence items and background documents */
+                total: number;
+                /**
+                 * Format: date-time
+                 * @description when the analysis began to wait
+                 */
+                since: string;
+            } | null;
             result: components["schemas"]["AnalysisAnswer"] | null;
             faithfulness_score: number | null;
             coverage_score: number | null;
@@ -853,6 +865,18 @@ export interface components {
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
             error_message: string | null;
             ai_wait_until: string | null;
+            /** @description set while the queued analysis waits for its investigation's evidence to be processed (files extracted, text embedded); it waits at most about 100 s after it was requested, then is generated with what is ready */
+            waiting_for_evidence: {
+                /** @description the investigation's evidence items and background documents ready for analysis */
+                ready: number;
+                /** @description the investigation's evidence items and background documents */
+                total: number;
+                /**
+                 * Format: date-time
+                 * @description when the analysis began to wait
+                 */
+                since: string;
+            } | null;
             result: components["schemas"]["AnalysisAnswer"] | null;
             faithfulness_score: number | null;
             coverage_score: number | null;
@@ -987,7 +1011,14 @@ export interface components {
                 /** @description background documents included for the AI */
                 background_docs: number;
             };
-            /** @description informational (never blocks): no evidence is linked directly to the question */
+            /** @description how far the evidence has been processed; an analysis started before all is ready waits a while for it */
+            evidence_ready: {
+                /** @description evidence items ready for analysis: their files extracted and their text embedded */
+                ready: number;
+                /** @description evidence items in the investigation (total_evidence) */
+                total: number;
+            };
+            /** @description informational (never blocks): no evidence is linked directly to the question; evidence items still being processed */
             note: string | null;
             /** @description set only when the investigation has no evidence; generation cannot proceed */
             blocking: string | null;
@@ -1874,6 +1905,14 @@ export interface components {
                 fallbackRegion: string;
                 /** @description AI_SHEDDER_DISABLED */
                 disabled: boolean;
+            };
+            embedding: {
+                /** @description chunks waiting for their embeddings (a near-duplicate, which takes its representative's vector, not counted) */
+                pending: number;
+                /** @description embedding requests to the model in the last hour, every attempt (the ledger: evidence batches of up to 96 texts, and each analysis’s query) */
+                requests_last_hour: number;
+                /** @description chunks that got their vectors in the last hour (from the model, or copied from their representative) */
+                chunks_embedded_last_hour: number;
             };
             /** Format: date-time */
             time: string;
@@ -5791,6 +5830,7 @@ export interface operations {
                      *           "generation_status": "verified",
                      *           "error_message": null,
                      *           "ai_wait_until": null,
+                     *           "waiting_for_evidence": null,
                      *           "result": {
                      *             "summary": "The CFO approved the 9,800 EUR transfer before the invoice was received.",
                      *             "findings": [
@@ -6109,6 +6149,7 @@ export interface operations {
                      *       "generation_status": "verified",
                      *       "error_message": null,
                      *       "ai_wait_until": null,
+                     *       "waiting_for_evidence": null,
                      *       "result": {
                      *         "summary": "The CFO approved the 9,800 EUR transfer before the invoice was received.",
                      *         "findings": [
