@@ -62,7 +62,9 @@ export const IngestionSummary = ({ state }: { state: Watched<Ingestion> }) => (
             {s.imports_in_progress > 0 && `, ${plural(s.imports_in_progress, 'import')} in progress`}
             {s.items_failed > 0 && `, ${s.items_failed} failed`}.
           </p>
-          {ingestionBusy(s) && <p class="meta">An analysis started now waits for them; you can start it and come back.</p>}
+          {ingestionBusy(s) && (
+            <p class="meta">An analysis started now waits for them, up to about two minutes, then works with what is ready.</p>
+          )}
           {state.timedOut && <StoppedWatching what="Evidence is" onAgain={state.reload} />}
           {s.failed.length > 0 && (
             <>
@@ -807,7 +809,10 @@ export const ImportEvidence = ({ investigationId, onChanged }: { investigationId
           <strong>Seed file</strong> (.json): one investigation in the seed format (the service’s docs/seed-format.md): its questions,
           topics, evidence and background documents, added to this investigation.
         </p>
-        <p>A line with a problem adds nothing and is listed with why; the other lines go in.</p>
+        <p>
+          A line with a problem adds nothing and is listed with why; the other lines go in. Both formats are described in the service’s
+          documentation (docs/ingestion.md, docs/seed-format.md).
+        </p>
       </details>
       <form onSubmit={submit}>
         <DropZone id="import-file" label="Choose a file to import" accept=".ndjson,.jsonl,.json" onFiles={choose} />
