@@ -164,7 +164,9 @@ test('the evidence list shows the item ready, its detail its files; the summary 
   const row = page.locator('.rows.evidence > li', { hasText: ITEM });
   await row.locator('.badge', { hasText: 'Ready' }).waitFor();
   await row.getByRole('button', { name: `Details of ${ITEM}` }).click();
-  await expect(row.locator('.detail .file .badge').allTextContents()).resolves.toEqual(['Ready', 'Ready', 'Ready']);
+  const badges = row.locator('.detail .file .badge');
+  await badges.nth(FILES.length - 1).waitFor();
+  await expect(badges.allTextContents()).resolves.toEqual(FILES.map(() => 'Ready'));
   await expect(row.locator('.detail').textContent()).resolves.toMatch(/1 linked question/);
   const summary = page.locator('#check-heading ~ .ingestion');
   await summary.getByText(/^1 of 1 item ready\.$/).waitFor();
