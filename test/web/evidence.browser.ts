@@ -168,6 +168,7 @@ test('the evidence list shows the item ready, its detail its files; the summary 
   await badges.nth(FILES.length - 1).waitFor();
   await expect(badges.allTextContents()).resolves.toEqual(FILES.map(() => 'Ready'));
   await expect(row.locator('.detail').textContent()).resolves.toMatch(/1 linked question/);
+  await page.locator('#questions-heading ~ .rows li', { hasText: QUESTION }).getByText('1 linked evidence item').waitFor();
   const summary = page.locator('#check-heading ~ .ingestion');
   await summary.getByText(/^1 of 1 item ready\.$/).waitFor();
   await expectAccessible(page);

@@ -310,9 +310,10 @@ export const Investigation = ({ id }: { id: string }) => {
       ),
     [id, changeMark(ingestion.data), edits],
   );
-  /** Evidence was added, changed or deleted: read the list again, and watch the readiness again. */
+  /** Evidence was added, changed or deleted: read the list again (and the questions' linked counts), and watch the readiness again. */
   const evidenceChanged = () => {
     setEdits((n) => n + 1);
+    detail.reload();
     ingestion.reload();
   };
   return (
