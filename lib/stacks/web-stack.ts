@@ -28,6 +28,12 @@ export interface AppOrigin {
 const apiOrigin = (config: StageConfig): string =>
   config.apiDomain ? `https://${config.apiDomain.name}` : `https://*.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
 
+/**
+ * Where the browser uploads files: presigned URLs name the files bucket's virtual-hosted address in the stage's region.
+ * The data stack's bucket CORS names the app's origin, so its generated name cannot be named here without a cycle.
+ */
+const filesOrigin = (): string => `https://*.s3.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+
 export interface WebStackProps extends StackProps {
   config: StageConfig;
 }
@@ -76,8 +82,9 @@ export class WebStack extends Stack {
           override: true,
         },
         // the values the twin serves the app with too (lib/web-security.ts); connect-src names the API's origin: the API
-        // stack depends on this one (CORS), so its generated id cannot be named here without a cycle (apiOrigin)
-        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy(apiOrigin(config)), override: true },
+        // stack depends on this one (CORS), so its generated id cannot be named here without a cycle (apiOrigin); and the
+        // files bucket's, for uploads by presigned URL (filesOrigin)
+        contentSecurityPolicy: { contentSecurityPolicy: contentSecurityPolicy([apiOrigin(config), filesOrigin()]), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },

@@ -457,7 +457,10 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     cleanups.push(() => edge.stop());
     // where users follow presigned URLs: the same handler, behind the bucket's CORS (the gateway maps the URLs there)
     // copies of the buckets' CORS rules: the twin's own web app origin joins the app's (appOrigin, below)
-    const servedBuckets = plan.buckets.map((b) => ({ ...b, cors: b.cors.map((rule) => ({ ...rule, allowedOrigins: [...rule.allowedOrigins] })) }));
+    const servedBuckets = plan.buckets.map((b) => ({
+      ...b,
+      cors: b.cors.map((rule) => ({ ...rule, allowedOrigins: [...rule.allowedOrigins] })),
+    }));
     const s3Public = await startS3Public({ region, account, buckets: servedBuckets, handle: handleAws, log });
     cleanups.push(() => s3Public.stop());
     const toPublicUrl = publicUrls(
@@ -534,7 +537,8 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         rewriteAnswer: (answer) => withPublicUrls(answer, toPublicUrl),
         onRequest: log,
         extras: apiDocs(),
-        site: webAppSite(await webApp),
+        // the app uploads files by presigned URL to the public S3 endpoint, as deployed to the bucket's address
+        site: webAppSite(await webApp, [s3Public.url]),
       }),
     );
     await new Promise<void>((ok, fail) => {

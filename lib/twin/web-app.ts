@@ -57,8 +57,11 @@ const decodedPath = (pathname: string): string | undefined => {
   }
 };
 
-/** The gateway's answer for a path outside /api/: a file of the build, or index.html for the app's routes. */
-export const webAppSite = (root: string): ((pathname: string) => GatewayExtra) => {
+/**
+ * The gateway's answer for a path outside /api/: a file of the build, or index.html for the app's routes. `connectTo`:
+ * origins the app may send requests to besides its own (the public S3 endpoint, where it uploads files).
+ */
+export const webAppSite = (root: string, connectTo: readonly string[] = []): ((pathname: string) => GatewayExtra) => {
   const files = new Map<string, Buffer>();
   const read = (relative: string) => {
     let body = files.get(relative);
@@ -68,7 +71,7 @@ export const webAppSite = (root: string): ((pathname: string) => GatewayExtra) =
     }
     return body;
   };
-  const security = webSecurityHeaders();
+  const security = webSecurityHeaders(connectTo);
   const config = Buffer.from(JSON.stringify({ apiBaseUrl: '' }));
   return (pathname) => {
     if (pathname === '/config.json')

@@ -1,7 +1,7 @@
 /**
  * Opening evidence against the real database (PGlite, or PostgreSQL with TEST_DATABASE_URL), issue 15,
  * item 2: the evidence listing (evidence items with their attachments, then background documents, one
- * keyset-paged list; what the storage viewer needs; organization scoping; bad cursors) and one retrieved
+ * keyset-paged list; what the storage viewer needs; each entry's readiness; organization scoping; bad cursors) and one retrieved
  * chunk in its surrounding passage (neighbouring chunks of its source; 404 for a chunk not in the analysis).
  */
 import { randomUUID } from 'node:crypto';
@@ -156,7 +156,7 @@ describe('evidence listing', () => {
         view_path: `/api/storage/view?attachment_id=${ids.attachment}`,
       },
     ]);
-    expect(page.items[0]).toMatchObject({ collected_at: '2024-03-08T10:00:00.000Z', attachments: [] });
+    expect(page.items[0]).toMatchObject({ collected_at: '2024-03-08T10:00:00.000Z', attachments: [], readiness: 'ready' });
     const [orgChart, procedure] = page.items.slice(4);
     expect(orgChart).toMatchObject({
       kind: 'background_document',
@@ -164,6 +164,7 @@ describe('evidence listing', () => {
       file_name: 'Org chart.txt',
       extraction_status: 'pending',
       size_bytes: 5,
+      readiness: 'processing',
     });
     expect(procedure).toMatchObject({ included: true });
     if (procedure?.kind !== 'background_document') throw new Error('a background document');

@@ -19,12 +19,16 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
-/** The CSP of a stage without an API hostname: connect-src allows the region's execute-api hosts. */
+/** The CSP of a stage without an API hostname: connect-src allows the region's execute-api hosts, and its S3 buckets' (uploads). */
 const CSP = {
   'Fn::Join': [
     '',
     [
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https://*.execute-api.",
+      { Ref: 'AWS::Region' },
+      '.',
+      { Ref: 'AWS::URLSuffix' },
+      ' https://*.s3.',
       { Ref: 'AWS::Region' },
       '.',
       { Ref: 'AWS::URLSuffix' },
@@ -241,7 +245,13 @@ describe('a custom domain from corsOrigin', () => {
       ResponseHeadersPolicyConfig: {
         SecurityHeadersConfig: Match.objectLike({
           ContentSecurityPolicy: {
-            ContentSecurityPolicy: Match.stringLikeRegexp("connect-src 'self' https://api\\.example\\.com;"),
+            // and the region's S3 buckets (uploads by presigned URL): the region is the stack's, so the value is joined
+            ContentSecurityPolicy: {
+              'Fn::Join': [
+                '',
+                Match.arrayWith([Match.stringLikeRegexp("connect-src 'self' https://api\\.example\\.com https://\\*\\.s3\\.$")]),
+              ],
+            },
             Override: true,
           },
         }),

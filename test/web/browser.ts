@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { TWIN_PASSWORD } from '../../lib/twin/identity-provider';
 
 export const SCREENSHOTS = join(PROJECT_ROOT, 'reports', 'web');
 
@@ -28,4 +29,15 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+};
+
+/** axe-core finds no serious or critical violation on the page as it is now. */
+export const expectAccessible = async (page: Page): Promise<void> => expect(await seriousViolations(page)).toEqual([]);
+
+/** Signs in on the sign-in screen the page shows, as a demo user without MFA (an investigator); resolves once signed in. */
+export const signIn = async (page: Page, email: string): Promise<void> => {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(TWIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 };

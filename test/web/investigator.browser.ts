@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { TWIN_PASSWORD } from '../../lib/twin/identity-provider';
 import { ensureWebApp } from '../../lib/twin/web-app';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
-import { launchChromium, screenshot, seriousViolations } from './browser';
+import { expectAccessible, launchChromium, screenshot, signIn as signInAs } from './browser';
 
 jest.setTimeout(90_000);
 
@@ -34,14 +33,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const signIn = async (on: Page) => {
-  await on.getByLabel('Email').fill(investigator.email);
-  await on.getByLabel('Password').fill(TWIN_PASSWORD);
-  await on.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await on.getByRole('button', { name: 'Sign out' }).waitFor();
-};
-
-const expectAccessible = async (on: Page) => expect(await seriousViolations(on)).toEqual([]);
+const signIn = (on: Page) => signInAs(on, investigator.email);
 
 const judgment = (on: Page, name: 'Agree' | 'Disagree' | 'Unsure') => on.getByRole('button', { name, exact: true });
 

@@ -804,6 +804,18 @@ export interface components {
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
             error_message: string | null;
             ai_wait_until: string | null;
+            /** @description set while the queued analysis waits for its investigation's evidence to be processed (files extracted, text embedded); it waits at most about 100 s after it was requested, then is generated with what is ready */
+            waiting_for_evidence: {
+                /** @description the investigation's evidence items and background documents ready for analysis */
+                ready: number;
+                /** @description the investigation's evidence items and background documents */
+                total: number;
+                /**
+                 * Format: date-time
+                 * @description when the analysis began to wait
+                 */
+                since: string;
+            } | null;
             result: components["schemas"]["AnalysisAnswer"] | null;
             faithfulness_score: number | null;
             coverage_score: number | null;
@@ -853,6 +865,18 @@ export interface components {
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
             error_message: string | null;
             ai_wait_until: string | null;
+            /** @description set while the queued analysis waits for its investigation's evidence to be processed (files extracted, text embedded); it waits at most about 100 s after it was requested, then is generated with what is ready */
+            waiting_for_evidence: {
+                /** @description the investigation's evidence items and background documents ready for analysis */
+                ready: number;
+                /** @description the investigation's evidence items and background documents */
+                total: number;
+                /**
+                 * Format: date-time
+                 * @description when the analysis began to wait
+                 */
+                since: string;
+            } | null;
             result: components["schemas"]["AnalysisAnswer"] | null;
             faithfulness_score: number | null;
             coverage_score: number | null;
@@ -987,7 +1011,14 @@ export interface components {
                 /** @description background documents included for the AI */
                 background_docs: number;
             };
-            /** @description informational (never blocks): no evidence is linked directly to the question */
+            /** @description how far the evidence has been processed; an analysis started before all is ready waits a while for it */
+            evidence_ready: {
+                /** @description evidence items ready for analysis: their files extracted and their text embedded */
+                ready: number;
+                /** @description evidence items in the investigation (total_evidence) */
+                total: number;
+            };
+            /** @description informational (never blocks): no evidence is linked directly to the question; evidence items still being processed */
             note: string | null;
             /** @description set only when the investigation has no evidence; generation cannot proceed */
             blocking: string | null;
@@ -1139,7 +1170,7 @@ export interface components {
                 description: string;
             }[];
         };
-        /** @description One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. Every file carries the id and path GET /api/storage/view opens it with. */
+        /** @description One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. Every file carries the id and path GET /api/storage/view opens it with; every entry its readiness (GET …/evidence/{evidence_id} gives the states of its files). */
         InvestigationEvidenceResponse: {
             /** Format: uuid */
             investigation_id: string;
@@ -1162,6 +1193,11 @@ export interface components {
                     /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
                     view_path: string;
                 }[];
+                /**
+                 * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+                 * @enum {string}
+                 */
+                readiness: "ready" | "processing" | "failed";
             } | {
                 /** @constant */
                 kind: "background_document";
@@ -1178,6 +1214,11 @@ export interface components {
                 included: boolean;
                 /** @enum {string} */
                 extraction_status: "awaiting_upload" | "pending" | "extracted" | "error";
+                /**
+                 * @description ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text waits for its embeddings; failed: a file could not be read, never arrived, or its text could not be embedded (the rest is analysed)
+                 * @enum {string}
+                 */
+                readiness: "ready" | "processing" | "failed";
                 /** @description GET this path to open the file in the storage viewer (/api/storage/view) */
                 view_path: string;
             })[];
@@ -1864,6 +1905,14 @@ export interface components {
                 fallbackRegion: string;
                 /** @description AI_SHEDDER_DISABLED */
                 disabled: boolean;
+            };
+            embedding: {
+                /** @description chunks waiting for their embeddings (a near-duplicate, which takes its representative's vector, not counted) */
+                pending: number;
+                /** @description embedding requests to the model in the last hour, every attempt (the ledger: evidence batches of up to 96 texts, and each analysis’s query) */
+                requests_last_hour: number;
+                /** @description chunks that got their vectors in the last hour (from the model, or copied from their representative) */
+                chunks_embedded_last_hour: number;
             };
             /** Format: date-time */
             time: string;
@@ -5781,6 +5830,7 @@ export interface operations {
                      *           "generation_status": "verified",
                      *           "error_message": null,
                      *           "ai_wait_until": null,
+                     *           "waiting_for_evidence": null,
                      *           "result": {
                      *             "summary": "The CFO approved the 9,800 EUR transfer before the invoice was received.",
                      *             "findings": [
@@ -6099,6 +6149,7 @@ export interface operations {
                      *       "generation_status": "verified",
                      *       "error_message": null,
                      *       "ai_wait_until": null,
+                     *       "waiting_for_evidence": null,
                      *       "result": {
                      *         "summary": "The CFO approved the 9,800 EUR transfer before the invoice was received.",
                      *         "findings": [

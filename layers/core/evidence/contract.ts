@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { defineRoute, uuid } from '#core/contract';
 import { EXTRACTION_STATUSES } from '#core/domain/vocabulary';
+import { readinessSchema } from '#core/ingestion/contract';
 import { LIMITS, optionalText, text } from '#core/ingestion/fields';
 import { nextCursorSchema, pageQueryShape } from '#core/pagination';
 import { INVESTIGATION_LIST } from '#core/repositories/investigations';
@@ -100,6 +101,7 @@ const evidenceEntry = z.discriminatedUnion('kind', [
     title: z.string(),
     collected_at: z.iso.datetime().nullable(),
     attachments: z.array(attachment),
+    readiness: readinessSchema,
   }),
   z.object({
     kind: z.literal('background_document'),
@@ -110,6 +112,7 @@ const evidenceEntry = z.discriminatedUnion('kind', [
     size_bytes: z.number().int(),
     included: z.boolean().describe('whether the AI is given this document (retrieval skips an excluded one)'),
     extraction_status: z.enum(EXTRACTION_STATUSES),
+    readiness: readinessSchema,
     view_path: viewPath,
   }),
 ]);
@@ -127,6 +130,7 @@ export const investigationEvidenceRoute = defineRoute({
     })
     .describe(
       'One list, one cursor: the evidence items (each with its attachments) by title, then the background documents by title. ' +
-        'Every file carries the id and path GET /api/storage/view opens it with.',
+        'Every file carries the id and path GET /api/storage/view opens it with; every entry its readiness (GET …/evidence/{evidence_id} ' +
+        'gives the states of its files).',
     ),
 });

@@ -7,6 +7,7 @@
  * documents; each part by title, then id (keyset order: a page is never skipped or repeated as rows are added).
  * The cursor names the last entry (kind and id), not its title: a title of 300 characters would not fit in
  * one; so a cursor whose entry has since been deleted is refused (400), and the client starts again.
+ * Each entry says how far it has come in (readiness.ts: one query over the investigation's unfinished parts).
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
@@ -14,6 +15,7 @@ import type { Database } from '#core/db/schema';
 import type { ExtractionStatus } from '#core/domain/vocabulary';
 import { isoTime } from '#core/db/values';
 import { validationFailed } from '#core/errors';
+import { type Readiness, unfinishedReadiness } from '#core/ingestion/readiness';
 import { decodeCursor, pageOf } from '#core/pagination';
 import { isOrganizationInvestigation } from '#core/repositories/investigations';
 
@@ -27,7 +29,8 @@ interface AttachmentEntry {
   view_path: string;
 }
 
-export type EvidenceEntry =
+/** An entry as its table gives it; the listing adds its readiness. */
+type Listed =
   | { kind: 'evidence_item'; evidence_item_id: string; title: string; collected_at: string | null; attachments: AttachmentEntry[] }
   | {
       kind: 'background_document';
@@ -41,6 +44,8 @@ export type EvidenceEntry =
       extraction_status: ExtractionStatus;
       view_path: string;
     };
+
+export type EvidenceEntry = Listed & { readiness: Readiness };
 
 export interface EvidencePage {
   investigation_id: string;
@@ -75,7 +80,7 @@ const placeOf = async (db: Kysely<Database>, investigationId: string, cursor: st
   return { kind, title: row.title, id };
 };
 
-const idOf = (entry: EvidenceEntry): string => (entry.kind === 'evidence_item' ? entry.evidence_item_id : entry.background_document_id);
+const idOf = (entry: Listed): string => (entry.kind === 'evidence_item' ? entry.evidence_item_id : entry.background_document_id);
 
 /** Undefined when the investigation is missing or not the organization's. */
 export const listEvidence = async (
@@ -92,11 +97,13 @@ export const listEvidence = async (
     items.length >= want
       ? []
       : await backgroundDocuments(db, investigationId, after?.kind === 'background_document' ? after : undefined, want - items.length);
-  const { items: entries, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, idOf(entry)]);
+  const { items: listed, next_cursor } = pageOf([...items, ...documents], page.limit, (entry) => [entry.kind, idOf(entry)]);
+  const unfinished = listed.length === 0 ? new Map<string, Readiness>() : await unfinishedReadiness(db, investigationId);
+  const entries = listed.map((entry) => ({ ...entry, readiness: unfinished.get(idOf(entry)) ?? 'ready' }));
   return { investigation_id: investigationId, items: entries, next_cursor };
 };
 
-type Part = (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number) => Promise<EvidenceEntry[]>;
+type Part = (db: Kysely<Database>, investigationId: string, after: Place | undefined, limit: number) => Promise<Listed[]>;
 
 const evidenceItems: Part = async (db, investigationId, after, limit) => {
   let query = db.selectFrom('evidence_items').select(['id', 'title', 'collected_at']).where('investigation_id', '=', investigationId);

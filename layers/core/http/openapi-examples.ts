@@ -19,6 +19,7 @@ const analysis = {
   generation_status: 'verified',
   error_message: null,
   ai_wait_until: null,
+  waiting_for_evidence: null,
   result: {
     summary: 'The CFO approved the 9,800 EUR transfer before the invoice was received.',
     findings: [{ statement: 'The approval email is dated two days before invoice BIS-1041.', citations: [CHUNK] }],

@@ -64,7 +64,7 @@ const attachmentUploadSchema = uploadSchema.extend({ attachment_id: uuid });
 // ---- evidence items --------------------------------------------------------------------------
 
 export const READINESS = ['ready', 'processing', 'failed'] as const;
-const readinessSchema = z
+export const readinessSchema = z
   .enum(READINESS)
   .describe(
     'ready: every text of the item is embedded, so retrieval finds it; processing: a file is awaited or being extracted, or a text ' +

@@ -107,6 +107,12 @@ export const evidenceItemCounts = async (db: Kysely<Database>, investigationId: 
   return countItems(evidenceItems, rows);
 };
 
+/** The readiness of every item of an investigation that is not ready (an item absent from the map is ready). */
+export const unfinishedReadiness = async (db: Kysely<Database>, investigationId: string): Promise<Map<string, Readiness>> => {
+  const { rows } = await unfinished(db, investigationId);
+  return new Map(rows.map((row) => [row.item, readinessOf(row)]));
+};
+
 /** One item's readiness. */
 export const itemReadiness = async (db: Kysely<Database>, investigationId: string, item: string): Promise<Readiness> => {
   const { rows } = await unfinished(db, investigationId, { item });

@@ -1,6 +1,4 @@
-/** Pieces the admin screens share: their navigation, the queue table and a confirmation step before a consequential action. */
-import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+/** Pieces the admin screens share: their navigation and the queue table. */
 import type { components } from '../../api/schema';
 import { onLink } from '../router';
 import { Table } from './ui';
@@ -48,47 +46,3 @@ export const QueueTable = ({ queues, caption }: { queues: Record<'generation' | 
     })}
   </Table>
 );
-
-/** A button that asks before it acts: the question, then a confirming and a cancelling button. */
-export const Confirm = ({
-  label,
-  question,
-  confirm,
-  disabled,
-  onConfirm,
-}: {
-  label: string;
-  question: ComponentChildren;
-  confirm: string;
-  disabled?: boolean;
-  onConfirm: () => void;
-}) => {
-  const [asking, setAsking] = useState(false);
-  if (!asking)
-    return (
-      <button type="button" class="secondary" disabled={disabled} onClick={() => setAsking(true)}>
-        {label}
-      </button>
-    );
-  return (
-    <div class="confirm" role="group" aria-label={label}>
-      <p>{question}</p>
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          disabled={disabled}
-          onClick={() => {
-            setAsking(false);
-            onConfirm();
-          }}
-        >
-          {confirm}
-        </button>
-        <button type="button" class="secondary" onClick={() => setAsking(false)}>
-          Cancel
-        </button>
-      </div>
-    </div>
-  );
-};

@@ -1,7 +1,11 @@
-/** Small shared pieces: loading state, problems, badges that carry their meaning in text (colour is never the only signal). */
+/**
+ * Small shared pieces: loading and watching state, problems, badges that carry their meaning in text (colour is never
+ * the only signal), a confirmation step before a consequential action.
+ */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api';
+import { ingestionStep } from '../poll';
 
 export interface Loaded<T> {
   data?: T;
@@ -28,6 +32,52 @@ export const useLoad = <T,>(load: () => Promise<T>, deps: unknown[]): Loaded<T> 
   }, [...deps, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { ...state, reload };
+};
+
+/**
+ * `useLoad` that loads again while `busy` says the answer is still changing, by the ingestion polling rule (poll.ts);
+ * `timedOut` when it stopped watching with the answer still busy. `reload` starts watching again (after a change).
+ */
+export const useWatched = <T,>(load: () => Promise<T>, busy: (data: T) => boolean, deps: unknown[]): Loaded<T> & { timedOut: boolean } => {
+  const [state, setState] = useState<{ data?: T; error?: string; timedOut: boolean }>({ timedOut: false });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let current = true;
+    const started = Date.now();
+    const check = async () => {
+      let stillBusy = true;
+      try {
+        const data = await load();
+        if (!current) return;
+        stillBusy = busy(data);
+        setState({ data, timedOut: false });
+      } catch (error) {
+        if (!current) return;
+        setState((s) => ({ ...s, error: messageOf(error) }));
+      }
+      const step = ingestionStep(stillBusy, Date.now() - started);
+      if (step.next === 'wait') timer = setTimeout(check, step.inMs);
+      if (step.next === 'timeout') setState((s) => ({ ...s, timedOut: true }));
+    };
+    void check();
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+    // biome-ignore lint: deps are the caller's
+  }, [...deps, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { ...state, loading: state.data === undefined && state.error === undefined, reload };
+};
+
+/** The API's message, with the fields it names (validation details, `{ path, message }[]`); `nameOf` may say a path in words. */
+export const withDetails = (error: unknown, nameOf: (path: string) => string = (path) => path): string => {
+  const details = (error as { details?: unknown }).details;
+  const lines = Array.isArray(details)
+    ? details.map((d: { path?: unknown; message?: unknown }) => `${nameOf(String(d.path ?? ''))}: ${String(d.message ?? '')}`)
+    : [];
+  return [messageOf(error), ...lines].join(' ');
 };
 
 /**
@@ -77,6 +127,13 @@ export const percent = (value: number | null | undefined): string =>
 export const when = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
+/** "1 file", "3 files": a count with its noun. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** A date without its time (a collected date is a day; shown as given, whatever the browser's time zone). */
+export const day = (iso: string | null | undefined): string =>
+  iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' }) : '—';
+
 export const Loading = <T,>({ state, label, children }: { state: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) => {
   if (state.error) return <Problem message={state.error} />;
   if (state.data === undefined) return <Busy label={`Loading ${label}…`} />;
@@ -120,3 +177,47 @@ export const Table = ({
     </table>
   </TableScroll>
 );
+
+/** A button that asks before it acts (inline, no dialog): the question, then a confirming and a cancelling button. */
+export const Confirm = ({
+  label,
+  question,
+  confirm,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  question: ComponentChildren;
+  confirm: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) => {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="secondary" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <div class="confirm" role="group" aria-label={label}>
+      <p>{question}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          disabled={disabled}
+          onClick={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" class="secondary" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+};

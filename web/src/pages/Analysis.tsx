@@ -8,7 +8,8 @@ import { client, messageOf, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
 import { Badge, Busy, Loading, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
-import { ANALYSIS_TYPES, openFile } from './Investigation';
+import { ANALYSIS_TYPES } from './Investigation';
+import { openFile } from '../components/files';
 import { inProgress, pollStep, POLLING } from '../poll';
 
 type Analysis = components['schemas']['AnalysisDetail'];
@@ -20,6 +21,14 @@ const STATUS_TEXT: Record<string, string> = {
   queued: 'Queued: the analysis starts shortly.',
   generating: 'Generating: the AI is reading the evidence.',
   checking: 'Checking quality: the answer is ready, its quality scores follow.',
+};
+
+/** What the analysis is doing now, in words; a queued one may be waiting for its evidence to be processed. */
+const statusText = (analysis: Analysis): string => {
+  const waiting = analysis.waiting_for_evidence;
+  if (analysis.generation_status === 'queued' && waiting)
+    return `Waiting for the evidence: ${waiting.ready} of ${waiting.total} items are ready. The analysis starts when they all are, or within about two minutes with what is ready then.`;
+  return STATUS_TEXT[analysis.generation_status] ?? 'Working…';
 };
 
 const CONFIDENCE_COLOR = { established: 'green', probable: 'blue', possible: 'amber', insufficient: 'gray' } as const;
@@ -274,7 +283,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
             </>
           )}
         </p>
-        {inProgress(analysis.generation_status) && !timedOut && <Busy label={STATUS_TEXT[analysis.generation_status] ?? 'Working…'} />}
+        {inProgress(analysis.generation_status) && !timedOut && <Busy label={statusText(analysis)} />}
         {timedOut && (
           <p class="problem" role="alert">
             This analysis is taking longer than 5 minutes. It goes on in the background: come back later, or{' '}

@@ -1,16 +1,21 @@
 /**
- * One investigation: its evidence, the evidence check before generating (counts, breakdown, the
- * informational note, the blocking message with Generate disabled), and its analyses with their badges.
+ * One investigation: the evidence check before generating (how far the evidence has come in, counts, breakdown, the
+ * informational note, the blocking message with Generate disabled), its analyses with their badges, its questions and
+ * topics with forms to add them, and its evidence with the ways to add more (./Evidence.tsx).
  */
 import { useState } from 'preact/hooks';
 import { client, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, Problem, useAction, useLoad, when } from '../components/ui';
+import { Badge, Busy, Loading, plural, Problem, useAction, useLoad, useWatched, when, withDetails } from '../components/ui';
+import { ingestionBusy } from '../poll';
+import { useTransfers } from '../components/files';
+import { AddBackgroundDocument, AddEvidence, EvidenceList, ImportEvidence, IngestionSummary } from './Evidence';
 
 type AnalysisType = components['schemas']['AnalysisRequest']['analysis_type'];
 type Assessment = components['schemas']['Assessment'];
 type InvestigationDetail = components['schemas']['InvestigationGetResponse'];
+type Ingestion = components['schemas']['IngestionStatusResponse'];
 
 export const ANALYSIS_TYPES: Record<AnalysisType, string> = {
   question: 'Answer a question',
@@ -20,16 +25,19 @@ export const ANALYSIS_TYPES: Record<AnalysisType, string> = {
   error_check: 'Check for errors and inconsistencies',
 };
 
-/** Opens a file of the investigation in a new tab, by the API's short-lived link (a plain link cannot carry the bearer). */
-export const openFile = async (query: { attachment_id: string } | { background_document_id: string }) => {
-  const link = await unwrap(client.GET('/api/storage/view', { params: { query: { ...query, redirect: 'false' } } }));
-  window.open((link as { url: string }).url, '_blank', 'noopener');
-};
-
-const EvidenceCheck = ({ investigation }: { investigation: InvestigationDetail }) => {
+const EvidenceCheck = ({
+  investigation,
+  ingestion,
+}: {
+  investigation: InvestigationDetail;
+  ingestion: Parameters<typeof IngestionSummary>[0]['state'];
+}) => {
   const [type, setType] = useState<AnalysisType>(investigation.questions.length > 0 ? 'question' : 'summary');
-  const [questionId, setQuestionId] = useState(investigation.questions[0]?.question_id ?? '');
-  const [topicId, setTopicId] = useState(investigation.topics[0]?.topic_id ?? '');
+  // the first question or topic until one is chosen (one added later counts too)
+  const [chosenQuestion, setQuestionId] = useState('');
+  const [chosenTopic, setTopicId] = useState('');
+  const questionId = chosenQuestion || (investigation.questions[0]?.question_id ?? '');
+  const topicId = chosenTopic || (investigation.topics[0]?.topic_id ?? '');
   const [assessment, setAssessment] = useState<Assessment>();
   const { working, problem, run: act } = useAction<'checking' | 'generating'>();
   const selection = {
@@ -55,6 +63,7 @@ const EvidenceCheck = ({ investigation }: { investigation: InvestigationDetail }
   return (
     <section aria-labelledby="check-heading" class="panel">
       <h2 id="check-heading">New analysis</h2>
+      <IngestionSummary state={ingestion} />
       <form onSubmit={check}>
         <label for="analysis-type">Analysis</label>
         <select id="analysis-type" value={type} onChange={(e) => changed(() => setType(e.currentTarget.value as AnalysisType))}>
@@ -182,11 +191,116 @@ const AnalysisRows = ({ investigationId }: { investigationId: string }) => {
   );
 };
 
+/** The investigation's questions and topics, each with its inline form to add one (what analyses are asked about). */
+const QuestionsAndTopics = ({ investigation, onChanged }: { investigation: InvestigationDetail; onChanged: () => void }) => {
+  const id = investigation.investigation_id;
+  const [question, setQuestion] = useState('');
+  const [topic, setTopic] = useState('');
+  const [topicDescription, setTopicDescription] = useState('');
+  const asking = useAction(withDetails);
+  const naming = useAction(withDetails);
+  const addQuestion = (event: Event) => {
+    event.preventDefault();
+    void asking.run(async () => {
+      await unwrap(
+        client.POST('/api/investigations/{investigation_id}/questions', {
+          params: { path: { investigation_id: id } },
+          body: { text: question },
+        }),
+      );
+      setQuestion('');
+      onChanged();
+    });
+  };
+  const addTopic = (event: Event) => {
+    event.preventDefault();
+    void naming.run(async () => {
+      await unwrap(
+        client.POST('/api/investigations/{investigation_id}/topics', {
+          params: { path: { investigation_id: id } },
+          body: { title: topic, ...(topicDescription.trim() && { description: topicDescription }) },
+        }),
+      );
+      setTopic('');
+      setTopicDescription('');
+      onChanged();
+    });
+  };
+  return (
+    <section aria-labelledby="questions-heading" class="panel">
+      <h2 id="questions-heading">Questions</h2>
+      {investigation.questions.length === 0 ? (
+        <p>No questions yet: add the first one the investigation should answer.</p>
+      ) : (
+        <ul class="rows">
+          {investigation.questions.map((q) => (
+            <li key={q.question_id}>
+              <span>{q.text}</span>
+              <span class="meta">{plural(q.linked_evidence_count, 'linked evidence item')}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={addQuestion}>
+        <label for="new-question">New question</label>
+        <textarea id="new-question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+        <div class="actions">
+          <button type="submit" class="secondary" disabled={asking.working}>
+            Add question
+          </button>
+        </div>
+      </form>
+      <Problem message={asking.problem} />
+      <h2 id="topics-heading">Topics</h2>
+      {investigation.topics.length === 0 ? (
+        <p>No topics yet.</p>
+      ) : (
+        <ul class="rows" aria-labelledby="topics-heading">
+          {investigation.topics.map((t) => (
+            <li key={t.topic_id}>
+              <span>{t.title}</span>
+              {t.description && <span class="meta">{t.description}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={addTopic}>
+        <label for="new-topic">New topic</label>
+        <input id="new-topic" required maxLength={300} value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+        <label for="new-topic-description">Description (optional)</label>
+        <textarea
+          id="new-topic-description"
+          maxLength={10000}
+          value={topicDescription}
+          onInput={(e) => setTopicDescription(e.currentTarget.value)}
+        />
+        <div class="actions">
+          <button type="submit" class="secondary" disabled={naming.working}>
+            Add topic
+          </button>
+        </div>
+      </form>
+      <Problem message={naming.problem} />
+    </section>
+  );
+};
+
+/** The counts that say the evidence list changed (an item became ready, one was added or failed). */
+const changeMark = (s: Ingestion | undefined): string =>
+  s ? [s.items_total, s.items_ready, s.items_processing, s.items_failed, s.imports_in_progress].join('/') : '';
+
 export const Investigation = ({ id }: { id: string }) => {
   const detail = useLoad(
     () => unwrap(client.GET('/api/investigations/{investigation_id}', { params: { path: { investigation_id: id } } })),
     [id],
   );
+  const ingestion = useWatched(
+    () => unwrap(client.GET('/api/investigations/{investigation_id}/ingestion', { params: { path: { investigation_id: id } } })),
+    ingestionBusy,
+    [id],
+  );
+  const [edits, setEdits] = useState(0);
+  const uploads = useTransfers();
   const evidence = useLoad(
     () =>
       unwrap(
@@ -194,10 +308,14 @@ export const Investigation = ({ id }: { id: string }) => {
           params: { path: { investigation_id: id }, query: { limit: 100 } },
         }),
       ),
-    [id],
+    [id, changeMark(ingestion.data), edits],
   );
-  const { problem, run } = useAction();
-  const open = (query: Parameters<typeof openFile>[0]) => run(() => openFile(query));
+  /** Evidence was added, changed or deleted: read the list again (and the questions' linked counts), and watch the readiness again. */
+  const evidenceChanged = () => {
+    setEdits((n) => n + 1);
+    detail.reload();
+    ingestion.reload();
+  };
   return (
     <main>
       <p class="crumbs">
@@ -212,7 +330,7 @@ export const Investigation = ({ id }: { id: string }) => {
             <p>{investigation.description}</p>
             <div class="columns">
               <div>
-                <EvidenceCheck investigation={investigation} />
+                <EvidenceCheck investigation={investigation} ingestion={ingestion} />
                 <section aria-labelledby="analyses-heading" class="panel">
                   <h2 id="analyses-heading">Analyses</h2>
                   <AnalysisRows investigationId={id} />
@@ -222,50 +340,17 @@ export const Investigation = ({ id }: { id: string }) => {
                     </a>
                   </p>
                 </section>
+                <QuestionsAndTopics investigation={investigation} onChanged={detail.reload} />
               </div>
-              <section aria-labelledby="evidence-heading" class="panel">
-                <h2 id="evidence-heading">Evidence</h2>
-                <Problem message={problem} />
-                <Loading state={evidence} label="evidence">
-                  {({ items, next_cursor }) => (
-                    <>
-                      <ul class="rows">
-                        {items.map((item) =>
-                          item.kind === 'evidence_item' ? (
-                            <li key={item.evidence_item_id}>
-                              <span>{item.title}</span>
-                              <span class="meta">{when(item.collected_at)}</span>
-                              {item.attachments.map((a) => (
-                                <button
-                                  key={a.attachment_id}
-                                  type="button"
-                                  class="link"
-                                  onClick={() => open({ attachment_id: a.attachment_id })}
-                                >
-                                  {a.file_name}
-                                </button>
-                              ))}
-                            </li>
-                          ) : (
-                            <li key={item.background_document_id}>
-                              <span>{item.title}</span>
-                              <Badge color="gray">Background{item.included ? ', used by the AI' : ', not used by the AI'}</Badge>
-                              <button
-                                type="button"
-                                class="link"
-                                onClick={() => open({ background_document_id: item.background_document_id })}
-                              >
-                                {item.file_name}
-                              </button>
-                            </li>
-                          ),
-                        )}
-                      </ul>
-                      {next_cursor && <p class="meta">Showing the first {items.length} items.</p>}
-                    </>
-                  )}
-                </Loading>
-              </section>
+              <div>
+                <section aria-labelledby="evidence-heading" class="panel">
+                  <h2 id="evidence-heading">Evidence</h2>
+                  <EvidenceList investigationId={id} evidence={evidence} uploads={uploads} onChanged={evidenceChanged} />
+                </section>
+                <AddEvidence investigation={investigation} uploads={uploads} onAdded={evidenceChanged} />
+                <AddBackgroundDocument investigationId={id} onAdded={evidenceChanged} />
+                <ImportEvidence investigationId={id} onChanged={evidenceChanged} />
+              </div>
             </div>
           </>
         )}

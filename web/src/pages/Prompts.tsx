@@ -7,8 +7,8 @@ import { useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
 import { onLink } from '../router';
 import type { components } from '../../api/schema';
-import { AdminNav, Confirm } from '../components/admin';
-import { Badge, Busy, Loading, Problem, Table, useAction, useLoad, when } from '../components/ui';
+import { AdminNav } from '../components/admin';
+import { Badge, Busy, Confirm, Loading, Problem, Table, useAction, useLoad, when, withDetails } from '../components/ui';
 
 type PromptType = components['schemas']['AdminPromptCreateRequest']['prompt_type'];
 type History = components['schemas']['AdminPromptHistoryResponse'];
@@ -40,15 +40,6 @@ const versionOf = async (type: PromptType, version: number): Promise<VersionDeta
   );
   if ('versions' in data) throw new Error('The service answered the list where a version was asked for.');
   return data;
-};
-
-/** The API's message, with the fields a refused template names (validation details, `{ path, message }[]`). */
-const problemText = (error: unknown): string => {
-  const details = (error as { details?: unknown }).details;
-  const lines = Array.isArray(details)
-    ? details.map((d: { path?: unknown; message?: unknown }) => `${String(d.path ?? '')}: ${String(d.message ?? '')}`)
-    : [];
-  return [messageOf(error), ...lines].join(' ');
 };
 
 const StateBadge = ({ active }: { active: boolean }) =>
@@ -106,7 +97,7 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
   const [open, setOpen] = useState(false);
   const [systemPrompt, setSystemPrompt] = useState('');
   const [template, setTemplate] = useState('');
-  const { working, problem, run } = useAction<string>(problemText);
+  const { working, problem, run } = useAction<string>(withDetails);
   const start = () =>
     current === null
       ? setOpen(true)
