@@ -959,6 +959,17 @@ export interface components {
             source_deleted: boolean;
             text: string | null;
             text_truncated: boolean;
+            /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
+            duplicates: {
+                /** @description other evidence items holding the same passage (near-identical text) */
+                count: number;
+                /** @description those items, by title (the first 50); the passage was considered once for all of them */
+                evidence: {
+                    /** Format: uuid */
+                    evidence_id: string;
+                    title: string;
+                }[];
+            };
         };
         Investigation: {
             /** Format: uuid */
@@ -1596,6 +1607,17 @@ export interface components {
                 /** @description the whole chunk */
                 text: string;
                 text_truncated: boolean;
+                /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
+                duplicates: {
+                    /** @description other evidence items holding the same passage (near-identical text) */
+                    count: number;
+                    /** @description those items, by title (the first 50); the passage was considered once for all of them */
+                    evidence: {
+                        /** Format: uuid */
+                        evidence_id: string;
+                        title: string;
+                    }[];
+                };
                 chunk_index: number;
             };
             /** @description the chunk with its neighbouring chunks of the same source, joined where they overlap; passage.text.slice(chunk_start, chunk_end) is the chunk; more_before / more_after: the source goes on past the passage */
