@@ -23,7 +23,7 @@ export interface ExtractionLimits {
 }
 
 /** Why a file gives no text: `unsupported` (another format: 415) or one of the unprocessable kinds (422). */
-export type ExtractionRefusal = {
+type ExtractionRefusal = {
   code: 'unsupported_file_type' | 'file_missing' | 'file_too_large' | 'unreadable_file' | 'no_text' | 'text_too_long';
   message: string;
 };
@@ -83,7 +83,7 @@ export const extractStoredFile = async (
 };
 
 /** The HTTP answer to a refusal: another format is 415, anything else about the file 422. */
-export const refusalError = (refusal: ExtractionRefusal): ApiError =>
+const refusalError = (refusal: ExtractionRefusal): ApiError =>
   new ApiError(refusal.code === 'unsupported_file_type' ? 415 : 422, refusal.code, refusal.message);
 
 export interface ExtractionDeps {

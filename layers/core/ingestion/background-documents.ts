@@ -41,7 +41,7 @@ const scoped = (db: Kysely<Database>, organizationId: string, investigationId: s
     .where('b.investigation_id', '=', investigationId)
     .where('i.organization_id', '=', organizationId);
 
-export const getBackgroundDocument = async (
+const getBackgroundDocument = async (
   db: Kysely<Database>,
   organizationId: string,
   investigationId: string,

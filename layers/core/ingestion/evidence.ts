@@ -46,7 +46,7 @@ export interface EvidenceInput {
   idempotency_key?: string | undefined;
 }
 
-export interface AttachmentView {
+interface AttachmentView {
   attachment_id: string;
   file_name: string;
   content_type: string;

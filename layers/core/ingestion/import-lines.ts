@@ -21,7 +21,7 @@ import {
 import { checkWith } from '#core/strings';
 import { evidenceContent, isoDate, LIMITS, list, text } from './fields';
 
-export interface InlineFile {
+interface InlineFile {
   file_name: string;
   content_type: string;
   text: string;

@@ -10,7 +10,7 @@ import { getInvestigation, type InvestigationSummary } from '#core/repositories/
 import { ensureUser } from '#core/repositories/users';
 
 /** The most questions and topics an investigation holds: what an analysis picker can show, and the seed format's limit. */
-export const INVESTIGATION_LIMITS = { questions: 100, topics: 100 } as const;
+const INVESTIGATION_LIMITS = { questions: 100, topics: 100 } as const;
 
 const summaryOf = async (db: Kysely<Database>, organizationId: string, investigationId: string): Promise<InvestigationSummary> => {
   const detail = await getInvestigation(db, organizationId, investigationId);
@@ -66,7 +66,7 @@ export const updateInvestigation = async (
  * Locks the organization's investigation row for the rest of the transaction (writers of one investigation's
  * questions and topics take their positions one after the other), or 404.
  */
-export const lockInvestigation = async (trx: Kysely<Database>, organizationId: string, investigationId: string): Promise<void> => {
+const lockInvestigation = async (trx: Kysely<Database>, organizationId: string, investigationId: string): Promise<void> => {
   const found = await trx
     .selectFrom('investigations')
     .select('id')

@@ -45,7 +45,7 @@ export class ImportRefusal extends Error {
   override readonly name = 'ImportRefusal';
 }
 
-export interface StartedImport {
+interface StartedImport {
   import_id: string;
   investigation_id: string;
   title: string;
