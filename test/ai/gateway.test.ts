@@ -56,6 +56,9 @@ test('failures are classified by name, status and network code', () => {
   expect(classifyFailure({ name: 'ServiceUnavailableException' })).toBe('retryable');
   expect(classifyFailure({ name: 'Weird', $metadata: { httpStatusCode: 502 } })).toBe('retryable');
   expect(classifyFailure(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('retryable');
+  // what the SDK makes of a connection fault that is not an Error of its realm: the code only in the text
+  expect(classifyFailure(new Error('AWS SDK error wrapper for TimeoutError: read ECONNRESET'))).toBe('retryable');
+  expect(classifyFailure(new Error('the model refused: ECONNRESETS are not a thing'))).toBe('fatal');
   expect(classifyFailure({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } })).toBe('fatal');
   expect(classifyFailure({ name: 'AccessDeniedException' })).toBe('fatal');
   expect(backoffMs(1, 100, 1000, () => 1)).toBe(100);

@@ -62,7 +62,7 @@ beforeAll(async () => {
   const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
     db,
   );
-  expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'/);
+  expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'.*WHERE \(duplicate_of IS NULL\)/);
   await sql`drop index text_chunks_embedding_idx`.execute(db);
   await addChunks(
     db,
@@ -98,7 +98,10 @@ const expectExactTop = (found: readonly Candidate[], exact: readonly Candidate[]
   expect(holdsExactTop(found.map(distance), exact)).toBe(true);
 };
 
-/** A plain index scan (forced) with a relaxed iterative scan: at ef_search 100 and top 20, what the service ran before the rule. */
+/**
+ * A plain index scan (forced) with a relaxed iterative scan: at ef_search 100 and top 20, what the service ran before the
+ * rule. The index holds near-duplicate representatives only (migration 0016), so the query says so, as the service's does.
+ */
 const indexAlone = (vector: number[], settings: { efSearch: number; limit: number }) =>
   db.transaction().execute(async (trx) => {
     for (const setting of [
@@ -111,7 +114,8 @@ const indexAlone = (vector: number[], settings: { efSearch: number; limit: numbe
       await sql.raw(setting).execute(trx);
     const literal = toVectorLiteral(vector);
     const { rows } = await sql<{ distance: number }>`select embedding <=> ${literal}::vector as distance from text_chunks
-      where investigation_id = ${investigationId} order by embedding <=> ${literal}::vector limit ${settings.limit}`.execute(trx);
+      where investigation_id = ${investigationId} and duplicate_of is null
+      order by embedding <=> ${literal}::vector limit ${settings.limit}`.execute(trx);
     return rows.map((r) => Number(r.distance));
   });
 

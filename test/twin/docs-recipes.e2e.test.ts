@@ -74,6 +74,8 @@ const EXPECTED: { holds: string; prints: RegExp[] }[] = [
   { holds: '/api/webhooks/payment', prints: [/"received":true,"event_id":"evt_1"/] },
   { holds: 'npm run eval -- --offline --templates database', prints: [/Prompt evaluation "local"/, /templates: database/, /"\$schema"/] },
   { holds: 'npm run seed -- --twin --file docs/seed-example.json', prints: [/Example Compliance/] },
+  // a file brought in by its presigned upload (docs/ingestion.md): extracted, the item counted
+  { holds: '$API/investigations/$INVESTIGATION/ingestion', prints: [/^extracted$/m, /"items_total":1,/] },
   // the file viewer's redirect, mapped to the twin's public S3 endpoint, followed to the file
   {
     holds: '"http://127.0.0.1:3000$VIEW"',

@@ -37,6 +37,8 @@ const NETWORK_CODES = new Set([
   'UND_ERR_SOCKET',
 ]);
 
+const NETWORK_CODE_IN_TEXT = new RegExp(`\\b(${[...NETWORK_CODES].join('|')})\\b`);
+
 interface SdkLikeError {
   name?: string;
   code?: string;
@@ -51,6 +53,8 @@ export const classifyFailure = (error: unknown): FailureKind => {
   if (e.name && TIMEOUT_NAMES.has(e.name)) return 'timeout';
   if ((e.name && RETRYABLE_NAMES.has(e.name)) || (status !== undefined && status >= 500)) return 'retryable';
   if (e.code && NETWORK_CODES.has(e.code)) return 'retryable';
+  // a connection fault the SDK could only wrap as text (a value that was not an Error of this realm): still the network's
+  if (error instanceof Error && NETWORK_CODE_IN_TEXT.test(error.message)) return 'retryable';
   return 'fatal';
 };
 
