@@ -62,7 +62,7 @@ beforeAll(async () => {
   const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
     db,
   );
-  expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'.*WHERE \(duplicate_of IS NULL\)/);
+  expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'.*WHERE \(\(duplicate_of IS NULL\) AND indexed\)/);
   await sql`drop index text_chunks_embedding_idx`.execute(db);
   await addChunks(
     db,
@@ -100,7 +100,7 @@ const expectExactTop = (found: readonly Candidate[], exact: readonly Candidate[]
 
 /**
  * A plain index scan (forced) with a relaxed iterative scan: at ef_search 100 and top 20, what the service ran before the
- * rule. The index holds near-duplicate representatives only (migration 0016), so the query says so, as the service's does.
+ * rule. The index holds near-duplicate representatives once indexed (migration 0016), so the query says so, as the service's does.
  */
 const indexAlone = (vector: number[], settings: { efSearch: number; limit: number }) =>
   db.transaction().execute(async (trx) => {
@@ -114,7 +114,7 @@ const indexAlone = (vector: number[], settings: { efSearch: number; limit: numbe
       await sql.raw(setting).execute(trx);
     const literal = toVectorLiteral(vector);
     const { rows } = await sql<{ distance: number }>`select embedding <=> ${literal}::vector as distance from text_chunks
-      where investigation_id = ${investigationId} and duplicate_of is null
+      where investigation_id = ${investigationId} and duplicate_of is null and indexed
       order by embedding <=> ${literal}::vector limit ${settings.limit}`.execute(trx);
     return rows.map((r) => Number(r.distance));
   });

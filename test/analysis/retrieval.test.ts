@@ -3,11 +3,13 @@
  * its threshold to take the index path (and drops the investigation index) and checks that a small
  * investigation beside a large one still gets all its chunks, in exact order: the HNSW graph spans
  * every investigation, and without pgvector's iterative scan the filtered search would come back short.
- * The rule itself, on a corpus the index alone gets wrong: retrieval-rule.test.ts.
+ * A vector stored but not yet put into the graph is read exactly beside it. The rule itself, on a corpus the index
+ * alone gets wrong: retrieval-rule.test.ts.
  */
 import { sql } from 'kysely';
 import { nearestChunks, nearestQuery, PATH_SETTINGS, RETRIEVAL, searchChunks } from '#core/analysis/retrieval';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
+import { indexStoredVectors } from '#core/embeddings/chunk-claims';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { useTestDatabase } from '../support/db';
@@ -54,7 +56,8 @@ test('through the HNSW index, a small investigation beside a large one gets all 
 
   const plan = await db.transaction().execute(async (trx) => {
     for (const setting of PATH_SETTINGS.index) await sql.raw(setting).execute(trx);
-    const statement = nearestQuery(ids.small, MODEL, toVectorLiteral(query!), RETRIEVAL.indexCandidates, RETRIEVAL.candidates);
+    // the index path's read of the graph (the vectors not yet in it are read exactly beside it)
+    const statement = nearestQuery(ids.small, MODEL, toVectorLiteral(query!), RETRIEVAL.indexCandidates, RETRIEVAL.candidates, 'indexed');
     const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   });
@@ -64,4 +67,24 @@ test('through the HNSW index, a small investigation beside a large one gets all 
   expect(viaIndex.path).toBe('index');
   expect(viaIndex.candidates.map((c) => c.chunk_id)).toEqual(exact.map((c) => c.chunk_id));
   for (const [i, c] of viaIndex.candidates.entries()) expect(c.similarity).toBeCloseTo(exact[i]!.similarity, 6);
+}, 60_000);
+
+test('a vector stored but not yet in the graph is found on the index path, exactly; indexing it changes no answer', async () => {
+  const [query] = vectors(1, 777);
+  // the nearest passage of all: the query itself, stored as the embedding work stores it (not yet indexed)
+  await addChunks(db, ids.large, [{ text: 'just stored', embedding: query! }]);
+  const fresh = await db.selectFrom('text_chunks').select('id').where('text', '=', 'just stored').executeTakeFirstOrThrow();
+  await db.updateTable('text_chunks').set({ indexed: false }).where('id', '=', fresh.id).execute();
+
+  const exact = await nearestChunks(db, ids.large, query!, { model: MODEL, exact: true });
+  const before = await searchChunks(db, ids.large, query!, { model: MODEL, exactBelow: 0 });
+  expect(before.path).toBe('index');
+  expect(before.candidates[0]).toMatchObject({ chunk_id: fresh.id });
+  expect(before.candidates[0]!.similarity).toBeCloseTo(1, 6);
+  expect(before.candidates[0]!.chunk_id).toBe(exact[0]!.chunk_id);
+
+  expect(await indexStoredVectors(db, 10)).toBe(1);
+  expect(await indexStoredVectors(db, 10)).toBe(0);
+  const after = await searchChunks(db, ids.large, query!, { model: MODEL, exactBelow: 0 });
+  expect(after.candidates[0]!.chunk_id).toBe(fresh.id);
 }, 60_000);

@@ -56,6 +56,8 @@ export const addChunks = async (
           text,
           embedding: toVectorLiteral(embedding),
           embedding_model: DEFAULT_AI_MODELS.embedding,
+          // in the HNSW graph, as the embedding work leaves a stored vector once it has caught up
+          indexed: true,
         })),
       )
       .execute();

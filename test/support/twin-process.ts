@@ -7,11 +7,14 @@
  * Run as a script (by startTwinProcess, through tsx), this file is that child.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '#core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TOKENS_PATH } from '../../lib/twin/identity-provider';
+import { ENDPOINTS_FILE, type TwinEndpoints } from '../../lib/twin/running';
 import { startTwin, type TwinOptions } from '../../lib/twin/twin';
 import { callApi, prepareTestTwin, useTwinFolder, type Reply, type TestTwinOptions } from './twin';
 
@@ -23,12 +26,16 @@ interface ReadyLine {
   url: string;
   bedrock: string;
   identityProvider: string;
+  /** the twin's own (operator) connection string to its database (running.ts's endpoints.json) */
+  database: string;
 }
 
 export interface TwinProcess {
   url: string;
   /** the Bedrock stand-in's base URL (faults: PUT <bedrock>/_standin/faults/<region>) */
   bedrock: string;
+  /** the database as an operator reaches it while this twin runs */
+  database: string;
   call: (method: string, path: string, token?: string, body?: unknown) => Promise<Reply>;
   /** an access token of the demo user with that role in that organization (Northwind by default), from the twin's identity provider */
   token: (role: Role, organizationId?: string) => Promise<string>;
@@ -82,6 +89,7 @@ const startChild = async (options: TwinOptions): Promise<TwinProcess> => {
   return {
     url: ready.url,
     bedrock: ready.bedrock,
+    database: ready.database,
     call: (method, path, token, body) => callApi(ready.url, method, path, token, body),
     token: async (role, organizationId = DEMO_ORGANIZATION_IDS.northwind) => {
       const res = await fetch(`${ready.identityProvider}${TOKENS_PATH}`, {
@@ -122,7 +130,8 @@ if (require.main === module) {
     async (twin) => {
       if (options.schedules !== false) await twin.schedulesSettled();
       process.once('SIGTERM', () => void twin.stop().finally(() => process.exit(0)));
-      const ready: ReadyLine = { url: twin.url, bedrock: twin.bedrock.url, identityProvider: twin.identityProvider.url };
+      const { database } = JSON.parse(readFileSync(join(twin.twinDir, ENDPOINTS_FILE), 'utf8')) as TwinEndpoints;
+      const ready: ReadyLine = { url: twin.url, bedrock: twin.bedrock.url, identityProvider: twin.identityProvider.url, database };
       console.log(`${READY}${JSON.stringify(ready)}`);
     },
     (error: unknown) => {

@@ -146,20 +146,39 @@ export const PATH_SETTINGS = {
 } as const;
 
 /**
+ * Which vectors a search reads: all of them (the exact path), those in the HNSW graph (`indexed`), or those stored
+ * but not yet indexed (migration 0016: the embedding work indexes them after storing them), read exactly.
+ */
+export type SearchPart = 'all' | 'indexed' | 'unindexed';
+
+const PART_FILTER = {
+  all: sql``,
+  indexed: sql`and c.indexed`,
+  unindexed: sql`and not c.indexed`,
+} as const;
+
+/**
  * The search itself: the investigation's `take` nearest chunks by cosine distance (in the index's order on
  * the index path: relaxed order returns them slightly out of order), then the nearest `limit` of those,
  * sorted exactly. Background documents excluded from the AI are never candidates. The distance is computed
  * again outside the CTE on purpose: were it a CTE column, newer planners (PGlite's) take the CTE's order
  * as the sort and skip the re-sort, leaving the relaxed order in place.
  */
-export const nearestQuery = (investigationId: string, model: string, vector: string, take: number, limit: number) =>
+export const nearestQuery = (
+  investigationId: string,
+  model: string,
+  vector: string,
+  take: number,
+  limit: number,
+  part: SearchPart = 'all',
+) =>
   sql<Candidate>`
     with nearest as materialized (
       select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id, c.embedding
       from text_chunks c
       left join background_documents b on b.id = c.background_document_id
       where c.investigation_id = ${investigationId} and c.embedding is not null and c.embedding_model = ${model}
-        and c.duplicate_of is null and coalesce(b.included_for_ai, true)
+        and c.duplicate_of is null and coalesce(b.included_for_ai, true) ${PART_FILTER[part]}
       order by c.embedding <=> ${vector}::vector
       limit ${take}
     )
@@ -173,9 +192,10 @@ const run = async (trx: Kysely<Database>, settings: readonly string[]) => {
 /**
  * The retrieval rule, in one transaction (`set local` only): count the investigation's chunks (an
  * index-only scan of its b-tree); below `exactBelow` search exactly, else take the HNSW index's top
- * `indexCandidates` and keep the exact nearest `limit` of them. An index path that comes back short (the
- * iterative scan stops at hnsw.max_scan_tuples, e.g. for an investigation that is a small share of a very
- * large table) is answered exactly instead: slower, never incomplete.
+ * `indexCandidates` and keep the exact nearest `limit` of them, together with the exact nearest of the vectors
+ * stored but not yet in the graph (none once the embedding work has caught up: a partial index holds them). An
+ * index path that comes back short (the iterative scan stops at hnsw.max_scan_tuples, e.g. for an investigation
+ * that is a small share of a very large table) is answered exactly instead: slower, never incomplete.
  */
 export const searchChunks = (
   db: Kysely<Database>,
@@ -201,10 +221,14 @@ export const searchChunks = (
       rows = await exactly();
     } else {
       await run(trx, PATH_SETTINGS.index);
-      rows = (await nearestQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit).execute(trx)).rows;
+      const indexed = (
+        await nearestQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit, 'indexed').execute(trx)
+      ).rows;
+      await run(trx, PATH_SETTINGS.indexToExact);
+      const unindexed = (await nearestQuery(investigationId, model, vector, limit, limit, 'unindexed').execute(trx)).rows;
+      rows = [...indexed, ...unindexed].sort((a, b) => Number(b.similarity) - Number(a.similarity)).slice(0, limit);
       if (rows.length < Math.min(limit, count)) {
         path = 'index-short';
-        await run(trx, PATH_SETTINGS.indexToExact);
         rows = await exactly();
       }
     }

@@ -196,6 +196,8 @@ interface TextChunksTable {
   duplicate_of: string | null;
   /** locality-sensitive hash keys of its text's shingles (embeddings/near-duplicates.ts) */
   lsh_bands: number[] | null;
+  /** 0016: its vector is in the HNSW graph (stored vectors are indexed after, a few at a time: embedding-work.ts) */
+  indexed: Generated<boolean>;
   /** 0015: when it got its vector (from the model, or copied from its representative); null while it waits */
   embedded_at: Timestamp | null;
   created_at: CreatedAt;

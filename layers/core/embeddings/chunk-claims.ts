@@ -141,20 +141,49 @@ export interface StoredChunk {
  * Stores the vectors of claimed chunks with the model that made them, conditional on the claim's lease (a chunk
  * re-claimed or rewritten meanwhile is not written), and ends their lease. Returns the chunks stored.
  */
+/**
+ * Vectors per statement: each goes into the HNSW index as it is stored, and a statement holds the database while it
+ * runs (PGlite has one session), so a request's 96 go in slices and the API's statements get their turn between them.
+ */
+const STORE_SLICE = 16;
+
 export const storeVectors = async (
   db: Kysely<Database>,
   { lease, model, vectors }: { lease: Date; model: string; vectors: readonly { id: string; embedding: string }[] },
 ): Promise<StoredChunk[]> => {
-  if (vectors.length === 0) return [];
   // in id order, as every worker writes them: concurrent stores lock rows in one order
   const sorted = [...vectors].sort((a, b) => a.id.localeCompare(b.id));
-  const { rows } = await sql<StoredChunk>`
-    update text_chunks c
-    set embedding = v.embedding::vector, embedding_model = ${model}, embed_lease_until = null, embedded_at = now()
-    from unnest(${sorted.map((v) => v.id)}::uuid[], ${sorted.map((v) => v.embedding)}::text[]) as v(id, embedding)
-    where c.id = v.id and c.embed_lease_until = ${lease} and c.embedding is null
-    returning c.id, c.embedding_source_id`.execute(db);
-  return rows;
+  const stored: StoredChunk[] = [];
+  for (let i = 0; i < sorted.length; i += STORE_SLICE) {
+    const slice = sorted.slice(i, i + STORE_SLICE);
+    const { rows } = await sql<StoredChunk>`
+      update text_chunks c
+      set embedding = v.embedding::vector, embedding_model = ${model}, embed_lease_until = null, embedded_at = now()
+      from unnest(${slice.map((v) => v.id)}::uuid[], ${slice.map((v) => v.embedding)}::text[]) as v(id, embedding)
+      where c.id = v.id and c.embed_lease_until = ${lease} and c.embedding is null
+      returning c.id, c.embedding_source_id`.execute(db);
+    stored.push(...rows);
+  }
+  return stored;
+};
+
+/**
+ * Puts stored vectors into the HNSW graph (migration 0016: a vector is stored first and found exactly until then), a
+ * slice per statement so the database's other work gets its turn, at most `limit`. Returns how many it indexed.
+ */
+export const indexStoredVectors = async (db: Kysely<Database>, limit: number): Promise<number> => {
+  let indexed = 0;
+  while (indexed < limit) {
+    const { rows } = await sql<{ id: string }>`
+      update text_chunks set indexed = true
+      where id in (select id from text_chunks
+                   where embedding is not null and duplicate_of is null and not indexed
+                   limit ${Math.min(STORE_SLICE, limit - indexed)} for update skip locked)
+      returning id`.execute(db);
+    if (rows.length === 0) break;
+    indexed += rows.length;
+  }
+  return indexed;
 };
 
 /**
@@ -189,7 +218,7 @@ export const resetOtherModel = async (db: Kysely<Database>, model: string, limit
         and (embedding_model < ${model} or embedding_model > ${model} or embedding_model is null)
       limit ${limit}
     )
-    update text_chunks c set embedding = null, embedding_model = null, embedded_at = null, embed_lease_until = null
+    update text_chunks c set embedding = null, embedding_model = null, embedded_at = null, embed_lease_until = null, indexed = false
     where c.id in (select id from stale) or c.duplicate_of in (select id from stale)
     returning c.embedding_source_id`.execute(db);
   return [...new Set(rows.map((r) => r.embedding_source_id))];

@@ -40,7 +40,7 @@ export interface ImportDeps {
   now?: () => number;
   /** how long this run may take before it hands the rest on (default 200 s of the worker's 300) */
   budgetMs?: number;
-  /** lines per transaction (default 100) */
+  /** lines per transaction (default IMPORT_BATCH_LINES) */
   batchLines?: number;
 }
 
@@ -50,6 +50,12 @@ const IMPORT_KEY = /^imports\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 /** Pure: the import a storage key names (uploads.ts importKey), or undefined. */
 export const importOfKey = (key: string): string | undefined => IMPORT_KEY.exec(key)?.[1]?.toLowerCase();
+
+/**
+ * Lines written per transaction: few enough that a batch holds the database for a moment only (PGlite has one session,
+ * so an import's transaction would hold up every request meanwhile), many enough that progress costs little.
+ */
+const IMPORT_BATCH_LINES = 25;
 
 /** A run's hold on an import; longer than a run's budget, so a live run never loses it. */
 const LEASE_MS = 5 * 60_000;
@@ -346,7 +352,7 @@ export const runImport = async (deps: ImportDeps, importId: string): Promise<Imp
   const now = deps.now ?? Date.now;
   const started = now();
   const budgetMs = deps.budgetMs ?? 200_000;
-  const batchLines = deps.batchLines ?? 100;
+  const batchLines = deps.batchLines ?? IMPORT_BATCH_LINES;
   const row = await claim(deps.db, importId);
   if (!row) {
     const current = await deps.db.selectFrom('imports').select(['status']).where('id', '=', importId).executeTakeFirst();

@@ -1,8 +1,13 @@
 /**
- * Near-duplicate groups (issue 26; embeddings/near-duplicates.ts groups the chunks as they are written):
- * - the HNSW index holds one vector per group, its representative's: rebuilt as a partial index over the chunks
- *   whose `duplicate_of` is null (retrieval searches those only; a duplicate carries a copy of its representative's
- *   vector, for its own item's readiness, but never enters the graph);
+ * Near-duplicate groups (issue 26; embeddings/near-duplicates.ts groups the chunks as they are written), and vectors
+ * indexed after they are stored:
+ * - the HNSW index holds one vector per group, its representative's, once it is `indexed`: rebuilt as a partial index
+ *   over the chunks whose `duplicate_of` is null and `indexed` true. A duplicate carries a copy of its
+ *   representative's vector, for its own item's readiness, but never enters the graph. A vector is stored without
+ *   entering the graph (an insert into the m 32 graph costs 20–40 ms of the database's time, measured: at a real
+ *   matter's size that, not the model, bounds how soon evidence is analysable); the embedding work then indexes the
+ *   stored vectors a few at a time (`indexed`), and retrieval searches the graph and, exactly, the vectors not yet in
+ *   it (text_chunks_unindexed_idx holds them), so a passage is found from the moment its vector is stored;
  * - a group outlives its representative: when a representative is deleted (its item or document deleted, or its
  *   text changed), the group's oldest remaining member becomes the representative and the others point at it. A
  *   statement-level trigger, so a cascaded delete of a whole item re-forms every group it touched in one pass;
@@ -12,10 +17,15 @@
 import { sql, type Kysely } from 'kysely';
 
 const up = [
+  `alter table text_chunks add column indexed boolean not null default false`,
+  // the vectors stored until now are in the graph already
+  `update text_chunks set indexed = true where embedding is not null and duplicate_of is null`,
+  `create index text_chunks_unindexed_idx on text_chunks (investigation_id)
+     where embedding is not null and duplicate_of is null and not indexed`,
   `create index text_chunks_evidence_item_idx on text_chunks (evidence_item_id) where evidence_item_id is not null`,
   `create index text_chunks_background_document_idx on text_chunks (background_document_id) where background_document_id is not null`,
   `create index text_chunks_embedding_groups_idx on text_chunks using hnsw (embedding vector_cosine_ops)
-     with (m = 32, ef_construction = 256) where duplicate_of is null`,
+     with (m = 32, ef_construction = 256) where duplicate_of is null and indexed`,
   `drop index text_chunks_embedding_idx`,
   `alter index text_chunks_embedding_groups_idx rename to text_chunks_embedding_idx`,
   `create function promote_near_duplicates() returns trigger language plpgsql as $$
@@ -25,8 +35,10 @@ const up = [
          from text_chunks c join old_rows o on o.id = c.duplicate_of
         order by c.duplicate_of, c.created_at, c.id
      )
+     -- the new representative's vector (a copy) is not in the graph: it waits to be indexed, found exactly meanwhile
      update text_chunks c
-        set duplicate_of = case when c.id = o.new_representative then null else o.new_representative end
+        set duplicate_of = case when c.id = o.new_representative then null else o.new_representative end,
+            indexed = false
        from orphaned o
       where c.duplicate_of = o.old_representative;
      return null;
@@ -41,13 +53,15 @@ export const migration = {
   },
   async down(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
-      'drop index text_chunks_background_document_idx',
-      'drop index text_chunks_evidence_item_idx',
       'drop trigger text_chunks_promote_near_duplicates on text_chunks',
       'drop function promote_near_duplicates()',
       `create index text_chunks_embedding_full_idx on text_chunks using hnsw (embedding vector_cosine_ops) with (m = 32, ef_construction = 256)`,
       'drop index text_chunks_embedding_idx',
       'alter index text_chunks_embedding_full_idx rename to text_chunks_embedding_idx',
+      'drop index text_chunks_unindexed_idx',
+      'alter table text_chunks drop column indexed',
+      'drop index text_chunks_background_document_idx',
+      'drop index text_chunks_evidence_item_idx',
     ])
       await sql.raw(statement).execute(db);
   },

@@ -1,0 +1,122 @@
+/**
+ * The embedding worker killed mid-batch (issue 26): `kill -9` of the whole twin while the embedding work is between
+ * model requests of a claim — some of its vectors stored, the rest claimed and leased — then a start again on the
+ * same folder. Once the dead claim's lease has run out (its 2-minute lease is ended here by hand, as the clock would),
+ * the next run embeds what was left: every chunk is embedded, none twice — a vector stored before the kill is never
+ * replaced — and the model requests are the batches' plus at most the one in flight at the kill.
+ * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
+ */
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool } from 'pg';
+import type { Database } from '#core/db/schema';
+import { AI_REGIONS } from '../../lib/twin/twin';
+import { useTwinProcess, type TwinProcess } from '../support/twin-process';
+
+const twins = useTwinProcess({ schedules: false });
+
+/** Every embedding request answers this much later, so the kill finds a claim between its requests. */
+const AI_LATENCY_MS = 2_500;
+
+const faults = async (twin: TwinProcess, body: unknown) => {
+  for (const region of Object.values(AI_REGIONS)) {
+    const res = await fetch(`${twin.bedrock}/_standin/faults/${region}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.ok).toBe(true);
+  }
+};
+
+const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+test('kill -9 mid-batch: after a restart every chunk is embedded, none twice, nothing lost', async () => {
+  let twin = await twins.start();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: twin.database, max: 1 }) }) });
+  try {
+    const token = await twin.token('investigator');
+    const investigation = (await twin.call('POST', '/api/investigations', token, { title: 'Crash' })).body.investigation_id as string;
+    await faults(twin, { latencyMs: AI_LATENCY_MS });
+    // 300 short items, one chunk each: a claim of 384 takes them all, four requests of 96, 96, 96 and 12
+    for (let n = 0; n < 300; n += 1) {
+      const res = await twin.call('POST', `/api/investigations/${investigation}/evidence`, token, {
+        title: `Slip ${n}`,
+        content: `Payment slip ${n}: ${n * 37} paid to supplier ${n % 23} on the ${n % 28}th, reference ${n * 101}.`,
+      });
+      expect(res.status).toBe(201);
+    }
+    const chunks = () => db.selectFrom('text_chunks').select(['id', 'embedded_at']).where('investigation_id', '=', investigation).execute();
+    // kill once the first request's vectors are stored and the rest of the claim is still leased
+    const before = await until(
+      'a first request stored',
+      async () => {
+        const rows = await chunks();
+        const stored = rows.filter((r) => r.embedded_at !== null);
+        return stored.length >= 96 && stored.length < rows.length ? rows : undefined;
+      },
+      120_000,
+    );
+    await twin.kill();
+    const storedBefore = new Map(before.filter((r) => r.embedded_at !== null).map((r) => [r.id, r.embedded_at!.getTime()]));
+    const requestsBefore = (
+      await sql<{ n: number }>`select count(*)::int as n from ai_calls where purpose = 'embedding' and outcome = 'ok'`.execute(db)
+    ).rows[0]!.n;
+
+    twin = await twins.start();
+    await db.destroy();
+    const db2 = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: twin.database, max: 1 }) }) });
+    try {
+      // the dead claim's lease ends (2 minutes after it was taken or renewed; here at once), and a wake-up comes
+      const held = await db2
+        .updateTable('text_chunks')
+        .set({ embed_lease_until: new Date(Date.now() - 1_000) })
+        .where('investigation_id', '=', investigation)
+        .where('embedding', 'is', null)
+        .where('embed_lease_until', 'is not', null)
+        .executeTakeFirst();
+      expect(Number(held.numUpdatedRows)).toBeGreaterThan(0);
+      expect(
+        (await twin.call('POST', `/api/investigations/${investigation}/evidence`, token, { title: 'After the crash', content: 'A note.' }))
+          .status,
+      ).toBe(201);
+
+      const after = await until(
+        'every chunk embedded',
+        async () => {
+          const rows = await db2
+            .selectFrom('text_chunks')
+            .select(['id', 'embedded_at'])
+            .where('investigation_id', '=', investigation)
+            .execute();
+          return rows.every((r) => r.embedded_at !== null) ? rows : undefined;
+        },
+        120_000,
+      );
+      expect(after).toHaveLength(301);
+      // none twice: what was stored before the kill kept its vector and its time
+      for (const row of after.filter((r) => storedBefore.has(r.id))) expect(row.embedded_at!.getTime()).toBe(storedBefore.get(row.id));
+      const requests = (
+        await sql<{ n: number }>`select count(*)::int as n from ai_calls where purpose = 'embedding' and outcome = 'ok'`.execute(db2)
+      ).rows[0]!.n;
+      // the chunks left at the kill, and the note after it: four batches at most, and the one in flight at the kill was never stored
+      console.info(
+        `kill mid-batch: ${storedBefore.size} chunks stored before the kill, ${requestsBefore} requests before, ${requests} in all`,
+      );
+      expect(requests - requestsBefore).toBeLessThanOrEqual(Math.ceil((301 - storedBefore.size) / 96) + 1);
+      const sources = await db2.selectFrom('embedding_sources').select('status').where('investigation_id', '=', investigation).execute();
+      expect(sources.every((s) => s.status === 'embedded')).toBe(true);
+    } finally {
+      await db2.destroy();
+    }
+  } finally {
+    await db.destroy().catch(() => undefined);
+  }
+}, 400_000);
