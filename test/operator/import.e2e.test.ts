@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runImportCli } from '../../lib/operator/cli-import';
 import { useTwin } from '../support/twin';
+import { until } from '../support/until';
 
 const e2e = useTwin();
 const dir = mkdtempSync(join(tmpdir(), 'ias-import-'));
@@ -114,13 +115,19 @@ test('a seed file loads through the loader function, its evidence through an imp
     .where('investigation_id', '=', investigationId)
     .execute();
   expect(sources.map((p) => p.source_type).sort()).toEqual(['attachment', 'content', 'content']);
-  expect((await e2e.call('POST', '/api/admin/cron/embedding-sweeper', twin.cronSecret)).status).toBe(200);
-  const embedded = await twin.database.db
-    .selectFrom('embedding_sources')
-    .select('status')
-    .where('investigation_id', '=', investigationId)
-    .execute();
-  expect(embedded.every((p) => p.status === 'embedded')).toBe(true);
+  // the import's end wakes the embedding work: no sweep, no call by hand
+  await until(
+    'the sources embedded',
+    async () => {
+      const embedded = await twin.database.db
+        .selectFrom('embedding_sources')
+        .select('status')
+        .where('investigation_id', '=', investigationId)
+        .execute();
+      return embedded.every((p) => p.status === 'embedded') || undefined;
+    },
+    60_000,
+  );
 }, 90_000);
 
 test('loading the same file again conflicts and writes nothing', async () => {

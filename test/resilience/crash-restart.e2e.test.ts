@@ -11,6 +11,7 @@
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwinProcess, type TwinProcess } from '../support/twin-process';
+import { until } from '../support/until';
 
 // a cap of two, so the two analyses in flight fill it and a third shows when it is free again; a 10 s lease
 const LEASE_SECONDS = 10;
@@ -42,16 +43,6 @@ const statusOf = async (twin: TwinProcess, token: string, analysisId: string): P
   const res = await twin.call('GET', `/api/analysis/${analysisId}`, token);
   expect(res.status).toBe(200);
   return res.body.generation_status as string;
-};
-
-const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 };
 
 test('kill -9 with one analysis generating and one being checked: after a restart both reach verified, nothing lost, the cap frees', async () => {

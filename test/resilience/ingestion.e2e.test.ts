@@ -14,19 +14,10 @@ import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { pdfFile, truncatedPdf } from '../files/fixtures';
 import { useTwin } from '../support/twin';
+import { until } from '../support/until';
 
 const e2e = useTwin();
 const SETTLED = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
-
-const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-};
 
 const paragraph = (n: number) =>
   `Record ${n}: the vendor's invoice ${1000 + n} for ${n % 40} laptops was approved on day ${n % 28} by approver ${n % 17}, ` +
