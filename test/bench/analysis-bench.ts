@@ -14,11 +14,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { Client } from 'pg';
 import { assessSelection } from '#core/analysis/assess';
 import { resolveSelection } from '#core/analysis/selection';
 import { countHit } from '#core/ratelimit/limiter';
@@ -31,27 +29,24 @@ import { embedText } from '../../lib/twin/standin-text';
 import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
 import { seededRandom } from '../support/random';
+import {
+  ENGINE_NAMES,
+  flagNumber,
+  flagValue,
+  httpClient,
+  log,
+  mean,
+  quantile,
+  realPostgresUrl,
+  seconds,
+  skipRealPostgres,
+  stats,
+  timed,
+  withScratchDatabase,
+  type Engine,
+} from './bench-support';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-
-type Engine = 'pglite' | 'postgres';
-
-const log = (line: string) => console.log(`  … ${line}`);
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-};
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const stats = (samples: number[]) =>
-  `p50 ${quantile(samples, 0.5).toFixed(2)} ms  p99 ${quantile(samples, 0.99).toFixed(2)} ms  mean ${mean(samples).toFixed(2)} ms`;
-
-const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
-  const started = performance.now();
-  const value = await fn();
-  return [value, performance.now() - started];
-};
 
 const ASSESS = {
   evidence: env('BENCH_ASSESS_EVIDENCE', 100_000),
@@ -60,36 +55,6 @@ const ASSESS = {
   questions: 10,
   requests: env('BENCH_ASSESS_REQUESTS', 300),
   warmup: 20,
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Real PostgreSQL: a scratch database per run
-
-export const realPostgresUrl = (): string | undefined => process.env.BENCH_DATABASE_URL || undefined;
-
-export const skipRealPostgres = (what: string) => {
-  console.log(`  real PostgreSQL: skipped (${what}) — set BENCH_DATABASE_URL to a server with pgvector, e.g.`);
-  console.log('    BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)" npm run bench -- assess retrieval');
-  console.log('    (port 55432 may be taken by CI runs: PGPORT_CI=55494 PGDATA_DIR=/tmp/bench-pg bash scripts/ci/postgres.sh start|stop)');
-};
-
-/** Creates a scratch database on the BENCH_DATABASE_URL server, hands its URL to `fn`, drops it afterwards. */
-export const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string) => Promise<T>): Promise<T> => {
-  const name = `ias_bench_${Date.now()}_${process.pid}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    try {
-      return await fn(url.toString());
-    } finally {
-      await admin.query(`drop database if exists ${name} with (force)`);
-    }
-  } finally {
-    await admin.end();
-  }
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -182,33 +147,6 @@ const STEP_NOTES: Record<string, string> = {
   'counted on read': 'before migration 0013, for comparison: links and background documents counted, selection apart',
 };
 
-/**
- * A keep-alive HTTP/1.1 client of one connection, as a browser or an SDK holds one. Not fetch: undici's
- * allocations trigger young-generation collections in this process (5–10 ms each on this machine), and
- * the twin's gateway and database proxy, which share the process, stall with them: ~3 ms of the p99 was
- * the bench's own client (measured side by side).
- */
-const postJson = (url: string, headers: Record<string, string>) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  return (body: string) =>
-    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-      const req = httpRequest(
-        url,
-        { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-};
-
 const assessOn = async (engine: Engine, databaseUrl?: string) => {
   const twinDir = mkdtempSync(join(tmpdir(), `ias-bench-assess-${engine}-`));
   try {
@@ -239,10 +177,10 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
       });
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       let last: unknown;
-      const post = postJson(`${twin.url}/api/analysis/assess`, headers);
+      const client = httpClient();
       const request = async () => {
-        const response = await post(body);
-        last = response.body;
+        const response = await client(`${twin.url}/api/analysis/assess`, { method: 'POST', headers, body });
+        last = JSON.parse(response.body);
         if (response.status !== 200) throw new Error(`assess answered ${response.status}: ${JSON.stringify(last)}`);
       };
       for (let i = 0; i < ASSESS.warmup; i++) await request();
@@ -281,8 +219,6 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
     rmSync(twinDir, { recursive: true, force: true });
   }
 };
-
-const ENGINE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
 
 /** issue 17: the evidence check's p99 through HTTP at 100k evidence items */
 const ASSESS_P99_GOALS = { postgres: { atMost: 10 }, pglite: { atMost: 25 } } as const;
@@ -881,12 +817,6 @@ const printRun = (r: Run) => {
   }
   console.log(`    plan of the rule here (first query):`);
   for (const line of r.chosenPlan.split('\n')) console.log(`      ${line}`);
-};
-
-export const flagValue = (flags: string[], name: string) => flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
-export const flagNumber = (flags: string[], name: string) => {
-  const value = flagValue(flags, name);
-  return value === undefined ? undefined : Number(value.replace(/[_,]/g, ''));
 };
 
 const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: number, flags: string[]) => {

@@ -22,13 +22,13 @@ export const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   return [value, performance.now() - started];
 };
 
-/** A flag's value: `--name=value`, or undefined. */
+/** A flag's value: `--name=value`, or undefined; numbers may be written 100_000 or 100,000. */
 export const flagValue = (flags: readonly string[], name: string): string | undefined =>
   flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 export const flagNumber = (flags: readonly string[], name: string): number | undefined => {
   const value = flagValue(flags, name);
-  return value === undefined ? undefined : Number(value);
+  return value === undefined ? undefined : Number(value.replace(/[_,]/g, ''));
 };
 
 // ---- real PostgreSQL: a scratch database per run ----------------------------------------------

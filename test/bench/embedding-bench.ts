@@ -23,7 +23,7 @@ import { functionById, type QueueTrigger } from '../../lib/manifest';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { seededRandom } from '../support/random';
 import { standinClients } from '../support/standin-clients';
-import { flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './analysis-bench';
+import { flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';
 import { figure } from './summary';
 
 /** workers at once: the embedding worker's queue trigger's maxConcurrency (lib/manifest.ts) */
