@@ -606,6 +606,8 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
         ? []
         : plan.schedules.map((schedule) => startSchedule(schedule, scheduled(schedule), (run) => runs.push(run), log));
     for (const schedule of schedules) cleanups.push(() => schedule.stop());
+    // the demo seeded at this start is analysable when the twin says it is up: its wake-up's embeddings are waited for
+    if (seeded) await demoEmbedded(database.db, log);
 
     const queueOf = (urlVar: string): TwinQueue => {
       const url = environmentValue(plan, urlVar);
@@ -668,6 +670,28 @@ const appOrigin = (buckets: { cors: PlanCorsRule[] }[], stageOrigins: readonly s
   for (const rule of buckets.flatMap((b) => b.cors))
     if (rule.allowedOrigins.some((origin) => stageOrigins.includes(origin)))
       rule.allowedOrigins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`);
+};
+
+/** A start waits for the demo's embeddings while they progress: at most this long without one more chunk embedded. */
+const DEMO_EMBEDDING_STALL_MS = 10_000;
+
+/** Resolves when no chunk of the demo waits for its vector, or once none has been embedded for a while (said in the log). */
+const demoEmbedded = async (db: Kysely<Database>, log: (line: string) => void) => {
+  let waiting = Number.POSITIVE_INFINITY;
+  let progressAt = Date.now();
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from text_chunks
+      where investigation_id = any(${Object.values(DEMO_INVESTIGATION_IDS)}::uuid[]) and embedding is null`.execute(db);
+    const n = rows[0]!.n;
+    if (n === 0) return;
+    if (n < waiting) [waiting, progressAt] = [n, Date.now()];
+    if (Date.now() - progressAt > DEMO_EMBEDDING_STALL_MS) {
+      log(`[twin] the demo still has ${n} chunks waiting for embeddings; the embedding worker goes on with them`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 };
 
 /** Sends the embedding queue a wake-up for each investigation, as an operator (through the edge). */

@@ -169,9 +169,18 @@ test('a poison file and a poison text: each is isolated with its reason, the res
           .select(['status', 'attempts'])
           .where('evidence_item_id', '=', created.body.evidence_id)
           .execute();
-        // the poison text is tried again later until its source is given up; one refusal settles what this test shows
+        const waiting = await e2e.twin.database.db
+          .selectFrom('text_chunks')
+          .select('id')
+          .where('evidence_item_id', '=', created.body.evidence_id)
+          .where('embedding', 'is', null)
+          .execute();
+        // the poison text is tried again later until its source is given up; one refusal, with every file read and
+        // nothing but one chunk waiting, settles what this test shows
         const refused = sources.some((s) => s.status === 'error');
-        return item.readiness !== 'processing' || (refused && clean.readiness === 'ready') ? { item, clean } : undefined;
+        const filesRead = item.attachments.every((a: { state: string }) => a.state === 'extracted' || a.state === 'error');
+        const settledAround = refused && filesRead && waiting.length <= 1 && clean.readiness === 'ready';
+        return item.readiness !== 'processing' || settledAround ? { item, clean } : undefined;
       },
       120_000,
     );
