@@ -68,8 +68,10 @@ export const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string
  */
 export const httpClient = (sockets = 1) => {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  return (url: string, options: { method: string; headers?: Record<string, string>; body?: string | Uint8Array }) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+  type Options = { method: string; headers?: Record<string, string>; body?: string | Uint8Array };
+  type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+  const send = (url: string, options: Options): Promise<Answer> =>
+    new Promise<Answer>((resolve, reject) => {
       const body = options.body ?? '';
       const req = httpRequest(
         url,
@@ -81,7 +83,13 @@ export const httpClient = (sockets = 1) => {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // a kept-alive socket the server closed as the request went out (its keep-alive timeout): sent again on a new
+        // one, as browsers and the SDK do (Node's documented pattern); writes carry idempotency keys for this
+        if (req.reusedSocket && error.code === 'ECONNRESET') resolve(send(url, options));
+        else reject(error);
+      });
       req.end(body);
     });
+  return send;
 };

@@ -237,6 +237,7 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
         const doc = corpus[next++]!;
         const body = JSON.stringify({
           title: doc.title,
+          idempotency_key: `bench-${doc.title}`,
           ...(doc.content && { content: doc.content }),
           ...(doc.file && {
             attachments: [{ file_name: doc.file.file_name, content_type: doc.file.content_type, size_bytes: doc.file.bytes.length }],
