@@ -248,10 +248,10 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
         );
         if (res.status !== 201)
           throw new Error(
-            `evidence create answered ${res.status}: ${res.body.slice(0, 300)}\n${twin!
-              .logs('evidence-create')
-              .slice(-15)
-              .map((l) => l.text)
+            `evidence create answered ${res.status}: ${res.body.slice(0, 300)}\nthe twin's last log lines:\n${twin!
+              .logs()
+              .slice(-40)
+              .map((l) => `[${l.functionId}] ${l.text.slice(0, 300)}`)
               .join('')}`,
           );
         const [upload] = (JSON.parse(res.body) as { uploads: { url: string; method: string; headers: Record<string, string> }[] }).uploads;

@@ -128,6 +128,13 @@ describe('groups as text comes in', () => {
     const [copy] = await chunksOf(second);
     expect(copy).toMatchObject({ duplicate_of: representative!.id, embedding: expect.any(String) });
     expect(copy!.embedded_at).not.toBeNull();
+    // no claim will take it: its source is embedded at once, so the item is ready without waiting for a sweep
+    const source = await db
+      .selectFrom('embedding_sources')
+      .select('status')
+      .where('evidence_item_id', '=', second)
+      .executeTakeFirstOrThrow();
+    expect(source.status).toBe('embedded');
 
     await deleteEvidence({ db, files: { remove: async () => undefined } }, caller.organizationId, investigation, first);
     const [promoted] = await chunksOf(second);

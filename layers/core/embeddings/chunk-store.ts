@@ -90,6 +90,10 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
       )
       .execute();
   }
+  // a text whose every passage is a copy of one already embedded (a forward) is embedded at once: no claim will
+  // ever take it, so nothing else would mark its source
+  if (grouped.length > 0 && grouped.every((g) => g.representative?.embedding))
+    await trx.updateTable('embedding_sources').set({ status: 'embedded', updated_at: sql`now()` }).where('id', '=', row.id).execute();
   return {
     embedding_source_id: row.id,
     chunks: chunks.length,

@@ -26,7 +26,7 @@
  * - anything else (throttling, an outage, the network, a misconfigured model) gives the claim back and stops the
  *   work, blaming no text.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { EMBED_BATCH_SIZE, type AiGateway } from '#core/ai/gateway';
 import { EmbeddingModelError } from '#core/ai/errors';
 import type { Database } from '#core/db/schema';
@@ -60,6 +60,12 @@ const EMBEDDING_WORK = {
   materializeBatch: 50,
   /** stored vectors put into the HNSW graph between two looks at the clock */
   indexBatch: 256,
+  /**
+   * the graph is grown only once no vector has been stored for this long: while evidence streams in, its inserts
+   * (20–40 ms a vector on the database, PGlite's one session) would take turns with the writers; retrieval finds
+   * the stored vectors exactly meanwhile
+   */
+  indexQuietMs: 20_000,
   /** representatives of another model set to wait again per run (about what a run embeds in its budget) */
   resetBatch: 10_000,
   /** when the AI service is unavailable, the worker looks again this much later */
@@ -67,6 +73,19 @@ const EMBEDDING_WORK = {
   /** chunks wait that no claim could take (another worker's claim statement held them at that moment): look again then */
   raceRetryMs: 5_000,
 } as const;
+
+/**
+ * Whether stored vectors wait to enter the HNSW graph, and when the database will have been quiet long enough to put
+ * them there (the latest vector's time plus `quietMs`, from the embedded_at index's last entry), on its own clock.
+ */
+const indexingState = async (db: Kysely<Database>, quietMs: number) => {
+  const { rows } = await sql<{ waiting: boolean; quiet_at: Date | null; busy: boolean }>`
+    select exists (select 1 from text_chunks where embedding is not null and duplicate_of is null and not indexed) as waiting,
+           last.at + ${quietMs} * interval '1 millisecond' as quiet_at,
+           coalesce(last.at + ${quietMs} * interval '1 millisecond' > now(), false) as busy
+    from (select max(embedded_at) as at from text_chunks where embedded_at is not null) last`.execute(db);
+  return rows[0]!;
+};
 
 /** The model, as the work sees it: one request's vectors for an organization, and the model they come from. */
 export interface Embedder {
@@ -374,8 +393,11 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
     tally.embedded += (await settleSources(db)).length;
   }
 
-  // 4. with nothing left to embed, the stored vectors go into the HNSW graph (retrieval finds them exactly until then)
-  if (stoppedBy === 'done') {
+  // 4. with nothing left to embed and no vector stored for a while, the stored vectors go into the HNSW graph
+  // (retrieval finds them exactly until then); while vectors are still being stored, the worker comes back for it
+  const indexing = stoppedBy === 'done' ? await indexingState(db, EMBEDDING_WORK.indexQuietMs) : undefined;
+  const indexAt = indexing?.waiting && indexing.busy ? indexing.quiet_at : null;
+  if (indexing?.waiting && !indexing.busy) {
     let indexed = 0;
     while (!outOfTime()) {
       const slice = await indexStoredVectors(db, EMBEDDING_WORK.indexBatch);
@@ -390,5 +412,7 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
   if (nextAt === null && stoppedBy !== 'done') nextAt = now();
   // nothing more could be claimed, yet chunks wait: leased by another worker, or deferred after a refusal
   if (nextAt === null && left.chunks > 0) nextAt = left.nextFreeAt ?? new Date(now().getTime() + EMBEDDING_WORK.raceRetryMs);
+  // the graph's turn, unless the work comes back sooner anyway
+  if (indexAt && (nextAt === null || indexAt < nextAt)) nextAt = indexAt;
   return { ...tally, stopped_by: stoppedBy, waiting: left.chunks, next_at: nextAt };
 };
