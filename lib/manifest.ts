@@ -350,6 +350,10 @@ export const functions: FunctionSpec[] = [
     ...API,
     triggers: [http('PATCH', '/api/investigations/{investigation_id}/evidence/{evidence_id}', 'investigator')],
     uses: ['database', 'embeddingQueue'],
+    unexercisedGrants: {
+      'sqs:SendMessage':
+        'wakes the embedding worker after a change of the text (its chunks written again); the end-to-end tests change titles, dates and links',
+    },
   },
   {
     id: 'evidence-delete',
@@ -366,6 +370,10 @@ export const functions: FunctionSpec[] = [
     ...API,
     triggers: [http('POST', '/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments', 'investigator')],
     uses: ['database', 'fileUploads'],
+    unexercisedGrants: {
+      's3:PutObject':
+        "a presigned upload URL is signed with this role: S3 authorises the client's PUT as this role; the end-to-end tests upload through evidence-create's URLs",
+    },
   },
   {
     id: 'attachment-upload',
@@ -376,6 +384,10 @@ export const functions: FunctionSpec[] = [
       http('POST', '/api/investigations/{investigation_id}/evidence/{evidence_id}/attachments/{attachment_id}/upload', 'investigator'),
     ],
     uses: ['database', 'fileUploads'],
+    unexercisedGrants: {
+      's3:PutObject':
+        "a presigned upload URL is signed with this role: S3 authorises the client's PUT as this role; the end-to-end tests upload through evidence-create's URLs",
+    },
   },
   {
     id: 'background-document-create',
@@ -704,6 +716,9 @@ export const functions: FunctionSpec[] = [
     memoryMb: 1024, // a 20 MiB PDF, the largest read, parses in a few seconds
     triggers: [{ kind: 'queue', queue: 'ingestion', batchSize: 5, maxConcurrency: 4 }],
     uses: ['database', 'filesBucket', 'embeddingQueue'],
+    unexercisedGrants: {
+      's3:ListBucket': 'with it, a GetObject of a key deleted meanwhile answers 404 NoSuchKey (the file is gone: nothing to do), not 403',
+    },
   },
   {
     id: 'import-worker',
@@ -713,6 +728,10 @@ export const functions: FunctionSpec[] = [
     memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'imports', batchSize: 1, maxConcurrency: 2 }],
     uses: ['database', 'filesBucket', 'fileUploads', 'importsQueue', 'embeddingQueue'],
+    unexercisedGrants: {
+      's3:ListBucket': 'with it, a GetObject of a key deleted meanwhile answers 404 NoSuchKey (the file is gone: nothing to do), not 403',
+      'sqs:SendMessage': "an import that runs out of its time budget sends itself its continuation; the tests' imports finish in one run",
+    },
   },
   {
     id: 'embedding-worker',

@@ -190,14 +190,13 @@ export const BINDINGS: Record<Resource, Binding> = {
     FILE_PREFIXES.evidence,
     "A deleted evidence item's or background document's files have keys under org/ known only at run time.",
   ),
+  // the health check reads the analysis queues only (layers/core/health.ts)
   queueHealth: {
-    env: allQueueUrls,
-    grant: ({ queues }, fn) =>
-      allow(
-        fn,
-        ['sqs:GetQueueAttributes'],
-        Object.values(queues).map((q) => q.queueArn),
-      ),
+    env: ({ queues }) => ({
+      [QUEUE_URL_ENV.generation]: queues.generation.queueUrl,
+      [QUEUE_URL_ENV.quality]: queues.quality.queueUrl,
+    }),
+    grant: ({ queues }, fn) => allow(fn, ['sqs:GetQueueAttributes'], [queues.generation.queueArn, queues.quality.queueArn]),
   },
   filesBucketHealth: {
     env: ({ filesBucket }) => ({ [ENV.filesBucket]: filesBucket.bucketName }),

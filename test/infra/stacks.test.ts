@@ -52,7 +52,7 @@ const EXPECTED_ENV: Record<Resource, string[]> = {
   importUploads: [ENV.filesBucket],
   fileDeletes: [ENV.filesBucket],
   queueStats: [...ALL_QUEUE_URLS, ENV.aiPrimaryRegion, ENV.aiFallbackRegion],
-  queueHealth: ALL_QUEUE_URLS,
+  queueHealth: [ENV.generationQueueUrl, ENV.qualityQueueUrl],
   filesBucketHealth: [ENV.filesBucket],
   bedrockAnalysis: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_ANALYSIS'],
   bedrockQuality: [ENV.aiPrimaryRegion, ENV.aiFallbackRegion, 'AI_MODEL_QUALITY'],

@@ -388,10 +388,10 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
     break;
   }
 
-  if (options.backstop) {
-    tally.chunks += (await fillDuplicates(db)).length;
-    tally.embedded += (await settleSources(db)).length;
-  }
+  if (options.backstop) tally.chunks += (await fillDuplicates(db)).length;
+  // with nothing left to claim, every source none of whose chunks waits is settled: a worker killed between a store
+  // and its settle leaves its sources pending, and nothing else would settle them before the hourly sweep
+  if (options.backstop || stoppedBy === 'done') tally.embedded += (await settleSources(db)).length;
 
   // 4. with nothing left to embed and no vector stored for a while, the stored vectors go into the HNSW graph
   // (retrieval finds them exactly until then); while vectors are still being stored, the worker comes back for it
