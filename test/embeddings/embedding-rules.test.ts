@@ -9,7 +9,7 @@ import { SERVICE_METRICS } from '#core/metrics';
 import { sweepReportSchema } from '#core/embeddings/report';
 import { AiRequestError } from '#core/ai/errors';
 import { QuotaExhaustedError } from '#core/ai/quota';
-import { embedIsolating, refusalRetryDelayMs, type WorkTally } from '#core/embeddings/embedding-work';
+import { chunksToSendNow, embedIsolating, refusalRetryDelayMs, type WorkTally } from '#core/embeddings/embedding-work';
 import { errorMessageOf, gaveUp, isRefusedInput, isSystemicFailure, MAX_ERROR_MESSAGE, quotaRetryAt } from '#core/embeddings/failures';
 import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
 import { buildReport, pendingCutoff } from '#core/embeddings/sweeper';
@@ -17,6 +17,24 @@ import { wakeDelaySeconds, workerBudgetMs } from '#core/embeddings/worker';
 
 const emptyTally = (): WorkTally => ({ embedded: 0, chunks: 0, requests: 0, failed: 0, gave_up: 0, skipped: 0, removed: 0, reset: 0 });
 const named = (name: string) => Object.assign(new Error(name), { name });
+
+test('while chunks still stream in, a claim sends whole requests only; a quiet or long-waiting tail goes at once', () => {
+  const linger = { quietMs: 2_000, maxWaitMs: 10_000 };
+  const ages = (n: number, oldest: number, newest: number) =>
+    Array.from({ length: n }, (_, i) => oldest - ((oldest - newest) * i) / (n - 1));
+  // 150 chunks, the newest written 500 ms ago: 96 now, the 54 wait until the tail's newest is 2 s old
+  expect(chunksToSendNow(ages(150, 4_000, 500), 96, linger)).toEqual({ count: 96, retryInMs: 1_500 });
+  // a partial claim alone waits too; whole requests never wait
+  expect(chunksToSendNow(ages(10, 900, 100), 96, linger)).toEqual({ count: 0, retryInMs: 1_900 });
+  expect(chunksToSendNow(ages(192, 5_000, 0), 96, linger)).toEqual({ count: 192 });
+  // quiet for 2 s, or the oldest has waited 10 s: the partial request goes
+  expect(chunksToSendNow(ages(10, 3_000, 2_000), 96, linger)).toEqual({ count: 10 });
+  expect(chunksToSendNow(ages(10, 10_000, 0), 96, linger)).toEqual({ count: 10 });
+  // the oldest's wait bounds the retry: 9.5 s waited, due in 0.5 s though chunks keep coming
+  expect(chunksToSendNow(ages(10, 9_500, 0), 96, linger)).toEqual({ count: 0, retryInMs: 500 });
+  // no linger (the sweeper, tests): everything at once
+  expect(chunksToSendNow(ages(10, 900, 100), 96, undefined)).toEqual({ count: 10 });
+});
 
 test('a refusal gives a source up when it reaches the cap', () => {
   expect([1, 4, 5, 6].map((a) => gaveUp(a, 5))).toEqual([false, false, true, true]);

@@ -13,7 +13,7 @@ import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { searchChunks } from '#core/analysis/retrieval';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { claimChunks, storeVectors } from '#core/embeddings/chunk-claims';
-import { embedWaitingChunks, gatewayEmbedder, type Embedder } from '#core/embeddings/embedding-work';
+import { embedWaitingChunks, gatewayEmbedder, STREAM_LINGER, type Embedder } from '#core/embeddings/embedding-work';
 import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
 import { embedText } from '../../lib/twin/standin-text';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
@@ -107,6 +107,32 @@ test('1,000 chunks are embedded in 11 model requests (96 a request), each chunk 
   expect(await db.selectFrom('embedding_sources').select('status').where('id', '=', embeddingSourceId).executeTakeFirstOrThrow()).toEqual({
     status: 'embedded',
   });
+}, 60_000);
+
+test('while an upload streams in, the worker makes whole requests only; the partial rest goes once the stream is quiet', async () => {
+  const streaming = await investigation('Streaming');
+  const quiet = await investigation('Quiet');
+  await addWaitingChunks(db, streaming.id, 150);
+  await addWaitingChunks(db, quiet.id, 10);
+  // the quiet investigation's chunks were written a while ago: its partial request is not held back
+  await sql`update text_chunks set created_at = created_at - interval '5 seconds' where investigation_id = ${quiet.id}`.execute(db);
+  const { texts, embedder } = recording(gatewayEmbedder(gatewayWith()));
+  const run = () => embedWaitingChunks(db, { embedder, timeBudgetMs: BUDGET, linger: STREAM_LINGER });
+
+  const first = await run();
+  expect(texts.map((t) => t.length).sort((a, b) => a - b)).toEqual([10, 96]);
+  expect(first).toMatchObject({ stopped_by: 'done', chunks: 106, requests: 2, waiting: 54 });
+  // back when the streaming tail has been quiet for STREAM_LINGER.quietMs
+  const dueIn = first.next_at!.getTime() - Date.now();
+  expect(dueIn).toBeGreaterThan(0);
+  expect(dueIn).toBeLessThanOrEqual(STREAM_LINGER.quietMs);
+
+  // quiet since (as the clock would make it): the 54 go in one request
+  await sql`update text_chunks set created_at = created_at - interval '3 seconds' where investigation_id = ${streaming.id}`.execute(db);
+  const second = await run();
+  expect(second).toMatchObject({ chunks: 54, requests: 1, waiting: 0, embedded: 1 });
+  expect(texts.map((t) => t.length)).toContain(54);
+  expect(await waiting()).toBe(0);
 }, 60_000);
 
 test('a worker killed mid-claim: once its lease runs out, everything is embedded exactly once, nothing lost', async () => {

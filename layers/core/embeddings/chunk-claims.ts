@@ -33,6 +33,8 @@ export interface ChunkClaim {
   lease: Date;
   /** in the order they are embedded: oldest first, a source's chunks in their order */
   chunks: ClaimedChunk[];
+  /** how long ago each chunk was written, on the database's clock, in the chunks' order */
+  agesMs: number[];
 }
 
 const leaseUntil = (leaseMs: number) => sql<Date>`date_trunc('milliseconds', now() + ${leaseMs} * interval '1 millisecond')`;
@@ -56,20 +58,29 @@ export interface ClaimOptions {
    * splits the requests of workers running at once)
    */
   served?: readonly string[];
+  /** investigations not to claim from in this statement (their text is still streaming in: embedding-work.ts) */
+  skip?: readonly string[];
 }
 
 /** Claims up to `limit` waiting chunks of one investigation (see ClaimOptions.served for which); undefined when none waits. */
 export const claimChunks = async (
   db: Kysely<Database>,
-  { limit, leaseMs, maxAttempts, served = [] }: ClaimOptions,
+  { limit, leaseMs, maxAttempts, served = [], skip = [] }: ClaimOptions,
 ): Promise<ChunkClaim | undefined> => {
   const { rows } = await sql<
-    ClaimedChunk & { investigation_id: string; organization_id: string; lease: Date; created_at: Date; chunk_index: number }
+    ClaimedChunk & {
+      investigation_id: string;
+      organization_id: string;
+      lease: Date;
+      created_at: Date;
+      chunk_index: number;
+      age_ms: number;
+    }
   >`
     with target as (
       select c.investigation_id
       from text_chunks c join investigations i on i.id = c.investigation_id
-      where ${claimable(maxAttempts)}
+      where ${claimable(maxAttempts)} and c.investigation_id <> all(${[...skip]}::uuid[])
       order by coalesce(array_position(${[...served]}::uuid[], i.organization_id), 0), c.created_at
       limit 1
     ), picked as (
@@ -83,7 +94,7 @@ export const claimChunks = async (
     from picked, investigations i
     where c.id = picked.id and i.id = c.investigation_id
     returning c.id, c.text, c.embedding_source_id, c.investigation_id, i.organization_id, c.embed_lease_until as lease,
-              c.created_at, c.chunk_index`.execute(db);
+              c.created_at, c.chunk_index, extract(epoch from now() - c.created_at) * 1000 as age_ms`.execute(db);
   const first = rows[0];
   if (!first) return undefined;
   // UPDATE … RETURNING gives no order: the claim's order (oldest first, each source's chunks in their order)
@@ -98,6 +109,7 @@ export const claimChunks = async (
     organization_id: first.organization_id,
     lease: new Date(first.lease),
     chunks: ordered.map(({ id, text, embedding_source_id }) => ({ id, text, embedding_source_id })),
+    agesMs: ordered.map((r) => Number(r.age_ms)),
   };
 };
 

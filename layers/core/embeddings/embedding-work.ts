@@ -14,6 +14,10 @@
  *    request, and the vectors are stored after each request, conditional on the lease: a chunk claimed again after
  *    its lease ran out (a killed worker) is written once, by the claim that holds it. Stored vectors are copied to
  *    the chunk's near-duplicates, and a source none of whose chunks waits is marked embedded.
+ *    While an investigation's text is still streaming in (an upload of many files), a claim's last, partial request
+ *    waits for more chunks (`StreamLinger`, the worker's setting): only whole requests are made until no chunk has
+ *    been written for `quietMs`, or the oldest waiting one has waited `maxWaitMs` — so an import costs about
+ *    chunks / 96 requests, not one more per wake-up, and a lone upload waits at most `quietMs` longer.
  * 4. With nothing left to embed, the stored vectors are put into the HNSW graph a slice at a time (an insert costs
  *    the database 20–40 ms: off the path to analysable, since retrieval reads vectors not yet in the graph exactly).
  *
@@ -74,6 +78,20 @@ const EMBEDDING_WORK = {
   raceRetryMs: 5_000,
 } as const;
 
+/** How long a partial request waits for more of a streaming investigation's chunks (see the top). */
+export interface StreamLinger {
+  /** a partial request is made once no chunk of it has been written for this long */
+  quietMs: number;
+  /** … or once its oldest chunk has waited this long */
+  maxWaitMs: number;
+}
+
+/**
+ * The embedding worker's linger: a thousand-file upload writes a request's worth of chunks every second or two
+ * (docs/ingestion.md "Measured"); waiting 2 s makes the last, partial request of each wake-up a whole one.
+ */
+export const STREAM_LINGER: StreamLinger = { quietMs: 2_000, maxWaitMs: 10_000 };
+
 /**
  * Whether stored vectors wait to enter the HNSW graph, and when the database will have been quiet long enough to put
  * them there (the latest vector's time plus `quietMs`, from the embedded_at index's last entry), on its own clock.
@@ -103,6 +121,25 @@ export const gatewayEmbedder = (gateway: Pick<AiGateway, 'embedTexts' | 'embeddi
 });
 
 // ---- pure rules ------------------------------------------------------------------------------
+
+/**
+ * How many of a claim's chunks (ages in their order, oldest first) go to the model now: all, unless the last request
+ * would be partial while its chunks are still streaming in (the newest younger than `quietMs`, the oldest younger
+ * than `maxWaitMs`); then the whole requests only, and the rest waits `retryInMs`.
+ */
+export const chunksToSendNow = (
+  agesMs: readonly number[],
+  batchSize: number,
+  linger: StreamLinger | undefined,
+): { count: number; retryInMs?: number } => {
+  const whole = agesMs.length - (agesMs.length % batchSize);
+  if (!linger || whole === agesMs.length) return { count: agesMs.length };
+  const tail = agesMs.slice(whole);
+  const newest = Math.min(...tail);
+  const oldest = Math.max(...tail);
+  if (newest >= linger.quietMs || oldest >= linger.maxWaitMs) return { count: agesMs.length };
+  return { count: whole, retryInMs: Math.min(linger.quietMs - newest, linger.maxWaitMs - oldest) };
+};
 
 /** How long a chunk the model refused waits before it is tried again: 1, 2, 4, 8 … minutes by its source's attempts, at most 15. */
 export const refusalRetryDelayMs = (attempts: number): number => Math.min(15, 2 ** Math.max(0, attempts - 1)) * 60_000;
@@ -198,6 +235,8 @@ export interface WorkOptions {
   maxRequests?: number;
   leaseMs?: number;
   requestsPerClaim?: number;
+  /** partial requests wait for more of a streaming investigation's chunks (default: none wait) */
+  linger?: StreamLinger;
   /** the sweeper's backstop at the end: every duplicate lacking its representative's vector, every source left unsettled */
   backstop?: boolean;
 }
@@ -352,6 +391,9 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
   let served: string[] = [];
   let stoppedBy: StoppedBy = 'done';
   let nextAt: Date | null = null;
+  /** investigations whose partial request waits for more chunks, and when the first of them is due */
+  const lingering: string[] = [];
+  let lingerUntil: Date | null = null;
   for (;;) {
     if (outOfTime()) {
       stoppedBy = 'time_budget';
@@ -361,10 +403,22 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
       stoppedBy = 'batch_limit';
       break;
     }
-    const claim = await claimChunks(db, { limit: perClaim, leaseMs, maxAttempts, served });
+    const claim = await claimChunks(db, { limit: perClaim, leaseMs, maxAttempts, served, skip: lingering });
     if (!claim) break;
+    const sendNow = chunksToSendNow(claim.agesMs, EMBEDDING_WORK.batchSize, options.linger);
+    if (sendNow.retryInMs !== undefined) {
+      await releaseChunks(
+        db,
+        claim.chunks.slice(sendNow.count).map((c) => c.id),
+        claim.lease,
+      );
+      lingering.push(claim.investigation_id);
+      const due = new Date(now().getTime() + sendNow.retryInMs);
+      if (lingerUntil === null || due < lingerUntil) lingerUntil = due;
+      if (sendNow.count === 0) continue;
+    }
     served = [...served.filter((o) => o !== claim.organization_id), claim.organization_id];
-    const end = await workClaim(claim);
+    const end = await workClaim({ ...claim, chunks: claim.chunks.slice(0, sendNow.count) });
     if (end.kind === 'done') continue;
     if (end.kind === 'wait') {
       // the quota has room again at `until`: wait for it inside the budget, else say when to come back
@@ -410,6 +464,8 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
   const left = await waitingWork(db, maxAttempts);
   // the budget or the request limit ended the run: go on at once
   if (nextAt === null && stoppedBy !== 'done') nextAt = now();
+  // partial requests wait for more chunks: back when the first is due (new chunks wake the worker sooner)
+  if (lingerUntil && (nextAt === null || lingerUntil < nextAt)) nextAt = lingerUntil;
   // nothing more could be claimed, yet chunks wait: leased by another worker, or deferred after a refusal
   if (nextAt === null && left.chunks > 0) nextAt = left.nextFreeAt ?? new Date(now().getTime() + EMBEDDING_WORK.raceRetryMs);
   // the graph's turn, unless the work comes back sooner anyway
