@@ -14,11 +14,10 @@ import { ListQueuesCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sd
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { pdfFile, truncatedPdf } from '../files/fixtures';
-import { useTwin } from '../support/twin';
+import { requestSummaries, SETTLED_STATUSES, useTwin } from '../support/twin';
 import { until } from '../support/until';
 
 const e2e = useTwin();
-const SETTLED = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
 
 const paragraph = (n: number) =>
   `Record ${n}: the vendor's invoice ${1000 + n} for ${n % 40} laptops was approved on day ${n % 28} by approver ${n % 17}, ` +
@@ -85,22 +84,13 @@ test("an upload flood from one organization while another analyses: the other's 
 
   // B, meanwhile: three analyses of its own investigation
   const askedAt = Date.now();
-  const analyses = await Promise.all(
-    [0, 1, 2].map(async () => {
-      const res = await call('POST', '/api/analysis', tokenB, {
-        investigation_id: DEMO_INVESTIGATION_IDS.harbor,
-        analysis_type: 'summary',
-      });
-      expect(res.status).toBe(202);
-      return res.body.analysis_id as string;
-    }),
-  );
+  const analyses = await requestSummaries(call, tokenB, DEMO_INVESTIGATION_IDS.harbor, 3);
   await items;
   const settledB = await until(
     "B's analyses to settle",
     async () => {
       const views = await Promise.all(analyses.map(async (id) => (await call('GET', `/api/analysis/${id}`, tokenB)).body));
-      return views.every((v) => SETTLED.includes(v.generation_status)) ? views : undefined;
+      return views.every((v) => SETTLED_STATUSES.includes(v.generation_status)) ? views : undefined;
     },
     120_000,
   );

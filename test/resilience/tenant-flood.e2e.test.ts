@@ -9,12 +9,11 @@
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { AI_REGIONS } from '../../lib/twin/twin';
-import { useTwin } from '../support/twin';
+import { requestSummaries, SETTLED_STATUSES, useTwin } from '../support/twin';
 
 const e2e = useTwin();
 const { call } = e2e;
 const A = DEMO_ORGANIZATION_IDS.northwind;
-const SETTLED = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
 
 test("tenant A floods both regions; tenant B waits visibly for its share and its analyses complete, A's too", async () => {
   const db = e2e.twin.database.db;
@@ -63,16 +62,7 @@ test("tenant A floods both regions; tenant B waits visibly for its share and its
 
   const started = Date.now();
   expect((await call('POST', `/api/analysis/${checked}/quality-check`, tokenB)).status).toBe(202);
-  const createdB = await Promise.all(
-    [0, 1, 2].map(async () => {
-      const res = await call('POST', '/api/analysis', tokenB, {
-        investigation_id: DEMO_INVESTIGATION_IDS.harbor,
-        analysis_type: 'summary',
-      });
-      expect(res.status).toBe(202);
-      return res.body.analysis_id as string;
-    }),
-  );
+  const createdB = await requestSummaries(call, tokenB, DEMO_INVESTIGATION_IDS.harbor, 3);
 
   // B waits visibly: queued with the time it is tried next, never failed meanwhile
   const seenWaiting = new Set<string>();
@@ -87,7 +77,7 @@ test("tenant A floods both regions; tenant B waits visibly for its share and its
       const { body } = await call('GET', `/api/analysis/${id}`, tokenB);
       expect(body.generation_status).not.toBe('failed');
       if (body.generation_status === 'queued' && body.ai_wait_until) seenWaiting.add(id);
-      if (SETTLED.includes(body.generation_status))
+      if (SETTLED_STATUSES.includes(body.generation_status))
         doneB.set(id, { status: body.generation_status, seconds: (Date.now() - started) / 1000 });
     }
     await new Promise((r) => setTimeout(r, 250));

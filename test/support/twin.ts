@@ -43,6 +43,24 @@ export interface TwinTest {
   pollUntilGenerated: (analysisId: string, token: string) => Promise<Reply['body']>;
 }
 
+/** Generation statuses an analysis rests in, or where only its quality check is still to come. */
+export const SETTLED_STATUSES = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
+
+/** Asks, at once, for `count` summaries of an investigation, each accepted (202): their analysis ids. */
+export const requestSummaries = (
+  call: (method: string, path: string, token: string, body?: unknown) => Promise<Reply>,
+  token: string,
+  investigationId: string,
+  count: number,
+): Promise<string[]> =>
+  Promise.all(
+    Array.from({ length: count }, async () => {
+      const res = await call('POST', '/api/analysis', token, { investigation_id: investigationId, analysis_type: 'summary' });
+      expect(res.status).toBe(202);
+      return res.body.analysis_id as string;
+    }),
+  );
+
 /** A change to the deployment for a test: one function's plan entry (its environment, policy, timeout, permissions) changed. */
 export const changing =
   (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) =>

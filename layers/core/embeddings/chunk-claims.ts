@@ -200,12 +200,20 @@ export const indexStoredVectors = async (db: Kysely<Database>, limit: number): P
 
 /**
  * Copies representatives' vectors to their near-duplicates (`duplicate_of`) that lack them or carry another model's:
- * those of the given representatives (after a store), or every such duplicate (the sweeper's backstop). Returns the
- * duplicates written, with their sources.
+ * those of the given representatives (after a store), those of one source (its text just written), or every such
+ * duplicate (the sweeper's backstop). Returns the duplicates written, with their sources.
  */
-export const fillDuplicates = async (db: Kysely<Database>, representatives?: readonly string[]): Promise<StoredChunk[]> => {
-  if (representatives?.length === 0) return [];
-  const only = representatives === undefined ? sql`` : sql`and r.id = any(${[...representatives]}::uuid[])`;
+export const fillDuplicates = async (
+  db: Kysely<Database>,
+  scope?: { representatives: readonly string[] } | { source: string },
+): Promise<StoredChunk[]> => {
+  if (scope && 'representatives' in scope && scope.representatives.length === 0) return [];
+  const only =
+    scope === undefined
+      ? sql``
+      : 'source' in scope
+        ? sql`and d.embedding_source_id = ${scope.source}`
+        : sql`and r.id = any(${[...scope.representatives]}::uuid[])`;
   const { rows } = await sql<StoredChunk>`
     update text_chunks d
     set embedding = r.embedding, embedding_model = r.embedding_model, embed_lease_until = null, embedded_at = now()

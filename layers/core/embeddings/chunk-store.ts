@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
+import { fillDuplicates } from './chunk-claims';
 import { prepareChunks, type PreparedChunk } from './chunking';
 import { lshBands, representativeFor, shinglesOf, type GroupCandidate } from './near-duplicates';
 
@@ -46,6 +47,11 @@ export interface WrittenSource {
  */
 export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToWrite, text: string): Promise<WrittenSource> => {
   const chunks = prepareChunks(text);
+  // shingles and LSH keys before any lock is taken: the investigation's writers queue on its groups' lock
+  const described = chunks.map((chunk) => {
+    const shingles = shinglesOf(chunk.text);
+    return { chunk, shingles, bands: lshBands(shingles) };
+  });
   const row = await trx
     .insertInto('embedding_sources')
     .values({ ...source, status: chunks.length === 0 ? 'embedded' : 'pending', attempts: 0, error_message: null })
@@ -62,7 +68,7 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
     .returning('id')
     .executeTakeFirstOrThrow();
   const removed = await trx.deleteFrom('text_chunks').where('embedding_source_id', '=', row.id).executeTakeFirst();
-  const grouped = await groupNearDuplicates(trx, source.investigation_id, chunks);
+  const grouped = await groupNearDuplicates(trx, source.investigation_id, described);
   for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
     await trx
       .insertInto('text_chunks')
@@ -80,19 +86,17 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
           char_start: chunk.start,
           char_end: chunk.end,
           page: chunk.page,
-          lsh_bands: bands,
+          lsh_bands: [...bands],
           duplicate_of: representative?.id ?? null,
-          // a duplicate of an embedded passage is embedded at once: its representative's vector
-          embedding: representative?.embedding ?? null,
-          embedding_model: representative?.embedding ? representative.embedding_model : null,
-          embedded_at: representative?.embedding ? sql<Date>`now()` : null,
+          embedding: null,
         })),
       )
       .execute();
   }
-  // a text whose every passage is a copy of one already embedded (a forward) is embedded at once: no claim will
-  // ever take it, so nothing else would mark its source
-  if (grouped.length > 0 && grouped.every((g) => g.representative?.embedding))
+  // a duplicate of an embedded passage is embedded at once, with its representative's vector; a text whose every
+  // passage is such a copy (a forward) is embedded at once: no claim will ever take it, so nothing else would mark it
+  const copied = grouped.some((g) => g.representative) ? await fillDuplicates(trx, { source: row.id }) : [];
+  if (grouped.length > 0 && copied.length === grouped.length)
     await trx.updateTable('embedding_sources').set({ status: 'embedded', updated_at: sql`now()` }).where('id', '=', row.id).execute();
   return {
     embedding_source_id: row.id,
@@ -102,26 +106,21 @@ export const writeSourceChunks = async (trx: Kysely<Database>, source: SourceToW
   };
 };
 
-interface Representative extends GroupCandidate {
-  embedding: string | null;
-  embedding_model: string | null;
-}
-
 /** Each new chunk with its id, its LSH keys and the representative it joins (none: it is one). */
-const groupNearDuplicates = async (trx: Kysely<Database>, investigationId: string, chunks: readonly PreparedChunk[]) => {
+const groupNearDuplicates = async (
+  trx: Kysely<Database>,
+  investigationId: string,
+  described: readonly ({ chunk: PreparedChunk } & Omit<GroupCandidate, 'id'>)[],
+) => {
   await sql`select pg_advisory_xact_lock(hashtext('chunk-groups:' || ${investigationId}::text))`.execute(trx);
-  const described = chunks.map((chunk) => {
-    const shingles = shinglesOf(chunk.text);
-    return { chunk, shingles, bands: lshBands(shingles) };
-  });
   const keys = [...new Set(described.flatMap((d) => d.bands))];
-  const candidates: Representative[] =
+  const candidates: GroupCandidate[] =
     keys.length === 0
       ? []
       : (
           await trx
             .selectFrom('text_chunks')
-            .select(['id', 'text', 'lsh_bands', 'embedding', 'embedding_model'])
+            .select(['id', 'text', 'lsh_bands'])
             .where('investigation_id', '=', investigationId)
             .where('duplicate_of', 'is', null)
             .where(sql<boolean>`lsh_bands && ${sql.val(keys)}::int[]`)
@@ -132,7 +131,7 @@ const groupNearDuplicates = async (trx: Kysely<Database>, investigationId: strin
     const representative = representativeId === undefined ? undefined : candidates.find((c) => c.id === representativeId);
     const id = randomUUID();
     // a representative of this text's own: a later chunk of it may be its duplicate (boilerplate repeated in a file)
-    if (!representative) candidates.push({ id, shingles, bands, embedding: null, embedding_model: null });
+    if (!representative) candidates.push({ id, shingles, bands });
     return { chunk, id, bands, representative };
   });
 };

@@ -302,10 +302,7 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
   const record = async (claim: ChunkClaim, lease: Date, isolation: Isolation<ClaimedChunk, string>): Promise<void> => {
     const vectors = isolation.embedded.map((e) => ({ id: e.item.id, embedding: e.vector }));
     const stored = await storeVectors(db, { lease, model: embedder.model, vectors });
-    const copies = await fillDuplicates(
-      db,
-      stored.map((s) => s.id),
-    );
+    const copies = await fillDuplicates(db, { representatives: stored.map((s) => s.id) });
     tally.chunks += stored.length + copies.length;
     if (stored.length < vectors.length)
       logger.warn('embedding: chunks whose lease was lost (claimed again, or rewritten) were not stored', {

@@ -11,6 +11,7 @@ import { logger } from '#core/logger';
 import { ensureUser } from '#core/repositories/users';
 import type { ObjectRemover } from '#core/storage';
 import { acceptFiles, type DeclaredFile } from './evidence';
+import { requireInvestigation } from './investigations';
 import type { Presigner, Upload } from './presign';
 import { fileProblem, fileState, itemReadiness, type Readiness } from './readiness';
 import { backgroundDocumentKey, UPLOAD_LIMITS, uploadDeadline } from './uploads';
@@ -96,13 +97,7 @@ export const createBackgroundDocument = async (
   const documentId = crypto.randomUUID();
   const key = backgroundDocumentKey({ organizationId: caller.organizationId, investigationId, documentId }, input.file_name);
   await deps.db.transaction().execute(async (trx) => {
-    const found = await trx
-      .selectFrom('investigations')
-      .select('id')
-      .where('id', '=', investigationId)
-      .where('organization_id', '=', caller.organizationId)
-      .executeTakeFirst();
-    if (!found) throw notFound('The investigation');
+    await requireInvestigation(trx, caller.organizationId, investigationId);
     await trx
       .insertInto('background_documents')
       .values({

@@ -16,6 +16,7 @@ import { logger } from '#core/logger';
 import { ensureUser } from '#core/repositories/users';
 import type { ObjectRemover } from '#core/storage';
 import { LIMITS } from './fields';
+import { requireInvestigation } from './investigations';
 import type { Presigner, Upload } from './presign';
 import { fileProblem, fileState, itemReadiness, type Readiness } from './readiness';
 import { acceptFile, attachmentKey, UPLOAD_LIMITS, uploadDeadline } from './uploads';
@@ -111,14 +112,19 @@ const checkQuestions = async (trx: Kysely<Database>, investigationId: string, id
   if (unknown.length > 0) throw validationFailed(unknown);
 };
 
-const organizationInvestigation = async (db: Kysely<Database>, organizationId: string, investigationId: string) => {
-  const found = await db
-    .selectFrom('investigations')
-    .select('id')
-    .where('id', '=', investigationId)
-    .where('organization_id', '=', organizationId)
+/** Locks the organization's evidence item of this investigation for the rest of the transaction, or 404. */
+const lockEvidenceItem = async (trx: Kysely<Database>, organizationId: string, investigationId: string, evidenceId: string) => {
+  const item = await trx
+    .selectFrom('evidence_items as e')
+    .innerJoin('investigations as i', 'i.id', 'e.investigation_id')
+    .select(['e.id', 'e.content'])
+    .where('e.id', '=', evidenceId)
+    .where('e.investigation_id', '=', investigationId)
+    .where('i.organization_id', '=', organizationId)
+    .forUpdate('e')
     .executeTakeFirst();
-  if (!found) throw notFound('The investigation');
+  if (!item) throw notFound('The evidence item');
+  return item;
 };
 
 /** JSON with every object's keys in order: the same request always gives the same text. */
@@ -276,7 +282,7 @@ export const createEvidence = async (
   const { db } = deps;
   const now = (deps.now ?? (() => new Date()))();
   const files = acceptFiles(input.attachments ?? [], 'attachments');
-  await organizationInvestigation(db, caller.organizationId, investigationId);
+  await requireInvestigation(db, caller.organizationId, investigationId);
   const fingerprint = fingerprintOf(input);
 
   const written = await db.transaction().execute(async (trx) => {
@@ -358,16 +364,7 @@ export const addAttachments = async (
   const now = (deps.now ?? (() => new Date()))();
   const files = acceptFiles(attachments, 'attachments');
   const added = await deps.db.transaction().execute(async (trx) => {
-    const item = await trx
-      .selectFrom('evidence_items as e')
-      .innerJoin('investigations as i', 'i.id', 'e.investigation_id')
-      .select('e.id')
-      .where('e.id', '=', evidenceId)
-      .where('e.investigation_id', '=', investigationId)
-      .where('i.organization_id', '=', organizationId)
-      .forUpdate('e')
-      .executeTakeFirst();
-    if (!item) throw notFound('The evidence item');
+    await lockEvidenceItem(trx, organizationId, investigationId, evidenceId);
     const { n } = await trx
       .selectFrom('attachments')
       .select(sql<number>`count(*)::int`.as('n'))
@@ -419,16 +416,7 @@ export const updateEvidence = async (
   patch: EvidencePatch,
 ): Promise<EvidenceView> => {
   const rewritten = await deps.db.transaction().execute(async (trx) => {
-    const item = await trx
-      .selectFrom('evidence_items as e')
-      .innerJoin('investigations as i', 'i.id', 'e.investigation_id')
-      .select(['e.id', 'e.content'])
-      .where('e.id', '=', evidenceId)
-      .where('e.investigation_id', '=', investigationId)
-      .where('i.organization_id', '=', organizationId)
-      .forUpdate('e')
-      .executeTakeFirst();
-    if (!item) throw notFound('The evidence item');
+    const item = await lockEvidenceItem(trx, organizationId, investigationId, evidenceId);
     if (patch.linked_question_ids) await checkQuestions(trx, investigationId, patch.linked_question_ids);
     await trx
       .updateTable('evidence_items')
@@ -474,16 +462,7 @@ export const deleteEvidence = async (
   evidenceId: string,
 ): Promise<{ evidence_id: string; deleted: true; attachments: number; chunks: number }> => {
   const removed = await deps.db.transaction().execute(async (trx) => {
-    const item = await trx
-      .selectFrom('evidence_items as e')
-      .innerJoin('investigations as i', 'i.id', 'e.investigation_id')
-      .select('e.id')
-      .where('e.id', '=', evidenceId)
-      .where('e.investigation_id', '=', investigationId)
-      .where('i.organization_id', '=', organizationId)
-      .forUpdate('e')
-      .executeTakeFirst();
-    if (!item) throw notFound('The evidence item');
+    await lockEvidenceItem(trx, organizationId, investigationId, evidenceId);
     const keys = (await trx.selectFrom('attachments').select('storage_key').where('evidence_item_id', '=', evidenceId).execute()).map(
       (a) => a.storage_key,
     );

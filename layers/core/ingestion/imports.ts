@@ -8,6 +8,7 @@ import type { Database } from '#core/db/schema';
 import type { ImportFormat, ImportStatus } from '#core/domain/vocabulary';
 import { notFound } from '#core/errors';
 import { ensureUser } from '#core/repositories/users';
+import { requireInvestigation } from './investigations';
 import type { Presigner, Upload } from './presign';
 import { IMPORT_LIMITS, importKey, uploadDeadline } from './uploads';
 
@@ -78,13 +79,7 @@ export const createImport = async (
   const importId = crypto.randomUUID();
   const key = importKey(importId);
   await deps.db.transaction().execute(async (trx) => {
-    const found = await trx
-      .selectFrom('investigations')
-      .select('id')
-      .where('id', '=', investigationId)
-      .where('organization_id', '=', caller.organizationId)
-      .executeTakeFirst();
-    if (!found) throw notFound('The investigation');
+    await requireInvestigation(trx, caller.organizationId, investigationId);
     await trx
       .insertInto('imports')
       .values({

@@ -63,17 +63,22 @@ export const updateInvestigation = async (
 };
 
 /**
- * Locks the organization's investigation row for the rest of the transaction (writers of one investigation's
- * questions and topics take their positions one after the other), or 404.
+ * The organization's investigation, or 404 (another organization's looks missing). With `lock`, its row is locked
+ * for the rest of the transaction (writers of one investigation's questions and topics take their positions one
+ * after the other).
  */
-const lockInvestigation = async (trx: Kysely<Database>, organizationId: string, investigationId: string): Promise<void> => {
-  const found = await trx
+export const requireInvestigation = async (
+  db: Kysely<Database>,
+  organizationId: string,
+  investigationId: string,
+  { lock = false }: { lock?: boolean } = {},
+): Promise<void> => {
+  const query = db
     .selectFrom('investigations')
     .select('id')
     .where('id', '=', investigationId)
-    .where('organization_id', '=', organizationId)
-    .forNoKeyUpdate()
-    .executeTakeFirst();
+    .where('organization_id', '=', organizationId);
+  const found = await (lock ? query.forNoKeyUpdate() : query).executeTakeFirst();
   if (!found) throw notFound('The investigation');
 };
 
@@ -89,7 +94,7 @@ const nextPosition = async (trx: Kysely<Database>, table: 'questions' | 'topics'
 
 export const createQuestion = (db: Kysely<Database>, organizationId: string, investigationId: string, text: string) =>
   db.transaction().execute(async (trx) => {
-    await lockInvestigation(trx, organizationId, investigationId);
+    await requireInvestigation(trx, organizationId, investigationId, { lock: true });
     const position = await nextPosition(trx, 'questions', investigationId, INVESTIGATION_LIMITS.questions, 'questions');
     const row = await trx
       .insertInto('questions')
@@ -106,7 +111,7 @@ export const createTopic = (
   input: { title: string; description?: string | undefined },
 ) =>
   db.transaction().execute(async (trx) => {
-    await lockInvestigation(trx, organizationId, investigationId);
+    await requireInvestigation(trx, organizationId, investigationId, { lock: true });
     const same = await trx
       .selectFrom('topics')
       .select('id')
