@@ -234,4 +234,41 @@ describe(`assess counts on ${testEngine()}`, () => {
     expect(await linked()).toEqual({ linked_evidence_count: 0 });
     expect(await mismatches()).toEqual([]);
   });
+
+  test("a write that changes no count leaves the investigation's row alone (it would lock it until commit)", async () => {
+    const [a] = investigationIds as [string];
+    const version = async () =>
+      (await sql<{ v: string }>`select xmin::text as v from investigations where id = ${a}`.execute(db)).rows[0]!.v;
+    const item = await db
+      .insertInto('evidence_items')
+      .values({ investigation_id: a, title: 'Uploaded', content: 'text' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const attachment = await db
+      .insertInto('attachments')
+      .values({
+        evidence_item_id: item.id,
+        file_name: 'a.pdf',
+        content_type: 'application/pdf',
+        size_bytes: 10,
+        storage_key: `k/${item.id}`,
+        extraction_status: 'awaiting_upload',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const before = await version();
+    // an upload's life (deadline moved, extracted) and an item's new title: no count changes
+    await db.updateTable('attachments').set({ upload_deadline: new Date() }).where('id', '=', attachment.id).execute();
+    await db
+      .updateTable('attachments')
+      .set({ extraction_status: 'extracted', extracted_text: 'words' })
+      .where('id', '=', attachment.id)
+      .execute();
+    await db.updateTable('evidence_items').set({ title: 'Renamed' }).where('id', '=', item.id).execute();
+    expect(await version()).toBe(before);
+    // a change of count does write it
+    await db.updateTable('evidence_items').set({ content: ' ' }).where('id', '=', item.id).execute();
+    expect(await version()).not.toBe(before);
+    expect(await mismatches()).toEqual([]);
+  });
 });

@@ -25,7 +25,7 @@ import { migration as assessCounts } from './migrations/0013-assess-counts';
 import { migration as ingestion } from './migrations/0014-ingestion';
 import { migration as embeddingWork } from './migrations/0015-embedding-work';
 import { migration as nearDuplicateGroups } from './migrations/0016-near-duplicate-groups';
-import { migration as lshIndexDirect } from './migrations/0017-lsh-index-direct';
+import { migration as ingestContention } from './migrations/0017-ingest-contention';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -44,7 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0014-ingestion': ingestion,
   '0015-embedding-work': embeddingWork,
   '0016-near-duplicate-groups': nearDuplicateGroups,
-  '0017-lsh-index-direct': lshIndexDirect,
+  '0017-ingest-contention': ingestContention,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

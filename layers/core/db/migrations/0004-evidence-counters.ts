@@ -7,7 +7,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 
-const NON_BLANK = `~ '[^[:space:]]'`;
+export const NON_BLANK = `~ '[^[:space:]]'`;
 
 const up = [
   `alter table attachments add column investigation_id uuid references investigations(id) on delete cascade`,
