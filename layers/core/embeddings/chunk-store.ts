@@ -117,15 +117,17 @@ const groupNearDuplicates = async (
   const candidates: GroupCandidate[] =
     keys.length === 0
       ? []
-      : (
-          await trx
-            .selectFrom('text_chunks')
-            .select(['id', 'text', 'lsh_bands'])
-            .where('investigation_id', '=', investigationId)
-            .where('duplicate_of', 'is', null)
-            .where(sql<boolean>`lsh_bands && ${sql.val(keys)}::int[]`)
-            .execute()
-        ).map((row) => ({ ...row, shingles: shinglesOf(row.text), bands: row.lsh_bands ?? [] }));
+      : // one index probe per key: `lsh_bands && <a document's ~200 keys>` is estimated to match most rows, and
+        // PostgreSQL scanned the investigation's chunks instead (280 ms at 40,000, inside the lock, measured)
+        (
+          await sql<{ id: string; text: string; lsh_bands: number[] | null }>`
+            select distinct on (c.id) c.id, c.text, c.lsh_bands
+            from unnest(${sql.val(keys)}::int[]) as k(key),
+                 lateral (select id, text, lsh_bands from text_chunks
+                          where lsh_bands @> array[k.key] and duplicate_of is null and investigation_id = ${investigationId}) c`.execute(
+            trx,
+          )
+        ).rows.map((row) => ({ ...row, shingles: shinglesOf(row.text), bands: row.lsh_bands ?? [] }));
   return described.map(({ chunk, shingles, bands }) => {
     const representativeId = representativeFor({ shingles, bands }, candidates);
     const representative = representativeId === undefined ? undefined : candidates.find((c) => c.id === representativeId);
