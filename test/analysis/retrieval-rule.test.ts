@@ -4,7 +4,7 @@
  * twin's feature-hashing embedder, in one investigation. A query is a fragment of one text, so hundreds of
  * chunks are almost equally near: the index's search at the earlier settings (ef_search 100, top 20) ends
  * before it has seen all of the true top 20, on the migrated m 32 graph too. Below its threshold the rule
- * finds them all by an exact scan. Above it (threshold lowered here), the index's top 200 at ef_search 1000,
+ * finds them all by an exact scan. Above it (threshold lowered here), the index's top 200 at the rule's ef_search (600),
  * re-sorted exactly, find most of them.
  *
  * The index path is not exact on such a corpus, whatever its settings: pgvector's graph (random levels,
@@ -133,7 +133,7 @@ test('on near-duplicates the index alone misses some of the true top 20; the rul
   expect(missed).toBeGreaterThan(0); // the corpus is hard for the index
 }, 120_000);
 
-test('above its threshold the rule re-sorts the index top 200 at ef_search 1000: it finds true top 20 the index alone missed', async () => {
+test('above its threshold the rule re-sorts the index top 200 at its ef_search: it finds true top 20 the index alone missed', async () => {
   let covered = 0;
   let recovered = 0;
   let found = { rule: 0, alone: 0 };
