@@ -29,10 +29,12 @@ test("tenant A floods both regions; tenant B waits visibly for its share and its
     await new Promise((r) => setTimeout(r, 200));
   }
 
-  // A's last 28 s: the whole quota of both regions, the oldest grant leaving the window 18 s from now —
-  // longer than a worker waits in process (the gateway's 10 s), so B's first attempt goes back to the queue
+  // A's last 28 s: the whole quota of both regions, the oldest grant leaving the window 25 s from now —
+  // longer than a worker waits in process (the gateway's 10 s) even for the last of B's analyses to be claimed (a
+  // claim can come seconds late when CI runs two suites at once: at 18 s one waited in process, unseen), so each of
+  // B's first attempts goes back to the queue
   const now = Date.now();
-  const stamps = Array.from({ length: QUOTA_LIMIT }, (_, i) => new Date(now - QUOTA_WINDOW_MS + 18_000 + i * 560));
+  const stamps = Array.from({ length: QUOTA_LIMIT }, (_, i) => new Date(now - QUOTA_WINDOW_MS + 25_000 + i * 560));
   // (the window as A left it: the start-up embedding and B's first analysis no longer in it)
   await db.deleteFrom('ai_quota_reservations').execute();
   await db
