@@ -43,7 +43,8 @@ test('kill -9 mid-batch: after a restart every chunk is embedded, none twice, no
     const token = await twin.token('investigator');
     const investigation = (await twin.call('POST', '/api/investigations', token, { title: 'Crash' })).body.investigation_id as string;
     await faults(twin, { latencyMs: AI_LATENCY_MS });
-    // 300 short items, one chunk each: a claim of 384 takes them all, four requests of 96, 96, 96 and 12
+    // 300 short items, one chunk each: claimed as they come (whole requests of 96 while they stream in, the rest
+    // once they stop), a claim's requests made one after another
     for (let n = 0; n < 300; n += 1) {
       const res = await twin.call('POST', `/api/investigations/${investigation}/evidence`, token, {
         title: `Slip ${n}`,
@@ -51,14 +52,22 @@ test('kill -9 mid-batch: after a restart every chunk is embedded, none twice, no
       });
       expect(res.status).toBe(201);
     }
-    const chunks = () => db.selectFrom('text_chunks').select(['id', 'embedded_at']).where('investigation_id', '=', investigation).execute();
-    // kill once the first request's vectors are stored and the rest of the claim is still leased
+    const chunks = () =>
+      db
+        .selectFrom('text_chunks')
+        .select(['id', 'embedded_at', 'embed_lease_until'])
+        .where('investigation_id', '=', investigation)
+        .execute();
+    // kill once a first request's vectors are stored and a claim's chunks wait, leased, for their request
     const before = await until(
-      'a first request stored',
+      'a first request stored, a claim in flight',
       async () => {
         const rows = await chunks();
         const stored = rows.filter((r) => r.embedded_at !== null);
-        return stored.length >= 96 && stored.length < rows.length ? rows : undefined;
+        const leased = rows.filter(
+          (r) => r.embedded_at === null && r.embed_lease_until !== null && r.embed_lease_until.getTime() > Date.now(),
+        );
+        return stored.length >= 96 && leased.length > 0 ? rows : undefined;
       },
       120_000,
     );
