@@ -742,6 +742,10 @@ export const functions: FunctionSpec[] = [
     triggers: [{ kind: 'queue', queue: 'embedding', batchSize: 10, maxConcurrency: 2 }],
     // embeddingQueue: to look again later when the quota or a lease holds the work back
     uses: ['database', 'bedrockEmbedding', 'embeddingQueue'],
+    unexercisedGrants: {
+      'bedrock:InvokeModel':
+        "the fallback region's model, taken when the primary's share of the quota is full or the region fails; an end-to-end run fills the primary only under load (whole requests of 96 leave it room), so whether a run uses it varies; test/ai/gateway.test.ts and test/embeddings/embedding-work.test.ts take the fallback on purpose",
+    },
   },
 
   // ── queue workers ─────────────────────────────────────────────────────────────────────────
@@ -764,6 +768,10 @@ export const functions: FunctionSpec[] = [
     memoryMb: 1024,
     triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
     uses: ['database', 'bedrockQuality', 'qualityQueue'],
+    unexercisedGrants: {
+      'bedrock:InvokeModel':
+        "the fallback region's model, taken when the primary is full or fails; the end-to-end runs shed the checks on a failing primary (test/resilience/regions.e2e.test.ts) and reach the fallback only when a tenant flood's window overlaps a check, which varies by run; test/ai/gateway.test.ts takes the fallback on purpose",
+    },
   }, // qualityQueue: to wait for AI capacity, as above
 ];
 
