@@ -7,7 +7,32 @@
  */
 import { sql, type Kysely } from 'kysely';
 
-export const NON_BLANK = `~ '[^[:space:]]'`;
+const NON_BLANK = `~ '[^[:space:]]'`;
+
+/**
+ * The counting functions, as this migration made them and as 0017 replaces them (`onlyChanges`: the investigation's
+ * row is updated only when a count changes, so a write that changes none does not lock it until commit).
+ */
+export const countEvidenceFunction = ({ onlyChanges }: { onlyChanges: boolean }) =>
+  `create or replace function count_evidence() returns trigger language plpgsql as $$
+   begin
+     execute format('update investigations i set
+         evidence_count = i.evidence_count + d.items,
+         content_evidence_count = i.content_evidence_count + d.with_content
+       from (select investigation_id, sum(sign)::int as items, sum(case when content ${NON_BLANK.replace(/'/g, "''")} then sign else 0 end)::int as with_content
+             from (%s) changes group by investigation_id) d
+       where i.id = d.investigation_id${onlyChanges ? ' and (d.items <> 0 or d.with_content <> 0)' : ''}', changed_rows(tg_op, 'investigation_id, content'));
+     return null;
+   end $$`;
+
+export const countAttachmentsFunction = ({ onlyChanges }: { onlyChanges: boolean }) =>
+  `create or replace function count_attachments() returns trigger language plpgsql as $$
+   begin
+     execute format('update investigations i set attachment_count = i.attachment_count + d.n
+       from (select investigation_id, sum(sign)::int as n from (%s) changes group by investigation_id) d
+       where i.id = d.investigation_id${onlyChanges ? ' and d.n <> 0' : ''}', changed_rows(tg_op, 'investigation_id'));
+     return null;
+   end $$`;
 
 const up = [
   `alter table attachments add column investigation_id uuid references investigations(id) on delete cascade`,
@@ -39,23 +64,8 @@ const up = [
        when 'DELETE' then format('select %s, -1 as sign from old_rows', columns)
        else format('select %1$s, 1 as sign from new_rows union all select %1$s, -1 from old_rows', columns)
      end $$`,
-  `create function count_evidence() returns trigger language plpgsql as $$
-   begin
-     execute format('update investigations i set
-         evidence_count = i.evidence_count + d.items,
-         content_evidence_count = i.content_evidence_count + d.with_content
-       from (select investigation_id, sum(sign)::int as items, sum(case when content ${NON_BLANK.replace(/'/g, "''")} then sign else 0 end)::int as with_content
-             from (%s) changes group by investigation_id) d
-       where i.id = d.investigation_id', changed_rows(tg_op, 'investigation_id, content'));
-     return null;
-   end $$`,
-  `create function count_attachments() returns trigger language plpgsql as $$
-   begin
-     execute format('update investigations i set attachment_count = i.attachment_count + d.n
-       from (select investigation_id, sum(sign)::int as n from (%s) changes group by investigation_id) d
-       where i.id = d.investigation_id', changed_rows(tg_op, 'investigation_id'));
-     return null;
-   end $$`,
+  countEvidenceFunction({ onlyChanges: false }),
+  countAttachmentsFunction({ onlyChanges: false }),
 ];
 
 // Transition tables are declared per event, so each event has its own trigger.

@@ -13,32 +13,13 @@
  *   trigger) enters the index with that update.
  */
 import { sql, type Kysely } from 'kysely';
-import { NON_BLANK } from './0004-evidence-counters';
-
-const countEvidence = (onlyChanges: boolean) => `create or replace function count_evidence() returns trigger language plpgsql as $$
-   begin
-     execute format('update investigations i set
-         evidence_count = i.evidence_count + d.items,
-         content_evidence_count = i.content_evidence_count + d.with_content
-       from (select investigation_id, sum(sign)::int as items, sum(case when content ${NON_BLANK.replace(/'/g, "''")} then sign else 0 end)::int as with_content
-             from (%s) changes group by investigation_id) d
-       where i.id = d.investigation_id${onlyChanges ? ' and (d.items <> 0 or d.with_content <> 0)' : ''}', changed_rows(tg_op, 'investigation_id, content'));
-     return null;
-   end $$`;
-
-const countAttachments = (onlyChanges: boolean) => `create or replace function count_attachments() returns trigger language plpgsql as $$
-   begin
-     execute format('update investigations i set attachment_count = i.attachment_count + d.n
-       from (select investigation_id, sum(sign)::int as n from (%s) changes group by investigation_id) d
-       where i.id = d.investigation_id${onlyChanges ? ' and d.n <> 0' : ''}', changed_rows(tg_op, 'investigation_id'));
-     return null;
-   end $$`;
+import { countAttachmentsFunction, countEvidenceFunction } from './0004-evidence-counters';
 
 export const migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     for (const statement of [
-      countEvidence(true),
-      countAttachments(true),
+      countEvidenceFunction({ onlyChanges: true }),
+      countAttachmentsFunction({ onlyChanges: true }),
       `create index text_chunks_lsh_representatives_idx on text_chunks using gin (lsh_bands) with (fastupdate = off)
          where duplicate_of is null`,
       'drop index text_chunks_lsh_idx',
@@ -51,8 +32,8 @@ export const migration = {
       'create index text_chunks_lsh_all_idx on text_chunks using gin (lsh_bands)',
       'drop index text_chunks_lsh_idx',
       'alter index text_chunks_lsh_all_idx rename to text_chunks_lsh_idx',
-      countAttachments(false),
-      countEvidence(false),
+      countAttachmentsFunction({ onlyChanges: false }),
+      countEvidenceFunction({ onlyChanges: false }),
     ])
       await sql.raw(statement).execute(db);
   },
