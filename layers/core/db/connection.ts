@@ -14,6 +14,7 @@ import { logger } from '#core/logger';
 import type { Database } from './schema';
 import { rdsAuthToken } from '#core/aws/rds-auth-token';
 import { functions } from '../../../lib/manifest';
+import { databaseTimeLeft, deadlineReached } from './deadline';
 import { timeoutsFor } from './errors';
 import { tracedDialect } from './tracing';
 
@@ -79,9 +80,10 @@ export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => P
   const ended = new Set<Promise<void>>();
   const closedUnexpectedly = (error: Error) => logger.warn('database connection closed', { error: error.message });
   pool.on('error', closedUnexpectedly);
+  connectWithinDeadline(pool);
   pool.on('connect', (client) => {
     client.on('error', closedUnexpectedly);
-    if (config.query_timeout) endOnReadTimeout(client);
+    guardQueries(client, config.query_timeout);
     const end = new Promise<void>((resolve) => client.once('end', () => resolve()));
     ended.add(end);
     void end.then(() => ended.delete(end));
@@ -95,14 +97,59 @@ export const closeablePool = (config: PoolConfig): { pool: Pool; closed: () => P
 };
 
 /**
+ * A connection is waited for no longer than the request's deadline (./deadline.ts) either: opening one signs in
+ * (PGlite's one session answers the sign-in between other connections' exchanges; a busy pool queues). One that
+ * arrives after the caller gave up goes straight back to the pool.
+ */
+const connectWithinDeadline = (pool: Pool): void => {
+  const connect = pool.connect.bind(pool) as () => Promise<PoolClient>;
+  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
+    const left = databaseTimeLeft();
+    if (args.length > 0 || left === undefined) return (connect as (...a: unknown[]) => unknown)(...args);
+    if (left <= 0) return Promise.reject(deadlineReached());
+    const pending = connect();
+    return new Promise<PoolClient>((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        reject(deadlineReached());
+      }, left);
+      pending.then(
+        (client) => {
+          clearTimeout(timer);
+          if (gaveUp) client.release();
+          else resolve(client);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  };
+};
+
+/**
+ * Each query of a connection: bounded by the request's deadline (./deadline.ts) where that leaves less than the
+ * pool's query_timeout — refused outright once no time is left —, and a connection whose query timed out is ended.
  * node-postgres's query_timeout rejects the query but leaves it in flight on the connection, which the pool
  * would hand out again with the answer still owed (the next query would queue behind it): such a connection is
- * ended instead — client.end() destroys the socket of one with a query in flight — so the pool opens a new one.
+ * ended instead — client.end() destroys the socket of one with a query in flight, which rolls its transaction
+ * back — so the pool opens a new one.
  */
-const endOnReadTimeout = (client: PoolClient): void => {
+const guardQueries = (client: PoolClient, queryTimeoutMs: number | undefined): void => {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-    const result = query(...args);
+    const left = databaseTimeLeft();
+    const [text, values, callback] = args;
+    let result: unknown;
+    if (left === undefined || typeof text !== 'string' || callback !== undefined) result = query(...args);
+    else if (left <= 0) {
+      // ended, not handed back: a transaction it holds is rolled back by the server (its ROLLBACK would be refused too)
+      void client.end().catch(() => undefined);
+      result = Promise.reject(deadlineReached());
+    } else if (queryTimeoutMs !== undefined && left >= queryTimeoutMs) result = query(...args);
+    else result = query({ text, values, query_timeout: Math.ceil(left) });
     if (!(result instanceof Promise)) return result;
     return result.catch((error: unknown) => {
       if ((error as Error | undefined)?.message === 'Query read timeout') void client.end().catch(() => undefined);

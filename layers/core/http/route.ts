@@ -12,6 +12,7 @@ import { callerFromEvent, type Caller, type OrgCaller } from '#core/auth/caller'
 import { config, env, ENV } from '#core/config';
 import { parseBodyWith, parseWith, type RouteContract } from '#core/contract';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '#core/db/errors';
+import { withinFunctionTime } from '#core/db/deadline';
 import { lambdaContextLogging, logger, MIDDY_SETTINGS } from '#core/logger';
 import { handlerTracing } from '#core/tracer';
 import { enforceRateLimit } from '#core/ratelimit/limiter';
@@ -242,11 +243,18 @@ export const route = <C extends RouteContract>(contract: C, impl: RouteImpl<C>, 
   const manifestRoute = manifestRouteOf(contract);
   if (manifestRoute.access === 'cron' && !options.cronAccess)
     throw new Error(`'${contract.route}' is a cron route: give route() its cronAccess (http/cron-access.ts)`);
-  return middy<HttpEvent, HttpResult>(MIDDY_SETTINGS)
-    .use(handlerTracing())
-    .use(lambdaContextLogging())
-    .before(({ event }) => {
-      if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);
-    })
-    .handler(async (event) => withRequestId(await answer(contract, manifestRoute, impl, options, event), event));
+  return (
+    middy<HttpEvent, HttpResult>(MIDDY_SETTINGS)
+      .use(handlerTracing())
+      .use(lambdaContextLogging())
+      .before(({ event }) => {
+        if (event.requestContext?.requestId) logger.setCorrelationId(event.requestContext.requestId);
+      })
+      // its statements end before the function's time does: a route slowed by contention answers 503, not a timeout's 500
+      .handler(async (event, context) =>
+        withinFunctionTime(context?.getRemainingTimeInMillis?.(), async () =>
+          withRequestId(await answer(contract, manifestRoute, impl, options, event), event),
+        ),
+      )
+  );
 };
