@@ -40,9 +40,10 @@ export const RETRIEVAL = {
   /**
    * At or above it, the HNSW index (m 32, ef_construction 256: migration 0012) at this ef_search, its top
    * `indexCandidates` re-sorted exactly. At 100k chunks in one investigation on PostgreSQL (tie-aware recall@20,
-   * docs/retrieval.md): ef 600 keeps ef 1000's recall on every corpus (topical 1.000 / min 1.00, forwarded 1.000 /
-   * 1.00, clustered 0.980 / 0.00) at two thirds of its p99 (126 against 189 ms, forced); the earlier ef 100 on the
-   * default graph: 0.842 (min 0.00).
+   * docs/retrieval.md): ef 600 keeps ef 1000's recall on the topical and forwarded corpora (1.000 / min 1.00) at
+   * two thirds of its p99 (126 against 189 ms, forced); on the clustered one it tied ef 1000 in one build (0.980)
+   * and missed one query of 50 more in another (0.960 against 0.980), both with min 0.00 (not met at either ef);
+   * the earlier ef 100 on the default graph: 0.842 (min 0.00).
    */
   efSearch: 600,
   indexCandidates: 200,
