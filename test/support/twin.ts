@@ -46,13 +46,28 @@ export interface TwinTest {
 /** Generation statuses an analysis rests in, or where only its quality check is still to come. */
 export const SETTLED_STATUSES = ['complete', 'checking', 'verified', 'quality_unavailable', 'failed'];
 
+type Call = (method: string, path: string, token: string, body?: unknown) => Promise<Reply>;
+
+/**
+ * `call` as a client makes it under load: the documented 503 (`database_unavailable`: the database busy, as PGlite's
+ * one session is under a flood; nothing was changed) is sent again after the Retry-After it names, at most twice
+ * more. `heard` hears every answer, and whether it is being sent again.
+ */
+export const retryingAfter503 =
+  (call: Call, heard: (status: number, sentAgain: boolean) => void = () => undefined): Call =>
+  async (method, path, token, body) => {
+    for (let attempt = 1; ; attempt++) {
+      const res = await call(method, path, token, body);
+      const again = res.status === 503 && attempt < 3;
+      heard(res.status, again);
+      if (!again) return res;
+      expect(res.body.error.code).toBe('database_unavailable');
+      await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after')) * 1000));
+    }
+  };
+
 /** Asks, at once, for `count` summaries of an investigation, each accepted (202): their analysis ids. */
-export const requestSummaries = (
-  call: (method: string, path: string, token: string, body?: unknown) => Promise<Reply>,
-  token: string,
-  investigationId: string,
-  count: number,
-): Promise<string[]> =>
+export const requestSummaries = (call: Call, token: string, investigationId: string, count: number): Promise<string[]> =>
   Promise.all(
     Array.from({ length: count }, async () => {
       const res = await call('POST', '/api/analysis', token, { investigation_id: investigationId, analysis_type: 'summary' });
