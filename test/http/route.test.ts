@@ -7,6 +7,7 @@ import { groupsOf } from '#core/auth/caller';
 import * as z from 'zod';
 import { conflict } from '#core/errors';
 import { defineRoute, uuid, type RouteContract } from '#core/contract';
+import { databaseTimeLeft } from '#core/db/deadline';
 import { route, type HttpEvent, type RouteInput, type RouteOptions } from '#core/http/route';
 import { setEnv } from '../support/config-env';
 
@@ -268,4 +269,14 @@ describe('query and path parameters keep the string rule on every route, also on
     expect([res.statusCode, JSON.parse(res.body!).error.code]).toEqual([400, 'validation_failed']);
     expect(seen).toEqual([{ email: 'a@b.example' }]);
   });
+});
+
+test("the implementation's statements are bounded by the function's remaining time, less a second to answer in (db/deadline.ts)", async () => {
+  const handler = on(async () => ({ body: { left: databaseTimeLeft() ?? null } }));
+  const within = await handler(event('GET /api/health'), { getRemainingTimeInMillis: () => 4_000 } as Context);
+  const { left } = JSON.parse(within.body!);
+  expect(left).toBeGreaterThan(2_800);
+  expect(left).toBeLessThanOrEqual(3_000);
+  // outside Lambda (a test calling the handler, a CLI) nothing bounds them
+  expect(JSON.parse((await handler(event('GET /api/health'), {} as Context)).body!)).toEqual({ left: null });
 });
