@@ -17,6 +17,8 @@ const twins = useTwinProcess({ schedules: false });
 
 /** Every embedding request answers this much later, so the kill finds a claim between its requests. */
 const AI_LATENCY_MS = 2_500;
+/** a claim's lease (embedding-work.ts), taken or renewed right before each of its requests */
+const LEASE_MS = 120_000;
 
 const faults = async (twin: TwinProcess, body: unknown) => {
   for (const region of Object.values(AI_REGIONS)) {
@@ -58,18 +60,21 @@ test('kill -9 mid-batch: after a restart every chunk is embedded, none twice, no
         .select(['id', 'embedded_at', 'embed_lease_until'])
         .where('investigation_id', '=', investigation)
         .execute();
-    // kill once a first request's vectors are stored and a claim's chunks wait, leased, for their request
+    // kill once a first request's vectors are stored and a claim's chunks wait, leased within the last second, for
+    // their request: it cannot have been answered by the kill (a lease seen older let it finish first on PostgreSQL,
+    // whose server outlives the twin, and no dead lease was left)
     const before = await until(
       'a first request stored, a claim in flight',
       async () => {
         const rows = await chunks();
         const stored = rows.filter((r) => r.embedded_at !== null);
         const leased = rows.filter(
-          (r) => r.embedded_at === null && r.embed_lease_until !== null && r.embed_lease_until.getTime() > Date.now(),
+          (r) => r.embedded_at === null && r.embed_lease_until !== null && r.embed_lease_until.getTime() > Date.now() + LEASE_MS - 1_000,
         );
         return stored.length >= 96 && leased.length > 0 ? rows : undefined;
       },
       120_000,
+      100,
     );
     await twin.kill();
     const storedBefore = new Map(before.filter((r) => r.embedded_at !== null).map((r) => [r.id, r.embedded_at!.getTime()]));
