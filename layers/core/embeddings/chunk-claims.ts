@@ -150,15 +150,15 @@ export interface StoredChunk {
 }
 
 /**
- * Stores the vectors of claimed chunks with the model that made them, conditional on the claim's lease (a chunk
- * re-claimed or rewritten meanwhile is not written), and ends their lease. Returns the chunks stored.
- */
-/**
  * Vectors per statement: each goes into the HNSW index as it is stored, and a statement holds the database while it
  * runs (PGlite has one session), so a request's 96 go in slices and the API's statements get their turn between them.
  */
 const STORE_SLICE = 16;
 
+/**
+ * Stores the vectors of claimed chunks with the model that made them, conditional on the claim's lease (a chunk
+ * re-claimed or rewritten meanwhile is not written), and ends their lease. Returns the chunks stored.
+ */
 export const storeVectors = async (
   db: Kysely<Database>,
   { lease, model, vectors }: { lease: Date; model: string; vectors: readonly { id: string; embedding: string }[] },
