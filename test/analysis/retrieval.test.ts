@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { nearestChunks, nearestQuery, PATH_SETTINGS, RETRIEVAL, searchChunks } from '#core/analysis/retrieval';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
-import { indexStoredVectors } from '#core/embeddings/chunk-claims';
+import { placeStoredVectors } from '#core/embeddings/chunk-claims';
 import { toVectorLiteral } from '#core/embeddings/sources';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { useTestDatabase } from '../support/db';
@@ -83,8 +83,8 @@ test('a vector stored but not yet in the graph is found on the index path, exact
   expect(before.candidates[0]!.similarity).toBeCloseTo(1, 6);
   expect(before.candidates[0]!.chunk_id).toBe(exact[0]!.chunk_id);
 
-  expect(await indexStoredVectors(db, 10)).toBe(1);
-  expect(await indexStoredVectors(db, 10)).toBe(0);
+  expect(await placeStoredVectors(db, 10)).toBe(1);
+  expect(await placeStoredVectors(db, 10)).toBe(0);
   const after = await searchChunks(db, ids.large, query!, { model: MODEL, exactBelow: 0 });
   expect(after.candidates[0]!.chunk_id).toBe(fresh.id);
 }, 60_000);

@@ -25,6 +25,7 @@ import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { DEFAULT_AI_MODELS } from '#core/config';
+import { placeStoredVectors } from '#core/embeddings/chunk-claims';
 import { lshBands, representativeFor, shinglesOf, type GroupCandidate } from '#core/embeddings/near-duplicates';
 import { embedText } from '../../lib/twin/standin-text';
 import { figure } from './summary';
@@ -474,11 +475,15 @@ interface Strategy {
 
 const k = RETRIEVAL_BENCH.k;
 const d = RETRIEVAL_BENCH.dimensions;
-/** The service's filter (layers/core/analysis/retrieval.ts): the investigation's chunks with an embedding, background documents excluded from the AI left out. */
-const filtered = (investigationId: string) =>
+/**
+ * The service's filter (layers/core/analysis/retrieval.ts): the investigation's chunks with an embedding, background
+ * documents excluded from the AI left out, near-duplicates counted once; through the service's graph (m32), its nodes
+ * only (its partial index holds no others: the chunks placed behind them are the rule's to expand).
+ */
+const filtered = (investigationId: string, graph?: 'm32' | 'm16') =>
   sql`from text_chunks c left join background_documents b on b.id = c.background_document_id
       where c.investigation_id = ${investigationId} and c.embedding is not null and coalesce(b.included_for_ai, true)
-        and c.duplicate_of is null and c.indexed`;
+        and c.duplicate_of is null ${graph === 'm32' ? sql`and c.indexed` : sql``}`;
 /** the order by cosine distance through the service's index (on embedding) or the default graph's expression */
 const byDistance = (graph: 'm32' | 'm16', vector: string) =>
   graph === 'm32'
@@ -488,19 +493,18 @@ const byDistance = (graph: 'm32' | 'm16', vector: string) =>
  * the service's earlier shape: a materialized top k, re-sorted by the exact distance computed outside the CTE
  * (relaxed order returns them slightly out of order; a CTE column would let newer planners skip the re-sort)
  */
-const vectorQuery =
-  (graph: 'm32' | 'm16' = 'm32') =>
-  (investigationId: string, vector: string) =>
-    sql<{ id: string; distance: number }>`
+/** `graph` undefined: every representative (the exact scan) */
+const vectorQuery = (graph?: 'm32' | 'm16') => (investigationId: string, vector: string) =>
+  sql<{ id: string; distance: number }>`
   with nearest as materialized (
-    select c.id, c.embedding ${filtered(investigationId)}
-    order by ${byDistance(graph, vector)} limit ${k}
+    select c.id, c.embedding ${filtered(investigationId, graph)}
+    order by ${byDistance(graph ?? 'm32', vector)} limit ${k}
   ) select id, embedding <=> ${vector}::vector as distance from nearest order by distance`;
 /** candidates by a quantized expression index, re-ranked by the exact distance */
 const reranked = (order: 'm16' | 'm32' | 'halfvec' | 'bit', candidates: number) => (investigationId: string, vector: string) =>
   sql<{ id: string; distance: number }>`
   with candidates as materialized (
-    select c.id, c.embedding ${filtered(investigationId)}
+    select c.id, c.embedding ${filtered(investigationId, order === 'm32' ? 'm32' : undefined)}
     order by ${
       order === 'm16' || order === 'm32'
         ? byDistance(order, vector)
@@ -622,6 +626,8 @@ interface Run {
   /** tie-aware recall (mean, min) and strict recall (mean, min) */
   rows: { label: string; recall: number; minRecall: number; strictRecall: number; strictMin: number; latencies: number[]; plan: string }[];
   grouped: number;
+  /** the service's placement (migration 0018): graph nodes, chunks placed behind them, and its time; or every representative a node */
+  placement: { nodes: number; behind: number; ms: number } | undefined;
   curve: { count: number; latencies: number[] }[];
   chosenPlan: string;
   exactBelow: number;
@@ -635,11 +641,26 @@ const retrievalRun = async (
   name: CorpusName,
   layout: Layout,
   chunks: number,
-  options: { queries: number; exactBelow: number; indexes: string[]; m32Construction: number; serviceIndex: string },
+  options: {
+    queries: number;
+    exactBelow: number;
+    indexes: string[];
+    m32Construction: number;
+    serviceIndex: string;
+    /** the LSH keys' GIN index (placement's candidates), built after the load as the graph is */
+    keysIndex: string;
+    placement: boolean;
+  },
 ): Promise<Run> => {
   const texts = corpus(name, chunks, 20261122);
   const investigationOf = (g: Generated) => (layout === 'single' ? 0 : g.home);
-  for (const index of ['text_chunks_embedding_idx', 'bench_chunks_halfvec_idx', 'bench_chunks_bit_idx', 'bench_chunks_m16_idx'])
+  for (const index of [
+    'text_chunks_embedding_idx',
+    'text_chunks_lsh_idx',
+    'bench_chunks_halfvec_idx',
+    'bench_chunks_bit_idx',
+    'bench_chunks_m16_idx',
+  ])
     await sql.raw(`drop index if exists ${index}`).execute(db);
   await sql`truncate text_chunks cascade`.execute(db); // retrieval_records (empty here) references it
   // Bulk load without the indexes, then build them once (pgvector's advice; far faster than row by row). Each chunk is
@@ -647,7 +668,7 @@ const retrievalRun = async (
   // investigation points at it and stays out of the index; its representatives are the candidates of later chunks.
   const bandIndex = new Map<string, GroupCandidate[]>();
   let grouped = 0;
-  const groupOf = (inv: number, id: string, text: string): string | undefined => {
+  const groupOf = (inv: number, id: string, text: string): { representative?: string; bands: number[] } => {
     const shingles = shinglesOf(text);
     const bands = lshBands(shingles);
     const keys = bands.map((band) => `${inv}:${band}`);
@@ -655,10 +676,10 @@ const retrievalRun = async (
     const representative = representativeFor({ shingles, bands }, candidates);
     if (representative) {
       grouped += 1;
-      return representative;
+      return { representative, bands };
     }
     for (const key of keys) bandIndex.set(key, [...(bandIndex.get(key) ?? []), { id, shingles, bands }]);
-    return undefined;
+    return { bands };
   };
   const [, loadMs] = await timed(async () => {
     for (let from = 0; from < chunks; from += RETRIEVAL_BENCH.batch) {
@@ -670,11 +691,13 @@ const retrievalRun = async (
             const chunk = texts.chunk();
             const inv = investigationOf(chunk);
             const id = randomUUID();
-            const duplicateOf = groupOf(inv, id, chunk.text);
+            const { representative, bands } = groupOf(inv, id, chunk.text);
             return {
               id,
-              duplicate_of: duplicateOf ?? null,
-              indexed: duplicateOf === undefined,
+              duplicate_of: representative ?? null,
+              // representatives wait to be placed as the service places them (below), or all go into the graph
+              indexed: representative === undefined && !options.placement,
+              lsh_bands: bands,
               investigation_id: ids.investigations[inv]!,
               embedding_source_id: ids.sources[inv]!,
               source_type: 'content' as const,
@@ -691,7 +714,17 @@ const retrievalRun = async (
     }
   });
   log(
-    `${engine} ${name} ${layout}: ${chunks.toLocaleString('en')} chunks inserted in ${seconds(loadMs)} (${grouped.toLocaleString('en')} near-duplicates grouped); building the HNSW indexes`,
+    `${engine} ${name} ${layout}: ${chunks.toLocaleString('en')} chunks inserted in ${seconds(loadMs)} (${grouped.toLocaleString('en')} near-duplicates grouped)`,
+  );
+  await sql.raw(options.keysIndex).execute(db);
+  // placed by the service's own code before the graph is built (one insert into the m 32 graph costs 20–40 ms)
+  const [, placeMs] = options.placement ? await timed(() => placeStoredVectors(db, Number.POSITIVE_INFINITY)) : [0, 0];
+  const { rows: placedRows } = await sql<{ nodes: number; behind: number }>`
+    select count(*) filter (where indexed)::int as nodes, count(*) filter (where graph_via is not null)::int as behind
+    from text_chunks`.execute(db);
+  const placement = { ...placedRows[0]!, ms: placeMs };
+  log(
+    `${engine} ${name} ${layout}: ${options.placement ? `placed in ${seconds(placeMs)}` : 'every representative in the graph'}: ${placement.nodes.toLocaleString('en')} graph nodes, ${placement.behind.toLocaleString('en')} chunks behind them; building the HNSW indexes`,
   );
   const builds: Partial<Record<keyof typeof INDEXES, number>> = {};
   for (const [index, statement] of Object.entries(INDEXES) as [keyof typeof INDEXES, string][]) {
@@ -748,7 +781,11 @@ const retrievalRun = async (
       }
       const path = retrievalPath(counts.get(investigationId)!, options.exactBelow);
       settings = PATH_SETTINGS[path];
-      statement = nearestQuery(investigationId, BENCH_MODEL, literal, path === 'exact' ? k : RETRIEVAL.indexCandidates, k);
+      // the index path's read of the graph (its expansion and the unplaced vectors are read exactly beside it)
+      statement =
+        path === 'exact'
+          ? nearestQuery(investigationId, BENCH_MODEL, literal, k, k)
+          : nearestQuery(investigationId, BENCH_MODEL, literal, RETRIEVAL.indexCandidates, k, 'indexed');
     }
     return db.transaction().execute(async (trx) => {
       for (const setting of settings) await sql.raw(setting).execute(trx);
@@ -826,6 +863,7 @@ const retrievalRun = async (
     curve,
     chosenPlan,
     grouped,
+    placement: options.placement ? placement : undefined,
     exactBelow: options.exactBelow,
     m32Construction: options.m32Construction,
   };
@@ -838,6 +876,9 @@ const printRun = (r: Run) => {
       : `over ${RETRIEVAL_BENCH.investigations} investigations (~${r.perInvestigation.toLocaleString('en')} each, the filter case)`;
   console.log(
     `\n  ${r.engine} · ${r.corpus} · ${r.chunks.toLocaleString('en')} chunks ${layout}; ${r.grouped.toLocaleString('en')} grouped as near-duplicates (the index and the truth hold the other ${(r.chunks - r.grouped).toLocaleString('en')})`,
+  );
+  console.log(
+    `    ${r.placement ? `placed by the service in ${seconds(r.placement.ms)}: ${r.placement.nodes.toLocaleString('en')} graph nodes, ${r.placement.behind.toLocaleString('en')} chunks behind them (versions)` : 'not placed (--placement=off): every representative a graph node'}`,
   );
   console.log(
     `    load ${seconds(r.loadMs)}; HNSW builds: ${Object.entries(r.builds)
@@ -888,6 +929,8 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
     db,
   );
   const serviceIndex = rows[0]!.indexdef; // as migration 0012 built it
+  const keysIndex = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_lsh_idx'`.execute(db))
+    .rows[0]!.indexdef;
   const ids = await setUpInvestigations(db);
   const corpora = (flagValue(flags, 'corpus')?.split(',') ?? ['topical', 'clustered', 'forwarded']) as CorpusName[];
   const layouts = (flagValue(flags, 'layout')?.split(',') ?? ['single', 'spread']) as Layout[];
@@ -895,11 +938,13 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
     queries: flagNumber(flags, 'queries') ?? RETRIEVAL_BENCH.queries,
     exactBelow: flagNumber(flags, 'exact-below') ?? RETRIEVAL_BENCH.exactBelow,
     m32Construction: flagNumber(flags, 'm32-ef-construction') ?? 256,
+    // --placement=off: every representative into the graph, as before migration 0018 (the side-by-side measure)
+    placement: flagValue(flags, 'placement') !== 'off',
   };
   const indexes = flagValue(flags, 'indexes')?.split(',') ?? Object.keys(INDEXES);
   for (const name of corpora)
     for (const layout of layouts)
-      printRun(await retrievalRun(engine, db, ids, name, layout, chunks, { ...options, indexes, serviceIndex }));
+      printRun(await retrievalRun(engine, db, ids, name, layout, chunks, { ...options, indexes, serviceIndex, keysIndex }));
 };
 
 export const retrievalBench = async (flags: string[] = []) => {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import type { Database } from '#core/db/schema';
+import { lshBands, shinglesOf } from '#core/embeddings/near-duplicates';
 import { toVectorLiteral } from '#core/embeddings/sources';
 
 /**
@@ -36,11 +37,15 @@ export const evidenceSource = async (
   return { evidenceItemId, embeddingSourceId };
 };
 
-/** Embedded chunks (by the configured model) of one new evidence item of the investigation, inserted in batches (chunk_index in order). */
+/**
+ * Embedded chunks (by the configured model) of one new evidence item of the investigation, inserted in batches (chunk_index in order):
+ * in the HNSW graph, or (`placed: false`) with their LSH keys, waiting to be placed (chunk-claims.ts placeStoredVectors).
+ */
 export const addChunks = async (
   db: Kysely<Database>,
   investigationId: string,
   chunks: readonly { text: string; embedding: number[] }[],
+  { placed = true }: { placed?: boolean } = {},
 ) => {
   const { evidenceItemId, embeddingSourceId } = await evidenceSource(db, investigationId, 'Item');
   for (let from = 0; from < chunks.length; from += 200) {
@@ -57,7 +62,8 @@ export const addChunks = async (
           embedding: toVectorLiteral(embedding),
           embedding_model: DEFAULT_AI_MODELS.embedding,
           // in the HNSW graph, as the embedding work leaves a stored vector once it has caught up
-          indexed: true,
+          indexed: placed,
+          lsh_bands: placed ? null : lshBands(shinglesOf(text)),
         })),
       )
       .execute();

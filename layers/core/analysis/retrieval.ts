@@ -9,6 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import { config, ENV } from '#core/config';
 import type { Database, SourceType } from '#core/db/schema';
+import { GRAPH_ANCHOR_COSINE } from '#core/embeddings/near-duplicates';
 import { toVectorLiteral } from '#core/embeddings/sources';
 
 export const RETRIEVAL = {
@@ -47,6 +48,13 @@ export const RETRIEVAL = {
    */
   efSearch: 600,
   indexCandidates: 200,
+  /**
+   * The chunks behind graph nodes (migration 0018) read on the index path: those behind the `firstNodes` nearest hits
+   * that have any, then behind the other hits that can hold nearer ones than the 20th found so far, nearest first, up
+   * to `budget` chunks (`nodesToExpand`). On the clustered corpus a text's versions sit behind about four nodes, 21
+   * chunks each; reading 1,900 chunks took 40–75 ms on PostgreSQL (docs/retrieval.md).
+   */
+  expansion: { firstNodes: 4, budget: 2_000 },
 } as const;
 
 export type InclusionRules = Pick<typeof RETRIEVAL, 'maxIncluded' | 'lowRelevanceIncluded'> & { minSimilarity: number };
@@ -149,16 +157,56 @@ export const PATH_SETTINGS = {
 } as const;
 
 /**
- * Which vectors a search reads: all of them (the exact path), those in the HNSW graph (`indexed`), or those stored
- * but not yet indexed (migration 0016: the embedding work indexes them after storing them), read exactly.
+ * Which vectors a search reads: all of them (the exact path), the HNSW graph's nodes (`indexed`), those stored but
+ * not yet placed (migrations 0016, 0018: the embedding work places them after storing them), read exactly, or given
+ * chunks and the chunks placed behind given nodes (`graph_via`, migration 0018), read exactly.
  */
-export type SearchPart = 'all' | 'indexed' | 'unindexed';
+export type SearchPart = 'all' | 'indexed' | 'unplaced' | { chunks: readonly string[]; behind: readonly string[] };
 
-const PART_FILTER = {
-  all: sql``,
-  indexed: sql`and c.indexed`,
-  unindexed: sql`and not c.indexed`,
-} as const;
+const partFilter = (part: SearchPart) =>
+  part === 'all'
+    ? sql``
+    : part === 'indexed'
+      ? sql`and c.indexed`
+      : part === 'unplaced'
+        ? sql`and not c.indexed and c.graph_via is null`
+        : sql`and (c.id = any(${[...part.chunks]}::uuid[]) or c.graph_via = any(${[...part.behind]}::uuid[]))`;
+
+/**
+ * Pure: of the index's hits with chunks behind them (graph nodes, nearest first), those still to expand once the
+ * nearest `limit` found so far reach `kthSimilarity` (undefined while fewer are found: every one), nearest first,
+ * until `budget` chunks behind them are taken (the nearest always). A chunk behind a node is within
+ * GRAPH_ANCHOR_COSINE of it, so by the triangle inequality on angles it can be nearer than the k-th found only when
+ * its node's angle to the query is at most the k-th's plus acos(GRAPH_ANCHOR_COSINE). Nothing tighter holds: a node
+ * that lacks a word of a short query (one of the 5 % changed) can sit far below the versions behind it that hold it.
+ */
+export const nodesToExpand = <Hit extends { chunk_id: string; similarity: number; behind: number }>(
+  hits: readonly Hit[],
+  kthSimilarity: number | undefined,
+  budget: number,
+  nodeCosine: number = GRAPH_ANCHOR_COSINE,
+): Hit[] => {
+  const angle = (similarity: number) => Math.acos(Math.min(1, Math.max(-1, similarity)));
+  const bound = kthSimilarity === undefined ? Math.PI : angle(kthSimilarity) + angle(nodeCosine);
+  const taken: Hit[] = [];
+  let left = budget;
+  for (const hit of hits.filter((h) => angle(h.similarity) <= bound)) {
+    if (taken.length > 0 && hit.behind > left) break;
+    taken.push(hit);
+    left -= hit.behind;
+  }
+  return taken;
+};
+
+/** The investigation's `take` nearest chunks of a part, by cosine distance (the index's order on the index path). */
+const nearestChunksOf = (investigationId: string, model: string, vector: string, take: number, part: SearchPart) => sql`
+      select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id, c.embedding
+      from text_chunks c
+      left join background_documents b on b.id = c.background_document_id
+      where c.investigation_id = ${investigationId} and c.embedding is not null and c.embedding_model = ${model}
+        and c.duplicate_of is null and coalesce(b.included_for_ai, true) ${partFilter(part)}
+      order by c.embedding <=> ${vector}::vector
+      limit ${take}`;
 
 /**
  * The search itself: the investigation's `take` nearest chunks by cosine distance (in the index's order on
@@ -176,17 +224,20 @@ export const nearestQuery = (
   part: SearchPart = 'all',
 ) =>
   sql<Candidate>`
-    with nearest as materialized (
-      select c.id as chunk_id, c.text, c.source_type, c.evidence_item_id, c.background_document_id, c.embedding
-      from text_chunks c
-      left join background_documents b on b.id = c.background_document_id
-      where c.investigation_id = ${investigationId} and c.embedding is not null and c.embedding_model = ${model}
-        and c.duplicate_of is null and coalesce(b.included_for_ai, true) ${PART_FILTER[part]}
-      order by c.embedding <=> ${vector}::vector
-      limit ${take}
-    )
+    with nearest as materialized (${nearestChunksOf(investigationId, model, vector, take, part)})
     select chunk_id, text, source_type, evidence_item_id, background_document_id, 1 - (embedding <=> ${vector}::vector) as similarity
     from nearest order by embedding <=> ${vector}::vector limit ${limit}`;
+
+/**
+ * nearestQuery's candidates without their text: the index's hits, each with how many chunks are placed behind it
+ * (text_chunks_graph_via_idx), nearest first
+ */
+const nearestHitsQuery = (investigationId: string, model: string, vector: string, take: number, part: SearchPart) =>
+  sql<{ chunk_id: string; similarity: number; behind: number }>`
+    with nearest as materialized (${nearestChunksOf(investigationId, model, vector, take, part)})
+    select chunk_id, 1 - (embedding <=> ${vector}::vector) as similarity,
+           (select count(*)::int from text_chunks m where m.graph_via = nearest.chunk_id) as behind
+    from nearest order by embedding <=> ${vector}::vector`;
 
 const run = async (trx: Kysely<Database>, settings: readonly string[]) => {
   for (const setting of settings) await sql.raw(setting).execute(trx);
@@ -195,8 +246,9 @@ const run = async (trx: Kysely<Database>, settings: readonly string[]) => {
 /**
  * The retrieval rule, in one transaction (`set local` only): count the investigation's chunks, up to the
  * threshold (an index-only scan of its b-tree); below `exactBelow` search exactly, else take the HNSW index's top
- * `indexCandidates` and keep the exact nearest `limit` of them, together with the exact nearest of the vectors
- * stored but not yet in the graph (none once the embedding work has caught up: a partial index holds them). An
+ * `indexCandidates` nodes and keep the exact nearest `limit` of them and of the chunks placed behind those of them
+ * near enough to hold nearer ones (`nodesToExpand`), together with the exact nearest of the vectors stored but not
+ * yet placed (none once the embedding work has caught up: a partial index holds them). An
  * index path that comes back short (the iterative scan stops at hnsw.max_scan_tuples, e.g. for an investigation
  * that is a small share of a very large table) is answered exactly instead: slower, never incomplete.
  */
@@ -226,12 +278,28 @@ export const searchChunks = (
       rows = await exactly();
     } else {
       await run(trx, PATH_SETTINGS.index);
-      const indexed = (
-        await nearestQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), limit, 'indexed').execute(trx)
-      ).rows;
+      const hits = (
+        await nearestHitsQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), 'indexed').execute(trx)
+      ).rows.map((hit) => ({ ...hit, similarity: Number(hit.similarity), behind: Number(hit.behind) }));
       await run(trx, PATH_SETTINGS.indexToExact);
-      const unindexed = (await nearestQuery(investigationId, model, vector, limit, limit, 'unindexed').execute(trx)).rows;
-      rows = [...indexed, ...unindexed].sort((a, b) => Number(b.similarity) - Number(a.similarity)).slice(0, limit);
+      // the nearest hits and the chunks behind the nearest few nodes; then behind the other nodes near enough to
+      // what those found to hold nearer chunks
+      const withChunks = hits.filter((hit) => hit.behind > 0);
+      const first = withChunks.slice(0, RETRIEVAL.expansion.firstNodes);
+      const nearest = (
+        await nearestQuery(investigationId, model, vector, limit, limit, {
+          chunks: hits.slice(0, limit).map((hit) => hit.chunk_id),
+          behind: first.map((hit) => hit.chunk_id),
+        }).execute(trx)
+      ).rows;
+      const kth = nearest.length < limit ? undefined : Number(nearest[limit - 1]!.similarity);
+      const more = nodesToExpand(withChunks.slice(first.length), kth, RETRIEVAL.expansion.budget).map((hit) => hit.chunk_id);
+      const behindMore =
+        more.length === 0
+          ? []
+          : (await nearestQuery(investigationId, model, vector, limit, limit, { chunks: [], behind: more }).execute(trx)).rows;
+      const unplaced = (await nearestQuery(investigationId, model, vector, limit, limit, 'unplaced').execute(trx)).rows;
+      rows = [...nearest, ...behindMore, ...unplaced].sort((a, b) => Number(b.similarity) - Number(a.similarity)).slice(0, limit);
       if (rows.length < Math.min(limit, count)) {
         path = 'index-short';
         rows = await exactly();

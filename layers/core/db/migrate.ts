@@ -26,6 +26,7 @@ import { migration as ingestion } from './migrations/0014-ingestion';
 import { migration as embeddingWork } from './migrations/0015-embedding-work';
 import { migration as nearDuplicateGroups } from './migrations/0016-near-duplicate-groups';
 import { migration as ingestContention } from './migrations/0017-ingest-contention';
+import { migration as graphAnchors } from './migrations/0018-graph-anchors';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0015-embedding-work': embeddingWork,
   '0016-near-duplicate-groups': nearDuplicateGroups,
   '0017-ingest-contention': ingestContention,
+  '0018-graph-anchors': graphAnchors,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

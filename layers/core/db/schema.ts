@@ -198,6 +198,8 @@ interface TextChunksTable {
   lsh_bands: number[] | null;
   /** 0016: its vector is in the HNSW graph (stored vectors are indexed after, a few at a time: embedding-work.ts) */
   indexed: Generated<boolean>;
+  /** 0018: placed behind this chunk's graph node instead of in the graph (a version of it: chunk-claims.ts placeVectors) */
+  graph_via: string | null;
   /** 0015: when it got its vector (from the model, or copied from its representative); null while it waits */
   embedded_at: Timestamp | null;
   created_at: CreatedAt;

@@ -40,7 +40,7 @@ import {
   claimChunks,
   deferChunks,
   fillDuplicates,
-  indexStoredVectors,
+  placeStoredVectors,
   releaseChunks,
   renewLease,
   resetOtherModel,
@@ -98,7 +98,8 @@ export const STREAM_LINGER: StreamLinger = { quietMs: 2_000, maxWaitMs: 10_000 }
  */
 const indexingState = async (db: Kysely<Database>, quietMs: number) => {
   const { rows } = await sql<{ waiting: boolean; quiet_at: Date | null; busy: boolean }>`
-    select exists (select 1 from text_chunks where embedding is not null and duplicate_of is null and not indexed) as waiting,
+    select exists (select 1 from text_chunks
+                   where embedding is not null and duplicate_of is null and not indexed and graph_via is null) as waiting,
            last.at + ${quietMs} * interval '1 millisecond' as quiet_at,
            coalesce(last.at + ${quietMs} * interval '1 millisecond' > now(), false) as busy
     from (select max(embedded_at) as at from text_chunks where embedded_at is not null) last`.execute(db);
@@ -451,7 +452,7 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
   if (indexing?.waiting && !indexing.busy) {
     let indexed = 0;
     while (!outOfTime()) {
-      const slice = await indexStoredVectors(db, EMBEDDING_WORK.indexBatch);
+      const slice = await placeStoredVectors(db, EMBEDDING_WORK.indexBatch);
       if (slice === 0) break;
       indexed += slice;
     }

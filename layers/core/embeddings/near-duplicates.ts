@@ -10,6 +10,15 @@
 
 export const NEAR_DUPLICATE_JACCARD = 0.9;
 
+/**
+ * Versions of a passage (more changed than a near-duplicate: drafts, a template filled in again) stay chunks of their
+ * own but reach the HNSW graph through one node: a chunk sharing an LSH key with a placed chunk goes behind that
+ * chunk's node when their vectors' cosine is at least this (chunk-claims.ts placeStoredVectors; retrieval.ts expands
+ * the nodes it finds). On the bench's clustered corpus (5 % of the words changed) versions are 0.86–0.98 from the
+ * first, median 0.94; chunks of one topic 0.24–0.69 (docs/retrieval.md).
+ */
+export const GRAPH_ANCHOR_COSINE = 0.9;
+
 const BANDS = 16;
 const ROWS = 4;
 const SHINGLE_WORDS = 2;
