@@ -42,8 +42,8 @@ export const RETRIEVAL = {
    * At or above it, the HNSW index (m 32, ef_construction 256: migration 0012) at this ef_search, its top
    * `indexCandidates` re-sorted exactly. At 100k chunks in one investigation on PostgreSQL (tie-aware recall@20,
    * docs/retrieval.md): ef 600 keeps ef 1000's recall on the topical and forwarded corpora (1.000 / min 1.00) at
-   * two thirds of its p99 (126 against 189 ms, forced); on the clustered one it tied ef 1000 in one build (0.980)
-   * and missed one query of 50 more in another (0.960 against 0.980), both with min 0.00 (not met at either ef);
+   * two thirds of its p99 (126 against 189 ms, forced); on the clustered one both had min 0.00 (a knot of versions
+   * the graph never entered) until migration 0018 placed versions behind one node: 1.000 / min 1.00 since;
    * the earlier ef 100 on the default graph: 0.842 (min 0.00).
    */
   efSearch: 600,
