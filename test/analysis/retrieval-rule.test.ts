@@ -17,11 +17,10 @@
 import { sql } from 'kysely';
 import { RETRIEVAL, retrievalPath, searchChunks, type Candidate } from '#core/analysis/retrieval';
 import { toVectorLiteral } from '#core/embeddings/sources';
-import { embedText } from '../../lib/twin/standin-text';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { useTestDatabase } from '../support/db';
 import { addChunks } from '../support/fixtures';
-import { seededRandom } from '../support/random';
+import { versionsCorpus } from '../support/versions-corpus';
 
 test('the path follows the investigation chunk count: exact below the threshold, the index from it on', () => {
   expect(RETRIEVAL.exactBelow).toBe(5_000);
@@ -36,12 +35,10 @@ test('the path follows the investigation chunk count: exact below the threshold,
 const db = useTestDatabase();
 /** the model the fixtures' chunks are recorded with */
 const MODEL = DEFAULT_AI_MODELS.embedding;
-const CORPUS = { texts: 2, copies: 800, replaced: 0.05, queries: 16 };
+const CORPUS = { texts: 2, versions: 800, replaced: 0.05, queries: 16 };
 const k = RETRIEVAL.candidates;
 let investigationId = '';
 const queries: number[][] = [];
-
-const embed = (text: string) => embedText(text, 1024);
 
 beforeAll(async () => {
   const org = (await db.insertInto('organizations').values({ name: 'Rule Org' }).returning('id').executeTakeFirstOrThrow()).id;
@@ -52,30 +49,17 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
-  const next = seededRandom(17);
-  const word = () => `w${Math.floor(Math.pow(3_000, next()))}`; // Zipf-like: small numbers are frequent
-  const texts = Array.from({ length: CORPUS.texts }, () => Array.from({ length: 40 + Math.floor(next() * 40) }, word));
-  const chunks = texts.flatMap((text) =>
-    Array.from({ length: CORPUS.copies }, () => text.map((w) => (next() < CORPUS.replaced ? word() : w)).join(' ')),
-  );
+  const corpus = versionsCorpus(CORPUS);
   // bulk load, then build the migrated index from its own definition (far faster than row by row)
   const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
     db,
   );
   expect(rows[0]?.indexdef).toMatch(/hnsw.*m='32'.*ef_construction='256'.*WHERE \(\(duplicate_of IS NULL\) AND indexed\)/);
   await sql`drop index text_chunks_embedding_idx`.execute(db);
-  await addChunks(
-    db,
-    investigationId,
-    chunks.map((text) => ({ text, embedding: embed(text) })),
-  );
+  await addChunks(db, investigationId, corpus.chunks);
   await sql.raw(rows[0]!.indexdef).execute(db);
   await sql`analyze text_chunks`.execute(db);
-  for (let q = 0; q < CORPUS.queries; q++) {
-    const text = texts[q % CORPUS.texts]!;
-    const start = Math.floor(next() * (text.length - 14));
-    queries.push(embed(text.slice(start, start + 8 + Math.floor(next() * 6)).join(' ')));
-  }
+  queries.push(...corpus.queries);
 }, 120_000);
 
 const distance = (c: Candidate) => 1 - c.similarity;

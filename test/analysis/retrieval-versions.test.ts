@@ -12,10 +12,9 @@ import { nodesToExpand, RETRIEVAL, searchChunks, type Candidate } from '#core/an
 import { placeStoredVectors } from '#core/embeddings/chunk-claims';
 import { GRAPH_ANCHOR_COSINE } from '#core/embeddings/near-duplicates';
 import { DEFAULT_AI_MODELS } from '#core/config';
-import { embedText } from '../../lib/twin/standin-text';
 import { useTestDatabase } from '../support/db';
 import { addChunks } from '../support/fixtures';
-import { seededRandom } from '../support/random';
+import { versionsCorpus } from '../support/versions-corpus';
 
 test('the nodes expanded: within the k-th found plus the node radius, nearest first, up to the budget (the nearest always)', () => {
   const hits = [0.99, 0.95, 0.9, 0.5, 0.2].map((similarity, i) => ({ chunk_id: `n${i}`, similarity, behind: 40 }));
@@ -36,7 +35,6 @@ const CORPUS = { texts: 2, versions: 800, replaced: 0.05, unrelated: 400, querie
 const total = CORPUS.texts * CORPUS.versions + CORPUS.unrelated;
 let investigationId = '';
 const queries: number[][] = [];
-const embed = (text: string) => embedText(text, 1024);
 const distance = (c: Candidate) => 1 - c.similarity;
 
 beforeAll(async () => {
@@ -44,35 +42,17 @@ beforeAll(async () => {
   investigationId = (
     await db.insertInto('investigations').values({ organization_id: org, title: 'Versions' }).returning('id').executeTakeFirstOrThrow()
   ).id;
-  const next = seededRandom(17);
-  const word = () => `w${Math.floor(Math.pow(3_000, next()))}`; // Zipf-like: small numbers are frequent
-  const passage = () => Array.from({ length: 40 + Math.floor(next() * 40) }, word);
-  const texts = Array.from({ length: CORPUS.texts }, passage);
-  const chunks = [
-    ...texts.flatMap((text) =>
-      Array.from({ length: CORPUS.versions }, () => text.map((w) => (next() < CORPUS.replaced ? word() : w)).join(' ')),
-    ),
-    ...Array.from({ length: CORPUS.unrelated }, () => passage().join(' ')),
-  ];
+  const corpus = versionsCorpus(CORPUS);
   // stored, then placed with the graph's index away and built after (row by row into the m 32 graph is slow on PGlite)
   const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_embedding_idx'`.execute(
     db,
   );
   await sql`drop index text_chunks_embedding_idx`.execute(db);
-  await addChunks(
-    db,
-    investigationId,
-    chunks.map((text) => ({ text, embedding: embed(text) })),
-    { placed: false },
-  );
+  await addChunks(db, investigationId, corpus.chunks, { placed: false });
   expect(await placeStoredVectors(db, Number.POSITIVE_INFINITY)).toBe(total);
   await sql.raw(rows[0]!.indexdef).execute(db);
   await sql`analyze text_chunks`.execute(db);
-  for (let q = 0; q < CORPUS.queries; q++) {
-    const text = texts[q % CORPUS.texts]!;
-    const start = Math.floor(next() * (text.length - 14));
-    queries.push(embed(text.slice(start, start + 8 + Math.floor(next() * 6)).join(' ')));
-  }
+  queries.push(...corpus.queries);
 }, 180_000);
 
 const placement = async () =>
