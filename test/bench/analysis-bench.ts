@@ -628,6 +628,8 @@ interface Run {
   grouped: number;
   /** the service's placement (migration 0018): graph nodes, chunks placed behind them, and its time; or every representative a node */
   placement: { nodes: number; behind: number; ms: number } | undefined;
+  /** how the vectors are stored (migration 0019: in their rows), the table's sizes, and the server's shared buffers */
+  storage: { mode: string; heapMb: number; toastMb: number; sharedBuffers: string };
   curve: { count: number; latencies: number[] }[];
   chosenPlan: string;
   exactBelow: number;
@@ -723,6 +725,17 @@ const retrievalRun = async (
     select count(*) filter (where indexed)::int as nodes, count(*) filter (where graph_via is not null)::int as behind
     from text_chunks`.execute(db);
   const placement = { ...placedRows[0]!, ms: placeMs };
+  const { rows: storageRows } = await sql<{ mode: string; heap: string; toast: string; shared_buffers: string }>`
+    select case a.attstorage when 'p' then 'plain' when 'e' then 'external' when 'm' then 'main' else 'extended' end as mode,
+           pg_relation_size(c.oid) as heap, pg_relation_size(c.reltoastrelid) as toast, current_setting('shared_buffers') as shared_buffers
+    from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'embedding' where c.relname = 'text_chunks'`.execute(db);
+  const stored = storageRows[0]!;
+  const storage = {
+    mode: stored.mode,
+    heapMb: Number(stored.heap) / 2 ** 20,
+    toastMb: Number(stored.toast) / 2 ** 20,
+    sharedBuffers: stored.shared_buffers,
+  };
   log(
     `${engine} ${name} ${layout}: ${options.placement ? `placed in ${seconds(placeMs)}` : 'every representative in the graph'}: ${placement.nodes.toLocaleString('en')} graph nodes, ${placement.behind.toLocaleString('en')} chunks behind them; building the HNSW indexes`,
   );
@@ -864,6 +877,7 @@ const retrievalRun = async (
     chosenPlan,
     grouped,
     placement: options.placement ? placement : undefined,
+    storage,
     exactBelow: options.exactBelow,
     m32Construction: options.m32Construction,
   };
@@ -884,6 +898,9 @@ const printRun = (r: Run) => {
     `    load ${seconds(r.loadMs)}; HNSW builds: ${Object.entries(r.builds)
       .map(([index, ms]) => `${index === 'm32' ? `m32, the service's (ef_construction ${r.m32Construction})` : index} ${seconds(ms)}`)
       .join(', ')} (maintenance_work_mem ${RETRIEVAL_BENCH.maintenanceWorkMem[r.engine]})`,
+  );
+  console.log(
+    `    vectors stored ${r.storage.mode}${r.storage.mode === 'plain' ? ' (in their rows)' : ''}: heap ${r.storage.heapMb.toFixed(0)} MB, TOAST ${r.storage.toastMb.toFixed(0)} MB; shared_buffers ${r.storage.sharedBuffers}`,
   );
   console.log(
     `    ${'strategy'.padEnd(52)} ${'tie-aware'.padStart(9)} ${'min'.padStart(5)} ${'strict'.padStart(7)} ${'min'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  plan`,
@@ -931,6 +948,13 @@ const retrievalOn = async (engine: Engine, handle: DatabaseHandle, chunks: numbe
   const serviceIndex = rows[0]!.indexdef; // as migration 0012 built it
   const keysIndex = (await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'text_chunks_lsh_idx'`.execute(db))
     .rows[0]!.indexdef;
+  // --vector-storage=external: vectors out of line, as before migration 0019 (the side-by-side measure)
+  const storage = flagValue(flags, 'vector-storage');
+  if (storage !== undefined) {
+    if (!['plain', 'external', 'main', 'extended'].includes(storage))
+      throw new Error(`--vector-storage: plain, external, main or extended, got ${storage}`);
+    await sql.raw(`alter table text_chunks alter column embedding set storage ${storage}`).execute(db);
+  }
   const ids = await setUpInvestigations(db);
   const corpora = (flagValue(flags, 'corpus')?.split(',') ?? ['topical', 'clustered', 'forwarded']) as CorpusName[];
   const layouts = (flagValue(flags, 'layout')?.split(',') ?? ['single', 'spread']) as Layout[];

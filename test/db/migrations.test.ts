@@ -86,6 +86,15 @@ describe(`migrations on ${testEngine()}`, () => {
       from text_chunks where investigation_id = ${inv.id} order by embedding <=> ${unit(2)}::vector limit 2`.execute(db);
     expect(rows[0]).toEqual({ chunk_index: 2, similarity: 1 });
     expect(rows[1]!.similarity).toBeCloseTo(0);
+    // 0019: each vector in its row, whole (4 + 4 × 1,024 bytes), not compressed and not in the TOAST table
+    const sizes = await sql<{ size: number }>`
+      select pg_column_size(embedding) as size from text_chunks where investigation_id = ${inv.id}`.execute(db);
+    expect(sizes.rows.map((r) => Number(r.size))).toEqual([1, 2, 3].map(() => 8 + 4 * EMBEDDING_DIMENSIONS));
+    const toast = await sql<{
+      name: string;
+    }>`select reltoastrelid::regclass::text as name from pg_class where relname = 'text_chunks'`.execute(db);
+    const outOfLine = await sql<{ n: number }>`select count(*)::int as n from ${sql.raw(toast.rows[0]!.name)}`.execute(db);
+    expect(outOfLine.rows[0]!.n).toBe(0);
   });
 
   test('constraints refuse bad states', async () => {

@@ -44,7 +44,7 @@ export const RETRIEVAL = {
    * docs/retrieval.md): ef 600 keeps ef 1000's recall on the topical and forwarded corpora (1.000 / min 1.00) at
    * two thirds of its p99 (126 against 189 ms, forced); on the clustered one both had min 0.00 (a knot of versions
    * the graph never entered) until migration 0018 placed versions behind one node: 1.000 / min 1.00 since;
-   * the earlier ef 100 on the default graph: 0.842 (min 0.00).
+   * the earlier ef 100 on the default graph: 0.842 (min 0.00). ef 400 is not enough: min 0.85 on one topical build.
    */
   efSearch: 600,
   indexCandidates: 200,
@@ -52,7 +52,8 @@ export const RETRIEVAL = {
    * The chunks behind graph nodes (migration 0018) read on the index path: those behind the `firstNodes` nearest hits
    * that have any, then behind the other hits that can hold nearer ones than the 20th found so far, nearest first, up
    * to `budget` chunks (`nodesToExpand`). On the clustered corpus a text's versions sit behind about four nodes, 21
-   * chunks each; reading 1,900 chunks took 40–75 ms on PostgreSQL (docs/retrieval.md).
+   * chunks each; reading 1,900 chunks took 40–75 ms on PostgreSQL while vectors lived out of line; since migration
+   * 0019 keeps them in their rows the whole rule's p50 there is 30 ms (docs/retrieval.md).
    */
   expansion: { firstNodes: 4, budget: 2_000 },
 } as const;

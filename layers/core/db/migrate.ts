@@ -27,6 +27,7 @@ import { migration as embeddingWork } from './migrations/0015-embedding-work';
 import { migration as nearDuplicateGroups } from './migrations/0016-near-duplicate-groups';
 import { migration as ingestContention } from './migrations/0017-ingest-contention';
 import { migration as graphAnchors } from './migrations/0018-graph-anchors';
+import { migration as inlineVectors } from './migrations/0019-inline-vectors';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0016-near-duplicate-groups': nearDuplicateGroups,
   '0017-ingest-contention': ingestContention,
   '0018-graph-anchors': graphAnchors,
+  '0019-inline-vectors': inlineVectors,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {
