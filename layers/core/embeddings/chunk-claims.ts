@@ -181,20 +181,23 @@ export const storeVectors = async (
 };
 
 /**
+ * Placed chunks read per LSH key: a version shares keys with hundreds of placed versions of its text, which point at
+ * a few nodes; a handful a key finds them without reading them all.
+ */
+const NODE_CANDIDATES_PER_KEY = 8;
+
+/**
  * Places stored vectors (migration 0018), one statement each so the database's other work gets its turn and each
  * placement sees the one before it, at most `limit`. A representative whose vector waits goes behind a graph node
  * when one is near enough: the node of a placed chunk that shares an LSH key with it (the node itself, or the node
  * that chunk went behind), nearest first, at cosine GRAPH_ANCHOR_COSINE or more, of its investigation and model.
  * Otherwise it goes into the HNSW graph (`indexed`: the insert costs 20–40 ms on the m 32 graph; going behind a
  * node costs none). Candidates and distances are materialized so the planner cannot read them from the HNSW index,
- * whose default scan would see only the nearest 40 of the whole table. Returns how many it placed.
+ * whose default scan would see only the nearest 40 of the whole table. The next vector is taken in the order of
+ * text_chunks_unindexed_idx: unordered, the planner read it by a sequential scan (its statistics, taken after a large
+ * import, said nearly every chunk waits), past every chunk placed since, and placing 100,000 slowed to 45 a second.
+ * Returns how many it placed.
  */
-/**
- * Placed chunks read per LSH key: a version shares keys with hundreds of placed versions of its text, which point at
- * a few nodes; a handful a key finds them without reading them all.
- */
-const NODE_CANDIDATES_PER_KEY = 8;
-
 export const placeStoredVectors = async (db: Kysely<Database>, limit: number): Promise<number> => {
   let placed = 0;
   while (placed < limit) {
@@ -202,6 +205,7 @@ export const placeStoredVectors = async (db: Kysely<Database>, limit: number): P
       with next as materialized (
         select id, investigation_id, embedding_model, embedding, lsh_bands from text_chunks
         where embedding is not null and duplicate_of is null and not indexed and graph_via is null
+        order by investigation_id
         limit 1 for update skip locked
       ),
       nodes as materialized (
