@@ -19,7 +19,7 @@
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
- * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding); `--markdown` also writes the
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest); `--markdown` also writes the
  * headline figures with their goals to docs/benchmarks.md (./summary.ts), replacing the sections that ran.
  * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
  * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.

@@ -196,7 +196,8 @@ const NODE_CANDIDATES_PER_KEY = 8;
  * whose default scan would see only the nearest 40 of the whole table. The next vector is taken in the order of
  * text_chunks_unindexed_idx: unordered, the planner read it by a sequential scan (its statistics, taken after a large
  * import, said nearly every chunk waits), past every chunk placed since, and placing 100,000 slowed to 45 a second.
- * Returns how many it placed.
+ * A key's chunks are filtered to the investigation only after the key's index probe (`offset 0` keeps the condition
+ * out of the probe, as in groupNearDuplicates, chunk-store.ts, which says why). Returns how many it placed.
  */
 export const placeStoredVectors = async (db: Kysely<Database>, limit: number): Promise<number> => {
   let placed = 0;
@@ -211,9 +212,11 @@ export const placeStoredVectors = async (db: Kysely<Database>, limit: number): P
       nodes as materialized (
         select distinct p.node as id
         from next n cross join lateral unnest(n.lsh_bands) k(key)
-        cross join lateral (select coalesce(graph_via, id) as node from text_chunks
-                            where lsh_bands @> array[k.key] and duplicate_of is null and investigation_id = n.investigation_id
-                              and id <> n.id and (indexed or graph_via is not null)
+        cross join lateral (select node from (select coalesce(graph_via, id) as node, investigation_id from text_chunks
+                                              where lsh_bands @> array[k.key] and duplicate_of is null
+                                                and id <> n.id and (indexed or graph_via is not null)
+                                              offset 0) keyed
+                            where keyed.investigation_id = n.investigation_id
                             limit ${NODE_CANDIDATES_PER_KEY}) p
       ),
       distances as materialized (
