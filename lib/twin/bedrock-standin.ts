@@ -32,7 +32,8 @@
  *   PUT    /_standin/faults/{region}   body: RegionFaults JSON (replaces that region's faults)
  *   DELETE /_standin/faults[/{region}] clear all faults (or one region's)
  *   GET    /_standin/faults            current faults by region
- *   GET    /_standin/stats             calls by region and outcome (ok/throttled/error/unavailable/rejected)
+ *   GET    /_standin/stats             calls by region and outcome (ok/throttled/error/unavailable/rejected), and
+ *                                       `texts`: the texts of the embedding requests it answered
  * or at start from the environment variable STANDIN_FAULTS, a JSON object keyed by region, e.g.
  *   STANDIN_FAULTS='{"us-east-1":{"throttleRatio":1},"us-west-2":{"errorRatio":0.5,"latencyMs":200}}'
  * (options.faults wins over STANDIN_FAULTS for the same region; an invalid value fails the start).
@@ -58,7 +59,7 @@ export interface RegionFaults {
 }
 
 type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
-type RegionStats = Record<Outcome | 'total', number>;
+type RegionStats = Record<Outcome | 'total' | 'texts', number>;
 
 export interface BedrockStandinOptions {
   /** 0 (default) picks a free port */
@@ -78,7 +79,7 @@ export interface BedrockStandin {
   /** clear one region's faults, or all */
   clearFaults(region?: string): void;
   faults(): Record<string, RegionFaults>;
-  /** model calls by region and outcome since start (unsigned calls count under 'unknown') */
+  /** model calls by region and outcome since start (unsigned calls count under 'unknown'), and the texts embedded */
   stats(): Record<string, RegionStats>;
   stop(): Promise<void>;
 }
@@ -337,9 +338,13 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     regions.set(region, { faults: parseRegionFaults(faults, `faults for ${region}`), calls: 0, unthrottled: 0 });
   };
   const clearFaults = (region?: string): void => (region === undefined ? regions.clear() : void regions.delete(region));
-  const count = (region: string, outcome: Outcome): void => {
+  const regionCounts = (region: string): RegionStats => {
     let c = counts.get(region);
-    if (!c) counts.set(region, (c = { total: 0, ok: 0, throttled: 0, error: 0, unavailable: 0, rejected: 0 }));
+    if (!c) counts.set(region, (c = { total: 0, ok: 0, throttled: 0, error: 0, unavailable: 0, rejected: 0, texts: 0 }));
+    return c;
+  };
+  const count = (region: string, outcome: Outcome): void => {
+    const c = regionCounts(region);
     c.total++;
     c[outcome]++;
   };
@@ -405,11 +410,12 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     }
     checkProfileRegion(modelId, region);
     const body = parseJson(raw);
-    send(
-      res,
-      200,
-      route[2] === 'converse' ? converse(modelId, body, latencyMs) : invokeEmbedding(modelId, body, state(region).faults.refuseText),
-    );
+    if (route[2] === 'converse') send(res, 200, converse(modelId, body, latencyMs));
+    else {
+      const embedded = invokeEmbedding(modelId, body, state(region).faults.refuseText);
+      send(res, 200, embedded);
+      regionCounts(region).texts += embedded.texts.length;
+    }
     return 'ok';
   };
 

@@ -217,8 +217,9 @@ describe('InvokeModel (Cohere Embed v3)', () => {
     expect(start).toEqual(embedText(long.slice(-2048), 1024));
   });
 
-  test('validates the request like Bedrock: at most 96 texts, input_type required and known, no unknown keys', async () => {
+  test('validates the request like Bedrock: at most 96 texts, input_type required and known, no unknown keys; stats count the texts it answered', async () => {
     const texts = (n: number) => Array.from({ length: n }, (_, i) => `text ${i}`);
+    const textsBefore = standin.stats()[A]?.texts ?? 0;
     expect((await floats(inA, texts(96))).length).toBe(96);
     const bad: Record<string, unknown>[] = [
       { texts: texts(97), input_type: 'search_document' },
@@ -240,6 +241,8 @@ describe('InvokeModel (Cohere Embed v3)', () => {
     expect(await outcome(embed(inA, { texts: ['x'], input_type: 'search_document' }, 'cohere.embed-v4:0'))).toBe(
       'ResourceNotFoundException 404',
     );
+    // the one request answered; a refused request's texts were never embedded
+    expect(standin.stats()[A]!.texts - textsBefore).toBe(96);
   });
 
   test('refuseText: a request holding a text that contains it is refused (a poison text), in that region only', async () => {
@@ -322,7 +325,7 @@ describe('fault injection', () => {
     try {
       expect(other.faults()).toEqual({ [A]: { throttleRatio: 1 }, [B]: { errorRatio: 1 } });
       expect(await outcome(ping(c))).toBe('ThrottlingException 429');
-      expect(other.stats()[A]).toEqual({ total: 1, ok: 0, throttled: 1, error: 0, unavailable: 0, rejected: 0 });
+      expect(other.stats()[A]).toEqual({ total: 1, ok: 0, throttled: 1, error: 0, unavailable: 0, rejected: 0, texts: 0 });
     } finally {
       c.destroy();
       await other.stop();
