@@ -8,7 +8,7 @@ import { database } from '#core/db/connection';
 import { embedWaitingChunks, gatewayEmbedder, STREAM_LINGER } from '#core/embeddings/embedding-work';
 import { embeddingWorker } from '#core/embeddings/worker';
 
-export const handler = embeddingWorker(async (timeBudgetMs) => {
+export const handler = embeddingWorker(async (timeBudgetMs, doneWriting) => {
   const [db, gateway] = await Promise.all([database(), aiGateway()]);
-  return embedWaitingChunks(db, { embedder: gatewayEmbedder(gateway), timeBudgetMs, linger: STREAM_LINGER });
+  return embedWaitingChunks(db, { embedder: gatewayEmbedder(gateway), timeBudgetMs, linger: STREAM_LINGER, doneWriting });
 });

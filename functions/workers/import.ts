@@ -35,7 +35,7 @@ const run = async (record: SQSRecord): Promise<void> => {
     {
       db: await database(),
       files: s3ImportFiles(),
-      wake: (id) => wakeEmbedding(id),
+      wake: (id, options) => wakeEmbedding(id, options),
       continueLater: (id) => enqueue('imports', { import_id: id }),
     },
     importId,

@@ -99,10 +99,10 @@ const loadAssessFixture = async (db: Kysely<Database>): Promise<AssessFixture> =
     select e.id, q.id from evidence_items e cross join questions q
     where e.investigation_id = ${investigationId} and q.investigation_id = ${investigationId} and random() < 0.01`),
   );
-  // attachments on ~25% of the evidence items (both investigations)
+  // attachments on ~25% of the evidence items (both investigations), their text extracted (a settled matter's)
   const [, attachmentMs] = await timed(() =>
-    run(sql`insert into attachments (evidence_item_id, file_name, content_type, size_bytes, storage_key, extracted_text)
-    select id, 'scan.pdf', 'application/pdf', 120000, 'bench/' || id || '/scan.pdf', 'scanned text'
+    run(sql`insert into attachments (evidence_item_id, file_name, content_type, size_bytes, storage_key, extracted_text, extraction_status)
+    select id, 'scan.pdf', 'application/pdf', 120000, 'bench/' || id || '/scan.pdf', 'scanned text', 'extracted'
     from evidence_items where random() < 0.25`),
   );
   await run(sql`insert into background_documents (investigation_id, title, file_name, content_type, size_bytes, storage_key, extraction_status, included_for_ai)
@@ -145,7 +145,7 @@ const countedOnRead = async (db: Kysely<Database>, fixture: AssessFixture) => {
 
 const STEP_NOTES: Record<string, string> = {
   'rate limit': "the limiter's upsert alone (every request's first statement)",
-  'assess statement': 'assessSelection alone: selection and counts in one statement (the second and last)',
+  'assess statement': 'assessSelection alone: the selection and its counts in one statement, then what of the evidence is unfinished',
   'counted on read': 'before migration 0013, for comparison: links and background documents counted, selection apart',
 };
 
@@ -206,13 +206,14 @@ const assessOn = async (engine: Engine, databaseUrl?: string) => {
         total_evidence: number;
         linked_evidence: number;
         source_breakdown: { content: number; attachments: number; background_docs: number };
+        evidence_ready: { ready: number; total: number };
       };
       return {
         engine,
         http,
         handler,
         steps,
-        answer: `total ${a.total_evidence}, linked ${a.linked_evidence}, content ${a.source_breakdown.content}, attachments ${a.source_breakdown.attachments}, background ${a.source_breakdown.background_docs}`,
+        answer: `total ${a.total_evidence}, linked ${a.linked_evidence}, content ${a.source_breakdown.content}, attachments ${a.source_breakdown.attachments}, background ${a.source_breakdown.background_docs}, ready ${a.evidence_ready.ready}`,
       };
     } finally {
       await twin.stop();

@@ -138,6 +138,15 @@ test('while an upload streams in, the worker makes whole requests only; the part
   expect(await waiting()).toBe(0);
 }, 60_000);
 
+test('an investigation whose writer is done writing (a seed, the end of an import) sends its partial request at once', async () => {
+  const seeded = await investigation('Seeded');
+  await addWaitingChunks(db, seeded.id, 150);
+  const { texts, embedder } = recording(gatewayEmbedder(gatewayWith()));
+  const outcome = await embedWaitingChunks(db, { embedder, timeBudgetMs: BUDGET, linger: STREAM_LINGER, doneWriting: [seeded.id] });
+  expect(texts.map((t) => t.length)).toEqual([96, 54]);
+  expect(outcome).toMatchObject({ stopped_by: 'done', chunks: 150, requests: 2, waiting: 0, embedded: 1 });
+}, 60_000);
+
 test('a worker killed mid-claim: once its lease runs out, everything is embedded exactly once, nothing lost', async () => {
   const { id, org } = await investigation('Killed');
   await addWaitingChunks(db, id, 4 * 96);

@@ -50,6 +50,26 @@ test('one run per batch, within the budget the invocation leaves; nothing left: 
   expect(wakes).toEqual([]);
 });
 
+test('the investigations a wake-up says are done writing reach the run (their partial requests do not wait)', async () => {
+  const runs: string[][] = [];
+  const handler = embeddingWorker(
+    async (_budget, doneWriting) => (runs.push(doneWriting), outcome({})),
+    async () => true,
+  );
+  const seeded = '0d6e2f4a-1b3c-4d5e-8f7a-9b0c1d2e3f40';
+  const wakeUps: SQSEvent = {
+    Records: [
+      ...batch.Records,
+      record('m-3', JSON.stringify({ investigation_id: seeded, done_writing: true })),
+      record('m-4', JSON.stringify({ investigation_id: seeded, done_writing: true })),
+      record('m-5', JSON.stringify({ investigation_id: 42, done_writing: true })),
+    ],
+  };
+  await handler(wakeUps, context(300_000));
+  await handler(batch, context(300_000));
+  expect(runs).toEqual([[seeded], []]);
+});
+
 test('work left: one wake-up of itself for when it can go on, and the batch is done with', async () => {
   const wakes: number[] = [];
   const nextAt = new Date(Date.now() + 42_000);
@@ -92,9 +112,11 @@ describe('wake-ups', () => {
   test('wakeEmbedding sends the investigation to the embedding queue; the worker’s own wake-up carries its delay', async () => {
     expect(await wakeEmbedding('5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11')).toBe(true);
     expect(await wakeEmbeddingLater(1_200)).toBe(true);
+    expect(await wakeEmbedding('5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11', { doneWriting: true })).toBe(true);
     expect(sent.map((m) => [m.QueueUrl, JSON.parse(m.MessageBody!) as unknown, m.DelaySeconds])).toEqual([
       ['http://127.0.0.1:1/0/ias-embedding', { investigation_id: '5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11' }, undefined],
       ['http://127.0.0.1:1/0/ias-embedding', {}, 900],
+      ['http://127.0.0.1:1/0/ias-embedding', { investigation_id: '5b0f6a0e-8d3c-4f7a-9b1e-2c4d6e8f0a11', done_writing: true }, undefined],
     ]);
   });
 

@@ -46,7 +46,8 @@ const woken: string[] = [];
 const deps = (more: Partial<ImportDeps> = {}): ImportDeps => ({
   db,
   files,
-  wake: async (id) => void woken.push(id),
+  // a wake-up at the import's end says its writer is done (the worker's last partial request need not wait)
+  wake: async (id, options) => void woken.push(options?.doneWriting ? `${id} done writing` : id),
   continueLater: async (id) => void continued.push(id),
   ...more,
 });
@@ -136,6 +137,7 @@ describe('ndjson imports', () => {
   it('hands on the rest when its budget runs out, and the next parts go on where it stopped', async () => {
     const id = await started('ndjson', Array.from({ length: 25 }, (_, i) => line(i + 1)).join('\n'));
     continued.length = 0;
+    woken.length = 0;
     let now = 0;
     const run = () => runImport(deps({ batchLines: 10, budgetMs: 1, now: () => (now += 1) }), id);
     expect(await run()).toBe('continued');
@@ -147,6 +149,8 @@ describe('ndjson imports', () => {
     expect(await run()).toBe('continued');
     expect(await run()).toBe('complete');
     expect(continued).toEqual([id, id]);
+    // a wake-up for each part's writes, and the last says the import is done writing
+    expect(woken).toEqual([investigation, investigation, investigation, `${investigation} done writing`]);
     expect(await itemsOf(id)).toHaveLength(25);
     expect(await runImport(deps(), id)).toBe('nothing_to_do');
   });

@@ -238,6 +238,8 @@ export interface WorkOptions {
   requestsPerClaim?: number;
   /** partial requests wait for more of a streaming investigation's chunks (default: none wait) */
   linger?: StreamLinger;
+  /** investigations whose writer said it wrote all it will (a seed, an import's end): their partial requests do not wait */
+  doneWriting?: readonly string[];
   /** the sweeper's backstop at the end: every duplicate lacking its representative's vector, every source left unsettled */
   backstop?: boolean;
 }
@@ -403,7 +405,8 @@ export const embedWaitingChunks = async (db: Kysely<Database>, options: WorkOpti
     }
     const claim = await claimChunks(db, { limit: perClaim, leaseMs, maxAttempts, served, skip: lingering });
     if (!claim) break;
-    const sendNow = chunksToSendNow(claim.agesMs, EMBEDDING_WORK.batchSize, options.linger);
+    const linger = options.doneWriting?.includes(claim.investigation_id) ? undefined : options.linger;
+    const sendNow = chunksToSendNow(claim.agesMs, EMBEDDING_WORK.batchSize, linger);
     if (sendNow.retryInMs !== undefined) {
       await releaseChunks(
         db,

@@ -27,8 +27,8 @@ export const workerBudgetMs = (remainingMs: number | undefined): number =>
 export const wakeDelaySeconds = (nextAt: Date, now: Date): number =>
   Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((nextAt.getTime() - now.getTime()) / 1000)));
 
-/** The wake-up's fields the log lines carry; a body that is not such JSON wakes the worker all the same. */
-const labelsOf = (body: string): { investigation_id?: unknown; correlation_id?: unknown } => {
+/** The wake-up's fields the run and the log lines use; a body that is not such JSON wakes the worker all the same. */
+const labelsOf = (body: string): { investigation_id?: unknown; done_writing?: unknown; correlation_id?: unknown } => {
   try {
     const parsed = JSON.parse(body) as unknown;
     return typeof parsed === 'object' && parsed !== null ? parsed : {};
@@ -37,7 +37,10 @@ const labelsOf = (body: string): { investigation_id?: unknown; correlation_id?: 
   }
 };
 
-export const embeddingWorker = (run: (timeBudgetMs: number) => Promise<WorkOutcome>, wakeLater = wakeEmbeddingLater) =>
+/** One run of the work: its time budget, and the investigations whose writers are done (their partial requests do not wait). */
+export type EmbeddingRun = (timeBudgetMs: number, doneWriting: string[]) => Promise<WorkOutcome>;
+
+export const embeddingWorker = (run: EmbeddingRun, wakeLater = wakeEmbeddingLater) =>
   withLambdaContext(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const everyMessage = event.Records.map((r) => ({ itemIdentifier: r.messageId }));
     const labels = event.Records.map((r) => labelsOf(r.body));
@@ -45,9 +48,12 @@ export const embeddingWorker = (run: (timeBudgetMs: number) => Promise<WorkOutco
     logger.appendKeys({ correlation_id: correlation ?? event.Records[0]?.messageId });
     try {
       const investigations = [...new Set(labels.map((l) => l.investigation_id).filter((i) => typeof i === 'string'))];
+      const doneWriting = [...new Set(labels.filter((l) => l.done_writing === true).map((l) => l.investigation_id))].filter(
+        (i) => typeof i === 'string',
+      );
       let outcome: WorkOutcome;
       try {
-        outcome = await run(workerBudgetMs(context.getRemainingTimeInMillis?.()));
+        outcome = await run(workerBudgetMs(context.getRemainingTimeInMillis?.()), doneWriting);
       } catch (error) {
         logger.error('embedding run failed; the wake-ups return after their visibility timeout', { error: error as Error });
         return { batchItemFailures: everyMessage };

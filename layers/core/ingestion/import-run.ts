@@ -34,7 +34,8 @@ export interface ImportFiles {
 export interface ImportDeps {
   db: Kysely<Database>;
   files: ImportFiles;
-  wake: (investigationId: string) => Promise<unknown>;
+  /** wakes the embedding worker; `doneWriting` at the import's end (its last partial request need not wait for more) */
+  wake: (investigationId: string, options?: { doneWriting?: boolean }) => Promise<unknown>;
   /** sends the import's next part to the imports queue */
   continueLater: (importId: string) => Promise<void>;
   now?: () => number;
@@ -406,5 +407,6 @@ export const runImport = async (deps: ImportDeps, importId: string): Promise<Imp
   }
   if (batch.length > 0) await writeBatch(deps, context, batch);
   await finish(deps.db, importId, 'complete');
+  await deps.wake(row.investigation_id, { doneWriting: true });
   return 'complete';
 };
