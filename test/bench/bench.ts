@@ -236,8 +236,17 @@ const importChains = (metafile: Metafile, entry: string): Map<string, string[]> 
 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 
-/** The issue 16 targets the table is read against; text extraction carries the document parsers, so it is judged apart. */
-const TARGETS = { medianKb: 500, maxKb: 800, initMedianMs: 60, exempt: 'background-extract-text', exemptMaxKb: 3072 };
+/**
+ * The issue 16 targets the table is read against; text extraction carries the document parsers (PDF, DOCX, e-mail), so
+ * the functions that extract — a background document's text, and an arriving file's since issue 26 — are judged apart.
+ */
+const TARGETS = {
+  medianKb: 500,
+  maxKb: 800,
+  initMedianMs: 60,
+  extractors: ['background-extract-text', 'ingestion-worker'],
+  extractorMaxKb: 3072,
+};
 
 /**
  * Every function bundled as deployed (lib/bundling.ts), its size and its init time in a fresh Node process.
@@ -313,27 +322,32 @@ const bundles = (flags: string[]) => {
     return;
   }
   const sizes = rows.map((r) => r.bytes / 1024);
-  const others = rows.filter((r) => r.id !== TARGETS.exempt);
+  const others = rows.filter((r) => !TARGETS.extractors.includes(r.id));
   const largest = others.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  const exempt = rows.find((r) => r.id === TARGETS.exempt);
+  const extractors = rows.filter((r) => TARGETS.extractors.includes(r.id));
   const initMedian = median(rows.map((r) => r.initMs));
   const cpuMedian = median(rows.map((r) => r.cpuMs));
   console.log(
     `  ${rows.length} functions: bundle median ${median(sizes).toFixed(0)} kB (target ≤ ${TARGETS.medianKb}),` +
-      ` largest but ${TARGETS.exempt} ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),` +
+      ` largest but the text extractors ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),` +
       ` ${others.filter((r) => r.bytes / 1024 > TARGETS.maxKb).length} above ${TARGETS.maxKb} kB` +
-      `${exempt ? `, ${TARGETS.exempt} ${kB(exempt.bytes)}` : ''}; init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`,
+      `${extractors.map((r) => `, ${r.id} ${kB(r.bytes)}`).join('')} (target ≤ ${TARGETS.extractorMaxKb}); init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`,
   );
   const how = `${rows.length} functions, minified as deployed`;
   figure('bundles', { name: 'bundle median', value: median(sizes), unit: 'kB', goal: { atMost: TARGETS.medianKb }, note: how });
   figure('bundles', {
-    name: `largest bundle but ${TARGETS.exempt} (${largest.id})`,
+    name: `largest bundle but the text extractors (${largest.id})`,
     value: largest.bytes / 1024,
     unit: 'kB',
     goal: { atMost: TARGETS.maxKb },
   });
-  if (exempt)
-    figure('bundles', { name: `${TARGETS.exempt} bundle`, value: exempt.bytes / 1024, unit: 'kB', goal: { atMost: TARGETS.exemptMaxKb } });
+  for (const extractor of extractors)
+    figure('bundles', {
+      name: `${extractor.id} bundle`,
+      value: extractor.bytes / 1024,
+      unit: 'kB',
+      goal: { atMost: TARGETS.extractorMaxKb },
+    });
   figure('bundles', {
     name: 'handler init median',
     value: initMedian,

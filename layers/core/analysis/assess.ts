@@ -28,8 +28,8 @@
  *   material (policies, codes, procedures) that helps interpret evidence, and an analysis built on
  *   them alone would describe the rules, not the facts of the case.
  * - evidence_ready: evidence items ready for analysis (their files extracted, their text embedded) of
- *   all of them (ingestion/readiness.ts evidenceItemCounts: a second statement, which reads only what is
- *   unfinished, so a settled investigation costs nothing more).
+ *   all of them (ingestion/readiness.ts unfinishedEvidence: a column of the same statement, which reads only
+ *   what is unfinished, so a settled investigation costs nothing more).
  * - note: informational only, never blocking — set for a question analysis when evidence exists but
  *   none is linked to the question, because retrieval searches all of the investigation's evidence
  *   by semantic similarity and still finds what is relevant; and while evidence items are still being
@@ -46,7 +46,7 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { AnalysisType, Database } from '#core/db/schema';
-import { evidenceItemCounts, type ItemCounts } from '#core/ingestion/readiness';
+import { itemCountsOf, unfinishedEvidence, type ItemCounts, type UnfinishedCounts } from '#core/ingestion/readiness';
 import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts';
 import { selectionOf, selectionQuery, type AnalysisRequest, type Selection } from './selection';
 
@@ -129,8 +129,9 @@ export const generationRefusal = (facts: { blocking: string | null; promptType: 
 /**
  * What the statement reads besides the selection: every count is kept up to date by triggers (migrations
  * 0004 and 0013) on the investigation's row (`i`) and the question's (`q`, left joined: null unless a
- * question analysis), and the type's prompt templates are looked up by type — a handful of rows, whatever
- * the investigation's size. Raw column references, as the selection's query names its tables.
+ * question analysis), the type's prompt templates are looked up by type, and the evidence's unfinished parts
+ * come from partial indexes — a handful of rows for a settled investigation, whatever its size. Raw column
+ * references, as the selection's query names its tables.
  */
 const countColumns = (db: Kysely<Database>, promptType: string) =>
   [
@@ -141,6 +142,7 @@ const countColumns = (db: Kysely<Database>, promptType: string) =>
     sql<number>`i.background_included_count`.as('background_included'),
     sql<number | null>`q.linked_evidence_count`.as('linked'),
     sql<boolean>`exists (${activeVersions(db, promptType).select(sql`1`.as('one'))})`.as('prompt_active'),
+    unfinishedEvidence(sql<string>`i.id`).as('unfinished'),
   ] as const;
 
 type CountRow = {
@@ -151,12 +153,14 @@ type CountRow = {
   background_included: number;
   linked: number | null;
   prompt_active: boolean;
+  unfinished: UnfinishedCounts;
 };
 
-const assessmentOf = (row: CountRow, analysisType: AnalysisType, readiness: ItemCounts): Assessment => {
+const assessmentOf = (row: CountRow, analysisType: AnalysisType): Assessment => {
   const isQuestion = analysisType === 'question';
   const promptType = PROMPT_TYPE[analysisType];
   const totalEvidence = row.total_evidence;
+  const readiness: ItemCounts = itemCountsOf(totalEvidence, row.unfinished);
   const linked = isQuestion ? (row.linked ?? 0) : null;
   const blocking = totalEvidence === 0 ? BLOCKING_NO_EVIDENCE + (row.background_total > 0 ? BACKGROUND_ONLY : '') : null;
   const refusal = generationRefusal({ blocking, promptType, promptActive: row.prompt_active });
@@ -180,8 +184,8 @@ const assessmentOf = (row: CountRow, analysisType: AnalysisType, readiness: Item
 
 /**
  * The selection (./selection: the same 404s as resolveSelection) and its counts in one statement, one round
- * trip: the counts are columns of the rows the selection reads anyway; then the readiness of the evidence,
- * which reads only what is unfinished. What the route and create use.
+ * trip: the counts are columns of the rows the selection reads anyway, and the readiness of the evidence a
+ * column that reads only what is unfinished. What the route and create use.
  */
 export const assessSelection = async (
   db: Kysely<Database>,
@@ -192,6 +196,5 @@ export const assessSelection = async (
     .select(countColumns(db, PROMPT_TYPE[request.analysis_type]))
     .executeTakeFirst();
   const selection = selectionOf(row, request);
-  const readiness = await evidenceItemCounts(db, selection.investigation.id, row!.total_evidence);
-  return { selection, assessment: assessmentOf(row!, request.analysis_type, readiness) };
+  return { selection, assessment: assessmentOf(row!, request.analysis_type) };
 };

@@ -9,7 +9,7 @@
  * The queries read only what is not finished (partial indexes of migration 0014), so a settled investigation of
  * 100,000 items costs as little as an empty one.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#core/db/schema';
 import type { ExtractionStatus, FileState } from '#core/domain/vocabulary';
 
@@ -46,11 +46,11 @@ interface ItemProgress {
 /**
  * The unfinished parts of an investigation's items (or of one item), one row per item that has any: files not
  * extracted, sources not embedded. Items without a row are ready. `evidenceOnly` leaves background documents out
- * (their files and their sources), so evidence items are counted in one statement.
+ * (their files and their sources), so evidence items are counted apart. `investigation` is its id, or an expression
+ * of the statement this one is part of (assess: the investigation's row it reads anyway).
  */
-const unfinished = (
-  db: Kysely<Database>,
-  investigationId: string,
+const unfinishedParts = (
+  investigation: string | RawBuilder<string>,
   { item, evidenceOnly = false }: { item?: string; evidenceOnly?: boolean } = {},
 ) => {
   const only = (column: string) => (item === undefined ? sql`` : sql`and ${sql.ref(column)} = ${item}`);
@@ -60,22 +60,25 @@ const unfinished = (
       select id,
              extraction_status = 'pending' or (extraction_status = 'awaiting_upload' and upload_deadline > now()),
              extraction_status = 'error' or (extraction_status = 'awaiting_upload' and upload_deadline <= now())
-        from background_documents where investigation_id = ${investigationId} and extraction_status <> 'extracted' ${only('id')}`;
+        from background_documents where investigation_id = ${investigation} and extraction_status <> 'extracted' ${only('id')}`;
   return sql<ItemProgress>`
     select item, bool_or(processing) as processing, bool_or(failed) as failed from (
       select evidence_item_id as item,
              extraction_status = 'pending' or (extraction_status = 'awaiting_upload' and upload_deadline > now()) as processing,
              extraction_status = 'error' or (extraction_status = 'awaiting_upload' and upload_deadline <= now()) as failed
-        from attachments where investigation_id = ${investigationId} and extraction_status <> 'extracted' ${only('evidence_item_id')}
+        from attachments where investigation_id = ${investigation} and extraction_status <> 'extracted' ${only('evidence_item_id')}
       ${documents}
       union all
       select ${evidenceOnly ? sql`evidence_item_id` : sql`coalesce(evidence_item_id, background_document_id)`},
              status = 'pending' or attempts < ${EMBEDDING_MAX_ATTEMPTS},
              status = 'error' and attempts >= ${EMBEDDING_MAX_ATTEMPTS}
-        from embedding_sources where investigation_id = ${investigationId} and status <> 'embedded'
+        from embedding_sources where investigation_id = ${investigation} and status <> 'embedded'
           ${item === undefined ? sql`` : sql`and coalesce(evidence_item_id, background_document_id) = ${item}`}
-    ) parts where item is not null group by item`.execute(db);
+    ) parts where item is not null group by item`;
 };
+
+const unfinished = (db: Kysely<Database>, investigationId: string, options: { item?: string } = {}) =>
+  unfinishedParts(investigationId, options).execute(db);
 
 export interface ItemCounts {
   total: number;
@@ -84,12 +87,23 @@ export interface ItemCounts {
   failed: number;
 }
 
+/** How many items are processing, and how many failed with nothing in progress. */
+export type UnfinishedCounts = Pick<ItemCounts, 'processing' | 'failed'>;
+
+/** Pure: the counts of an investigation's items from its total and how many are unfinished. */
+export const itemCountsOf = (total: number, { processing, failed }: UnfinishedCounts): ItemCounts => ({
+  total,
+  processing,
+  failed,
+  ready: Math.max(0, total - processing - failed),
+});
+
 /** Pure: the counts of an investigation's items from its total and its unfinished items. */
-export const countItems = (total: number, rows: readonly Pick<ItemProgress, 'processing' | 'failed'>[]): ItemCounts => {
-  const processing = rows.filter((r) => r.processing).length;
-  const failed = rows.filter((r) => !r.processing && r.failed).length;
-  return { total, processing, failed, ready: Math.max(0, total - processing - failed) };
-};
+export const countItems = (total: number, rows: readonly Pick<ItemProgress, 'processing' | 'failed'>[]): ItemCounts =>
+  itemCountsOf(total, {
+    processing: rows.filter((r) => r.processing).length,
+    failed: rows.filter((r) => !r.processing && r.failed).length,
+  });
 
 /** An investigation's items (evidence items and background documents) by readiness. */
 export const investigationItemCounts = async (
@@ -101,11 +115,15 @@ export const investigationItemCounts = async (
   return countItems(kinds.evidenceItems + kinds.backgroundDocuments, rows);
 };
 
-/** The evidence items of an investigation by readiness (background documents left out: assess counts evidence), in one statement. */
-export const evidenceItemCounts = async (db: Kysely<Database>, investigationId: string, evidenceItems: number): Promise<ItemCounts> => {
-  const { rows } = await unfinished(db, investigationId, { evidenceOnly: true });
-  return countItems(evidenceItems, rows);
-};
+/**
+ * How many of an investigation's evidence items are unfinished (background documents left out: assess counts evidence),
+ * as one value of a statement that reads the investigation anyway — `investigation` names its id there — so assess
+ * stays one round trip.
+ */
+export const unfinishedEvidence = (investigation: RawBuilder<string>) =>
+  sql<UnfinishedCounts>`(select json_build_object('processing', count(*) filter (where processing),
+                                                  'failed', count(*) filter (where not processing and failed))
+                         from (${unfinishedParts(investigation, { evidenceOnly: true })}) unfinished)`;
 
 /** The readiness of every item of an investigation that is not ready (an item absent from the map is ready). */
 export const unfinishedReadiness = async (db: Kysely<Database>, investigationId: string): Promise<Map<string, Readiness>> => {
