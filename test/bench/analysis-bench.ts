@@ -145,7 +145,7 @@ const countedOnRead = async (db: Kysely<Database>, fixture: AssessFixture) => {
 
 const STEP_NOTES: Record<string, string> = {
   'rate limit': "the limiter's upsert alone (every request's first statement)",
-  'assess statement': 'assessSelection alone: the selection and its counts in one statement, then what of the evidence is unfinished',
+  'assess statement': 'assessSelection alone: the selection, its counts and what of the evidence is unfinished, in one statement',
   'counted on read': 'before migration 0013, for comparison: links and background documents counted, selection apart',
 };
 
