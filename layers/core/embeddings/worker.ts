@@ -37,6 +37,11 @@ const labelsOf = (body: string): { investigation_id?: unknown; done_writing?: un
   }
 };
 
+/** The investigations some wake-ups name, each once. */
+const investigationsOf = (labels: readonly ReturnType<typeof labelsOf>[]): string[] => [
+  ...new Set(labels.map((l) => l.investigation_id).filter((i) => typeof i === 'string')),
+];
+
 /** One run of the work: its time budget, and the investigations whose writers are done (their partial requests do not wait). */
 export type EmbeddingRun = (timeBudgetMs: number, doneWriting: string[]) => Promise<WorkOutcome>;
 
@@ -47,10 +52,8 @@ export const embeddingWorker = (run: EmbeddingRun, wakeLater = wakeEmbeddingLate
     const correlation = labels.map((l) => l.correlation_id).find((c): c is string => typeof c === 'string' && c.length <= 128);
     logger.appendKeys({ correlation_id: correlation ?? event.Records[0]?.messageId });
     try {
-      const investigations = [...new Set(labels.map((l) => l.investigation_id).filter((i) => typeof i === 'string'))];
-      const doneWriting = [...new Set(labels.filter((l) => l.done_writing === true).map((l) => l.investigation_id))].filter(
-        (i) => typeof i === 'string',
-      );
+      const investigations = investigationsOf(labels);
+      const doneWriting = investigationsOf(labels.filter((l) => l.done_writing === true));
       let outcome: WorkOutcome;
       try {
         outcome = await run(workerBudgetMs(context.getRemainingTimeInMillis?.()), doneWriting);
