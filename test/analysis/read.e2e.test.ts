@@ -5,6 +5,7 @@
  * PostgreSQL with TEST_DATABASE_URL.
  */
 import { similarityBand } from '#core/domain/similarity';
+import { RETRIEVAL } from '#core/analysis/retrieval';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 import {
@@ -76,7 +77,17 @@ test('the retrieval panel: ranked chunks titled by their real sources, with band
     else expect(c.exclusion_reason).toMatch(/\w/);
   }
   const included = chunks.filter((c: { included: boolean }) => c.included).length;
-  expect(summary).toEqual({ total: chunks.length, included, excluded: chunks.length - included });
+  // the rule the context was chosen by, as the generation recorded it (this deployment's: no stage floor)
+  expect(summary).toEqual({
+    total: chunks.length,
+    included,
+    excluded: chunks.length - included,
+    rule: {
+      min_similarity: RETRIEVAL.minSimilarity,
+      max_included: RETRIEVAL.maxIncluded,
+      low_relevance_included: RETRIEVAL.lowRelevanceIncluded,
+    },
+  });
   expect(included).toBeGreaterThan(0);
   expect(summary.excluded).toBeGreaterThan(0); // 20 candidates, at most 8 in the context
   const stored = await e2e.twin.database.db

@@ -1577,6 +1577,15 @@ export interface components {
                 total: number;
                 included: number;
                 excluded: number;
+                /** @description the rule the passages were chosen by when the analysis was generated; null for analyses made before it was recorded */
+                rule: {
+                    /** @description the similarity floor: a passage below it is not given to the AI */
+                    min_similarity: number;
+                    /** @description at most this many passages at or above the floor are given to the AI */
+                    max_included: number;
+                    /** @description when none reaches the floor, this many of the closest are given instead */
+                    low_relevance_included: number;
+                } | null;
             };
         };
         AnalysisRetrievalChunkResponse: {

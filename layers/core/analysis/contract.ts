@@ -153,7 +153,19 @@ export const analysisRetrievalRoute = defineRoute({
     analysis_id: uuid,
     low_relevance: analysisViewSchema.shape.low_relevance,
     chunks: z.array(retrievalChunkSchema),
-    summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
+    summary: z.object({
+      total: z.number().int(),
+      included: z.number().int(),
+      excluded: z.number().int(),
+      rule: z
+        .object({
+          min_similarity: z.number().describe('the similarity floor: a passage below it is not given to the AI'),
+          max_included: z.number().int().describe('at most this many passages at or above the floor are given to the AI'),
+          low_relevance_included: z.number().int().describe('when none reaches the floor, this many of the closest are given instead'),
+        })
+        .nullable()
+        .describe('the rule the passages were chosen by when the analysis was generated; null for analyses made before it was recorded'),
+    }),
   }),
 });
 

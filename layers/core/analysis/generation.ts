@@ -23,7 +23,7 @@ import type { NonceSource } from './evidence-markers';
 import { activeTemplate, analysisPromptValues, PROMPT_TYPE, PromptUnavailableError, renderTemplate } from './prompts';
 import { evidenceWait, evidenceWaitMs, WaitingForEvidenceError } from './evidence-wait';
 import { claimLease, holdLease } from './lease';
-import { decideInclusion, inclusionRules, nearestChunks } from './retrieval';
+import { decideInclusion, inclusionRuleRecord, inclusionRules, nearestChunks } from './retrieval';
 
 export type GenerationOutcome = 'complete' | 'failed' | 'duplicate';
 
@@ -177,7 +177,8 @@ export const generateAnalysis = async (
       question?.text ?? (topic ? `${topic.title}. ${topic.description}` : `${investigation.title}. ${investigation.description}`);
     const queryEmbedding = await gateway.embedTexts([query], { inputType: 'search_query', ...context });
     const candidates = await nearestChunks(db, claimed.investigation_id, queryEmbedding.embeddings[0]!, { model: queryEmbedding.model });
-    const { ranked, lowRelevance } = decideInclusion(candidates, inclusionRules());
+    const rules = inclusionRules();
+    const { ranked, lowRelevance } = decideInclusion(candidates, rules);
     const included = ranked.filter((r) => r.included);
     if (ranked.length === 0) throw new NoEvidenceError();
 
@@ -245,12 +246,13 @@ export const generateAnalysis = async (
           }),
           // a retrieved passage stands for every item holding it (its near-duplicate group), each one considered
           evidence_coverage: JSON.stringify(evidenceCoverage([...ranked, ...members], Number(total))),
-          retrieval_quality: JSON.stringify(
-            retrievalQuality(
+          retrieval_quality: JSON.stringify({
+            ...retrievalQuality(
               ranked.map((r) => r.similarity),
               ranked.map((r) => r.included),
             ),
-          ),
+            rule: inclusionRuleRecord(rules),
+          }),
           low_relevance: lowRelevance,
           waiting_for_evidence: null,
           error_message: null,

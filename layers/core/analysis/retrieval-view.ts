@@ -27,6 +27,8 @@ import { groupMembers } from '#core/embeddings/chunk-store';
 import { DUPLICATES_LISTED } from './contract';
 import { joinChunks } from '#core/embeddings/chunking';
 import { organizationAnalyses } from '#core/repositories/analyses';
+import { jsonColumn } from '#core/db/values';
+import type { InclusionRuleRecord } from './retrieval';
 
 export const EXCERPT_CHARS = 300;
 
@@ -66,7 +68,7 @@ export interface RetrievalView {
   analysis_id: string;
   low_relevance: boolean;
   chunks: RetrievalChunkView[];
-  summary: { total: number; included: number; excluded: number };
+  summary: { total: number; included: number; excluded: number; rule: InclusionRuleRecord | null };
 }
 
 interface Titles {
@@ -100,6 +102,7 @@ const retrievalRows = (db: Kysely<Database>, organizationId: string, analysisId:
     .select([
       'a.id as analysis_id',
       'a.low_relevance',
+      'a.retrieval_quality',
       'r.rank',
       'r.source_type',
       'r.included',
@@ -198,7 +201,12 @@ export const getRetrieval = async (
     analysis_id: analysisId,
     low_relevance: rows[0]!.low_relevance,
     chunks,
-    summary: { total: chunks.length, included, excluded: chunks.length - included },
+    summary: {
+      total: chunks.length,
+      included,
+      excluded: chunks.length - included,
+      rule: jsonColumn<{ rule?: InclusionRuleRecord }>(rows[0]!.retrieval_quality)?.rule ?? null,
+    },
   };
 };
 

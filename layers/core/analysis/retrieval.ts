@@ -66,6 +66,19 @@ export const inclusionRules = (): InclusionRules => ({
   minSimilarity: config()[ENV.retrievalMinSimilarity] ?? RETRIEVAL.minSimilarity,
 });
 
+/** The rule an analysis's context was chosen by, as stored with it (retrieval_quality.rule) and shown on its retrieval panel. */
+export interface InclusionRuleRecord {
+  min_similarity: number;
+  max_included: number;
+  low_relevance_included: number;
+}
+
+export const inclusionRuleRecord = (rules: InclusionRules): InclusionRuleRecord => ({
+  min_similarity: rules.minSimilarity,
+  max_included: rules.maxIncluded,
+  low_relevance_included: rules.lowRelevanceIncluded,
+});
+
 export const EXCLUSION = {
   belowThreshold: 'below similarity threshold',
   contextFull: 'context limit reached (more relevant chunks were included)',
