@@ -41,3 +41,9 @@ export const signIn = async (page: Page, email: string): Promise<void> => {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 };
+
+/** Opens the folding panel under `heading` (the investigation's forms that add evidence) unless it is open already. */
+export const unfold = async (page: Page, heading: string): Promise<void> => {
+  const panel = page.locator('details.folding', { has: page.getByRole('heading', { name: heading, exact: true }) });
+  if ((await panel.getAttribute('open')) === null) await panel.locator(':scope > summary').click();
+};

@@ -11,7 +11,7 @@ import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { pdfFile, pngFile } from '../files/fixtures';
 import { useTwin } from '../support/twin';
-import { expectAccessible, launchChromium, screenshot, signIn } from './browser';
+import { expectAccessible, launchChromium, screenshot, signIn, unfold } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -224,6 +224,8 @@ test('a small NDJSON import: its lines read, then complete, with the line that h
     },
     { content: 'A line without its title.' },
   ];
+  // the page was read again with evidence in it: the forms that add evidence are folded away until asked for
+  await unfold(page, 'Import evidence from a file');
   await page.getByLabel('Choose a file to import').setInputFiles({
     name: 'march.ndjson',
     mimeType: 'application/octet-stream',
@@ -244,6 +246,7 @@ test('a small NDJSON import: its lines read, then complete, with the line that h
 });
 
 test('a .png is refused with why, marked among the files; removed, the item goes in', async () => {
+  await unfold(page, 'Add evidence');
   await page.getByLabel('Title', { exact: true }).fill('Photo of the dock');
   await dropFiles(page, evidenceZone(), [
     { name: 'dock.png', type: 'image/png', body: pngFile() },
@@ -301,6 +304,7 @@ test('375 px wide: the investigation with its evidence forms, no sideways scroll
     await signIn(small, investigator.email);
     await small.getByRole('heading', { name: 'Add evidence' }).waitFor();
     await small.locator('.rows.evidence > li').first().waitFor();
+    for (const form of ['Add evidence', 'Add a background document', 'Import evidence from a file']) await unfold(small, form);
     await expect(small.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(375);
     await expectAccessible(small);
     await screenshot(small, '17-evidence-375px');

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
+import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { ensureWebApp } from '../../lib/twin/web-app';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
@@ -43,6 +43,20 @@ const checkAndGenerate = async (on: Page) => {
   await on.getByRole('heading', { name: 'Evidence check' }).waitFor();
   await on.getByRole('button', { name: 'Generate analysis' }).click();
   await on.waitForURL(/\/analyses\//);
+};
+
+/** The analysis the page shows (its id from the URL). */
+const analysisIdOf = (on: Page) => new URL(on.url()).pathname.split('/').pop()!;
+
+/** The text of the question an analysis answers, from the database. */
+const questionOf = async (analysisId: string): Promise<string> => {
+  const row = await t.twin.database.db
+    .selectFrom('analyses as a')
+    .innerJoin('questions as q', 'q.id', 'a.question_id')
+    .select('q.text')
+    .where('a.id', '=', analysisId)
+    .executeTakeFirstOrThrow();
+  return row.text;
 };
 
 test('the first screen is interactive within 1 s of navigation, and accessible', async () => {
@@ -97,6 +111,13 @@ test('generating shows progress, then the answer with quality, coverage and judg
   await expect(page.getByRole('button', { name: 'Regenerate' }).isEnabled()).resolves.toBe(true);
 });
 
+test('the analysis says what it answers: its question is the heading, its type and investigation under it', async () => {
+  const question = await questionOf(analysisIdOf(page));
+  await page.getByRole('heading', { level: 1, name: question }).waitFor();
+  await expect(page.locator('h1 + .meta').textContent()).resolves.toMatch(/^Answer a question in .+ · requested /);
+  await expect(page.locator('.current-judgment').textContent()).resolves.toBe('No judgment recorded yet.');
+});
+
 test('the gates: the detail, a page refresh (Gate A persists), then a cited passage unlocks the judgment', async () => {
   await page.locator('details summary').click();
   await page.getByText('✓ Detail reviewed').waitFor();
@@ -119,6 +140,11 @@ test('the retrieval panel loads on demand, with bands named in text and exclusio
   const text = (await page.locator('table').textContent()) ?? '';
   expect(text).toMatch(/High relevance|Relevant|Somewhat relevant|Low relevance/);
   expect(text).toMatch(/Included/);
+  // the totals and the rule that chose: a passage either side of the threshold never shows the same figure
+  const rule = (await page.locator('.rule').textContent()) ?? '';
+  expect(rule).toMatch(/^The search found \d+ passages: \d+ given to the AI, \d+ left out\. /);
+  expect(rule).toMatch(/(at or above|None reached the) \d+% similarity/);
+  expect(text).toMatch(/\d+\.\d%/);
   await expectAccessible(page);
   await screenshot(page, '05-retrieval');
 });
@@ -132,6 +158,8 @@ test('Unsure asks what would help, then pre-fills a regeneration that opens the 
   await direction.waitFor();
   await expect(direction.inputValue()).resolves.toContain('March invoices');
   await expect(page.locator('h1 .badge').textContent()).resolves.toBe('Needs Revision');
+  await page.locator('.note', { hasText: 'marked as needing revision' }).waitFor();
+  await expect(page.locator('.current-judgment').textContent()).resolves.toMatch(/^Current judgment: Unsure\./);
   await page.getByRole('button', { name: 'Regenerate', exact: true }).last().click();
   await page.waitForURL((url) => url.href !== first && /\/analyses\//.test(url.pathname));
   await page.getByRole('heading', { name: 'Answer', exact: true }).waitFor();
@@ -146,14 +174,17 @@ test('Disagree asks for a reason, and records it with the Disagreed badge', asyn
   await page.getByLabel('Why do you disagree?').fill('The split purchases were approved by two managers.');
   await page.getByRole('button', { name: 'Record disagreement' }).click();
   await page.locator('h1 .badge', { hasText: 'Disagreed' }).waitFor();
-  await page.locator('#history-heading + .rows li', { hasText: 'disagree' }).waitFor();
+  await page.locator('#history-heading + .rows li', { hasText: 'Disagreed' }).waitFor();
 });
 
 test('Agree replaces the judgment: the Agreed badge and a second history entry', async () => {
   await judgment(page, 'Agree').click();
   await page.locator('h1 .badge', { hasText: 'Agreed' }).waitFor();
-  await page.locator('#history-heading + .rows li', { hasText: /^agree/ }).waitFor();
+  await page.locator('#history-heading + .rows li', { hasText: /^Agreed/ }).waitFor();
   await expect(page.locator('#history-heading + .rows li').count()).resolves.toBe(2);
+  await expect(page.locator('.current-judgment').textContent()).resolves.toMatch(/^Current judgment: Agree\./);
+  await expect(judgment(page, 'Agree').getAttribute('aria-pressed')).resolves.toBe('true');
+  await expect(judgment(page, 'Disagree').getAttribute('aria-pressed')).resolves.toBe('false');
 });
 
 test('Edit shows the AI text beside the user’s version and saves it', async () => {
@@ -163,8 +194,16 @@ test('Edit shows the AI text beside the user’s version and saves it', async ()
   await expectAccessible(page);
   await screenshot(page, '06-edit-side-by-side');
   await page.getByRole('button', { name: 'Save the edit' }).click();
-  await page.getByText('The March purchases were split below the USD 25,000 threshold.').waitFor();
-  await page.getByText(/Edited by/).waitFor();
+  const edited = 'The March purchases were split below the USD 25,000 threshold.';
+  await page.locator('.edited-version', { hasText: edited }).waitFor();
+  await page.locator('.edited-version', { hasText: /edited by/ }).waitFor();
+  // the AI's scores and the stand-in's note stand with the AI's text, apart from the investigator's
+  await expect(page.locator('.edited-version .figures, .edited-version .note').count()).resolves.toBe(0);
+  await page.getByRole('heading', { name: 'The AI’s answer, as checked' }).waitFor();
+  await expect(page.locator('.ai-version .figures').isVisible()).resolves.toBe(true);
+  // the history says what was done in words, with the edited text
+  await page.locator('#history-heading + .rows li', { hasText: 'Edited the answer' }).locator('blockquote', { hasText: edited }).waitFor();
+  await screenshot(page, '06b-edited');
 });
 
 test('the investigation lists its analyses with their badges in text', async () => {
@@ -172,8 +211,106 @@ test('the investigation lists its analyses with their badges in text', async () 
   const list = page.locator('#analyses-heading ~ .rows');
   await list.locator('.badge', { hasText: 'Regenerated' }).waitFor();
   await list.locator('.badge', { hasText: 'Edited' }).waitFor();
+  // each row says what it answers: the question, not six alike "Answer a question"
+  const question = (
+    await t.twin.database.db
+      .selectFrom('questions')
+      .select('text')
+      .where('id', 'in', t.twin.database.db.selectFrom('analyses').select('question_id').where('question_id', 'is not', null))
+      .executeTakeFirstOrThrow()
+  ).text;
+  await list.getByRole('link', { name: question }).first().waitFor();
+  await expect(list.getByRole('link', { name: 'Answer a question', exact: true }).count()).resolves.toBe(0);
   await expectAccessible(page);
   await screenshot(page, '07-investigation-analyses');
+});
+
+test('the investigation fits: the evidence list shows a page, then more on demand; the forms that add fold away', async () => {
+  const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+  console.log(`investigation page: ${height} px tall before the first action`);
+  expect(height).toBeLessThanOrEqual(2_000);
+  const evidence = page.locator('ul.rows.evidence > li');
+  const first = await evidence.count();
+  expect(first).toBe(15);
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await evidence.nth(first).waitFor();
+  await expect(page.getByRole('heading', { name: 'Add evidence' }).isVisible()).resolves.toBe(true);
+  await expect(page.getByLabel('Title', { exact: true }).isVisible()).resolves.toBe(false);
+  await page.getByRole('heading', { name: 'Add evidence' }).click();
+  await page.getByLabel('Title', { exact: true }).waitFor();
+  await page.reload();
+  await page.getByRole('heading', { name: 'New analysis' }).waitFor();
+});
+
+test('a failed analysis says why in one sentence and offers Try again, which opens a new analysis of the same kind', async () => {
+  const db = t.twin.database.db;
+  const { id } = await db
+    .insertInto('analyses')
+    .values({
+      investigation_id: DEMO_INVESTIGATION_IDS.northwind,
+      analysis_type: 'summary',
+      generation_status: 'failed',
+      error_message: 'The AI service did not answer in time.',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const failed = await context.newPage();
+  try {
+    await failed.goto(`${t.twin.url}/analyses/${id}`);
+    await signIn(failed);
+    const alert = failed.getByRole('alert').filter({ hasText: 'The analysis failed' });
+    await alert.waitFor();
+    const said = (await alert.textContent()) ?? '';
+    expect(said).toContain('The AI service did not answer in time. Try it again below');
+    expect(said).not.toMatch(/\.\./);
+    await expectAccessible(failed);
+    await screenshot(failed, '07b-failed');
+    await failed.getByRole('button', { name: 'Try again', exact: true }).click();
+    await failed.waitForURL((url) => !url.pathname.endsWith(id) && /\/analyses\//.test(url.pathname));
+    await failed.getByRole('heading', { name: 'Answer', exact: true }).waitFor();
+  } finally {
+    await failed.close();
+  }
+});
+
+test('quality checks put off: the reason, and the way to run them again, which ends verified', async () => {
+  const db = t.twin.database.db;
+  const { id } = await db
+    .selectFrom('analyses')
+    .select('id')
+    .where('investigation_id', '=', DEMO_INVESTIGATION_IDS.northwind)
+    .where('generation_status', '=', 'verified')
+    .orderBy('created_at')
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('analyses')
+    .set({
+      generation_status: 'quality_unavailable',
+      faithfulness_score: null,
+      coverage_score: null,
+      quality_confidence: null,
+      quality_error: 'The AI service was over its request limit, so the checks were put off.',
+    })
+    .where('id', '=', id)
+    .execute();
+  const unchecked = await context.newPage();
+  try {
+    await unchecked.goto(`${t.twin.url}/analyses/${id}`);
+    await signIn(unchecked);
+    await unchecked.locator('.ai-version .note', { hasText: 'over its request limit' }).waitFor();
+    await expect(unchecked.locator('.figures').first().textContent()).resolves.toContain('Faithfulnessnot checked');
+    await expectAccessible(unchecked);
+    await screenshot(unchecked, '07c-quality-unavailable');
+    await unchecked.getByRole('button', { name: 'Run the quality checks again' }).click();
+    await unchecked
+      .locator('.figures')
+      .first()
+      .filter({ hasText: /Faithfulness\d+%/ })
+      .waitFor({ timeout: 30_000 });
+    await expect(unchecked.getByRole('button', { name: 'Run the quality checks again' }).count()).resolves.toBe(0);
+  } finally {
+    await unchecked.close();
+  }
 });
 
 test('a deactivated template: the check says why and Generate stays disabled', async () => {
@@ -206,6 +343,9 @@ test('an investigation without evidence: the check blocks with its message and G
     await empty.getByRole('heading', { name: 'New analysis' }).waitFor();
     await empty.getByRole('button', { name: 'Check the evidence' }).click();
     await empty.locator('.assessment .problem', { hasText: 'This investigation has no evidence yet' }).waitFor();
+    // the evidence panel says what to do, and the forms that add evidence are open
+    await empty.locator('#evidence-heading ~ p', { hasText: 'Nothing here yet: the forms below add' }).waitFor();
+    await expect(empty.getByLabel('Title', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(empty.getByRole('button', { name: 'Generate analysis' }).isDisabled()).resolves.toBe(true);
     await expectAccessible(empty);
     await screenshot(empty, '08b-no-evidence');
@@ -273,6 +413,16 @@ test('the feedback metrics: rates in percent and the 8-week trend chart with its
   const label = (await chart.getAttribute('aria-label')) ?? '';
   expect(label.match(/week of /g)).toHaveLength(8);
   await expect(page.locator('#trend-heading ~ details tbody tr').count()).resolves.toBe(8);
+  // each series in its badge's colour: Needs Revision purple, as its badge is (amber is Edited)
+  const colours = await page.evaluate<{ ofBadge: string; ofSwatch: string }>(`(() => {
+    const badge = document.createElement('span');
+    badge.className = 'badge badge-purple';
+    document.body.append(badge);
+    const ofBadge = getComputedStyle(badge).color;
+    badge.remove();
+    return { ofBadge, ofSwatch: getComputedStyle(document.querySelector('.swatch.bar-needs_revision')).backgroundColor };
+  })()`);
+  expect(colours.ofSwatch).toBe(colours.ofBadge);
   await expectAccessible(page);
   await screenshot(page, '12-feedback-metrics');
 });

@@ -34,6 +34,43 @@ export const useLoad = <T,>(load: () => Promise<T>, deps: unknown[]): Loaded<T> 
   return { ...state, reload };
 };
 
+/** One page of a listing: its rows and the cursor of the next page (null on the last). */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * `useLoad` over a paged listing: the first page, then one more each time `more` is called; a reload (or a change
+ * of `deps`) reads again as many pages as are shown, so a list a person has opened up stays open while it refreshes.
+ */
+export const usePages = <T,>(loadPage: (cursor: string | undefined) => Promise<Page<T>>, deps: unknown[]) => {
+  const [pages, setPages] = useState(1);
+  const state = useLoad(async (): Promise<Page<T>> => {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    for (let n = 0; n < pages; n++) {
+      const page = await loadPage(cursor);
+      items.push(...page.items);
+      cursor = page.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    return { items, next_cursor: cursor ?? null };
+  }, [...deps, pages]);
+  return { ...state, more: () => setPages((n) => n + 1) };
+};
+
+/** The button under a paged list while more pages remain: how many are shown, and the way to the rest. */
+export const ShowMore = ({ shown, next, loading, onMore }: { shown: string; next: string | null; loading: boolean; onMore: () => void }) =>
+  next ? (
+    <p class="more">
+      <span class="meta">Showing the first {shown}.</span>{' '}
+      <button type="button" class="secondary" disabled={loading} onClick={onMore}>
+        Show more
+      </button>
+    </p>
+  ) : null;
+
 /**
  * `useLoad` that loads again while `busy` says the answer is still changing, by the ingestion polling rule (poll.ts);
  * `timedOut` when it stopped watching with the answer still busy. `reload` starts watching again (after a change).
@@ -177,6 +214,23 @@ export const Table = ({
     </table>
   </TableScroll>
 );
+
+/**
+ * A panel that opens on its heading (a native disclosure), open at first when `open` says so: a form an empty
+ * investigation needs at once, folded away once there is something to read. Later renders never fold it under the
+ * person using it.
+ */
+export const FoldingPanel = ({ id, title, open, children }: { id: string; title: string; open: boolean; children: ComponentChildren }) => {
+  const [openAtFirst] = useState(open);
+  return (
+    <details class="panel folding" open={openAtFirst}>
+      <summary>
+        <h2 id={id}>{title}</h2>
+      </summary>
+      {children}
+    </details>
+  );
+};
 
 /** A button that asks before it acts (inline, no dialog): the question, then a confirming and a cancelling button. */
 export const Confirm = ({

@@ -7,8 +7,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
-import { ANALYSIS_TYPES } from './Investigation';
+import { Badge, Busy, Loading, plural, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
+import { ANALYSIS_TYPES, analysisSubject } from './Investigation';
 import { openFile } from '../components/files';
 import { inProgress, pollStep, POLLING } from '../poll';
 
@@ -16,6 +16,8 @@ type Analysis = components['schemas']['AnalysisDetail'];
 type Chunk = components['schemas']['AnalysisRetrievalChunkResponse']['chunk'];
 type FeedbackRequest = components['schemas']['FeedbackRequest'];
 type RegenerateReason = Extract<FeedbackRequest, { action: 'regenerate' }>['reason'];
+type Retrieval = components['schemas']['AnalysisRetrievalResponse'];
+type FeedbackAction = components['schemas']['FeedbackRecord']['action'];
 
 const STATUS_TEXT: Record<string, string> = {
   queued: 'Queued: the analysis starts shortly.',
@@ -30,6 +32,26 @@ const statusText = (analysis: Analysis): string => {
     return `Waiting for the evidence: ${waiting.ready} of ${waiting.total} items are ready. The analysis starts when they all are, or within about two minutes with what is ready then.`;
   return STATUS_TEXT[analysis.generation_status] ?? 'Working…';
 };
+
+/** A message as one sentence: it ends with one full stop, whatever the source ended it with. */
+const sentence = (text: string): string => `${text.trim().replace(/[.\s]+$/, '')}.`;
+
+/** Each feedback action as the history says it, in words a person would use. */
+const ACTION_WORDS: Record<FeedbackAction, string> = {
+  agree: 'Agreed',
+  disagree: 'Disagreed',
+  unsure: 'Unsure: marked as needing revision',
+  regenerate: 'Asked for a regeneration',
+  edit: 'Edited the answer',
+  view: 'Viewed',
+};
+
+/** The judgment buttons and the stored status each records. */
+const JUDGMENTS = [
+  ['Agree', 'accepted'],
+  ['Disagree', 'rejected'],
+  ['Unsure', 'needs_revision'],
+] as const;
 
 const CONFIDENCE_COLOR = { established: 'green', probable: 'blue', possible: 'amber', insufficient: 'gray' } as const;
 
@@ -76,6 +98,37 @@ const usePolledAnalysis = (id: string) => {
   return { analysis, setAnalysis, problem, timedOut, refresh: () => setRound((r) => r + 1) };
 };
 
+/** A check that did not finish: why (the quality status's error), and the way to run it again. */
+const QualityUnfinished = ({ analysis, onStarted }: { analysis: Analysis; onStarted: () => void }) => {
+  const id = analysis.analysis_id;
+  const status = useLoad(
+    () => unwrap(client.GET('/api/analysis/{analysis_id}/quality-status', { params: { path: { analysis_id: id } } })),
+    [id, analysis.generation_status],
+  );
+  const { working, problem, run } = useAction();
+  const again = () =>
+    run(async () => {
+      await unwrap(client.POST('/api/analysis/{analysis_id}/quality-check', { params: { path: { analysis_id: id } } }));
+      onStarted();
+    });
+  if (status.data?.quality_state !== 'unavailable' && status.data?.quality_state !== 'failed') return null;
+  return (
+    <div class="note" role="note">
+      <p>
+        {status.data.quality_state === 'unavailable'
+          ? 'The quality checks were put off while the AI service was busy'
+          : 'The quality checks did not finish'}
+        {status.data.quality_error ? `: ${sentence(status.data.quality_error)}` : '.'}
+        {analysis.faithfulness_score !== null && ' The scores shown are from the last check that finished.'}
+      </p>
+      <button type="button" class="secondary" disabled={working} onClick={again}>
+        Run the quality checks again
+      </button>
+      <Problem message={problem} />
+    </div>
+  );
+};
+
 const Quality = ({ analysis }: { analysis: Analysis }) => (
   <dl class="figures">
     <div>
@@ -92,11 +145,11 @@ const Quality = ({ analysis }: { analysis: Analysis }) => (
     </div>
     <div>
       <dt>Faithfulness</dt>
-      <dd>{percent(analysis.faithfulness_score)}</dd>
+      <dd>{analysis.faithfulness_score === null ? 'not checked' : percent(analysis.faithfulness_score)}</dd>
     </div>
     <div>
       <dt>Coverage</dt>
-      <dd>{percent(analysis.coverage_score)}</dd>
+      <dd>{analysis.coverage_score === null ? 'not checked' : percent(analysis.coverage_score)}</dd>
     </div>
     <div>
       <dt>Evidence considered</dt>
@@ -140,33 +193,50 @@ const Passage = ({ chunk, onClose }: { chunk: Chunk; onClose: () => void }) => {
   );
 };
 
-const Retrieval = ({ id }: { id: string }) => {
+/** The rule the AI's passages were chosen by, and what it chose, in one sentence. */
+const ruleSentence = ({ summary, low_relevance }: Retrieval): string => {
+  const counts = `The search found ${plural(summary.total, 'passage')}: ${summary.included} given to the AI, ${summary.excluded} left out.`;
+  const { rule } = summary;
+  if (!rule) return counts;
+  const floor = `${Math.round(rule.min_similarity * 100)}%`;
+  return low_relevance
+    ? `${counts} None reached the ${floor} similarity threshold, so the ${rule.low_relevance_included} closest were given instead.`
+    : `${counts} The AI is given the ${rule.max_included} closest passages at or above ${floor} similarity.`;
+};
+
+/** A similarity with one decimal: two passages either side of the threshold never show the same figure. */
+const similarityText = (similarity: number) => `${(Math.floor(similarity * 1000) / 10).toFixed(1)}%`;
+
+const RetrievalPanel = ({ id }: { id: string }) => {
   const retrieval = useLoad(
     () => unwrap(client.GET('/api/analysis/{analysis_id}/retrieval', { params: { path: { analysis_id: id } } })),
     [id],
   );
   return (
     <Loading state={retrieval} label="the retrieval">
-      {({ chunks }) => (
-        <Table
-          label="The passages the search found, nearest first"
-          caption="The passages the search found, nearest first"
-          columns={['Rank', 'Source', 'Similarity', 'Used']}
-        >
-          {chunks.map((c) => (
-            <tr key={c.rank}>
-              <td>{c.rank}</td>
-              <td>
-                {c.source_title}
-                {c.source_deleted && ' (deleted since)'}
-              </td>
-              <td>
-                <Badge color={c.band.color}>{c.band.label}</Badge> {c.band.percent}%
-              </td>
-              <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
-            </tr>
-          ))}
-        </Table>
+      {(found) => (
+        <>
+          <p class="rule">{ruleSentence(found)}</p>
+          <Table
+            label="The passages the search found, nearest first"
+            caption="The passages the search found, nearest first"
+            columns={['Rank', 'Source', 'Similarity', 'Used']}
+          >
+            {found.chunks.map((c) => (
+              <tr key={c.rank}>
+                <td>{c.rank}</td>
+                <td>
+                  {c.source_title}
+                  {c.source_deleted && ' (deleted since)'}
+                </td>
+                <td>
+                  <Badge color={c.band.color}>{c.band.label}</Badge> {similarityText(c.similarity)}
+                </td>
+                <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
+              </tr>
+            ))}
+          </Table>
+        </>
       )}
     </Loading>
   );
@@ -186,12 +256,13 @@ const History = ({ id, round }: { id: string; round: number }) => {
           <ol class="rows">
             {feedback.map((f) => (
               <li key={f.feedback_id}>
-                <strong>{f.action}</strong>
+                <strong>{ACTION_WORDS[f.action]}</strong>
                 <span class="meta">
                   {f.actor?.display_name ?? 'someone'} · {when(f.created_at)}
                 </span>
                 {f.reason && <span>Reason: {REGENERATE_REASONS[f.reason as RegenerateReason] ?? f.reason}</span>}
                 {f.direction && <span>Direction: {f.direction}</span>}
+                {f.content && <blockquote class="edited">{f.content}</blockquote>}
               </li>
             ))}
           </ol>
@@ -214,6 +285,16 @@ export const AnalysisPage = ({ id }: { id: string }) => {
   const [edited, setEdited] = useState('');
   const { problem, run } = useAction();
   const [historyRound, setHistoryRound] = useState(0);
+  // what was recorded last, said beside the buttons (a judgment, or the note that Unsure recorded needs revision)
+  const [recorded, setRecorded] = useState<string>();
+  const investigationId = analysis?.investigation_id;
+  const investigation = useLoad(
+    async () =>
+      investigationId
+        ? unwrap(client.GET('/api/investigations/{investigation_id}', { params: { path: { investigation_id: investigationId } } }))
+        : undefined,
+    [investigationId],
+  );
 
   if (!analysis) return <main>{loadProblem ? <Problem message={loadProblem} /> : <Busy label="Loading the analysis…" />}</main>;
   const result = analysis.result;
@@ -247,6 +328,11 @@ export const AnalysisPage = ({ id }: { id: string }) => {
         return;
       }
       setAnalysis({ ...analysis, ...answer.analysis });
+      setRecorded(
+        body.action === 'unsure'
+          ? 'Recorded: Unsure, so the analysis is marked as needing revision. A regeneration is prepared below; send it, or leave it.'
+          : undefined,
+      );
       if (answer.regeneration_draft) {
         // Unsure: the regeneration form, pre-filled from what would help
         setRegenerateReason(answer.regeneration_draft.reason);
@@ -257,6 +343,17 @@ export const AnalysisPage = ({ id }: { id: string }) => {
       setForm(undefined);
       if (body.action === 'edit') refresh();
     });
+  /** A failed analysis has no answer to give feedback on: a new analysis of the same selection instead. */
+  const tryAgain = guarded(async () => {
+    const { investigation_id, analysis_type, question_id, topic_id } = analysis;
+    const created = await unwrap(
+      client.POST('/api/analysis', {
+        body: { investigation_id, analysis_type, ...(question_id && { question_id }), ...(topic_id && { topic_id }) },
+      }),
+    );
+    navigate(`/analyses/${created.analysis_id}`);
+  });
+  const current = JUDGMENTS.find(([, status]) => status === analysis.feedback_status)?.[0];
   const aiText = result ? [result.summary, ...result.findings.map((f) => `- ${f.statement}`)].join('\n') : '';
 
   return (
@@ -268,11 +365,12 @@ export const AnalysisPage = ({ id }: { id: string }) => {
           </a>
         </p>
         <h1>
-          {ANALYSIS_TYPES[analysis.analysis_type]}{' '}
+          {investigation.data ? analysisSubject(analysis, investigation.data) : ANALYSIS_TYPES[analysis.analysis_type]}{' '}
           {analysis.feedback_badge && <Badge color={analysis.feedback_badge.color}>{analysis.feedback_badge.label}</Badge>}
         </h1>
         <p class="meta">
-          Requested {when(analysis.created_at)}
+          {ANALYSIS_TYPES[analysis.analysis_type]}
+          {investigation.data && ` in ${investigation.data.title}`} · requested {when(analysis.created_at)}
           {analysis.prompt_version !== null && ` · prompt version ${analysis.prompt_version}`}
           {analysis.regenerated_from && (
             <>
@@ -295,29 +393,50 @@ export const AnalysisPage = ({ id }: { id: string }) => {
         )}
         {analysis.generation_status === 'failed' && (
           <p class="problem" role="alert">
-            The analysis failed: {analysis.error_message ?? 'no reason was given'}. Regenerate it below, or start a new one from the
-            investigation.
+            The analysis failed: {sentence(analysis.error_message ?? 'no reason was given')} Try it again below, or start a different one
+            from the investigation.
           </p>
         )}
         <Problem message={loadProblem} />
+        {!result && analysis.generation_status === 'failed' && (
+          <section aria-labelledby="retry-heading" class="panel">
+            <h2 id="retry-heading">Try again</h2>
+            <p>
+              A new analysis of the same {analysis.question_id ? 'question' : analysis.topic_id ? 'topic' : 'kind'}, from the evidence as it
+              is now.
+            </p>
+            <button type="button" onClick={tryAgain}>
+              Try again
+            </button>
+            <Problem message={problem} />
+          </section>
+        )}
         {result && (
           <>
             <section aria-labelledby="answer-heading">
               <h2 id="answer-heading">Answer</h2>
-              {result.standin && <p class="note">This answer comes from the local stand-in model, not from Bedrock.</p>}
-              {analysis.low_relevance && (
-                <p class="note" role="note">
-                  No passage was a close match for this analysis; it was written from the nearest passages available and may be weak.
-                </p>
-              )}
-              <p>{analysis.edit ? analysis.edit.content : result.summary}</p>
               {analysis.edit && (
-                <p class="meta">
-                  Edited by {analysis.edit.edited_by?.display_name ?? 'someone'} on {when(analysis.edit.edited_at)}; the AI's text is in the
-                  detail.
-                </p>
+                <div class="edited-version">
+                  <p class="meta">
+                    The investigator’s version, edited by {analysis.edit.edited_by?.display_name ?? 'someone'} on{' '}
+                    {when(analysis.edit.edited_at)}. The AI’s answer and its quality scores follow it; they describe the AI’s text, not this
+                    one.
+                  </p>
+                  <p>{analysis.edit.content}</p>
+                </div>
               )}
-              <Quality analysis={analysis} />
+              <div class="ai-version">
+                {analysis.edit && <h3>The AI’s answer, as checked</h3>}
+                {result.standin && <p class="note">This answer comes from the local stand-in model, not from Bedrock.</p>}
+                {analysis.low_relevance && (
+                  <p class="note" role="note">
+                    No passage was a close match for this analysis; it was written from the nearest passages available and may be weak.
+                  </p>
+                )}
+                <p>{result.summary}</p>
+                <Quality analysis={analysis} />
+                <QualityUnfinished analysis={analysis} onStarted={refresh} />
+              </div>
             </section>
             <details class="panel" onToggle={openDetail}>
               <summary>Detail: findings with their evidence {gateA ? '(reviewed)' : ''}</summary>
@@ -364,14 +483,35 @@ export const AnalysisPage = ({ id }: { id: string }) => {
                 <li class={gateB ? 'done' : undefined}>{gateB ? '✓ A citation checked' : 'Open at least one cited passage'}</li>
               </ol>
               {!analysis.judgment_enabled && <p class="meta">Agree, Disagree and Unsure open once both steps are done.</p>}
+              <p class="current-judgment">
+                {current
+                  ? `Current judgment: ${current}. Choose another to replace it; the history below keeps every one.`
+                  : 'No judgment recorded yet.'}
+              </p>
+              {recorded && <p class="note">{recorded}</p>}
               <div class="actions">
-                <button type="button" disabled={!analysis.judgment_enabled} onClick={send({ action: 'agree' })}>
+                <button
+                  type="button"
+                  aria-pressed={current === 'Agree'}
+                  disabled={!analysis.judgment_enabled}
+                  onClick={send({ action: 'agree' })}
+                >
                   Agree
                 </button>
-                <button type="button" disabled={!analysis.judgment_enabled} onClick={() => setForm('disagree')}>
+                <button
+                  type="button"
+                  aria-pressed={current === 'Disagree'}
+                  disabled={!analysis.judgment_enabled}
+                  onClick={() => setForm('disagree')}
+                >
                   Disagree
                 </button>
-                <button type="button" disabled={!analysis.judgment_enabled} onClick={() => setForm('unsure')}>
+                <button
+                  type="button"
+                  aria-pressed={current === 'Unsure'}
+                  disabled={!analysis.judgment_enabled}
+                  onClick={() => setForm('unsure')}
+                >
                   Unsure
                 </button>
                 <button type="button" class="secondary" onClick={() => setForm('regenerate')}>
@@ -467,7 +607,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
             <section aria-labelledby="retrieval-heading" class="panel">
               <h2 id="retrieval-heading">Retrieval</h2>
               {showRetrieval ? (
-                <Retrieval id={id} />
+                <RetrievalPanel id={id} />
               ) : (
                 <button type="button" class="secondary" onClick={() => setShowRetrieval(true)}>
                   Show the passages the search found

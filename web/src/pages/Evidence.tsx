@@ -13,10 +13,13 @@ import {
   Busy,
   Confirm,
   day,
+  FoldingPanel,
   type Loaded,
   Loading,
+  type Page,
   plural,
   Problem,
+  ShowMore,
   Table,
   useAction,
   useWatched,
@@ -298,7 +301,7 @@ export const EvidenceList = ({
   onChanged,
 }: {
   investigationId: string;
-  evidence: Loaded<EvidencePage>;
+  evidence: Loaded<Page<EvidencePage['items'][number]>> & { more: () => void };
   uploads: Uploads;
   onChanged: () => void;
 }) => {
@@ -308,7 +311,9 @@ export const EvidenceList = ({
     <Loading state={evidence} label="evidence">
       {({ items, next_cursor }) =>
         items.length === 0 ? (
-          <p>No evidence yet.</p>
+          <p>
+            Nothing here yet: the forms below add an item with its text and files, a background document, or many items at once from a file.
+          </p>
         ) : (
           <>
             <ul class="rows evidence">
@@ -347,7 +352,12 @@ export const EvidenceList = ({
                 ),
               )}
             </ul>
-            {next_cursor && <p class="meta">Showing the first {items.length} entries.</p>}
+            <ShowMore
+              shown={plural(items.length, 'entry', 'entries')}
+              next={next_cursor}
+              loading={evidence.loading}
+              onMore={evidence.more}
+            />
           </>
         )
       }
@@ -448,10 +458,12 @@ const Added = ({
 export const AddEvidence = ({
   investigation,
   uploads,
+  open,
   onAdded,
 }: {
   investigation: InvestigationDetail;
   uploads: Uploads;
+  open: boolean;
   onAdded: () => void;
 }) => {
   const investigationId = investigation.investigation_id;
@@ -521,8 +533,7 @@ export const AddEvidence = ({
   };
 
   return (
-    <section aria-labelledby="add-evidence-heading" class="panel">
-      <h2 id="add-evidence-heading">Add evidence</h2>
+    <FoldingPanel id="add-evidence-heading" title="Add evidence" open={open}>
       <form onSubmit={submit}>
         <label for="evidence-title">Title</label>
         <input id="evidence-title" required maxLength={300} value={title} onInput={(e) => edit(setTitle)(e.currentTarget.value)} />
@@ -592,7 +603,7 @@ export const AddEvidence = ({
           </ul>
         </>
       )}
-    </section>
+    </FoldingPanel>
   );
 };
 
@@ -600,7 +611,15 @@ export const AddEvidence = ({
 const fresh = (upload: PresignedUpload & { expires_at: string }): boolean => Date.parse(upload.expires_at) > Date.now() + 5_000;
 
 /** A background document: a file, whether the AI is given it, and its upload's progress. */
-export const AddBackgroundDocument = ({ investigationId, onAdded }: { investigationId: string; onAdded: () => void }) => {
+export const AddBackgroundDocument = ({
+  investigationId,
+  open,
+  onAdded,
+}: {
+  investigationId: string;
+  open: boolean;
+  onAdded: () => void;
+}) => {
   const [title, setTitle] = useState('');
   const [file, setFile] = useState<File>();
   const [forAi, setForAi] = useState(true);
@@ -638,8 +657,7 @@ export const AddBackgroundDocument = ({ investigationId, onAdded }: { investigat
   };
   const transfer = sent && transfers[sent.id];
   return (
-    <section aria-labelledby="background-heading" class="panel">
-      <h2 id="background-heading">Add a background document</h2>
+    <FoldingPanel id="background-heading" title="Add a background document" open={open}>
       <p class="meta">Policies, procedures, organisation charts: context for the AI, not evidence itself.</p>
       <form onSubmit={submit}>
         <label for="background-title">Title (the file’s name if left empty)</label>
@@ -669,7 +687,7 @@ export const AddBackgroundDocument = ({ investigationId, onAdded }: { investigat
           {transfer?.fraction === 1 && !transfer.sending && <li class="meta">Uploaded: the evidence list shows it as it is read.</li>}
         </ul>
       )}
-    </section>
+    </FoldingPanel>
   );
 };
 
@@ -758,7 +776,7 @@ const ImportProgress = ({
 };
 
 /** A bulk import: an NDJSON or seed file uploaded, then read in the background. */
-export const ImportEvidence = ({ investigationId, onChanged }: { investigationId: string; onChanged: () => void }) => {
+export const ImportEvidence = ({ investigationId, open, onChanged }: { investigationId: string; open: boolean; onChanged: () => void }) => {
   const [file, setFile] = useState<File>();
   const [format, setFormat] = useState<ImportFormat>('ndjson');
   const [current, setCurrent] = useState<{ id: string; file: File; upload: PresignedUpload & { expires_at: string } }>();
@@ -796,8 +814,7 @@ export const ImportEvidence = ({ investigationId, onChanged }: { investigationId
   };
   const transfer = current && transfers[current.id];
   return (
-    <section aria-labelledby="import-heading" class="panel">
-      <h2 id="import-heading">Import evidence from a file</h2>
+    <FoldingPanel id="import-heading" title="Import evidence from a file" open={open}>
       <details>
         <summary>What the file holds</summary>
         <p>
@@ -851,6 +868,6 @@ export const ImportEvidence = ({ investigationId, onChanged }: { investigationId
           />
         </>
       )}
-    </section>
+    </FoldingPanel>
   );
 };

@@ -7,7 +7,20 @@ import { useState } from 'preact/hooks';
 import { client, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, plural, Problem, useAction, useLoad, useWatched, when, withDetails } from '../components/ui';
+import {
+  Badge,
+  Busy,
+  Loading,
+  plural,
+  Problem,
+  ShowMore,
+  useAction,
+  useLoad,
+  usePages,
+  useWatched,
+  when,
+  withDetails,
+} from '../components/ui';
 import { ingestionBusy } from '../poll';
 import { useTransfers } from '../components/files';
 import { AddBackgroundDocument, AddEvidence, EvidenceList, ImportEvidence, IngestionSummary } from './Evidence';
@@ -162,29 +175,53 @@ const EvidenceCheck = ({
   );
 };
 
-const AnalysisRows = ({ investigationId }: { investigationId: string }) => {
-  const analyses = useLoad(
-    () => unwrap(client.GET('/api/analysis', { params: { query: { investigation_id: investigationId, limit: 50 } } })),
+/** What an analysis answers, in words: its question or topic, or what its type does. */
+export const analysisSubject = (
+  analysis: { analysis_type: AnalysisType; question_id: string | null; topic_id: string | null },
+  investigation: Pick<InvestigationDetail, 'questions' | 'topics'>,
+): string =>
+  (analysis.question_id && investigation.questions.find((q) => q.question_id === analysis.question_id)?.text) ||
+  (analysis.topic_id && investigation.topics.find((t) => t.topic_id === analysis.topic_id)?.title) ||
+  ANALYSIS_TYPES[analysis.analysis_type];
+
+const AnalysisRows = ({ investigation }: { investigation: InvestigationDetail }) => {
+  const investigationId = investigation.investigation_id;
+  const analyses = usePages(
+    async (cursor) => {
+      const page = await unwrap(
+        client.GET('/api/analysis', { params: { query: { investigation_id: investigationId, limit: 20, ...(cursor && { cursor }) } } }),
+      );
+      return { items: page.analyses, next_cursor: page.next_cursor };
+    },
     [investigationId],
   );
   return (
     <Loading state={analyses} label="analyses">
-      {({ analyses: rows }) =>
+      {({ items: rows, next_cursor }) =>
         rows.length === 0 ? (
-          <p>No analyses yet.</p>
+          <p>No analyses yet: choose one above, check the evidence, then generate it.</p>
         ) : (
-          <ul class="rows">
-            {rows.map((a) => (
-              <li key={a.analysis_id}>
-                <a href={`/analyses/${a.analysis_id}`} onClick={onLink}>
-                  {ANALYSIS_TYPES[a.analysis_type]}
-                </a>
-                <span class="meta">{when(a.created_at)}</span>
-                <span class="meta">{a.generation_status.replace('_', ' ')}</span>
-                {a.feedback_badge && <Badge color={a.feedback_badge.color}>{a.feedback_badge.label}</Badge>}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul class="rows">
+              {rows.map((a) => (
+                <li key={a.analysis_id}>
+                  <a href={`/analyses/${a.analysis_id}`} onClick={onLink}>
+                    {analysisSubject(a, investigation)}
+                  </a>
+                  {(a.question_id || a.topic_id) && <span class="meta">{ANALYSIS_TYPES[a.analysis_type]}</span>}
+                  <span class="meta">{when(a.created_at)}</span>
+                  <span class="meta">{a.generation_status.replace('_', ' ')}</span>
+                  {a.feedback_badge && <Badge color={a.feedback_badge.color}>{a.feedback_badge.label}</Badge>}
+                </li>
+              ))}
+            </ul>
+            <ShowMore
+              shown={plural(rows.length, 'analysis', 'analyses')}
+              next={next_cursor}
+              loading={analyses.loading}
+              onMore={analyses.more}
+            />
+          </>
         )
       }
     </Loading>
@@ -199,6 +236,9 @@ const QuestionsAndTopics = ({ investigation, onChanged }: { investigation: Inves
   const [topicDescription, setTopicDescription] = useState('');
   const asking = useAction(withDetails);
   const naming = useAction(withDetails);
+  // the forms open at first only while there is nothing to list above them
+  const [askOpen] = useState(investigation.questions.length === 0);
+  const [nameOpen] = useState(investigation.topics.length === 0);
   const addQuestion = (event: Event) => {
     event.preventDefault();
     void asking.run(async () => {
@@ -241,16 +281,19 @@ const QuestionsAndTopics = ({ investigation, onChanged }: { investigation: Inves
           ))}
         </ul>
       )}
-      <form onSubmit={addQuestion}>
-        <label for="new-question">New question</label>
-        <textarea id="new-question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
-        <div class="actions">
-          <button type="submit" class="secondary" disabled={asking.working}>
-            Add question
-          </button>
-        </div>
-      </form>
-      <Problem message={asking.problem} />
+      <details class="add" open={askOpen}>
+        <summary>Add a question</summary>
+        <form onSubmit={addQuestion}>
+          <label for="new-question">New question</label>
+          <textarea id="new-question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+          <div class="actions">
+            <button type="submit" class="secondary" disabled={asking.working}>
+              Add question
+            </button>
+          </div>
+        </form>
+        <Problem message={asking.problem} />
+      </details>
       <h2 id="topics-heading">Topics</h2>
       {investigation.topics.length === 0 ? (
         <p>No topics yet.</p>
@@ -264,26 +307,32 @@ const QuestionsAndTopics = ({ investigation, onChanged }: { investigation: Inves
           ))}
         </ul>
       )}
-      <form onSubmit={addTopic}>
-        <label for="new-topic">New topic</label>
-        <input id="new-topic" required maxLength={300} value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
-        <label for="new-topic-description">Description (optional)</label>
-        <textarea
-          id="new-topic-description"
-          maxLength={10000}
-          value={topicDescription}
-          onInput={(e) => setTopicDescription(e.currentTarget.value)}
-        />
-        <div class="actions">
-          <button type="submit" class="secondary" disabled={naming.working}>
-            Add topic
-          </button>
-        </div>
-      </form>
-      <Problem message={naming.problem} />
+      <details class="add" open={nameOpen}>
+        <summary>Add a topic</summary>
+        <form onSubmit={addTopic}>
+          <label for="new-topic">New topic</label>
+          <input id="new-topic" required maxLength={300} value={topic} onInput={(e) => setTopic(e.currentTarget.value)} />
+          <label for="new-topic-description">Description (optional)</label>
+          <textarea
+            id="new-topic-description"
+            maxLength={10000}
+            value={topicDescription}
+            onInput={(e) => setTopicDescription(e.currentTarget.value)}
+          />
+          <div class="actions">
+            <button type="submit" class="secondary" disabled={naming.working}>
+              Add topic
+            </button>
+          </div>
+        </form>
+        <Problem message={naming.problem} />
+      </details>
     </section>
   );
 };
+
+/** An investigation with nothing in it yet: the forms that add to it open at once. */
+const empty = (investigation: InvestigationDetail) => investigation.evidence_count + investigation.background_document_count === 0;
 
 /** The counts that say the evidence list changed (an item became ready, one was added or failed). */
 const changeMark = (s: Ingestion | undefined): string =>
@@ -301,11 +350,11 @@ export const Investigation = ({ id }: { id: string }) => {
   );
   const [edits, setEdits] = useState(0);
   const uploads = useTransfers();
-  const evidence = useLoad(
-    () =>
+  const evidence = usePages(
+    (cursor) =>
       unwrap(
         client.GET('/api/investigations/{investigation_id}/evidence', {
-          params: { path: { investigation_id: id }, query: { limit: 100 } },
+          params: { path: { investigation_id: id }, query: { limit: 15, ...(cursor && { cursor }) } },
         }),
       ),
     [id, changeMark(ingestion.data), edits],
@@ -333,7 +382,7 @@ export const Investigation = ({ id }: { id: string }) => {
                 <EvidenceCheck investigation={investigation} ingestion={ingestion} />
                 <section aria-labelledby="analyses-heading" class="panel">
                   <h2 id="analyses-heading">Analyses</h2>
-                  <AnalysisRows investigationId={id} />
+                  <AnalysisRows investigation={investigation} />
                   <p>
                     <a href={`/investigations/${id}/metrics`} onClick={onLink}>
                       Feedback metrics
@@ -347,9 +396,9 @@ export const Investigation = ({ id }: { id: string }) => {
                   <h2 id="evidence-heading">Evidence</h2>
                   <EvidenceList investigationId={id} evidence={evidence} uploads={uploads} onChanged={evidenceChanged} />
                 </section>
-                <AddEvidence investigation={investigation} uploads={uploads} onAdded={evidenceChanged} />
-                <AddBackgroundDocument investigationId={id} onAdded={evidenceChanged} />
-                <ImportEvidence investigationId={id} onChanged={evidenceChanged} />
+                <AddEvidence investigation={investigation} uploads={uploads} open={empty(investigation)} onAdded={evidenceChanged} />
+                <AddBackgroundDocument investigationId={id} open={empty(investigation)} onAdded={evidenceChanged} />
+                <ImportEvidence investigationId={id} open={empty(investigation)} onChanged={evidenceChanged} />
               </div>
             </div>
           </>
