@@ -3,7 +3,7 @@
  * what a new template version must satisfy to be rendered correctly (placeholders per prompt type).
  */
 import fc from 'fast-check';
-import { countRows, sideBySide, type DiffRow } from '#core/admin/diff';
+import { changeInWords, countRows, sideBySide, type DiffRow } from '#core/admin/diff';
 import { PROMPT_RULES, PROMPT_TYPES, previewOf, templateProblems } from '#core/admin/prompt-rules';
 import { PROMPT_TYPE, renderTemplate } from '#core/analysis/prompts';
 import { QUALITY_PROMPT_TYPES } from '#core/analysis/quality';
@@ -58,6 +58,25 @@ describe('sideBySide', () => {
 
   test('property: a text against itself has only same rows', () => {
     fc.assert(fc.property(text, (t) => sideBySide(t, t).every((r) => r.kind === 'same')));
+  });
+});
+
+describe('changeInWords', () => {
+  const [changed] = sideBySide(
+    'You are an analyst. Work only from the evidence passages you are given, and cite each one.',
+    'You are an analyst. Work only from the evidence passages you are given, and cite each one. Keep findings short.',
+  );
+  test('a changed line: its first added words, after a little of what precedes them', () => {
+    expect(changeInWords(changed!)).toBe('…you are given, and cite each one. Keep findings short.');
+  });
+  test('words taken out of a line say so', () => {
+    const [row] = sideBySide('Cite each passage and be brief.', 'Cite each passage.');
+    expect(changeInWords(row!)).toMatch(/^Cite each (passage)?\s*\(removed\) /);
+  });
+  test('a line added or removed whole', () => {
+    const rows = sideBySide('keep', 'keep\n  New   rule.');
+    expect(changeInWords(rows[1]!)).toBe('New rule.');
+    expect(changeInWords(sideBySide('keep\nGone.', 'keep')[1]!)).toBe('(removed) Gone.');
   });
 });
 

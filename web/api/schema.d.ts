@@ -1800,6 +1800,14 @@ export interface components {
                 preview: string;
                 system_prompt_chars: number;
                 user_prompt_template_chars: number;
+                /** @description what this version changed against the version before it; null for the first version */
+                change: {
+                    from_version: number;
+                    /** @description lines changed, added or removed, in the system prompt and the template together */
+                    lines_changed: number;
+                    /** @description the first changed or added line of this version, whitespace collapsed */
+                    first_change: string | null;
+                } | null;
             }[];
             /** @description pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;

@@ -4,7 +4,7 @@
  * editor draws: a line on both sides (`same`, or `changed` when a removed line is paired with an added
  * one in the same hunk), or on one side only (`removed` from the left, `added` on the right).
  */
-import { diffArrays } from 'diff';
+import { diffArrays, diffWords } from 'diff';
 
 type DiffKind = 'same' | 'changed' | 'removed' | 'added';
 
@@ -64,4 +64,29 @@ export const countRows = (rows: readonly DiffRow[]): DiffCounts => {
   const counts: DiffCounts = { same: 0, changed: 0, removed: 0, added: 0 };
   for (const row of rows) counts[row.kind]++;
   return counts;
+};
+
+/** Words of context kept before a change within a line. */
+const CONTEXT_CHARS = 40;
+
+/**
+ * A changed row in words, whitespace collapsed: the line added or removed, or within a changed line the first
+ * words it added (or removed) with a little of what comes before them, so a long line's change is not cut off.
+ */
+export const changeInWords = (row: DiffRow): string => {
+  const flat = (text: string) => text.replace(/\s+/g, ' ');
+  if (row.kind === 'added') return flat(row.right ?? '').trim();
+  if (row.kind === 'removed') return `(removed) ${flat(row.left ?? '').trim()}`;
+  const parts = diffWords(row.left ?? '', row.right ?? '');
+  const at = parts.findIndex((p) => p.added || p.removed);
+  if (at < 0) return flat(row.right ?? '').trim();
+  const before = flat(
+    parts
+      .slice(0, at)
+      .map((p) => p.value)
+      .join(''),
+  );
+  const lead = before.length > CONTEXT_CHARS ? `…${before.slice(-CONTEXT_CHARS).replace(/^\S*\s/, '')}` : before;
+  const change = parts[at]!;
+  return `${lead}${change.removed ? `(removed) ${flat(change.value).trim()}` : flat(change.value)}`.trim();
 };

@@ -16,7 +16,7 @@ import { isoTime } from '#core/db/values';
 import { conflict, notFound, validationFailed } from '#core/errors';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pagination';
 import { auditedWrite, type AdminActor } from './audit-trail';
-import { countRows, sideBySide } from './diff';
+import { changeInWords, countRows, sideBySide } from './diff';
 import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './prompt-rules';
 
 /** SPEC "Prompt version list length" */
@@ -115,6 +115,14 @@ export const historyListSchema = z.object({
         preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
         system_prompt_chars: z.number().int(),
         user_prompt_template_chars: z.number().int(),
+        change: z
+          .object({
+            from_version: z.number().int(),
+            lines_changed: z.number().int().describe('lines changed, added or removed, in the system prompt and the template together'),
+            first_change: z.string().nullable().describe('the first changed or added line of this version, whitespace collapsed'),
+          })
+          .nullable()
+          .describe('what this version changed against the version before it; null for the first version'),
       }),
     )
     .describe('newest first'),
@@ -202,6 +210,14 @@ const findVersion = async (db: Db, type: string, version: number, state: TypeSta
   return row;
 };
 
+/** What `row` changed against `before`: its lines changed, added or removed, and the first change in words. */
+const changeAgainst = (before: VersionRow, row: VersionRow) => {
+  const diffs = [sideBySide(before.system_prompt, row.system_prompt), sideBySide(before.user_prompt_template, row.user_prompt_template)];
+  const touched = diffs.flat().filter((d) => d.kind !== 'same');
+  const first = touched[0];
+  return { from_version: before.version, lines_changed: touched.length, first_change: first ? previewOf(changeInWords(first)) : null };
+};
+
 /** GET /api/admin/prompts/history: the list, or with `version` that version in full and its diff. */
 export const promptHistory = async (
   db: Kysely<Database>,
@@ -211,27 +227,27 @@ export const promptHistory = async (
   if (version !== undefined) return versionDetail(db, type, version, state);
   let page = versionRows(db, type);
   if (cursor) page = page.where('p.version', '<', decodeCursor(cursor, versionPlaceSchema)[0]);
-  const { items: rows, next_cursor } = pageOf(
-    await page
-      .orderBy('p.version', 'desc')
-      .limit(limit + 1)
-      .execute(),
-    limit,
-    (row) => [row.version],
-  );
+  // one row past the page's look-ahead: the version before the page's oldest, which that one's change is against
+  const read = await page
+    .orderBy('p.version', 'desc')
+    .limit(limit + 2)
+    .execute();
+  const { items: rows, next_cursor } = pageOf(read, limit, (row) => [row.version]);
   return {
     prompt_type: type,
     is_active: state.active,
     current_version: state.current,
     latest_version: state.latest,
     total_versions: state.total,
-    versions: rows.map((row) => {
+    versions: rows.map((row, i) => {
       const { prompt_type: _type, system_prompt, user_prompt_template, ...meta } = toVersion(row, state.current);
+      const before = read[i + 1];
       return {
         ...meta,
         preview: previewOf(user_prompt_template),
         system_prompt_chars: system_prompt.length,
         user_prompt_template_chars: user_prompt_template.length,
+        change: before ? changeAgainst(before, row) : null,
       };
     }),
     next_cursor,

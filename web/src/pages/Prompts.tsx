@@ -8,7 +8,7 @@ import { client, messageOf, unwrap } from '../api';
 import { onLink } from '../router';
 import type { components } from '../../api/schema';
 import { AdminNav } from '../components/admin';
-import { Badge, Busy, Confirm, Loading, Problem, Table, useAction, useLoad, when, withDetails } from '../components/ui';
+import { Badge, Busy, Confirm, Loading, plural, Problem, ShowMore, Table, useAction, useLoad, when, withDetails } from '../components/ui';
 
 type PromptType = components['schemas']['AdminPromptCreateRequest']['prompt_type'];
 type History = components['schemas']['AdminPromptHistoryResponse'];
@@ -28,8 +28,10 @@ const PROMPT_TYPES: Record<PromptType, string> = {
 
 const isPromptType = (value: string): value is PromptType => Object.hasOwn(PROMPT_TYPES, value);
 
-const historyOf = async (type: PromptType, limit = 20): Promise<HistoryList> => {
-  const data = await unwrap(client.GET('/api/admin/prompts/history', { params: { query: { prompt_type: type, limit } } }));
+const historyOf = async (type: PromptType, limit = 20, cursor?: string): Promise<HistoryList> => {
+  const data = await unwrap(
+    client.GET('/api/admin/prompts/history', { params: { query: { prompt_type: type, limit, ...(cursor && { cursor }) } } }),
+  );
   if (!('versions' in data)) throw new Error('The service answered a version where the list was asked for.');
   return data;
 };
@@ -163,8 +165,16 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
   const history = { ...loaded, data: latest ?? loaded.data };
   const [notice, setNotice] = useState<string>();
   const { working, problem, setProblem, run } = useAction();
+  // versions past the newest page, read on demand (a change reads the list again from its newest)
+  const [older, setOlder] = useState<Pick<HistoryList, 'versions' | 'next_cursor'>>();
+  const showOlder = (from: string) =>
+    run(async () => {
+      const page = await historyOf(type, 20, from);
+      setOlder((o) => ({ versions: [...(o?.versions ?? []), ...page.versions], next_cursor: page.next_cursor }));
+    });
   const changed = async (note: string) => {
     try {
+      setOlder(undefined);
       setLatest(await historyOf(type));
       setNotice(note);
     } catch (error) {
@@ -237,7 +247,7 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
               <p>No versions yet.</p>
             ) : (
               <ol class="cards" aria-labelledby="versions-heading">
-                {h.versions.map((v) => (
+                {[...h.versions, ...(older?.versions ?? [])].map((v) => (
                   <li key={v.version}>
                     <p>
                       <a href={`/admin/prompts/${type}/versions/${v.version}`} onClick={onLink}>
@@ -246,7 +256,13 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
                       {v.is_current && <Badge color="blue">Current</Badge>}{' '}
                       {v.restored_from_version !== null && <Badge color="purple">Restored from version {v.restored_from_version}</Badge>}
                     </p>
-                    <p class="preview">{v.preview}</p>
+                    <p class="preview">
+                      {v.change === null
+                        ? `First version: ${v.preview}`
+                        : v.change.lines_changed === 0
+                          ? `Same text as version ${v.change.from_version}.`
+                          : `${plural(v.change.lines_changed, 'line')} changed from version ${v.change.from_version}, first: “${v.change.first_change}”`}
+                    </p>
                     <p class="meta">
                       {v.created_by ? v.created_by.display_name || v.created_by.email : 'Seeded'} · {when(v.created_at)} · system prompt{' '}
                       {v.system_prompt_chars} characters, template {v.user_prompt_template_chars}
@@ -255,11 +271,15 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
                 ))}
               </ol>
             )}
-            {h.total_versions > h.versions.length && (
-              <p class="meta">
-                The newest {h.versions.length} of {h.total_versions} versions.
-              </p>
-            )}
+            <ShowMore
+              shown={`${h.versions.length + (older?.versions.length ?? 0)} of ${h.total_versions} versions`}
+              next={older ? older.next_cursor : h.next_cursor}
+              loading={working === true}
+              onMore={() => {
+                const from = older ? older.next_cursor : h.next_cursor;
+                if (from) void showOlder(from);
+              }}
+            />
           </>
         )}
       </Loading>
