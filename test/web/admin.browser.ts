@@ -52,8 +52,25 @@ const signIn = async (on: Page) => {
   await on.getByRole('heading', { name: 'Prompt types' }).waitFor();
 };
 
-test('the admin signs in with the authenticator code and lands on the prompt types', async () => {
+test('a wrong authenticator code is refused, and the right one then signs in without starting again', async () => {
   expect(admin.email).toBe('admin@operators.example');
+  await page.goto(t.twin.url);
+  await page.getByLabel('Email').fill(admin.email);
+  await page.getByLabel('Password').fill(TWIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const right = totpCode(TWIN_TOTP_SECRET);
+  await page.getByLabel('The code from your authenticator app').fill(right === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('alert').waitFor();
+  await expect(page.getByLabel('The code from your authenticator app').inputValue()).resolves.toBe('');
+  await page.getByLabel('The code from your authenticator app').fill(totpCode(TWIN_TOTP_SECRET));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Prompt types' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Email').waitFor();
+});
+
+test('the admin signs in with the authenticator code and lands on the prompt types', async () => {
   await signIn(page);
   await expect(page.getByRole('link', { name: 'Administration' }).isVisible()).resolves.toBe(true);
   const rows = page.locator('tbody tr');
@@ -90,6 +107,10 @@ test('a new version, started from the current content, becomes the current one i
     .waitFor();
   const created = page.locator('ol.cards li').first();
   await expect(created.textContent()).resolves.toMatch(new RegExp(`^Version ${previous + 1} Current`));
+  // each card says what its version changed, not the same start of the template on every card
+  await expect(created.locator('.preview').textContent()).resolves.toMatch(
+    new RegExp(`^1 line changed from version ${previous}, first: “.*${ADDED}`),
+  );
   await expect(figure('Current version').textContent()).resolves.toBe(String(previous + 1));
   await screenshot(page, 'admin-03-new-version');
 });
@@ -141,6 +162,38 @@ test('deactivating asks first and marks the type Deactivated in text; activating
   await stateIs('Active');
   await page.getByRole('link', { name: 'Prompt types' }).first().click();
   await expect(page.locator('tbody tr', { hasText: 'Analysis: summary' }).textContent()).resolves.toContain('Active');
+});
+
+test('versions past the newest 20: Show more reaches the first one', async () => {
+  const token = await t.token('admin', '');
+  const type = 'analysis_gap';
+  const current = await t.call('GET', `/api/admin/prompts/history?prompt_type=${type}&limit=1`, token);
+  const latest = Number(current.body.latest_version);
+  const detail = await t.call('GET', `/api/admin/prompts/history?prompt_type=${type}&version=${latest}`, token);
+  for (let n = 1; n <= 21; n++) {
+    const made = await t.call('POST', '/api/admin/prompts', token, {
+      prompt_type: type,
+      system_prompt: `${detail.body.system_prompt}\nBrowser test revision ${n}.`,
+      user_prompt_template: detail.body.user_prompt_template,
+    });
+    expect([made.status, made.status === 201 ? 'created' : made.body]).toEqual([201, 'created']);
+  }
+  await page.goto(`${t.twin.url}/admin/prompts/${type}`);
+  const cards = page.locator('ol.cards > li');
+  await cards.first().waitFor();
+  await expect(cards.count()).resolves.toBe(20);
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await page.locator('ol.cards > li', { hasText: /^Version 1\b/ }).waitFor();
+  await expect(cards.count()).resolves.toBe(latest + 21);
+  await expect(page.getByRole('button', { name: 'Show more' }).count()).resolves.toBe(0);
+  await expect(
+    page
+      .locator('ol.cards > li', { hasText: /^Version 1\b/ })
+      .locator('.preview')
+      .textContent(),
+  ).resolves.toMatch(/^First version: /);
+  await expectAccessible();
+  await screenshot(page, 'admin-06b-older-versions');
 });
 
 const open = async (link: string, ready: string) => {

@@ -81,6 +81,34 @@ test('a wrong password is refused with the API message, and changes nothing', as
   await expect(page.getByLabel('Email').isVisible()).resolves.toBe(true);
 });
 
+test('a forgotten password: the link, a code by e-mail, a new password, then signing in with it', async () => {
+  const harbor = demoUser('investigator', DEMO_ORGANIZATION_IDS.harbor);
+  const resetting = await browser.newContext();
+  const reset = await resetting.newPage();
+  try {
+    await reset.goto(t.twin.url);
+    await reset.getByRole('button', { name: 'Forgot your password?' }).click();
+    await reset.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await reset.getByLabel('Email').fill(harbor.email);
+    await reset.getByRole('button', { name: 'Send me a reset code' }).click();
+    await reset.getByRole('status').filter({ hasText: 'a reset code has been sent' }).waitFor();
+    const mail = t.twin.identityProvider.outbox().findLast((m) => m.kind === 'reset' && m.email === harbor.email);
+    expect(mail).toBeDefined();
+    await reset.getByLabel('The code from the e-mail').fill(mail!.code);
+    await reset.getByLabel('New password').fill('Harbor-Reset-Password-7!');
+    await expectAccessible(reset);
+    await reset.getByRole('button', { name: 'Set the new password' }).click();
+    await reset.getByRole('status').filter({ hasText: 'Your password has been changed' }).waitFor();
+    await expect(reset.getByLabel('Email').inputValue()).resolves.toBe(harbor.email);
+    await reset.getByLabel('Password').fill('Harbor-Reset-Password-7!');
+    await reset.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+    await reset.getByRole('button', { name: 'Sign out' }).waitFor();
+  } finally {
+    await resetting.close();
+  }
+});
+
 test('sign-in lists the organization’s investigations', async () => {
   await signIn(page);
   await page.getByRole('heading', { name: 'Investigations' }).waitFor();

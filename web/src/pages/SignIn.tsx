@@ -1,7 +1,9 @@
 /**
  * Sign-in through the API's /api/auth/* proxies: password, then whatever challenge the identity provider
  * asks for (an MFA code, an authenticator to set up, a new password, a passkey). A passkey is offered where
- * the browser has WebAuthn.
+ * the browser has WebAuthn. A forgotten password is reset here too: a code by e-mail, then the new password.
+ * A challenge's session is used once whatever the answer (Cognito's rule): after a wrong code the page signs in
+ * again behind the scenes, so the next code is tried on a fresh session instead of failing until "Start again".
  */
 import { useState } from 'preact/hooks';
 import { client, unwrap } from '../api';
@@ -57,6 +59,8 @@ export const SignIn = () => {
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [challenge, setChallenge] = useState<Challenge>();
+  const [resetting, setResetting] = useState<'ask' | 'confirm'>();
+  const [said, setSaid] = useState<string>();
   const { working, problem, run: act } = useAction();
   const passkeys = typeof window.PublicKeyCredential === 'function';
 
@@ -88,20 +92,123 @@ export const SignIn = () => {
 
   const withPassword = run(() => unwrap(client.POST('/api/auth/login', { body: { email, method: 'password', password } })));
   const withPasskey = run(() => unwrap(client.POST('/api/auth/login', { body: { email, method: 'passkey' } })));
-  const answer = run(() => {
-    const c = challenge!;
-    if (c.challenge === 'totp' || c.challenge === 'sms')
-      return unwrap(
+  /** A code refused: a fresh session for the next one (signed in again with the password given), then the refusal. */
+  const verifyCode = async (c: Challenge & { challenge: 'totp' | 'sms' }) => {
+    try {
+      return await unwrap(
         client.POST('/api/auth/mfa/verify', { body: { username: c.username, session: c.session, challenge: c.challenge, code } }),
       );
+    } catch (error) {
+      setCode('');
+      const again = password
+        ? await unwrap(client.POST('/api/auth/login', { body: { email, method: 'password', password } })).catch(() => undefined)
+        : undefined;
+      if (again?.status === 'challenge' && again.challenge === c.challenge) setChallenge(again);
+      throw error;
+    }
+  };
+  const answer = run(() => {
+    const c = challenge!;
+    if (c.challenge === 'totp' || c.challenge === 'sms') return verifyCode({ ...c, challenge: c.challenge });
     if (c.challenge === 'mfa_setup')
       return unwrap(client.POST('/api/auth/mfa/setup', { body: { username: c.username, session: c.session, code } }));
     return unwrap(client.POST('/api/auth/new-password', { body: { username: c.username, session: c.session, new_password: newPassword } }));
   });
 
+  const askReset = (event: Event) => {
+    event.preventDefault();
+    void act(async () => {
+      const answer = await unwrap(client.POST('/api/auth/forgot-password', { body: { email } }));
+      setSaid(answer.message);
+      setResetting('confirm');
+    });
+  };
+  const confirmReset = (event: Event) => {
+    event.preventDefault();
+    void act(async () => {
+      const answer = await unwrap(client.POST('/api/auth/forgot-password', { body: { email, code, new_password: newPassword } }));
+      setSaid(answer.message);
+      setResetting(undefined);
+      setCode('');
+      setPassword('');
+      setNewPassword('');
+    });
+  };
+  const leaveReset = () => {
+    setResetting(undefined);
+    setSaid(undefined);
+  };
+
+  // keyed apart: Preact would otherwise reuse the reset form's inputs, with their attributes, for the sign-in form's
+  if (resetting)
+    return (
+      <main class="narrow" key="reset">
+        <h1>Reset your password</h1>
+        {said && (
+          <p class="note" role="status">
+            {said}
+          </p>
+        )}
+        {resetting === 'ask' ? (
+          <form onSubmit={askReset}>
+            <label>
+              Email
+              <input type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            </label>
+            <div class="actions">
+              <button type="submit" disabled={working}>
+                Send me a reset code
+              </button>
+              <button type="button" class="secondary" onClick={leaveReset}>
+                Back to sign-in
+              </button>
+            </div>
+          </form>
+        ) : (
+          <form onSubmit={confirmReset}>
+            <label>
+              The code from the e-mail
+              <input
+                inputMode="numeric"
+                autocomplete="one-time-code"
+                pattern="[0-9]{4,8}"
+                required
+                value={code}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            </label>
+            <label>
+              New password
+              <input
+                type="password"
+                autocomplete="new-password"
+                required
+                value={newPassword}
+                onInput={(e) => setNewPassword(e.currentTarget.value)}
+              />
+            </label>
+            <div class="actions">
+              <button type="submit" disabled={working}>
+                Set the new password
+              </button>
+              <button type="button" class="secondary" onClick={() => setResetting('ask')}>
+                Send another code
+              </button>
+            </div>
+          </form>
+        )}
+        <Problem message={problem} />
+      </main>
+    );
+
   return (
-    <main class="narrow">
+    <main class="narrow" key="sign-in">
       <h1>Sign in</h1>
+      {said && (
+        <p class="note" role="status">
+          {said}
+        </p>
+      )}
       {!challenge ? (
         <form onSubmit={withPassword}>
           <label>
@@ -122,6 +229,18 @@ export const SignIn = () => {
               </button>
             )}
           </div>
+          <p>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                setSaid(undefined);
+                setResetting('ask');
+              }}
+            >
+              Forgot your password?
+            </button>
+          </p>
         </form>
       ) : (
         <form onSubmit={answer}>
