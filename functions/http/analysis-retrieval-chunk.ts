@@ -8,8 +8,8 @@ import { database } from '#core/db/connection';
 import { notFound } from '#core/errors';
 import { requireOrg, route } from '#core/http/route';
 
-export const handler = route(analysisRetrievalChunkRoute, async ({ caller, params: { analysis_id, chunk_id } }) => {
-  const chunk = await getRetrievalChunk(await database(), requireOrg(caller).organizationId, analysis_id, chunk_id);
+export const handler = route(analysisRetrievalChunkRoute, async ({ caller, params: { analysis_id, chunk_id }, query: { around } }) => {
+  const chunk = await getRetrievalChunk(await database(), requireOrg(caller).organizationId, analysis_id, chunk_id, around);
   if (!chunk) throw notFound("The chunk in this analysis's retrieval");
   return { body: chunk };
 });

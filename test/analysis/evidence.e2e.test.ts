@@ -159,6 +159,49 @@ describe('GET /api/analysis/{analysis_id}/retrieval/{chunk_id}', () => {
     const bad = await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/nope`, investigator);
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([{ path: 'chunk_id', message: 'must be a UUID' }]);
+    for (const around of ['0', '11', 'x']) {
+      const refused = await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${cited}?around=${around}`, investigator);
+      expect([refused.status, refused.body.error.details]).toEqual([
+        400,
+        [{ path: 'around', message: 'must be a whole number from 1 to 10' }],
+      ]);
+    }
+  });
+
+  test('more of the document on demand: `around` widens the passage by whole chunks of the same source, the chunk still marked', async () => {
+    // the demo's documents are short: the cited chunk's source gains four pages of text after it, so there is more to show
+    const db = e2e.twin.database.db;
+    const cited = await db
+      .selectFrom('text_chunks')
+      .selectAll()
+      .where('id', '=', analysis.result.findings.flatMap((f) => f.citations)[0]!)
+      .executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('text_chunks')
+      .select((eb) => eb.fn.max('chunk_index').as('last'))
+      .where('embedding_source_id', '=', cited.embedding_source_id)
+      .executeTakeFirstOrThrow();
+    for (let n = 1; n <= 4; n++)
+      await db
+        .insertInto('text_chunks')
+        .values({
+          investigation_id: cited.investigation_id,
+          embedding_source_id: cited.embedding_source_id,
+          source_type: cited.source_type,
+          evidence_item_id: cited.evidence_item_id,
+          background_document_id: cited.background_document_id,
+          chunk_index: Number(last.last) + n,
+          text: `Appended page ${n} of the same document, for the wider passage.`,
+        })
+        .execute();
+    const sized = { id: cited.id };
+    const at = async (around?: number) =>
+      (await call('GET', `/api/analysis/${analysis.analysis_id}/retrieval/${sized.id}${around ? `?around=${around}` : ''}`, investigator))
+        .body;
+    const [one, three] = [await at(), await at(3)];
+    expect(three.passage.text.length).toBeGreaterThan(one.passage.text.length);
+    for (const { passage, chunk } of [one, three]) expect(passage.text.slice(passage.chunk_start, passage.chunk_end)).toBe(chunk.text);
+    expect(three.passage.text).toContain(one.passage.text.slice(one.passage.chunk_start, one.passage.chunk_end));
   });
 });
 

@@ -959,6 +959,8 @@ export interface components {
             source_deleted: boolean;
             text: string | null;
             text_truncated: boolean;
+            /** @description the page of the PDF the passage starts on; null for other sources */
+            page: number | null;
             /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
             duplicates: {
                 /** @description other evidence items holding the same passage (near-identical text) */
@@ -1616,6 +1618,8 @@ export interface components {
                 /** @description the whole chunk */
                 text: string;
                 text_truncated: boolean;
+                /** @description the page of the PDF the passage starts on; null for other sources */
+                page: number | null;
                 /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
                 duplicates: {
                     /** @description other evidence items holding the same passage (near-identical text) */
@@ -6672,7 +6676,10 @@ export interface operations {
     };
     "analysis-retrieval-chunk": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description chunks of the same source shown on each side of the chunk (more of the document around the passage) */
+                around?: number;
+            };
             header?: never;
             path: {
                 analysis_id: string;

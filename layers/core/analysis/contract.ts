@@ -105,6 +105,7 @@ export const retrievalChunkSchema = z.object({
   source_deleted: z.boolean(),
   text: z.string().nullable(),
   text_truncated: z.boolean(),
+  page: z.number().int().nullable().describe('the page of the PDF the passage starts on; null for other sources'),
   duplicates: z
     .object({
       count: z.number().int().describe('other evidence items holding the same passage (near-identical text)'),
@@ -173,6 +174,15 @@ export const analysisRetrievalChunkRoute = defineRoute({
   route: 'GET /api/analysis/{analysis_id}/retrieval/{chunk_id}',
   errors: { 404: "No such analysis in the caller's organization, or the chunk is not among its retrieval" },
   params: z.object({ analysis_id: uuid, chunk_id: uuid }),
+  query: z.object({
+    around: z.coerce
+      .number({ error: 'must be a whole number from 1 to 10' })
+      .int('must be a whole number from 1 to 10')
+      .min(1, 'must be a whole number from 1 to 10')
+      .max(10, 'must be a whole number from 1 to 10')
+      .default(1)
+      .describe('chunks of the same source shown on each side of the chunk (more of the document around the passage)'),
+  }),
   response: z.object({
     analysis_id: uuid,
     chunk: retrievalChunkSchema.extend({ chunk_id: uuid, text: z.string().describe('the whole chunk'), chunk_index: z.number().int() }),

@@ -32,9 +32,6 @@ import type { InclusionRuleRecord } from './retrieval';
 
 export const EXCERPT_CHARS = 300;
 
-/** Chunks of the same source shown on each side of a cited chunk: with ~800-character chunks, passages of up to ~2,200 characters. */
-const PASSAGE_NEIGHBOURS = 1;
-
 export const DELETED_TITLE = {
   evidence: '(evidence item deleted)',
   background: '(background document deleted)',
@@ -56,6 +53,7 @@ interface RetrievalChunkView {
   source_deleted: boolean;
   text: string | null;
   text_truncated: boolean;
+  page: number | null;
   duplicates: Duplicates;
 }
 
@@ -114,6 +112,7 @@ const retrievalRows = (db: Kysely<Database>, organizationId: string, analysisId:
       'c.text',
       'c.embedding_source_id',
       'c.chunk_index',
+      'c.page',
       'ei.title as evidence_title',
       'bd.title as background_title',
       'at.id as attachment_id',
@@ -181,6 +180,7 @@ const toChunkView = (row: RetrievalRow, excerptChars: number, duplicates: Map<st
       source_deleted: deleted,
       text: row.text === null ? null : row.text.slice(0, excerptChars),
       text_truncated: row.text !== null && row.text.length > excerptChars,
+      page: row.page ?? null,
       duplicates: (row.chunk_id && duplicates.get(row.chunk_id)) || NO_DUPLICATES,
     },
   ];
@@ -226,15 +226,17 @@ export interface RetrievalChunkDetail {
 }
 
 /**
- * One chunk of an analysis's retrieval, its text whole, in its surrounding passage: the chunk with
- * PASSAGE_NEIGHBOURS chunks of the same source on each side. Undefined when the analysis is not the
- * organization's, or the chunk is not among its retrieval (or no longer exists: its record lost its chunk id).
+ * One chunk of an analysis's retrieval, its text whole, in its surrounding passage: the chunk with `around` chunks
+ * of the same source on each side (1 by default: with ~800-character chunks, a passage of up to ~2,200 characters;
+ * more when the reader asks for more of the document). Undefined when the analysis is not the organization's, or
+ * the chunk is not among its retrieval (or no longer exists: its record lost its chunk id).
  */
 export const getRetrievalChunk = async (
   db: Kysely<Database>,
   organizationId: string,
   analysisId: string,
   chunkId: string,
+  around = 1,
 ): Promise<RetrievalChunkDetail | undefined> => {
   const row = await retrievalRows(db, organizationId, analysisId).where('r.chunk_id', '=', chunkId).executeTakeFirst();
   if (!row || row.text === null || row.embedding_source_id === null || row.chunk_index === null) return undefined;
@@ -242,15 +244,15 @@ export const getRetrievalChunk = async (
   if (!view) return undefined;
   const index = row.chunk_index;
   // one more chunk on each side than the passage shows: whether the source goes on past it
-  const around = await db
+  const near = await db
     .selectFrom('text_chunks')
     .select(['chunk_index', 'text'])
     .where('embedding_source_id', '=', row.embedding_source_id)
-    .where('chunk_index', '>=', index - PASSAGE_NEIGHBOURS - 1)
-    .where('chunk_index', '<=', index + PASSAGE_NEIGHBOURS + 1)
+    .where('chunk_index', '>=', index - around - 1)
+    .where('chunk_index', '<=', index + around + 1)
     .orderBy('chunk_index')
     .execute();
-  const shown = around.filter((c) => Math.abs(c.chunk_index - index) <= PASSAGE_NEIGHBOURS);
+  const shown = near.filter((c) => Math.abs(c.chunk_index - index) <= around);
   const { text, spans } = joinChunks(shown.map((c) => c.text));
   const span = spans[shown.findIndex((c) => c.chunk_index === index)]!;
   return {
@@ -260,8 +262,8 @@ export const getRetrievalChunk = async (
       text,
       chunk_start: span.start,
       chunk_end: span.end,
-      more_before: around[0]!.chunk_index < shown[0]!.chunk_index,
-      more_after: around.at(-1)!.chunk_index > shown.at(-1)!.chunk_index,
+      more_before: near[0]!.chunk_index < shown[0]!.chunk_index,
+      more_after: near.at(-1)!.chunk_index > shown.at(-1)!.chunk_index,
     },
   };
 };
