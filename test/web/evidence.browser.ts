@@ -52,7 +52,10 @@ const FILES: DroppedFile[] = [
   {
     name: 'invoice-1041.pdf',
     type: 'application/pdf',
-    body: pdfFile([['Invoice 1041: USD 24,900 for office chairs, approved by R. Diaz on 12 March 2024.']]),
+    body: pdfFile([
+      ['Invoice 1041: USD 24,900 for office chairs, approved by R. Diaz on 12 March 2024.'],
+      ['The March purchase orders were split to stay under the approval threshold of USD 25,000.'],
+    ]),
   },
   { name: 'orders.csv', type: 'text/csv', body: Buffer.from('order,amount,approver\n1041,24900,R. Diaz\n1042,24800,R. Diaz\n') },
 ];
@@ -275,6 +278,29 @@ test('an analysis of the new evidence completes', async () => {
   await page.getByRole('button', { name: 'Generate analysis' }).click();
   await page.waitForURL(/\/analyses\//);
   await page.getByRole('heading', { name: 'Answer', exact: true }).waitFor({ timeout: READY_MS });
+});
+
+test('a citation of the PDF names its page, opens the passage marked in its document, and the file at that page', async () => {
+  await page.locator('details summary').click();
+  const cited = page.getByRole('button', { name: /\(.*invoice-1041\.pdf, page 1\)$/ }).first();
+  await cited.waitFor();
+  await expect(cited.textContent()).resolves.toMatch(/^\[\d+, p\. 1\] open cited passage \d+ of finding \d+/);
+  await cited.click();
+  const panel = page.locator('.side-panel');
+  await panel.getByText(/^Page 1 · Passage 1 · /).waitFor();
+  await expect(panel.locator('.document mark').textContent()).resolves.toContain('Invoice 1041: USD 24,900');
+  await expectAccessible(page);
+  await screenshot(page, '15b-citation-in-document');
+  const [file] = await Promise.all([
+    page.waitForEvent('popup'),
+    panel.getByRole('button', { name: 'Open the original invoice-1041.pdf at page 1' }).click(),
+  ]);
+  const url = new URL(file.url());
+  expect(url.hash).toBe('#page=1');
+  url.hash = '';
+  const served = await fetch(url);
+  expect([served.status, served.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+  await file.close();
   await page.getByRole('link', { name: 'Back to the investigation' }).click();
   await page.locator('#analyses-heading ~ .rows li').first().waitFor();
 });

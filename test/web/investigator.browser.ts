@@ -154,7 +154,18 @@ test('the gates: the detail, a page refresh (Gate A persists), then a cited pass
   await expect(judgment(page, 'Agree').isDisabled()).resolves.toBe(true);
   await page.locator('details summary').click();
   await page.locator('button.citation').first().click();
-  await page.locator('.side-panel blockquote').waitFor();
+  // the passage marked inside the text around it, and more of the document on demand
+  const documentText = page.locator('.side-panel .document');
+  await documentText.locator('mark').waitFor();
+  const shown = ((await documentText.textContent()) ?? '').length;
+  const more = page.getByRole('button', { name: 'Show more of the document' });
+  if ((await more.count()) > 0) {
+    await more.click();
+    await page.locator('.side-panel .document').filter({ hasText: /\S/ }).first().waitFor();
+    for (let waited = 0; ((await documentText.textContent()) ?? '').length <= shown && waited < 5_000; waited += 100)
+      await page.waitForTimeout(100);
+    expect(((await documentText.textContent()) ?? '').length).toBeGreaterThan(shown);
+  }
   await page.getByText('✓ A citation checked').waitFor();
   await expect(judgment(page, 'Agree').isEnabled()).resolves.toBe(true);
   await expectAccessible(page);

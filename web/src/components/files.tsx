@@ -13,9 +13,10 @@ type FileState = components['schemas']['EvidenceGetResponse']['attachments'][num
 type Readiness = components['schemas']['EvidenceGetResponse']['readiness'];
 
 /** Opens a file of the investigation in a new tab, by the API's short-lived link (a plain link cannot carry the bearer). */
-export const openFile = async (query: { attachment_id: string } | { background_document_id: string }) => {
+export const openFile = async (query: { attachment_id: string } | { background_document_id: string }, page?: number) => {
   const link = await unwrap(client.GET('/api/storage/view', { params: { query: { ...query, redirect: 'false' } } }));
-  window.open((link as { url: string }).url, '_blank', 'noopener');
+  // a PDF viewer opens at the page the fragment names (the fragment is not sent, so the signature still holds)
+  window.open(`${(link as { url: string }).url}${page === undefined ? '' : `#page=${page}`}`, '_blank', 'noopener');
 };
 
 export const DropZone = ({

@@ -7,13 +7,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { client, messageOf, unwrap } from '../api';
 import { navigate, onLink } from '../router';
 import type { components } from '../../api/schema';
-import { Badge, Busy, Loading, plural, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
+import { Badge, Busy, type Loaded, Loading, plural, Problem, percent, Table, useAction, useLoad, when } from '../components/ui';
 import { ANALYSIS_TYPES, analysisSubject } from './Investigation';
 import { openFile } from '../components/files';
 import { inProgress, pollStep, POLLING } from '../poll';
 
 type Analysis = components['schemas']['AnalysisDetail'];
-type Chunk = components['schemas']['AnalysisRetrievalChunkResponse']['chunk'];
+type Cited = components['schemas']['AnalysisRetrievalChunkResponse'];
 type FeedbackRequest = components['schemas']['FeedbackRequest'];
 type RegenerateReason = Extract<FeedbackRequest, { action: 'regenerate' }>['reason'];
 type Retrieval = components['schemas']['AnalysisRetrievalResponse'];
@@ -164,25 +164,52 @@ const Quality = ({ analysis }: { analysis: Analysis }) => (
   </dl>
 );
 
-const Passage = ({ chunk, onClose }: { chunk: Chunk; onClose: () => void }) => {
-  const { problem, run } = useAction();
+/** The most of the document a citation shows around its passage: this many chunks on each side. */
+const MOST_AROUND = 10;
+
+/** A cited passage inside its document: the passage marked among the text around it, more of the document on demand, the file. */
+const Passage = ({ cited, onMore, onClose }: { cited: Cited; onMore: () => Promise<void>; onClose: () => void }) => {
+  const { chunk, passage } = cited;
+  const { working, problem, run } = useAction();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [chunk.chunk_id]);
-  const openAttachment = () => run(() => openFile({ attachment_id: chunk.attachment_id! }));
+  const file = chunk.attachment_id
+    ? { attachment_id: chunk.attachment_id }
+    : chunk.background_document_id
+      ? { background_document_id: chunk.background_document_id }
+      : undefined;
+  const openOriginal = () => run(() => openFile(file!, chunk.page ?? undefined));
   return (
     <aside class="side-panel" aria-labelledby="passage-heading">
       <h2 id="passage-heading" tabIndex={-1} ref={heading}>
         {chunk.source_title}
       </h2>
       <p class="meta">
-        Passage {chunk.chunk_index + 1} · <Badge color={chunk.band.color}>{chunk.band.label}</Badge> {chunk.band.percent}% similar
+        {chunk.page !== null && `Page ${chunk.page} · `}Passage {chunk.chunk_index + 1} ·{' '}
+        <Badge color={chunk.band.color}>{chunk.band.label}</Badge> {chunk.band.percent}% similar
       </p>
-      <blockquote>{chunk.text}</blockquote>
-      {chunk.attachment_id && (
-        <button type="button" class="link" onClick={openAttachment}>
-          Open the attachment {chunk.attachment_file_name}
-        </button>
-      )}
+      <div class="document" aria-label={`The passage in ${chunk.source_title}`} role="document">
+        {passage.more_before && <p class="meta">…</p>}
+        <p>
+          {passage.text.slice(0, passage.chunk_start)}
+          <mark>{passage.text.slice(passage.chunk_start, passage.chunk_end)}</mark>
+          {passage.text.slice(passage.chunk_end)}
+        </p>
+        {passage.more_after && <p class="meta">…</p>}
+      </div>
+      <div class="actions">
+        {(passage.more_before || passage.more_after) && (
+          <button type="button" class="secondary" disabled={working} onClick={() => run(onMore)}>
+            Show more of the document
+          </button>
+        )}
+        {file && (
+          <button type="button" class="link" onClick={openOriginal}>
+            Open the original {chunk.attachment_file_name ?? 'document'}
+            {chunk.page !== null && ` at page ${chunk.page}`}
+          </button>
+        )}
+      </div>
       <Problem message={problem} />
       <div class="actions">
         <button type="button" class="secondary" onClick={onClose}>
@@ -207,37 +234,35 @@ const ruleSentence = ({ summary, low_relevance }: Retrieval): string => {
 /** A similarity with one decimal: two passages either side of the threshold never show the same figure. */
 const similarityText = (similarity: number) => `${(Math.floor(similarity * 1000) / 10).toFixed(1)}%`;
 
-const RetrievalPanel = ({ id }: { id: string }) => {
-  const retrieval = useLoad(
-    () => unwrap(client.GET('/api/analysis/{analysis_id}/retrieval', { params: { path: { analysis_id: id } } })),
-    [id],
-  );
+const RetrievalPanel = ({ retrieval }: { retrieval: Loaded<Retrieval | undefined> }) => {
   return (
     <Loading state={retrieval} label="the retrieval">
-      {(found) => (
-        <>
-          <p class="rule">{ruleSentence(found)}</p>
-          <Table
-            label="The passages the search found, nearest first"
-            caption="The passages the search found, nearest first"
-            columns={['Rank', 'Source', 'Similarity', 'Used']}
-          >
-            {found.chunks.map((c) => (
-              <tr key={c.rank}>
-                <td>{c.rank}</td>
-                <td>
-                  {c.source_title}
-                  {c.source_deleted && ' (deleted since)'}
-                </td>
-                <td>
-                  <Badge color={c.band.color}>{c.band.label}</Badge> {similarityText(c.similarity)}
-                </td>
-                <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
-              </tr>
-            ))}
-          </Table>
-        </>
-      )}
+      {(found) =>
+        found && (
+          <>
+            <p class="rule">{ruleSentence(found)}</p>
+            <Table
+              label="The passages the search found, nearest first"
+              caption="The passages the search found, nearest first"
+              columns={['Rank', 'Source', 'Similarity', 'Used']}
+            >
+              {found.chunks.map((c) => (
+                <tr key={c.rank}>
+                  <td>{c.rank}</td>
+                  <td>
+                    {c.source_title}
+                    {c.source_deleted && ' (deleted since)'}
+                  </td>
+                  <td>
+                    <Badge color={c.band.color}>{c.band.label}</Badge> {similarityText(c.similarity)}
+                  </td>
+                  <td>{c.included ? 'Included' : `Excluded: ${c.exclusion_reason}`}</td>
+                </tr>
+              ))}
+            </Table>
+          </>
+        )
+      }
     </Loading>
   );
 };
@@ -276,7 +301,7 @@ type Form = 'disagree' | 'unsure' | 'regenerate' | 'edit' | undefined;
 
 export const AnalysisPage = ({ id }: { id: string }) => {
   const { analysis, setAnalysis, problem: loadProblem, timedOut, refresh } = usePolledAnalysis(id);
-  const [passage, setPassage] = useState<Chunk>();
+  const [passage, setPassage] = useState<Cited & { around: number }>();
   const [showRetrieval, setShowRetrieval] = useState(false);
   const [form, setForm] = useState<Form>();
   const [reason, setReason] = useState('');
@@ -296,6 +321,15 @@ export const AnalysisPage = ({ id }: { id: string }) => {
     [investigationId],
   );
 
+  // the passages the search found: the retrieval panel's table, and each citation's source and page
+  const generatedAt = analysis?.generated_at;
+  const retrieval = useLoad(
+    async () =>
+      generatedAt ? unwrap(client.GET('/api/analysis/{analysis_id}/retrieval', { params: { path: { analysis_id: id } } })) : undefined,
+    [id, generatedAt],
+  );
+  const sourceOf = new Map((retrieval.data?.chunks ?? []).map((c) => [c.chunk_id, c]));
+
   if (!analysis) return <main>{loadProblem ? <Problem message={loadProblem} /> : <Busy label="Loading the analysis…" />}</main>;
   const result = analysis.result;
   const gateA = analysis.detail_reviewed_at !== null;
@@ -311,12 +345,20 @@ export const AnalysisPage = ({ id }: { id: string }) => {
   const openDetail = (event: Event) => {
     if ((event.currentTarget as HTMLDetailsElement).open && !gateA) void guarded(() => engage('detail_reviewed'))();
   };
+  const citedPassage = async (chunkId: string, around: number) => ({
+    ...(await unwrap(
+      client.GET('/api/analysis/{analysis_id}/retrieval/{chunk_id}', {
+        params: { path: { analysis_id: id, chunk_id: chunkId }, query: { around } },
+      }),
+    )),
+    around,
+  });
+  const moreOfDocument = async () => {
+    if (passage) setPassage(await citedPassage(passage.chunk.chunk_id, Math.min(MOST_AROUND, passage.around + 3)));
+  };
   const openCitation = (chunkId: string) =>
     guarded(async () => {
-      const { chunk } = await unwrap(
-        client.GET('/api/analysis/{analysis_id}/retrieval/{chunk_id}', { params: { path: { analysis_id: id, chunk_id: chunkId } } }),
-      );
-      setPassage(chunk);
+      setPassage(await citedPassage(chunkId, 1));
       if (gateA && !gateB) await engage('citation_checked');
     });
   const send = (body: FeedbackRequest) =>
@@ -444,17 +486,21 @@ export const AnalysisPage = ({ id }: { id: string }) => {
                 {result.findings.map((finding, i) => (
                   <li key={i}>
                     {finding.statement}{' '}
-                    {finding.citations.map((chunkId, n) => (
-                      <button
-                        key={chunkId}
-                        type="button"
-                        class="citation"
-                        onClick={openCitation(chunkId)}
-                        aria-label={`Open cited passage ${n + 1} of finding ${i + 1}`}
-                      >
-                        [{n + 1}]
-                      </button>
-                    ))}
+                    {finding.citations.map((chunkId, n) => {
+                      const source = sourceOf.get(chunkId);
+                      const where = source ? `${source.source_title}${source.page === null ? '' : `, page ${source.page}`}` : undefined;
+                      return (
+                        <button key={chunkId} type="button" class="citation" title={where} onClick={openCitation(chunkId)}>
+                          [{n + 1}
+                          {source?.page != null && `, p. ${source.page}`}]
+                          <span class="visually-hidden">
+                            {' '}
+                            open cited passage {n + 1} of finding {i + 1}
+                            {where && ` (${where})`}
+                          </span>
+                        </button>
+                      );
+                    })}
                   </li>
                 ))}
               </ol>
@@ -607,7 +653,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
             <section aria-labelledby="retrieval-heading" class="panel">
               <h2 id="retrieval-heading">Retrieval</h2>
               {showRetrieval ? (
-                <RetrievalPanel id={id} />
+                <RetrievalPanel retrieval={retrieval} />
               ) : (
                 <button type="button" class="secondary" onClick={() => setShowRetrieval(true)}>
                   Show the passages the search found
@@ -621,7 +667,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
           </>
         )}
       </div>
-      {passage && <Passage chunk={passage} onClose={() => setPassage(undefined)} />}
+      {passage && <Passage cited={passage} onMore={moreOfDocument} onClose={() => setPassage(undefined)} />}
     </main>
   );
 };
