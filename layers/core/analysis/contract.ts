@@ -20,7 +20,9 @@ export const analysisViewSchema = z.object({
   investigation_id: uuid,
   analysis_type: z.enum(ANALYSIS_TYPES),
   question_id: uuid.nullable(),
+  question_text: z.string().nullable().describe('the question a question analysis answers (null for other types)'),
   topic_id: uuid.nullable(),
+  topic_title: z.string().nullable().describe('the title of the topic a topic analysis analyses (null for other types)'),
   regenerated_from: uuid.nullable(),
   generation_status: z.enum(GENERATION_STATUSES),
   error_message: z.string().nullable(),
@@ -41,6 +43,23 @@ export const analysisViewSchema = z.object({
   faithfulness_score: z.number().min(0).max(1).nullable(),
   coverage_score: z.number().min(0).max(1).nullable(),
   quality_confidence: z.enum(CONFIDENCE_LEVELS).nullable(),
+  confidence_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'how quality_confidence was reached, in words: the two scores and the band they give, and whether weak retrieval ' +
+        'similarity took one step off (null before a check)',
+    ),
+  quality_applies_to: z
+    .literal('ai_text')
+    .describe("the scores, claims, aspects and confidence always describe the AI's text (result), never the investigator's edit"),
+  edited: z
+    .boolean()
+    .describe("an investigator has edited the analysis (GET /api/analysis/{analysis_id} has the edit beside the AI's text)"),
+  quality_note: z
+    .string()
+    .nullable()
+    .describe("set when the analysis was edited and has quality scores: what a page shows so the scores are not read as the edit's"),
   /**
    * evidence items with a chunk among those retrieval considered (included or excluded) / evidence items of
    * the investigation; background documents counted apart (null on analyses generated before they were)
@@ -74,7 +93,29 @@ export const analysisViewSchema = z.object({
 });
 
 /** One analysis as GET /api/analysis/{id} answers: the list item and the investigator's edit, kept out of lists because it can be long. */
+export const claimVerdictSchema = z.object({
+  statement: z.string().describe('the claim as the faithfulness check stated it'),
+  supported: z.boolean(),
+  chunk_ids: z.array(uuid).describe('the passages the check found it supported by (chunks of the retrieval, GET …/retrieval/{chunk_id})'),
+  part: z.enum(['finding', 'summary', 'unmatched']).describe('the part of the analysis the claim reviews, when it can be matched'),
+  finding_index: z.number().int().min(0).nullable().describe("index in result.findings when part is 'finding'"),
+});
+
+export const coverageAspectSchema = z.object({
+  aspect: z.string().describe('one aspect of the question or topic, in a few words'),
+  addressed: z.boolean().describe('the analysis addresses it (false: missing)'),
+  chunk_ids: z.array(uuid).describe('the passages the analysis answers it from'),
+});
+
 export const analysisDetailSchema = analysisViewSchema.extend({
+  claims: z
+    .array(claimVerdictSchema)
+    .nullable()
+    .describe("the last successful faithfulness check's verdict, claim by claim (null before one, or from a check before they were kept)"),
+  coverage_aspects: z
+    .array(coverageAspectSchema)
+    .nullable()
+    .describe("the last successful coverage check's aspects of the question or topic, each addressed or missing"),
   edit: z
     .object({
       revision_id: uuid,

@@ -14,7 +14,13 @@ import { analysisRequestSchema } from '#core/analysis/selection';
 import { versionSchema } from '#core/admin/prompts';
 import { settingsListSchema } from '#core/admin/settings';
 import { isExempt } from '#core/ratelimit/limits';
-import { analysisDetailSchema, analysisViewSchema, retrievalChunkSchema } from '#core/analysis/contract';
+import {
+  analysisDetailSchema,
+  analysisViewSchema,
+  claimVerdictSchema,
+  coverageAspectSchema,
+  retrievalChunkSchema,
+} from '#core/analysis/contract';
 import { signInResponseSchema } from '#core/auth/contract';
 import type { RouteContract } from '#core/contract';
 import { investigationSummarySchema } from '#core/evidence/contract';
@@ -38,6 +44,8 @@ const NAMED_RESPONSES: [string, z.ZodType][] = [
   ['GatewayMessage', gatewayMessageSchema],
   ['Analysis', analysisViewSchema],
   ['AnalysisDetail', analysisDetailSchema],
+  ['ClaimVerdict', claimVerdictSchema],
+  ['CoverageAspect', coverageAspectSchema],
   ['AnalysisAnswer', analysisAnswerSchema],
   ['RetrievalChunk', retrievalChunkSchema],
   ['Investigation', investigationSummarySchema],
