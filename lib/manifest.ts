@@ -502,6 +502,15 @@ export const functions: FunctionSpec[] = [
     uses: ['database'],
   },
   {
+    id: 'analysis-export',
+    description:
+      'The analysis as a record, JSON or PDF (question, answer, quoted passages, claims, scores, retrieval, models, timestamps, judgments)',
+    entry: 'functions/http/analysis-export.ts',
+    ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/export', 'investigator')],
+    uses: ['database'],
+  },
+  {
     id: 'analysis-engagement',
     description: 'Record engagement gate steps (detail reviewed, citation checked)',
     entry: 'functions/http/analysis-engagement.ts',
