@@ -6,7 +6,7 @@
  */
 import { extractText } from '#core/files/extractors';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
-import { useTwin } from '../support/twin';
+import { requestQuestionAnalysis, useTwin } from '../support/twin';
 
 const e2e = useTwin();
 const { call } = e2e;
@@ -32,17 +32,8 @@ const pollUntilChecked = async (id: string) => {
 
 beforeAll(async () => {
   [investigator, harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
-  const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions.find(
-    (q: { linked_evidence_count: number }) => q.linked_evidence_count > 0,
-  );
-  questionText = question.text;
-  const created = await call('POST', '/api/analysis', investigator, {
-    investigation_id: INVESTIGATION,
-    analysis_type: 'question',
-    question_id: question.question_id,
-  });
-  expect(created.status).toBe(202);
-  analysisId = created.body.analysis_id;
+  const requested = await requestQuestionAnalysis(call, investigator, INVESTIGATION);
+  [analysisId, questionText] = [requested.analysisId, requested.question.text];
   await e2e.pollUntilGenerated(analysisId, investigator);
   expect((await pollUntilChecked(analysisId)).generation_status).toBe('verified');
   for (const step of ['detail_reviewed', 'citation_checked']) {

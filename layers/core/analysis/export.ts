@@ -19,7 +19,7 @@ import { getAnalysis } from './read';
 import { getRetrieval } from './retrieval-view';
 
 /** The record's layout version: a reader of an archived export knows which fields to expect. */
-export const EXPORT_FORMAT_VERSION = 1 as const;
+const EXPORT_FORMAT_VERSION = 1 as const;
 
 /** What the export's files are called: the analysis id, so two exports of one analysis name the same record. */
 export const exportFileName = (analysisId: string, format: ExportFormat): string => `analysis-${analysisId}.${format}`;

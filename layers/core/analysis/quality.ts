@@ -145,7 +145,7 @@ const citedChunks = (markers: EvidenceMarkers, citations: readonly string[] | un
 ];
 
 /** The faithfulness verdict, claim by claim, as stored: chunk ids for the call's labels, each claim tied to its part of the analysis. */
-export const claimVerdicts = (verdict: QualityVerdict, markers: EvidenceMarkers, analysis: StoredAnswer | null): ClaimVerdict[] =>
+const claimVerdicts = (verdict: QualityVerdict, markers: EvidenceMarkers, analysis: StoredAnswer | null): ClaimVerdict[] =>
   (verdict.claims ?? []).map((claim) => ({
     statement: claim.statement,
     supported: claim.supported,

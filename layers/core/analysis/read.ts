@@ -34,7 +34,7 @@ const waitingForEvidence = (row: Pick<AnalysisRow, 'generation_status' | 'waitin
 };
 
 /** What the quality scores describe when the investigator has edited the analysis: the AI's text, not theirs. */
-export const EDITED_QUALITY_NOTE =
+const EDITED_QUALITY_NOTE =
   "The quality scores, claims and confidence describe the AI's text; the investigator's edit has not been checked.";
 
 /** One row (analysis + the caller's engagement) → the wire view of GET /api/analysis/{id} and of each list item. */
