@@ -11,7 +11,8 @@ import { requestQuestionAnalysis, useTwin } from '../support/twin';
 const e2e = useTwin();
 const { call } = e2e;
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
-const EDIT = 'Investigator edit: the approval came from the deputy CFO, not the CFO.';
+/** with characters the PDF's standard fonts have (é, €, —) and some they have not (≥, 東京), written as "?" */
+const EDIT = 'Investigator edit: the approval came from the deputy CFO (≥ 9,800 €), not the CFO — see the café 東京 receipt.';
 let investigator = '';
 let harbor = '';
 let analysisId = '';
@@ -114,7 +115,7 @@ test('the PDF export, read back: the question, the answer, a quoted passage, a c
   expect(text).toContain(`${claim.supported ? 'Supported' : 'Not supported'}`);
   expect(text).toContain(flat(record.analysis.confidence_reason).slice(0, 40));
   expect(text).toContain('Agreed (accepted)');
-  expect(text).toContain(EDIT);
+  expect(text).toContain('the deputy CFO (? 9,800 €), not the CFO — see the café ?? receipt.');
 });
 
 test("another organization's analysis is a 404; a bad format a 400 naming the field; no token a 401", async () => {
