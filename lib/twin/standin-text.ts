@@ -15,7 +15,7 @@
  * - A quality call reviews the analysis after the line that starts `Analysis under review` (to its last paragraph),
  *   claim by claim. One whose system prompt asks for `"aspects"` is a coverage check: the aspects are the content
  *   phrases of the line that starts `Question or topic` (its text after the first colon), each addressed when the
- *   analysis under review holds all its words, citing the passages that hold them all.
+ *   analysis under review holds at least half its words, citing the passages that do.
  */
 
 const STANDIN_LABEL = '[stand-in]';
@@ -310,17 +310,25 @@ interface CoverageAnswer {
   rationale: string;
 }
 
+/** an aspect is addressed by a text holding at least this share of its words */
+const ASPECT_WORDS_SHARE = 0.5;
 /** the most aspects a coverage answer lists */
 const MAX_ASPECTS = 8;
 const ASKS_FOR_ASPECTS = /"aspects"/;
 
-/** Runs of content words between function words and punctuation: "Who approved the wire transfer?" → ["approved", "wire transfer"]. */
+/** Words that ask rather than name: an aspect of a question is what it asks about, not how it asks. */
+const ASKING_WORDS = new Set('do does did how why where whether any there can could should would'.split(' '));
+
+/**
+ * Runs of content words between function words, asking words and punctuation:
+ * "Who approved the wire transfer, and did anyone check?" -> ["approved", "wire transfer", "anyone check"].
+ */
 const contentPhrases = (text: string): string[] => {
   const phrases: string[] = [];
   for (const piece of text.toLowerCase().split(/[^\p{L}\p{N}\s]+/u)) {
     let run: string[] = [];
     for (const word of wordTokens(piece)) {
-      if (STOPWORDS.has(word) || word.length < 2) {
+      if (STOPWORDS.has(word) || ASKING_WORDS.has(word) || word.length < 2) {
         if (run.length > 0) phrases.push(run.join(' '));
         run = [];
       } else run.push(word);
@@ -337,7 +345,7 @@ const answerCoverage = (prompt: ParsedPrompt, user: string): CoverageAnswer => {
     const words = wordTokens(aspect);
     const holds = (text: string | Set<string>) => {
       const have = typeof text === 'string' ? new Set(wordTokens(text)) : text;
-      return words.every((w) => have.has(w));
+      return words.filter((w) => have.has(w)).length / words.length >= ASPECT_WORDS_SHARE;
     };
     return {
       aspect,
@@ -353,7 +361,7 @@ const answerCoverage = (prompt: ParsedPrompt, user: string): CoverageAnswer => {
     rationale:
       aspects.length === 0
         ? `${STANDIN_LABEL} No question or topic to split into aspects; the score is the share of supported claims.`
-        : `${STANDIN_LABEL} ${addressed} of ${aspects.length} aspect(s) of the question or topic appear word for word in the analysis.`,
+        : `${STANDIN_LABEL} ${addressed} of ${aspects.length} aspect(s) of the question or topic have half their words or more in the analysis.`,
   };
 };
 
