@@ -450,9 +450,10 @@ describe('answers shaped by purpose (requestMetadata.purpose)', () => {
     const answer = JSON.parse(composeAnswer('Reply in JSON: {"score": number, "aspects": [...]}', prompt, 'quality'));
     expect(answer.aspects).toEqual([
       { aspect: 'march invoices split', addressed: true, citations: ['e1'] },
-      { aspect: 'approved payment', addressed: false, citations: [] },
+      { aspect: 'approved', addressed: false, citations: [] },
+      { aspect: 'payment', addressed: false, citations: [] },
     ]);
-    expect(answer.score).toBe(0.5);
+    expect(answer.score).toBe(0.33);
     expect(answer.rationale).toMatch(/stand-in/);
   });
   test('judge: four rubric scores from 1 to 5, labelled as stand-in', () => {
