@@ -153,11 +153,12 @@ export const HTTP_API_INTEGRATION_TIMEOUT_SECONDS = 30;
 
 /**
  * CORS of the HTTP API (the origin is per stage): the headers the SPA may send — `idempotency-key` for
- * retried feedback — and may read — `retry-after` on a 429, `x-request-id` to quote in a support request.
+ * retried feedback — and may read — `retry-after` on a 429, `x-request-id` to quote in a support request,
+ * `content-disposition` for the file name of an export it saves.
  */
 export const CORS = {
   allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
-  exposeHeaders: ['retry-after', 'x-request-id'],
+  exposeHeaders: ['retry-after', 'x-request-id', 'content-disposition'],
   maxAgeSeconds: 3600,
 } as const;
 
