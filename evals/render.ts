@@ -13,6 +13,7 @@ import { activeTemplate, analysisPromptValues, renderTemplate, type ActiveTempla
 import { qualityPromptValues } from '#core/analysis/quality';
 import type { Database } from '#core/db/schema';
 import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
+import { ASPECT_COVERAGE_TEMPLATE } from '#core/db/migrations/0020-claim-verdicts';
 import { isQualityType, type Fixture } from './fixtures';
 
 export type TemplateSource = 'seed' | 'database';
@@ -22,13 +23,16 @@ export interface Templates {
   get: (promptType: string) => Promise<ActiveTemplate>;
 }
 
-/** The newest version the migrations plant (version 2, from 0010, on a fresh database): no database needed. */
+/**
+ * The newest version the migrations plant on a fresh database: version 2 from 0010, and version 3 of quality_coverage
+ * from 0020. No database needed.
+ */
 export const seededTemplates = (): Templates => ({
   source: 'seed',
   get: async (promptType) => {
-    const t = FENCED_TEMPLATES[promptType];
+    const [t, version] = promptType === 'quality_coverage' ? [ASPECT_COVERAGE_TEMPLATE, 3] : [FENCED_TEMPLATES[promptType], 2];
     if (!t) throw new Error(`no seeded template for prompt type ${promptType}`);
-    return { prompt_type: promptType, version: 2, system_prompt: t.system, user_prompt_template: t.user };
+    return { prompt_type: promptType, version, system_prompt: t.system, user_prompt_template: t.user };
   },
 });
 

@@ -153,11 +153,12 @@ export const HTTP_API_INTEGRATION_TIMEOUT_SECONDS = 30;
 
 /**
  * CORS of the HTTP API (the origin is per stage): the headers the SPA may send — `idempotency-key` for
- * retried feedback — and may read — `retry-after` on a 429, `x-request-id` to quote in a support request.
+ * retried feedback — and may read — `retry-after` on a 429, `x-request-id` to quote in a support request,
+ * `content-disposition` for the file name of an export it saves.
  */
 export const CORS = {
   allowHeaders: ['authorization', 'content-type', 'idempotency-key'],
-  exposeHeaders: ['retry-after', 'x-request-id'],
+  exposeHeaders: ['retry-after', 'x-request-id', 'content-disposition'],
   maxAgeSeconds: 3600,
 } as const;
 
@@ -499,6 +500,15 @@ export const functions: FunctionSpec[] = [
     entry: 'functions/http/analysis-retrieval-chunk.ts',
     ...API,
     triggers: [http('GET', '/api/analysis/{analysis_id}/retrieval/{chunk_id}', 'investigator')],
+    uses: ['database'],
+  },
+  {
+    id: 'analysis-export',
+    description:
+      'The analysis as a record, JSON or PDF (question, answer, quoted passages, claims, scores, retrieval, models, timestamps, judgments)',
+    entry: 'functions/http/analysis-export.ts',
+    ...API,
+    triggers: [http('GET', '/api/analysis/{analysis_id}/export', 'investigator')],
     uses: ['database'],
   },
   {

@@ -32,6 +32,11 @@ export interface RouteContract {
    */
   refuseBody?: (body: unknown) => void;
   response: z.ZodType;
+  /**
+   * a document the route may answer instead of its JSON response (a PDF export), by media type, with what it holds;
+   * the handler answers it as a file (http/route.ts), base64-encoded as API Gateway expects binary bodies
+   */
+  documents?: Record<string, string>;
 }
 
 /** Keeps the contract's literal types (the route key, each schema's own type) for the handler that serves it. */

@@ -12,6 +12,10 @@
  *   the service failed to neutralise) is never read as a passage and never cited.
  * - Without any marker, every non-empty line of the user message(s) is a passage with no citation.
  * - If the instructions contain the word JSON, the answer is a JSON object (see StandinAnswer).
+ * - A quality call reviews the analysis after the line that starts `Analysis under review` (to its last paragraph),
+ *   claim by claim. One whose system prompt asks for `"aspects"` is a coverage check: the aspects are the content
+ *   phrases of the line that starts `Question or topic` (its text after the first colon), each addressed when the
+ *   analysis under review holds at least half its words, citing the passages that do.
  */
 
 const STANDIN_LABEL = '[stand-in]';
@@ -254,10 +258,31 @@ const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVerdict =>
 };
 
 /**
- * The claims under review: the quotable sentences of the user's text outside the evidence passages
+ * The analysis under review in a quality prompt: after the line that starts `Analysis under review`, up to its closing
+ * instruction paragraph (or the first evidence marker); undefined in a prompt without that line.
+ */
+const analysisUnderReview = (user: string): string | undefined => {
+  const start = /^Analysis under review[^\n]*\n/m.exec(user);
+  if (!start) return undefined;
+  const rest = user.slice(start.index + start[0].length).split(/^\[chunk:/m)[0]!;
+  const last = rest.trimEnd().lastIndexOf('\n\n');
+  return last === -1 ? rest : rest.slice(0, last);
+};
+
+/**
+ * The claims under review: the quotable sentences of the analysis under review (its numbering, "Summary:" label and
+ * citation lists left out), or, in a prompt without that block, of the user's text outside the evidence passages
  * (the system prompt holds instructions, not claims).
  */
-const reviewedClaims = (user: string): string[] => sentences(parsePrompt('', user).instructions).filter(quotable);
+const reviewedClaims = (user: string): string[] => {
+  const review = analysisUnderReview(user);
+  if (review === undefined) return sentences(parsePrompt('', user).instructions).filter(quotable);
+  return review
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:\d+\.|Summary:)\s*/, '').replace(/\s*\((?:citations: [^)]*|no citations)\)\s*$/, ''))
+    .flatMap(sentences)
+    .filter(quotable);
+};
 
 const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
   const claims = reviewedClaims(user).map((claim) => verdictFor(claim, prompt.passages));
@@ -268,6 +293,75 @@ const answerQuality = (prompt: ParsedPrompt, user: string): QualityAnswer => {
     score,
     claims,
     rationale: `${STANDIN_LABEL} ${supported} of ${claims.length} claim(s) share most of their words with a cited passage.`,
+  };
+};
+
+interface AspectVerdict {
+  aspect: string;
+  addressed: boolean;
+  citations: string[];
+}
+
+interface CoverageAnswer {
+  standin: true;
+  /** share of the aspects the analysis addresses, 0–1 */
+  score: number;
+  aspects: AspectVerdict[];
+  rationale: string;
+}
+
+/** an aspect is addressed by a text holding at least this share of its words */
+const ASPECT_WORDS_SHARE = 0.5;
+/** the most aspects a coverage answer lists */
+const MAX_ASPECTS = 8;
+const ASKS_FOR_ASPECTS = /"aspects"/;
+
+/** Words that ask rather than name: an aspect of a question is what it asks about, not how it asks. */
+const ASKING_WORDS = new Set('do does did how why where whether any there can could should would'.split(' '));
+
+/**
+ * Runs of content words between function words, asking words and punctuation:
+ * "Who approved the wire transfer, and did anyone check?" -> ["approved", "wire transfer", "anyone check"].
+ */
+const contentPhrases = (text: string): string[] => {
+  const phrases: string[] = [];
+  for (const piece of text.toLowerCase().split(/[^\p{L}\p{N}\s]+/u)) {
+    let run: string[] = [];
+    for (const word of wordTokens(piece)) {
+      if (STOPWORDS.has(word) || ASKING_WORDS.has(word) || word.length < 2) {
+        if (run.length > 0) phrases.push(run.join(' '));
+        run = [];
+      } else run.push(word);
+    }
+    if (run.length > 0) phrases.push(run.join(' '));
+  }
+  return [...new Set(phrases)].slice(0, MAX_ASPECTS);
+};
+
+const answerCoverage = (prompt: ParsedPrompt, user: string): CoverageAnswer => {
+  const asked = /^Question or topic[^:\n]*:(.*)$/m.exec(user)?.[1] ?? '';
+  const reviewed = new Set(wordTokens(analysisUnderReview(user) ?? ''));
+  const aspects = contentPhrases(asked).map((aspect): AspectVerdict => {
+    const words = wordTokens(aspect);
+    const holds = (text: string | Set<string>) => {
+      const have = typeof text === 'string' ? new Set(wordTokens(text)) : text;
+      return words.filter((w) => have.has(w)).length / words.length >= ASPECT_WORDS_SHARE;
+    };
+    return {
+      aspect,
+      addressed: holds(reviewed),
+      citations: prompt.passages.flatMap((p) => (p.chunkId && holds(p.text) ? [p.chunkId] : [])),
+    };
+  });
+  const addressed = aspects.filter((a) => a.addressed).length;
+  return {
+    standin: true,
+    score: aspects.length === 0 ? answerQuality(prompt, user).score : Math.round((addressed / aspects.length) * 100) / 100,
+    aspects,
+    rationale:
+      aspects.length === 0
+        ? `${STANDIN_LABEL} No question or topic to split into aspects; the score is the share of supported claims.`
+        : `${STANDIN_LABEL} ${addressed} of ${aspects.length} aspect(s) of the question or topic have half their words or more in the analysis.`,
   };
 };
 
@@ -290,7 +384,8 @@ const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
 /** The stand-in's whole Converse answer text for a system prompt, the user messages' text and the purpose. */
 export const composeAnswer = (system: string, user: string, purpose?: string): string => {
   const prompt = parsePrompt(system, user);
-  if (purpose === 'quality') return JSON.stringify(answerQuality(prompt, user));
+  if (purpose === 'quality')
+    return JSON.stringify(ASKS_FOR_ASPECTS.test(system) ? answerCoverage(prompt, user) : answerQuality(prompt, user));
   if (purpose === 'judge') return JSON.stringify(answerJudge(prompt, user));
   const findings = extractFindings(prompt);
   return prompt.asksForJson ? JSON.stringify(answerJson(findings)) : answerText(findings);

@@ -7,7 +7,7 @@
 import { similarityBand } from '#core/domain/similarity';
 import { RETRIEVAL } from '#core/analysis/retrieval';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
-import { useTwin } from '../support/twin';
+import { requestQuestionAnalysis, useTwin } from '../support/twin';
 import {
   apiClient,
   type Analysis,
@@ -30,16 +30,7 @@ const pollUntilSettled = (id: string) => e2e.pollUntilGenerated(id, investigator
 beforeAll(async () => {
   [investigator, harbor] = await Promise.all([e2e.token('investigator'), e2e.token('investigator', DEMO_ORGANIZATION_IDS.harbor)]);
 
-  const question = (await call('GET', `/api/investigations/${INVESTIGATION}`, investigator)).body.questions.find(
-    (q: { linked_evidence_count: number }) => q.linked_evidence_count > 0,
-  );
-  const created = await call('POST', '/api/analysis', investigator, {
-    investigation_id: INVESTIGATION,
-    analysis_type: 'question',
-    question_id: question.question_id,
-  });
-  expect(created.status).toBe(202);
-  analysisId = created.body.analysis_id;
+  ({ analysisId } = await requestQuestionAnalysis(call, investigator, INVESTIGATION));
   const analysis = await pollUntilSettled(analysisId);
   expect(['complete', 'checking', 'verified', 'quality_unavailable']).toContain(analysis.generation_status);
 }, 120_000);
@@ -112,7 +103,7 @@ test('the analysis list: newest first, the same view as the single read, with ba
   const listed = res.body.analyses.find((a: { analysis_id: string }) => a.analysis_id === analysisId);
   expect(Object.keys(listed).sort()).toEqual(
     Object.keys(one.body)
-      .filter((key) => key !== 'edit')
+      .filter((key) => !['edit', 'claims', 'coverage_aspects'].includes(key))
       .sort(),
   );
   expect(listed).toHaveProperty('feedback_badge');

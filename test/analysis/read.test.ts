@@ -306,10 +306,10 @@ describe('analysis list', () => {
       null,
     ]);
     expect(list.analyses.map((a) => a.feedback_badge?.color ?? null)).toEqual(['gray', 'purple', 'amber', 'blue', 'red', 'green', null]);
-    // the single read is the list item plus the investigator's edit (kept out of the list: it can be long)
-    const { edit, ...single } = (await getAnalysis(db, ids.org, listed[0]!, ids.user))!;
+    // the single read is the list item plus the investigator's edit and the check's claims and aspects (kept out of the list: they can be long)
+    const { edit, claims, coverage_aspects, ...single } = (await getAnalysis(db, ids.org, listed[0]!, ids.user))!;
     expect(list.analyses[0]).toEqual(single);
-    expect(edit).toBeNull();
+    expect([edit, claims, coverage_aspects]).toEqual([null, null, null]);
     expect(list.analyses[0]!.detail_reviewed_at).toBe(at(30).toISOString()); // the caller's own gate
     expect((await listAnalyses(db, ids.org, ids.listInv, undefined, firstPage))!.analyses[0]!.detail_reviewed_at).toBeNull();
     expect(analysisListRoute.response.safeParse(list).success).toBe(true);

@@ -237,15 +237,16 @@ const importChains = (metafile: Metafile, entry: string): Map<string, string[]> 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 
 /**
- * The issue 16 targets the table is read against; text extraction carries the document parsers (PDF, DOCX, e-mail), so
- * the functions that extract — a background document's text, and an arriving file's since issue 26 — are judged apart.
+ * The issue 16 targets the table is read against. The functions that carry a document library are judged apart, each
+ * against its own target: text extraction carries the document parsers (PDF, DOCX, e-mail) — a background document's
+ * text, and an arriving file's since issue 26 —, and the export (issue 27) the PDF writer (pdf-lib with its standard
+ * fonts, about 420 kB), which no other function carries.
  */
 const TARGETS = {
   medianKb: 500,
   maxKb: 800,
   initMedianMs: 60,
-  extractors: ['background-extract-text', 'ingestion-worker'],
-  extractorMaxKb: 3072,
+  apart: { 'background-extract-text': 3072, 'ingestion-worker': 3072, 'analysis-export': 1100 } as Record<string, number>,
 };
 
 /**
@@ -322,32 +323,27 @@ const bundles = (flags: string[]) => {
     return;
   }
   const sizes = rows.map((r) => r.bytes / 1024);
-  const others = rows.filter((r) => !TARGETS.extractors.includes(r.id));
+  const others = rows.filter((r) => !(r.id in TARGETS.apart));
   const largest = others.reduce((a, b) => (b.bytes > a.bytes ? b : a));
-  const extractors = rows.filter((r) => TARGETS.extractors.includes(r.id));
+  const apart = rows.filter((r) => r.id in TARGETS.apart);
   const initMedian = median(rows.map((r) => r.initMs));
   const cpuMedian = median(rows.map((r) => r.cpuMs));
   console.log(
     `  ${rows.length} functions: bundle median ${median(sizes).toFixed(0)} kB (target ≤ ${TARGETS.medianKb}),` +
-      ` largest but the text extractors ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),` +
+      ` largest but the document functions ${kB(largest.bytes)} ${largest.id} (target ≤ ${TARGETS.maxKb}),` +
       ` ${others.filter((r) => r.bytes / 1024 > TARGETS.maxKb).length} above ${TARGETS.maxKb} kB` +
-      `${extractors.map((r) => `, ${r.id} ${kB(r.bytes)}`).join('')} (target ≤ ${TARGETS.extractorMaxKb}); init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`,
+      `${apart.map((r) => `, ${r.id} ${kB(r.bytes)} (target ≤ ${TARGETS.apart[r.id]})`).join('')}; init median ${initMedian.toFixed(1)} ms (target ≤ ${TARGETS.initMedianMs}), CPU ${cpuMedian.toFixed(1)} ms`,
   );
   const how = `${rows.length} functions, minified as deployed`;
   figure('bundles', { name: 'bundle median', value: median(sizes), unit: 'kB', goal: { atMost: TARGETS.medianKb }, note: how });
   figure('bundles', {
-    name: `largest bundle but the text extractors (${largest.id})`,
+    name: `largest bundle but the document functions (${largest.id})`,
     value: largest.bytes / 1024,
     unit: 'kB',
     goal: { atMost: TARGETS.maxKb },
   });
-  for (const extractor of extractors)
-    figure('bundles', {
-      name: `${extractor.id} bundle`,
-      value: extractor.bytes / 1024,
-      unit: 'kB',
-      goal: { atMost: TARGETS.extractorMaxKb },
-    });
+  for (const fn of apart)
+    figure('bundles', { name: `${fn.id} bundle`, value: fn.bytes / 1024, unit: 'kB', goal: { atMost: TARGETS.apart[fn.id]! } });
   figure('bundles', {
     name: 'handler init median',
     value: initMedian,

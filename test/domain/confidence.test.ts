@@ -3,6 +3,7 @@ import {
   baseConfidence,
   compareConfidence,
   CONFIDENCE_LEVELS,
+  confidenceExplained,
   confidenceRank,
   isStrongQuality,
   qualityConfidence,
@@ -182,6 +183,45 @@ describe('qualityConfidence properties', () => {
       fc.property(input, (i) => {
         const r = qualityConfidence(i);
         if (i.retrievalSimilarity === null || Math.round(i.retrievalSimilarity * 100) >= 71) expect(r.softened_by_retrieval).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('confidenceExplained (the band and its reason, from what an analysis stores)', () => {
+  test('null until both scores are stored', () => {
+    expect(confidenceExplained({ faithfulness: null, coverage: 0.9, retrieval: null })).toBeNull();
+    expect(confidenceExplained({ faithfulness: 0.9, coverage: null, retrieval: { mean_included_similarity: 0.9 } })).toBeNull();
+  });
+
+  test('names the scores, and the step retrieval took off when it did', () => {
+    expect(confidenceExplained({ faithfulness: 0.92, coverage: 0.88, retrieval: { mean_included_similarity: 0.64 } })).toEqual({
+      level: 'probable',
+      reason:
+        'Faithfulness 92 % and coverage 88 % give established; retrieval similarity 64 % is below 70 %, so confidence is lowered one step to probable.',
+    });
+    expect(confidenceExplained({ faithfulness: 0.92, coverage: 0.88, retrieval: { mean_included_similarity: 0.9 } })).toEqual({
+      level: 'established',
+      reason: 'Faithfulness 92 % and coverage 88 % give established; retrieval similarity 90 % is not weak.',
+    });
+    // retrieval ran but nothing was included: the weakest signal, still one step at most
+    expect(confidenceExplained({ faithfulness: 0.75, coverage: 0.8, retrieval: { mean_included_similarity: null } })?.reason).toMatch(
+      /retrieval similarity 0 % is below 70 %, so confidence is lowered one step to possible/,
+    );
+    expect(confidenceExplained({ faithfulness: 0.5, coverage: 0.9, retrieval: null })).toEqual({
+      level: 'insufficient',
+      reason: 'Faithfulness 50 % and coverage 90 % give insufficient; no retrieval similarity to weigh.',
+    });
+  });
+
+  test('always the band the check stored (qualityConfidence over the same inputs)', () => {
+    fc.assert(
+      fc.property(input, ({ faithfulness, coverage, retrievalSimilarity }) => {
+        const retrievalStats = retrievalSimilarity === null ? null : { mean_included_similarity: Math.max(0, retrievalSimilarity) };
+        expect(confidenceExplained({ faithfulness, coverage, retrieval: retrievalStats })).toEqual({
+          level: qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(retrievalStats) }).level,
+          reason: qualityConfidence({ faithfulness, coverage, retrievalSimilarity: retrievalSignal(retrievalStats) }).reason,
+        });
       }),
     );
   });

@@ -267,7 +267,7 @@ describe('the dev app', () => {
       CorsConfiguration: Match.objectLike({
         AllowOrigins: [Stack.of(service.api).resolve(service.web!.appOrigin.url)], // https://<distribution domain> (test/infra/web-stack.test.ts)
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
-        ExposeHeaders: ['retry-after', 'x-request-id'],
+        ExposeHeaders: ['retry-after', 'x-request-id', 'content-disposition'],
         MaxAge: 3600,
       }),
     });

@@ -7,6 +7,8 @@ import type { AiGateway, ConverseRequest, ConverseResult } from '#core/ai/gatewa
 import { AiUnavailableError } from '#core/ai/errors';
 import { QualityShedError } from '#core/ai/shedder';
 import {
+  aspectVerdicts,
+  claimPart,
   qualityStateOf,
   qualityStatus,
   readVerdict,
@@ -207,6 +209,46 @@ describe('runQualityCheck', () => {
       return [a, b];
     });
     expect(labels[0]).not.toEqual(labels[1]);
+  });
+
+  test('the verdicts are stored claim by claim and aspect by aspect, cited labels as chunk ids; a failed re-check keeps them', async () => {
+    const id = await analysis('complete');
+    const labelOf = (prompt: string, text: string) => new RegExp(`^\\[chunk:(\\w+)\\] ${text}`, 'm').exec(prompt)![1]!;
+    const { gateway } = fakeGateway(({ prompt }, n) => {
+      const approved = labelOf(prompt, 'The manager approved');
+      return JSON.stringify(
+        n === 1
+          ? {
+              score: 0.5,
+              claims: [
+                { statement: 'The manager approved invoice 1042 on 3 March.', supported: true, citations: [`chunk:${approved}`, 'forged'] },
+                { statement: 'It was entered twice.', supported: false },
+                { statement: 'The manager approved invoice 1042.', supported: true, citations: [approved] },
+                { statement: 'Something else entirely.', supported: false, citations: [] },
+              ],
+            }
+          : { score: 1, aspects: [{ aspect: 'who approved', addressed: true, citations: [approved] }] },
+      );
+    });
+    expect(await runQualityCheck({ db, gateway }, id)).toBe('verified');
+    const after = await row(id);
+    expect(after.quality_claims).toEqual([
+      {
+        statement: 'The manager approved invoice 1042 on 3 March.',
+        supported: true,
+        chunk_ids: [ids.chunkA],
+        part: 'finding',
+        finding_index: 0,
+      },
+      { statement: 'It was entered twice.', supported: false, chunk_ids: [], part: 'finding', finding_index: 1 },
+      { statement: 'The manager approved invoice 1042.', supported: true, chunk_ids: [ids.chunkA], part: 'summary', finding_index: null },
+      { statement: 'Something else entirely.', supported: false, chunk_ids: [], part: 'unmatched', finding_index: null },
+    ]);
+    expect(after.coverage_aspects).toEqual([{ aspect: 'who approved', addressed: true, chunk_ids: [ids.chunkA] }]);
+
+    await db.updateTable('analyses').set({ generation_status: 'complete' }).where('id', '=', id).execute();
+    expect(await runQualityCheck({ db, gateway: fakeGateway(() => 'not JSON').gateway }, id)).toBe('failed');
+    expect(await row(id)).toMatchObject({ quality_claims: after.quality_claims, coverage_aspects: after.coverage_aspects });
   });
 
   test('weak retrieval softens the confidence one step', async () => {
@@ -435,9 +477,35 @@ describe('startQualityCheck and the polling view', () => {
 
 describe('pure helpers', () => {
   test('readVerdict reads fenced JSON and rejects the rest', () => {
-    expect(readVerdict('faithfulness', 'Here: ```json\n{"score": 0.4, "claims": []}\n```')).toBe(0.4);
+    expect(readVerdict('faithfulness', 'Here: ```json\n{"score": 0.4, "claims": []}\n```').score).toBe(0.4);
     expect(() => readVerdict('coverage', '{"score": "high"}')).toThrow(UnreadableVerdictError);
     expect(() => readVerdict('coverage', 'no')).toThrow(/not JSON/);
+  });
+
+  test('aspectVerdicts reads a coverage answer of an earlier prompt version, whose aspects are its claims', () => {
+    const markers = issueMarkers(['c1'], () => 'k7q2f9xm');
+    const old = readVerdict(
+      'coverage',
+      JSON.stringify({ score: 0.5, claims: [{ statement: 'when', supported: true, citations: ['k7q2f9xm'] }] }),
+    );
+    expect(aspectVerdicts(old, markers)).toEqual([{ aspect: 'when', addressed: true, chunk_ids: ['c1'] }]);
+    expect(aspectVerdicts(readVerdict('coverage', '{"score": 0}'), markers)).toEqual([]);
+  });
+
+  test("claimPart: the finding or summary holding most of the claim's words, a finding on a tie, none under 60 %", () => {
+    const answer = {
+      summary: 'Ann paid the invoice.',
+      findings: [{ statement: 'Ann paid the invoice on 3 May.' }, { statement: 'Bob signed.' }],
+    };
+    expect(claimPart('Ann paid the invoice on 3 May', answer)).toEqual({ part: 'finding', finding_index: 0 });
+    expect(claimPart('Ann paid the invoice', answer)).toEqual({ part: 'summary', finding_index: null });
+    expect(claimPart('Bob signed it', answer)).toEqual({ part: 'finding', finding_index: 1 });
+    expect(claimPart('Ann paid the invoice, it says.', { summary: answer.summary, findings: [] })).toEqual({
+      part: 'summary',
+      finding_index: null,
+    });
+    expect(claimPart('Carol audited the books', answer)).toEqual({ part: 'unmatched', finding_index: null });
+    expect(claimPart('Ann paid', null)).toEqual({ part: 'unmatched', finding_index: null });
   });
 
   test('renderAnalysis cites by the labels issued for the call, plain, and never writes a marker', () => {

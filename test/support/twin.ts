@@ -81,6 +81,20 @@ export const requestSummaries = (call: Call, token: string, investigationId: str
     }),
   );
 
+/** Asks for an analysis of the investigation's first question with evidence linked to it (202): its id and the question. */
+export const requestQuestionAnalysis = async (call: Call, token: string, investigationId: string) => {
+  const question: { question_id: string; text: string } = (
+    await call('GET', `/api/investigations/${investigationId}`, token)
+  ).body.questions.find((q: { linked_evidence_count: number }) => q.linked_evidence_count > 0);
+  const created = await call('POST', '/api/analysis', token, {
+    investigation_id: investigationId,
+    analysis_type: 'question',
+    question_id: question.question_id,
+  });
+  expect(created.status).toBe(202);
+  return { analysisId: created.body.analysis_id as string, question };
+};
+
 /** A change to the deployment for a test: one function's plan entry (its environment, policy, timeout, permissions) changed. */
 export const changing =
   (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) =>

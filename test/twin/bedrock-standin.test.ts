@@ -431,6 +431,31 @@ describe('answers shaped by purpose (requestMetadata.purpose)', () => {
     expect(answer.claims[0].citations).toEqual(['e1']);
     expect(answer.score).toBe(0.5);
   });
+  test('quality over an analysis under review: its claims without numbering, labels or citation lists', () => {
+    const review =
+      'Analysis under review (it is not evidence):\nSummary: The invoices were split.\n\nFindings:\n1. The March invoices were split below the threshold. (citations: e1)\n2. The vendor was paid in gold bars. (no citations)';
+    const answer = JSON.parse(
+      composeAnswer('Check the claims. Reply in JSON.', `${evidence}${review}\n\nCheck faithfulness. Answer in JSON.`, 'quality'),
+    );
+    expect(answer.claims.map((c: { statement: string; supported: boolean }) => [c.statement, c.supported])).toEqual([
+      ['The invoices were split.', true],
+      ['The March invoices were split below the threshold.', true],
+      ['The vendor was paid in gold bars.', false],
+    ]);
+  });
+  test('coverage (a system prompt asking for "aspects"): the question\'s content phrases, addressed when the analysis holds half their words', () => {
+    const prompt =
+      `${evidence}Question or topic of the analysis (written by the investigator): Were the March invoices split, and who approved the payment?\n\n` +
+      'Analysis under review (it is not evidence):\nSummary: The March invoices were split.\n\nCheck coverage. Answer in JSON.';
+    const answer = JSON.parse(composeAnswer('Reply in JSON: {"score": number, "aspects": [...]}', prompt, 'quality'));
+    expect(answer.aspects).toEqual([
+      { aspect: 'march invoices split', addressed: true, citations: ['e1'] },
+      { aspect: 'approved', addressed: false, citations: [] },
+      { aspect: 'payment', addressed: false, citations: [] },
+    ]);
+    expect(answer.score).toBe(0.33);
+    expect(answer.rationale).toMatch(/stand-in/);
+  });
   test('judge: four rubric scores from 1 to 5, labelled as stand-in', () => {
     const answer = JSON.parse(
       composeAnswer('Score the answer. Reply in JSON.', `${evidence}The March invoices were split below the threshold.`, 'judge'),

@@ -117,7 +117,7 @@ test('a preflight allows the headers the SPA sends and exposes the ones it reads
   ).toEqual({
     'allow-origin': ORIGIN,
     'allow-headers': 'authorization,content-type,idempotency-key',
-    'expose-headers': 'retry-after,x-request-id',
+    'expose-headers': 'retry-after,x-request-id,content-disposition',
     'max-age': '3600',
   });
 });

@@ -500,6 +500,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analysis/{analysis_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The analysis as a record, JSON or PDF (question, answer, quoted passages, claims, scores, retrieval, models, timestamps, judgments) */
+        get: operations["analysis-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analysis/{analysis_id}/engagement": {
         parameters: {
             query?: never;
@@ -798,7 +815,11 @@ export interface components {
             /** @enum {string} */
             analysis_type: "question" | "topic" | "summary" | "gap" | "error_check";
             question_id: string | null;
+            /** @description the question a question analysis answers (null for other types) */
+            question_text: string | null;
             topic_id: string | null;
+            /** @description the title of the topic a topic analysis analyses (null for other types) */
+            topic_title: string | null;
             regenerated_from: string | null;
             /** @enum {string} */
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
@@ -820,6 +841,17 @@ export interface components {
             faithfulness_score: number | null;
             coverage_score: number | null;
             quality_confidence: ("established" | "probable" | "possible" | "insufficient") | null;
+            /** @description how quality_confidence was reached, in words: the two scores and the band they give, and whether weak retrieval similarity took one step off (null before a check) */
+            confidence_reason: string | null;
+            /**
+             * @description the scores, claims, aspects and confidence always describe the AI's text (result), never the investigator's edit
+             * @constant
+             */
+            quality_applies_to: "ai_text";
+            /** @description an investigator has edited the analysis (GET /api/analysis/{analysis_id} has the edit beside the AI's text) */
+            edited: boolean;
+            /** @description set when the analysis was edited and has quality scores: what a page shows so the scores are not read as the edit's */
+            quality_note: string | null;
             evidence_coverage: {
                 considered: number;
                 total: number;
@@ -859,7 +891,11 @@ export interface components {
             /** @enum {string} */
             analysis_type: "question" | "topic" | "summary" | "gap" | "error_check";
             question_id: string | null;
+            /** @description the question a question analysis answers (null for other types) */
+            question_text: string | null;
             topic_id: string | null;
+            /** @description the title of the topic a topic analysis analyses (null for other types) */
+            topic_title: string | null;
             regenerated_from: string | null;
             /** @enum {string} */
             generation_status: "queued" | "generating" | "complete" | "failed" | "checking" | "verified" | "quality_unavailable";
@@ -881,6 +917,17 @@ export interface components {
             faithfulness_score: number | null;
             coverage_score: number | null;
             quality_confidence: ("established" | "probable" | "possible" | "insufficient") | null;
+            /** @description how quality_confidence was reached, in words: the two scores and the band they give, and whether weak retrieval similarity took one step off (null before a check) */
+            confidence_reason: string | null;
+            /**
+             * @description the scores, claims, aspects and confidence always describe the AI's text (result), never the investigator's edit
+             * @constant
+             */
+            quality_applies_to: "ai_text";
+            /** @description an investigator has edited the analysis (GET /api/analysis/{analysis_id} has the edit beside the AI's text) */
+            edited: boolean;
+            /** @description set when the analysis was edited and has quality scores: what a page shows so the scores are not read as the edit's */
+            quality_note: string | null;
             evidence_coverage: {
                 considered: number;
                 total: number;
@@ -911,6 +958,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             generated_at: string | null;
+            /** @description the last successful faithfulness check's verdict, claim by claim (null before one, or from a check before they were kept) */
+            claims: components["schemas"]["ClaimVerdict"][] | null;
+            /** @description the last successful coverage check's aspects of the question or topic, each addressed or missing */
+            coverage_aspects: components["schemas"]["CoverageAspect"][] | null;
             edit: {
                 /** Format: uuid */
                 revision_id: string;
@@ -923,6 +974,95 @@ export interface components {
                 /** Format: date-time */
                 edited_at: string;
             } | null;
+        };
+        ClaimVerdict: {
+            /** @description the claim as the faithfulness check stated it */
+            statement: string;
+            supported: boolean;
+            /** @description the passages the check found it supported by (chunks of the retrieval, GET …/retrieval/{chunk_id}) */
+            chunk_ids: string[];
+            /**
+             * @description the part of the analysis the claim reviews, when it can be matched
+             * @enum {string}
+             */
+            part: "finding" | "summary" | "unmatched";
+            /** @description index in result.findings when part is 'finding' */
+            finding_index: number | null;
+        };
+        CoverageAspect: {
+            /** @description one aspect of the question or topic, in a few words */
+            aspect: string;
+            /** @description the analysis addresses it (false: missing) */
+            addressed: boolean;
+            /** @description the passages the analysis answers it from */
+            chunk_ids: string[];
+        };
+        AnalysisExport: {
+            /** @constant */
+            format_version: 1;
+            /** Format: date-time */
+            exported_at: string;
+            investigation: {
+                /** Format: uuid */
+                investigation_id: string;
+                title: string;
+            };
+            /** @description the analysis as GET /api/analysis/{analysis_id} answers it: question or topic, answer, scores, confidence and its reason, claims, aspects, prompt, edit */
+            analysis: components["schemas"]["AnalysisDetail"];
+            /** @description the answer's findings, each with its cited passages quoted and their sources */
+            findings: {
+                index: number;
+                statement: string;
+                citations: {
+                    /** Format: uuid */
+                    chunk_id: string;
+                    /** @description null when the passage is no longer among the retrieval (its chunk deleted) */
+                    source_title: string | null;
+                    page: number | null;
+                    /** @description the cited passage, whole */
+                    quote: string | null;
+                }[];
+                /** @description the faithfulness check's verdicts on this finding */
+                claims: components["schemas"]["ClaimVerdict"][];
+            }[];
+            retrieval: {
+                low_relevance: boolean;
+                summary: {
+                    total: number;
+                    included: number;
+                    excluded: number;
+                };
+                /** @description every passage retrieval considered, by rank, its text whole */
+                chunks: components["schemas"]["RetrievalChunk"][];
+            };
+            /** @description the models and regions that answered (generation, quality checks), from the AI ledger */
+            models: {
+                /** @enum {string} */
+                purpose: "analysis" | "quality" | "judge" | "embedding";
+                model_id: string;
+                region: string;
+                calls: number;
+                /** Format: date-time */
+                first_at: string;
+                /** Format: date-time */
+                last_at: string;
+            }[];
+            timestamps: {
+                /** Format: date-time */
+                requested_at: string;
+                generated_at: string | null;
+                quality_checked_at: string | null;
+                /** @description each investigator's engagement gates (A: detail reviewed, B: citation checked) */
+                engagements: {
+                    /** Format: uuid */
+                    user_id: string;
+                    display_name: string | null;
+                    detail_reviewed_at: string | null;
+                    citation_checked_at: string | null;
+                }[];
+            };
+            /** @description the judgments, regenerations and edits, oldest first */
+            feedback: components["schemas"]["FeedbackRecord"][];
         };
         AnalysisAnswer: {
             summary: string;
@@ -957,6 +1097,8 @@ export interface components {
             attachment_id: string | null;
             attachment_file_name: string | null;
             source_deleted: boolean;
+            /** @description the page of its PDF the chunk starts on (null when its source is not a paged document) */
+            page: number | null;
             text: string | null;
             text_truncated: boolean;
             /** @description the page of the PDF the passage starts on; null for other sources */
@@ -1615,6 +1757,8 @@ export interface components {
                 attachment_id: string | null;
                 attachment_file_name: string | null;
                 source_deleted: boolean;
+                /** @description the page of its PDF the chunk starts on (null when its source is not a paged document) */
+                page: number | null;
                 /** @description the whole chunk */
                 text: string;
                 text_truncated: boolean;
@@ -2452,6 +2596,9 @@ export type ApiError = components['schemas']['ApiError'];
 export type GatewayMessage = components['schemas']['GatewayMessage'];
 export type Analysis = components['schemas']['Analysis'];
 export type AnalysisDetail = components['schemas']['AnalysisDetail'];
+export type ClaimVerdict = components['schemas']['ClaimVerdict'];
+export type CoverageAspect = components['schemas']['CoverageAspect'];
+export type AnalysisExport = components['schemas']['AnalysisExport'];
 export type AnalysisAnswer = components['schemas']['AnalysisAnswer'];
 export type RetrievalChunk = components['schemas']['RetrievalChunk'];
 export type Investigation = components['schemas']['Investigation'];
@@ -5868,7 +6015,9 @@ export interface operations {
                      *           "investigation_id": "2f6c1b7e-4d8a-4c3b-9e5f-1a2b3c4d5e01",
                      *           "analysis_type": "question",
                      *           "question_id": "6a1f0c3e-2b4d-4e8f-9a7b-0c1d2e3f4a01",
+                     *           "question_text": "Who approved the transfer to Baltic Industrial Supply, and when?",
                      *           "topic_id": null,
+                     *           "topic_title": null,
                      *           "regenerated_from": null,
                      *           "generation_status": "verified",
                      *           "error_message": null,
@@ -5892,6 +6041,10 @@ export interface operations {
                      *           "faithfulness_score": 0.92,
                      *           "coverage_score": 0.81,
                      *           "quality_confidence": "probable",
+                     *           "confidence_reason": "Faithfulness 92 % and coverage 81 % give probable; retrieval similarity 74 % is not weak.",
+                     *           "quality_applies_to": "ai_text",
+                     *           "edited": false,
+                     *           "quality_note": null,
                      *           "evidence_coverage": {
                      *             "considered": 4,
                      *             "total": 5,
@@ -6187,7 +6340,9 @@ export interface operations {
                      *       "investigation_id": "2f6c1b7e-4d8a-4c3b-9e5f-1a2b3c4d5e01",
                      *       "analysis_type": "question",
                      *       "question_id": "6a1f0c3e-2b4d-4e8f-9a7b-0c1d2e3f4a01",
+                     *       "question_text": "Who approved the transfer to Baltic Industrial Supply, and when?",
                      *       "topic_id": null,
+                     *       "topic_title": null,
                      *       "regenerated_from": null,
                      *       "generation_status": "verified",
                      *       "error_message": null,
@@ -6211,6 +6366,10 @@ export interface operations {
                      *       "faithfulness_score": 0.92,
                      *       "coverage_score": 0.81,
                      *       "quality_confidence": "probable",
+                     *       "confidence_reason": "Faithfulness 92 % and coverage 81 % give probable; retrieval similarity 74 % is not weak.",
+                     *       "quality_applies_to": "ai_text",
+                     *       "edited": false,
+                     *       "quality_note": null,
                      *       "evidence_coverage": {
                      *         "considered": 4,
                      *         "total": 5,
@@ -6237,6 +6396,33 @@ export interface operations {
                      *       "feedback_badge": null,
                      *       "created_at": "2026-05-01T09:12:44.000Z",
                      *       "generated_at": "2026-05-01T09:13:02.000Z",
+                     *       "claims": [
+                     *         {
+                     *           "statement": "The approval email is dated two days before invoice BIS-1041.",
+                     *           "supported": true,
+                     *           "chunk_ids": [
+                     *             "9d2e4f60-1a3b-4c5d-8e7f-a0b1c2d3e4f5"
+                     *           ],
+                     *           "part": "finding",
+                     *           "finding_index": 0
+                     *         }
+                     *       ],
+                     *       "coverage_aspects": [
+                     *         {
+                     *           "aspect": "who approved the transfer",
+                     *           "addressed": true,
+                     *           "chunk_ids": [
+                     *             "9d2e4f60-1a3b-4c5d-8e7f-a0b1c2d3e4f5"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "aspect": "when it was approved",
+                     *           "addressed": true,
+                     *           "chunk_ids": [
+                     *             "9d2e4f60-1a3b-4c5d-8e7f-a0b1c2d3e4f5"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "edit": null
                      *     }
                      */
@@ -6729,6 +6915,120 @@ export interface operations {
                 };
             };
             /** @description No such analysis in the caller's organization, or the chunk is not among its retrieval */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the request is larger than its payload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Too many requests: the service's rate limit (the Error shape, with Retry-After) or API Gateway's throttle ({"message":"Too Many Requests"}) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description An unexpected fault (code internal_error), or API Gateway could not run the function */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description The database is not answering (code database_unavailable; nothing was changed): retry after Retry-After */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description API Gateway: the function did not answer within the integration timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayMessage"];
+                };
+            };
+        };
+    };
+    "analysis-export": {
+        parameters: {
+            query?: {
+                /** @description json: the record below; pdf: the same record as a PDF document (application/pdf, a download) */
+                format?: "json" | "pdf";
+            };
+            header?: never;
+            path: {
+                analysis_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisExport"];
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid input; nothing changed. `details` lists each bad field by path */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Missing, expired or invalid token: the JWT authorizer answers {"message":"Unauthorized"} before the function runs */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"] | components["schemas"]["GatewayMessage"];
+                };
+            };
+            /** @description Not allowed for this caller */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such analysis in the caller's organization */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

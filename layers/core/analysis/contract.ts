@@ -12,6 +12,8 @@ import { analysisAnswerSchema } from './answer';
 import { assessmentSchema } from './assess';
 import { ANALYSIS_LIST } from './read';
 import { analysisRequestSchema, refuseDesignOnly } from './selection';
+import { feedbackRecordSchema } from '#core/feedback/contract';
+import { AI_PURPOSES } from '#core/domain/vocabulary';
 
 const timestamp = z.iso.datetime().nullable();
 
@@ -20,7 +22,9 @@ export const analysisViewSchema = z.object({
   investigation_id: uuid,
   analysis_type: z.enum(ANALYSIS_TYPES),
   question_id: uuid.nullable(),
+  question_text: z.string().nullable().describe('the question a question analysis answers (null for other types)'),
   topic_id: uuid.nullable(),
+  topic_title: z.string().nullable().describe('the title of the topic a topic analysis analyses (null for other types)'),
   regenerated_from: uuid.nullable(),
   generation_status: z.enum(GENERATION_STATUSES),
   error_message: z.string().nullable(),
@@ -41,6 +45,23 @@ export const analysisViewSchema = z.object({
   faithfulness_score: z.number().min(0).max(1).nullable(),
   coverage_score: z.number().min(0).max(1).nullable(),
   quality_confidence: z.enum(CONFIDENCE_LEVELS).nullable(),
+  confidence_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'how quality_confidence was reached, in words: the two scores and the band they give, and whether weak retrieval ' +
+        'similarity took one step off (null before a check)',
+    ),
+  quality_applies_to: z
+    .literal('ai_text')
+    .describe("the scores, claims, aspects and confidence always describe the AI's text (result), never the investigator's edit"),
+  edited: z
+    .boolean()
+    .describe("an investigator has edited the analysis (GET /api/analysis/{analysis_id} has the edit beside the AI's text)"),
+  quality_note: z
+    .string()
+    .nullable()
+    .describe("set when the analysis was edited and has quality scores: what a page shows so the scores are not read as the edit's"),
   /**
    * evidence items with a chunk among those retrieval considered (included or excluded) / evidence items of
    * the investigation; background documents counted apart (null on analyses generated before they were)
@@ -74,7 +95,29 @@ export const analysisViewSchema = z.object({
 });
 
 /** One analysis as GET /api/analysis/{id} answers: the list item and the investigator's edit, kept out of lists because it can be long. */
+export const claimVerdictSchema = z.object({
+  statement: z.string().describe('the claim as the faithfulness check stated it'),
+  supported: z.boolean(),
+  chunk_ids: z.array(uuid).describe('the passages the check found it supported by (chunks of the retrieval, GET …/retrieval/{chunk_id})'),
+  part: z.enum(['finding', 'summary', 'unmatched']).describe('the part of the analysis the claim reviews, when it can be matched'),
+  finding_index: z.number().int().min(0).nullable().describe("index in result.findings when part is 'finding'"),
+});
+
+export const coverageAspectSchema = z.object({
+  aspect: z.string().describe('one aspect of the question or topic, in a few words'),
+  addressed: z.boolean().describe('the analysis addresses it (false: missing)'),
+  chunk_ids: z.array(uuid).describe('the passages the analysis answers it from'),
+});
+
 export const analysisDetailSchema = analysisViewSchema.extend({
+  claims: z
+    .array(claimVerdictSchema)
+    .nullable()
+    .describe("the last successful faithfulness check's verdict, claim by claim (null before one, or from a check before they were kept)"),
+  coverage_aspects: z
+    .array(coverageAspectSchema)
+    .nullable()
+    .describe("the last successful coverage check's aspects of the question or topic, each addressed or missing"),
   edit: z
     .object({
       revision_id: uuid,
@@ -103,6 +146,7 @@ export const retrievalChunkSchema = z.object({
   attachment_id: uuid.nullable(),
   attachment_file_name: z.string().nullable(),
   source_deleted: z.boolean(),
+  page: z.number().int().nullable().describe('the page of its PDF the chunk starts on (null when its source is not a paged document)'),
   text: z.string().nullable(),
   text_truncated: z.boolean(),
   page: z.number().int().nullable().describe('the page of the PDF the passage starts on; null for other sources'),
@@ -238,4 +282,76 @@ export const analysisQualityStatusRoute = defineRoute({
     checking_since: timestamp,
     ai_wait_until: analysisViewSchema.shape.ai_wait_until,
   }),
+});
+
+export const EXPORT_FORMATS = ['json', 'pdf'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The analysis as a record (./export.ts): the JSON export, and what the PDF export shows. */
+export const analysisExportSchema = z.object({
+  format_version: z.literal(1),
+  exported_at: z.iso.datetime(),
+  investigation: z.object({ investigation_id: uuid, title: z.string() }),
+  analysis: analysisDetailSchema.describe(
+    'the analysis as GET /api/analysis/{analysis_id} answers it: question or topic, answer, scores, confidence and its reason, claims, aspects, prompt, edit',
+  ),
+  findings: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        statement: z.string(),
+        citations: z.array(
+          z.object({
+            chunk_id: uuid,
+            source_title: z.string().nullable().describe('null when the passage is no longer among the retrieval (its chunk deleted)'),
+            page: z.number().int().nullable(),
+            quote: z.string().nullable().describe('the cited passage, whole'),
+          }),
+        ),
+        claims: z.array(claimVerdictSchema).describe("the faithfulness check's verdicts on this finding"),
+      }),
+    )
+    .describe("the answer's findings, each with its cited passages quoted and their sources"),
+  retrieval: z.object({
+    low_relevance: z.boolean(),
+    summary: z.object({ total: z.number().int(), included: z.number().int(), excluded: z.number().int() }),
+    chunks: z.array(retrievalChunkSchema).describe('every passage retrieval considered, by rank, its text whole'),
+  }),
+  models: z
+    .array(
+      z.object({
+        purpose: z.enum(AI_PURPOSES),
+        model_id: z.string(),
+        region: z.string(),
+        calls: z.number().int().min(1),
+        first_at: z.iso.datetime(),
+        last_at: z.iso.datetime(),
+      }),
+    )
+    .describe('the models and regions that answered (generation, quality checks), from the AI ledger'),
+  timestamps: z.object({
+    requested_at: z.iso.datetime(),
+    generated_at: timestamp,
+    quality_checked_at: timestamp,
+    engagements: z
+      .array(
+        z.object({ user_id: uuid, display_name: z.string().nullable(), detail_reviewed_at: timestamp, citation_checked_at: timestamp }),
+      )
+      .describe("each investigator's engagement gates (A: detail reviewed, B: citation checked)"),
+  }),
+  feedback: z.array(feedbackRecordSchema).describe('the judgments, regenerations and edits, oldest first'),
+});
+
+export const analysisExportRoute = defineRoute({
+  route: 'GET /api/analysis/{analysis_id}/export',
+  errors: { 404: "No such analysis in the caller's organization" },
+  params: z.object({ analysis_id: uuid }),
+  query: z.object({
+    format: z
+      .enum(EXPORT_FORMATS, { error: `must be one of: ${EXPORT_FORMATS.join(', ')}` })
+      .default('json')
+      .describe('json: the record below; pdf: the same record as a PDF document (application/pdf, a download)'),
+  }),
+  response: analysisExportSchema,
+  documents: { 'application/pdf': 'The record as a PDF document, offered as a download (Content-Disposition: attachment)' },
 });

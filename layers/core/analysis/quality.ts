@@ -27,7 +27,10 @@
  *   rank order; {{analysis}} is the summary and the findings with their citations written as the labels
  *   issued for that call, plain (never as `[chunk:…]` markers, which would read as evidence passages),
  *   so the checker can match a citation to its passage. The analysis, question and topic are
- *   neutralised like all text the service did not issue.
+ *   neutralised like all text the service did not issue;
+ * - beside the scores, the same conditional write stores the verdicts in detail (migration 0020): the faithfulness
+ *   check's claims (claimVerdicts: supported or not, the chunks they rest on, the finding or summary each reviews)
+ *   and the coverage check's aspects (aspectVerdicts: addressed or missing); a failed or shed check keeps them too.
  */
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
@@ -36,7 +39,7 @@ import type { AiGateway } from '#core/ai/gateway';
 import { QuotaExhaustedError } from '#core/ai/quota';
 import { QualityShedError } from '#core/ai/shedder';
 import { isDatabaseUnavailable } from '#core/db/errors';
-import type { Database, GenerationStatus } from '#core/db/schema';
+import type { AspectVerdict, ClaimVerdict, Database, GenerationStatus } from '#core/db/schema';
 import { qualityConfidence, retrievalSignal } from '#core/domain/confidence';
 import { canTransition, guardedMove, undoMove } from '#core/domain/generation-status';
 import type { RetrievalQuality } from '#core/domain/similarity';
@@ -45,7 +48,8 @@ import { conflict, notFound, unavailable } from '#core/errors';
 import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
 import { claimLease, holdLease } from './lease';
-import { neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
+import { citedChunk, neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
+import { wordsOf } from '#core/embeddings/near-duplicates';
 import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './prompts';
 import { isoTime, jsonColumn } from '#core/db/values';
 import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
@@ -73,15 +77,19 @@ export interface QualityDeps {
 export const qualityVerdictSchema = z.looseObject({
   score: z.number().min(0).max(1),
   claims: z.array(z.looseObject({ statement: z.string(), supported: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
+  /** the coverage check's aspects (prompt version of migration 0020; earlier versions list them as claims) */
+  aspects: z.array(z.looseObject({ aspect: z.string(), addressed: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
   rationale: z.string().optional(),
 });
+
+export type QualityVerdict = z.infer<typeof qualityVerdictSchema>;
 
 export class UnreadableVerdictError extends Error {
   override name = 'UnreadableVerdictError';
 }
 
-/** The score (0..1) of a quality answer; UnreadableVerdictError when it is not JSON of that shape. */
-export const readVerdict = (check: string, text: string): number => {
+/** A quality answer read; UnreadableVerdictError when it is not JSON of that shape. */
+export const readVerdict = (check: string, text: string): QualityVerdict => {
   let value: unknown;
   try {
     value = JSON.parse(jsonPart(text));
@@ -94,13 +102,65 @@ export const readVerdict = (check: string, text: string): number => {
       `${check} check answer has the wrong shape: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   }
-  return parsed.data.score;
+  return parsed.data;
 };
 
 interface StoredAnswer {
   summary?: string;
   findings?: { statement: string; citations?: string[] }[];
 }
+
+/** A claim is matched to a part of the analysis that holds at least this share of its words. */
+const CLAIM_MATCH_SHARE = 0.6;
+
+/**
+ * The part of the analysis a claim reviews: of the findings and the summary holding at least CLAIM_MATCH_SHARE of the
+ * claim's words, the one holding the largest share, then the closest in words overall (Jaccard: the summary a claim
+ * repeats word for word, rather than the finding the summary repeats), then the first finding.
+ */
+export const claimPart = (statement: string, analysis: StoredAnswer | null): Pick<ClaimVerdict, 'part' | 'finding_index'> => {
+  const words = new Set(wordsOf(statement));
+  const closeness = (text: string): [share: number, jaccard: number] => {
+    const have = new Set(wordsOf(text));
+    const common = [...words].filter((w) => have.has(w)).length;
+    return words.size === 0 ? [0, 0] : [common / words.size, common / (words.size + have.size - common)];
+  };
+  const parts = [
+    ...(analysis?.findings ?? []).map((f, index) => ({ at: { part: 'finding', finding_index: index } as const, text: f.statement })),
+    { at: { part: 'summary', finding_index: null } as const, text: analysis?.summary ?? '' },
+  ];
+  let best: { at: Pick<ClaimVerdict, 'part' | 'finding_index'>; share: number; jaccard: number } | undefined;
+  for (const { at, text } of parts) {
+    const [share, jaccard] = closeness(text);
+    if (share >= CLAIM_MATCH_SHARE && (!best || share > best.share || (share === best.share && jaccard > best.jaccard))) {
+      best = { at, share, jaccard };
+    }
+  }
+  return best?.at ?? { part: 'unmatched', finding_index: null };
+};
+
+/** The chunk ids a verdict's citations name among the markers issued for its call (any other citation is dropped). */
+const citedChunks = (markers: EvidenceMarkers, citations: readonly string[] | undefined): string[] => [
+  ...new Set((citations ?? []).flatMap((citation) => citedChunk(markers, citation) ?? [])),
+];
+
+/** The faithfulness verdict, claim by claim, as stored: chunk ids for the call's labels, each claim tied to its part of the analysis. */
+const claimVerdicts = (verdict: QualityVerdict, markers: EvidenceMarkers, analysis: StoredAnswer | null): ClaimVerdict[] =>
+  (verdict.claims ?? []).map((claim) => ({
+    statement: claim.statement,
+    supported: claim.supported,
+    chunk_ids: citedChunks(markers, claim.citations),
+    ...claimPart(claim.statement, analysis),
+  }));
+
+/**
+ * The coverage verdict's aspects, as stored: its `aspects`, or, from a prompt version before migration 0020 (which
+ * asked for the aspects as "claims", "supported" for covered), its claims read as aspects.
+ */
+export const aspectVerdicts = (verdict: QualityVerdict, markers: EvidenceMarkers): AspectVerdict[] =>
+  (verdict.aspects ?? (verdict.claims ?? []).map((c) => ({ aspect: c.statement, addressed: c.supported, citations: c.citations }))).map(
+    (a) => ({ aspect: a.aspect, addressed: a.addressed, chunk_ids: citedChunks(markers, a.citations) }),
+  );
 
 /** The analysis under review as the quality prompts' {{analysis}}, its citations as the labels issued for this call. */
 export const renderAnalysis = (result: StoredAnswer | null, markers: EvidenceMarkers): string => {
@@ -273,21 +333,23 @@ export const runQualityCheck = async (
     const review = { analysis: jsonColumn<StoredAnswer>(row.result), question: question?.text, topic, evidence };
     const context = { analysisId, userId: row.requested_by ?? undefined, organizationId: row.organization_id };
     // sequential: the second call is not made when the first is shed or fails
-    const scores: number[] = [];
+    const checked: { verdict: QualityVerdict; markers: EvidenceMarkers }[] = [];
     for (const [check, template] of [
       ['faithfulness', faithfulnessTemplate],
       ['coverage', coverageTemplate],
     ] as const) {
-      const { values } = qualityPromptValues(review, markerNonce);
+      const { values, markers } = qualityPromptValues(review, markerNonce);
       const answer = await gateway.converse({
         purpose: 'quality',
         system: renderTemplate(template.system_prompt, values),
         prompt: renderTemplate(template.user_prompt_template, values),
         ...context,
       });
-      scores.push(readVerdict(check, answer.text));
+      checked.push({ verdict: readVerdict(check, answer.text), markers });
     }
-    const [faithfulness, coverage] = scores as [number, number];
+    const [faithfulnessCheck, coverageCheck] = checked as [(typeof checked)[number], (typeof checked)[number]];
+    const faithfulness = faithfulnessCheck.verdict.score;
+    const coverage = coverageCheck.verdict.score;
     const confidence = qualityConfidence({
       faithfulness,
       coverage,
@@ -300,6 +362,8 @@ export const runQualityCheck = async (
         faithfulness_score: faithfulness,
         coverage_score: coverage,
         quality_confidence: confidence.level,
+        quality_claims: JSON.stringify(claimVerdicts(faithfulnessCheck.verdict, faithfulnessCheck.markers, review.analysis)),
+        coverage_aspects: JSON.stringify(aspectVerdicts(coverageCheck.verdict, coverageCheck.markers)),
         quality_error: null,
         quality_checked_at: now(),
         claimed_until: null,

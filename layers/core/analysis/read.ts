@@ -1,7 +1,9 @@
 /** Analyses as clients read them (DESIGN.md wire names), scoped to the caller's organization. */
 import type { AnalysisAnswer } from './answer';
 import type { Kysely } from 'kysely';
-import type { Database, EvidenceWait } from '#core/db/schema';
+import type { AspectVerdict, ClaimVerdict, Database, EvidenceWait } from '#core/db/schema';
+import { confidenceExplained } from '#core/domain/confidence';
+import type { RetrievalQuality } from '#core/domain/similarity';
 import { feedbackBadge } from '#core/domain/badges';
 import { storedEvidenceCoverage } from '#core/domain/evidence-coverage';
 import { judgmentEnabled } from '#core/domain/feedback';
@@ -17,8 +19,11 @@ const NO_USER = '00000000-0000-0000-0000-000000000000';
 const analysisRows = (db: Kysely<Database>, organizationId: string, userId: string | undefined) =>
   organizationAnalyses(db, organizationId)
     .leftJoin('analysis_engagements as e', (join) => join.onRef('e.analysis_id', '=', 'a.id').on('e.user_id', '=', userId ?? NO_USER))
+    .leftJoin('questions as q', 'q.id', 'a.question_id')
+    .leftJoin('topics as t', 't.id', 'a.topic_id')
     .selectAll('a')
-    .select(['e.detail_reviewed_at', 'e.citation_checked_at']);
+    .select(['e.detail_reviewed_at', 'e.citation_checked_at', 'q.text as question_text', 't.title as topic_title'])
+    .select((eb) => eb.exists(eb.selectFrom('analysis_revisions as r').select('r.id').whereRef('r.analysis_id', '=', 'a.id')).as('edited'));
 
 type AnalysisRow = Awaited<ReturnType<ReturnType<typeof analysisRows>['executeTakeFirstOrThrow']>>;
 
@@ -28,13 +33,19 @@ const waitingForEvidence = (row: Pick<AnalysisRow, 'generation_status' | 'waitin
   return wait && { ready: wait.ready, total: wait.total, since: new Date(wait.since).toISOString() };
 };
 
+/** What the quality scores describe when the investigator has edited the analysis: the AI's text, not theirs. */
+const EDITED_QUALITY_NOTE =
+  "The quality scores, claims and confidence describe the AI's text; the investigator's edit has not been checked.";
+
 /** One row (analysis + the caller's engagement) → the wire view of GET /api/analysis/{id} and of each list item. */
 const toAnalysisView = (row: AnalysisRow) => ({
   analysis_id: row.id,
   investigation_id: row.investigation_id,
   analysis_type: row.analysis_type,
   question_id: row.question_id,
+  question_text: row.question_text,
   topic_id: row.topic_id,
+  topic_title: row.topic_title,
   regenerated_from: row.regenerated_from,
   generation_status: row.generation_status,
   error_message: row.error_message,
@@ -44,6 +55,15 @@ const toAnalysisView = (row: AnalysisRow) => ({
   faithfulness_score: row.faithfulness_score,
   coverage_score: row.coverage_score,
   quality_confidence: row.quality_confidence,
+  confidence_reason:
+    confidenceExplained({
+      faithfulness: row.faithfulness_score,
+      coverage: row.coverage_score,
+      retrieval: jsonColumn<RetrievalQuality>(row.retrieval_quality),
+    })?.reason ?? null,
+  quality_applies_to: 'ai_text' as const,
+  edited: Boolean(row.edited),
+  quality_note: row.edited && row.faithfulness_score !== null ? EDITED_QUALITY_NOTE : null,
   evidence_coverage: storedEvidenceCoverage(
     jsonColumn<{ considered: number; total: number; background_documents_considered?: number }>(row.evidence_coverage),
   ),
@@ -83,6 +103,8 @@ export const getAnalysis = async (db: Kysely<Database>, organizationId: string, 
     .executeTakeFirst();
   return {
     ...toAnalysisView(row),
+    claims: jsonColumn<ClaimVerdict[]>(row.quality_claims),
+    coverage_aspects: jsonColumn<AspectVerdict[]>(row.coverage_aspects),
     edit: revision
       ? {
           revision_id: revision.id,

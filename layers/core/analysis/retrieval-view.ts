@@ -16,7 +16,7 @@
  * for included chunks. text is an excerpt of the chunk (first 300 characters, text_truncated says if
  * cut), null when the chunk no longer exists; GET …/retrieval/{chunk_id} (getRetrievalChunk) gives it whole,
  * with its surrounding passage. attachment_id (attachment chunks) or background_document_id is what
- * GET /api/storage/view opens the file with. low_relevance: no chunk reached the similarity floor, so
+ * GET /api/storage/view opens the file with. page: the page of its PDF the chunk starts on (null for other sources). low_relevance: no chunk reached the similarity floor, so
  * the closest few are the included ones (retrieval.ts). duplicates: the other evidence items holding the same
  * passage (its near-duplicate group: retrieval searches one passage for all of them).
  */
@@ -51,6 +51,7 @@ interface RetrievalChunkView {
   attachment_id: string | null;
   attachment_file_name: string | null;
   source_deleted: boolean;
+  page: number | null;
   text: string | null;
   text_truncated: boolean;
   page: number | null;
@@ -178,6 +179,7 @@ const toChunkView = (row: RetrievalRow, excerptChars: number, duplicates: Map<st
       attachment_id: attachment ? row.attachment_id : null,
       attachment_file_name: attachment ? row.file_name : null,
       source_deleted: deleted,
+      page: row.page,
       text: row.text === null ? null : row.text.slice(0, excerptChars),
       text_truncated: row.text !== null && row.text.length > excerptChars,
       page: row.page ?? null,
@@ -186,16 +188,20 @@ const toChunkView = (row: RetrievalRow, excerptChars: number, duplicates: Map<st
   ];
 };
 
-/** Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. */
+/**
+ * Undefined when the analysis is missing or not the organization's; an analysis not yet generated has no chunks. Each
+ * chunk's text is cut to `excerptChars` (the panel's excerpt; the export quotes passages whole).
+ */
 export const getRetrieval = async (
   db: Kysely<Database>,
   organizationId: string,
   analysisId: string,
+  excerptChars = EXCERPT_CHARS,
 ): Promise<RetrievalView | undefined> => {
   const rows = await retrievalRows(db, organizationId, analysisId).execute();
   if (rows.length === 0) return undefined;
   const duplicates = await duplicatesOf(db, rows);
-  const chunks = rows.flatMap((row) => toChunkView(row, EXCERPT_CHARS, duplicates));
+  const chunks = rows.flatMap((row) => toChunkView(row, excerptChars, duplicates));
   const included = chunks.filter((c) => c.included).length;
   return {
     analysis_id: analysisId,

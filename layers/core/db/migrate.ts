@@ -28,6 +28,7 @@ import { migration as nearDuplicateGroups } from './migrations/0016-near-duplica
 import { migration as ingestContention } from './migrations/0017-ingest-contention';
 import { migration as graphAnchors } from './migrations/0018-graph-anchors';
 import { migration as inlineVectors } from './migrations/0019-inline-vectors';
+import { migration as claimVerdicts } from './migrations/0020-claim-verdicts';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0017-ingest-contention': ingestContention,
   '0018-graph-anchors': graphAnchors,
   '0019-inline-vectors': inlineVectors,
+  '0020-claim-verdicts': claimVerdicts,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -34,6 +34,24 @@ export interface EvidenceWait {
   total: number;
 }
 
+/** 0020: analyses.quality_claims, the faithfulness check's verdict on one claim (analysis/quality.ts claimVerdicts) */
+export interface ClaimVerdict {
+  statement: string;
+  supported: boolean;
+  /** the passages the check found it supported by, as chunk ids (the call's labels translated back) */
+  chunk_ids: string[];
+  /** what part of the analysis it reviews: a finding (by index), the summary, or none it could be matched to */
+  part: 'finding' | 'summary' | 'unmatched';
+  finding_index: number | null;
+}
+
+/** 0020: analyses.coverage_aspects, one aspect of the question or topic as the coverage check saw it */
+export interface AspectVerdict {
+  aspect: string;
+  addressed: boolean;
+  chunk_ids: string[];
+}
+
 export type { AnalysisType } from '#core/domain/analysis-types';
 export type { FeedbackAction, FeedbackStatus } from '#core/domain/feedback';
 export type { GenerationStatus } from '#core/domain/generation-status';
@@ -251,6 +269,9 @@ interface AnalysesTable {
   quality_confidence: QualityConfidence | null;
   quality_error: string | null;
   quality_checked_at: Timestamp | null;
+  /** 0020: the verdicts of the last successful check (null before one) */
+  quality_claims: Json<ClaimVerdict[]> | null;
+  coverage_aspects: Json<AspectVerdict[]> | null;
   feedback_status: FeedbackStatus | null;
   generated_at: Timestamp | null;
   created_at: CreatedAt;

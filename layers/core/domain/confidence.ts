@@ -119,3 +119,22 @@ export const retrievalSignal = (stats: Pick<RetrievalQuality, 'mean_included_sim
   stats === null ? null : (stats.mean_included_similarity ?? 0);
 
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The band of a checked analysis and how it was reached, in words, from what is stored (its scores and its retrieval
+ * statistics): the same rule the check applied, so it names the scores and the one step retrieval took off when it
+ * did. Null before a check has given both scores.
+ */
+export const confidenceExplained = (stored: {
+  faithfulness: number | null;
+  coverage: number | null;
+  retrieval: Pick<RetrievalQuality, 'mean_included_similarity'> | null;
+}): Pick<QualityConfidenceResult, 'level' | 'reason'> | null => {
+  if (stored.faithfulness === null || stored.coverage === null) return null;
+  const { level, reason } = qualityConfidence({
+    faithfulness: stored.faithfulness,
+    coverage: stored.coverage,
+    retrievalSimilarity: retrievalSignal(stored.retrieval),
+  });
+  return { level, reason };
+};

@@ -59,6 +59,10 @@ export const getFeedback = async (db: Kysely<Database>, organizationId: string, 
   return toRecord(row);
 };
 
+/** Every feedback record of an analysis, oldest first (the export's history; the caller has checked the analysis is theirs). */
+export const feedbackHistory = async (db: Kysely<Database>, analysisId: string) =>
+  (await recordRows(db, analysisId).orderBy('f.created_at').orderBy('f.id').execute()).map(toRecord);
+
 export const FEEDBACK_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /** A page of the analysis's feedback, oldest first (ties broken by id), after `after`; 404 when it is not the organization's. */

@@ -14,7 +14,9 @@ const analysis = {
   investigation_id: INVESTIGATION,
   analysis_type: 'question',
   question_id: QUESTION,
+  question_text: 'Who approved the transfer to Baltic Industrial Supply, and when?',
   topic_id: null,
+  topic_title: null,
   regenerated_from: null,
   generation_status: 'verified',
   error_message: null,
@@ -29,6 +31,10 @@ const analysis = {
   faithfulness_score: 0.92,
   coverage_score: 0.81,
   quality_confidence: 'probable',
+  confidence_reason: 'Faithfulness 92 % and coverage 81 % give probable; retrieval similarity 74 % is not weak.',
+  quality_applies_to: 'ai_text',
+  edited: false,
+  quality_note: null,
   evidence_coverage: { considered: 4, total: 5, background_documents_considered: 1 },
   retrieval_quality: { included: 6, excluded: 14, max_similarity: 0.71 },
   low_relevance: false,
@@ -67,7 +73,25 @@ export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: un
     request: { investigation_id: INVESTIGATION, analysis_type: 'question', question_id: QUESTION },
     response: { analysis_id: ANALYSIS, generation_status: 'queued', poll: `/api/analysis/${ANALYSIS}` },
   },
-  'analysis-get': { response: { ...analysis, edit: null } },
+  'analysis-get': {
+    response: {
+      ...analysis,
+      claims: [
+        {
+          statement: 'The approval email is dated two days before invoice BIS-1041.',
+          supported: true,
+          chunk_ids: [CHUNK],
+          part: 'finding',
+          finding_index: 0,
+        },
+      ],
+      coverage_aspects: [
+        { aspect: 'who approved the transfer', addressed: true, chunk_ids: [CHUNK] },
+        { aspect: 'when it was approved', addressed: true, chunk_ids: [CHUNK] },
+      ],
+      edit: null,
+    },
+  },
   'analysis-list': { response: { analyses: [analysis], next_cursor: null } },
   'analysis-feedback-create': { request: { action: 'regenerate', reason: 'wrong_focus', direction: 'Focus on who approved the payment.' } },
 };

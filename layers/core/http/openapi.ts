@@ -14,7 +14,14 @@ import { analysisRequestSchema } from '#core/analysis/selection';
 import { versionSchema } from '#core/admin/prompts';
 import { settingsListSchema } from '#core/admin/settings';
 import { isExempt } from '#core/ratelimit/limits';
-import { analysisDetailSchema, analysisViewSchema, retrievalChunkSchema } from '#core/analysis/contract';
+import {
+  analysisDetailSchema,
+  analysisExportSchema,
+  analysisViewSchema,
+  claimVerdictSchema,
+  coverageAspectSchema,
+  retrievalChunkSchema,
+} from '#core/analysis/contract';
 import { signInResponseSchema } from '#core/auth/contract';
 import type { RouteContract } from '#core/contract';
 import { investigationSummarySchema } from '#core/evidence/contract';
@@ -38,6 +45,9 @@ const NAMED_RESPONSES: [string, z.ZodType][] = [
   ['GatewayMessage', gatewayMessageSchema],
   ['Analysis', analysisViewSchema],
   ['AnalysisDetail', analysisDetailSchema],
+  ['ClaimVerdict', claimVerdictSchema],
+  ['CoverageAspect', coverageAspectSchema],
+  ['AnalysisExport', analysisExportSchema],
   ['AnalysisAnswer', analysisAnswerSchema],
   ['RetrievalChunk', retrievalChunkSchema],
   ['Investigation', investigationSummarySchema],
@@ -137,6 +147,14 @@ const HEADERS = {
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 
 const jsonContent = (schema: unknown, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined && { example }) } });
+/** The documents a route may answer instead of JSON (a PDF export), as binary bodies of their media types. */
+const documentContent = (contract: RouteContract) =>
+  Object.fromEntries(
+    Object.entries(contract.documents ?? {}).map(([mediaType, description]) => [
+      mediaType,
+      { schema: { type: 'string', format: 'binary', description } },
+    ]),
+  );
 const errorAnswer = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
   headers: { 'x-request-id': header('RequestId'), ...headers },
@@ -241,7 +259,10 @@ export const openApiDocument = () => {
     const contract = contractFor(`${route.method} ${route.path}`);
     const examples = OPENAPI_EXAMPLES[route.fn.id];
     const parameters = parametersOf(contract);
-    const success = jsonContent(ref(nameOf(outputs, contract.response, `${pascal(route.fn.id)}Response`)), examples?.response);
+    const success = {
+      ...jsonContent(ref(nameOf(outputs, contract.response, `${pascal(route.fn.id)}Response`)), examples?.response),
+      ...documentContent(contract),
+    };
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: route.fn.id,

@@ -126,6 +126,29 @@ export interface RouteAnswer<C extends RouteContract> {
   headers?: Record<string, string>;
 }
 
+/** A document answered instead of the JSON response, of a media type the contract's `documents` names. */
+export interface DocumentAnswer {
+  document: { mediaType: string; fileName: string; bytes: Uint8Array };
+}
+
+/**
+ * A document as the Lambda proxy answer: base64 with isBase64Encoded, which API Gateway's HTTP API decodes into
+ * the bytes it sends (the twin's gateway too); offered as a download under its file name.
+ */
+const documentResult = (contract: RouteContract, { mediaType, fileName, bytes }: DocumentAnswer['document']): HttpResult => {
+  if (!contract.documents?.[mediaType]) throw new Error(`${contract.route} declares no ${mediaType} document`);
+  return {
+    statusCode: contract.status ?? 200,
+    headers: {
+      'content-type': mediaType,
+      'content-disposition': `attachment; filename="${fileName.replace(/[^\w.-]/g, '_')}"`,
+      'cache-control': 'no-store',
+    },
+    body: Buffer.from(bytes).toString('base64'),
+    isBase64Encoded: true,
+  };
+};
+
 /** A request whose input the contract refused, as a route that audits every attempt sees it. */
 export interface RefusedAttempt {
   event: HttpEvent;
@@ -221,6 +244,7 @@ const answer = async <C extends RouteContract>(
     await enforceRateLimit(event, route);
     const caller = await authorize(event, route.access, options.cronAccess);
     const response = await impl(await readInput(contract, event, caller, options));
+    if ('document' in response) return documentResult(contract, response.document);
     checkAnswer(contract, response.body);
     return json(response.status ?? contract.status ?? 200, response.body, response.headers);
   } catch (error) {
@@ -232,7 +256,9 @@ const answer = async <C extends RouteContract>(
 const withRequestId = (result: HttpResult, event: HttpEvent): HttpResult =>
   event.requestContext?.requestId ? { ...result, headers: { ...result.headers, 'x-request-id': event.requestContext.requestId } } : result;
 
-type RouteImpl<C extends RouteContract> = (input: RouteInput<C>) => Promise<RouteAnswer<C>>;
+type RouteImpl<C extends RouteContract> = (
+  input: RouteInput<C>,
+) => Promise<RouteAnswer<C> | (C['documents'] extends Record<string, string> ? DocumentAnswer : never)>;
 
 /**
  * The handler of one route: `impl` receives the inputs its contract declares, parsed and typed, and its
