@@ -1101,8 +1101,6 @@ export interface components {
             page: number | null;
             text: string | null;
             text_truncated: boolean;
-            /** @description the page of the PDF the passage starts on; null for other sources */
-            page: number | null;
             /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
             duplicates: {
                 /** @description other evidence items holding the same passage (near-identical text) */
@@ -1762,8 +1760,6 @@ export interface components {
                 /** @description the whole chunk */
                 text: string;
                 text_truncated: boolean;
-                /** @description the page of the PDF the passage starts on; null for other sources */
-                page: number | null;
                 /** @description the passage's near-duplicate group: the same passage in other e-mails, forwards, attachments */
                 duplicates: {
                     /** @description other evidence items holding the same passage (near-identical text) */

@@ -149,7 +149,6 @@ export const retrievalChunkSchema = z.object({
   page: z.number().int().nullable().describe('the page of its PDF the chunk starts on (null when its source is not a paged document)'),
   text: z.string().nullable(),
   text_truncated: z.boolean(),
-  page: z.number().int().nullable().describe('the page of the PDF the passage starts on; null for other sources'),
   duplicates: z
     .object({
       count: z.number().int().describe('other evidence items holding the same passage (near-identical text)'),

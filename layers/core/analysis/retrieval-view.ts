@@ -54,7 +54,6 @@ interface RetrievalChunkView {
   page: number | null;
   text: string | null;
   text_truncated: boolean;
-  page: number | null;
   duplicates: Duplicates;
 }
 
@@ -182,7 +181,6 @@ const toChunkView = (row: RetrievalRow, excerptChars: number, duplicates: Map<st
       page: row.page,
       text: row.text === null ? null : row.text.slice(0, excerptChars),
       text_truncated: row.text !== null && row.text.length > excerptChars,
-      page: row.page ?? null,
       duplicates: (row.chunk_id && duplicates.get(row.chunk_id)) || NO_DUPLICATES,
     },
   ];
