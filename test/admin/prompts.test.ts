@@ -248,8 +248,15 @@ describe('creating versions', () => {
   const TYPE = 'analysis_question';
 
   test('a valid version becomes current at once, stored with its author, and audited', async () => {
-    const created = await create(content(TYPE, 'be brief'));
-    expect(created).toMatchObject({ prompt_type: TYPE, version: 3, is_active: true, is_current: true, restored_from_version: null });
+    const created = await create({ ...content(TYPE, 'be brief'), change_note: '  Briefer answers.  ' });
+    expect(created).toMatchObject({
+      prompt_type: TYPE,
+      version: 3,
+      is_active: true,
+      is_current: true,
+      restored_from_version: null,
+      change_note: 'Briefer answers.',
+    });
     expect(await activeTemplate(db, TYPE)).toMatchObject({
       version: 3,
       user_prompt_template: content(TYPE, 'be brief').user_prompt_template,
@@ -275,6 +282,7 @@ describe('creating versions', () => {
     ],
     ['too long', { ...content(TYPE, 'x'), system_prompt: 'x'.repeat(20_001) }, 'system_prompt'],
     ['unknown field', { ...content(TYPE, 'x'), is_active: false }, ''],
+    ['change note too long', { ...content(TYPE, 'x'), change_note: 'x'.repeat(501) }, 'change_note'],
     ['not an object', 'hello', ''],
   ])('%s → 400 naming the field, nothing stored, a failure audited', async (_, body, path) => {
     const before = await db.selectFrom('prompt_templates').select(['prompt_type', 'version']).execute();

@@ -1217,6 +1217,8 @@ export interface components {
             is_current: boolean;
             /** @description set on a rollback: the version whose content this one restored */
             restored_from_version: number | null;
+            /** @description what the administrator who made it says it changes */
+            change_note: string | null;
             /** Format: date-time */
             created_at: string;
             created_by: {
@@ -1933,6 +1935,8 @@ export interface components {
                 is_current: boolean;
                 /** @description set on a rollback: the version whose content this one restored */
                 restored_from_version: number | null;
+                /** @description what the administrator who made it says it changes */
+                change_note: string | null;
                 /** Format: date-time */
                 created_at: string;
                 created_by: {
@@ -1962,6 +1966,8 @@ export interface components {
             is_current: boolean;
             /** @description set on a rollback: the version whose content this one restored */
             restored_from_version: number | null;
+            /** @description what the administrator who made it says it changes */
+            change_note: string | null;
             /** Format: date-time */
             created_at: string;
             created_by: {
@@ -2565,6 +2571,8 @@ export interface components {
             prompt_type: "analysis_question" | "analysis_topic" | "analysis_summary" | "analysis_gap" | "analysis_error_check" | "quality_faithfulness" | "quality_coverage";
             system_prompt: string;
             user_prompt_template: string;
+            /** @description what this version changes, in a sentence: shown on its card */
+            change_note?: string;
         };
         AdminPromptUpdateRequest: {
             is_active: boolean;

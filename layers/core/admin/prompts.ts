@@ -62,6 +62,12 @@ export const createBodySchema = z.strictObject({
   prompt_type: promptType,
   system_prompt: templateText('system_prompt'),
   user_prompt_template: templateText('user_prompt_template'),
+  change_note: z
+    .string({ error: 'change_note must be text' })
+    .trim()
+    .max(500, 'change_note is at most 500 characters')
+    .optional()
+    .describe('what this version changes, in a sentence: shown on its card'),
 });
 
 export const rollbackBodySchema = z.strictObject({ prompt_type: promptType, version: versionNumber });
@@ -78,6 +84,7 @@ const versionMeta = {
   is_active: z.boolean(),
   is_current: z.boolean(),
   restored_from_version: z.number().int().nullable().describe('set on a rollback: the version whose content this one restored'),
+  change_note: z.string().nullable().describe('what the administrator who made it says it changes'),
   created_at: z.iso.datetime(),
   created_by: createdBySchema,
 };
@@ -178,6 +185,7 @@ const versionRows = (db: Db, type: string) =>
       'p.version',
       'p.is_active',
       'p.restored_from_version',
+      'p.change_note',
       'p.created_at',
       'p.system_prompt',
       'p.user_prompt_template',
@@ -195,6 +203,7 @@ const toVersion = (row: VersionRow, current: number | null): PromptVersion => ({
   is_active: row.is_active,
   is_current: row.version === current,
   restored_from_version: row.restored_from_version,
+  change_note: row.change_note,
   created_at: isoTime(row.created_at)!,
   created_by: row.created_by && row.email ? { user_id: row.created_by, email: row.email, display_name: row.display_name ?? '' } : null,
   system_prompt: row.system_prompt,
@@ -282,7 +291,7 @@ const insertVersion = async (
   trx: Transaction<Database>,
   actor: AdminActor,
   type: string,
-  content: { system_prompt: string; user_prompt_template: string },
+  content: { system_prompt: string; user_prompt_template: string; change_note?: string | undefined },
   restoredFrom: number | null,
 ): Promise<PromptVersion> => {
   const state = await typeState(trx, type);
@@ -300,7 +309,9 @@ const insertVersion = async (
     .values({
       prompt_type: type,
       version,
-      ...content,
+      system_prompt: content.system_prompt,
+      user_prompt_template: content.user_prompt_template,
+      change_note: content.change_note || null,
       is_active: state.total === 0 || state.active,
       restored_from_version: restoredFrom,
       created_by: actor.userId,

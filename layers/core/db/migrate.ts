@@ -29,6 +29,7 @@ import { migration as ingestContention } from './migrations/0017-ingest-contenti
 import { migration as graphAnchors } from './migrations/0018-graph-anchors';
 import { migration as inlineVectors } from './migrations/0019-inline-vectors';
 import { migration as claimVerdicts } from './migrations/0020-claim-verdicts';
+import { migration as promptChangeNotes } from './migrations/0021-prompt-change-notes';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0018-graph-anchors': graphAnchors,
   '0019-inline-vectors': inlineVectors,
   '0020-claim-verdicts': claimVerdicts,
+  '0021-prompt-change-notes': promptChangeNotes,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -231,6 +231,8 @@ interface PromptTemplatesTable {
   user_prompt_template: string;
   is_active: Generated<boolean>;
   restored_from_version: number | null;
+  /** 0021: what the administrator says the version changes; null without one */
+  change_note: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string | null;
   created_at: CreatedAt;
 }
