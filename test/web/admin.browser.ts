@@ -100,6 +100,7 @@ test('a new version, started from the current content, becomes the current one i
   expect(text).toMatch(/\S/);
   // the first line changed: the diff pairs it with the old first line as a changed row
   await system.fill(text.replace(/^[^\n]*/, (line) => `${line} ${ADDED}`));
+  await page.getByLabel('What this version changes (optional, shown on its card)').fill('Shorter findings for the summary.');
   await expectAccessible();
   await page.getByRole('button', { name: 'Save the new version' }).click();
   await status()
@@ -107,7 +108,8 @@ test('a new version, started from the current content, becomes the current one i
     .waitFor();
   const created = page.locator('ol.cards li').first();
   await expect(created.textContent()).resolves.toMatch(new RegExp(`^Version ${previous + 1} Current`));
-  // each card says what its version changed, not the same start of the template on every card
+  // each card says what its version changed, not the same start of the template on every card: the note, and the lines
+  await expect(created.locator('.change-note').textContent()).resolves.toBe('“Shorter findings for the summary.”');
   await expect(created.locator('.preview').textContent()).resolves.toMatch(
     new RegExp(`^1 line changed from version ${previous}, first: “.*${ADDED}`),
   );

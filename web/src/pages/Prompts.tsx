@@ -99,6 +99,7 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
   const [open, setOpen] = useState(false);
   const [systemPrompt, setSystemPrompt] = useState('');
   const [template, setTemplate] = useState('');
+  const [changeNote, setChangeNote] = useState('');
   const { working, problem, run } = useAction<string>(withDetails);
   const start = () =>
     current === null
@@ -114,9 +115,17 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
     event.preventDefault();
     void run(async () => {
       const created = await unwrap(
-        client.POST('/api/admin/prompts', { body: { prompt_type: type, system_prompt: systemPrompt, user_prompt_template: template } }),
+        client.POST('/api/admin/prompts', {
+          body: {
+            prompt_type: type,
+            system_prompt: systemPrompt,
+            user_prompt_template: template,
+            ...(changeNote.trim() && { change_note: changeNote }),
+          },
+        }),
       );
       setOpen(false);
+      setChangeNote('');
       onCreated(
         `Version ${created.version} was created${created.is_current ? ' and is the current version' : ''}${created.is_active ? '' : ' (stored deactivated, as the type is)'}.`,
       );
@@ -142,6 +151,8 @@ const NewVersion = ({ type, current, onCreated }: { type: PromptType; current: n
       <textarea id="new-system-prompt" rows={8} required value={systemPrompt} onInput={(e) => setSystemPrompt(e.currentTarget.value)} />
       <label for="new-user-template">User prompt template</label>
       <textarea id="new-user-template" rows={12} required value={template} onInput={(e) => setTemplate(e.currentTarget.value)} />
+      <label for="new-change-note">What this version changes (optional, shown on its card)</label>
+      <input id="new-change-note" maxLength={500} value={changeNote} onInput={(e) => setChangeNote(e.currentTarget.value)} />
       <div class="actions">
         <button type="submit" disabled={working !== undefined}>
           Save the new version
@@ -256,6 +267,7 @@ const TypeScreen = ({ type }: { type: PromptType }) => {
                       {v.is_current && <Badge color="blue">Current</Badge>}{' '}
                       {v.restored_from_version !== null && <Badge color="purple">Restored from version {v.restored_from_version}</Badge>}
                     </p>
+                    {v.change_note && <p class="change-note">“{v.change_note}”</p>}
                     <p class="preview">
                       {v.change === null
                         ? `First version: ${v.preview}`
