@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { extractText } from '#core/files/extractors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { ensureWebApp } from '../../lib/twin/web-app';
@@ -146,6 +147,28 @@ test('the analysis says what it answers: its question is the heading, its type a
   await expect(page.locator('.current-judgment').textContent()).resolves.toBe('No judgment recorded yet.');
 });
 
+test('trust explained: how the confidence was reached, the aspects asked about, each finding’s claims with their verdicts', async () => {
+  await page.locator('.reason').waitFor({ timeout: 30_000 });
+  await expect(page.locator('.reason').textContent()).resolves.toMatch(
+    /^How the confidence was reached: Faithfulness \d+ % and coverage \d+ % give \w+/,
+  );
+  const aspects = page.locator('.aspects li');
+  expect(await aspects.count()).toBeGreaterThan(0);
+  for (const text of await aspects.allTextContents()) expect(text).toMatch(/: (addressed|missing)$/);
+  await page.locator('details summary').click();
+  const verdicts = page.locator('.findings .verdicts li');
+  await verdicts.first().waitFor();
+  for (const text of await verdicts.allTextContents())
+    expect(text).toMatch(/^(Supported by \d+ passages?|Not supported by the evidence the AI was given): “.+”$/);
+  // an unsupported claim is marked where it stands in the answer
+  const unsupported = await page.locator('.findings .verdicts li.unsupported').count();
+  await expect(page.locator('.findings > li.unsupported mark').count()).resolves.toBe(
+    unsupported > 0 ? await page.locator('.findings > li.unsupported').count() : 0,
+  );
+  await page.locator('details summary').click();
+  await screenshot(page, '04a-trust-explained');
+});
+
 test('the gates: the detail, a page refresh (Gate A persists), then a cited passage unlocks the judgment', async () => {
   await page.locator('details summary').click();
   await page.getByText('✓ Detail reviewed').waitFor();
@@ -243,6 +266,21 @@ test('Edit shows the AI text beside the user’s version and saves it', async ()
   // the history says what was done in words, with the edited text
   await page.locator('#history-heading + .rows li', { hasText: 'Edited the answer' }).locator('blockquote', { hasText: edited }).waitFor();
   await screenshot(page, '06b-edited');
+});
+
+test('the analysis as a record: the PDF download holds the question, the answer, the verdicts and the judgments', async () => {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as PDF' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^analysis-[0-9a-f-]{36}\.pdf$/);
+  const bytes = readFileSync((await download.path())!);
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  const text = (await extractText('pdf', bytes)).text.replace(/\s+/g, ' ');
+  expect(text).toContain(await questionOf(analysisIdOf(page)));
+  expect(text).toMatch(/Agreed/);
+  expect(text).toContain('The March purchases were split below the USD 25,000 threshold.');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as JSON' }).click()]);
+  const record = JSON.parse(readFileSync((await json.path())!, 'utf8'));
+  expect(record.analysis.analysis_id).toBe(analysisIdOf(page));
+  expect(record.feedback.map((f: { action: string }) => f.action)).toEqual(expect.arrayContaining(['disagree', 'agree', 'edit']));
 });
 
 test('the investigation lists its analyses with their badges in text', async () => {

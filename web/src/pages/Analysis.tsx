@@ -129,40 +129,76 @@ const QualityUnfinished = ({ analysis, onStarted }: { analysis: Analysis; onStar
   );
 };
 
+/** What the question or topic asks, aspect by aspect, as the coverage check judged the answer. */
+const Aspects = ({ aspects }: { aspects: NonNullable<Analysis['coverage_aspects']> }) =>
+  aspects.length === 0 ? null : (
+    <div class="aspects">
+      <h3 id="aspects-heading">What it asks, aspect by aspect</h3>
+      <ul aria-labelledby="aspects-heading">
+        {aspects.map((a) => (
+          <li key={a.aspect} class={a.addressed ? 'addressed' : 'missing'}>
+            <span aria-hidden="true">{a.addressed ? '✓ ' : '✗ '}</span>
+            {a.aspect}: <strong>{a.addressed ? 'addressed' : 'missing'}</strong>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+
 const Quality = ({ analysis }: { analysis: Analysis }) => (
-  <dl class="figures">
-    <div>
-      <dt>Confidence</dt>
-      <dd>
-        {analysis.quality_confidence ? (
-          <Badge color={CONFIDENCE_COLOR[analysis.quality_confidence]}>{analysis.quality_confidence}</Badge>
-        ) : analysis.generation_status === 'quality_unavailable' ? (
-          'not available'
-        ) : (
-          'not checked yet'
-        )}
-      </dd>
-    </div>
-    <div>
-      <dt>Faithfulness</dt>
-      <dd>{analysis.faithfulness_score === null ? 'not checked' : percent(analysis.faithfulness_score)}</dd>
-    </div>
-    <div>
-      <dt>Coverage</dt>
-      <dd>{analysis.coverage_score === null ? 'not checked' : percent(analysis.coverage_score)}</dd>
-    </div>
-    <div>
-      <dt>Evidence considered</dt>
-      <dd>
-        {analysis.evidence_coverage
-          ? `${analysis.evidence_coverage.considered} of ${analysis.evidence_coverage.total} items (${percent(
-              analysis.evidence_coverage.total ? analysis.evidence_coverage.considered / analysis.evidence_coverage.total : 0,
-            )})`
-          : '—'}
-      </dd>
-    </div>
-  </dl>
+  <>
+    <dl class="figures">
+      <div>
+        <dt>Confidence</dt>
+        <dd>
+          {analysis.quality_confidence ? (
+            <Badge color={CONFIDENCE_COLOR[analysis.quality_confidence]}>{analysis.quality_confidence}</Badge>
+          ) : analysis.generation_status === 'quality_unavailable' ? (
+            'not available'
+          ) : (
+            'not checked yet'
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Faithfulness</dt>
+        <dd>{analysis.faithfulness_score === null ? 'not checked' : percent(analysis.faithfulness_score)}</dd>
+      </div>
+      <div>
+        <dt>Coverage</dt>
+        <dd>{analysis.coverage_score === null ? 'not checked' : percent(analysis.coverage_score)}</dd>
+      </div>
+      <div>
+        <dt>Evidence considered</dt>
+        <dd>
+          {analysis.evidence_coverage
+            ? `${analysis.evidence_coverage.considered} of ${analysis.evidence_coverage.total} items (${percent(
+                analysis.evidence_coverage.total ? analysis.evidence_coverage.considered / analysis.evidence_coverage.total : 0,
+              )})`
+            : '—'}
+        </dd>
+      </div>
+    </dl>
+    {analysis.confidence_reason && <p class="reason">How the confidence was reached: {analysis.confidence_reason}</p>}
+    {analysis.quality_note && <p class="note">{analysis.quality_note}</p>}
+    {analysis.coverage_aspects && <Aspects aspects={analysis.coverage_aspects} />}
+  </>
 );
+
+/** Saves the analysis as a record (PDF or JSON) under the name the service gives it. */
+const saveExport = async (id: string, format: 'pdf' | 'json') => {
+  const call = client.GET('/api/analysis/{analysis_id}/export', {
+    params: { path: { analysis_id: id }, query: { format } },
+    parseAs: 'blob',
+  });
+  const file = (await unwrap(call)) as Blob;
+  const named = /filename="([^"]+)"/.exec((await call).response.headers.get('content-disposition') ?? '')?.[1];
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(file);
+  link.download = named ?? `analysis-${id}.${format}`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+};
 
 /** The most of the document a citation shows around its passage: this many chunks on each side. */
 const MOST_AROUND = 10;
@@ -395,6 +431,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
     );
     navigate(`/analyses/${created.analysis_id}`);
   });
+  const summaryUnsupported = (analysis.claims ?? []).filter((c) => c.part === 'summary' && !c.supported);
   const current = JUDGMENTS.find(([, status]) => status === analysis.feedback_status)?.[0];
   const aiText = result ? [result.summary, ...result.findings.map((f) => `- ${f.statement}`)].join('\n') : '';
 
@@ -407,7 +444,7 @@ export const AnalysisPage = ({ id }: { id: string }) => {
           </a>
         </p>
         <h1>
-          {investigation.data ? analysisSubject(analysis, investigation.data) : ANALYSIS_TYPES[analysis.analysis_type]}{' '}
+          {analysisSubject(analysis)}{' '}
           {analysis.feedback_badge && <Badge color={analysis.feedback_badge.color}>{analysis.feedback_badge.label}</Badge>}
         </h1>
         <p class="meta">
@@ -475,7 +512,15 @@ export const AnalysisPage = ({ id }: { id: string }) => {
                     No passage was a close match for this analysis; it was written from the nearest passages available and may be weak.
                   </p>
                 )}
-                <p>{result.summary}</p>
+                <p class={summaryUnsupported.length > 0 ? 'unsupported' : undefined}>
+                  {summaryUnsupported.length > 0 ? <mark>{result.summary}</mark> : result.summary}
+                </p>
+                {summaryUnsupported.length > 0 && (
+                  <p class="note">
+                    The check found {plural(summaryUnsupported.length, 'claim')} of the summary not supported by the evidence:{' '}
+                    {summaryUnsupported.map((c) => `“${c.statement}”`).join('; ')}
+                  </p>
+                )}
                 <Quality analysis={analysis} />
                 <QualityUnfinished analysis={analysis} onStarted={refresh} />
               </div>
@@ -483,26 +528,42 @@ export const AnalysisPage = ({ id }: { id: string }) => {
             <details class="panel" onToggle={openDetail}>
               <summary>Detail: findings with their evidence {gateA ? '(reviewed)' : ''}</summary>
               <ol class="findings">
-                {result.findings.map((finding, i) => (
-                  <li key={i}>
-                    {finding.statement}{' '}
-                    {finding.citations.map((chunkId, n) => {
-                      const source = sourceOf.get(chunkId);
-                      const where = source ? `${source.source_title}${source.page === null ? '' : `, page ${source.page}`}` : undefined;
-                      return (
-                        <button key={chunkId} type="button" class="citation" title={where} onClick={openCitation(chunkId)}>
-                          [{n + 1}
-                          {source?.page != null && `, p. ${source.page}`}]
-                          <span class="visually-hidden">
-                            {' '}
-                            open cited passage {n + 1} of finding {i + 1}
-                            {where && ` (${where})`}
-                          </span>
-                        </button>
-                      );
-                    })}
-                  </li>
-                ))}
+                {result.findings.map((finding, i) => {
+                  const verdicts = (analysis.claims ?? []).filter((c) => c.part === 'finding' && c.finding_index === i);
+                  const unsupported = verdicts.some((c) => !c.supported);
+                  return (
+                    <li key={i} class={unsupported ? 'unsupported' : undefined}>
+                      {unsupported ? <mark>{finding.statement}</mark> : finding.statement}{' '}
+                      {finding.citations.map((chunkId, n) => {
+                        const source = sourceOf.get(chunkId);
+                        const where = source ? `${source.source_title}${source.page === null ? '' : `, page ${source.page}`}` : undefined;
+                        return (
+                          <button key={chunkId} type="button" class="citation" title={where} onClick={openCitation(chunkId)}>
+                            [{n + 1}
+                            {source?.page != null && `, p. ${source.page}`}]
+                            <span class="visually-hidden">
+                              {' '}
+                              open cited passage {n + 1} of finding {i + 1}
+                              {where && ` (${where})`}
+                            </span>
+                          </button>
+                        );
+                      })}
+                      {verdicts.length > 0 && (
+                        <ul class="verdicts">
+                          {verdicts.map((c) => (
+                            <li key={c.statement} class={c.supported ? 'supported' : 'unsupported'}>
+                              {c.supported
+                                ? `Supported by ${plural(c.chunk_ids.length, 'passage')}`
+                                : 'Not supported by the evidence the AI was given'}
+                              : “{c.statement}”
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </li>
+                  );
+                })}
               </ol>
               {result.evidence_gaps.length > 0 && (
                 <>
@@ -663,6 +724,22 @@ export const AnalysisPage = ({ id }: { id: string }) => {
             <section aria-labelledby="history-heading" class="panel">
               <h2 id="history-heading">Feedback history</h2>
               <History id={id} round={historyRound} />
+            </section>
+            <section aria-labelledby="export-heading" class="panel">
+              <h2 id="export-heading">The record</h2>
+              <p>
+                The analysis to file or produce: the question, the answer with its cited passages and their sources, the claim verdicts, the
+                scores and how the confidence was reached, the passages searched, the prompt, models and regions, every timestamp, and the
+                judgments and edits in order.
+              </p>
+              <div class="actions">
+                <button type="button" class="secondary" onClick={guarded(() => saveExport(id, 'pdf'))}>
+                  Download as PDF
+                </button>
+                <button type="button" class="secondary" onClick={guarded(() => saveExport(id, 'json'))}>
+                  Download as JSON
+                </button>
+              </div>
             </section>
           </>
         )}

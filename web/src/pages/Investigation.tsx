@@ -176,13 +176,11 @@ const EvidenceCheck = ({
 };
 
 /** What an analysis answers, in words: its question or topic, or what its type does. */
-export const analysisSubject = (
-  analysis: { analysis_type: AnalysisType; question_id: string | null; topic_id: string | null },
-  investigation: Pick<InvestigationDetail, 'questions' | 'topics'>,
-): string =>
-  (analysis.question_id && investigation.questions.find((q) => q.question_id === analysis.question_id)?.text) ||
-  (analysis.topic_id && investigation.topics.find((t) => t.topic_id === analysis.topic_id)?.title) ||
-  ANALYSIS_TYPES[analysis.analysis_type];
+export const analysisSubject = (analysis: {
+  analysis_type: AnalysisType;
+  question_text: string | null;
+  topic_title: string | null;
+}): string => analysis.question_text ?? analysis.topic_title ?? ANALYSIS_TYPES[analysis.analysis_type];
 
 const AnalysisRows = ({ investigation }: { investigation: InvestigationDetail }) => {
   const investigationId = investigation.investigation_id;
@@ -206,7 +204,7 @@ const AnalysisRows = ({ investigation }: { investigation: InvestigationDetail })
               {rows.map((a) => (
                 <li key={a.analysis_id}>
                   <a href={`/analyses/${a.analysis_id}`} onClick={onLink}>
-                    {analysisSubject(a, investigation)}
+                    {analysisSubject(a)}
                   </a>
                   {(a.question_id || a.topic_id) && <span class="meta">{ANALYSIS_TYPES[a.analysis_type]}</span>}
                   <span class="meta">{when(a.created_at)}</span>
