@@ -165,8 +165,8 @@ test('trust explained: how the confidence was reached, the aspects asked about, 
   await expect(page.locator('.findings > li.unsupported mark').count()).resolves.toBe(
     unsupported > 0 ? await page.locator('.findings > li.unsupported').count() : 0,
   );
-  await page.locator('details summary').click();
   await screenshot(page, '04a-trust-explained');
+  await page.locator('details summary').click();
 });
 
 test('the gates: the detail, a page refresh (Gate A persists), then a cited passage unlocks the judgment', async () => {
