@@ -104,6 +104,7 @@ const LIMITS_CONTEXT: readonly string[] = [
 /** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
   options.seed !== false &&
+  options.standinEmbedder !== 'hashing' && // the template's vectors are the default embedder's
   options.schedules !== false &&
   !options.transformPlan &&
   Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
