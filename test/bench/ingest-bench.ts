@@ -204,6 +204,8 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
       seed: false,
       schedules: false,
       context: { gatewayThrottles: 'off', rateLimits: 'off' },
+      // made-up words, and 10,000 chunks the model would embed at ~60 a second: this measures the pipeline, not meaning
+      standinEmbedder: 'hashing',
       ...(databaseUrl && { databaseUrl }),
     });
     const { db } = twin.database;
