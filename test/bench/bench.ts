@@ -38,6 +38,7 @@ import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { embeddingBench } from './embedding-bench';
 import { ingestBench } from './ingest-bench';
+import { relevanceBench } from './relevance-bench';
 import { figure, writeSummary } from './summary';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { DEFAULT_AI_MODELS } from '#core/config';
@@ -472,6 +473,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   retrieval: retrievalBench,
   embedding: embeddingBench,
   ingest: ingestBench,
+  relevance: relevanceBench,
 };
 
 const main = async () => {
