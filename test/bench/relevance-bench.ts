@@ -80,7 +80,7 @@ const gatewayFor = (db: Kysely<Database>, client: ReturnType<typeof standinClien
       backoff: { baseMs: 200, capMs: 2_000 },
       shedderDisabled: false,
       quotaMaxWaitMs: 10_000,
-      // relevance, not latency: a loaded machine's slow first batch (the model's load, ~60 texts a second) must not fall back
+      // relevance, not latency: the model's first batch of long chunks can take longer than 10 s on a loaded machine
       attemptTimeoutMs: { ...ATTEMPT_TIMEOUT_DEFAULTS_MS, embedding: 60_000 },
     },
   });
