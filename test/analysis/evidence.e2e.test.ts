@@ -15,8 +15,7 @@ import { investigationEvidenceRoute } from '#core/evidence/contract';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
 import { useTwin } from '../support/twin';
 
-// feature hashing: a question whose every chunk is under the floor is hashing's (a model finds the interview notes that answer it)
-const e2e = useTwin({ standinEmbedder: 'hashing' });
+const e2e = useTwin();
 const { call } = e2e;
 let investigator = '';
 let harbor = '';
