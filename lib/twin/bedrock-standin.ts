@@ -13,8 +13,9 @@
  *   POST /model/{modelId}/invoke     Cohere Embed v3 (cohere.embed-english-v3, cohere.embed-multilingual-v3):
  *                                    Bedrock's body (`texts` ≤ 96, each ≤ 2,048 characters unless `truncate`
  *                                    START or END cuts it, `input_type` required, `embedding_types`), validated
- *                                    as Bedrock does (400 ValidationException); one 1024-dimension feature-hashing
- *                                    vector per text (./standin-text.ts), the answer in Bedrock's shape
+ *                                    as Bedrock does (400 ValidationException); one 1024-dimension vector per
+ *                                    text, by meaning (a sentence-embedding model) or by feature hashing as
+ *                                    the `embedder` option says (./standin-embedder.ts), the answer in Bedrock's shape
  * Errors: status, header `x-amzn-ErrorType: <Name>`, body `{"message": "..."}`; unknown path or
  * model 404 ResourceNotFoundException, bad input 400 ValidationException, unsigned 403
  * AccessDeniedException.
@@ -43,7 +44,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { profileValidIn, splitProfileId } from '#core/ai/models';
-import { composeAnswer, embedText, estimateTokens } from './standin-text';
+import { standinEmbedder, type StandinEmbedder, type StandinEmbedderName } from './standin-embedder';
+import { composeAnswer, estimateTokens } from './standin-text';
 
 export interface RegionFaults {
   /** share of calls answered 429 ThrottlingException, 0..1 */
@@ -68,6 +70,11 @@ export interface BedrockStandinOptions {
   faults?: Partial<Record<string, RegionFaults>>;
   /** where STANDIN_FAULTS is read from; defaults to process.env */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * how texts are embedded: 'meaning' (default) with a sentence-embedding model, so relevant passages score high
+   * as with Cohere; 'hashing' by word overlap, far faster, for tests and benches of the pipeline rather than of meaning
+   */
+  embedder?: StandinEmbedderName;
 }
 
 export interface BedrockStandin {
@@ -242,7 +249,12 @@ const quantised = (vector: number[], type: string): number[] => {
   return type === 'binary' ? bytes.map((b) => b - 128) : bytes;
 };
 
-const invokeEmbedding = (modelId: string, body: unknown, refuseText: string | undefined): EmbeddingOutput => {
+const invokeEmbedding = async (
+  modelId: string,
+  body: unknown,
+  refuseText: string | undefined,
+  embed: StandinEmbedder,
+): Promise<EmbeddingOutput> => {
   const dimensions = EMBEDDING_MODELS[baseModelId(modelId)];
   if (dimensions === undefined)
     throw notFound(
@@ -275,7 +287,7 @@ const invokeEmbedding = (modelId: string, body: unknown, refuseText: string | un
   const kept = strings.map((t) =>
     t.length <= MAX_EMBED_TEXT_CHARS ? t : truncate === 'START' ? t.slice(-MAX_EMBED_TEXT_CHARS) : t.slice(0, MAX_EMBED_TEXT_CHARS),
   );
-  const vectors = kept.map((t) => embedText(t, dimensions));
+  const vectors = await embed(kept, dimensions);
   const id = randomUUID();
   if (embedding_types === undefined) return { id, texts: strings, embeddings: vectors, response_type: 'embeddings_floats' };
   const types = [...new Set(embedding_types as string[])];
@@ -328,6 +340,7 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
   const regions = new Map<string, RegionState>();
   const counts = new Map<string, RegionStats>();
   const aborter = new AbortController();
+  const embed = standinEmbedder(options.embedder ?? 'meaning');
 
   const state = (region: string): RegionState => {
     let s = regions.get(region);
@@ -412,7 +425,7 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     const body = parseJson(raw);
     if (route[2] === 'converse') send(res, 200, converse(modelId, body, latencyMs));
     else {
-      const embedded = invokeEmbedding(modelId, body, state(region).faults.refuseText);
+      const embedded = await invokeEmbedding(modelId, body, state(region).faults.refuseText, embed);
       send(res, 200, embedded);
       regionCounts(region).texts += embedded.texts.length;
     }

@@ -34,6 +34,7 @@ import { awsEdgeHandler, startAwsEdge, type EdgeCall, type EdgeIdentity } from '
 import { lambdaService } from './lambda-service';
 import { evaluate, matchesResource } from './iam/policy';
 import { startBedrockStandin, type BedrockStandin } from './bedrock-standin';
+import type { StandinEmbedderName } from './standin-embedder';
 import { policyAuthorizer, startDatabaseProxy, type DatabaseProxy } from './db-proxy';
 import { edgeClientConfig, type EdgeAddress } from './edge-client';
 import { createGateway } from './gateway';
@@ -92,6 +93,8 @@ export interface TwinOptions {
    * Secrets Manager at start as an operator's PutSecretValue would be; the functions read them from there
    */
   secretValues?: { cron?: string; webhook?: string };
+  /** how the Bedrock stand-in embeds (bedrock-standin.ts): 'meaning' (default) or 'hashing' */
+  standinEmbedder?: StandinEmbedderName;
   log?: (line: string) => void;
 }
 
@@ -316,7 +319,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     const parts = [
       deployment,
       stoppedWithTwin(openBackend(twinDir, options.databaseUrl, options.databaseTemplate), (b) => () => b.handle.close()),
-      stoppedWithTwin(startBedrockStandin(), (b) => () => b.stop()),
+      stoppedWithTwin(startBedrockStandin({ embedder: options.standinEmbedder }), (b) => () => b.stop()),
       loadOrCreateKeys(twinDir),
       deployment.then(({ plan }) => startAwsAndTls(twinDir, plan, (aws) => stoppedWithTwin(aws, (a) => () => a.stop()))),
     ] as const;

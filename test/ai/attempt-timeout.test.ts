@@ -27,7 +27,8 @@ let standin: BedrockStandin;
 const made: ReturnType<typeof standinClients>[] = [];
 
 beforeAll(async () => {
-  standin = await startBedrockStandin();
+  // the fallback's answer must be fast: the model's load on a first embedding (~0.5 s) would pass the 300 ms timeout
+  standin = await startBedrockStandin({ embedder: 'hashing' });
 });
 afterAll(async () => {
   for (const clients of made) clients.destroyAll();

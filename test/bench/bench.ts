@@ -15,11 +15,13 @@
  * 8. embedding throughput: chunks written at once until all are embedded by the embedding work, and the model
  *    requests it took (./embedding-bench.ts); `npm run bench -- embedding --engine pglite --chunks 10000`;
  * 9. ingestion: documents through the API into the twin with the quota enforced — time from the last upload until all
- *    are analysable, model requests per 1,000 chunks, chunks a minute, the routes' p99 (./ingest-bench.ts).
+ *    are analysable, model requests per 1,000 chunks, chunks a minute, the routes' p99 (./ingest-bench.ts);
+ * 10. relevance: recall@8 and nDCG@8 of the service's retrieval over the demo's judgments, with the Bedrock stand-in
+ *    embedding by hashing and by meaning, and the similarity ranges of relevant and irrelevant chunks (./relevance-bench.ts).
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
- * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest); `--markdown` also writes the
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest, relevance); `--markdown` also writes the
  * headline figures with their goals to docs/benchmarks.md (./summary.ts), replacing the sections that ran.
  * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
  * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.
@@ -38,6 +40,7 @@ import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { embeddingBench } from './embedding-bench';
 import { ingestBench } from './ingest-bench';
+import { relevanceBench } from './relevance-bench';
 import { figure, writeSummary } from './summary';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { DEFAULT_AI_MODELS } from '#core/config';
@@ -468,6 +471,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   retrieval: retrievalBench,
   embedding: embeddingBench,
   ingest: ingestBench,
+  relevance: relevanceBench,
 };
 
 const main = async () => {

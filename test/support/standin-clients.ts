@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin, type BedrockStandin, type BedrockStandinOptions } from '../../lib/twin/bedrock-standin';
 
 /**
  * Bedrock Runtime clients for the AI gateway's `client` option: one per region, made on first use, against
@@ -32,9 +32,10 @@ export const standinClients = (endpoint: () => string) => {
 
 /**
  * The Bedrock stand-in for a jest suite: started before its tests, stopped after them with every client made.
- * `standin()` is the running stand-in (faults, stats); `client` the per-region clients against it.
+ * `standin()` is the running stand-in (faults, stats); `client` the per-region clients against it; `options` start it
+ * (e.g. `{ embedder: 'hashing' }` for a suite that checks the pipeline's vectors rather than their meaning).
  */
-export const useStandin = () => {
+export const useStandin = (options: BedrockStandinOptions = {}) => {
   let running: BedrockStandin | undefined;
   const standin = (): BedrockStandin => {
     if (!running) throw new Error('the Bedrock stand-in starts in beforeAll');
@@ -42,7 +43,7 @@ export const useStandin = () => {
   };
   const { client, destroyAll } = standinClients(() => standin().url);
   beforeAll(async () => {
-    running = await startBedrockStandin();
+    running = await startBedrockStandin(options);
   });
   afterAll(async () => {
     destroyAll();

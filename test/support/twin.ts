@@ -118,6 +118,7 @@ const LIMITS_CONTEXT: readonly string[] = [
 /** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
   options.seed !== false &&
+  options.standinEmbedder !== 'meaning' && // the template's vectors are the hashing embedder's
   options.schedules !== false &&
   !options.transformPlan &&
   Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
@@ -127,10 +128,19 @@ const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
  * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and a template
  * global-setup built instead of initdb per twin (or the real PostgreSQL database it is given): the demo
  * template when the twin would seed and sweep to the same state itself (its files bucket is copied into a
- * folder no twin has started on yet), else the migrated one. Returns the twin's options.
+ * folder no twin has started on yet), else the migrated one. The Bedrock stand-in embeds by hashing unless the test
+ * names its embedder: these tests check the service's pipeline, and the model's inference (5-50 texts a second) runs
+ * in the twin's main thread beside PGlite, where a seeding twin's embedding made requests meet 503 database_unavailable
+ * on a loaded machine. Returns the twin's options.
  */
 export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, databaseUrl: string | undefined): TwinOptions => {
-  const twinOptions: TwinOptions = { port: 0, twinDir, ...options, context: { ...E2E_CONTEXT, ...options.context } };
+  const twinOptions: TwinOptions = {
+    port: 0,
+    twinDir,
+    standinEmbedder: 'hashing',
+    ...options,
+    context: { ...E2E_CONTEXT, ...options.context },
+  };
   if (databaseUrl) return { ...twinOptions, databaseUrl };
   if (options.databaseTemplate || !startsAsDemoTemplate(options))
     return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
