@@ -340,7 +340,7 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
   const regions = new Map<string, RegionState>();
   const counts = new Map<string, RegionStats>();
   const aborter = new AbortController();
-  const embed = standinEmbedder(options.embedder ?? 'meaning');
+  const embed = standinEmbedder(options.embedder ?? 'hashing');
 
   const state = (region: string): RegionState => {
     let s = regions.get(region);

@@ -93,7 +93,7 @@ export interface TwinOptions {
    * Secrets Manager at start as an operator's PutSecretValue would be; the functions read them from there
    */
   secretValues?: { cron?: string; webhook?: string };
-  /** how the Bedrock stand-in embeds (bedrock-standin.ts): 'meaning' (default) or 'hashing' */
+  /** how the Bedrock stand-in embeds (./standin-embedder.ts): 'hashing' (default) or 'meaning' */
   standinEmbedder?: StandinEmbedderName;
   log?: (line: string) => void;
 }

@@ -27,8 +27,7 @@ let standin: BedrockStandin;
 const made: ReturnType<typeof standinClients>[] = [];
 
 beforeAll(async () => {
-  // the fallback's answer must be fast: the model's load on a first embedding (~0.5 s) would pass the 300 ms timeout
-  standin = await startBedrockStandin({ embedder: 'hashing' });
+  standin = await startBedrockStandin();
 });
 afterAll(async () => {
   for (const clients of made) clients.destroyAll();

@@ -16,7 +16,7 @@ import { useStandin } from '../support/standin-clients';
 import { embedText } from '../../lib/twin/standin-text';
 
 const db = useTestDatabase();
-const { standin, client } = useStandin({ embedder: 'hashing' }); // the vectors are checked against the hashing embedder's
+const { standin, client } = useStandin();
 
 beforeEach(async () => {
   standin().clearFaults();

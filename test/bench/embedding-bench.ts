@@ -81,7 +81,7 @@ const writeChunks = async (db: Kysely<Database>, count: number) => {
 const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) => {
   await writeChunks(db, chunks);
   // synthetic tokens, and 100,000 chunks the model would take hours for (5–50 texts a second here): this measures the pipeline, not meaning
-  const standin = await startBedrockStandin({ embedder: 'hashing' });
+  const standin = await startBedrockStandin();
   const { client, destroyAll } = standinClients(() => standin.url);
   const gateway = createAiGateway({
     db,

@@ -204,8 +204,6 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
       seed: false,
       schedules: false,
       context: { gatewayThrottles: 'off', rateLimits: 'off' },
-      // made-up words, and 10,000 chunks the model would take minutes to embed (5–50 texts a second here): this measures the pipeline, not meaning
-      standinEmbedder: 'hashing',
       ...(databaseUrl && { databaseUrl }),
     });
     const { db } = twin.database;

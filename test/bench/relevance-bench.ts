@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- relevance`: how well the service's retrieval finds the demo evidence that answers each seeded
  * question and topic (layers/core/seed/demo-judgments.json), with the Bedrock stand-in embedding by feature hashing
- * (the old stand-in) and by meaning (a sentence-embedding model, the twin's default), side by side. The demo is seeded
+ * (the twin's default) and by meaning (a sentence-embedding model, the candidate), side by side. The demo is seeded
  * into an embedded PGlite, embedded by the embedding work through the AI gateway, and searched as an analysis
  * searches: the query an analysis embeds, nearestChunks, decideInclusion with this stage's floor.
  *

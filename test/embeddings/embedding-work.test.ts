@@ -23,7 +23,7 @@ import { SimulatedTime } from '../support/simulated-time';
 import { useStandin } from '../support/standin-clients';
 
 const db = useTestDatabase();
-const { standin, client } = useStandin({ embedder: 'hashing' }); // checks the pipeline's vectors against the hashing embedder's, over ~1,000 chunks the model would take a minute for
+const { standin, client } = useStandin();
 
 const MODEL = DEFAULT_AI_MODELS.embedding;
 const BUDGET = 240_000;

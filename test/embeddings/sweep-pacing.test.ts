@@ -19,7 +19,7 @@ import { SimulatedTime } from '../support/simulated-time';
 import { useStandin } from '../support/standin-clients';
 
 const db = useTestDatabase();
-const { client } = useStandin({ embedder: 'hashing' }); // pacing over a backlog of thousands of chunks: the pipeline, not meaning
+const { client } = useStandin();
 
 const START = Date.UTC(2026, 0, 1, 9);
 /** more than BACKGROUND_PRIMARY_LIMIT requests' worth: 38 requests of 96 */

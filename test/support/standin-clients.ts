@@ -33,7 +33,7 @@ export const standinClients = (endpoint: () => string) => {
 /**
  * The Bedrock stand-in for a jest suite: started before its tests, stopped after them with every client made.
  * `standin()` is the running stand-in (faults, stats); `client` the per-region clients against it; `options` start it
- * (e.g. `{ embedder: 'hashing' }` for a suite that checks the pipeline's vectors rather than their meaning).
+ * (e.g. `{ embedder: 'meaning' }` for the sentence-embedding model).
  */
 export const useStandin = (options: BedrockStandinOptions = {}) => {
   let running: BedrockStandin | undefined;

@@ -137,7 +137,6 @@ export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, datab
   const twinOptions: TwinOptions = {
     port: 0,
     twinDir,
-    standinEmbedder: 'hashing',
     ...options,
     context: { ...E2E_CONTEXT, ...options.context },
   };

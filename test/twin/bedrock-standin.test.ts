@@ -11,7 +11,6 @@ import {
   startBedrockStandin,
   type BedrockStandin,
 } from '../../lib/twin/bedrock-standin';
-import { standinEmbedder } from '../../lib/twin/standin-embedder';
 import {
   composeAnswer,
   cosineSimilarity,
@@ -26,8 +25,6 @@ const A = 'us-east-1';
 const B = 'us-west-2';
 const CHAT_MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const EMBED_MODEL = 'cohere.embed-english-v3';
-/** what the stand-in embeds with by default */
-const byMeaning = standinEmbedder('meaning');
 
 let standin: BedrockStandin;
 const clients: BedrockRuntimeClient[] = [];
@@ -181,7 +178,7 @@ describe('InvokeModel (Cohere Embed v3)', () => {
         expect(v).toHaveLength(1024);
         expect(norm(v)).toBeCloseTo(1, 10);
       }
-      expect(vectors[0]).toEqual((await byMeaning([texts[0]!], 1024))[0]);
+      expect(vectors[0]).toEqual(embedText(texts[0]!, 1024));
     }
     expect((await embed(inA, { texts: [], input_type: 'search_query' })).embeddings).toEqual([]);
   });
@@ -216,8 +213,8 @@ describe('InvokeModel (Cohere Embed v3)', () => {
     expect(await outcome(embed(inA, { texts: [long], input_type: 'search_document', truncate: 'NONE' }))).toBe('ValidationException 400');
     const [end] = (await embed(inA, { texts: [long], input_type: 'search_document', truncate: 'END' })).embeddings as number[][];
     const [start] = (await embed(inA, { texts: [long], input_type: 'search_document', truncate: 'START' })).embeddings as number[][];
-    expect(end).toEqual((await byMeaning([long.slice(0, 2048)], 1024))[0]);
-    expect(start).toEqual((await byMeaning([long.slice(-2048)], 1024))[0]);
+    expect(end).toEqual(embedText(long.slice(0, 2048), 1024));
+    expect(start).toEqual(embedText(long.slice(-2048), 1024));
   });
 
   test('validates the request like Bedrock: at most 96 texts, input_type required and known, no unknown keys; stats count the texts it answered', async () => {

@@ -1,5 +1,5 @@
 /**
- * The Bedrock stand-in's embedders: the sentence-embedding model ('meaning', the twin's default) and feature
+ * The Bedrock stand-in's embedders: the sentence-embedding model ('meaning') and feature
  * hashing ('hashing'), both deterministic unit vectors of the size asked for.
  */
 import { MODEL_DIMENSIONS, standinEmbedder } from '../../lib/twin/standin-embedder';
