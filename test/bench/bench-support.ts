@@ -1,6 +1,9 @@
 /** What the bench's sections share: figures of samples, timing, a scratch PostgreSQL database, a keep-alive client. */
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
+import { createAiGateway, type AiGateway, type GatewayConfig, type GatewayDeps } from '#core/ai/gateway';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
+import { DEFAULT_AI_MODELS } from '#core/config';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
@@ -93,3 +96,22 @@ export const httpClient = (sockets = 1) => {
     });
   return send;
 };
+
+/**
+ * The AI gateway a bench calls the Bedrock stand-in through: production's models and retries across the two regions,
+ * a quota wait of up to 10 s; `config` overrides what a section measures differently.
+ */
+export const benchGateway = (deps: Pick<GatewayDeps, 'db' | 'client' | 'now'>, config: Partial<GatewayConfig> = {}): AiGateway =>
+  createAiGateway({
+    ...deps,
+    config: {
+      regions: { primary: 'us-east-1', fallback: 'us-west-2' },
+      models: DEFAULT_AI_MODELS,
+      attemptsPerRegion: 3,
+      backoff: { baseMs: 200, capMs: 2_000 },
+      shedderDisabled: false,
+      quotaMaxWaitMs: 10_000,
+      attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
+      ...config,
+    },
+  });

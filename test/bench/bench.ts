@@ -35,10 +35,9 @@ import { buildSync } from 'esbuild';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { createAiGateway } from '#core/ai/gateway';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { embeddingBench } from './embedding-bench';
+import { benchGateway } from './bench-support';
 import { ingestBench } from './ingest-bench';
 import { relevanceBench } from './relevance-bench';
 import { figure, writeSummary } from './summary';
@@ -367,24 +366,18 @@ const gatewayOverhead = async () => {
   const db = await memoryDatabase();
   const standin = await startBedrockStandin();
   const { client, destroyAll } = standinClients(() => standin.url);
-  const gateway = createAiGateway({
-    db,
-    client,
-    config: {
-      regions: { primary: 'us-east-1', fallback: 'us-west-2' },
-      models: DEFAULT_AI_MODELS,
-      attemptsPerRegion: 3,
-      backoff: { baseMs: 200, capMs: 2000 },
-      shedderDisabled: false,
-      quotaMaxWaitMs: 0,
-      attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
+  const gateway = benchGateway(
+    {
+      db,
+      client,
+      // a fresh minute per call keeps the quota out of this measurement (it is measured below)
+      now: (() => {
+        let t = Date.UTC(2026, 0, 1);
+        return () => new Date((t += QUOTA_WINDOW_MS));
+      })(),
     },
-    // a fresh minute per call keeps the quota out of this measurement (it is measured below)
-    now: (() => {
-      let t = Date.UTC(2026, 0, 1);
-      return () => new Date((t += QUOTA_WINDOW_MS));
-    })(),
-  });
+    { quotaMaxWaitMs: 0 },
+  );
   const prompt = '[chunk:c1] The invoice was approved by Marcus Hale on 4 March.\n\nWho approved the invoice? Answer in JSON.';
   const command = new ConverseCommand({ modelId: DEFAULT_AI_MODELS.analysis, messages: [{ role: 'user', content: [{ text: prompt }] }] });
   const time = async (fn: () => Promise<unknown>) => {

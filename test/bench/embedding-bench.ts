@@ -12,9 +12,6 @@
  */
 import { Kysely, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { createAiGateway } from '#core/ai/gateway';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
-import { DEFAULT_AI_MODELS } from '#core/config';
 import { openDatabase, openPglite } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -23,7 +20,7 @@ import { functionById, type QueueTrigger } from '../../lib/manifest';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { seededRandom } from '../support/random';
 import { standinClients } from '../support/standin-clients';
-import { flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';
+import { benchGateway, flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';
 import { figure } from './summary';
 
 /** workers at once: the embedding worker's queue trigger's maxConcurrency (lib/manifest.ts) */
@@ -80,22 +77,9 @@ const writeChunks = async (db: Kysely<Database>, count: number) => {
 
 const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) => {
   await writeChunks(db, chunks);
-  // synthetic tokens, and 100,000 chunks the model would take hours for (5–50 texts a second here): this measures the pipeline, not meaning
   const standin = await startBedrockStandin();
   const { client, destroyAll } = standinClients(() => standin.url);
-  const gateway = createAiGateway({
-    db,
-    client,
-    config: {
-      regions: { primary: 'us-east-1', fallback: 'us-west-2' },
-      models: DEFAULT_AI_MODELS,
-      attemptsPerRegion: 3,
-      backoff: { baseMs: 200, capMs: 2_000 },
-      shedderDisabled: false,
-      quotaMaxWaitMs: 10_000,
-      attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
-    },
-  });
+  const gateway = benchGateway({ db, client });
   const started = performance.now();
   const runs: string[] = [];
   /** one worker: runs until nothing waits, each followed by the wake-up it asks for */

@@ -12,10 +12,8 @@
  */
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { createAiGateway, type AiGateway } from '#core/ai/gateway';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { decideInclusion, inclusionRules, nearestChunks, searchChunks, RETRIEVAL } from '#core/analysis/retrieval';
-import { DEFAULT_AI_MODELS } from '#core/config';
 import { openPglite } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -26,6 +24,7 @@ import demo from '../../layers/core/seed/demo.json';
 import judgmentsFile from '../../layers/core/seed/demo-judgments.json';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import type { StandinEmbedderName } from '../../lib/twin/standin-embedder';
+import { benchGateway } from './bench-support';
 import { standinClients } from '../support/standin-clients';
 import { figure } from './summary';
 
@@ -69,22 +68,6 @@ const itemGains = (titles: readonly string[], grade: (title: string) => number) 
   });
 };
 
-const gatewayFor = (db: Kysely<Database>, client: ReturnType<typeof standinClients>['client']): AiGateway =>
-  createAiGateway({
-    db,
-    client,
-    config: {
-      regions: { primary: 'us-east-1', fallback: 'us-west-2' },
-      models: DEFAULT_AI_MODELS,
-      attemptsPerRegion: 3,
-      backoff: { baseMs: 200, capMs: 2_000 },
-      shedderDisabled: false,
-      quotaMaxWaitMs: 10_000,
-      // relevance, not latency: the model's first batch of long chunks can take longer than 10 s on a loaded machine
-      attemptTimeoutMs: { ...ATTEMPT_TIMEOUT_DEFAULTS_MS, embedding: 60_000 },
-    },
-  });
-
 const measure = async (embedder: StandinEmbedderName): Promise<Run> => {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(await openPglite('memory://')) });
   const standin = await startBedrockStandin({ embedder });
@@ -92,7 +75,8 @@ const measure = async (embedder: StandinEmbedderName): Promise<Run> => {
   try {
     await migrateToLatest(db as Kysely<unknown>);
     await seedDemo(db);
-    const gateway = gatewayFor(db, client);
+    // relevance, not latency: the model's first batch of long chunks can take longer than 10 s on a loaded machine
+    const gateway = benchGateway({ db, client }, { attemptTimeoutMs: { ...ATTEMPT_TIMEOUT_DEFAULTS_MS, embedding: 60_000 } });
     const started = performance.now();
     for (;;) {
       const outcome = await embedWaitingChunks(db, { embedder: gatewayEmbedder(gateway), timeBudgetMs: 600_000 });
