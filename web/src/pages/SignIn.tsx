@@ -53,6 +53,31 @@ const passkeyAssertion = async (options: Record<string, unknown>) => {
   };
 };
 
+/** A one-time code's field (MFA, reset): digits only, filled from the phone's suggestion where it offers one. */
+const CodeInput = ({
+  label,
+  digits,
+  value,
+  onInput,
+}: {
+  label: string;
+  digits: string;
+  value: string;
+  onInput: (code: string) => void;
+}) => (
+  <label>
+    {label}
+    <input
+      inputMode="numeric"
+      autocomplete="one-time-code"
+      pattern={`[0-9]{${digits}}`}
+      required
+      value={value}
+      onInput={(e) => onInput(e.currentTarget.value)}
+    />
+  </label>
+);
+
 export const SignIn = () => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -166,17 +191,7 @@ export const SignIn = () => {
           </form>
         ) : (
           <form onSubmit={confirmReset}>
-            <label>
-              The code from the e-mail
-              <input
-                inputMode="numeric"
-                autocomplete="one-time-code"
-                pattern="[0-9]{4,8}"
-                required
-                value={code}
-                onInput={(e) => setCode(e.currentTarget.value)}
-              />
-            </label>
+            <CodeInput label="The code from the e-mail" digits="4,8" value={code} onInput={setCode} />
             <label>
               New password
               <input
@@ -262,17 +277,12 @@ export const SignIn = () => {
                   Add this key to your authenticator app, then enter the code it shows: <code>{challenge.secret_code}</code>
                 </p>
               )}
-              <label>
-                {challenge.challenge === 'sms' ? 'The code we sent by text message' : 'The code from your authenticator app'}
-                <input
-                  inputMode="numeric"
-                  autocomplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  required
-                  value={code}
-                  onInput={(e) => setCode(e.currentTarget.value)}
-                />
-              </label>
+              <CodeInput
+                label={challenge.challenge === 'sms' ? 'The code we sent by text message' : 'The code from your authenticator app'}
+                digits="6"
+                value={code}
+                onInput={setCode}
+              />
             </>
           )}
           <div class="actions">
