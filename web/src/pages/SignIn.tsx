@@ -78,6 +78,14 @@ const CodeInput = ({
   </label>
 );
 
+/** A new password's field (a reset, or the first sign-in of an invited user): the browser may suggest a strong one. */
+const NewPasswordInput = ({ label, value, onInput }: { label: string; value: string; onInput: (password: string) => void }) => (
+  <label>
+    {label}
+    <input type="password" autocomplete="new-password" required value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+  </label>
+);
+
 export const SignIn = () => {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -192,16 +200,7 @@ export const SignIn = () => {
         ) : (
           <form onSubmit={confirmReset}>
             <CodeInput label="The code from the e-mail" digits="4,8" value={code} onInput={setCode} />
-            <label>
-              New password
-              <input
-                type="password"
-                autocomplete="new-password"
-                required
-                value={newPassword}
-                onInput={(e) => setNewPassword(e.currentTarget.value)}
-              />
-            </label>
+            <NewPasswordInput label="New password" value={newPassword} onInput={setNewPassword} />
             <div class="actions">
               <button type="submit" disabled={working}>
                 Set the new password
@@ -260,16 +259,7 @@ export const SignIn = () => {
       ) : (
         <form onSubmit={answer}>
           {challenge.challenge === 'new_password' ? (
-            <label>
-              Choose a new password
-              <input
-                type="password"
-                autocomplete="new-password"
-                required
-                value={newPassword}
-                onInput={(e) => setNewPassword(e.currentTarget.value)}
-              />
-            </label>
+            <NewPasswordInput label="Choose a new password" value={newPassword} onInput={setNewPassword} />
           ) : (
             <>
               {challenge.challenge === 'mfa_setup' && (
