@@ -23,11 +23,22 @@ module.exports = {
       to: { path: '^layers/core/http/' },
     },
     {
-      name: 'product-to-twin',
-      comment: 'What is deployed (layers/, functions/) does not import the local twin (lib/twin/).',
+      name: 'product-to-lib',
+      comment:
+        'What is deployed (layers/, functions/) imports nothing from lib/ (the stacks, the twin, the operator tools): ' +
+        'the pure data it shares with them (the manifest, the runtime names) is in manifest/.',
       severity: 'error',
       from: { path: '^(layers|functions)/' },
-      to: { path: '^lib/twin/' },
+      to: { path: '^lib/' },
+    },
+    {
+      name: 'manifest-is-pure',
+      comment:
+        'manifest/ is pure data that layers, functions, stacks and the twin all import: it imports nothing but itself, ' +
+        'so it is bundled into handlers without CDK or any runtime dependency.',
+      severity: 'error',
+      from: { path: '^manifest/' },
+      to: { pathNot: '^manifest/' },
     },
     {
       name: 'product-to-functions',

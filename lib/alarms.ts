@@ -8,7 +8,7 @@
  * Pure data and functions (no CDK constructs), so stage-config.ts and the tests can use it directly.
  */
 import * as z from 'zod';
-import { functions } from './manifest';
+import { functions } from '#manifest';
 
 type Statistic = 'Sum' | 'Average' | 'Maximum' | 'Minimum';
 /** CloudWatch's TreatMissingData, minus `ignore` (which no alarm here wants) */

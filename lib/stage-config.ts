@@ -12,8 +12,8 @@ import { parseAttemptTimeouts } from '#core/ai/timeouts';
 import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 import { parseRateLimits } from '#core/ratelimit/limits';
 import { parseAlarmOverrides, type AlarmOverrides } from './alarms';
-import { stagePrefix } from './manifest';
-import { DEFAULT_AI_MODELS, type AiModels } from './runtime-names';
+import { stagePrefix } from '#manifest';
+import { DEFAULT_AI_MODELS, type AiModels } from '#manifest/runtime-names';
 
 const STAGES = ['dev', 'prod'] as const;
 type Stage = (typeof STAGES)[number];

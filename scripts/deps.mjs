@@ -2,7 +2,7 @@
 // Prints one line of counts per rule, then each violation; any violation fails the run.
 import { execFileSync } from 'node:child_process';
 
-const ROOTS = ['layers', 'functions', 'lib', 'bin', 'evals', 'scripts', 'web', 'test'];
+const ROOTS = ['manifest', 'layers', 'functions', 'lib', 'bin', 'evals', 'scripts', 'web', 'test'];
 
 const cruise = () => {
   try {
@@ -21,7 +21,8 @@ const cruise = () => {
 const LABELS = {
   'no-circular': 'file cycles',
   'feature-to-http': 'feature→http imports',
-  'product-to-twin': 'product→lib/twin imports',
+  'product-to-lib': 'product→lib/ imports',
+  'manifest-is-pure': 'manifest/→elsewhere imports',
   'product-to-functions': 'layers→functions imports',
   'not-to-test': 'imports of test/ from outside it',
   'product-to-dev-dependency': 'product→devDependency imports',

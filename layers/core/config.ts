@@ -2,14 +2,14 @@
  * Runtime configuration: the environment parsed once, on first use at cold start (a function's variables
  * do not change while it runs). The CDK stacks set the variables on each Lambda (only those its manifest
  * entry needs); the local twin runs each function with exactly those. Their names are in
- * lib/runtime-names.ts; every variable, its default and its meaning is in the README's configuration table.
+ * manifest/runtime-names.ts; every variable, its default and its meaning is in the README's configuration table.
  */
 import * as z from 'zod';
-import { ENV, SERVICE_NAME, type EnvName } from '../../lib/runtime-names';
+import { ENV, SERVICE_NAME, type EnvName } from '#manifest/runtime-names';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from '#core/ai/timeouts';
 import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 
-export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '../../lib/runtime-names';
+export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '#manifest/runtime-names';
 
 /** A value checked by a rule of its own module; the rule's message becomes the issue's. */
 const parsedBy = <T>(parse: (raw: string) => T) =>
@@ -69,9 +69,9 @@ export const reloadConfig = (): void => {
   parsed = undefined;
 };
 
-/** A service variable as text (unset or empty: undefined); a name outside lib/runtime-names.ts is a bug and throws. */
+/** A service variable as text (unset or empty: undefined); a name outside manifest/runtime-names.ts is a bug and throws. */
 export const env = (name: string): string | undefined => {
-  if (!NAMES.has(name)) throw new Error(`${name} is not a service variable (lib/runtime-names.ts)`);
+  if (!NAMES.has(name)) throw new Error(`${name} is not a service variable (manifest/runtime-names.ts)`);
   return config().text[name as EnvName];
 };
 

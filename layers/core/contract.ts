@@ -5,7 +5,7 @@
  * from the same objects (http/openapi.ts). Plain zod, no HTTP machinery: features import this, never http/.
  */
 import * as z from 'zod';
-import type { HttpMethod } from '../../lib/manifest';
+import type { HttpMethod } from '#manifest';
 import { validationFailed } from './errors';
 import { checkWith } from './strings';
 

@@ -1,5 +1,5 @@
 /**
- * The service's CloudWatch metrics (SERVICE_METRICS in lib/runtime-names.ts) through the Embedded Metric
+ * The service's CloudWatch metrics (SERVICE_METRICS in manifest/runtime-names.ts) through the Embedded Metric
  * Format (Powertools Metrics): a JSON line on stdout that CloudWatch Logs turns into the metric — no API
  * call, no extra permission. The alarms read these; the log marker each one goes with stays beside it.
  *
@@ -10,7 +10,7 @@
  * counted nothing.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { SERVICE_METRICS, type ServiceMetric } from '../../lib/runtime-names';
+import { SERVICE_METRICS, type ServiceMetric } from '#manifest/runtime-names';
 import { serviceName } from './config';
 
 export { SERVICE_METRICS };

@@ -1,8 +1,8 @@
 /** Sending work to the service's queues (generation, quality checks, embedding wake-ups, the rest of an import). */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../../lib/manifest';
+import type { QueueName } from '#manifest';
 import { sqsClient } from '#core/aws/clients';
-import { QUEUE_URL_ENV } from '../../lib/runtime-names';
+import { QUEUE_URL_ENV } from '#manifest/runtime-names';
 import { requireEnv } from './config';
 import { correlationId } from './logger';
 

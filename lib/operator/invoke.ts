@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { deployedFunctionName, stagePrefix } from '../manifest';
+import { deployedFunctionName, stagePrefix } from '#manifest';
 import { edgeClientConfig, edgeRequest } from '../twin/edge-client';
 import { locateTwin, TwinNotFoundError, type RunningTwin } from '../twin/running';
 

@@ -12,7 +12,7 @@ import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { CORS, type Access, type FunctionSpec, type HttpTrigger } from '../manifest';
+import { CORS, type Access, type FunctionSpec, type HttpTrigger } from '#manifest';
 import { rateClassOf } from '#core/ratelimit/limits';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';

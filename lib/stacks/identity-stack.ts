@@ -12,10 +12,10 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
-import type { FunctionSpec } from '../manifest';
+import type { FunctionSpec } from '#manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
-import { ADMIN_GROUP } from '../runtime-names';
+import { ADMIN_GROUP } from '#manifest/runtime-names';
 import type { IdentityResources } from './service-resources';
 import type { AppOrigin } from './web-stack';
 

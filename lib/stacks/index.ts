@@ -1,5 +1,5 @@
 /**
- * Renders the service manifest (lib/manifest.ts) into CDK stacks. bin/app.ts and the infra tests both
+ * Renders the service manifest (manifest/service.ts) into CDK stacks. bin/app.ts and the infra tests both
  * call buildApp, so what is tested is what is deployed.
  *
  * Dependencies run one way: web (the SPA's bucket and distribution; it depends on nothing) → data, identity and
@@ -8,7 +8,7 @@
  * files, and config.json naming the API) last, after web and api.
  */
 import { Validations, type App } from 'aws-cdk-lib';
-import { functions } from '../manifest';
+import { functions } from '#manifest';
 import { stageConfig, type StageConfig } from '../stage-config';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';

@@ -8,7 +8,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct, type IDependable } from 'constructs';
-import { ENV } from '../runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import type { StageConfig } from '../stage-config';
 import { ServiceLambda } from './service-function';
 import { databaseEnv, grantDatabaseConnect, type DatabaseResources } from './service-resources';

@@ -8,7 +8,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '../manifest';
+import { scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '#manifest';
 import { acknowledgeMatching } from './nag';
 
 export const scheduleTriggers = (fn: FunctionSpec): ScheduleTrigger[] =>

@@ -9,7 +9,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { queues as queueSpecs, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type QueueTrigger } from '../manifest';
+import { queues as queueSpecs, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type QueueTrigger } from '#manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import type { ServiceResources } from './service-resources';

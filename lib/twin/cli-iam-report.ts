@@ -7,7 +7,7 @@
  * whose deployment a test changed on purpose (a removed grant) are left out.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { functions, grantJustification } from '../manifest';
+import { functions, grantJustification } from '#manifest';
 import { MIGRATE_FUNCTION_ID } from '../stacks/migrations';
 import { iamReport, problemsOf, type RecordedCall } from './iam/report';
 import { IAM_CALLS_FILE, renderDeployment } from './twin';

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { reloadConfig } from '#core/config';
-import { ENV } from '../runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { runningTwin } from '#core/db/embedded-lock';
 import { runSeedCli } from '#core/seed/cli-seed';
 import { runImportCli, wantsImport } from '../operator/cli-import';

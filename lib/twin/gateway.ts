@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { JWTPayload } from 'jose';
-import { HTTP_API_INTEGRATION_TIMEOUT_SECONDS } from '../manifest';
+import { HTTP_API_INTEGRATION_TIMEOUT_SECONDS } from '#manifest';
 import { bearerToken } from '#core/auth/jwt';
 import type { HttpEvent } from '#core/http/route';
 import type { PlanApi, PlanRoute } from './assembly/plan';

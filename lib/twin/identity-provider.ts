@@ -33,7 +33,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
-import { ADMIN_GROUP } from '../runtime-names';
+import { ADMIN_GROUP } from '#manifest/runtime-names';
 import { ORGANIZATION_ATTRIBUTE } from '#core/auth/token-claims';
 import type { Database, Role } from '#core/db/schema';
 import { jwksDocument, TriggerError, type KeyFile, type TokenIssuer, type TriggerSource } from './identity';

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { ORGANIZATION_ATTRIBUTE } from '#core/auth/token-claims';
-import { ADMIN_GROUP } from '../runtime-names';
+import { ADMIN_GROUP } from '#manifest/runtime-names';
 import type { Role } from '#core/db/schema';
 import type { PlanUserPool } from './assembly/plan';
 

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
-import { ENV } from '../runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { reloadConfig } from '#core/config';
 import { processAlive } from '#core/db/embedded-lock';
 import { DEFAULT_TWIN_DIR } from '../paths';

@@ -5,7 +5,7 @@
  * schedule also runs once at start (a catch-up for the runs it missed while stopped — that is how the
  * first start embeds the seeded demo data).
  */
-import { rateToMs } from '../manifest';
+import { rateToMs } from '#manifest';
 import type { PlanSchedule } from './assembly/plan';
 import type { InvokeOutcome } from './runtime/lambda';
 

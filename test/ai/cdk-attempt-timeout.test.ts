@@ -4,7 +4,7 @@
  * function gets it when the stage keeps the code's defaults, and a malformed value fails the synth.
  * The stages' contexts are test/support/synth.ts's STAGES.
  */
-import { callsBedrock, functions } from '../../lib/manifest';
+import { callsBedrock, functions } from '#manifest';
 import { functionEnvironments, STAGES, synthesized } from '../support/synth';
 
 test('aiAttemptTimeoutMs goes to the Bedrock-calling functions only; without it, none has the variable', () => {

@@ -4,7 +4,7 @@
  * RETRIEVAL_MIN_SIMILARITY (the twin renders the same template); no function gets it when the stage keeps
  * the code's 0.20, and a value outside 0–1 fails the synth. The stages' contexts are test/support/synth.ts's STAGES.
  */
-import { functions } from '../../lib/manifest';
+import { functions } from '#manifest';
 import { functionEnvironments, synthesized } from '../support/synth';
 
 test('retrievalMinSimilarity goes to the generation worker only; without it, no function has the variable', () => {

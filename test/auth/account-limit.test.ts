@@ -9,7 +9,7 @@ import { accountKey, accountLimit, countAccountAttempt, DEFAULT_SIGN_IN_ACCOUNT_
 import { login, type IdentityProviderClient, type SignInDeps } from '#core/auth/sign-in';
 import type { Database } from '#core/db/schema';
 import { jsonColumn } from '#core/db/values';
-import { ENV } from '../../lib/runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 

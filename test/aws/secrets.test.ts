@@ -4,7 +4,7 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SECRET_MAX_AGE_SECONDS, secretReader } from '#core/aws/secrets';
-import { ENV } from '../../lib/runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { setEnv } from '../support/config-env';
 
 const ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:ias/cron-secret-AbCdEf';

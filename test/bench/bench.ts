@@ -52,7 +52,7 @@ import { ENDPOINTS_FILE, type TwinEndpoints } from '../../lib/twin/running';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { SimulatedTime } from '../support/simulated-time';
-import { functions } from '../../lib/manifest';
+import { functions } from '#manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { esbuildOptions } from '../../lib/bundling';
 import { standinClients } from '../support/standin-clients';

@@ -16,14 +16,14 @@ import { openDatabase, openPglite } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-work';
-import { functionById, type QueueTrigger } from '../../lib/manifest';
+import { functionById, type QueueTrigger } from '#manifest';
 import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
 import { seededRandom } from '../support/random';
 import { standinClients } from '../support/standin-clients';
 import { benchGateway, flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';
 import { figure } from './summary';
 
-/** workers at once: the embedding worker's queue trigger's maxConcurrency (lib/manifest.ts) */
+/** workers at once: the embedding worker's queue trigger's maxConcurrency (manifest/service.ts) */
 const WORKERS = (functionById('embedding-worker').triggers.find((t) => t.kind === 'queue') as QueueTrigger).maxConcurrency;
 
 const GOALS = { pglite: { chunks: 10_000, seconds: 180 }, postgres: { chunks: 100_000, seconds: 900 } } as const;

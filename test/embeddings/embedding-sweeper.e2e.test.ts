@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
 import { sweepRunSchema } from '#core/embeddings/report';
 import { fromVectorLiteral } from '#core/embeddings/sources';
-import { functionById } from '../../lib/manifest';
+import { functionById } from '#manifest';
 import { embedText } from '../../lib/twin/standin-text';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { addWaitingChunks } from '../support/fixtures';

@@ -9,7 +9,7 @@
  * must answer every caller alike, whatever bearer it sends.
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
-import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
+import { httpRoutes, type FunctionSpec, type HttpTrigger } from '#manifest';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { useTwin, type Reply } from '../support/twin';
 

@@ -3,7 +3,7 @@
  * in the registry, and no contract serves a route the manifest does not have (a handler bound to one
  * would fail its cold start: test/http/route.test.ts).
  */
-import { httpRoutes } from '../../lib/manifest';
+import { httpRoutes } from '#manifest';
 import { ROUTE_CONTRACTS } from '#core/http/contracts';
 
 const routeKeys = httpRoutes().map((r) => `${r.method} ${r.path}`);

@@ -3,7 +3,7 @@
  * named components, every header and every answer API Gateway gives itself, and examples that the
  * contracts accept.
  */
-import { httpRoutes } from '../../lib/manifest';
+import { httpRoutes } from '#manifest';
 import { contractFor } from '#core/http/contracts';
 import { openApiDocument } from '#core/http/openapi';
 import { OPENAPI_EXAMPLES } from '#core/http/openapi-examples';

@@ -1,5 +1,5 @@
 /**
- * The CDK app loads no runtime module (issue 16, item 4): names come from lib/runtime-names.ts, and the
+ * The CDK app loads no runtime module (issue 16, item 4): names come from manifest/runtime-names.ts, and the
  * only modules under layers/ it may load are the rules a stage's settings are checked with at synth,
  * which import no package, so a synth never loads kysely, the AWS SDK or Powertools.
  */
@@ -45,7 +45,7 @@ test('under layers/, bin/app.ts loads only the shared rules', () => {
 });
 
 test('the shared rules and the names import no package', () => {
-  expect(packagesOf([...SHARED_RULES, 'lib/runtime-names.ts'])).toEqual([]);
+  expect(packagesOf([...SHARED_RULES, 'manifest/runtime-names.ts'])).toEqual([]);
 });
 
 test('bin/app.ts loads no runtime package (kysely, the AWS SDK, Powertools, …)', () => {

@@ -1,6 +1,6 @@
 import { config, env, parseConfig, reloadConfig, requireEnv } from '#core/config';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
-import { ENV } from '../../lib/runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { setEnv } from '../support/config-env';
 
 describe('parseConfig', () => {

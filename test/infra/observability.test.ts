@@ -15,7 +15,7 @@ import {
   parseAlarmOverrides,
   resolveAlarms,
 } from '../../lib/alarms';
-import { functions, type QueueName } from '../../lib/manifest';
+import { functions, type QueueName } from '#manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
 import { newApp as newCdkApp } from '../support/cdk-app';

@@ -11,15 +11,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ENV } from '#core/config';
-import {
-  functions,
-  httpRoutes,
-  queues,
-  visibilityTimeoutSeconds,
-  type FunctionSpec,
-  type QueueName,
-  type Resource,
-} from '../../lib/manifest';
+import { functions, httpRoutes, queues, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type Resource } from '#manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { ROUTE_THROTTLES, routeThrottle } from '../../lib/stacks/api-stack';
 import { IdentityStack } from '../../lib/stacks/identity-stack';

@@ -14,7 +14,7 @@ import {
   visibilityTimeoutSeconds,
   queues,
   type QueueName,
-} from '../../lib/manifest';
+} from '#manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { SWEEP_BUDGET, timeBudgetFor } from '#core/embeddings/job';
 

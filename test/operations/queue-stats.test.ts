@@ -11,7 +11,7 @@ import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';
 import { analysesInFlight, jobsStatus, jobsStatusSchema } from '#core/operations/jobs-status';
 import { dlqUrlOf, queueDepths, queueStats, queueStatsSchema } from '#core/operations/queue-stats';
 import { RETENTION_JOB } from '#core/operations/retention';
-import { queues } from '../../lib/manifest';
+import { queues } from '#manifest';
 import { useTestDatabase } from '../support/db';
 import { addWaitingChunks } from '../support/fixtures';
 

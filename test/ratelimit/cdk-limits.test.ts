@@ -4,7 +4,7 @@
  * and a malformed value fails the synth instead of the first request. The stages' contexts are
  * test/support/synth.ts's STAGES.
  */
-import { functions, queuesAiWork } from '../../lib/manifest';
+import { functions, queuesAiWork } from '#manifest';
 import { functionEnvironments, STAGES, synthesized } from '../support/synth';
 
 test('rateLimits goes to HTTP functions, generationCap to the routes that queue AI work', () => {

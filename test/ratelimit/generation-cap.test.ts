@@ -12,7 +12,7 @@ import {
   generationCap,
   generationsInFlight,
 } from '#core/ratelimit/generation-cap';
-import { ENV } from '../../lib/runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import type { Kysely } from 'kysely';
-import { functionById, type HttpTrigger } from '../../lib/manifest';
+import { functionById, type HttpTrigger } from '#manifest';
 import { useDatabase } from '#core/db/connection';
 import type { Database } from '#core/db/schema';
 import * as z from 'zod';
@@ -13,7 +13,7 @@ import { defineRoute } from '#core/contract';
 import { route as routeOf, type HttpEvent } from '#core/http/route';
 import { logger } from '#core/logger';
 import { countHit, enforceRateLimit, rateKeyOf } from '#core/ratelimit/limiter';
-import { ENV } from '../../lib/runtime-names';
+import { ENV } from '#manifest/runtime-names';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 

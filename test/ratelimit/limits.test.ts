@@ -1,6 +1,6 @@
 /** Rate limit rules on their own: RATE_LIMITS parsing, route classes, exemptions, the 429's shape. */
 import fc from 'fast-check';
-import { httpRoutes } from '../../lib/manifest';
+import { httpRoutes } from '#manifest';
 import { errorBody } from '#core/errors';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests } from '#core/ratelimit/limits';
 

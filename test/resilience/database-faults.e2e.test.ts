@@ -19,7 +19,7 @@ import { useTwin, type Reply } from '../support/twin';
 // the limiter's counter is in the database too, and must fail open rather than hang
 const e2e = useTwin({ context: { rateLimits: 'investigator=1000/60' } });
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
-/** API functions time out after 10 s (lib/manifest.ts); a request must be answered before that */
+/** API functions time out after 10 s (manifest/service.ts); a request must be answered before that */
 const API_FUNCTION_TIMEOUT_MS = 10_000;
 /** each Bedrock call answers this much later, so the analyses are mid-generation or mid-check when the fault comes */
 const AI_LATENCY_MS = 2_000;

@@ -26,7 +26,7 @@ import { contractFor, errorSchema } from '#core/http/contracts';
 import { escapeUnsafeText, unsafeTextIssues } from '#core/strings';
 import { signatureHeader } from '#core/payments/signature';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
-import { httpRoutes, type FunctionSpec, type HttpTrigger } from '../../lib/manifest';
+import { httpRoutes, type FunctionSpec, type HttpTrigger } from '#manifest';
 import { mapConcurrently } from '../support/concurrency';
 import { arbitraryOf, stringFromSchema, type JsonSchema, type StringLeaf } from '../support/json-schema-arbitrary';
 import { isDatabaseUnavailable } from '../support/database-unavailable';

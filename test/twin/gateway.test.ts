@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CORS } from '../../lib/manifest';
+import { CORS } from '#manifest';
 import { createGateway } from '../../lib/twin/gateway';
 import type { InvokeOutcome } from '../../lib/twin/runtime/lambda';
 

@@ -13,7 +13,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../../lib/manifest';
+import type { QueueName } from '#manifest';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import type { ObjectCreatedEvent } from '../../lib/twin/s3-events';
 import { edgeRequest } from '../../lib/twin/edge-client';

@@ -9,7 +9,7 @@ import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/c
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS } from '#core/seed/demo';
-import { httpRoutes } from '../../lib/manifest';
+import { httpRoutes } from '#manifest';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { TEMPLATE_PATH } from '../support/template-paths';
 import { useTwin } from '../support/twin';

@@ -17,7 +17,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
-import { ADMIN_GROUP } from '../../../lib/runtime-names';
+import { ADMIN_GROUP } from '#manifest/runtime-names';
 import { cognitoClient } from '#core/aws/cognito';
 import { ENV, requireEnv } from '#core/config';
 import { checkWith, describeIssues } from '#core/strings';

@@ -5,7 +5,7 @@
  * never tried (issue 14). An attempt that times out is not retried in its region: the gateway goes to the
  * fallback region at once, so a call takes at most one primary attempt plus one fallback attempt that time
  * out (2 × the timeout, plus quota waits), and that has to fit in the calling function's own limit
- * (lib/manifest.ts) with room for its database work:
+ * (manifest/service.ts) with room for its database work:
  *
  * | purpose   | attempt | worst case per function run                     | function (timeout)           |
  * |-----------|---------|-------------------------------------------------|------------------------------|

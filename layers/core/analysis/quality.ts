@@ -54,7 +54,7 @@ import { activeTemplate, fencedEvidence, renderTemplate, topicText } from './pro
 import { isoTime, jsonColumn } from '#core/db/values';
 import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
 import { organizationAnalyses } from '#core/repositories/analyses';
-import { QUALITY_FAILURE_MARKER } from '../../../lib/runtime-names';
+import { QUALITY_FAILURE_MARKER } from '#manifest/runtime-names';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
 

@@ -24,7 +24,7 @@
  * The failed rows get a message the user can act on (retry later); the evidence is untouched.
  */
 import { sql, type Kysely } from 'kysely';
-import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '../../../lib/manifest';
+import { functionById, queues, visibilityTimeoutSeconds, type QueueName } from '#manifest';
 import type { Database, GenerationStatus } from '#core/db/schema';
 import { guardedMove } from '#core/domain/generation-status';
 import { logger } from '#core/logger';

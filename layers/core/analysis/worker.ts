@@ -18,7 +18,7 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
-import type { QueueName } from '../../../lib/manifest';
+import type { QueueName } from '#manifest';
 import { QuotaExhaustedError } from '#core/ai/quota';
 import { sqsClient } from '#core/aws/clients';
 import { logger, withLambdaContext } from '#core/logger';

@@ -9,7 +9,7 @@ import type { Database } from '#core/db/schema';
 import { escapeUnsafeDeep } from '#core/strings';
 import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
-import { AUDIT_FAILURE_MARKER } from '../../../lib/runtime-names';
+import { AUDIT_FAILURE_MARKER } from '#manifest/runtime-names';
 
 export { AUDIT_FAILURE_MARKER };
 

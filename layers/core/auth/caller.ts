@@ -8,7 +8,7 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
 import type { Role } from '#core/db/schema';
 import { ORGANIZATION_CLAIM } from './token-claims';
-import { ADMIN_GROUP } from '../../../lib/runtime-names';
+import { ADMIN_GROUP } from '#manifest/runtime-names';
 
 export interface Caller {
   subject: string;

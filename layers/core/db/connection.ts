@@ -13,7 +13,7 @@ import { env, ENV, requireEnv } from '#core/config';
 import { logger } from '#core/logger';
 import type { Database } from './schema';
 import { rdsAuthToken } from '#core/aws/rds-auth-token';
-import { functions } from '../../../lib/manifest';
+import { functions } from '#manifest';
 import { databaseTimeLeft, deadlineReached } from './deadline';
 import { timeoutsFor } from './errors';
 import { tracedDialect } from './tracing';

@@ -7,7 +7,7 @@
  * (`{"message": …}`), before or instead of the function (401 from the JWT authorizer, 413, 429, 500, 504).
  */
 import * as z from 'zod';
-import { httpRoutes, type Access, type FunctionSpec, type HttpTrigger } from '../../../lib/manifest';
+import { httpRoutes, type Access, type FunctionSpec, type HttpTrigger } from '#manifest';
 import { assessmentSchema } from '#core/analysis/assess';
 import { analysisAnswerSchema } from '#core/analysis/answer';
 import { analysisRequestSchema } from '#core/analysis/selection';

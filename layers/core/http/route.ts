@@ -7,7 +7,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
-import { httpRoutes, type Access } from '../../../lib/manifest';
+import { httpRoutes, type Access } from '#manifest';
 import { callerFromEvent, type Caller, type OrgCaller } from '#core/auth/caller';
 import { config, env, ENV } from '#core/config';
 import { parseBodyWith, parseWith, type RouteContract } from '#core/contract';

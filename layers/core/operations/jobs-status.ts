@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
-import { functionById } from '../../../lib/manifest';
+import { functionById } from '#manifest';
 import type { Database } from '#core/db/schema';
 import { IN_FLIGHT_STATUSES } from '#core/domain/generation-status';
 import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';

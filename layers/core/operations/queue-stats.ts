@@ -10,13 +10,13 @@
  */
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { queues, type QueueName } from '../../../lib/manifest';
+import { queues, type QueueName } from '#manifest';
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '#core/ai/gateway';
 import type { Database } from '#core/db/schema';
 import { embeddingActivity, embeddingActivitySchema } from '#core/embeddings/activity';
 import { sqsClient } from '#core/aws/clients';
-import { QUEUE_URL_ENV } from '../../../lib/runtime-names';
+import { QUEUE_URL_ENV } from '#manifest/runtime-names';
 import { env } from '#core/config';
 
 const depth = z.number().int().nonnegative().nullable();

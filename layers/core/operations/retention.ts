@@ -19,7 +19,7 @@ import { timeBudgetFor } from '#core/embeddings/job';
 import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
 import { recordJobRun } from './job-runs';
-import { RETENTION_LOG_MARKER } from '../../../lib/runtime-names';
+import { RETENTION_LOG_MARKER } from '#manifest/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
 
 export const RETENTION_JOB = 'retention-sweep';

@@ -8,7 +8,7 @@
  * abuse, it must not take the API down with it.
  */
 import { sql, type Kysely } from 'kysely';
-import type { FunctionSpec, HttpTrigger } from '../../../lib/manifest';
+import type { FunctionSpec, HttpTrigger } from '#manifest';
 import { env, ENV } from '#core/config';
 import { database } from '#core/db/connection';
 import type { Database } from '#core/db/schema';

@@ -6,8 +6,8 @@
  * `auth=20/60,investigator=600/60`. Classes not named keep their default (DEFAULT_RATE_LIMITS);
  * `RATE_LIMITS=off` switches the limiter off altogether.
  */
-import type { Access, FunctionSpec, HttpTrigger } from '../../../lib/manifest';
-import { ENV } from '../../../lib/runtime-names';
+import type { Access, FunctionSpec, HttpTrigger } from '#manifest';
+import { ENV } from '#manifest/runtime-names';
 import { ApiError } from '#core/errors';
 
 /** `auth` is the anonymous sign-in routes (/api/auth/*), stricter than other public routes. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PlanFunction } from '../assembly/plan';
 import type { BootstrapData, FromRuntime, NetworkRoute, SerializedError, ToRuntime } from './bootstrap';
-import { ENV } from '../../runtime-names';
+import { ENV } from '#manifest/runtime-names';
 
 export type { NetworkRoute };
 

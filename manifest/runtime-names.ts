@@ -79,7 +79,7 @@ export const ENV = {
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
 
-/** The variable holding each queue's URL (the queues of lib/manifest.ts). */
+/** The variable holding each queue's URL (the queues of manifest/service.ts). */
 export const QUEUE_URL_ENV = {
   generation: ENV.generationQueueUrl,
   quality: ENV.qualityQueueUrl,
