@@ -10,7 +10,7 @@ import { listUsers } from '#core/admin/users';
 import { adminAuditHealthRoute, adminSettingsPutRoute, adminUsersRoute } from '#core/admin/contract';
 import { parseWith } from '#core/contract';
 import { jsonColumn } from '#core/db/values';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -40,7 +40,7 @@ const refusal = async (run: Promise<unknown>) => {
   try {
     await run;
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return error;
     throw error;
   }
   throw new Error('expected the call to be refused');
@@ -56,7 +56,7 @@ describe('settings', () => {
   test('naming keys → 400 settings_not_modifiable listing each refused key; audited as a failure with the keys', async () => {
     const error = await refusal(changeSettings(db, actor, { settings: { ai_primary_region: 'eu-west-1', shedder_disabled: true } }));
     expect(error).toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'settings_not_modifiable',
       details: { refused_keys: ['ai_primary_region', 'shedder_disabled'] },
     });
@@ -87,7 +87,7 @@ describe('settings', () => {
     ['settings not an object', { settings: ['a'] }],
   ])('%s → 400 validation_failed from the contract (the route audits it as a failure: admin.e2e.test.ts)', async (_, body) => {
     expect(await refusal((async () => changeSettings(db, actor, parseWith(adminSettingsPutRoute.body, body)))())).toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'validation_failed',
     });
   });
@@ -156,7 +156,7 @@ describe('audit health', () => {
     'bad query %j → 400',
     async (query) => {
       expect(await refusal((async () => auditHealth(db, parseWith(adminAuditHealthRoute.query, query), NOW))())).toMatchObject({
-        status: 400,
+        kind: 'invalid',
         code: 'validation_failed',
       });
     },
@@ -270,7 +270,7 @@ describe('users', () => {
     { page: '2' },
   ])('bad query %j → 400', async (query) => {
     expect(await refusal((async () => listUsers(db, parseWith(adminUsersRoute.query, query)))())).toMatchObject({
-      status: 400,
+      kind: 'invalid',
       code: 'validation_failed',
     });
   });

@@ -20,10 +20,9 @@ import type { RouteContract } from '#core/contract';
 import type { RouteAnswer, RouteInput } from '#core/http/route';
 import { activeTemplate } from '#core/analysis/prompts';
 import { jsonColumn } from '#core/db/values';
-import { ApiError } from '#core/errors';
 import { INITIAL_TEMPLATES } from '#core/db/migrations/0003-prompt-templates';
 import { useTestDatabase } from '../support/db';
-import { routeCall, type RouteRequestParts } from '../support/route-call';
+import { routeCall, RouteRefusal, type RouteRequestParts } from '../support/route-call';
 
 const db = useTestDatabase();
 let actor: AdminActor;
@@ -52,7 +51,7 @@ const refusal = async (run: Promise<unknown>) => {
   try {
     await run;
   } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, code: error.code, message: error.message, details: error.details };
+    if (error instanceof RouteRefusal) return { status: error.status, code: error.code, message: error.message, details: error.details };
     throw error;
   }
   throw new Error('expected the call to be refused');

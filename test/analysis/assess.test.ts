@@ -20,7 +20,7 @@ import { promptUnavailableMessage } from '#core/analysis/prompts';
 import { resolveSelection } from '#core/analysis/selection';
 import { analysisCreateRoute } from '#core/analysis/contract';
 import { parseBodyWith } from '#core/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -287,9 +287,9 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ApiError);
-    const { status, message, details } = error as ApiError;
-    return { status, message, details };
+    expect(error).toBeInstanceOf(DomainError);
+    const { kind, message, details } = error as DomainError;
+    return { kind, message, details };
   };
 
   test('cannot generate, with the reason create answers 409 with; other types and reactivation unaffected', async () => {
@@ -301,7 +301,7 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
       expect(refusal.message).toMatch(/analysis_gap is deactivated; an administrator must activate a version/);
       expect(assessmentSchema.parse(result)).toEqual(result);
       expect(await createRefusal({ investigation_id: ids.full, analysis_type: 'gap' })).toEqual({
-        status: 409,
+        kind: 'conflict',
         message: refusal.message,
         details: { reason: 'prompt_inactive' },
       });
@@ -310,7 +310,7 @@ describe('a deactivated prompt template: assess and create refuse alike', () => 
       const empty = await assess(ids.empty, 'gap');
       expect(empty.refusal).toEqual({ reason: 'no_evidence', message: BLOCKING_NO_EVIDENCE });
       expect(await createRefusal({ investigation_id: ids.empty, analysis_type: 'gap' })).toEqual({
-        status: 409,
+        kind: 'conflict',
         message: BLOCKING_NO_EVIDENCE,
         details: { reason: 'no_evidence' },
       });
@@ -332,9 +332,9 @@ describe('resolveSelection', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(404);
-    return (error as ApiError).message;
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('not_found');
+    return (error as DomainError).message;
   };
 
   test('loads the investigation with its question or topic', async () => {

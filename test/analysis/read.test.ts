@@ -11,7 +11,7 @@ import { EXCLUSION } from '#core/analysis/retrieval';
 import { DELETED_TITLE, EXCERPT_CHARS, getRetrieval } from '#core/analysis/retrieval-view';
 import type { SourceType } from '#core/db/schema';
 import { analysisListRoute, analysisRetrievalRoute } from '#core/analysis/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { creationPlaceSchema, decodeCursor, type CreationPlace } from '#core/pagination';
 import { parseWith } from '#core/contract';
 import { useTestDatabase } from '../support/db';
@@ -371,7 +371,7 @@ describe('analysis list', () => {
     for (const cursor of ['x', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["12","not-a-uuid"]').toString('base64url')]) {
       expect(() => decodeCursor(cursor, creationPlaceSchema)).toThrow(
         expect.objectContaining({
-          status: 400,
+          kind: 'invalid',
           details: [{ path: 'cursor', message: 'must be the next_cursor of the previous page' }],
         }),
       );
@@ -393,7 +393,7 @@ describe('analysis list', () => {
       try {
         parseWith(query, value);
       } catch (error) {
-        return ((error as ApiError).details as { path: string }[]).map((d) => d.path);
+        return ((error as DomainError).details as { path: string }[]).map((d) => d.path);
       }
       return [];
     };

@@ -6,18 +6,18 @@ import * as z from 'zod';
 import { ANALYSIS_TYPE_UNAVAILABLE, ANALYSIS_TYPES, analysisRequestSchema, designOnlyType } from '#core/analysis/selection';
 import { analysisCreateRoute } from '#core/analysis/contract';
 import { parseBodyWith } from '#core/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 
 const INVESTIGATION = '2f6c1b7e-4d8a-4c3b-9e5f-1a2b3c4d5e01';
 const QUESTION = '0b7d3f52-3c1e-4a8e-9a55-6d2f1c0e9a11';
 const TOPIC = '5e0c2a41-77b9-4f3d-8c1a-2b9e4d6f8a22';
 
-/** The ApiError a body is refused with (fails the test when it is accepted). */
-const refusal = (body: unknown): ApiError => {
+/** The DomainError a body is refused with (fails the test when it is accepted). */
+const refusal = (body: unknown): DomainError => {
   try {
     parseBodyWith(analysisCreateRoute, body);
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return error;
     throw error;
   }
   throw new Error(`accepted: ${JSON.stringify(body)}`);
@@ -95,7 +95,7 @@ describe('each analysis type takes exactly the selection it needs', () => {
 describe('validation errors are 400s that name the field', () => {
   test('strict: an unknown field is refused', () => {
     const error = refusal({ investigation_id: INVESTIGATION, analysis_type: 'summary', scope: 'all' });
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual([{ path: '', message: 'Unrecognized key: "scope"' }]);
   });
@@ -125,7 +125,7 @@ describe('validation errors are 400s that name the field', () => {
     for (const body of [undefined, null, 'summary', [INVESTIGATION]]) {
       const error = refusal(body);
       expect(error.code).toBe('validation_failed');
-      expect(error.status).toBe(400);
+      expect(error.kind).toBe('invalid');
     }
   });
 });
@@ -152,7 +152,7 @@ describe('design-only analysis types are refused as not available, in any spelli
 
   test.each(spellings)('%j → 400 analysis_type_unavailable naming %s', (spelling, label) => {
     const error = refusal({ investigation_id: INVESTIGATION, analysis_type: spelling });
-    expect(error.status).toBe(400);
+    expect(error.kind).toBe('invalid');
     expect(error.code).toBe(ANALYSIS_TYPE_UNAVAILABLE);
     expect(error.message).toBe(
       `${label} is a design-only analysis type and is not available. Available types: question, topic, summary, gap, error_check.`,

@@ -10,6 +10,7 @@ import { login, type IdentityProviderClient, type SignInDeps } from '#core/auth/
 import type { Database } from '#core/db/schema';
 import { jsonColumn } from '#core/db/values';
 import { ENV } from '#manifest/runtime-names';
+import { answerOf } from '../support/answer-of';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 
@@ -24,7 +25,7 @@ const wrongPassword: IdentityProviderClient = {
 const deps: SignInDeps = { db, idp: wrongPassword, userPoolId: 'pool', clientId: 'client' };
 const from = (sourceIp: string) => ({ sourceIp, serverName: 'api.example.com', serverPath: '/api/auth/login', userAgent: 'jest' });
 const attempt = (email: string, ip = '203.0.113.1') =>
-  login(deps, { email, method: 'password', password: 'Wrong-Passw0rd!' }, from(ip)).catch((e: unknown) => e);
+  login(deps, { email, method: 'password', password: 'Wrong-Passw0rd!' }, from(ip)).catch((e: unknown) => answerOf(e));
 
 const saved = { limit: process.env[ENV.signInAccountLimit], rate: process.env[ENV.rateLimits] };
 beforeEach(() => {

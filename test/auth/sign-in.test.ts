@@ -9,6 +9,7 @@
 import type { AdminRespondToAuthChallengeCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { AUDIT_FAILURE_MARKER } from '#core/audit/audit';
 import { authLoginRoute, authMfaVerifyRoute } from '#core/auth/contract';
+import { answerOf } from '../support/answer-of';
 import { routeCall } from '../support/route-call';
 import { logger } from '#core/logger';
 import {
@@ -38,7 +39,7 @@ const failures = () => db.selectFrom('audit_log').selectAll().where('action', '=
 const attempt = { email: 'someone@example.com', method: 'password' as const, password: 'Secret-Passw0rd!' };
 
 test('a throttled provider is a 429 with Retry-After, audited', async () => {
-  const error = await login(deps(failing('TooManyRequestsException')), attempt, origin).catch((e: unknown) => e);
+  const error = await login(deps(failing('TooManyRequestsException')), attempt, origin).catch(answerOf);
   expect(error).toMatchObject({ status: 429, headers: { 'retry-after': '60' } });
   expect(await failures()).toEqual([
     expect.objectContaining({ actor_address: '198.51.100.4', detail: { stage: 'password', reason: 'TooManyRequestsException' } }),
@@ -48,7 +49,7 @@ test('a throttled provider is a 429 with Retry-After, audited', async () => {
 test('an unreachable provider is a 503 and no failed sign-in is recorded', async () => {
   const before = (await failures()).length;
   for (const name of ['InternalErrorException', 'TimeoutError', 'ECONNREFUSED']) {
-    await expect(login(deps(failing(name)), attempt, origin)).rejects.toMatchObject({ status: 503 });
+    expect(await login(deps(failing(name)), attempt, origin).catch(answerOf)).toMatchObject({ status: 503 });
   }
   expect((await failures()).length).toBe(before);
 });
@@ -107,7 +108,7 @@ test('an invalid sign-in body (a NUL in the email, an unpaired surrogate, a miss
 
 test('a challenge the API does not offer is a 409 naming it', async () => {
   const out = { ChallengeName: 'CUSTOM_CHALLENGE', Session: 's', ChallengeParameters: {} };
-  await expect(login(deps(answering(out)), attempt, origin)).rejects.toMatchObject({
+  expect(await login(deps(answering(out)), attempt, origin).catch(answerOf)).toMatchObject({
     status: 409,
     code: 'challenge_unsupported',
     message: expect.stringContaining('CUSTOM_CHALLENGE'),
@@ -160,7 +161,7 @@ describe('an invited user (NEW_PASSWORD_REQUIRED)', () => {
   test('a password the pool refuses (policy or history) is a 400 naming the policy, audited without the password', async () => {
     const before = (await failures()).length;
     for (const name of ['InvalidPasswordException', 'PasswordHistoryPolicyViolationException']) {
-      await expect(setNewPassword(deps(failing(name)), newPassword, origin)).rejects.toMatchObject({
+      expect(await setNewPassword(deps(failing(name)), newPassword, origin).catch(answerOf)).toMatchObject({
         status: 400,
         message: expect.stringMatching(/password policy: at least 12 characters.*temporary password/),
       });
@@ -230,7 +231,7 @@ describe('MFA_SETUP (a pool that requires MFA, for a user with no authenticator)
 
   test('a pool that offers no TOTP to set up is a 409 naming MFA_SETUP, and nothing is associated', async () => {
     const { idp, sent } = scripted({ ...mfaSetup, ChallengeParameters: { MFAS_CAN_SETUP: '["SMS_MFA"]' } });
-    await expect(login(deps(idp), attempt, origin)).rejects.toMatchObject({
+    expect(await login(deps(idp), attempt, origin).catch(answerOf)).toMatchObject({
       status: 409,
       code: 'challenge_unsupported',
       message: expect.stringContaining('MFA_SETUP'),
@@ -269,7 +270,7 @@ describe('MFA_SETUP (a pool that requires MFA, for a user with no authenticator)
     const before = (await failures()).length;
     for (const answer of [rejection('EnableSoftwareTokenMFAException'), rejection('CodeMismatchException'), { Status: 'ERROR' }]) {
       const { idp, sent } = scripted(answer);
-      await expect(setUpMfa(deps(idp), { username: 'sub-9', session: 'session-2', code: '000000' }, origin)).rejects.toMatchObject({
+      expect(await setUpMfa(deps(idp), { username: 'sub-9', session: 'session-2', code: '000000' }, origin).catch(answerOf)).toMatchObject({
         status: 401,
         message: expect.stringMatching(/sign in again/),
       });
@@ -291,7 +292,9 @@ test('forgot-password answers the same for every refusal, and only provider trou
       message: RESET_CODE_SENT,
     });
   }
-  await expect(forgotPassword(deps(failing('InternalErrorException')), { email: attempt.email })).rejects.toMatchObject({ status: 503 });
+  expect(await forgotPassword(deps(failing('InternalErrorException')), { email: attempt.email }).catch(answerOf)).toMatchObject({
+    status: 503,
+  });
 });
 
 test('TOTP: the RFC 6238 SHA-1 vector, and one step of drift either way', () => {

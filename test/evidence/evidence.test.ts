@@ -10,7 +10,7 @@ import { chunkText } from '#core/embeddings/chunking';
 import { listEvidence, type EvidenceEntry } from '#core/evidence/listing';
 import { analysisRetrievalChunkRoute } from '#core/analysis/contract';
 import { investigationEvidenceRoute } from '#core/evidence/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -206,17 +206,17 @@ describe('evidence listing', () => {
       forged(['evidence_item', randomUUID()]),
     ]) {
       await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor })).rejects.toMatchObject({
-        status: 400,
+        kind: 'invalid',
         details: [{ path: 'cursor' }],
       });
     }
-    await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor: 'nope' })).rejects.toBeInstanceOf(ApiError);
+    await expect(listEvidence(db, ids.org, ids.inv, { limit: 10, cursor: 'nope' })).rejects.toBeInstanceOf(DomainError);
     expect(
       first!.kind === 'evidence_item' &&
         (await listEvidence(db, ids.org, ids.empty, { limit: 1, cursor: forged(['evidence_item', first!.evidence_item_id]) }).catch(
-          (error: ApiError) => error.status,
+          (error: DomainError) => error.kind,
         )),
-    ).toBe(400);
+    ).toBe('invalid');
   });
 
   test('a cursor names the last entry, not its title, so it stays short whatever the titles are', async () => {

@@ -5,7 +5,7 @@
 import { parseBodyWith, parseWith } from '#core/contract';
 import { feedbackRequest } from '#core/feedback/actions';
 import { analysisFeedbackCreateRoute } from '#core/feedback/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 
 /** A submission as the route reads it: the body and the Idempotency-Key header through the contract, then the retry id. */
 const parseFeedbackRequest = (body: unknown, idempotencyKey: string | undefined) =>
@@ -18,7 +18,7 @@ const refusal = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, message: error.message, details: error.details };
+    if (error instanceof DomainError) return { kind: error.kind, message: error.message, details: error.details };
     throw error;
   }
   throw new Error('not refused');
@@ -36,9 +36,9 @@ test('the retry id comes from the body or the header, and both may be sent when 
 
 test('a body id and a header id that differ, a malformed header, an unknown action: 400', () => {
   expect(refusal(() => parseFeedbackRequest({ action: 'agree', request_id: 'r-1' }, 'r-9'))).toMatchObject({
-    status: 400,
+    kind: 'invalid',
     message: 'request_id and the Idempotency-Key header differ; send one of them.',
   });
-  expect(refusal(() => parseFeedbackRequest({ action: 'agree' }, 'has spaces'))).toMatchObject({ status: 400 });
+  expect(refusal(() => parseFeedbackRequest({ action: 'agree' }, 'has spaces'))).toMatchObject({ kind: 'invalid' });
   expect(JSON.stringify(refusal(() => parseFeedbackRequest({ action: 'love' }, undefined)))).toContain('action must be one of agree');
 });

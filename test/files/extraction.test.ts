@@ -12,8 +12,9 @@ import { toVectorLiteral } from '#core/embeddings/sources';
 import { extractBackgroundDocument } from '#core/files/extraction';
 import type { FileReader } from '#core/files/object-store';
 import { extractionReportSchema } from '#core/files/wire';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { embedText } from '../../lib/twin/standin-text';
+import { answerOf } from '../support/answer-of';
 import { useTestDatabase } from '../support/db';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile, truncatedPdf, zipWithoutDocument } from './fixtures';
 
@@ -91,9 +92,9 @@ const refused = async (fn: () => Promise<unknown>, status: number, code: string)
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  expect(error).toMatchObject({ status, code });
-  return (error as ApiError).message;
+  expect(error).toBeInstanceOf(DomainError);
+  expect(answerOf(error)).toMatchObject({ status, code });
+  return (error as DomainError).message;
 };
 
 const POLICY = [

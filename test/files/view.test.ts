@@ -7,7 +7,7 @@ import type { FileLinker, ViewUrlOptions } from '#core/files/object-store';
 import { VIEW_URL_EXPIRY_SECONDS } from '#core/files/formats';
 import { fileViewLink } from '#core/files/view';
 import { fileViewLinkSchema } from '#core/files/wire';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();
@@ -146,7 +146,7 @@ it.each([
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  expect(error).toMatchObject({ status: 404, code: 'not_found', message });
+  expect(error).toBeInstanceOf(DomainError);
+  expect(error).toMatchObject({ kind: 'not_found', code: 'not_found', message });
   expect(signed).toEqual([]);
 });

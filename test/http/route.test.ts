@@ -218,7 +218,7 @@ test('a route that audits every attempt hears of each refused input before its 4
     async ({ body }) => ({ body }),
     {
       refused: async ({ content }, refusal) => {
-        refusals.push([refusal.status, refusal.code, content]);
+        refusals.push([refusal.kind, refusal.code, content]);
       },
     },
   );
@@ -231,9 +231,9 @@ test('a route that audits every attempt hears of each refused input before its 4
   expect((await handler(event('GET /api/health', undefined, '{"email":7}'), {} as Context)).statusCode).toBe(400);
   expect((await handler(event('GET /api/health', undefined, '{"email":"a@b.example"}'), {} as Context)).statusCode).toBe(200);
   expect(refusals).toEqual([
-    [415, 'unsupported_media_type', undefined],
-    [400, 'bad_request', undefined],
-    [400, 'validation_failed', { email: 7 }],
+    ['unsupported', 'unsupported_media_type', undefined],
+    ['invalid', 'bad_request', undefined],
+    ['invalid', 'validation_failed', { email: 7 }],
   ]);
 });
 

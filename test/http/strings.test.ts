@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { loginBodySchema } from '#core/auth/contract';
 import { defineRoute, parseWith } from '#core/contract';
 import { feedbackBodySchema } from '#core/feedback/contract';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { route, type HttpEvent } from '#core/http/route';
 import { escapeUnsafeDeep, escapeUnsafeText, isUnsafeText, TOO_DEEP_MESSAGE, unsafeTextIssues } from '#core/strings';
 import { paymentEventSchema } from '#core/payments/webhook';
@@ -43,11 +43,11 @@ const refusal = (schema: z.ZodType, value: unknown) => {
   try {
     parseWith(schema, value);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(DomainError);
     return {
-      status: (error as ApiError).status,
-      code: (error as ApiError).code,
-      paths: ((error as ApiError).details as { path: string }[]).map((d) => d.path),
+      kind: (error as DomainError).kind,
+      code: (error as DomainError).code,
+      paths: ((error as DomainError).details as { path: string }[]).map((d) => d.path),
     };
   }
   throw new Error('accepted');
@@ -55,7 +55,7 @@ const refusal = (schema: z.ZodType, value: unknown) => {
 
 test.each(HOSTILE)('every contract refuses %j with a 400 validation_failed naming the field', (bad) => {
   expect(refusal(feedbackBodySchema, { action: 'edit', content: bad })).toEqual({
-    status: 400,
+    kind: 'invalid',
     code: 'validation_failed',
     paths: ['content'],
   });
@@ -64,7 +64,7 @@ test.each(HOSTILE)('every contract refuses %j with a 400 validation_failed namin
     paths: ['email'],
   });
   const event = { id: `evt_${bad}`, type: 'invoice.paid', data: { object: { id: 'in_1', amount_paid: 1, currency: 'usd' } } };
-  expect(refusal(paymentEventSchema, event)).toMatchObject({ status: 400, paths: ['id'] });
+  expect(refusal(paymentEventSchema, event)).toMatchObject({ kind: 'invalid', paths: ['id'] });
   // a schema that would take any string (or anything) still refuses it
   expect(refusal(z.object({ free: z.unknown() }), { free: { nested: [bad] } })).toMatchObject({ paths: ['free.nested.0'] });
   expect(refusal(z.record(z.string(), z.number()), { [bad]: 1 })).toMatchObject({ paths: [escapeUnsafeText(bad)] });
@@ -75,7 +75,7 @@ test('a value nested deeper than the rule looks is refused, so nothing unchecked
   expect(unsafeTextIssues({ fine: nest(64, 'ok') })).toEqual([]);
   expect(unsafeTextIssues({ deep: nest(65, 'a\u0000b') })).toEqual([{ path: `deep${'.0'.repeat(64)}`, message: TOO_DEEP_MESSAGE }]);
   const event = { id: 'evt_1', type: 'invoice.paid', data: { object: { amount_paid: 1 } }, nested: nest(100, null) };
-  expect(refusal(paymentEventSchema, event)).toMatchObject({ status: 400, code: 'validation_failed' });
+  expect(refusal(paymentEventSchema, event)).toMatchObject({ kind: 'invalid', code: 'validation_failed' });
 });
 
 test('schema issues and string issues are reported together, once per field', () => {

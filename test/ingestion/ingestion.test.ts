@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { OrgCaller } from '#core/auth/caller';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
+import { httpStatusOf } from '#core/http/errors';
 import type { FileReader } from '#core/files/object-store';
 import { MAX_EXTRACTION_ATTEMPTS } from '#core/files/stored-files';
 import { handleArrival } from '#core/ingestion/arrivals';
@@ -80,14 +81,17 @@ beforeAll(async () => {
 });
 
 /** Runs `fn`, which must fail with this status and code; returns the error. */
-const refused = async (fn: () => Promise<unknown>, status: number, code?: string): Promise<ApiError> => {
+const refused = async (fn: () => Promise<unknown>, status: number, code?: string): Promise<DomainError> => {
   const error = await fn().then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  expect(error).toMatchObject({ status, ...(code && { code }) });
-  return error as ApiError;
+  expect(error).toBeInstanceOf(DomainError);
+  expect({ status: httpStatusOf(error as DomainError), code: (error as DomainError).code }).toMatchObject({
+    status,
+    ...(code && { code }),
+  });
+  return error as DomainError;
 };
 
 const counts = async () => {

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { HttpEvent } from '#core/http/route';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { authenticateDelivery, rawBody } from '#core/payments/delivery';
 import { parseSignatureHeader, signatureHeader, SIGNATURE_TOLERANCE_SECONDS, verifySignature } from '#core/payments/signature';
 
@@ -101,20 +101,20 @@ describe('authenticateDelivery', () => {
       try {
         fn();
       } catch (error) {
-        return error as ApiError;
+        return error as DomainError;
       }
       throw new Error('expected a refusal');
     };
     const bad = attempt(() => authenticateDelivery(event('{}', signatureHeader('whsec_wrong', now, '{}')), SECRET));
-    expect(bad).toMatchObject({ status: 401, code: 'invalid_signature', details: { reason: 'mismatch' } });
+    expect(bad).toMatchObject({ kind: 'unauthenticated', code: 'invalid_signature', details: { reason: 'mismatch' } });
     const stale = attempt(() => authenticateDelivery(event('{}', signatureHeader(SECRET, now - 600, '{}')), SECRET));
-    expect(stale).toMatchObject({ status: 401, code: 'invalid_signature', details: { reason: 'stale' } });
+    expect(stale).toMatchObject({ kind: 'unauthenticated', code: 'invalid_signature', details: { reason: 'stale' } });
     expect(attempt(() => authenticateDelivery(event('{}', undefined), SECRET))).toMatchObject({
-      status: 401,
+      kind: 'unauthenticated',
       details: { reason: 'missing' },
     });
     expect(attempt(() => authenticateDelivery(event('{}', signatureHeader(SECRET, now, '{}')), undefined))).toMatchObject({
-      status: 503,
+      kind: 'unavailable',
       code: 'unavailable',
     });
   });

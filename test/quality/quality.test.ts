@@ -20,7 +20,7 @@ import {
   UnreadableVerdictError,
 } from '#core/analysis/quality';
 import type { GenerationStatus } from '#core/db/schema';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { logger } from '#core/logger';
 import { issueMarkers } from '#core/analysis/evidence-markers';
 import { useTestDatabase } from '../support/db';
@@ -397,13 +397,13 @@ describe('startQualityCheck and the polling view', () => {
       expect((await row(id)).generation_status).toBe(status);
     }
     const theirs = await analysis('complete');
-    await expect(startQualityCheck(db, theirs, ids.otherOrg)).rejects.toMatchObject({ status: 404 });
-    await expect(startQualityCheck(db, '00000000-0000-4000-8000-000000000000', ids.org)).rejects.toMatchObject({ status: 404 });
+    await expect(startQualityCheck(db, theirs, ids.otherOrg)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(startQualityCheck(db, '00000000-0000-4000-8000-000000000000', ids.org)).rejects.toMatchObject({ kind: 'not_found' });
     for (const status of ['queued', 'generating', 'failed', 'checking'] as const) {
       const id = await analysis(status);
       const error = await startQualityCheck(db, id, ids.org).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ status: 409 });
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind: 'conflict' });
       expect((await row(id)).generation_status).toBe(status);
     }
   });
@@ -435,7 +435,7 @@ describe('startQualityCheck and the polling view', () => {
       refused,
       ids.org,
     ).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 503 });
+    expect(error).toMatchObject({ kind: 'unavailable' });
     expect((await row(refused)).generation_status).toBe('verified');
   });
 

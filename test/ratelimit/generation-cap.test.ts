@@ -13,6 +13,7 @@ import {
   generationsInFlight,
 } from '#core/ratelimit/generation-cap';
 import { ENV } from '#manifest/runtime-names';
+import { answerOf } from '../support/answer-of';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 
@@ -58,7 +59,7 @@ const addAnalyses = (investigationId: string, status: GenerationStatus, n: numbe
 const refusal = (promise: Promise<void>) =>
   promise.then(
     () => undefined,
-    (e: unknown) => e as { status: number; headers: Record<string, string>; message: string },
+    (e: unknown) => answerOf(e),
   );
 
 test('GENERATION_CAP: default 10, an integer of at least 1', () => {

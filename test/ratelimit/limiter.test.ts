@@ -14,6 +14,7 @@ import { route as routeOf, type HttpEvent } from '#core/http/route';
 import { logger } from '#core/logger';
 import { countHit, enforceRateLimit, rateKeyOf } from '#core/ratelimit/limiter';
 import { ENV } from '#manifest/runtime-names';
+import { answerOf } from '../support/answer-of';
 import { useTestDatabase } from '../support/db';
 import { setEnv } from '../support/config-env';
 
@@ -84,8 +85,8 @@ test('over the limit: 429 with Retry-After and a [RATE_LIMIT] line; per user, pe
   const list = route('investigations-list');
   for (let i = 0; i < 3; i++) await enforceRateLimit(event('GET /api/investigations', { sub: 'alice' }), list);
   const refused = await enforceRateLimit(event('GET /api/investigations', { sub: 'alice' }), list).catch((e: unknown) => e);
-  expect(refused).toMatchObject({ status: 429, code: 'rate_limited' });
-  const retryAfter = Number((refused as { headers: Record<string, string> }).headers['retry-after']);
+  expect(answerOf(refused)).toMatchObject({ status: 429, code: 'rate_limited' });
+  const retryAfter = Number(answerOf(refused).headers['retry-after']);
   expect(Math.abs(retryAfter - (3600 - (Math.floor(Date.now() / 1000) % 3600)))).toBeLessThanOrEqual(2);
   expect(warn).toHaveBeenCalledWith(
     '[RATE_LIMIT] request refused',

@@ -1,7 +1,7 @@
 /** Rate limit rules on their own: RATE_LIMITS parsing, route classes, exemptions, the 429's shape. */
 import fc from 'fast-check';
 import { httpRoutes } from '#manifest';
-import { errorBody } from '#core/errors';
+import { errorBody, errorHeaders, httpStatusOf } from '#core/http/errors';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests } from '#core/ratelimit/limits';
 
 test('no RATE_LIMITS keeps the documented defaults; anonymous sign-in is the strictest class', () => {
@@ -55,8 +55,8 @@ test('route classes: /api/auth/* is auth, everything else its access level; heal
 
 test('the 429 carries Retry-After in whole seconds, at least 1', () => {
   const error = tooManyRequests('slow down', 12.2);
-  expect(error.status).toBe(429);
-  expect(error.headers).toEqual({ 'retry-after': '13' });
+  expect(httpStatusOf(error)).toBe(429);
+  expect(errorHeaders(error)).toEqual({ 'retry-after': '13' });
   expect(errorBody(error)).toEqual({ error: { code: 'rate_limited', message: 'slow down', details: { retry_after_seconds: 13 } } });
-  expect(tooManyRequests('x', 0).headers).toEqual({ 'retry-after': '1' });
+  expect(errorHeaders(tooManyRequests('x', 0))).toEqual({ 'retry-after': '1' });
 });

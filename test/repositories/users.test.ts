@@ -46,7 +46,7 @@ test('an admin-group token that carries an organization is recorded as a member 
 
 test("an email that is another user's is a 403, and nothing is written", async () => {
   await expect(ensureUser(db, { subject: 'first-use-4', email: 'first.use@example.test', organizationId })).rejects.toMatchObject({
-    status: 403,
+    kind: 'refused',
   });
   expect(await userIdBySubject(db, 'first-use-4')).toBeUndefined();
 });

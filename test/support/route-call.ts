@@ -1,13 +1,25 @@
 /**
  * A request through the real route wrapper (layers/core/http/route.ts) — the contract's parsing, the
  * refusal hook, the answer check — with the test's own implementation, for tests on their own database.
- * A refusal is thrown as the ApiError the route answered.
+ * A refusal is thrown as a RouteRefusal: the status and error body the route answered.
  */
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { RouteContract } from '#core/contract';
-import { ApiError } from '#core/errors';
 import { route, type HttpEvent, type RouteAnswer, type RouteInput, type RouteOptions } from '#core/http/route';
+
+/** A refusal as the route answered it: its HTTP status and the error body's code, message and details. */
+export class RouteRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'RouteRefusal';
+  }
+}
 
 export interface RouteRequestParts {
   body?: unknown;
@@ -42,7 +54,7 @@ export const routeCall = <C extends RouteContract>(
     } as unknown as HttpEvent;
     const res = await handler(event, {} as Context);
     const answer = JSON.parse(res.body || 'null');
-    if (res.statusCode! >= 400) throw new ApiError(res.statusCode!, answer.error.code, answer.error.message, answer.error.details);
+    if (res.statusCode! >= 400) throw new RouteRefusal(res.statusCode!, answer.error.code, answer.error.message, answer.error.details);
     return answer;
   };
 };

@@ -9,7 +9,7 @@ import type { Caller } from '#core/auth/caller';
 import { writeAudit } from '#core/audit/audit';
 import type { Database } from '#core/db/schema';
 import { database } from '#core/db/connection';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { userIdBySubject } from '#core/repositories/users';
 
 export interface AdminActor {
@@ -33,7 +33,7 @@ export interface AuditedResult<T> {
 }
 
 const errorDetail = (error: unknown) =>
-  error instanceof ApiError
+  error instanceof DomainError
     ? { code: error.code, message: error.message, ...(error.details !== undefined && { details: error.details }) }
     : { code: 'internal_error', message: error instanceof Error ? error.message.slice(0, 500) : String(error) };
 
@@ -85,7 +85,7 @@ export interface RefusedAdminWrite {
 /** The route's `refused` hook: audits a refused admin write as a failure of `action`, like one refused while it ran. */
 export const auditRefusedWrite =
   (action: string, targetOf: (attempt: RefusedAdminWrite) => string | null, connect = database) =>
-  async (attempt: RefusedAdminWrite, refusal: ApiError): Promise<void> => {
+  async (attempt: RefusedAdminWrite, refusal: DomainError): Promise<void> => {
     const db = await connect();
     await auditFailure(db, await adminActor(db, attempt.caller!), { action, target: targetOf(attempt) }, refusal);
   };

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 import { auditedWrite, type AdminActor } from './audit-trail';
 
 const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
@@ -33,7 +33,9 @@ export const settingsChangeSchema = z.strictObject(
 export const listSettings = () => ({ settings: [...RUNTIME_SETTINGS] });
 
 const settingsNotModifiable = (keys: string[]) =>
-  new ApiError(400, 'settings_not_modifiable', `No setting can be changed here; refused: ${keys.join(', ')}.`, { refused_keys: keys });
+  new DomainError('invalid', 'settings_not_modifiable', `No setting can be changed here; refused: ${keys.join(', ')}.`, {
+    refused_keys: keys,
+  });
 
 export const SETTINGS_AUDIT = { action: 'admin.settings.update', target: 'settings' } as const;
 

@@ -2,6 +2,7 @@
  * How the gateway reads a failed model call, and the typed failures it hands its callers.
  * Classification is pure: the SDK's error name, HTTP status and Node's network error codes.
  */
+import { DomainError } from '#core/errors';
 
 export type FailureKind =
   /** the region is shedding load: retry with backoff, count it for the shedder */
@@ -59,21 +60,29 @@ export const classifyFailure = (error: unknown): FailureKind => {
 };
 
 /** Both regions exhausted their retries: the caller fails the work with a message the user can act on. */
-export class AiUnavailableError extends Error {
+export class AiUnavailableError extends DomainError {
   override name = 'AiUnavailableError';
   constructor(readonly attempts: { region: string; error: string }[]) {
-    super('The AI service is unavailable in both regions right now. Nothing was lost; please try again in a few minutes.');
+    super(
+      'unavailable',
+      'ai_unavailable',
+      'The AI service is unavailable in both regions right now. Nothing was lost; please try again in a few minutes.',
+    );
   }
 }
 
 /** The model service refused the request itself; retrying or another region would not help. */
-export class AiRequestError extends Error {
+export class AiRequestError extends DomainError {
   override name = 'AiRequestError';
   constructor(
     readonly region: string,
     override readonly cause: unknown,
   ) {
-    super(`The AI service refused the request: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`);
+    super(
+      'unprocessable',
+      'ai_request_refused',
+      `The AI service refused the request: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`,
+    );
   }
 }
 
@@ -81,10 +90,14 @@ export class AiRequestError extends Error {
  * The configured embedding model cannot fill the vector column (not a Cohere Embed model the service knows, or
  * vectors of another size): a configuration error, never the texts' fault, so no text is blamed for it.
  */
-export class EmbeddingModelError extends Error {
+export class EmbeddingModelError extends DomainError {
   override name = 'EmbeddingModelError';
   constructor(problem: string) {
-    super(`The embedding model is misconfigured (AI_MODEL_EMBEDDING, CDK context aiModelEmbedding): ${problem}`);
+    super(
+      'broken',
+      'embedding_model_misconfigured',
+      `The embedding model is misconfigured (AI_MODEL_EMBEDDING, CDK context aiModelEmbedding): ${problem}`,
+    );
   }
 }
 

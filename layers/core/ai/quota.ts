@@ -20,6 +20,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
+import { DomainError } from '#core/errors';
 
 export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;
@@ -177,13 +178,17 @@ export const reserve = (
   });
 
 /** Every region was full and the next free slot is later than the caller was willing to wait. */
-export class QuotaExhaustedError extends Error {
+export class QuotaExhaustedError extends DomainError {
   override name = 'QuotaExhaustedError';
   constructor(
     readonly regions: readonly string[],
     readonly retryAt: Date,
   ) {
-    super(`model request quota exhausted in ${regions.join(', ')}; next slot at ${retryAt.toISOString()}`);
+    super(
+      'rate_limited',
+      'ai_quota_exhausted',
+      `model request quota exhausted in ${regions.join(', ')}; next slot at ${retryAt.toISOString()}`,
+    );
   }
 }
 

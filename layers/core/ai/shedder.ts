@@ -12,6 +12,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { config, ENV } from '#core/config';
+import { DomainError } from '#core/errors';
 import type { AiPurpose, Database } from '#core/db/schema';
 import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
@@ -49,13 +50,15 @@ export const shouldShed = (purpose: AiPurpose, recentThrottles: number, disabled
   !disabled && SHEDDABLE_PURPOSES.has(purpose) && isHot(recentThrottles);
 
 /** A quality call refused before it started because the shedder is hot. */
-export class QualityShedError extends Error {
+export class QualityShedError extends DomainError {
   override name = 'QualityShedError';
   constructor(
     readonly recentThrottles: number,
     readonly purpose: AiPurpose = 'quality',
   ) {
     super(
+      'unavailable',
+      'ai_shed',
       `${purpose} call shed: ${recentThrottles} model throttles in the last ${SHEDDER_WINDOW_MS / 1000} s; ` +
         'the analysis ships without a quality score, and the check can be run again later',
     );

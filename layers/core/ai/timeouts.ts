@@ -25,6 +25,7 @@
  * their default.
  */
 import type { AiPurpose } from '#core/db/schema';
+import { DomainError } from '#core/errors';
 
 export type AttemptTimeouts = Record<AiPurpose, number>;
 
@@ -70,10 +71,10 @@ export const parseAttemptTimeouts = (raw: string | undefined): AttemptTimeouts =
 };
 
 /** One attempt ran past its bound; the gateway aborted its request. Retryable in the other region. */
-export class AiAttemptTimeoutError extends Error {
+export class AiAttemptTimeoutError extends DomainError {
   override name = 'AiAttemptTimeoutError';
   constructor(readonly timeoutMs: number) {
-    super(`no answer within the attempt timeout of ${timeoutMs} ms; the request was aborted`);
+    super('unavailable', 'ai_attempt_timeout', `no answer within the attempt timeout of ${timeoutMs} ms; the request was aborted`);
   }
 }
 

@@ -1,6 +1,7 @@
 /** Prompt templates: the active version of a prompt type, and rendering its placeholders. */
 import type { Kysely } from 'kysely';
 import { REGENERATION_REASONS } from '#core/domain/feedback';
+import { DomainError } from '#core/errors';
 import type { AnalysisType, Database } from '#core/db/schema';
 import { issueMarkers, marker, neutralise, type EvidenceMarkers, type NonceSource } from './evidence-markers';
 
@@ -19,8 +20,11 @@ export interface ActiveTemplate {
   user_prompt_template: string;
 }
 
-export class PromptUnavailableError extends Error {
+export class PromptUnavailableError extends DomainError {
   override name = 'PromptUnavailableError';
+  constructor(message: string) {
+    super('conflict', 'prompt_unavailable', message);
+  }
 }
 
 /** What generation of a deactivated type is refused with: an administrator can act on it. */

@@ -22,7 +22,7 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { AnalysisType, Database } from '#core/db/schema';
-import { ApiError, notFound } from '#core/errors';
+import { DomainError, notFound } from '#core/errors';
 import { uuid } from '#core/contract';
 import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
 
@@ -124,12 +124,12 @@ export const analysisRequestSchema = z
     return { ...base, analysis_type: value.analysis_type };
   });
 
-/** Refuses a design-only analysis type with its own 400, before any other validation. */
+/** Refuses a design-only analysis type with its own code, before any other validation. */
 export const refuseDesignOnly = (body: unknown): void => {
   if (typeof body !== 'object' || body === null) return;
   const label = designOnlyType((body as Record<string, unknown>).analysis_type);
   if (!label) return;
-  throw new ApiError(400, ANALYSIS_TYPE_UNAVAILABLE, unavailableMessage(label), [
+  throw new DomainError('invalid', ANALYSIS_TYPE_UNAVAILABLE, unavailableMessage(label), [
     { path: 'analysis_type', message: `${label} is design-only and not available` },
   ]);
 };

@@ -29,7 +29,7 @@ import { cognitoClient } from '#core/aws/cognito';
 import { requireEnv, ENV } from '#core/config';
 import { database } from '#core/db/connection';
 import type { Database } from '#core/db/schema';
-import { ApiError, badRequest, unauthorized, unavailable } from '#core/errors';
+import { DomainError, invalid, unauthenticated, unavailable } from '#core/errors';
 import type {
   forgotPasswordBodySchema,
   loginBodySchema,
@@ -104,7 +104,7 @@ const IDP_RETRY_AFTER_SECONDS = 60;
 const nameOf = (error: unknown): string => (error instanceof Error ? error.name : 'Error');
 
 /** An identity-provider failure that is not about the credentials: busy (429) or unavailable (503). */
-const providerTrouble = (error: unknown, what: string): ApiError => {
+const providerTrouble = (error: unknown, what: string): DomainError => {
   if (THROTTLES.has(nameOf(error)))
     return tooManyRequests('Too many sign-in attempts; wait a minute and try again.', IDP_RETRY_AFTER_SECONDS);
   logger.error('identity provider call failed', { what, error: error as Error });
@@ -142,7 +142,7 @@ const auditFailure = async (db: Kysely<Database>, action: string, name: string, 
  */
 export const auditRefusedSignIn =
   (audit: { action: string; stage: string }, connect = database) =>
-  async (attempt: { content: unknown; event: Parameters<typeof requestOrigin>[0] }, refusal: ApiError): Promise<void> => {
+  async (attempt: { content: unknown; event: Parameters<typeof requestOrigin>[0] }, refusal: DomainError): Promise<void> => {
     const { content } = attempt;
     const fields = content !== null && typeof content === 'object' && !Array.isArray(content) ? (content as Record<string, unknown>) : {};
     const name = [fields.email, fields.username].find((v): v is string => typeof v === 'string') ?? '';
@@ -163,8 +163,8 @@ const contextData = (origin: RequestOrigin): ContextDataType => ({
 
 const unsupported = (challenge: string | undefined) => {
   logger.error('identity provider asked for a challenge the sign-in proxies do not answer', { challenge });
-  return new ApiError(
-    409,
+  return new DomainError(
+    'conflict',
     'challenge_unsupported',
     `This account needs a sign-in step this API does not offer (${challenge ?? 'none'}); contact an administrator.`,
   );
@@ -243,14 +243,14 @@ const step = async (
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (error instanceof DomainError) throw error;
     const reason = nameOf(error);
     const rejected = REJECTIONS.has(reason);
     const refusedPassword = PASSWORD_REFUSALS.has(reason);
     if (rejected || refusedPassword || THROTTLES.has(reason))
       await auditFailure(db, audit.action, audit.name, origin, { stage: audit.stage, reason });
-    if (rejected) throw unauthorized(message);
-    if (refusedPassword) throw badRequest(badPassword);
+    if (rejected) throw unauthenticated(message);
+    if (refusedPassword) throw invalid(badPassword);
     throw providerTrouble(error, audit.stage);
   }
 };
@@ -419,8 +419,8 @@ export const forgotPassword = async (
       }),
     );
   } catch (error) {
-    if (PASSWORD_REFUSALS.has(nameOf(error))) throw badRequest(PASSWORD_POLICY);
-    if (REJECTIONS.has(nameOf(error))) throw badRequest('The reset code is not valid or has expired; ask for a new one.');
+    if (PASSWORD_REFUSALS.has(nameOf(error))) throw invalid(PASSWORD_POLICY);
+    if (REJECTIONS.has(nameOf(error))) throw invalid('The reset code is not valid or has expired; ask for a new one.');
     throw providerTrouble(error, 'confirm_forgot_password');
   }
   return { status: 'password_reset', message: 'Your password has been changed; sign in with the new one.' };

@@ -27,7 +27,7 @@ import {
 } from '#core/domain/feedback';
 import type * as z from 'zod';
 import type { feedbackBodySchema } from './contract';
-import { badRequest, conflict, notFound, unavailable } from '#core/errors';
+import { conflict, invalid, notFound, unavailable } from '#core/errors';
 import { logger } from '#core/logger';
 import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
 import type { AnalysisMessage } from '#core/queues';
@@ -50,7 +50,7 @@ export const feedbackRequest = (
 ): { input: FeedbackInput; requestId: string | undefined } => {
   const { request_id: bodyRequestId, ...input } = body;
   if (bodyRequestId && headerRequestId && bodyRequestId !== headerRequestId) {
-    throw badRequest('request_id and the Idempotency-Key header differ; send one of them.');
+    throw invalid('request_id and the Idempotency-Key header differ; send one of them.');
   }
   return { input, requestId: bodyRequestId ?? headerRequestId };
 };

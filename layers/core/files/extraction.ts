@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
 import { PAGE_BREAK, prepareChunks } from '#core/embeddings/chunking';
-import { ApiError, notFound } from '#core/errors';
+import { DomainError, notFound } from '#core/errors';
 import { detectFormat, EXTRACTION_LIMITS, signatureProblem, storableText, type TextFormat } from './formats';
 import { extractText, UnreadableFileError, UnsupportedCharsetError } from './extractors';
 import type { FileReader } from './object-store';
@@ -82,9 +82,9 @@ export const extractStoredFile = async (
   return { ok: true, format: decision.format, text, pages: extracted.pages, chunks };
 };
 
-/** The HTTP answer to a refusal: another format is 415, anything else about the file 422. */
-const refusalError = (refusal: ExtractionRefusal): ApiError =>
-  new ApiError(refusal.code === 'unsupported_file_type' ? 415 : 422, refusal.code, refusal.message);
+/** A refusal as an error: another format is unsupported, anything else about the file unprocessable. */
+const refusalError = (refusal: ExtractionRefusal): DomainError =>
+  new DomainError(refusal.code === 'unsupported_file_type' ? 'unsupported' : 'unprocessable', refusal.code, refusal.message);
 
 export interface ExtractionDeps {
   db: Kysely<Database>;

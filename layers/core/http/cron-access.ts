@@ -7,23 +7,23 @@
 import { callerFromClaims, type Caller } from '#core/auth/caller';
 import { cronSecret, sameSecret } from '#core/auth/cron';
 import { bearerToken, InvalidTokenError, verifyAccessToken } from '#core/auth/jwt';
-import { forbidden, unauthorized } from '#core/errors';
+import { refused, unauthenticated } from '#core/errors';
 import { header, OPERATOR_WITH_ORGANIZATION, type CronAccess, type HttpEvent } from './route';
 
 /** Cron routes: the scheduler's secret, or an administrator's token. A mismatch fails the run. */
 export const cronAccess: CronAccess = async (event: HttpEvent): Promise<Caller | undefined> => {
   const token = bearerToken(header(event, 'authorization'));
-  if (!token) throw unauthorized('The cron bearer secret or an admin token is required.');
+  if (!token) throw unauthenticated('The cron bearer secret or an admin token is required.');
   const secret = await cronSecret();
   if (secret && sameSecret(token, secret)) return undefined;
   let caller: Caller | undefined;
   try {
     caller = callerFromClaims(await verifyAccessToken(token));
   } catch (error) {
-    if (error instanceof InvalidTokenError) throw unauthorized('The bearer is neither the cron secret nor a valid token.');
+    if (error instanceof InvalidTokenError) throw unauthenticated('The bearer is neither the cron secret nor a valid token.');
     throw error;
   }
-  if (caller?.role !== 'admin') throw forbidden('This route is for the scheduler and administrators.');
-  if (caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
+  if (caller?.role !== 'admin') throw refused('This route is for the scheduler and administrators.');
+  if (caller.organizationId) throw refused(OPERATOR_WITH_ORGANIZATION);
   return caller;
 };

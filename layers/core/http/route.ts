@@ -16,7 +16,8 @@ import { withinFunctionTime } from '#core/db/deadline';
 import { lambdaContextLogging, logger, MIDDY_SETTINGS } from '#core/logger';
 import { handlerTracing } from '#core/tracer';
 import { enforceRateLimit } from '#core/ratelimit/limiter';
-import { ApiError, badRequest, errorBody, forbidden, unauthorized, validationFailed } from '#core/errors';
+import { DomainError, invalid, refused, unauthenticated, validationFailed } from '#core/errors';
+import { errorBody, errorHeaders, httpStatusOf } from './errors';
 import { unsafeTextIssues } from '#core/strings';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -45,10 +46,10 @@ const authorize = async (event: HttpEvent, access: Access, cronAccess: CronAcces
   if (access === 'public') return undefined;
   if (access === 'cron') return cronAccess!(event);
   const caller = callerFromEvent(event);
-  if (!caller) throw unauthorized();
-  if (access === 'admin' && caller.role !== 'admin') throw forbidden('This route is for administrators.');
-  if (access === 'admin' && caller.organizationId) throw forbidden(OPERATOR_WITH_ORGANIZATION);
-  if (access === 'investigator' && !caller.organizationId) throw forbidden('Your account belongs to no organization.');
+  if (!caller) throw unauthenticated();
+  if (access === 'admin' && caller.role !== 'admin') throw refused('This route is for administrators.');
+  if (access === 'admin' && caller.organizationId) throw refused(OPERATOR_WITH_ORGANIZATION);
+  if (access === 'investigator' && !caller.organizationId) throw refused('Your account belongs to no organization.');
   return caller;
 };
 
@@ -65,13 +66,13 @@ const parseBody = (event: HttpEvent): unknown => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const contentType = header(event, 'content-type');
   if (contentType !== undefined && !JSON_MEDIA_TYPE.test(contentType.split(';')[0]!.trim())) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the request body as JSON, with Content-Type: application/json.');
+    throw new DomainError('unsupported', 'unsupported_media_type', 'Send the request body as JSON, with Content-Type: application/json.');
   }
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest('The request body is not valid JSON.');
+    throw invalid('The request body is not valid JSON.');
   }
 };
 
@@ -82,26 +83,26 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
 });
 
 export const toErrorResult = (error: unknown, event?: HttpEvent): HttpResult => {
-  if (error instanceof ApiError) return json(error.status, errorBody(error), error.headers);
+  if (error instanceof DomainError) return json(httpStatusOf(error), errorBody(error), errorHeaders(error));
   if (isDatabaseUnavailable(error)) {
     // refused, lost or timed out (connect, statement_timeout, query read timeout): a retry may well succeed
     logger.error('database unavailable', { error: error as Error, routeKey: event?.routeKey });
     const retryAfter = String(DATABASE_RETRY_AFTER_SECONDS);
     return json(
       503,
-      errorBody(new ApiError(503, 'database_unavailable', `The database is not answering; try again in ${retryAfter} seconds.`)),
+      errorBody({ code: 'database_unavailable', message: `The database is not answering; try again in ${retryAfter} seconds.` }),
       { 'retry-after': retryAfter },
     );
   }
   logger.error('unhandled error', { error: error as Error, routeKey: event?.routeKey });
   return json(
     500,
-    errorBody(new ApiError(500, 'internal_error', 'Something went wrong on our side; the request changed nothing it could not finish.')),
+    errorBody({ code: 'internal_error', message: 'Something went wrong on our side; the request changed nothing it could not finish.' }),
   );
 };
 
 export const requireOrg = (caller: Caller | undefined): OrgCaller => {
-  if (!caller?.organizationId) throw forbidden('Your account belongs to no organization.');
+  if (!caller?.organizationId) throw refused('Your account belongs to no organization.');
   return caller as OrgCaller;
 };
 
@@ -162,7 +163,7 @@ export interface RouteOptions {
    * The route audits every attempt, refused ones included (sign-in steps, admin writes): called with the
    * refusal of an input (not JSON, another media type, a field the contract refuses) before its 4xx goes back.
    */
-  refused?: (attempt: RefusedAttempt, refusal: ApiError) => Promise<void>;
+  refused?: (attempt: RefusedAttempt, refusal: DomainError) => Promise<void>;
   /** a cron route's bearer check (./cron-access.ts); a cron route without one fails its cold start */
   cronAccess?: CronAccess;
 }
@@ -200,7 +201,7 @@ const readInput = async <C extends RouteContract>(
       body: contract.body ? parseBodyWith({ ...contract, body: contract.body }, content) : undefined,
     } as RouteInput<C>;
   } catch (error) {
-    if (options.refused && error instanceof ApiError) await options.refused({ event, caller, content }, error);
+    if (options.refused && error instanceof DomainError) await options.refused({ event, caller, content }, error);
     throw error;
   }
 };
@@ -215,7 +216,7 @@ const checkAnswer = (contract: RouteContract, body: unknown) => {
   if (checked.success) return;
   const issues = checked.error.issues.slice(0, 10).map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
   logger.error('answer breaks its contract', { route: contract.route, issues });
-  throw new ApiError(500, 'response_contract_violation', `The answer breaks the contract of ${contract.route}.`, issues);
+  throw new DomainError('broken', 'response_contract_violation', `The answer breaks the contract of ${contract.route}.`, issues);
 };
 
 /** The manifest's route for a contract: a contract the manifest does not serve, or serves from another function, fails the cold start. */

@@ -11,7 +11,7 @@ import type { OrgCaller } from '#core/auth/caller';
 import type { Database } from '#core/db/schema';
 import { isoTime } from '#core/db/values';
 import { writeSourceChunks } from '#core/embeddings/chunk-store';
-import { ApiError, conflict, notFound, validationFailed } from '#core/errors';
+import { conflict, DomainError, notFound, validationFailed } from '#core/errors';
 import { logger } from '#core/logger';
 import { ensureUser } from '#core/repositories/users';
 import type { ObjectRemover } from '#core/storage';
@@ -85,7 +85,7 @@ export const acceptFiles = (files: readonly DeclaredFile[], listPath?: string): 
     return { file, contentType: decision.ok ? decision.contentType : file.content_type };
   });
   if (problems.length > 0)
-    throw new ApiError(415, 'unsupported_file_type', `Only ${UPLOAD_LIMITS.acceptedText} files can be analysed.`, problems);
+    throw new DomainError('unsupported', 'unsupported_file_type', `Only ${UPLOAD_LIMITS.acceptedText} files can be analysed.`, problems);
   return accepted;
 };
 

@@ -3,7 +3,7 @@
  * body bytes (API Gateway base64-encodes bodies it takes for binary: isBase64Encoded) before the
  * event is looked at; a delivery that fails changes nothing.
  */
-import { ApiError, unavailable } from '#core/errors';
+import { DomainError, unavailable } from '#core/errors';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer as HttpEvent } from 'aws-lambda';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
@@ -16,5 +16,5 @@ export const authenticateDelivery = (event: HttpEvent, secret: string | undefine
   // the processor retries on 5xx, so deliveries made before the secret is set are not lost
   if (!secret) throw unavailable('The payment webhook has no signing secret configured; the delivery was not processed.');
   const check = verifySignature({ header: event.headers?.[SIGNATURE_HEADER], payload: rawBody(event), secret, nowSeconds });
-  if (!check.ok) throw new ApiError(401, 'invalid_signature', check.message, { reason: check.reason });
+  if (!check.ok) throw new DomainError('unauthenticated', 'invalid_signature', check.message, { reason: check.reason });
 };

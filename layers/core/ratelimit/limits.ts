@@ -8,7 +8,7 @@
  */
 import type { Access, FunctionSpec, HttpTrigger } from '#manifest';
 import { ENV } from '#manifest/runtime-names';
-import { ApiError } from '#core/errors';
+import { DomainError } from '#core/errors';
 
 /** `auth` is the anonymous sign-in routes (/api/auth/*), stricter than other public routes. */
 export type RateClass = 'auth' | Access;
@@ -69,8 +69,8 @@ export const parseRateLimits = (raw: string | undefined): RateLimits => {
   return limits;
 };
 
-/** 429 with Retry-After (whole seconds, at least 1). */
-export const tooManyRequests = (message: string, retryAfterSeconds: number): ApiError => {
+/** Too many requests, with when to try again (whole seconds, at least 1: the edge's Retry-After). */
+export const tooManyRequests = (message: string, retryAfterSeconds: number): DomainError => {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new ApiError(429, 'rate_limited', message, { retry_after_seconds: seconds }, { 'retry-after': String(seconds) });
+  return new DomainError('rate_limited', 'rate_limited', message, { retry_after_seconds: seconds }, seconds);
 };

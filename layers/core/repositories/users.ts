@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
-import { forbidden } from '#core/errors';
+import { refused } from '#core/errors';
 
 /** The users row of a signed-in caller (by the identity provider's subject), if the service knows them. */
 export const userIdBySubject = async (db: Kysely<Database>, subject: string): Promise<string | undefined> =>
@@ -35,6 +35,6 @@ export const ensureUser = async (
     .executeTakeFirst();
   // nothing inserted: a concurrent first request created it meanwhile, or the email is another user's
   const id = created?.id ?? (await userIdBySubject(db, caller.subject));
-  if (!id) throw forbidden('Your account could not be set up here: its email address belongs to another user. Ask an administrator.');
+  if (!id) throw refused('Your account could not be set up here: its email address belongs to another user. Ask an administrator.');
   return id;
 };
