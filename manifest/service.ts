@@ -59,13 +59,16 @@ export type Resource =
   | 'userPoolAdmin'
   | 'webhookSecret';
 
-export interface HttpTrigger {
+export interface HttpTrigger<M extends HttpMethod = HttpMethod, P extends ApiPath = ApiPath> {
   kind: 'http';
-  method: HttpMethod;
+  method: M;
   /** API Gateway path syntax, e.g. /api/analysis/{analysis_id} */
-  path: string;
+  path: P;
   access: Access;
 }
+
+/** A path of the API: under /api/, with `{name}` for each path parameter. */
+export type ApiPath = `/api/${string}`;
 
 export interface QueueTrigger {
   kind: 'queue';
@@ -163,7 +166,13 @@ export const CORS = {
 } as const;
 
 const API = { timeoutSeconds: 10, memoryMb: 512 } as const;
-const http = (method: HttpMethod, path: string, access: Access): HttpTrigger => ({ kind: 'http', method, path, access });
+/** An HTTP trigger that keeps its method and path as literal types: RouteKey below is built from them. */
+const http = <const M extends HttpMethod, const P extends ApiPath>(method: M, path: P, access: Access): HttpTrigger<M, P> => ({
+  kind: 'http',
+  method,
+  path,
+  access,
+});
 
 export interface QueueSpec {
   description: string;
@@ -196,7 +205,8 @@ export const queues: Record<QueueName, QueueSpec> = {
 /** Where files arrive by presigned upload, by kind: the queues above hear of them by these prefixes. */
 export const FILE_PREFIXES = { evidence: 'org/', imports: 'imports/', seeds: 'seeds/' } as const;
 
-export const functions: FunctionSpec[] = [
+/** Every function, declared with its routes' literal types (`satisfies`, not an annotation, so RouteKey can read them). */
+const declared = [
   // ── public ────────────────────────────────────────────────────────────────────────────────
   {
     id: 'health',
@@ -783,7 +793,17 @@ export const functions: FunctionSpec[] = [
         "the fallback region's model, taken when the primary is full or fails; the end-to-end runs shed the checks on a failing primary (test/resilience/regions.e2e.test.ts) and reach the fallback only when a tenant flood's window overlaps a check, which varies by run; test/ai/gateway.test.ts takes the fallback on purpose",
     },
   }, // qualityQueue: to wait for AI capacity, as above
-];
+] satisfies FunctionSpec[];
+
+export const functions: FunctionSpec[] = declared;
+
+/** The route key (`METHOD /path`) of every HTTP route the manifest declares: a contract names one of these. */
+export type RouteKey =
+  Extract<(typeof declared)[number]['triggers'][number], { kind: 'http' }> extends infer T
+    ? T extends HttpTrigger<infer M, infer P>
+      ? `${M} ${P}`
+      : never
+    : never;
 
 /** Prefix of a stage's stack names and fixed resource names, e.g. `ias-dev`. */
 export const stagePrefix = (stage: string): string => `ias-${stage}`;

@@ -5,13 +5,13 @@
  * from the same objects (http/openapi.ts). Plain zod, no HTTP machinery: features import this, never http/.
  */
 import * as z from 'zod';
-import type { HttpMethod } from '#manifest';
+import type { RouteKey } from '#manifest';
 import { validationFailed } from './errors';
 import { checkWith } from './strings';
 
 export interface RouteContract {
-  /** the API Gateway route key this contract serves, e.g. `GET /api/analysis/{analysis_id}`; checked against the manifest at cold start */
-  route: `${HttpMethod} /${string}`;
+  /** the manifest's route this contract serves, e.g. `GET /api/analysis/{analysis_id}` (a key the manifest does not declare does not compile) */
+  route: RouteKey;
   /** the success status when it is not 200 */
   status?: number;
   /**
@@ -39,8 +39,23 @@ export interface RouteContract {
   documents?: Record<string, string>;
 }
 
+/** The `{name}` path parameters of a route key. */
+export type PathParams<R extends string> = R extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never;
+
+type ParamKeys<S> = S extends z.ZodObject<infer Shape> ? keyof Shape & string : never;
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * A contract whose `params` name exactly the route's `{params}` (none when the path has none); another does not
+ * compile, and the message says which.
+ */
+type ParamsAgree<C extends RouteContract> =
+  SameKeys<PathParams<C['route']>, ParamKeys<C['params']>> extends true
+    ? unknown
+    : { params: `the path parameters of ${C['route']} are: ${[PathParams<C['route']>] extends [never] ? 'none' : PathParams<C['route']>}` };
+
 /** Keeps the contract's literal types (the route key, each schema's own type) for the handler that serves it. */
-export const defineRoute = <const C extends RouteContract>(contract: C): C => contract;
+export const defineRoute = <const C extends RouteContract>(contract: C & ParamsAgree<C>): C => contract;
 
 export const uuid = z.uuid({ error: 'must be a UUID' });
 

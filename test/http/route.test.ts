@@ -25,7 +25,8 @@ const event = (routeKey: string, claims?: Record<string, string>, body?: string)
 
 const org = { sub: 'u1', organization_id: '8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01' };
 /** A contract that takes any body and answers anything, on the event's own route key. */
-const loose = (routeKey: string) => defineRoute({ route: routeKey as RouteContract['route'], body: z.unknown(), response: z.unknown() });
+const loose = (routeKey: string) =>
+  ({ route: routeKey as RouteContract['route'], body: z.unknown(), response: z.unknown() }) satisfies RouteContract;
 type Loose = ReturnType<typeof loose>;
 /** A handler for whichever manifest route the event names. */
 const on =

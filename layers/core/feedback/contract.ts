@@ -100,7 +100,7 @@ export const analysisEngagementRoute = defineRoute({
 
 export const analysisFeedbackCreateRoute = defineRoute({
   // the action alone first, so an unknown one gets a message naming the allowed ones
-  refuseBody: (body) => parseWith(feedbackActionSchema, body),
+  refuseBody: (body: unknown) => parseWith(feedbackActionSchema, body),
   route: 'POST /api/analysis/{analysis_id}/feedback',
   status: 201,
   location: 'the feedback record',
