@@ -55,6 +55,17 @@ module.exports = {
       to: { path: '^test/' },
     },
     {
+      name: 'unit-test-to-e2e-support',
+      comment:
+        "A unit suite (jest.config.js's unit project, `npm run test:quick`) does not reach, even through other modules, " +
+        "the support that needs the e2e project's global setup: a twin (test/support/twin.ts, twin-process.ts), the " +
+        'rendered deployment (render.ts), the CDK stages (synth.ts) or an app of its own (cdk-app.ts). Such a suite is ' +
+        'named *.e2e.test.ts (it starts a twin) or *.synth.test.ts (it reads a synth).',
+      severity: 'error',
+      from: { path: '^test/.+\\.test\\.ts$', pathNot: '\\.(e2e|synth)\\.test\\.ts$' },
+      to: { path: '^test/support/(twin|twin-process|render|synth|cdk-app)\\.ts$', reachable: true },
+    },
+    {
       name: 'product-to-dev-dependency',
       comment:
         'What is deployed (layers/, functions/) imports only dependencies, not devDependencies ' +

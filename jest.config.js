@@ -1,16 +1,24 @@
 /**
  * CommonJS jest over TypeScript via swc (type-checking is `npm run typecheck`).
  * kysely, @middy, fauxqs and jose ship ESM only, so swc transforms them too.
+ *
+ * Two projects, each with the global setup it needs:
+ * - unit: everything else, over the migrated PGlite template only (`npm run test:quick` runs this one);
+ * - e2e: the suites that start the twin (`*.e2e.test.ts`) or read a CDK synth (`*.synth.test.ts`: the
+ *   stages of test/support/synth.ts, the twin's rendered assembly, or an app of their own), which also
+ *   need the rendered deployment, the demo template and the stage synthesizer (test/support/global-setup.ts).
+ * `npm test` runs both. `npm run deps` keeps the split honest: a unit suite may not reach the twin's or the synth's test support.
  */
 const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect', 'jose'];
 
 const { availableParallelism } = require('node:os');
 
+const END_TO_END = '\\.(e2e|synth)\\.test\\.ts$';
+
 /** @type {import('jest').Config} */
-module.exports = {
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
@@ -20,9 +28,41 @@ module.exports = {
     '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
   testTimeout: 30000,
+};
+
+/** @type {import('jest').Config[]} */
+const projects = [
+  {
+    ...shared,
+    displayName: 'unit',
+    testMatch: ['**/*.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', END_TO_END],
+    globalSetup: '<rootDir>/test/support/unit-setup.ts',
+  },
+  {
+    ...shared,
+    displayName: 'e2e',
+    testMatch: ['**/*.e2e.test.ts', '**/*.synth.test.ts'],
+    globalSetup: '<rootDir>/test/support/global-setup.ts',
+  },
+];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  // TEST_PROJECTS=unit: that project alone, with its global setup only (`npm run test:quick`; jest's own
+  // --selectProjects takes every argument after it for a project name, so `-- <path>` could not follow it)
+  projects: projects.filter((p) => !process.env.TEST_PROJECTS || process.env.TEST_PROJECTS.split(',').includes(p.displayName)),
+  testTimeout: 30000,
+  // `npm run coverage` (the unit project with --coverage): V8's own counters rather than babel's
+  // instrumentation, over the service's code (the handlers in the twin's isolates run esbuild bundles
+  // outside jest, so the e2e project would add little of it). The threshold is the level reached, rounded down.
+  coverageProvider: 'v8',
+  collectCoverageFrom: ['layers/**/*.ts', 'functions/**/*.ts', 'lib/**/*.ts', 'bin/**/*.ts', '!**/*.d.ts'],
+  coverageReporters: ['text-summary', 'html', 'json-summary'],
+  // reached on 2026-11-28 by `npm run coverage`: statements and lines 87.85 %, branches 90.62 %, functions 87.7 %
+  coverageThreshold: { global: { statements: 87, branches: 90, functions: 87, lines: 87 } },
   // jest's default (cores - 1) is one worker on a 2-core machine; most suites wait on I/O (twin HTTP,
   // queues, the functions' worker threads), so more workers than cores keep both busy: on 2 cores,
   // 1 → 2 workers took the run from 4 min 57 s to 2 min 58 s, and with the twin's isolates 2 → 3 from

@@ -25,6 +25,7 @@ const LABELS = {
   'manifest-is-pure': 'manifest/→elsewhere imports',
   'product-to-functions': 'layers→functions imports',
   'not-to-test': 'imports of test/ from outside it',
+  'unit-test-to-e2e-support': 'unit suites reaching e2e support',
   'product-to-dev-dependency': 'product→devDependency imports',
   'not-to-unresolvable': 'unresolvable imports',
 };

@@ -4,11 +4,19 @@ import { httpRoutes } from '#manifest';
 import { errorBody, errorHeaders, httpStatusOf } from '#core/http/errors';
 import { DEFAULT_RATE_LIMITS, isExempt, parseRateLimits, RATE_CLASSES, rateClassOf, tooManyRequests } from '#core/ratelimit/limits';
 
-test('no RATE_LIMITS keeps the documented defaults; anonymous sign-in is the strictest class', () => {
-  expect(parseRateLimits(undefined)).toEqual(DEFAULT_RATE_LIMITS);
-  expect(parseRateLimits('  ')).toEqual(DEFAULT_RATE_LIMITS);
-  const perMinute = (c: keyof typeof DEFAULT_RATE_LIMITS) => DEFAULT_RATE_LIMITS[c]!.count / DEFAULT_RATE_LIMITS[c]!.windowSeconds;
-  for (const c of RATE_CLASSES.filter((c) => c !== 'auth')) expect(perMinute('auth')).toBeLessThan(perMinute(c));
+/** The defaults as the README's configuration table documents them (`RATE_LIMITS`). */
+const DOCUMENTED_DEFAULTS = {
+  auth: { count: 20, windowSeconds: 60 },
+  public: { count: 60, windowSeconds: 60 },
+  investigator: { count: 600, windowSeconds: 60 },
+  admin: { count: 600, windowSeconds: 60 },
+  cron: { count: 30, windowSeconds: 60 },
+};
+
+test("no RATE_LIMITS keeps the documented defaults (anonymous sign-in's 20 a minute the strictest)", () => {
+  expect(parseRateLimits(undefined)).toEqual(DOCUMENTED_DEFAULTS);
+  expect(parseRateLimits('  ')).toEqual(DOCUMENTED_DEFAULTS);
+  expect(DEFAULT_RATE_LIMITS).toEqual(DOCUMENTED_DEFAULTS);
 });
 
 test('entries override their class only; off removes a class, or the whole limiter', () => {
@@ -39,12 +47,40 @@ test('any valid entry round-trips', () => {
   );
 });
 
-test('route classes: /api/auth/* is auth, everything else its access level; health and openapi are exempt', () => {
+test.each([
+  // the anonymous sign-in routes: their own, strictest class
+  ['POST', '/api/auth/login', 'auth'],
+  ['POST', '/api/auth/forgot-password', 'auth'],
+  ['POST', '/api/auth/webauthn/authenticate/verify', 'auth'],
+  // other public routes
+  ['GET', '/api/health', 'public'],
+  ['POST', '/api/webhooks/payment', 'public'],
+  // a signed-in investigator's
+  ['POST', '/api/analysis', 'investigator'],
+  ['GET', '/api/investigations', 'investigator'],
+  ['POST', '/api/analysis/{analysis_id}/feedback', 'investigator'],
+  // the administrators'
+  ['GET', '/api/admin/users', 'admin'],
+  ['PUT', '/api/admin/settings', 'admin'],
+  // the scheduler's bearer
+  ['POST', '/api/admin/cron/embedding-sweeper', 'cron'],
+  ['POST', '/api/admin/cron/retention', 'cron'],
+])('%s %s is counted in the %s class', (method, path, rateClass) => {
+  const route = httpRoutes().find((r) => r.method === method && r.path === path);
+  expect(route).toBeDefined();
+  expect(rateClassOf(route!)).toBe(rateClass);
+});
+
+test("the class follows the route's path and access, not its function: an /api/auth/ path is auth whatever its access", () => {
+  expect(rateClassOf({ path: '/api/auth/anything', access: 'investigator' })).toBe('auth');
+  expect(rateClassOf({ path: '/api/authors', access: 'public' })).toBe('public');
+  expect(rateClassOf({ path: '/api/analysis/auth/x', access: 'admin' })).toBe('admin');
+});
+
+test('every route has one of the five classes, and sign-in has at least four routes in its own; health and openapi are exempt', () => {
   const routes = httpRoutes();
-  for (const route of routes) {
-    expect(rateClassOf(route)).toBe(route.path.startsWith('/api/auth/') ? 'auth' : route.access);
-  }
-  expect(routes.filter((r) => r.path.startsWith('/api/auth/')).length).toBeGreaterThanOrEqual(4);
+  for (const route of routes) expect(RATE_CLASSES).toContain(rateClassOf(route));
+  expect(routes.filter((r) => rateClassOf(r) === 'auth').length).toBeGreaterThanOrEqual(4);
   expect(
     routes
       .filter((r) => isExempt(r.fn))

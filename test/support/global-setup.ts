@@ -2,13 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPLETE_FILE, isSynthesizerRunning, stagesDirectory, synthesizerCommand, SYNTHESIZER_PID_FILE } from './synth';
-
-const tsx = (script: string, ...args: string[]) =>
-  new Promise<void>((resolve, reject) => {
-    const child = spawn('tsx', [script, ...args], { stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${script} exited with ${code}`))));
-  });
+import unitSetup, { tsx } from './unit-setup';
 
 /**
  * The CDK suites' stages (synth.ts), synthesized in one process for the whole run instead of once per
@@ -28,7 +22,7 @@ const startStageSynthesizer = (): void => {
 };
 
 /**
- * Once per test run, side by side: the migrated PGlite template (template.ts; real PostgreSQL needs none)
+ * The e2e project's global setup (jest.config.js), once per test run, side by side: the migrated PGlite template (template.ts; real PostgreSQL needs none)
  * and the twin's rendered deployment (render.ts); then the demo template, whose twin needs both; then, in
  * the background, the CDK suites' stages (synth.ts).
  */
@@ -36,7 +30,7 @@ export default async function globalSetup(): Promise<void> {
   // this run's calls only (lib/twin/twin.ts IAM_CALLS_FILE; not imported: jest's globalSetup cannot load the twin's ESM dependencies)
   rmSync(join(__dirname, '../../node_modules/.cache/ias-twin/iam-calls.jsonl'), { force: true });
   const templates = !process.env.TEST_DATABASE_URL;
-  await Promise.all([...(templates ? [tsx('test/support/template.ts')] : []), tsx('test/support/render.ts')]);
+  await Promise.all([unitSetup(), tsx('test/support/render.ts')]);
   if (templates) await tsx('test/support/template.ts', 'demo');
   // after them: every suite waits for those, only the CDK suites for this one
   startStageSynthesizer();

@@ -20,7 +20,7 @@ import { PROJECT_ROOT } from '../../lib/paths';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Bedrock model ids the model stages configure (test/infra/models.test.ts expects their ARNs). */
+/** Bedrock model ids the model stages configure (test/infra/models.synth.test.ts expects their ARNs). */
 export const SONNET = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 export const HAIKU = 'anthropic.claude-haiku-4-5-20251001-v1:0';
 export const COHERE_EMBED = 'cohere.embed-english-v3';
@@ -31,7 +31,7 @@ export const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/0f3e1
 /** Each stage's CDK context beside cdk.json's, by name; a suite names the stage it reads. */
 export const STAGES = {
   dev: {},
-  // test/infra/stacks.test.ts: prod's settings from its block in cdk.json, as an operator records them
+  // test/infra/stacks.synth.test.ts: prod's settings from its block in cdk.json, as an operator records them
   prod: {
     stage: 'prod',
     'ias:prod': {
@@ -43,7 +43,7 @@ export const STAGES = {
     },
   },
   requiredMfa: { mfa: 'required' },
-  // test/infra/observability.test.ts: overrides that must show in the alarms and leave every spec threshold alone
+  // test/infra/observability.synth.test.ts: overrides that must show in the alarms and leave every spec threshold alone
   alarmOverrides: {
     alarmThresholds: JSON.stringify({
       rules: { aiFallbacks: { threshold: 7 } },
@@ -51,18 +51,18 @@ export const STAGES = {
     }),
     alarmEmails: 'oncall@example.com, ops@example.com,oncall@example.com',
   },
-  // test/ratelimit/cdk-limits.test.ts
+  // test/ratelimit/cdk-limits.synth.test.ts
   limitOverrides: { rateLimits: 'auth=10/60,investigator=300/60', generationCap: '4' },
   malformedRateLimits: { rateLimits: 'investigator=lots' },
   zeroGenerationCap: { generationCap: '0' },
-  // test/ai/cdk-attempt-timeout.test.ts
+  // test/ai/cdk-attempt-timeout.synth.test.ts
   attemptTimeouts: { aiAttemptTimeoutMs: 'analysis=60000,embedding=5000' },
   attemptTimeoutNotAList: { aiAttemptTimeoutMs: 'analysis=soon' },
   attemptTimeoutZero: { aiAttemptTimeoutMs: '0' },
-  // test/analysis/cdk-retrieval-floor.test.ts
+  // test/analysis/cdk-retrieval-floor.synth.test.ts
   retrievalFloor: { retrievalMinSimilarity: '0.15' },
   retrievalFloorOutOfRange: { retrievalMinSimilarity: '1.5' },
-  // test/infra/models.test.ts
+  // test/infra/models.synth.test.ts
   foundationModel: { aiModelAnalysis: SONNET },
   euProfile: { aiPrimaryRegion: 'eu-central-1', aiFallbackRegion: 'eu-west-1', aiModelAnalysis: `eu.${SONNET}` },
   globalProfile: { aiModelAnalysis: `global.${SONNET}` },

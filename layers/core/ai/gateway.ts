@@ -27,7 +27,7 @@ import { recordCall } from './ledger';
 import { embeddingModelProblem, modelIdForRegion, VECTOR_COLUMN_DIMENSIONS } from './models';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
-import { withAttemptTimeout, type AttemptTimeouts } from './timeouts';
+import { withAttemptTimeout, type AttemptTimeouts, type AttemptTimer } from './timeouts';
 
 type TextPurpose = Exclude<AiPurpose, 'embedding'>;
 
@@ -51,6 +51,8 @@ export interface GatewayDeps {
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** each attempt's timeout timer (timeouts.ts); the real clock's by default */
+  attemptTimer?: AttemptTimer;
 }
 
 interface CallContext {
@@ -186,7 +188,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         const started = performance.now();
         let out: T;
         try {
-          out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal));
+          out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal), deps.attemptTimer);
         } catch (error) {
           const kind = classifyFailure(error);
           const errorName = (error as Error).name ?? 'Error';

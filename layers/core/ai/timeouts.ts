@@ -78,20 +78,33 @@ export class AiAttemptTimeoutError extends DomainError {
   }
 }
 
+/** Calls `fire` once `ms` have passed, unless the returned function cancels it first. */
+export type AttemptTimer = (ms: number, fire: () => void) => () => void;
+
+/** The real clock's. (Tests hand the gateway their own, to fire an attempt's timeout when they choose.) */
+const realAttemptTimer: AttemptTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 /**
  * Runs one attempt with an AbortSignal that fires after `timeoutMs` (the SDK aborts the HTTP request and
  * closes its stream), and rejects with AiAttemptTimeoutError at that moment even if the attempt ignores the
  * signal. The timer is cleared as soon as the attempt settles.
  */
-export const withAttemptTimeout = async <T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+export const withAttemptTimeout = async <T>(
+  timeoutMs: number,
+  run: (signal: AbortSignal) => Promise<T>,
+  timer: AttemptTimer = realAttemptTimer,
+): Promise<T> => {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: () => void = () => undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancel = timer(timeoutMs, () => {
       const error = new AiAttemptTimeoutError(timeoutMs);
       controller.abort(error);
       reject(error);
-    }, timeoutMs);
+    });
   });
   const running = run(controller.signal);
   running.catch(() => undefined); // its AbortError after a timeout is not news
@@ -102,6 +115,6 @@ export const withAttemptTimeout = async <T>(timeoutMs: number, run: (signal: Abo
     if (controller.signal.aborted && controller.signal.reason instanceof AiAttemptTimeoutError) throw controller.signal.reason;
     throw error;
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
 };

@@ -257,7 +257,7 @@ describe('the dev app', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       // the SPA sends Idempotency-Key on retried feedback and reads Retry-After on a 429
       CorsConfiguration: Match.objectLike({
-        AllowOrigins: [Stack.of(service.api).resolve(service.web!.appOrigin.url)], // https://<distribution domain> (test/infra/web-stack.test.ts)
+        AllowOrigins: [Stack.of(service.api).resolve(service.web!.appOrigin.url)], // https://<distribution domain> (test/infra/web-stack.synth.test.ts)
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
         ExposeHeaders: ['retry-after', 'x-request-id', 'content-disposition'],
         MaxAge: 3600,
@@ -535,7 +535,7 @@ describe('the dev app', () => {
     for (const spec of functions.filter((f) => !f.uses.includes('database')))
       expect(actionsOf(fn(spec.id))).not.toContain('rds-db:connect');
     // each Bedrock user may invoke its own models (inference profile and foundation model), and no other (the judge
-    // model: no function); the ARNs per kind of model id and region are test/infra/models.test.ts
+    // model: no function); the ARNs per kind of model id and region are test/infra/models.synth.test.ts
     const models = (id: string) =>
       new Set(
         fn(id)
