@@ -40,7 +40,7 @@ const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
   roleArn: `arn:aws:iam::000000000000:role/role-${id}`,
   entry: `functions/${id}.ts`,
   handler: 'index.handler',
-  runtime: 'nodejs22.x',
+  runtime: 'nodejs24.x',
   timeoutSeconds,
   memoryMb: 128,
   environment: { FUNCTION_ID: id, ONLY_THIS: 'yes' },
