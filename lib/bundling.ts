@@ -16,7 +16,7 @@ export const BUNDLING = {
    */
   sourceMap: true,
   sourcesContent: false,
-  target: 'node22',
+  target: 'node24',
   format: 'cjs',
   /**
    * A package's ES module build before its CommonJS one (esbuild's default on the node platform is the

@@ -49,7 +49,7 @@ export interface ServiceLambdaProps {
   database?: DatabaseResources;
 }
 
-/** nodejs22.x on arm64, esbuild-bundled, its own log group with the stage's retention, X-Ray, Lambda Insights. */
+/** nodejs24.x on arm64, esbuild-bundled, its own log group with the stage's retention, X-Ray, Lambda Insights. */
 export class ServiceLambda extends NodejsFunction {
   /** the handler module, relative to the project root (the local twin bundles it as this function's code) */
   readonly entry: string;
@@ -64,7 +64,7 @@ export class ServiceLambda extends NodejsFunction {
       description,
       entry: path.join(PROJECT_ROOT, entry),
       handler: 'handler',
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       timeout: Duration.seconds(timeoutSeconds),
       memorySize: memoryMb,
@@ -113,10 +113,6 @@ export class ServiceLambda extends NodejsFunction {
       'AWS-managed policy of the Lambda Insights extension: it writes only to the /aws/lambda-insights log group, and AWS keeps it in step with the extension.',
     );
     const ack = (id: string, reason: string) => Validations.of(this).acknowledge({ id, reason });
-    ack(
-      'AwsSolutions-L1',
-      'nodejs22.x is the pinned target runtime of the service (bundles target node22, local tooling runs Node 22); moving to nodejs24.x is a deliberate upgrade.',
-    );
     ack(
       'AwsSolutions-IAM5[Resource::*]',
       'X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no resource-level permissions; no other statement uses *.',

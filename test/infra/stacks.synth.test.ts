@@ -154,13 +154,13 @@ describe('the dev app', () => {
     return d;
   };
 
-  test('one Lambda per manifest function, plus the migrate function: nodejs22.x on arm64 with the manifest limits', () => {
+  test('one Lambda per manifest function, plus the migrate function: nodejs24.x on arm64 with the manifest limits', () => {
     expect([...deployed.keys()].sort()).toEqual([...functions.map((f) => f.id), MIGRATE_FUNCTION_ID].sort());
     for (const spec of functions) {
       const { props } = fn(spec.id);
       expect(props).toMatchObject({
         FunctionName: `ias-dev-${spec.id}`,
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         Timeout: spec.timeoutSeconds,

@@ -9,7 +9,7 @@ import type { Segment as SegmentType, Subsegment } from 'aws-xray-sdk-core';
 // the Tracer switches itself on only in a Lambda environment, read when it is made (on import); the SDK
 // signs before it sends, so the call needs credentials (any) to reach the wire
 Object.assign(process.env, {
-  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',

@@ -22,6 +22,8 @@ const HANDLERS: Record<string, string> = {
     'let count = 0; exports.handler = async (event) => { count += 1; await new Promise((r) => setTimeout(r, event.waitMs ?? 0)); return count; };',
   slow: "exports.handler = async (event) => { console.log('starting'); await new Promise((r) => setTimeout(r, event.ms)); return 'done'; };",
   failing: "exports.handler = async () => { throw new TypeError('bad input'); };",
+  // a third parameter makes it callback-style for nodejs24.x, even async and never calling it
+  callback: "exports.handler = async (event, context, callback) => 'unreachable';",
   network: `exports.handler = async (event) => new Promise((resolve) => {
     const socket = require('node:net').connect({ host: event.host, port: 5432 });
     const timer = setTimeout(() => { socket.destroy(); resolve('no answer'); }, 500);
@@ -40,7 +42,7 @@ const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
   roleArn: `arn:aws:iam::000000000000:role/role-${id}`,
   entry: `functions/${id}.ts`,
   handler: 'index.handler',
-  runtime: 'nodejs22.x',
+  runtime: 'nodejs24.x',
   timeoutSeconds,
   memoryMb: 128,
   environment: { FUNCTION_ID: id, ONLY_THIS: 'yes' },
@@ -65,7 +67,7 @@ beforeAll(async () => {
   server = createServer((socket) => socket.end('hello from the twin'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  runtime = startLambdaRuntime([fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('network')], {
+  runtime = startLambdaRuntime([fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('callback'), fn('network')], {
     bundlesDir: dir,
     bootstrapPath: await ensureBootstrap(),
     caPem: tls.caPem,
@@ -157,6 +159,13 @@ test("a handler's error is the invocation's error; the environment stays warm", 
     error: { errorType: 'TypeError', errorMessage: 'bad input' },
   });
   expect(await runtime.invoke('failing', {})).toMatchObject({ ok: false, coldStart: false });
+});
+
+test('a callback-style handler fails its init, as nodejs24.x refuses it', async () => {
+  expect(await runtime.invoke('callback', {})).toMatchObject({
+    ok: false,
+    error: { errorType: 'Runtime.CallbackHandlerDeprecated', errorMessage: expect.stringContaining('starting with Node.js 24') },
+  });
 });
 
 test("the function's network: an AWS host leads to the twin's server, an unreachable one never answers", async () => {

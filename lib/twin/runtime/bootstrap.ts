@@ -65,6 +65,10 @@ export interface SerializedError {
   stack?: string;
 }
 
+/** What the nodejs24.x runtime reports for a callback-style handler (aws-lambda-nodejs-runtime-interface-client). */
+const CALLBACK_HANDLER_REFUSED =
+  'ERROR: AWS Lambda has removed support for callback-based function handlers starting with Node.js 24. You need to modify this function to use a supported handler signature to use Node.js 24 or later. For more information see https://docs.aws.amazon.com/lambda/latest/dg/nodejs-handler.html.';
+
 const serialize = (error: unknown): SerializedError => {
   const e = error instanceof Error ? error : new Error(String(error));
   return { errorType: e.name, errorMessage: e.message, ...(e.stack && { stack: e.stack }) };
@@ -154,6 +158,9 @@ const main = async () => {
     const candidate = mod[exportName];
     if (typeof candidate !== 'function')
       throw Object.assign(new Error(`${data.handler} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+    // nodejs24.x has no callback-style handlers: its runtime client refuses, at init, a handler that
+    // declares a third parameter (the callback), even an async one; the twin never passed a callback
+    if (candidate.length >= 3) throw Object.assign(new Error(CALLBACK_HANDLER_REFUSED), { name: 'Runtime.CallbackHandlerDeprecated' });
     handler = candidate as typeof handler;
   } catch (error) {
     post({ type: 'init-error', error: serialize(error) });
