@@ -3,15 +3,9 @@
  * body fields, for tests that call the core directly and assert what the client would see.
  */
 import { DomainError } from '#core/errors';
-import { errorHeaders, httpStatusOf } from '#core/http/errors';
+import { errorBody, errorHeaders, httpStatusOf } from '#core/http/errors';
 
 export const answerOf = (error: unknown) => {
   if (!(error instanceof DomainError)) throw error;
-  return {
-    status: httpStatusOf(error),
-    code: error.code,
-    message: error.message,
-    details: error.details,
-    headers: errorHeaders(error),
-  };
+  return { status: httpStatusOf(error), headers: errorHeaders(error), ...errorBody(error).error };
 };
