@@ -239,15 +239,16 @@ const importChains = (metafile: Metafile, entry: string): Map<string, string[]> 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
 
 /**
- * The issue 16 targets the table is read against. The functions that carry a document library are judged apart, each
+ * The targets the table is read against, as issue 28 restated issue 16's once the Powertools Tracer stayed (its X-Ray
+ * SDK is about 95 kB and 12 ms of every function's init). The functions that carry a document library are judged apart, each
  * against its own target: text extraction carries the document parsers (PDF, DOCX, e-mail) — a background document's
  * text, and an arriving file's since issue 26 —, and the export (issue 27) the PDF writer (pdf-lib with its standard
  * fonts, about 420 kB), which no other function carries.
  */
 const TARGETS = {
-  medianKb: 500,
-  maxKb: 800,
-  initMedianMs: 60,
+  medianKb: 560,
+  maxKb: 850,
+  initMedianMs: 65,
   apart: { 'background-extract-text': 3072, 'ingestion-worker': 3072, 'analysis-export': 1100 } as Record<string, number>,
 };
 
