@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { deployedFunctionName, stagePrefix } from '#manifest';
-import { edgeClientConfig, edgeRequest } from '../twin/edge-client';
+import { edgeClientConfig, edgeRequest } from '../twin/aws/edge-client';
 import { locateTwin, TwinNotFoundError, type RunningTwin } from '../twin/running';
 
 export interface OperatorTarget {

@@ -21,7 +21,7 @@ import {
   type AttemptTimer,
 } from '#core/ai/timeouts';
 import { logger } from '#core/logger';
-import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock/standin';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { standinClients } from '../support/standin-clients';

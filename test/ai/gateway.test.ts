@@ -13,7 +13,7 @@ import { logger } from '#core/logger';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { useStandin } from '../support/standin-clients';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 
 const db = useTestDatabase();
 const { standin, client } = useStandin();

@@ -8,7 +8,7 @@ import { decideInclusion, EXCLUSION, inclusionRules, RETRIEVAL, type Candidate }
 import { parseMinSimilarity } from '#core/analysis/similarity-floor';
 import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
 import { ENV } from '#core/config';
-import { parsePrompt } from '../../lib/twin/standin-text';
+import { parsePrompt } from '../../lib/twin/bedrock/text';
 import { setEnv } from '../support/config-env';
 
 const candidates = (...similarities: number[]): Candidate[] =>

@@ -13,8 +13,8 @@ import {
   SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
-import { totpCode } from '../../lib/twin/totp';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
+import { totpCode } from '../../lib/twin/identity/totp';
 import { useTwin } from '../support/twin';
 
 const e2e = useTwin({ schedules: false });

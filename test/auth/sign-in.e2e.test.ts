@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { AdminCreateUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Role } from '#core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
-import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/passkey';
-import { totpCode } from '../../lib/twin/totp';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
+import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/identity/passkey';
+import { totpCode } from '../../lib/twin/identity/totp';
 import { useTwin } from '../support/twin';
 
 // this file signs in far more often than the anonymous sign-in limit allows one address (test/ratelimit covers that)

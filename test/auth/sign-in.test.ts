@@ -23,7 +23,7 @@ import {
   type IdentityProviderClient,
   type SignInDeps,
 } from '#core/auth/sign-in';
-import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/totp';
+import { newTotpSecret, totpCode, totpMatches } from '../../lib/twin/identity/totp';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

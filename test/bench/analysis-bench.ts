@@ -27,7 +27,7 @@ import type { Database } from '#core/db/schema';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { placeStoredVectors } from '#core/embeddings/chunk-claims';
 import { lshBands, representativeFor, shinglesOf, type GroupCandidate } from '#core/embeddings/near-duplicates';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { figure } from './summary';
 import { startTwin } from '../../lib/twin/twin';
 import { seededRandom } from '../support/random';

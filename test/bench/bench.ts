@@ -47,10 +47,10 @@ import { openPglite } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { appSourceHash, CACHE_ROOT } from '../../lib/twin/assembly/assembly';
-import { migratedDataDirCache } from '../../lib/twin/pgdata-template';
+import { migratedDataDirCache } from '../../lib/twin/database/pgdata-template';
 import { ENDPOINTS_FILE, type TwinEndpoints } from '../../lib/twin/running';
 import { AI_REGIONS } from '../../lib/twin/twin';
-import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
 import { SimulatedTime } from '../support/simulated-time';
 import { functions } from '#manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
@@ -65,7 +65,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const timeTwinStart = (twinDir: string): Promise<number> =>
   new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('tsx', ['lib/twin/main.ts'], {
+    const child = spawn('tsx', ['lib/twin/cli/start.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PORT: '0', TWIN_DIR: twinDir, TWIN_LOG: 'quiet', TWIN_SCHEDULES: 'off' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -89,7 +89,7 @@ const timeTwinStart = (twinDir: string): Promise<number> =>
 const timeStartUpSweep = (twinDir: string) =>
   new Promise<{ readyMs: number; sweepMs: number; report: Record<string, unknown>; grants: Record<string, number> }>((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('tsx', ['lib/twin/main.ts'], {
+    const child = spawn('tsx', ['lib/twin/cli/start.ts'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, PORT: '0', TWIN_DIR: twinDir, TWIN_LOG: '', TWIN_SCHEDULES: '' },
       stdio: ['ignore', 'pipe', 'inherit'],

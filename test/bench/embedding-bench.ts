@@ -17,7 +17,7 @@ import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-work';
 import { functionById, type QueueTrigger } from '#manifest';
-import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
 import { seededRandom } from '../support/random';
 import { standinClients } from '../support/standin-clients';
 import { benchGateway, flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';

@@ -22,8 +22,8 @@ import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-
 import { seedDemo } from '#core/seed/load';
 import demo from '../../layers/core/seed/demo.json';
 import judgmentsFile from '../../layers/core/seed/demo-judgments.json';
-import { startBedrockStandin } from '../../lib/twin/bedrock-standin';
-import type { StandinEmbedderName } from '../../lib/twin/standin-embedder';
+import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
+import type { StandinEmbedderName } from '../../lib/twin/bedrock/embedder';
 import { benchGateway } from './bench-support';
 import { standinClients } from '../support/standin-clients';
 import { figure } from './summary';

@@ -11,7 +11,7 @@ import { closeablePool, openDatabase, openPglite } from '#core/db/connection';
 import { withDatabaseDeadline } from '#core/db/deadline';
 import { isDatabaseUnavailable } from '#core/db/errors';
 import type { Database } from '#core/db/schema';
-import { startPgliteServer } from '../../lib/twin/pglite-server';
+import { startPgliteServer } from '../../lib/twin/database/pglite-server';
 import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
 
 const pgliteCloses = async () => {

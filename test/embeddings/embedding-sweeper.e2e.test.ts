@@ -13,7 +13,7 @@ import type { Database } from '#core/db/schema';
 import { sweepRunSchema } from '#core/embeddings/report';
 import { fromVectorLiteral } from '#core/embeddings/sources';
 import { functionById } from '#manifest';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
 import { addWaitingChunks } from '../support/fixtures';
 import { useTwin } from '../support/twin';

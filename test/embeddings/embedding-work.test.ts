@@ -15,7 +15,7 @@ import { DEFAULT_AI_MODELS } from '#core/config';
 import { claimChunks, storeVectors } from '#core/embeddings/chunk-claims';
 import { embedWaitingChunks, gatewayEmbedder, STREAM_LINGER, type Embedder } from '#core/embeddings/embedding-work';
 import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { FALLBACK, gatewayConfig, PRIMARY } from '../support/ai';
 import { useTestDatabase } from '../support/db';
 import { addWaitingChunks } from '../support/fixtures';

@@ -19,7 +19,7 @@ import { sweepReportSchema, type SweepReport } from '#core/embeddings/report';
 import { fromVectorLiteral, toVectorLiteral } from '#core/embeddings/sources';
 import { sweepEmbeddings, type SweepOptions } from '#core/embeddings/sweeper';
 import { seedDemo } from '#core/seed/load';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { useTestDatabase } from '../support/db';
 
 const db = useTestDatabase();

@@ -19,7 +19,7 @@ import { runQualityCheck } from '#core/analysis/quality';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { toVectorLiteral } from '#core/embeddings/sources';
-import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin, type BedrockStandin } from '../../lib/twin/bedrock/standin';
 import { testEngine, useTestDatabase } from '../support/db';
 import { readFile } from 'node:fs/promises';
 import { setEnv } from '../support/config-env';

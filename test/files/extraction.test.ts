@@ -13,7 +13,7 @@ import { extractBackgroundDocument } from '#core/files/extraction';
 import type { FileReader } from '#core/files/object-store';
 import { extractionReportSchema } from '#core/files/wire';
 import { DomainError } from '#core/errors';
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { answerOf } from '../support/answer-of';
 import { useTestDatabase } from '../support/db';
 import { CONTENT_TYPES, docxFile, pdfFile, pngFile, truncatedPdf, zipWithoutDocument } from './fixtures';

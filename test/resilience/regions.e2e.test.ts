@@ -13,7 +13,7 @@
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
-import type { RegionFaults } from '../../lib/twin/bedrock-standin';
+import type { RegionFaults } from '../../lib/twin/bedrock/standin';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 

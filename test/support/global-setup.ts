@@ -27,7 +27,7 @@ const startStageSynthesizer = (): void => {
  * the background, the CDK suites' stages (synth.ts).
  */
 export default async function globalSetup(): Promise<void> {
-  // this run's calls only (lib/twin/twin.ts IAM_CALLS_FILE; not imported: jest's globalSetup cannot load the twin's ESM dependencies)
+  // this run's calls only (lib/twin/iam/decisions.ts IAM_CALLS_FILE; not imported: jest's globalSetup cannot load the twin's ESM dependencies)
   rmSync(join(__dirname, '../../node_modules/.cache/ias-twin/iam-calls.jsonl'), { force: true });
   const templates = !process.env.TEST_DATABASE_URL;
   await Promise.all([unitSetup(), tsx('test/support/render.ts')]);

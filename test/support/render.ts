@@ -3,8 +3,8 @@
  * bundles) once before the test files start, so their twins read it from the cache instead of
  * synthesizing side by side. Run by global-setup in a tsx child process.
  */
-import { renderDeployment } from '../../lib/twin/twin';
-import { ensureWebApp } from '../../lib/twin/web-app';
+import { renderDeployment } from '../../lib/twin/assembly/deployment';
+import { ensureWebApp } from '../../lib/twin/gateway/web-app';
 
 /**
  * The CDK context of an end-to-end test's twin unless the test names its own: the handlers' rate limits

@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { startBedrockStandin, type BedrockStandin, type BedrockStandinOptions } from '../../lib/twin/bedrock-standin';
+import { startBedrockStandin, type BedrockStandin, type BedrockStandinOptions } from '../../lib/twin/bedrock/standin';
 
 /**
  * Bedrock Runtime clients for the AI gateway's `client` option: one per region, made on first use, against

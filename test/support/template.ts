@@ -53,7 +53,7 @@ export const buildTemplate = async (): Promise<void> => {
  */
 const START_UP_RUN_TABLES = ['job_runs', 'audit_log', 'ai_calls', 'ai_quota_reservations'] as const;
 
-/** The file in which fauxqs (lib/twin/local-aws.ts) keeps the twin's queues and buckets. */
+/** The file in which fauxqs (lib/twin/aws/local-aws.ts) keeps the twin's queues and buckets. */
 const FAUXQS_DATABASE = 'fauxqs.db';
 
 /**

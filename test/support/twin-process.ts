@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '#core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { TOKENS_PATH } from '../../lib/twin/identity-provider';
+import { TOKENS_PATH } from '../../lib/twin/identity/provider';
 import { ENDPOINTS_FILE, type TwinEndpoints } from '../../lib/twin/running';
 import { startTwin, type TwinOptions } from '../../lib/twin/twin';
 import { callApi, prepareTestTwin, useTwinFolder, type Reply, type TestTwinOptions } from './twin';

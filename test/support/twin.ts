@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Role } from '#core/db/schema';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
-import { edgeClientConfig } from '../../lib/twin/edge-client';
+import { edgeClientConfig } from '../../lib/twin/aws/edge-client';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
 import { E2E_CONTEXT } from './render';

@@ -1,4 +1,4 @@
-import { embedText } from '../../lib/twin/standin-text';
+import { embedText } from '../../lib/twin/bedrock/text';
 import { seededRandom } from './random';
 
 /**

@@ -10,7 +10,7 @@ import {
   scheduledHit,
   startBedrockStandin,
   type BedrockStandin,
-} from '../../lib/twin/bedrock-standin';
+} from '../../lib/twin/bedrock/standin';
 import {
   composeAnswer,
   cosineSimilarity,
@@ -19,7 +19,7 @@ import {
   parsePrompt,
   sentences,
   type StandinAnswer,
-} from '../../lib/twin/standin-text';
+} from '../../lib/twin/bedrock/text';
 
 const A = 'us-east-1';
 const B = 'us-west-2';

@@ -14,18 +14,12 @@ import { join } from 'node:path';
 import { Signer } from '@aws-sdk/rds-signer';
 import { Client, Pool, type ClientConfig } from 'pg';
 import { openPglite } from '#core/db/connection';
-import type { EdgeIdentity } from '../../lib/twin/aws-edge';
-import {
-  md5Password,
-  policyAuthorizer,
-  scramClientFinal,
-  startDatabaseProxy,
-  type DatabaseProxy,
-  type DatabaseProxyOptions,
-  type IamAuthOptions,
-} from '../../lib/twin/db-proxy';
-import { passwordMatches, startPgliteServer, type PgliteServer } from '../../lib/twin/pglite-server';
-import { loadOrCreateTls, type TwinTls } from '../../lib/twin/tls';
+import { md5Password, scramClientFinal } from '../../lib/twin/database/backend-sign-in';
+import type { IamAuthOptions } from '../../lib/twin/database/client-auth';
+import { startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions } from '../../lib/twin/database/proxy';
+import { policyAuthorizer, type RecordedDecision, type RoleSession } from '../../lib/twin/iam/decisions';
+import { passwordMatches, startPgliteServer, type PgliteServer } from '../../lib/twin/database/pglite-server';
+import { loadOrCreateTls, type TwinTls } from '../../lib/twin/aws/tls';
 import { createPostgresDatabase, realPostgresUrl } from '../support/db';
 
 const SECRET = { username: 'analysis_app', password: 'pa$$ word:with,odd"chars' };
@@ -234,7 +228,7 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
   const PROXY_ID = 'prx-0123456789abcdef0';
   const userArn = (user: string) => `arn:aws:rds-db:${REGION}:000000000000:dbuser:${PROXY_ID}/${user}`;
   /** a function's role session: its statements allow rds-db:connect on the proxy user, or on nothing */
-  const identity = (functionId: string, resources: string[]): EdgeIdentity => ({
+  const identity = (functionId: string, resources: string[]): RoleSession => ({
     functionId,
     principalArn: `arn:aws:sts::000000000000:assumed-role/${functionId}-role/${functionId}`,
     secretAccessKey: `secret of ${functionId}`,
@@ -248,12 +242,12 @@ describe('IAM authentication required (IAMAuth: REQUIRED)', () => {
     ungranted: { accessKeyId: 'ASIAUNGRANTEDFUNC001', secretAccessKey: 'ungranted', sessionToken: 'session-ungranted' },
     stranger: { accessKeyId: 'ASIANOIDENTITYATALL1', secretAccessKey: 'stranger', sessionToken: 'session-stranger' },
   };
-  const identities = new Map<string, EdgeIdentity>([
+  const identities = new Map<string, RoleSession>([
     [KEYS.granted.accessKeyId, identity('granted', [userArn(SECRET.username)])],
     [KEYS.otherUser.accessKeyId, identity('other-user', [userArn('postgres')])],
     [KEYS.ungranted.accessKeyId, identity('ungranted', [])],
   ]);
-  const decisions: { functionId: string; action: string; resource: string; allowed: boolean }[] = [];
+  const decisions: RecordedDecision[] = [];
   /** the proxy's secret as Secrets Manager holds it now (a rotation changes it) */
   let secret = { ...SECRET };
   let now: Date | undefined;

@@ -1,10 +1,10 @@
 /**
- * EventBridge event patterns as the twin matches them (lib/twin/event-pattern.ts): exact values, prefix and
+ * EventBridge event patterns as the twin matches them (lib/twin/aws/event-pattern.ts): exact values, prefix and
  * the other content filters it models, nested fields, event arrays; what it does not model is refused when
  * the pattern is read.
  */
 import fc from 'fast-check';
-import { matchesEventPattern, parseEventPattern } from '../../lib/twin/event-pattern';
+import { matchesEventPattern, parseEventPattern } from '../../lib/twin/aws/event-pattern';
 
 /** The pattern the workers stack synthesizes for the ingestion queue's rule. */
 const FILES_ARRIVING = {

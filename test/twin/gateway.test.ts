@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CORS } from '#manifest';
-import { createGateway } from '../../lib/twin/gateway';
+import { createGateway } from '../../lib/twin/gateway/gateway';
 import type { InvokeOutcome } from '../../lib/twin/runtime/lambda';
 
 const ORIGIN = 'http://localhost:5173';

@@ -16,7 +16,7 @@ import {
   TriggerError,
   type KeyFile,
   type TriggerInvocation,
-} from '../../lib/twin/identity';
+} from '../../lib/twin/identity/tokens';
 
 const POOL: PlanUserPool = {
   id: 'us-east-1_Test',

@@ -6,7 +6,7 @@
  */
 import type { PlanFunction } from '../../lib/twin/assembly/plan';
 import { accessDenied, requiredPermissions, serviceOfHost, type AwsHttpRequest } from '../../lib/twin/iam/requests';
-import { lambdaService } from '../../lib/twin/lambda-service';
+import { lambdaService } from '../../lib/twin/aws/lambda-service';
 import type { InvokeOutcome } from '../../lib/twin/runtime/lambda';
 
 const ARN = 'arn:aws:lambda:us-east-1:000000000000:function:ias-dev-users';

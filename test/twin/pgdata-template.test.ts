@@ -1,5 +1,5 @@
 /**
- * The migrated data directory a first twin start copies (lib/twin/pgdata-template.ts): what its cache key is
+ * The migrated data directory a first twin start copies (lib/twin/database/pgdata-template.ts): what its cache key is
  * made of, and that a copy is a database with every migration applied, made only into a folder with no database.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from '#core/db/connection';
 import { migrations } from '#core/db/migrate';
-import { newDatabaseFromTemplate, schemaInputs } from '../../lib/twin/pgdata-template';
+import { newDatabaseFromTemplate, schemaInputs } from '../../lib/twin/database/pgdata-template';
 
 let dir: string;
 beforeEach(() => {

@@ -4,8 +4,8 @@
  */
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { startLocalAws, type LocalAws } from '../../lib/twin/local-aws';
-import { failedMessageIds, startPoller, type Poller } from '../../lib/twin/pollers';
+import { startLocalAws, type LocalAws } from '../../lib/twin/aws/local-aws';
+import { failedMessageIds, startPoller, type Poller } from '../../lib/twin/runtime/pollers';
 
 const arn = (name: string) => `arn:aws:sqs:us-east-1:000000000000:${name}`;
 const url = (name: string) => `https://sqs.us-east-1.amazonaws.com/000000000000/${name}`;

@@ -2,13 +2,13 @@
  * How the operator tools find the running twin (lib/twin/running.ts): TWIN_DIR, else the default folder,
  * else the pointer `npm start` leaves there; a refusal naming the command that works when none is found.
  * Twins are stood in for by their endpoints.json: this process's id is a live twin, an ended child's a dead one.
- * Also what `npm start` reads of CRON_SECRET and WEBHOOK_SECRET (lib/twin/main.ts).
+ * Also what `npm start` reads of CRON_SECRET and WEBHOOK_SECRET (lib/twin/cli/start.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { secretValuesFromEnv } from '../../lib/twin/main';
+import { secretValuesFromEnv } from '../../lib/twin/cli/start';
 import {
   ENDPOINTS_FILE,
   forTwin,

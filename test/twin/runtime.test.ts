@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { PlanFunction } from '../../lib/twin/assembly/plan';
 import { ensureBootstrap } from '../../lib/twin/assembly/bundles';
 import { startLambdaRuntime, type LambdaRuntime, type LogLine } from '../../lib/twin/runtime/lambda';
-import { loadOrCreateTls } from '../../lib/twin/tls';
+import { loadOrCreateTls } from '../../lib/twin/aws/tls';
 
 const HANDLERS: Record<string, string> = {
   env: 'exports.handler = async () => Object.keys(process.env).sort();',

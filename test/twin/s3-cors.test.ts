@@ -1,10 +1,10 @@
 /**
- * A bucket's CORS configuration as S3 applies it (lib/twin/s3-cors.ts): the first rule that allows the origin,
+ * A bucket's CORS configuration as S3 applies it (lib/twin/aws/s3-cors.ts): the first rule that allows the origin,
  * the method and (for a preflight) every requested header; a preflight no rule allows, or to a bucket without
  * CORS, is refused; an actual request's answer carries the Access-Control-* headers only for an allowed origin.
  */
 import type { PlanCorsRule } from '../../lib/twin/assembly/plan';
-import { corsHeaders, preflight } from '../../lib/twin/s3-cors';
+import { corsHeaders, preflight } from '../../lib/twin/aws/s3-cors';
 
 const APP: PlanCorsRule = {
   allowedOrigins: ['https://app.example.com'],

@@ -1,12 +1,12 @@
 /**
- * S3 → EventBridge → SQS as the twin renders the synthesized deployment (lib/twin/s3-events.ts): the plan reads
+ * S3 → EventBridge → SQS as the twin renders the synthesized deployment (lib/twin/aws/s3-events.ts): the plan reads
  * the files bucket's EventBridge flag, the rules and their queues' policies; an Object Created event under org/
  * goes to the ingestion queue, under imports/ to the imports queue, anywhere else nowhere; a queue whose policy
  * does not let EventBridge send for the rule gets nothing; a bucket without EventBridge sends no event.
  */
 import { ensureAssembly, readAssembly } from '../../lib/twin/assembly/assembly';
 import { planFromAssembly, type TwinPlan } from '../../lib/twin/assembly/plan';
-import { deliveriesOf, objectCreatedBy, objectCreatedEvent, objectEvents, type ObjectCreated } from '../../lib/twin/s3-events';
+import { deliveriesOf, objectCreatedBy, objectCreatedEvent, objectEvents, type ObjectCreated } from '../../lib/twin/aws/s3-events';
 import type { AwsHttpRequest } from '../../lib/twin/iam/requests';
 import { E2E_CONTEXT } from '../support/render';
 

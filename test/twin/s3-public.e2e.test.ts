@@ -15,8 +15,8 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { QueueName } from '#manifest';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
-import type { ObjectCreatedEvent } from '../../lib/twin/s3-events';
-import { edgeRequest } from '../../lib/twin/edge-client';
+import type { ObjectCreatedEvent } from '../../lib/twin/aws/s3-events';
+import { edgeRequest } from '../../lib/twin/aws/edge-client';
 import type { Twin } from '../../lib/twin/twin';
 import { s3Presigner, type UploadRequest } from '#core/ingestion/presign';
 import { setEnv } from '../support/config-env';

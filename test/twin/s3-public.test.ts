@@ -1,9 +1,9 @@
 /**
- * The twin's "DNS" for users (lib/twin/s3-public.ts): a presigned URL of one of its buckets, named by the bucket's
+ * The twin's "DNS" for users (lib/twin/aws/s3-public.ts): a presigned URL of one of its buckets, named by the bucket's
  * AWS host, becomes the public endpoint's path-style URL with the same path and query; the gateway applies that
  * to the Location header and to every string of a JSON body, and leaves everything else as the function wrote it.
  */
-import { publicUrls, withPublicUrls } from '../../lib/twin/s3-public';
+import { publicUrls, withPublicUrls } from '../../lib/twin/aws/s3-public';
 
 const ENDPOINT = 'http://127.0.0.1:41234';
 const BUCKET = 'ias-dev-data-files8e6940b8-abc';

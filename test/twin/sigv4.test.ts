@@ -1,5 +1,5 @@
 /**
- * Presigned URLs verified as S3 verifies them (lib/twin/sigv4.ts), against URLs the AWS SDK's getSignedUrl
+ * Presigned URLs verified as S3 verifies them (lib/twin/iam/sigv4.ts), against URLs the AWS SDK's getSignedUrl
  * produced: the service's upload URL (layers/core/ingestion/presign.ts: content-length and content-type
  * signed) and the file viewer's GET URL (response-content-* overrides). A changed header, path, query,
  * signature, expiry or signer is refused with S3's error code.
@@ -7,7 +7,7 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Presigner } from '#core/ingestion/presign';
-import { isQuerySigned, verifyPresigned, type IssuedKey, type QuerySignedRequest } from '../../lib/twin/sigv4';
+import { isQuerySigned, verifyPresigned, type IssuedKey, type QuerySignedRequest } from '../../lib/twin/iam/sigv4';
 import { setEnv } from '../support/config-env';
 
 const REGION = 'us-east-1';

@@ -2,8 +2,8 @@
  * The Bedrock stand-in's embedders: the sentence-embedding model ('meaning') and feature
  * hashing ('hashing'), both deterministic unit vectors of the size asked for.
  */
-import { MODEL_DIMENSIONS, standinEmbedder } from '../../lib/twin/standin-embedder';
-import { cosineSimilarity, embedText } from '../../lib/twin/standin-text';
+import { MODEL_DIMENSIONS, standinEmbedder } from '../../lib/twin/bedrock/embedder';
+import { cosineSimilarity, embedText } from '../../lib/twin/bedrock/text';
 
 const byMeaning = standinEmbedder('meaning');
 const norm = (v: readonly number[]) => Math.hypot(...v);

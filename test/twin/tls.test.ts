@@ -7,7 +7,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:tls';
-import { loadOrCreateTls, type TwinTls } from '../../lib/twin/tls';
+import { loadOrCreateTls, type TwinTls } from '../../lib/twin/aws/tls';
 
 const NAMES = ['*.us-east-1.amazonaws.com', 'localhost'];
 

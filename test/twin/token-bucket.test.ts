@@ -2,7 +2,7 @@
  * API Gateway's throttle arithmetic: a bucket of `burstLimit` tokens, full at first, refilled at
  * `rateLimit` a second, one token a request. Time is simulated: each call says what time it is.
  */
-import { fullBucket, takeToken, type TokenBucket } from '../../lib/twin/token-bucket';
+import { fullBucket, takeToken, type TokenBucket } from '../../lib/twin/gateway/token-bucket';
 
 const SIGN_IN = { rateLimit: 10, burstLimit: 20 };
 

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGateway } from '../../lib/twin/gateway';
-import { webAppSite } from '../../lib/twin/web-app';
+import { createGateway } from '../../lib/twin/gateway/gateway';
+import { webAppSite } from '../../lib/twin/gateway/web-app';
 
 let server: Server;
 let base: string;

@@ -7,8 +7,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { demoUser } from '#core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity-provider';
-import { totpCode } from '../../lib/twin/totp';
+import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
+import { totpCode } from '../../lib/twin/identity/totp';
 import { useTwin } from '../support/twin';
 import { launchChromium, screenshot, seriousViolations } from './browser';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../lib/paths';
-import { TWIN_PASSWORD } from '../../lib/twin/identity-provider';
+import { TWIN_PASSWORD } from '../../lib/twin/identity/provider';
 
 export const SCREENSHOTS = join(PROJECT_ROOT, 'reports', 'web');
 

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { extractText } from '#core/files/extractors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { ensureWebApp } from '../../lib/twin/web-app';
+import { ensureWebApp } from '../../lib/twin/gateway/web-app';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
 import { expectAccessible, launchChromium, screenshot, signIn as signInAs } from './browser';

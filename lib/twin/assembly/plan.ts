@@ -6,7 +6,7 @@
  * proxy. Pure: a test may change a template (drop a grant, shorten a timeout) and plan again.
  */
 import type { GatewayThrottle } from '../../stacks/api-stack';
-import { parseEventPattern, type EventPattern } from '../event-pattern';
+import { parseEventPattern, type EventPattern } from '../aws/event-pattern';
 import { statementsOf, type PolicyStatement } from '../iam/policy';
 import type { CloudAssembly, FunctionEntry } from './assembly';
 import { Resolver, type ResourceRef } from './resolve';
@@ -571,4 +571,11 @@ export const planFromAssembly = (
     userPool,
     database,
   };
+};
+
+/** The value a function environment variable has in the plan (e.g. which bucket is FILES_BUCKET). */
+export const environmentValue = (plan: TwinPlan, name: string): string => {
+  const value = plan.functions.map((f) => f.environment[name]).find((v) => v !== undefined);
+  if (value === undefined) throw new Error(`no function of the deployment has ${name}`);
+  return value;
 };

@@ -6,7 +6,7 @@
  * proxy user. Unlike a presigned S3 URL's (../sigv4.ts), the token's signature is not verified (docs/twin.md):
  * the access key identifies the caller; everything else a forged or stale token could get wrong is checked.
  */
-import { parseAmzDate } from '../sigv4';
+import { parseAmzDate } from './sigv4';
 
 export interface RdsAuthTokenExpectation {
   /** the endpoint the client connected to (the proxy's host name) and its port */

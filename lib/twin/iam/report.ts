@@ -1,7 +1,7 @@
 /**
  * Least privilege from observed calls: for each function, the grants of its synthesized policy that no
  * recorded call used (an over-grant, unless the manifest says why it must stay), and the calls that
- * were refused. Pure: the CLI (lib/twin/cli-iam-report.ts) feeds it the plan and the calls the twins of
+ * were refused. Pure: the CLI (lib/twin/cli/iam-report.ts) feeds it the plan and the calls the twins of
  * a test run recorded.
  */
 import { asList, type PlanFunction } from '../assembly/plan';

@@ -12,14 +12,9 @@ import { Worker } from 'node:worker_threads';
 import type { PlanFunction } from '../assembly/plan';
 import type { BootstrapData, FromRuntime, NetworkRoute, SerializedError, ToRuntime } from './bootstrap';
 import { ENV } from '#manifest/runtime-names';
+import type { Credentials } from '../iam/decisions';
 
 export type { NetworkRoute };
-
-export interface Credentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken: string;
-}
 
 /** How one invocation ended: the handler's value, or the error Lambda reports. */
 type Settled = { ok: true; value: unknown } | { ok: false; error: SerializedError; timedOut: boolean };
@@ -330,3 +325,12 @@ export const startLambdaRuntime = (functions: PlanFunction[], options: RuntimeOp
     },
   };
 };
+
+/** What Lambda answers a caller IAM does not let invoke the function. */
+export const deniedInvocation = (errorMessage: string): InvokeOutcome => ({
+  ok: false,
+  timedOut: false,
+  durationMs: 0,
+  coldStart: false,
+  error: { errorType: 'AccessDeniedException', errorMessage },
+});

@@ -1,0 +1,478 @@
+/**
+ * Local Bedrock Runtime stand-in for the twin: one plain HTTP/1.1 server on 127.0.0.1 that serves
+ * every region (the region of a call is read from its SigV4 credential scope,
+ * `Credential=AKID/DATE/REGION/bedrock/aws4_request`). The real BedrockRuntimeClient works against
+ * it unchanged given `endpoint: standin.url` and `requestHandler: new NodeHttpHandler()`.
+ *
+ * Operations (REST-JSON, like Bedrock Runtime):
+ *   POST /model/{modelId}/converse   text models (anthropic.*, amazon.nova-*, meta.*, ..., with or
+ *                                    without an inference-profile prefix such as `us.`, or as an ARN):
+ *                                    deterministic extractive answer, see ./standin-text.ts; a
+ *                                    geographic profile called from outside its geography is refused
+ *                                    (400 ValidationException, as Bedrock does)
+ *   POST /model/{modelId}/invoke     Cohere Embed v3 (cohere.embed-english-v3, cohere.embed-multilingual-v3):
+ *                                    Bedrock's body (`texts` ≤ 96, each ≤ 2,048 characters unless `truncate`
+ *                                    START or END cuts it, `input_type` required, `embedding_types`), validated
+ *                                    as Bedrock does (400 ValidationException); one 1024-dimension vector per
+ *                                    text, by meaning (a sentence-embedding model) or by feature hashing as
+ *                                    the `embedder` option says (./standin-embedder.ts), the answer in Bedrock's shape
+ * Errors: status, header `x-amzn-ErrorType: <Name>`, body `{"message": "..."}`; unknown path or
+ * model 404 ResourceNotFoundException, bad input 400 ValidationException, unsigned 403
+ * AccessDeniedException.
+ *
+ * Fault injection per region (RegionFaults), deterministic (no randomness):
+ *   outage: true       every call 503 ServiceUnavailableException
+ *   throttleRatio r    429 ThrottlingException on call n (counted per region since its faults were
+ *                      set) when floor(n·r) > floor((n−1)·r): 0.5 throttles every second call, 1 all
+ *   errorRatio r       500 InternalServerException, same schedule over the calls not throttled
+ *   latencyMs ms       every call (faulted or not) answers ms later
+ *   refuseText s       an embedding request holding a text that contains s is refused (400 ValidationException,
+ *                      as the model refuses an input it will not embed): a poison text for the tests
+ * Set faults with `startBedrockStandin({ faults })`, `standin.setFaults(region, faults)`, over
+ * unsigned HTTP control routes:
+ *   PUT    /_standin/faults/{region}   body: RegionFaults JSON (replaces that region's faults)
+ *   DELETE /_standin/faults[/{region}] clear all faults (or one region's)
+ *   GET    /_standin/faults            current faults by region
+ *   GET    /_standin/stats             calls by region and outcome (ok/throttled/error/unavailable/rejected), and
+ *                                       `texts`: the texts of the embedding requests it answered
+ * or at start from the environment variable STANDIN_FAULTS, a JSON object keyed by region, e.g.
+ *   STANDIN_FAULTS='{"us-east-1":{"throttleRatio":1},"us-west-2":{"errorRatio":0.5,"latencyMs":200}}'
+ * (options.faults wins over STANDIN_FAULTS for the same region; an invalid value fails the start).
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { profileValidIn, splitProfileId } from '#core/ai/models';
+import { standinEmbedder, type StandinEmbedder, type StandinEmbedderName } from './embedder';
+import { composeAnswer, estimateTokens } from './text';
+
+export interface RegionFaults {
+  /** share of calls answered 429 ThrottlingException, 0..1 */
+  throttleRatio?: number;
+  /** share of the remaining calls answered 500 InternalServerException, 0..1 */
+  errorRatio?: number;
+  /** added delay for every call, in milliseconds */
+  latencyMs?: number;
+  /** every call 503 ServiceUnavailableException */
+  outage?: boolean;
+  /** an embedding request with a text containing this is refused (400 ValidationException) */
+  refuseText?: string;
+}
+
+type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
+type RegionStats = Record<Outcome | 'total' | 'texts', number>;
+
+export interface BedrockStandinOptions {
+  /** 0 (default) picks a free port */
+  port?: number;
+  host?: '127.0.0.1';
+  faults?: Partial<Record<string, RegionFaults>>;
+  /** where STANDIN_FAULTS is read from; defaults to process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * how texts are embedded: 'meaning' (default) with a sentence-embedding model, so relevant passages score high
+   * as with Cohere; 'hashing' by word overlap, far faster, for tests and benches of the pipeline rather than of meaning
+   */
+  embedder?: StandinEmbedderName;
+}
+
+export interface BedrockStandin {
+  /** e.g. http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** replace a region's faults and restart its fault schedule */
+  setFaults(region: string, faults: RegionFaults): void;
+  /** clear one region's faults, or all */
+  clearFaults(region?: string): void;
+  faults(): Record<string, RegionFaults>;
+  /** model calls by region and outcome since start (unsigned calls count under 'unknown'), and the texts embedded */
+  stats(): Record<string, RegionStats>;
+  stop(): Promise<void>;
+}
+
+const FAULTS_ENV = 'STANDIN_FAULTS';
+/** The Cohere Embed models the stand-in serves, and their vectors' size. */
+const EMBEDDING_MODELS: Readonly<Record<string, number>> = { 'cohere.embed-english-v3': 1024, 'cohere.embed-multilingual-v3': 1024 };
+/** Bedrock's limits of a Cohere Embed request */
+const MAX_EMBED_TEXTS = 96;
+const MAX_EMBED_TEXT_CHARS = 2048;
+const INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering'];
+const TRUNCATE = ['NONE', 'START', 'END'];
+const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary'];
+
+/** An error answered in the AWS JSON protocol shape; `outcome` is how stats() counts it. */
+class StandinError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly outcome: Outcome = 'rejected',
+  ) {
+    super(message);
+  }
+}
+
+const invalid = (message: string): StandinError => new StandinError(400, 'ValidationException', message);
+const notFound = (message: string): StandinError => new StandinError(404, 'ResourceNotFoundException', message);
+
+// ---- pure helpers ----------------------------------------------------------------------------
+
+/** Whether call `n` (1-based) of a schedule with share `ratio` is hit: exactly ⌊n·ratio⌋ of the first n are. */
+export const scheduledHit = (n: number, ratio: number): boolean => Math.floor(n * ratio + 1e-9) > Math.floor((n - 1) * ratio + 1e-9);
+
+/** The region of a SigV4 `Authorization` header's credential scope, if it is a bedrock scope. */
+export const regionFromAuthorization = (authorization: string | undefined): string | undefined =>
+  authorization?.match(/Credential=[^/,\s]+\/\d{8}\/([a-z0-9-]+)\/bedrock\/aws4_request/)?.[1];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Validates a RegionFaults value (from JSON); throws an Error naming `where` otherwise. */
+const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
+  if (!isObject(value)) throw new Error(`${where} must be a JSON object`);
+  const faults: RegionFaults = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'throttleRatio' || key === 'errorRatio') {
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`${where}.${key} must be a number from 0 to 1`);
+      faults[key] = v;
+    } else if (key === 'latencyMs') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${where}.latencyMs must be a number >= 0`);
+      faults.latencyMs = v;
+    } else if (key === 'outage') {
+      if (typeof v !== 'boolean') throw new Error(`${where}.outage must be a boolean`);
+      faults.outage = v;
+    } else if (key === 'refuseText') {
+      if (typeof v !== 'string' || v === '') throw new Error(`${where}.refuseText must be a non-empty string`);
+      faults.refuseText = v;
+    } else {
+      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, outage, refuseText)`);
+    }
+  }
+  return faults;
+};
+
+/** Parses STANDIN_FAULTS: a JSON object keyed by region, each value a RegionFaults. */
+export const parseFaultsEnv = (raw: string | undefined): Record<string, RegionFaults> => {
+  if (raw === undefined || raw.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error(`${FAULTS_ENV} is not valid JSON`);
+  }
+  if (!isObject(value)) throw new Error(`${FAULTS_ENV} must be a JSON object keyed by region`);
+  return Object.fromEntries(Object.entries(value).map(([region, f]) => [region, parseRegionFaults(f, `${FAULTS_ENV}.${region}`)]));
+};
+
+/** The id an ARN names (`…:inference-profile/us.anthropic…` → `us.anthropic…`), or the id itself. */
+const resourceId = (modelId: string): string => modelId.replace(/^arn:[^:]+:bedrock:[^:]*:[^:]*:[a-z-]+\//, '');
+
+/** The bare model id of an id, an inference profile id (`us.anthropic...`) or an ARN. */
+const baseModelId = (modelId: string): string => {
+  const id = resourceId(modelId);
+  return splitProfileId(id)?.model ?? id;
+};
+
+/** Bedrock refuses a geographic inference profile called from outside its geography (`eu.…` in us-east-1), as it does a malformed id. */
+const checkProfileRegion = (modelId: string, region: string): void => {
+  const profile = splitProfileId(resourceId(modelId));
+  if (profile && !profileValidIn(profile.geography, region)) throw invalid('The provided model identifier is invalid.');
+};
+
+const TEXT_MODEL =
+  /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
+
+// ---- operations ------------------------------------------------------------------------------
+
+interface ConverseOutput {
+  output: { message: { role: 'assistant'; content: Array<{ text: string }> } };
+  stopReason: 'end_turn';
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  metrics: { latencyMs: number };
+}
+
+/** Text of the `text` blocks of a list of content (or system) blocks. */
+const blockText = (blocks: unknown): string =>
+  Array.isArray(blocks)
+    ? blocks
+        .filter(isObject)
+        .map((block) => block.text)
+        .filter((text): text is string => typeof text === 'string')
+        .join('\n')
+    : '';
+
+const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput => {
+  const base = baseModelId(modelId);
+  if (base.includes('embed')) throw invalid(`The model ${modelId} does not support the Converse operation.`);
+  if (!TEXT_MODEL.test(base)) throw notFound(`Model ${modelId} is not known to the Bedrock stand-in.`);
+  if (!isObject(body)) throw invalid('Malformed input request: the request body must be a JSON object.');
+  const { messages, system, requestMetadata } = body;
+  if (!Array.isArray(messages) || messages.length === 0) throw invalid('The messages field must be a non-empty list.');
+  if (!messages.every((m) => isObject(m) && (m.role === 'user' || m.role === 'assistant') && Array.isArray(m.content)))
+    throw invalid('Each message needs a role (user or assistant) and a content list.');
+  if (isObject(messages[0]) && messages[0].role !== 'user') throw invalid('A conversation must start with a user message.');
+  if (system !== undefined && !Array.isArray(system)) throw invalid('The system field must be a list.');
+
+  const systemText = blockText(system);
+  const userText = messages
+    .filter((m) => isObject(m) && m.role === 'user')
+    .map((m) => blockText(isObject(m) ? m.content : undefined))
+    .join('\n\n');
+  const purpose = isObject(requestMetadata) && typeof requestMetadata.purpose === 'string' ? requestMetadata.purpose : undefined;
+  const text = composeAnswer(systemText, userText, purpose);
+  const allInput = [systemText, ...messages.map((m) => blockText(isObject(m) ? m.content : undefined))].join('\n');
+  const inputTokens = estimateTokens(allInput);
+  const outputTokens = estimateTokens(text);
+  return {
+    output: { message: { role: 'assistant', content: [{ text }] } },
+    stopReason: 'end_turn',
+    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+    metrics: { latencyMs },
+  };
+};
+
+type EmbeddingOutput =
+  | { id: string; texts: string[]; embeddings: number[][]; response_type: 'embeddings_floats' }
+  | { id: string; texts: string[]; embeddings: Partial<Record<string, number[][]>>; response_type: 'embeddings_by_type' };
+
+const malformed = (message: string): StandinError =>
+  invalid(`Malformed input request: ${message}, please reformat your input and try again.`);
+
+/** A vector in one of Cohere's compressed types (the stand-in's own quantisation: enough to have the right shape). */
+const quantised = (vector: number[], type: string): number[] => {
+  if (type === 'int8') return vector.map((v) => Math.max(-128, Math.min(127, Math.round(v * 127))));
+  if (type === 'uint8') return vector.map((v) => Math.max(0, Math.min(255, Math.round(v * 127) + 128)));
+  // binary, ubinary: one bit a dimension, packed eight to a byte
+  const bytes = Array.from({ length: Math.ceil(vector.length / 8) }, (_, i) =>
+    vector.slice(i * 8, i * 8 + 8).reduce((byte, v, bit) => byte | ((v > 0 ? 1 : 0) << (7 - bit)), 0),
+  );
+  return type === 'binary' ? bytes.map((b) => b - 128) : bytes;
+};
+
+const invokeEmbedding = async (
+  modelId: string,
+  body: unknown,
+  refuseText: string | undefined,
+  embed: StandinEmbedder,
+): Promise<EmbeddingOutput> => {
+  const dimensions = EMBEDDING_MODELS[baseModelId(modelId)];
+  if (dimensions === undefined)
+    throw notFound(
+      `Model ${modelId} is not supported by InvokeModel on the Bedrock stand-in (only ${Object.keys(EMBEDDING_MODELS).join(', ')}).`,
+    );
+  if (!isObject(body)) throw malformed('the request body must be a JSON object');
+  const extra = Object.keys(body).find((key) => !['texts', 'input_type', 'truncate', 'embedding_types', 'images'].includes(key));
+  if (extra !== undefined) throw malformed(`#: extraneous key [${extra}] is not permitted`);
+  const { texts, input_type, truncate = 'NONE', embedding_types } = body;
+  if (body.images !== undefined) throw malformed('#/images: image inputs are not supported by the Bedrock stand-in');
+  if (!Array.isArray(texts)) throw malformed('#: required key [texts] not found');
+  if (texts.length > MAX_EMBED_TEXTS) throw malformed(`#/texts: expected maxItems: ${MAX_EMBED_TEXTS}, actual: ${texts.length}`);
+  const notText = texts.findIndex((t) => typeof t !== 'string');
+  if (notText >= 0) throw malformed(`#/texts/${notText}: expected type: String`);
+  if (input_type === undefined) throw malformed('#: required key [input_type] not found');
+  if (typeof input_type !== 'string' || !INPUT_TYPES.includes(input_type))
+    throw malformed(`#/input_type: ${JSON.stringify(input_type)} is not a valid enum value`);
+  if (typeof truncate !== 'string' || !TRUNCATE.includes(truncate))
+    throw malformed(`#/truncate: ${JSON.stringify(truncate)} is not a valid enum value`);
+  if (embedding_types !== undefined && (!Array.isArray(embedding_types) || !embedding_types.every((t) => EMBEDDING_TYPES.includes(t))))
+    throw malformed(`#/embedding_types: expected a list of ${EMBEDDING_TYPES.join(', ')}`);
+  const strings = texts as string[];
+  const tooLong = strings.findIndex((t) => t.length > MAX_EMBED_TEXT_CHARS);
+  if (tooLong >= 0 && truncate === 'NONE')
+    throw malformed(`#/texts/${tooLong}: expected maxLength: ${MAX_EMBED_TEXT_CHARS}, actual: ${strings[tooLong]!.length}`);
+  if (refuseText !== undefined && strings.some((t) => t.includes(refuseText)))
+    throw invalid('The model could not process one of the input texts.');
+
+  // truncation in characters stands in for the model's truncation in tokens
+  const kept = strings.map((t) =>
+    t.length <= MAX_EMBED_TEXT_CHARS ? t : truncate === 'START' ? t.slice(-MAX_EMBED_TEXT_CHARS) : t.slice(0, MAX_EMBED_TEXT_CHARS),
+  );
+  const vectors = await embed(kept, dimensions);
+  const id = randomUUID();
+  if (embedding_types === undefined) return { id, texts: strings, embeddings: vectors, response_type: 'embeddings_floats' };
+  const types = [...new Set(embedding_types as string[])];
+  return {
+    id,
+    texts: strings,
+    embeddings: Object.fromEntries(types.map((type) => [type, type === 'float' ? vectors : vectors.map((v) => quantised(v, type))])),
+    response_type: 'embeddings_by_type',
+  };
+};
+
+// ---- server ----------------------------------------------------------------------------------
+
+interface RegionState {
+  faults: RegionFaults;
+  /** calls since the faults were set, and those of them not throttled */
+  calls: number;
+  unthrottled: number;
+}
+
+const readBody = async (req: http.IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+const parseJson = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalid('Malformed input request: the request body is not valid JSON.');
+  }
+};
+
+const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    'x-amzn-requestid': randomUUID(),
+    ...headers,
+  });
+  res.end(payload);
+};
+
+const sendError = (res: http.ServerResponse, error: StandinError): void =>
+  send(res, error.status, { message: error.message }, { 'x-amzn-errortype': error.type });
+
+export const startBedrockStandin = async (options: BedrockStandinOptions = {}): Promise<BedrockStandin> => {
+  const regions = new Map<string, RegionState>();
+  const counts = new Map<string, RegionStats>();
+  const aborter = new AbortController();
+  const embed = standinEmbedder(options.embedder ?? 'hashing');
+
+  const state = (region: string): RegionState => {
+    let s = regions.get(region);
+    if (!s) regions.set(region, (s = { faults: {}, calls: 0, unthrottled: 0 }));
+    return s;
+  };
+  const setFaults = (region: string, faults: RegionFaults): void => {
+    regions.set(region, { faults: parseRegionFaults(faults, `faults for ${region}`), calls: 0, unthrottled: 0 });
+  };
+  const clearFaults = (region?: string): void => (region === undefined ? regions.clear() : void regions.delete(region));
+  const regionCounts = (region: string): RegionStats => {
+    let c = counts.get(region);
+    if (!c) counts.set(region, (c = { total: 0, ok: 0, throttled: 0, error: 0, unavailable: 0, rejected: 0, texts: 0 }));
+    return c;
+  };
+  const count = (region: string, outcome: Outcome): void => {
+    const c = regionCounts(region);
+    c.total++;
+    c[outcome]++;
+  };
+
+  const initial = { ...parseFaultsEnv((options.env ?? process.env)[FAULTS_ENV]), ...options.faults };
+  for (const [region, faults] of Object.entries(initial)) if (faults) setFaults(region, faults);
+
+  /** The fault a call in `region` gets under the region's schedule, if any. */
+  const injectedFault = (region: string): StandinError | undefined => {
+    const s = state(region);
+    const { outage, throttleRatio = 0, errorRatio = 0 } = s.faults;
+    s.calls++;
+    if (outage) return new StandinError(503, 'ServiceUnavailableException', `stand-in: simulated outage in ${region}`, 'unavailable');
+    if (scheduledHit(s.calls, throttleRatio))
+      return new StandinError(429, 'ThrottlingException', `stand-in: simulated throttling in ${region}`, 'throttled');
+    s.unthrottled++;
+    if (scheduledHit(s.unthrottled, errorRatio))
+      return new StandinError(500, 'InternalServerException', `stand-in: simulated internal error in ${region}`, 'error');
+    return undefined;
+  };
+
+  const control = async (req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void> => {
+    const faultsRoute = path.match(/^\/_standin\/faults(?:\/([a-z0-9-]+))?$/);
+    const region = faultsRoute?.[1];
+    if (req.method === 'GET' && path === '/_standin/stats') return send(res, 200, stats());
+    if (req.method === 'GET' && faultsRoute && region === undefined) return send(res, 200, faults());
+    if (req.method === 'DELETE' && faultsRoute) {
+      clearFaults(region);
+      return send(res, 200, faults());
+    }
+    if (req.method === 'PUT' && region !== undefined) {
+      const body = parseJson(await readBody(req));
+      try {
+        setFaults(region, parseRegionFaults(body, `faults for ${region}`));
+      } catch (error) {
+        throw invalid((error as Error).message);
+      }
+      return send(res, 200, { region, faults: state(region).faults });
+    }
+    throw notFound(`No stand-in control route ${req.method} ${path}.`);
+  };
+
+  const model = async (req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<Outcome> => {
+    const raw = await readBody(req);
+    const region = regionFromAuthorization(req.headers.authorization);
+    if (region === undefined)
+      throw new StandinError(
+        403,
+        'AccessDeniedException',
+        'stand-in: the request has no SigV4 Authorization header with a bedrock credential scope.',
+      );
+    const latencyMs = state(region).faults.latencyMs ?? 0;
+    if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: aborter.signal });
+    const fault = injectedFault(region);
+    if (fault) throw fault;
+    const route = req.method === 'POST' ? path.match(/^\/model\/([^/]+)\/(converse|invoke)$/) : null;
+    if (!route) throw notFound(`The Bedrock stand-in has no operation ${req.method} ${path}.`);
+    let modelId: string;
+    try {
+      modelId = decodeURIComponent(route[1] ?? '');
+    } catch {
+      throw invalid('The model identifier is not validly URL-encoded.');
+    }
+    checkProfileRegion(modelId, region);
+    const body = parseJson(raw);
+    if (route[2] === 'converse') send(res, 200, converse(modelId, body, latencyMs));
+    else {
+      const embedded = await invokeEmbedding(modelId, body, state(region).faults.refuseText, embed);
+      send(res, 200, embedded);
+      regionCounts(region).texts += embedded.texts.length;
+    }
+    return 'ok';
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const isControl = path.startsWith('/_standin/');
+    const region = isControl ? undefined : (regionFromAuthorization(req.headers.authorization) ?? 'unknown');
+    (isControl ? control(req, res, path).then(() => undefined) : model(req, res, path))
+      .then((outcome) => {
+        if (region !== undefined && outcome) count(region, outcome);
+      })
+      .catch((error: unknown) => {
+        if (aborter.signal.aborted) return res.destroy();
+        const e =
+          error instanceof StandinError
+            ? error
+            : new StandinError(500, 'InternalServerException', `stand-in failure: ${String(error)}`, 'error');
+        if (region !== undefined) count(region, e.outcome);
+        if (!res.headersSent) sendError(res, e);
+      });
+  });
+
+  const stats = (): Record<string, RegionStats> => Object.fromEntries([...counts].map(([region, c]) => [region, { ...c }]));
+  const faults = (): Record<string, RegionFaults> =>
+    Object.fromEntries([...regions].filter(([, s]) => Object.keys(s.faults).length > 0).map(([region, s]) => [region, { ...s.faults }]));
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    setFaults,
+    clearFaults,
+    faults,
+    stats,
+    stop: async () => {
+      aborter.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+};
