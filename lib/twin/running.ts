@@ -14,6 +14,7 @@ import { ENV } from '#manifest/runtime-names';
 import { reloadConfig } from '#core/config';
 import { processAlive } from '#core/db/embedded-lock';
 import { DEFAULT_TWIN_DIR } from '../paths';
+import type { Stops } from './stops';
 
 /** The running twin's addresses, in its folder while it runs. */
 export const ENDPOINTS_FILE = 'endpoints.json';
@@ -34,6 +35,15 @@ const twinEndpointsSchema = z.object({
   functions: z.record(z.string(), z.string()),
 });
 export type TwinEndpoints = z.infer<typeof twinEndpointsSchema>;
+
+/**
+ * Leaves the twin's endpoints in its folder for the operator tools, until `stop` (it names a database its reader
+ * may sign in to, as secrets.json holds the secrets: the owner's only).
+ */
+export const announceEndpoints = (twinDir: string, endpoints: TwinEndpoints, stops: Stops): void => {
+  writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(endpoints, null, 1), { mode: 0o600 });
+  stops.add(() => rmSync(join(twinDir, ENDPOINTS_FILE), { force: true }));
+};
 
 const pointerSchema = z.object({ twinDir: z.string(), pid: z.number().int() });
 

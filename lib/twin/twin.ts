@@ -35,7 +35,7 @@ import { decisionRecord, deploymentIam, roleSessions, type Credentials, type Rec
 import type { LocalIdentityProvider } from './identity/provider';
 import { startIdentity } from './identity/start';
 import { loadOrCreateKeys, type TokenSubject } from './identity/tokens';
-import { ENDPOINTS_FILE, type TwinEndpoints } from './running';
+import { announceEndpoints } from './running';
 import type { InvokeOutcome, Invocation, LambdaRuntime, LogLine } from './runtime/lambda';
 import type { ScheduleRun } from './runtime/schedules';
 import { startEventSources, startFunctions } from './runtime/start';
@@ -224,19 +224,20 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     });
     endpoints.allowAppOrigin(api.port);
     const url = `http://127.0.0.1:${api.port}`;
-    const running: TwinEndpoints = {
-      url,
-      identityProvider: identity.provider.url,
-      bedrock: bedrock.url,
-      edgePort: endpoints.edge.port,
-      region: plan.region,
-      pid: process.pid,
-      database: db.operatorUrl,
-      functions: Object.fromEntries(plan.functions.map((f) => [f.id, f.functionName])),
-    };
-    // it names a database its reader may sign in to, as secrets.json holds the secrets: the owner's only
-    writeFileSync(join(twinDir, ENDPOINTS_FILE), JSON.stringify(running, null, 1), { mode: 0o600 });
-    stops.add(() => rmSync(join(twinDir, ENDPOINTS_FILE), { force: true }));
+    announceEndpoints(
+      twinDir,
+      {
+        url,
+        identityProvider: identity.provider.url,
+        bedrock: bedrock.url,
+        edgePort: endpoints.edge.port,
+        region: plan.region,
+        pid: process.pid,
+        database: db.operatorUrl,
+        functions: Object.fromEntries(plan.functions.map((f) => [f.id, f.functionName])),
+      },
+      stops,
+    );
 
     const events = startEventSources(stops, {
       plan,
