@@ -4,7 +4,7 @@
  * signed) and the file viewer's GET URL (response-content-* overrides). A changed header, path, query,
  * signature, expiry or signer is refused with S3's error code.
  */
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Presigner } from '#core/ingestion/presign';
 import { isQuerySigned, verifyPresigned, type IssuedKey, type QuerySignedRequest } from '../../lib/twin/iam/sigv4';
@@ -47,6 +47,44 @@ const upload = (key: string, sizeBytes = 11, contentType = 'application/pdf', ex
 
 describe('an upload URL from presign.ts (content-length and content-type signed)', () => {
   const key = 'org/11111111-2222/inv/3333/attachments/4444/Invoice BIS-1041 (final).pdf';
+
+  test.each([
+    ['at the bucket’s AWS host', undefined],
+    ['path-style at a stand-in’s own endpoint (AWS_ENDPOINT_URL_S3)', 'http://127.0.0.1:4566'],
+  ])('is the URL the SDK’s getSignedUrl signs for the same PutObject, %s', async (_, endpoint) => {
+    setEnv({ AWS_ENDPOINT_URL_S3: endpoint });
+    const sdk = new S3Client({
+      region: REGION,
+      credentials: KEY,
+      forcePathStyle: endpoint !== undefined,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      ...(endpoint && { endpoint }),
+    });
+    try {
+      for (const [name, sizeBytes, contentType] of [
+        [key, 11, 'application/pdf'],
+        [
+          "org/o/inv/i/it's *here* ~ [1] & +more!.docx",
+          5_000_000,
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        ],
+      ] as const) {
+        const expected = await getSignedUrl(
+          sdk,
+          new PutObjectCommand({ Bucket: BUCKET, Key: name, ContentType: contentType, ContentLength: sizeBytes }),
+          {
+            expiresIn: 600,
+            signableHeaders: new Set(['content-length', 'content-type']),
+            signingDate: SIGNED_AT,
+          },
+        );
+        expect((await upload(name, sizeBytes, contentType, 600)).url).toBe(expected);
+      }
+    } finally {
+      sdk.destroy();
+      setEnv({ AWS_ENDPOINT_URL_S3: undefined });
+    }
+  });
 
   test('names the bucket’s AWS host and is accepted with exactly the signed length and type', async () => {
     const { url } = await upload(key);

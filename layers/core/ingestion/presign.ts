@@ -4,11 +4,18 @@
  * whose Content-Length or Content-Type differs from the signed ones (SignatureDoesNotMatch), so a client cannot
  * put a larger file, or another kind, than the one the API accepted. A browser's PUT sends Content-Length from
  * its body by itself; the answer names the one header the client must set.
+ *
+ * Signed as the SDK's getSignedUrl signs a PutObject (S3's SigV4 query signature: the path not escaped twice, an
+ * unsigned payload, x-id=PutObject), with the signer alone: the S3 client and its presigner weighed about 200 kB
+ * in each function that only hands out upload URLs (`npm run bench -- bundles`). test/twin/sigv4.test.ts holds
+ * the URL against the SDK's own.
  */
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3Client } from '#core/aws/clients';
-import { ENV, requireEnv } from '#core/config';
+import { fromEnv } from '@aws-sdk/credential-provider-env';
+import { formatUrl } from '@aws-sdk/core/util';
+import { Sha256 } from '@smithy/core/checksum';
+import { HttpRequest } from '@smithy/core/protocols';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { env, ENV, requireEnv } from '#core/config';
 
 export interface Upload {
   url: string;
@@ -29,19 +36,45 @@ export type Presigner = (request: UploadRequest) => Promise<Upload>;
 /** S3 signs these headers as well as the host: the upload must send exactly their values. */
 const BOUND_HEADERS = new Set(['content-length', 'content-type']);
 
-export const s3Presigner =
-  (bucket = requireEnv(ENV.filesBucket), now: () => Date = () => new Date()): Presigner =>
-  async ({ key, contentType, sizeBytes, expiresInSeconds }) => {
+/** A key's path as the S3 client writes it: each segment URI-encoded, `!'()*` too, the slashes kept. */
+const objectPath = (key: string) =>
+  key
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
+
+export const s3Presigner = (bucket = requireEnv(ENV.filesBucket), now: () => Date = () => new Date()): Presigner => {
+  const region = requireEnv(ENV.awsRegion);
+  const signer = new SignatureV4({
+    service: 's3',
+    region,
+    credentials: fromEnv(),
+    sha256: Sha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
+  // the bucket's virtual-hosted address, or a stand-in's own endpoint (AWS_ENDPOINT_URL_S3) path-style, as the client addresses it
+  const endpoint = env(ENV.s3Endpoint);
+  const at = endpoint ? new URL(endpoint) : undefined;
+  return async ({ key, contentType, sizeBytes, expiresInSeconds }) => {
     const issued = now();
-    const url = await getSignedUrl(
-      s3Client(),
-      new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }),
-      { expiresIn: expiresInSeconds, signableHeaders: BOUND_HEADERS, signingDate: issued },
-    );
+    const hostname = at ? at.hostname : `${bucket}.s3.${region}.amazonaws.com`;
+    const host = at?.port ? `${hostname}:${at.port}` : hostname;
+    const request = new HttpRequest({
+      method: 'PUT',
+      protocol: at ? at.protocol : 'https:',
+      hostname,
+      ...(at?.port && { port: Number(at.port) }),
+      path: at ? `/${bucket}/${objectPath(key)}` : `/${objectPath(key)}`,
+      query: { 'x-id': 'PutObject' },
+      headers: { host, 'content-type': contentType, 'content-length': String(sizeBytes), 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+    });
+    const signed = await signer.presign(request, { expiresIn: expiresInSeconds, signableHeaders: BOUND_HEADERS, signingDate: issued });
     return {
-      url,
+      url: formatUrl(signed),
       method: 'PUT',
       headers: { 'content-type': contentType },
       expires_at: new Date(issued.getTime() + expiresInSeconds * 1000).toISOString(),
     };
   };
+};
