@@ -3,7 +3,9 @@
  * the SDK's own signer makes (what layers/core/aws/rds-auth-token.ts sends) and edits of them.
  */
 import { Signer } from '@aws-sdk/rds-signer';
+import { rdsAuthToken } from '#core/aws/rds-auth-token';
 import { checkRdsAuthToken, type RdsAuthTokenExpectation } from '../../lib/twin/iam/rds-auth-token';
+import { setEnv } from '../support/config-env';
 
 const HOST = 'ias-dev-proxy.proxy-abc123.us-east-1.rds.amazonaws.com';
 const USER = 'analysis_app';
@@ -36,6 +38,24 @@ beforeAll(async () => {
   signedAt = new Date(
     `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`,
   );
+});
+
+test("the service's token (layers/core/aws/rds-auth-token.ts, the role's credentials from its environment) is the SDK signer's, byte for byte", async () => {
+  setEnv({
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: KEY.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: KEY.secretAccessKey,
+    AWS_SESSION_TOKEN: KEY.sessionToken,
+  });
+  jest.useFakeTimers({ now: new Date('2026-11-29T01:02:03Z'), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  try {
+    const target = { hostname: HOST, port: 5432, username: USER };
+    const sdk = await new Signer({ ...target, region: 'us-east-1', credentials: KEY }).getAuthToken();
+    expect(sdk).toContain('X-Amz-Date=20261129T010203Z');
+    expect(await rdsAuthToken(target)()).toBe(sdk);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test("a token from @aws-sdk/rds-signer for this endpoint and user is accepted, naming the signer's access key", () => {

@@ -2,10 +2,10 @@
  * IAM database authentication: a short-lived RDS auth token (a SigV4-presigned `connect` request, valid 15
  * minutes) signed with the function's own role credentials, used as the password when a connection opens.
  * The RDS Proxy checks it and the role's `rds-db:connect` grant, then reaches the database with its secret's
- * current password, so a rotated secret never reaches a function (docs/deploy.md). The signer is loaded on
- * first use, so a function's cold start does not pay for it before it connects.
+ * current password, so a rotated secret never reaches a function (docs/deploy.md). Signed as @aws-sdk/rds-signer
+ * signs it (a GET of `https://<host>:<port>/?Action=connect&DBUser=<user>`, service rds-db, 900 s), with the signer
+ * alone (./presigned-url.ts), loaded on first use, so a function's cold start does not pay for it before it connects.
  */
-import type { Signer } from '@aws-sdk/rds-signer';
 import { ENV, requireEnv } from '#core/config';
 
 export interface RdsAuthTarget {
@@ -20,17 +20,22 @@ export interface RdsAuthTarget {
  * A password source for a pg Pool: node-postgres calls it for each new connection, so every connection
  * signs a fresh token (tokens are checked only when a connection opens; an open one outlives its token).
  */
-export const rdsAuthToken = (target: RdsAuthTarget): (() => Promise<string>) => {
-  let signer: Promise<Signer> | undefined;
-  return async () => {
-    signer ??= import('@aws-sdk/rds-signer').then(
-      ({ Signer: RdsSigner }) => new RdsSigner({ ...target, region: requireEnv(ENV.awsRegion) }),
-    );
-    try {
-      return await (await signer).getAuthToken();
-    } catch (error) {
-      signer = undefined; // a failed load or signing is tried afresh on the next connection
-      throw error;
-    }
+export const rdsAuthToken =
+  (target: RdsAuthTarget): (() => Promise<string>) =>
+  async () => {
+    const { presignedUrl } = await import('./presigned-url');
+    return (
+      await presignedUrl(
+        {
+          method: 'GET',
+          protocol: 'https:',
+          hostname: target.hostname,
+          port: target.port,
+          path: '/',
+          query: { Action: 'connect', DBUser: target.username },
+          headers: { host: `${target.hostname}:${target.port}` },
+        },
+        { service: 'rds-db', region: requireEnv(ENV.awsRegion), expiresInSeconds: 900 },
+      )
+    ).replace('https://', '');
   };
-};

@@ -6,15 +6,9 @@
  * its body by itself; the answer names the one header the client must set.
  *
  * Signed as the SDK's getSignedUrl signs a PutObject (S3's SigV4 query signature: the path not escaped twice, an
- * unsigned payload, x-id=PutObject), with the signer alone: the S3 client and its presigner weighed about 200 kB
- * in each function that only hands out upload URLs (`npm run bench -- bundles`). test/twin/sigv4.test.ts holds
- * the URL against the SDK's own.
+ * unsigned payload, x-id=PutObject), with the signer alone (../aws/presigned-url.ts).
  */
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { formatUrl } from '@aws-sdk/core/util';
-import { Sha256 } from '@smithy/core/checksum';
-import { HttpRequest } from '@smithy/core/protocols';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { presignedUrl } from '#core/aws/presigned-url';
 import { env, ENV, requireEnv } from '#core/config';
 
 export interface Upload {
@@ -45,14 +39,6 @@ const objectPath = (key: string) =>
 
 export const s3Presigner = (bucket = requireEnv(ENV.filesBucket), now: () => Date = () => new Date()): Presigner => {
   const region = requireEnv(ENV.awsRegion);
-  const signer = new SignatureV4({
-    service: 's3',
-    region,
-    credentials: fromEnv(),
-    sha256: Sha256,
-    uriEscapePath: false,
-    applyChecksum: false,
-  });
   // the bucket's virtual-hosted address, or a stand-in's own endpoint (AWS_ENDPOINT_URL_S3) path-style, as the client addresses it
   const endpoint = env(ENV.s3Endpoint);
   const at = endpoint ? new URL(endpoint) : undefined;
@@ -60,18 +46,20 @@ export const s3Presigner = (bucket = requireEnv(ENV.filesBucket), now: () => Dat
     const issued = now();
     const hostname = at ? at.hostname : `${bucket}.s3.${region}.amazonaws.com`;
     const host = at?.port ? `${hostname}:${at.port}` : hostname;
-    const request = new HttpRequest({
-      method: 'PUT',
-      protocol: at ? at.protocol : 'https:',
-      hostname,
-      ...(at?.port && { port: Number(at.port) }),
-      path: at ? `/${bucket}/${objectPath(key)}` : `/${objectPath(key)}`,
-      query: { 'x-id': 'PutObject' },
-      headers: { host, 'content-type': contentType, 'content-length': String(sizeBytes), 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
-    });
-    const signed = await signer.presign(request, { expiresIn: expiresInSeconds, signableHeaders: BOUND_HEADERS, signingDate: issued });
+    const url = await presignedUrl(
+      {
+        method: 'PUT',
+        protocol: at ? at.protocol : 'https:',
+        hostname,
+        ...(at?.port && { port: Number(at.port) }),
+        path: at ? `/${bucket}/${objectPath(key)}` : `/${objectPath(key)}`,
+        query: { 'x-id': 'PutObject' },
+        headers: { host, 'content-type': contentType, 'content-length': String(sizeBytes), 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+      },
+      { service: 's3', region, expiresInSeconds, signableHeaders: BOUND_HEADERS, signingDate: issued, uriEscapePath: false },
+    );
     return {
-      url: formatUrl(signed),
+      url,
       method: 'PUT',
       headers: { 'content-type': contentType },
       expires_at: new Date(issued.getTime() + expiresInSeconds * 1000).toISOString(),
