@@ -75,6 +75,10 @@ export const ENV = {
   cognitoEndpoint: 'AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER',
   bedrockEndpoint: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME',
   awsRegion: 'AWS_REGION',
+  /** the function role's credentials, as Lambda hands them to a function: what it presigns with (layers/core/aws/presigned-url.ts) */
+  awsAccessKeyId: 'AWS_ACCESS_KEY_ID',
+  awsSecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
+  awsSessionToken: 'AWS_SESSION_TOKEN',
 } as const;
 
 export type EnvName = (typeof ENV)[keyof typeof ENV];
