@@ -36,6 +36,12 @@ export const BUNDLING = {
    * median 130 ms bundled against 183 ms loading it from node_modules).
    */
   externalModules: ['@electric-sql/*', 'kysely-pglite-dialect', 'fauxqs'],
+  /**
+   * Code that knows it runs from a function's bundle: its manifest facts come from FUNCTION_FACTS, and the branch
+   * that would read the manifest is dead code, so the manifest (every function's spec, about 18 kB) stays out of
+   * the bundle (layers/core/function-facts.ts).
+   */
+  define: { FUNCTION_BUNDLE: 'true' },
 } as const;
 
 /** The same settings as esbuild's own options, for the twin's bundles and the bench (NodejsFunction takes them as props). */
@@ -52,5 +58,6 @@ export const esbuildOptions = (): BuildOptions => ({
   // where the alias paths resolve (NodejsFunction runs esbuild in its projectRoot, the same folder)
   absWorkingDir: PROJECT_ROOT,
   external: [...BUNDLING.externalModules],
+  define: { ...BUNDLING.define },
   logLevel: 'error',
 });

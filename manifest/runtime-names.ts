@@ -9,6 +9,8 @@
 /** Names of the environment variables the deployed functions receive (each only those its manifest entry needs). */
 export const ENV = {
   functionId: 'FUNCTION_ID',
+  /** the function's own facts from the manifest, as JSON (FunctionFacts: routes, timeout, resources): the stacks write it */
+  functionFacts: 'FUNCTION_FACTS',
   /** full connection string for real PostgreSQL (twin, CI, or a direct connection) */
   databaseUrl: 'DATABASE_URL',
   /**
@@ -168,3 +170,6 @@ export const SERVICE_METRICS = {
 } as const;
 
 export type ServiceMetric = keyof typeof SERVICE_METRICS.names;
+
+/** Where files arrive by presigned upload, by kind: the queues of manifest/service.ts hear of them by these prefixes. */
+export const FILE_PREFIXES = { evidence: 'org/', imports: 'imports/', seeds: 'seeds/' } as const;

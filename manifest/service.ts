@@ -1,9 +1,12 @@
 /**
  * The service manifest: every function the service deploys, with its triggers, limits and the
  * resources it uses. The CDK stacks (lib/stacks) and the local twin (lib/twin) both render this one
- * description; nothing is listed twice. Pure data: it is bundled into handlers (they read their own
- * access level from it), so it must not import CDK or any runtime dependency.
+ * description; nothing is listed twice. Pure data, so it must not import CDK or any runtime dependency: tests and
+ * tools read it from the core, and a few functions' bundles (the operations routes, the OpenAPI document); the
+ * others get their own entry's facts in FUNCTION_FACTS (functionFacts, layers/core/function-facts.ts).
  */
+
+import { FILE_PREFIXES } from './runtime-names';
 
 /** Who may call an HTTP route. */
 export type Access =
@@ -192,18 +195,15 @@ export const queues: Record<QueueName, QueueSpec> = {
     // one more than the extraction attempts of a file (files/stored-files.ts MAX_EXTRACTION_ATTEMPTS): the last
     // delivery records the file as failed instead of leaving its item processing
     maxReceiveCount: 4,
-    objectsCreated: { prefix: 'org/' },
+    objectsCreated: { prefix: FILE_PREFIXES.evidence },
   },
   imports: {
     description: 'bulk imports: the file arrived, then each next part to process',
     maxReceiveCount: 5,
-    objectsCreated: { prefix: 'imports/' },
+    objectsCreated: { prefix: FILE_PREFIXES.imports },
   },
   embedding: { description: 'sources written, waiting for their embeddings', maxReceiveCount: 5 },
 };
-
-/** Where files arrive by presigned upload, by kind: the queues above hear of them by these prefixes. */
-export const FILE_PREFIXES = { evidence: 'org/', imports: 'imports/', seeds: 'seeds/' } as const;
 
 /** Every function, declared with its routes' literal types (`satisfies`, not an annotation, so RouteKey can read them). */
 const declared = [
@@ -823,6 +823,25 @@ export const callsBedrock = (fn: FunctionSpec): boolean => fn.uses.some((use) =>
 
 export const httpRoutes = (): (HttpTrigger & { fn: FunctionSpec })[] =>
   functions.flatMap((fn) => fn.triggers.filter((t): t is HttpTrigger => t.kind === 'http').map((t) => ({ ...t, fn })));
+
+/**
+ * What a function's own code needs of its manifest entry when it runs: its routes, timeout and resources. The
+ * stacks hand it to the function in FUNCTION_FACTS (lib/stacks/service-function.ts), so a function's bundle
+ * need not carry every function's spec (layers/core/function-facts.ts).
+ */
+export interface FunctionFacts {
+  id: string;
+  timeoutSeconds: number;
+  uses: Resource[];
+  routes: HttpTrigger[];
+}
+
+export const functionFacts = (spec: FunctionSpec): FunctionFacts => ({
+  id: spec.id,
+  timeoutSeconds: spec.timeoutSeconds,
+  uses: spec.uses,
+  routes: spec.triggers.filter((t): t is HttpTrigger => t.kind === 'http'),
+});
 
 export const functionById = (id: string): FunctionSpec => {
   const fn = functions.find((f) => f.id === id);

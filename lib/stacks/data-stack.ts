@@ -10,7 +10,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config';
-import { FILE_PREFIXES } from '#manifest';
+import { FILE_PREFIXES } from '#manifest/runtime-names';
 import { Migrations } from './migrations';
 import type { DatabaseResources } from './service-resources';
 import type { AppOrigin } from './web-stack';

@@ -11,7 +11,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { BUNDLING } from '../bundling';
-import { deployedFunctionName, queuesAiWork, type FunctionSpec } from '#manifest';
+import { deployedFunctionName, functionFacts, queuesAiWork, type FunctionSpec } from '#manifest';
 import { PROJECT_ROOT } from '../paths';
 import { ENV, SERVICE_NAME } from '#manifest/runtime-names';
 import type { StageConfig } from '../stage-config';
@@ -93,6 +93,7 @@ export class ServiceLambda extends NodejsFunction {
         mainFields: [...BUNDLING.mainFields],
         esbuildArgs: { '--alias': Object.entries(BUNDLING.alias).map(([name, path]) => `${name}=${path}`) },
         externalModules: [...BUNDLING.externalModules],
+        define: { ...BUNDLING.define },
       },
     });
 
@@ -146,6 +147,7 @@ export class ServiceFunction extends ServiceLambda {
       memoryMb: spec.memoryMb,
       environment: {
         [ENV.functionId]: spec.id,
+        [ENV.functionFacts]: JSON.stringify(functionFacts(spec)),
         ...(resources &&
           verifiesTokens(spec) && {
             [ENV.jwtIssuer]: resources.identity.issuer,

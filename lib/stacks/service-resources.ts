@@ -13,8 +13,8 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { invocationResources } from '#core/ai/models';
-import { AI_MODEL_ENV, ENV, QUEUE_URL_ENV, type AiModels } from '#manifest/runtime-names';
-import { FILE_PREFIXES, type QueueName, type Resource } from '#manifest';
+import { AI_MODEL_ENV, ENV, FILE_PREFIXES, QUEUE_URL_ENV, type AiModels } from '#manifest/runtime-names';
+import type { QueueName, Resource } from '#manifest';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
 

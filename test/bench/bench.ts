@@ -52,7 +52,7 @@ import { ENDPOINTS_FILE, type TwinEndpoints } from '../../lib/twin/running';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
 import { SimulatedTime } from '../support/simulated-time';
-import { functions } from '#manifest';
+import { functionFacts, functions } from '#manifest';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { esbuildOptions } from '../../lib/bundling';
 import { standinClients } from '../support/standin-clients';
@@ -279,7 +279,8 @@ const bundles = (flags: string[]) => {
       execFileSync(process.execPath, ['-e', script], {
         cwd: PROJECT_ROOT,
         encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '' }, // a function runs without any
+        // a function runs without NODE_OPTIONS, and with its own id and manifest facts (lib/stacks/service-function.ts)
+        env: { ...process.env, NODE_OPTIONS: '', FUNCTION_ID: fn.id, FUNCTION_FACTS: JSON.stringify(functionFacts(fn)) },
       }),
     ).map((out) => out.split(' ').map(Number) as [number, number]);
     rows.push({

@@ -8,8 +8,10 @@ import { esbuildOptions } from '../../lib/bundling';
 import { gte } from '#core/aws/semver';
 
 let inputs: string[];
+/** every module the bundle was built from, a re-export esbuild inlines whole (0 bytes of its own) included */
+let read: string[];
 beforeAll(async () => {
-  // the file viewer: the S3 client and its presigner, and the database's RDS signer
+  // the file viewer: the S3 client and its presigner, and the database connection
   const { metafile } = await build({
     ...esbuildOptions(),
     entryPoints: ['functions/http/storage-view.ts'],
@@ -19,16 +21,22 @@ beforeAll(async () => {
   });
   // what the bundle holds (esbuild also reads modules whose code it then drops)
   const [bundle] = Object.entries((metafile as Metafile).outputs).filter(([path]) => path.endsWith('.js'));
+  read = Object.keys(bundle![1].inputs);
   inputs = Object.entries(bundle![1].inputs)
     .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
     .map(([path]) => path);
 });
 
 test("every SDK client's default credential chain is the environment link", () => {
-  expect(inputs).toContain('layers/core/aws/credentials.ts');
+  expect(read).toContain('layers/core/aws/credentials.ts');
   expect(
     inputs.filter((path) => /@aws-sdk\/(credential-provider-(?!env\/)|nested-clients\/)|@smithy\/credential-provider-imds/.test(path)),
   ).toEqual([]);
+});
+
+test("the manifest stays out: a function's bundle reads its own facts from FUNCTION_FACTS", () => {
+  expect(inputs).toContain('layers/core/function-facts.ts');
+  expect(inputs.filter((path) => path.startsWith('manifest/'))).toEqual(['manifest/runtime-names.ts']);
 });
 
 test('the AWS SDK comes in its ES module builds', () => {

@@ -11,7 +11,16 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ENV } from '#core/config';
-import { functions, httpRoutes, queues, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type Resource } from '#manifest';
+import {
+  functionFacts,
+  functions,
+  httpRoutes,
+  queues,
+  visibilityTimeoutSeconds,
+  type FunctionSpec,
+  type QueueName,
+  type Resource,
+} from '#manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { ROUTE_THROTTLES, routeThrottle } from '../../lib/stacks/api-stack';
 import { IdentityStack } from '../../lib/stacks/identity-stack';
@@ -579,9 +588,11 @@ describe('the dev app', () => {
     for (const spec of functions) {
       const { props } = fn(spec.id);
       const cron = spec.triggers.some((t) => t.kind === 'http' && t.access === 'cron');
-      const expected = [...BASE_ENV, ...(cron ? TOKEN_ENV : []), ...spec.uses.flatMap((use) => EXPECTED_ENV[use])];
+      const expected = [...BASE_ENV, ENV.functionFacts, ...(cron ? TOKEN_ENV : []), ...spec.uses.flatMap((use) => EXPECTED_ENV[use])];
       expect(Object.keys(props.Environment.Variables as Json).sort()).toEqual([...new Set(expected)].sort());
       expect('VpcConfig' in props).toBe(spec.uses.includes('database'));
+      // the manifest's facts its bundle reads in place of the manifest (layers/core/function-facts.ts)
+      expect(JSON.parse((props.Environment.Variables as Json)[ENV.functionFacts] as string)).toEqual(functionFacts(spec));
     }
     expect(fn('generation-worker').props.Environment.Variables).toMatchObject({
       AI_PRIMARY_REGION: 'us-east-1',

@@ -7,7 +7,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
-import { jobsStatusSchema } from '#core/operations/jobs-status';
+import { jobsStatusSchema } from '#core/operations/contract';
 import { queueStatsSchema } from '#core/operations/queue-stats';
 import { RETENTION_LOG_MARKER, retentionRunSchema } from '#core/operations/retention';
 import { signatureHeader } from '#core/payments/signature';

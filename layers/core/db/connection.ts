@@ -13,7 +13,7 @@ import { env, ENV, requireEnv } from '#core/config';
 import { logger } from '#core/logger';
 import type { Database } from './schema';
 import { rdsAuthToken } from '#core/aws/rds-auth-token';
-import { functions } from '#manifest';
+import { manifestFacts } from '#core/function-facts';
 import { databaseTimeLeft, deadlineReached } from './deadline';
 import { timeoutsFor } from './errors';
 import { tracedDialect } from './tracing';
@@ -40,7 +40,7 @@ export const DEFAULT_DATA_DIR = '.twin/pgdata';
  * the migrate function (10 minutes, long DDL) —: those keep pg's defaults and the pool's 5-s connect timeout.
  */
 export const functionTimeouts = (functionId = env(ENV.functionId)): PoolConfig => {
-  const fn = functionId === undefined ? undefined : functions.find((f) => f.id === functionId);
+  const fn = functionId === undefined ? undefined : manifestFacts().find((f) => f.id === functionId);
   if (!fn) return {};
   const { connectMs, statementMs, queryMs } = timeoutsFor(fn.timeoutSeconds);
   return { connectionTimeoutMillis: connectMs, statement_timeout: statementMs, query_timeout: queryMs };

@@ -7,7 +7,8 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
-import { httpRoutes, type Access } from '#manifest';
+import type { Access, FunctionFacts, HttpTrigger } from '#manifest';
+import { manifestFacts } from '#core/function-facts';
 import { callerFromEvent, type Caller, type OrgCaller } from '#core/auth/caller';
 import { config, env, ENV } from '#core/config';
 import { parseBodyWith, parseWith, type RouteContract } from '#core/contract';
@@ -23,9 +24,12 @@ import { unsafeTextIssues } from '#core/strings';
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
-type ManifestRoute = ReturnType<typeof httpRoutes>[number];
+type ManifestRoute = HttpTrigger & { fn: FunctionFacts };
 
-const routeByKey = new Map(httpRoutes().map((r) => [`${r.method} ${r.path}`, r]));
+/** The routes the manifest gives the functions this process may run (in a function's bundle, its own). */
+const routeByKey = new Map(
+  manifestFacts().flatMap((fn) => fn.routes.map((route): [string, ManifestRoute] => [`${route.method} ${route.path}`, { ...route, fn }])),
+);
 
 export const header = (event: HttpEvent, name: string): string | undefined => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 

@@ -15,7 +15,7 @@ import { extractStoredFile } from '#core/files/extraction';
 import type { FileReader } from '#core/files/object-store';
 import { claimArrivedFile, MAX_EXTRACTION_ATTEMPTS, recordExtractionError, storeExtraction, type FileKind } from '#core/files/stored-files';
 import { logger } from '#core/logger';
-import { FILE_PREFIXES } from '#manifest';
+import { FILE_PREFIXES } from '#manifest/runtime-names';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const FILE_KEY = new RegExp(`^${FILE_PREFIXES.evidence}${UUID}/inv/${UUID}/(attachments|background)/(${UUID})/`, 'i');

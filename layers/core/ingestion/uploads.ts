@@ -2,7 +2,7 @@
  * Pure rules of the ways files come in: which files are taken, how large, where each is stored, how long its
  * upload may take. No I/O here (presign.ts signs the URLs).
  */
-import { FILE_PREFIXES } from '#manifest';
+import { FILE_PREFIXES } from '#manifest/runtime-names';
 import { detectFormat, EXTRACTION_LIMITS, SUPPORTED_FORMATS_TEXT, type TextFormat } from '#core/files/formats';
 
 export const UPLOAD_LIMITS = {

@@ -4,13 +4,13 @@
  * oldest has been in it).
  */
 import { sql, type Kysely } from 'kysely';
-import * as z from 'zod';
 import { functionById } from '#manifest';
 import type { Database } from '#core/db/schema';
 import { IN_FLIGHT_STATUSES } from '#core/domain/generation-status';
 import { EMBEDDING_SWEEPER_JOB } from '#core/embeddings/job';
-import { jobStatuses, jobStatusSchema } from './job-runs';
-import { queueDepths, queueDepthsSchema, type DepthOptions } from './queue-stats';
+import type { JobsStatus } from './contract';
+import { jobStatuses } from './job-runs';
+import { queueDepths, type DepthOptions } from './queue-stats';
 import { RETENTION_JOB } from './retention';
 
 /** The jobs that record their runs in job_runs (the analysis watchdog does not: its effect is on the analyses). */
@@ -18,27 +18,7 @@ const SWEEP_JOBS = [EMBEDDING_SWEEPER_JOB, RETENTION_JOB] as const;
 
 type InFlightStatus = (typeof IN_FLIGHT_STATUSES)[number];
 
-const inFlightSchema = z.object({
-  count: z.number().int().nonnegative(),
-  oldest_age_seconds: z
-    .number()
-    .int()
-    .nonnegative()
-    .nullable()
-    .describe('seconds since the longest-waiting analysis entered this status; null when none'),
-});
-
-export const jobsStatusSchema = z.object({
-  jobs: z.array(jobStatusSchema.extend({ schedule: z.string().nullable().describe('its EventBridge schedule expression') })),
-  queues: queueDepthsSchema,
-  analyses_in_flight: z.object(
-    Object.fromEntries(IN_FLIGHT_STATUSES.map((s) => [s, inFlightSchema])) as Record<InFlightStatus, typeof inFlightSchema>,
-  ),
-  time: z.iso.datetime(),
-});
-
-export type JobsStatus = z.infer<typeof jobsStatusSchema>;
-type InFlight = z.infer<typeof inFlightSchema>;
+type InFlight = JobsStatus['analyses_in_flight'][InFlightStatus];
 
 const scheduleOf = (functionId: string): string | null =>
   functionById(functionId).triggers.flatMap((t) => (t.kind === 'schedule' ? [t.expression] : []))[0] ?? null;

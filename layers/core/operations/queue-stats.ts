@@ -10,7 +10,7 @@
  */
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { queues, type QueueName } from '#manifest';
+import type { QueueName } from '#manifest';
 import type { Kysely } from 'kysely';
 import type { AiGateway } from '#core/ai/gateway';
 import type { Database } from '#core/db/schema';
@@ -20,6 +20,12 @@ import { QUEUE_URL_ENV } from '#manifest/runtime-names';
 import { env } from '#core/config';
 
 const depth = z.number().int().nonnegative().nullable();
+
+/**
+ * The manifest's queues, by the variables that hold their URLs: the operations contract's schema names them, and a
+ * function that imports the contract (health) need not carry the whole manifest for five names.
+ */
+const QUEUE_NAMES = Object.keys(QUEUE_URL_ENV) as QueueName[];
 
 export const queueDepthSchema = z.object({
   visible: depth.describe('ApproximateNumberOfMessages: waiting to be received'),
@@ -32,7 +38,7 @@ export const queueDepthSchema = z.object({
 export type QueueDepth = z.infer<typeof queueDepthSchema>;
 
 export const queueDepthsSchema = z.object(
-  Object.fromEntries(Object.keys(queues).map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>,
+  Object.fromEntries(QUEUE_NAMES.map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>,
 );
 
 /** Each SQS call gets this long (the SDK's own retries included), so a hung endpoint cannot hold the route. */
@@ -117,7 +123,7 @@ export const queueDepths = async ({
   urls,
   timeoutMs = SQS_TIMEOUT_MS,
 }: DepthOptions = {}): Promise<Record<QueueName, QueueDepth>> => {
-  const names = Object.keys(queues) as QueueName[];
+  const names = QUEUE_NAMES;
   const depths = await Promise.all(
     names.map((name) => depthOf(sqs, urls ? urls[name] : env(QUEUE_URL_ENV[name]), QUEUE_URL_ENV[name], timeoutMs)),
   );

@@ -8,7 +8,7 @@
  * abuse, it must not take the API down with it.
  */
 import { sql, type Kysely } from 'kysely';
-import type { FunctionSpec, HttpTrigger } from '#manifest';
+import type { FunctionFacts, HttpTrigger } from '#manifest';
 import { env, ENV } from '#core/config';
 import { database } from '#core/db/connection';
 import type { Database } from '#core/db/schema';
@@ -88,7 +88,10 @@ const withinCounterTimeout = async <T>(work: Promise<T>): Promise<T> => {
 };
 
 /** Counts the request; over the limit → 429 with Retry-After and a `[RATE_LIMIT]` log line. */
-export const enforceRateLimit = async (event: HttpEvent, route: HttpTrigger & { fn: FunctionSpec }): Promise<void> => {
+export const enforceRateLimit = async (
+  event: HttpEvent,
+  route: HttpTrigger & { fn: Pick<FunctionFacts, 'id' | 'uses'> },
+): Promise<void> => {
   if (isExempt(route.fn)) return;
   const rateClass = rateClassOf(route);
   const limit = configuredLimits()[rateClass];

@@ -19,7 +19,7 @@ import { IMPORT_CONTENT_TYPE } from '#core/ingestion/imports';
 import { IMPORT_LIMITS, importKey, uploadDeadline } from '#core/ingestion/uploads';
 import { checkWith, describeIssues } from '#core/strings';
 import { s3Storage } from '#core/storage';
-import { FILE_PREFIXES } from '#manifest';
+import { FILE_PREFIXES } from '#manifest/runtime-names';
 import { validateSeed } from './format';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
 
