@@ -36,6 +36,25 @@ test('a worker whose timeout outlasts its queue visibility timeout is refused, a
   );
 });
 
+test("a function whose environment variables pass Lambda's 4 KB is refused, as at deploy; the deployment's fit", async () => {
+  const synthesized = await assembly();
+  const size = (environment: Record<string, string>) =>
+    Object.entries(environment).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+  const planned = planFromAssembly(synthesized).functions;
+  expect(Math.max(...planned.map((f) => size(f.environment)))).toBeLessThanOrEqual(4096);
+  const fn = synthesized.functions.find((f) => f.id === 'analysis-get')!;
+  const templates = new Map(synthesized.templates);
+  const template = structuredClone(templates.get(fn.stack)!);
+  const variables = (template.Resources[fn.logicalId]!.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+  // counted as deployed: the values resolved (ARNs, URLs), not the template's intrinsics
+  const room = 4096 - size(planned.find((f) => f.id === 'analysis-get')!.environment);
+  variables.PADDING = 'x'.repeat(room - 'PADDING'.length);
+  templates.set(fn.stack, template);
+  expect(() => planFromAssembly({ ...synthesized, templates })).not.toThrow();
+  variables.PADDING = `${String(variables.PADDING)}x`;
+  expect(() => planFromAssembly({ ...synthesized, templates })).toThrow('exceeded the 4KB limit (4097 bytes)');
+});
+
 test('the database proxy as synthesized: TLS and IAM authentication required; its functions may connect as its user only', async () => {
   const plan = planFromAssembly(await assembly());
   expect(plan.database).toMatchObject({

@@ -236,6 +236,7 @@ export const planFromAssembly = (
     const roleArn = String(props('Role'));
     const { role, roleName, policy } = roleOf(roleArn, `${entry.stack}/${entry.logicalId}`);
     const environment = (props('Environment') as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+    refuseOversizedEnvironment(`${entry.stack}/${entry.logicalId}`, environment);
     const arn = r.getAtt(ref, 'Arn');
     const vpc = props('VpcConfig') as { SubnetIds?: unknown[] } | undefined;
     return {
@@ -571,6 +572,18 @@ export const planFromAssembly = (
     userPool,
     database,
   };
+};
+
+/** Lambda's limit on a function's environment variables: their names and values together, in bytes. */
+const ENVIRONMENT_LIMIT_BYTES = 4096;
+
+/** What CreateFunction and UpdateFunctionConfiguration refuse: environment variables over 4 KB in all. */
+export const refuseOversizedEnvironment = (where: string, environment: Record<string, unknown>): void => {
+  const bytes = Object.entries(environment).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(String(v)), 0);
+  if (bytes > ENVIRONMENT_LIMIT_BYTES)
+    throw new Error(
+      `${where}: Lambda was unable to configure your environment variables because the environment variables you have provided exceeded the 4KB limit (${bytes} bytes)`,
+    );
 };
 
 /** The value a function environment variable has in the plan (e.g. which bucket is FILES_BUCKET). */
