@@ -578,7 +578,7 @@ export const planFromAssembly = (
 const ENVIRONMENT_LIMIT_BYTES = 4096;
 
 /** What CreateFunction and UpdateFunctionConfiguration refuse: environment variables over 4 KB in all. */
-export const refuseOversizedEnvironment = (where: string, environment: Record<string, unknown>): void => {
+const refuseOversizedEnvironment = (where: string, environment: Record<string, unknown>): void => {
   const bytes = Object.entries(environment).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(String(v)), 0);
   if (bytes > ENVIRONMENT_LIMIT_BYTES)
     throw new Error(
