@@ -6,9 +6,11 @@
  * the same way; a refused upload and a refused file type change nothing; a delete takes the files with it.
  */
 import { docxFile, pdfFile } from '../files/fixtures';
-import { useTwin } from '../support/twin';
+import { retryingAfter503, useTwin } from '../support/twin';
 
 const e2e = useTwin({ schedules: false });
+// as a client calls under load: the documented 503 (the database busy; nothing changed) sent again after its Retry-After
+const call = retryingAfter503(e2e.call);
 
 let token = '';
 beforeAll(async () => {
@@ -32,7 +34,7 @@ const put = (upload: { url: string; method: string; headers: Record<string, stri
 const settled = async (path: string) => {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const res = await e2e.call('GET', path, token);
+    const res = await call('GET', path, token);
     expect(res.status).toBe(200);
     if (res.body.attachments.every((a: { state: string }) => a.state !== 'awaiting_upload' && a.state !== 'pending')) return res.body;
     if (Date.now() > deadline) throw new Error(`still processing: ${JSON.stringify(res.body.attachments)}`);
@@ -41,15 +43,15 @@ const settled = async (path: string) => {
 };
 
 test('an investigator brings a matter in: investigation, question, topic, an item with several files, each extracted', async () => {
-  const created = await e2e.call('POST', '/api/investigations', token, { title: 'Harlow supplies', description: 'Kickback allegation' });
+  const created = await call('POST', '/api/investigations', token, { title: 'Harlow supplies', description: 'Kickback allegation' });
   expect(created.status).toBe(201);
   const investigation = created.body.investigation_id as string;
   expect(created.headers.get('location')).toBe(`/api/investigations/${investigation}`);
-  const question = await e2e.call('POST', `/api/investigations/${investigation}/questions`, token, {
+  const question = await call('POST', `/api/investigations/${investigation}/questions`, token, {
     text: 'Did the vendor pay the buyer?',
   });
   expect(question.status).toBe(201);
-  expect((await e2e.call('POST', `/api/investigations/${investigation}/topics`, token, { title: 'Gifts' })).status).toBe(201);
+  expect((await call('POST', `/api/investigations/${investigation}/topics`, token, { title: 'Gifts' })).status).toBe(201);
 
   const files = {
     'voucher.eml': { type: 'message/rfc822', bytes: Buffer.from(EMAIL) },
@@ -57,7 +59,7 @@ test('an investigator brings a matter in: investigation, question, topic, an ite
     'memo.docx': { type: 'application/octet-stream', bytes: await docxFile(['The buyer asked for the order to be split.']) },
     'ledger.csv': { type: 'text/csv', bytes: Buffer.from('date,amount\n2024-03-12,48000\n') },
   };
-  const item = await e2e.call('POST', `/api/investigations/${investigation}/evidence`, token, {
+  const item = await call('POST', `/api/investigations/${investigation}/evidence`, token, {
     title: 'Buyer mailbox export',
     content: 'Exported from the buyer’s mailbox on 20 March.',
     linked_question_ids: [question.body.question_id],
@@ -75,7 +77,7 @@ test('an investigator brings a matter in: investigation, question, topic, an ite
   const wrong = await put({ ...first, headers: { 'content-type': 'text/plain' } }, files['voucher.eml'].bytes);
   expect(wrong.status).toBe(403);
   expect(await wrong.text()).toContain('SignatureDoesNotMatch');
-  expect((await e2e.call('GET', path, token)).body.attachments[0].state).toBe('awaiting_upload');
+  expect((await call('GET', path, token)).body.attachments[0].state).toBe('awaiting_upload');
 
   const bodies = Object.values(files).map((f) => f.bytes);
   for (const [i, upload] of item.body.uploads.entries()) expect((await put(upload, bodies[i]!)).status).toBe(200);
@@ -98,7 +100,7 @@ test('an investigator brings a matter in: investigation, question, topic, an ite
   expect(email.extracted_text).toContain('holiday voucher');
 
   // the same request again (a retry) adds nothing and answers the same item
-  const again = await e2e.call('POST', `/api/investigations/${investigation}/evidence`, token, {
+  const again = await call('POST', `/api/investigations/${investigation}/evidence`, token, {
     title: 'Buyer mailbox export',
     content: 'Exported from the buyer’s mailbox on 20 March.',
     linked_question_ids: [question.body.question_id],
@@ -118,21 +120,21 @@ test('an investigator brings a matter in: investigation, question, topic, an ite
   expect(view.status).toBe(200);
   expect(await view.text()).toContain('2024-03-12,48000');
 
-  const status = await e2e.call('GET', `/api/investigations/${investigation}/ingestion`, token);
+  const status = await call('GET', `/api/investigations/${investigation}/ingestion`, token);
   expect(status.status).toBe(200);
   expect(status.body).toMatchObject({ items_total: 1, items_failed: 0, imports_in_progress: 0 });
   expect(status.body.chunks_total).toBeGreaterThanOrEqual(5);
 
   // deleting the item takes its files: the link it had now finds nothing
-  const deleted = await e2e.call('DELETE', path, token);
+  const deleted = await call('DELETE', path, token);
   expect(deleted.body).toMatchObject({ deleted: true, attachments: 4 });
   expect((await fetch(view.url)).status).toBe(404);
 }, 120_000);
 
 test('a background document and a bulk import come in the same way; a file type the service cannot read is refused', async () => {
-  const investigation = (await e2e.call('POST', '/api/investigations', token, { title: 'Imports' })).body.investigation_id as string;
+  const investigation = (await call('POST', '/api/investigations', token, { title: 'Imports' })).body.investigation_id as string;
   const policy = Buffer.from('Gifts above USD 50 must be declared to compliance.');
-  const doc = await e2e.call('POST', `/api/investigations/${investigation}/background-documents`, token, {
+  const doc = await call('POST', `/api/investigations/${investigation}/background-documents`, token, {
     title: 'Gift policy',
     file_name: 'gift-policy.txt',
     content_type: 'text/plain',
@@ -150,7 +152,7 @@ test('a background document and a bulk import come in the same way; a file type 
     }),
     JSON.stringify({ title: '' }),
   ].join('\n');
-  const started = await e2e.call('POST', `/api/investigations/${investigation}/imports`, token, {
+  const started = await call('POST', `/api/investigations/${investigation}/imports`, token, {
     format: 'ndjson',
     size_bytes: Buffer.byteLength(lines),
   });
@@ -158,22 +160,22 @@ test('a background document and a bulk import come in the same way; a file type 
   expect((await put(started.body.upload, lines)).status).toBe(200);
   const importPath = started.headers.get('location')!;
   const deadline = Date.now() + 60_000;
-  let progress = (await e2e.call('GET', importPath, token)).body;
+  let progress = (await call('GET', importPath, token)).body;
   while (progress.status !== 'complete' && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    progress = (await e2e.call('GET', importPath, token)).body;
+    progress = (await call('GET', importPath, token)).body;
   }
   expect(progress).toMatchObject({ status: 'complete', lines_total: 3, lines_done: 3, lines_failed: 1 });
   expect(progress.errors).toEqual([{ line: 3, field: 'title', message: 'must not be empty' }]);
 
-  const refused = await e2e.call('POST', `/api/investigations/${investigation}/evidence`, token, {
+  const refused = await call('POST', `/api/investigations/${investigation}/evidence`, token, {
     title: 'Photo',
     attachments: [{ file_name: 'photo.png', content_type: 'image/png', size_bytes: 100 }],
   });
   expect(refused.status).toBe(415);
   expect(refused.body.error.code).toBe('unsupported_file_type');
 
-  const listed = await e2e.call('GET', `/api/investigations/${investigation}/evidence`, token);
+  const listed = await call('GET', `/api/investigations/${investigation}/evidence`, token);
   expect(listed.body.items.map((i: { title: string }) => i.title).sort()).toEqual(['Gift policy', 'Invoice 1', 'Invoice 2']);
   const document = await e2e.twin.database.db
     .selectFrom('background_documents')
