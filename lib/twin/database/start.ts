@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { PoolConfig } from 'pg';
 import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -16,21 +17,27 @@ import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
 import { startDatabaseProxy, type DatabaseProxy } from './proxy';
 
+/** The twin's own handle on an engine: a kysely over a pg pool; closing it ends the pool, then what `after` stops. */
+const poolHandle = <E extends DatabaseHandle['engine']>(engine: E, config: PoolConfig, after = async () => undefined) => {
+  const { pool, closed } = closeablePool(config);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine,
+    close: async () => {
+      await db.destroy();
+      await closed();
+      await after();
+    },
+  };
+};
+
 /** The database engine behind the proxy, and the twin's own (operator) handle on it. */
 const openEngine = async (twinDir: string, databaseUrl: string | undefined, template: string | undefined) => {
   if (databaseUrl) {
     const url = new URL(databaseUrl);
-    const { pool, closed } = closeablePool({ connectionString: databaseUrl });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
-      handle: {
-        db,
-        engine: 'postgres' as const,
-        close: async () => {
-          await db.destroy();
-          await closed();
-        },
-      },
+      handle: poolHandle('postgres', { connectionString: databaseUrl }),
       operatorUrl: databaseUrl,
       backend: {
         host: url.hostname,
@@ -48,19 +55,11 @@ const openEngine = async (twinDir: string, databaseUrl: string | undefined, temp
   const pglite = await openPglite(dataDir, fresh && template ? new Blob([readFileSync(template)]) : undefined);
   const server = await startPgliteServer(pglite);
   const { port } = server;
-  const { pool, closed } = closeablePool({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
-    handle: {
-      db,
-      engine: 'pglite' as const,
-      close: async () => {
-        await db.destroy();
-        await closed();
-        await server.stop();
-        await pglite.close();
-      },
-    },
+    handle: poolHandle('pglite', { host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 }, async () => {
+      await server.stop();
+      await pglite.close();
+    }),
     // the twin's own (trusted) role: for operator tools, the eval's --templates database (../running.ts)
     operatorUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
