@@ -82,7 +82,7 @@ export const startPoller = (options: {
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: mapping.batchSize,
-            WaitTimeSeconds: 1,
+            WaitTimeSeconds: 20,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
