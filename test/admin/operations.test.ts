@@ -85,7 +85,7 @@ describe('settings', () => {
     ['no body', undefined],
     ['keys at the top level', { ai_primary_region: 'eu-west-1' }],
     ['settings not an object', { settings: ['a'] }],
-  ])('%s → 400 validation_failed from the contract (the route audits it as a failure: admin.e2e.test.ts)', async (_, body) => {
+  ])('%s → 400 validation_failed from the contract (the route audits it as a failure: admin.e2e.ts)', async (_, body) => {
     expect(await refusal((async () => changeSettings(db, actor, parseWith(adminSettingsPutRoute.body, body)))())).toMatchObject({
       kind: 'invalid',
       code: 'validation_failed',

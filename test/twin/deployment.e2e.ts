@@ -9,13 +9,11 @@ import { decodeJwt } from 'jose';
 import { ENV } from '#core/config';
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { AI_REGIONS } from '../../lib/twin/twin';
-import { useTwin } from '../support/twin';
+import type { TwinTest } from '../support/twin';
 
 const INVESTIGATION = DEMO_INVESTIGATION_IDS.northwind;
 
-describe('the deployment as synthesized', () => {
-  const e2e = useTwin();
-
+export const theDeploymentAsSynthesized = (e2e: TwinTest): void => {
   test('an access token has the claims a Cognito access token of this pool has, plus what the trigger adds', async () => {
     const { userPool } = e2e.twin.plan;
     const claims = decodeJwt(await e2e.token('admin'));
@@ -113,4 +111,4 @@ describe('the deployment as synthesized', () => {
     expect(outside).toEqual(expect.arrayContaining(['openapi', 'pre-token-generation']));
     expect(e2e.twin.plan.functions.filter((fn) => fn.environment[ENV.dbHost]).every((fn) => fn.inVpc)).toBe(true);
   });
-});
+};
