@@ -22,7 +22,7 @@ const key = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar.gz`);
+export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar`);
 
 /** The demo template: its database dump and its files bucket (the twin folder's `aws`, which fauxqs keeps). */
 export interface DemoTemplate {
@@ -41,5 +41,5 @@ export const demoTemplatePath = (): DemoTemplate => {
     TEMPLATES_DIR,
     `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`,
   );
-  return { database: join(dir, 'database.tar.gz'), aws: join(dir, 'aws') };
+  return { database: join(dir, 'database.tar'), aws: join(dir, 'aws') };
 };
