@@ -24,9 +24,13 @@ const key = createHash('sha256')
 
 export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar`);
 
-/** The demo template: its database dump and its files bucket (the twin folder's `aws`, which fauxqs keeps). */
+/**
+ * The demo template: a twin folder's database (`pgdata`, PGlite's data directory) and files bucket (`aws`, which fauxqs
+ * keeps), copied into a new twin's folder before it starts: a copy costs about 0.3 CPU-seconds, loading a dump of it
+ * into a data directory on disk 0.6 (and 1–3 s of the start's wall time).
+ */
 export interface DemoTemplate {
-  database: string;
+  pgdata: string;
   aws: string;
 }
 
@@ -41,5 +45,5 @@ export const demoTemplatePath = (): DemoTemplate => {
     TEMPLATES_DIR,
     `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`,
   );
-  return { database: join(dir, 'database.tar'), aws: join(dir, 'aws') };
+  return { pgdata: join(dir, 'pgdata'), aws: join(dir, 'aws') };
 };

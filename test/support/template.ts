@@ -3,7 +3,7 @@
  * each once per change of what it is made from:
  * - the migrated template (TEMPLATE_PATH, template-paths.ts): the schema and nothing else, for the unit tests and for twins
  *   that start empty or seed without sweeping;
- * - the demo template (demoTemplatePath): the database and the files bucket (not the queues) as a twin
+ * - the demo template (demoTemplatePath): the data directory and the files bucket (not the queues) as a twin
  *   leaves them after its start-up (demo data seeded, its evidence embedded by the start-up sweep), so a
  *   test twin with seeding and schedules on skips the seconds of CPU that sweep costs.
  * Run by global-setup in a tsx child process (the demo template with the argument `demo`, once the
@@ -78,7 +78,7 @@ const keepBucketsOnly = async (file: string): Promise<void> => {
 /** Starts a test twin on the migrated template, lets its start-up runs finish, and keeps its database and bucket. */
 export const buildDemoTemplate = async (): Promise<void> => {
   const template = demoTemplatePath();
-  const dir = dirname(template.database);
+  const dir = dirname(template.pgdata);
   if (existsSync(dir)) return;
   const [{ startTwin }, { prepareTestTwin }] = await Promise.all([import('../../lib/twin/twin'), import('./twin')]);
   const twinDir = mkdtempSync(join(tmpdir(), 'ias-demo-template-'));
@@ -91,13 +91,13 @@ export const buildDemoTemplate = async (): Promise<void> => {
     }
     const pglite = await openPglite(join(twinDir, 'pgdata'));
     for (const table of START_UP_RUN_TABLES) await pglite.exec(`delete from ${table}`);
+    await pglite.close();
     await saveTemplate(dir, async (partial) => {
       await mkdir(partial);
-      await dumpDatabase(pglite, join(partial, 'database.tar'));
+      cpSync(join(twinDir, 'pgdata'), join(partial, 'pgdata'), { recursive: true });
       cpSync(join(twinDir, 'aws'), join(partial, 'aws'), { recursive: true });
       await keepBucketsOnly(join(partial, 'aws', FAUXQS_DATABASE));
     });
-    await pglite.close();
   } finally {
     rmSync(twinDir, { recursive: true, force: true });
   }

@@ -127,8 +127,8 @@ const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
  * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and a template
  * global-setup built instead of initdb per twin (or the real PostgreSQL database it is given): the demo
- * template when the twin would seed and sweep to the same state itself (its files bucket is copied into a
- * folder no twin has started on yet), else the migrated one. The Bedrock stand-in embeds by hashing unless the test
+ * template when the twin would seed and sweep to the same state itself (its database and files bucket are copied
+ * into a folder no twin has started on yet), else the migrated one (a dump the twin loads). The Bedrock stand-in embeds by hashing unless the test
  * names its embedder: these tests check the service's pipeline, and the model's inference (5-50 texts a second) runs
  * in the twin's main thread beside PGlite, where a seeding twin's embedding made requests meet 503 database_unavailable
  * on a loaded machine. Returns the twin's options.
@@ -144,9 +144,14 @@ export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, datab
   if (options.databaseTemplate || !startsAsDemoTemplate(options))
     return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
   const demo = demoTemplatePath();
-  // the twin loads a template only into a folder without a database (lib/twin/twin.ts openBackend): a restart keeps its own bucket too
-  if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION'))) cpSync(demo.aws, join(twinDir, 'aws'), { recursive: true });
-  return { ...twinOptions, databaseTemplate: demo.database };
+  // a folder with a database is a restart's, which keeps its own database and bucket
+  if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION')))
+    for (const [from, to] of [
+      [demo.pgdata, 'pgdata'],
+      [demo.aws, 'aws'],
+    ] as const)
+      cpSync(from, join(twinDir, to), { recursive: true });
+  return twinOptions;
 };
 
 /** A request to a twin's HTTP API, its JSON body parsed. */
