@@ -68,4 +68,5 @@ module.exports = {
   // 1 → 2 workers took the run from 4 min 57 s to 2 min 58 s, and with the twin's isolates 2 → 3 from
   // 3 min 25 s to 2 min 41 s
   maxWorkers: Math.max(3, availableParallelism() + 1),
+  testSequencer: '<rootDir>/test/support/sequencer.js',
 };
