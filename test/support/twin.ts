@@ -145,12 +145,10 @@ export const prepareTestTwin = (options: TestTwinOptions, twinDir: string, datab
     return { ...twinOptions, databaseTemplate: options.databaseTemplate ?? TEMPLATE_PATH };
   const demo = demoTemplatePath();
   // a folder with a database is a restart's, which keeps its own database and bucket
-  if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION')))
-    for (const [from, to] of [
-      [demo.pgdata, 'pgdata'],
-      [demo.aws, 'aws'],
-    ] as const)
-      cpSync(from, join(twinDir, to), { recursive: true });
+  if (!existsSync(join(twinDir, 'pgdata', 'PG_VERSION'))) {
+    cpSync(demo.pgdata, join(twinDir, 'pgdata'), { recursive: true });
+    cpSync(demo.aws, join(twinDir, 'aws'), { recursive: true });
+  }
   return twinOptions;
 };
 
