@@ -28,13 +28,15 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 // ---- hashing and embeddings ------------------------------------------------------------------
 
 const utf8 = new TextEncoder();
+/** held at module scope: a global read in a hot loop is slow where the global object is a vm context's (jest's) */
+const { imul } = Math;
 
 /** 32-bit FNV-1a over the UTF-8 bytes of `text`, as an unsigned integer. */
 export const fnv1a32 = (text: string): number => {
   let hash = 0x811c9dc5;
   for (const byte of utf8.encode(text)) {
     hash ^= byte;
-    hash = Math.imul(hash, 0x01000193);
+    hash = imul(hash, 0x01000193);
   }
   return hash >>> 0;
 };
@@ -85,7 +87,8 @@ export const cosineSimilarity = (a: readonly number[], b: readonly number[]): nu
   let dot = 0;
   let na = 0;
   let nb = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
     const x = a[i] ?? 0;
     const y = b[i] ?? 0;
     dot += x * y;
