@@ -7,12 +7,12 @@
  */
 import type { PoolClient } from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { closeablePool, openDatabase, openPglite } from '#core/db/connection';
+import { closeablePool, openDatabase } from '#core/db/connection';
 import { withDatabaseDeadline } from '#core/db/deadline';
 import { isDatabaseUnavailable } from '#core/db/errors';
 import type { Database } from '#core/db/schema';
 import { startPgliteServer } from '../../lib/twin/database/pglite-server';
-import { createPostgresDatabase, realPostgresUrl, testEngine } from '../support/db';
+import { createPostgresDatabase, emptyPglite, realPostgresUrl, testEngine } from '../support/db';
 
 const pgliteCloses = async () => {
   const { db, close } = await openDatabase({ engine: 'pglite', dataDir: 'memory://' });
@@ -71,7 +71,7 @@ const wireDatabase = async (): Promise<{ url: string; stop: () => Promise<void> 
     const { url, drop } = await createPostgresDatabase(false);
     return { url, stop: drop };
   }
-  const pglite = await openPglite('memory://');
+  const pglite = await emptyPglite();
   const server = await startPgliteServer(pglite);
   return {
     url: `postgres://postgres@127.0.0.1:${server.port}/postgres`,

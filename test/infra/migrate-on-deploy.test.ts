@@ -5,12 +5,14 @@
  * runs it on real PostgreSQL. Also: the wait for a proxy that is not accepting connections yet.
  */
 import type { Context } from 'aws-lambda';
-import { sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
 import { handler } from '../../functions/deploy/migrate';
 import { openDatabase, useDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrations } from '#core/db/migrate';
+import type { Database } from '#core/db/schema';
 import { untilReachable } from '#core/db/reachable';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { createPostgresDatabase, emptyPglite, realPostgresUrl } from '../support/db';
 
 const freshDatabase = async (): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void> }> => {
   if (realPostgresUrl()) {
@@ -24,7 +26,8 @@ const freshDatabase = async (): Promise<{ handle: DatabaseHandle; dispose: () =>
       },
     };
   }
-  const handle = await openDatabase({ engine: 'pglite', dataDir: 'memory://' });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(await emptyPglite()) });
+  const handle: DatabaseHandle = { db, engine: 'pglite', close: () => db.destroy() };
   return { handle, dispose: handle.close };
 };
 

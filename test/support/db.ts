@@ -6,11 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
-import { TEMPLATE_PATH } from './template-paths';
+import { EMPTY_TEMPLATE_PATH, TEMPLATE_PATH } from './template-paths';
 
 export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
 
@@ -61,6 +62,9 @@ export const testDatabase = async (): Promise<DatabaseHandle> => {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 };
+
+/** An in-memory PGlite never migrated (pgvector loadable, not created), from the empty template global setup builds. */
+export const emptyPglite = async (): Promise<PGlite> => openPglite('memory://', new Blob([await readFile(EMPTY_TEMPLATE_PATH)]));
 
 /** Names of the user tables in the connected database, for schema checks. */
 export const tableNames = async (db: Kysely<Database>): Promise<string[]> => {

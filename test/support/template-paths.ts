@@ -24,6 +24,14 @@ const key = createHash('sha256')
 
 export const TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-template-${key}.tar`);
 
+/** An initdb'd cluster and nothing else, for the tests of a database never migrated: keyed by the engine that made it. */
+const { version: pgliteVersion } = JSON.parse(
+  readFileSync(join(__dirname, '../../node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+) as {
+  version: string;
+};
+export const EMPTY_TEMPLATE_PATH = join(TEMPLATES_DIR, `pglite-empty-${pgliteVersion}.tar`);
+
 /**
  * The demo template: a twin folder's database (`pgdata`, PGlite's data directory) and files bucket (`aws`, which fauxqs
  * keeps), copied into a new twin's folder before it starts: a copy costs about 0.3 CPU-seconds, loading a dump of it

@@ -12,22 +12,22 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Signer } from '@aws-sdk/rds-signer';
+import type { PGlite } from '@electric-sql/pglite';
 import { Client, Pool, type ClientConfig } from 'pg';
-import { openPglite } from '#core/db/connection';
 import { md5Password, scramClientFinal } from '../../lib/twin/database/backend-sign-in';
 import type { IamAuthOptions } from '../../lib/twin/database/client-auth';
 import { startDatabaseProxy, type DatabaseProxy, type DatabaseProxyOptions } from '../../lib/twin/database/proxy';
 import { policyAuthorizer, type RecordedDecision, type RoleSession } from '../../lib/twin/iam/decisions';
 import { passwordMatches, startPgliteServer, type PgliteServer } from '../../lib/twin/database/pglite-server';
 import { loadOrCreateTls, type TwinTls } from '../../lib/twin/aws/tls';
-import { createPostgresDatabase, realPostgresUrl } from '../support/db';
+import { createPostgresDatabase, emptyPglite, realPostgresUrl } from '../support/db';
 
 const SECRET = { username: 'analysis_app', password: 'pa$$ word:with,odd"chars' };
 const PROXY_HOST = 'ias-proxy.proxy-abc123.us-east-1.rds.amazonaws.com';
 
 let dir: string;
 let tls: TwinTls;
-let pglite: Awaited<ReturnType<typeof openPglite>>;
+let pglite: PGlite;
 let socketServer: PgliteServer;
 let proxy: DatabaseProxy;
 const logs: string[] = [];
@@ -69,7 +69,7 @@ const errorOf = async (config: ClientConfig): Promise<{ code?: string; message: 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'twin-db-proxy-'));
   tls = await loadOrCreateTls(dir, ['localhost', '*.proxy-abc123.us-east-1.rds.amazonaws.com']);
-  pglite = await openPglite('memory://');
+  pglite = await emptyPglite();
   socketServer = await startPgliteServer(pglite);
   proxy = await startProxy(backendOf(socketServer));
 });
