@@ -30,10 +30,10 @@ type EmbeddingSource = Selectable<EmbeddingSourcesTable>;
 
 // ---- vectors ---------------------------------------------------------------------------------
 
-/** The pgvector literal of an embedding; refuses a vector of the wrong length or with a non-finite value. */
 /** Number.isFinite held at module scope: a global read per element is slow where the global object is a vm context's (jest's). */
 const isFiniteNumber = Number.isFinite as (value: unknown) => value is number;
 
+/** The pgvector literal of an embedding; refuses a vector of the wrong length or with a non-finite value. */
 export const toVectorLiteral = (vector: readonly number[], dimensions: number = EMBEDDING_DIMENSIONS): string => {
   if (!Array.isArray(vector) || vector.length !== dimensions)
     throw new Error(`The embedding has ${Array.isArray(vector) ? vector.length : 'no'} dimensions; ${dimensions} were expected.`);
