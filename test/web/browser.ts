@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request, type Route } from 'playwright-core';
 import { PROJECT_ROOT } from '../../lib/paths';
 import { TWIN_PASSWORD } from '../../lib/twin/identity/provider';
 
@@ -46,4 +46,29 @@ export const signIn = async (page: Page, email: string): Promise<void> => {
 export const unfold = async (page: Page, heading: string): Promise<void> => {
   const panel = page.locator('details.folding', { has: page.getByRole('heading', { name: heading, exact: true }) });
   if ((await panel.getAttribute('open')) === null) await panel.locator(':scope > summary').click();
+};
+
+/**
+ * Holds the page's requests that `which` picks (the browser's uploads, an answer on its way as on a slow network)
+ * until `release` is called: what the page shows meanwhile, and what a user does meanwhile, can be seen.
+ */
+export const holdRequests = async (page: Page, which: (request: Request) => boolean) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held: Promise<void>[] = [];
+  const handler = (route: Route) => {
+    if (!which(route.request())) return route.fallback();
+    const sent = released.then(() => route.continue());
+    held.push(sent);
+    return sent;
+  };
+  await page.route('**/*', handler);
+  return {
+    /** lets the held requests go on, and stops holding (once they have gone on) */
+    release: async () => {
+      release();
+      await Promise.all(held);
+      await page.unroute('**/*', handler);
+    },
+  };
 };

@@ -11,7 +11,7 @@ import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { pdfFile, pngFile } from '../files/fixtures';
 import { useTwin } from '../support/twin';
-import { expectAccessible, launchChromium, screenshot, signIn, unfold } from './browser';
+import { expectAccessible, holdRequests, launchChromium, screenshot, signIn, unfold } from './browser';
 
 jest.setTimeout(120_000);
 
@@ -76,28 +76,6 @@ const dropFiles = async (on: Page, zone: Locator, files: DroppedFile[]) => {
   for (const type of ['dragenter', 'dragover', 'drop']) await zone.dispatchEvent(type, { dataTransfer });
 };
 
-/** Holds the uploads (the browser's PUTs to storage) until `release` is called, so their progress can be seen. */
-const holdUploads = async (on: Page) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const held: Promise<void>[] = [];
-  const handler = (route: Route) => {
-    if (route.request().method() !== 'PUT') return route.fallback();
-    const sent = released.then(() => route.continue());
-    held.push(sent);
-    return sent;
-  };
-  await on.route('**/*', handler);
-  return {
-    /** lets the held uploads go on, and stops holding (once they have gone on) */
-    release: async () => {
-      release();
-      await Promise.all(held);
-      await on.unroute('**/*', handler);
-    },
-  };
-};
-
 const evidenceZone = () => page.locator('.drop', { has: page.locator('#evidence-files') });
 const added = (title: string) => page.locator('.added > li', { hasText: title });
 
@@ -142,7 +120,8 @@ test('an item with its text and three files dropped at once: a progress bar each
   const chosen = page.getByRole('list', { name: 'Files to add' }).locator('li');
   await expect(chosen.allTextContents()).resolves.toEqual(FILES.map((f) => expect.stringContaining(f.name)));
 
-  const held = await holdUploads(page);
+  // the uploads (the browser's PUTs to storage) held, so their progress can be seen
+  const held = await holdRequests(page, (request) => request.method() === 'PUT');
   try {
     await page.getByRole('button', { name: 'Add evidence' }).click();
     for (const f of FILES) await page.getByRole('progressbar', { name: `Uploading ${f.name}` }).waitFor();

@@ -14,7 +14,7 @@ import { DEMO_INVESTIGATION_IDS, DEMO_ORGANIZATION_IDS, demoUser } from '#core/s
 import { ensureWebApp } from '../../lib/twin/gateway/web-app';
 import { AI_REGIONS } from '../../lib/twin/twin';
 import { useTwin } from '../support/twin';
-import { expectAccessible, launchChromium, screenshot, signIn as signInAs } from './browser';
+import { expectAccessible, holdRequests, launchChromium, screenshot, signIn as signInAs } from './browser';
 
 jest.setTimeout(90_000);
 
@@ -229,8 +229,17 @@ test('Unsure asks what would help, then pre-fills a regeneration that opens the 
 });
 
 test('Disagree asks for a reason, and records it with the Disagreed badge', async () => {
-  await page.locator('details summary').click();
-  await page.locator('button.citation').first().click();
+  // the detail's review answered only after a citation is opened (a slow network, a busy service): the citation
+  // still counts once the review is recorded (the page once skipped it, and the judgment stayed locked)
+  const review = await holdRequests(page, (request) => request.method() === 'POST' && request.url().endsWith('/engagement'));
+  try {
+    await page.locator('details summary').click();
+    await page.locator('button.citation').first().click();
+    await page.locator('.side-panel .document mark').waitFor();
+  } finally {
+    await review.release();
+  }
+  await page.getByText('✓ A citation checked').waitFor();
   await judgment(page, 'Disagree').and(page.locator(':enabled')).waitFor();
   await judgment(page, 'Disagree').click();
   await page.getByLabel('Why do you disagree?').fill('The split purchases were approved by two managers.');

@@ -348,6 +348,9 @@ export const AnalysisPage = ({ id }: { id: string }) => {
   const [historyRound, setHistoryRound] = useState(0);
   // what was recorded last, said beside the buttons (a judgment, or the note that Unsure recorded needs revision)
   const [recorded, setRecorded] = useState<string>();
+  // the detail's review being recorded (Gate A): a citation opened before it is answered waits for it, or Gate B
+  // would be skipped (the click's closure still saw the detail unreviewed) and the judgment buttons stay disabled
+  const detailReview = useRef<{ id: string; recorded: Promise<boolean> } | undefined>(undefined);
   const investigationId = analysis?.investigation_id;
   const investigation = useLoad(
     async () =>
@@ -375,11 +378,23 @@ export const AnalysisPage = ({ id }: { id: string }) => {
     const gates = await unwrap(
       client.POST('/api/analysis/{analysis_id}/engagement', { params: { path: { analysis_id: id } }, body: { step } }),
     );
-    setAnalysis({ ...analysis, ...gates });
+    setAnalysis((current) => current && { ...current, ...gates });
   };
   const guarded = (action: () => Promise<void>) => () => run(action);
+  const reviewDetail = async () => {
+    if (detailReview.current?.id !== id) {
+      const recording = engage('detail_reviewed');
+      // a failed recording is asked again on the next opening
+      const forget = () => {
+        detailReview.current = undefined;
+        return false;
+      };
+      detailReview.current = { id, recorded: recording.then(() => true, forget) };
+      await recording;
+    }
+  };
   const openDetail = (event: Event) => {
-    if ((event.currentTarget as HTMLDetailsElement).open && !gateA) void guarded(() => engage('detail_reviewed'))();
+    if ((event.currentTarget as HTMLDetailsElement).open && !gateA) void guarded(reviewDetail)();
   };
   const citedPassage = async (chunkId: string, around: number) => ({
     ...(await unwrap(
@@ -395,7 +410,8 @@ export const AnalysisPage = ({ id }: { id: string }) => {
   const openCitation = (chunkId: string) =>
     guarded(async () => {
       setPassage(await citedPassage(chunkId, 1));
-      if (gateA && !gateB) await engage('citation_checked');
+      const reviewed = gateA || (detailReview.current?.id === id && (await detailReview.current.recorded));
+      if (reviewed && !gateB) await engage('citation_checked');
     });
   const send = (body: FeedbackRequest) =>
     guarded(async () => {
