@@ -277,9 +277,13 @@ describe('fault injection', () => {
   });
 
   test('latency injection delays calls and is reported in metrics', async () => {
-    const started = performance.now();
-    await ping(inA);
-    const baseline = performance.now() - started;
+    // the quickest of a few plain calls: one call alone, slowed by a busy machine, made a baseline 180 ms too long
+    let baseline = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await ping(inA);
+      baseline = Math.min(baseline, performance.now() - started);
+    }
     standin.setFaults(A, { latencyMs: 250 });
     const delayedStart = performance.now();
     const out = await inA.send(new ConverseCommand(converseInput('Be brief.', 'The door was open at noon.')));
