@@ -30,7 +30,7 @@ import { functionName } from '../../lib/stacks/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { parseModelId } from '#core/ai/models';
-import { newApp as newCdkApp } from '../support/cdk-app';
+import { appOutdir, newApp as newCdkApp } from '../support/cdk-app';
 import { CERTIFICATE, resourcesOfType, synthesized } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -766,7 +766,7 @@ describe('the prod stage', () => {
 });
 
 describe('stage configuration from CDK context', () => {
-  const config = (context: Json) => stageConfig(new App({ context }).node);
+  const config = (context: Json) => stageConfig(new App({ context, outdir: appOutdir() }).node);
 
   test('defaults per stage: retention, database class, MFA', () => {
     expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });

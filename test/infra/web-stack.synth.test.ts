@@ -13,7 +13,7 @@ import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { WebContentStack } from '../../lib/stacks/web-content-stack';
 import { WebStack } from '../../lib/stacks/web-stack';
 import { stageConfig } from '../../lib/stage-config';
-import { newApp as newCdkApp } from '../support/cdk-app';
+import { appOutdir, newApp as newCdkApp } from '../support/cdk-app';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -301,7 +301,7 @@ describe('the build', () => {
   test('missing at synth: an error naming the command that makes it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ias-web-dist-'));
     try {
-      const app = new App();
+      const app = new App({ outdir: appOutdir() });
       const web = new WebStack(app, 'Web', { config: stageConfig(app.node) });
       expect(
         () =>

@@ -14,8 +14,8 @@ import { newApp } from './cdk-app';
 import { COMPLETE_FILE, STACK_ROLES, STAGES, stageFile, SYNTHESIZER_PID_FILE, type StageEntry, type StageName } from './synth';
 
 const synthesizeStage = (name: StageName): StageEntry => {
+  const app = newApp(STAGES[name]);
   try {
-    const app = newApp(STAGES[name]);
     const service = buildApp(app);
     const assembly = app.synth(); // runs cdk-nag and CloudFormation validation; throws on an error-level finding
     const report = join(assembly.directory, 'validation-report.json');
@@ -31,6 +31,8 @@ const synthesizeStage = (name: StageName): StageEntry => {
     } as StageEntry;
   } catch (error) {
     return { error: (error as Error).message };
+  } finally {
+    rmSync(app.outdir, { recursive: true, force: true }); // what the suites read of it is in the entry
   }
 };
 
