@@ -150,7 +150,7 @@ describe(`seed CLI (${testEngine()})`, () => {
     expect(second.stderr).toContain('seed data conflicts with the database, nothing was loaded');
     expect(second.stderr).toContain('organizations[0].id: organization 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9caa already exists ("CLI Org")');
     expect(await counts()).toEqual(loaded);
-  }, 60_000);
+  }, 120_000); // two runs of the CLI, each a tsx process: CI's loaded machine took over 60 s
 });
 
 describe('twin lock', () => {

@@ -25,10 +25,20 @@ test(`${ATTEMPTS} sign-ins at once: 429 Too Many Requests beyond the burst of ${
   await Promise.all([times(ATTEMPTS, signIn), times(ATTEMPTS, read)]);
   await new Promise((resolve) => setTimeout(resolve, (SIGN_IN.burstLimit / SIGN_IN.rateLimit) * 1000));
 
-  const signInsBefore = e2e.twin.invocations('auth-login').length;
-  const started = performance.now();
-  const [signIns, reads] = await Promise.all([times(ATTEMPTS, signIn), times(ATTEMPTS, read)]);
-  const elapsedSeconds = (performance.now() - started) / 1000;
+  // a burst spread over more seconds than the bucket takes to refill for all of it may pass whole, as it would in
+  // API Gateway: a loaded machine once took that long (CI), so such a burst that passed whole is sent again, at most twice
+  const everyOneRefilledSeconds = (ATTEMPTS - SIGN_IN.burstLimit) / SIGN_IN.rateLimit;
+  const untested = (b: { signIns: Reply[]; elapsedSeconds: number }) =>
+    b.elapsedSeconds >= everyOneRefilledSeconds && b.signIns.every((res) => res.status !== 429);
+  let burst: { signIns: Reply[]; reads: Reply[]; elapsedSeconds: number; signInsBefore: number } | undefined;
+  for (let sent = 0; sent < 3 && (!burst || untested(burst)); sent += 1) {
+    if (burst) await new Promise((resolve) => setTimeout(resolve, (SIGN_IN.burstLimit / SIGN_IN.rateLimit) * 1000));
+    const signInsBefore = e2e.twin.invocations('auth-login').length;
+    const started = performance.now();
+    const [signIns, reads] = await Promise.all([times(ATTEMPTS, signIn), times(ATTEMPTS, read)]);
+    burst = { signIns, reads, elapsedSeconds: (performance.now() - started) / 1000, signInsBefore };
+  }
+  const { signIns, reads, elapsedSeconds, signInsBefore } = burst!;
 
   const throttled = signIns.filter((res) => res.status === 429);
   for (const res of throttled) expect(res.body).toEqual({ message: 'Too Many Requests' });
@@ -41,4 +51,4 @@ test(`${ATTEMPTS} sign-ins at once: 429 Too Many Requests beyond the burst of ${
   expect(e2e.twin.invocations('auth-login').length - signInsBefore).toBe(passed.length);
 
   expect(reads.map((res) => res.status)).toEqual(Array(ATTEMPTS).fill(200));
-}, 60_000);
+}, 120_000);
