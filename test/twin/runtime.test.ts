@@ -4,6 +4,7 @@
  * project, keeps module state per execution environment, runs concurrent invocations in separate
  * environments, and is ended at its timeout (the next invocation starts cold).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const HANDLERS: Record<string, string> = {
   failing: "exports.handler = async () => { throw new TypeError('bad input'); };",
   // a third parameter makes it callback-style for nodejs24.x, even async and never calling it
   callback: "exports.handler = async (event, context, callback) => 'unreachable';",
+  heap: "exports.handler = async () => require('node:v8').getHeapStatistics().heap_size_limit;",
   network: `exports.handler = async (event) => new Promise((resolve) => {
     const socket = require('node:net').connect({ host: event.host, port: 5432 });
     const timer = setTimeout(() => { socket.destroy(); resolve('no answer'); }, 500);
@@ -67,19 +69,22 @@ beforeAll(async () => {
   server = createServer((socket) => socket.end('hello from the twin'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  runtime = startLambdaRuntime([fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('callback'), fn('network')], {
-    bundlesDir: dir,
-    bootstrapPath: await ensureBootstrap(),
-    caPem: tls.caPem,
-    region: 'us-east-1',
-    // the twin's DNS: a service host leads to a local server, the database (from outside the VPC) to nowhere
-    routes: () => [
-      { host: '*.service.amazonaws.com', to: { host: '127.0.0.1', port } },
-      { host: 'db.proxy.amazonaws.com', to: 'blackhole' },
-    ],
-    credentials: () => ({ accessKeyId: 'ASIATEST', secretAccessKey: 'secret', sessionToken: 'token' }),
-    onLog: (line) => logs.push(line),
-  });
+  runtime = startLambdaRuntime(
+    [fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('callback'), fn('network'), fn('heap')],
+    {
+      bundlesDir: dir,
+      bootstrapPath: await ensureBootstrap(),
+      caPem: tls.caPem,
+      region: 'us-east-1',
+      // the twin's DNS: a service host leads to a local server, the database (from outside the VPC) to nowhere
+      routes: () => [
+        { host: '*.service.amazonaws.com', to: { host: '127.0.0.1', port } },
+        { host: 'db.proxy.amazonaws.com', to: 'blackhole' },
+      ],
+      credentials: () => ({ accessKeyId: 'ASIATEST', secretAccessKey: 'secret', sessionToken: 'token' }),
+      onLog: (line) => logs.push(line),
+    },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -171,4 +176,18 @@ test('a callback-style handler fails its init, as nodejs24.x refuses it', async 
 test("the function's network: an AWS host leads to the twin's server, an unreachable one never answers", async () => {
   expect(await valueOf('network', { host: 'sqs.service.amazonaws.com' })).toBe('hello from the twin');
   expect(await valueOf('network', { host: 'db.proxy.amazonaws.com' })).toBe('no answer');
+});
+
+test("the environment's heap is the one Lambda's Node.js runtime gives its memory, not V8's larger default", async () => {
+  // what Lambda's bootstrap starts node with for a 128 MB function: old space 128 - 12, semi-spaces 12 / 2
+  const lambdas = Number(
+    execFileSync(
+      process.execPath,
+      ['--max-old-space-size=116', '--max-semi-space-size=6', '-p', "require('node:v8').getHeapStatistics().heap_size_limit"],
+      {
+        encoding: 'utf8',
+      },
+    ),
+  );
+  expect(await valueOf('heap')).toBe(lambdas); // 140 MB; V8's defaults in a worker gave 320 MB
 });
