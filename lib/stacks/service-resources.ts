@@ -100,7 +100,17 @@ const bedrockModelArns = (id: string, region: string): string[] => {
   ];
 };
 
-/** One pinned model in both AI regions: its env var, and InvokeModel on what calling it from either region needs. */
+/**
+ * The action calling a purpose's model takes: the text models answer through ConverseStream (ai/gateway.ts), which
+ * IAM authorizes as bedrock:InvokeModelWithResponseStream; Cohere Embed through InvokeModel.
+ */
+const BEDROCK_ACTION: Record<Exclude<keyof AiModels, 'judge'>, string> = {
+  analysis: 'bedrock:InvokeModelWithResponseStream',
+  quality: 'bedrock:InvokeModelWithResponseStream',
+  embedding: 'bedrock:InvokeModel',
+};
+
+/** One pinned model in both AI regions: its env var, and the action calling it takes on what either region needs. */
 const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
   env: ({ ai }) => ({
     [ENV.aiPrimaryRegion]: ai.primaryRegion,
@@ -112,7 +122,7 @@ const bedrock = (purpose: Exclude<keyof AiModels, 'judge'>): Binding => ({
   grant: ({ ai }, fn) =>
     allow(
       fn,
-      ['bedrock:InvokeModel'],
+      [BEDROCK_ACTION[purpose]],
       [...new Set([ai.primaryRegion, ai.fallbackRegion].flatMap((region) => bedrockModelArns(ai.models[purpose], region)))],
     ),
 });

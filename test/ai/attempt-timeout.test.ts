@@ -1,6 +1,6 @@
 /**
- * Every Bedrock attempt is bounded (issue 14, item 2): the real SDK client against the local stand-in with
- * a latency fault, over the real database. No assertion reads the machine's clock: withAttemptTimeout runs
+ * Every Bedrock attempt is bounded (issue 14, item 2), and a streamed answer by its first token and its silences too
+ * (issue 29, item 2): the real SDK client against the local stand-in with a latency or stall fault, over the real database. No assertion reads the machine's clock: withAttemptTimeout runs
  * on jest's fake timers, to the millisecond, and the gateway's attempts on a timer of the test's
  * (attemptTimer), which records each attempt's timeout and fires it when the test says, so a healthy
  * region's answer never races a timer on a loaded machine. A "hung" region would answer in ten minutes,
@@ -16,7 +16,10 @@ import { QualityShedError } from '#core/ai/shedder';
 import {
   AiAttemptTimeoutError,
   ATTEMPT_TIMEOUT_DEFAULTS_MS,
+  FIRST_TOKEN_TIMEOUT_MS,
   parseAttemptTimeouts,
+  STREAM_IDLE_TIMEOUT_MS,
+  streamBounds,
   withAttemptTimeout,
   type AttemptTimer,
 } from '#core/ai/timeouts';
@@ -55,7 +58,10 @@ const clientsFor = (url: string) => {
 const config = (overrides: Partial<GatewayConfig> = {}): GatewayConfig =>
   gatewayConfig({ attemptTimeoutMs: parseAttemptTimeouts(String(TIMEOUT_MS)), ...overrides });
 
-/** The gateway's attempt timers, held by the test: each records its timeout, and fires when the test fires it. */
+/**
+ * The gateway's attempt timers, held by the test: each records its timeout, and fires when the test fires it. An
+ * attempt arms one timer at a time (a streamed answer arms another at each of its parts, cancelling the last).
+ */
 const attemptTimers = () => {
   const armed: { ms: number; fire: () => void; state: 'armed' | 'fired' | 'cancelled' }[] = [];
   let arrived: () => void = () => undefined;
@@ -67,20 +73,25 @@ const attemptTimers = () => {
       if (entry.state === 'armed') entry.state = 'cancelled';
     };
   };
-  /** the next attempt's timer, once that attempt has started */
-  const next = async (index: number) => {
-    while (armed.length <= index) await new Promise<void>((resolve) => (arrived = resolve));
-    return armed[index]!;
-  };
-  let firedSoFar = 0;
+  let from = 0;
   return {
     timer,
-    /** times out the next attempt (in start order) as soon as it has started */
-    fireNext: async () => {
-      const entry = await next(firedSoFar++);
-      entry.state = 'fired';
-      entry.fire();
+    /**
+     * times out the next attempt (in start order) as soon as it has started: fires the timer it has armed (of `ms`,
+     * when given: a stream that stalled has armed its idle bound's)
+     */
+    fireNext: async (ms?: number) => {
+      for (;;) {
+        const index = armed.findLastIndex((entry, i) => i >= from && entry.state === 'armed' && (ms === undefined || entry.ms === ms));
+        if (index >= 0) {
+          from = index + 1;
+          armed[index]!.state = 'fired';
+          return armed[index]!.fire();
+        }
+        await new Promise<void>((resolve) => (arrived = resolve));
+      }
     },
+    /** each timer's bound and state, in the order armed; a healthy streamed answer's last ones all cancelled */
     states: () => armed.map(({ ms, state }) => `${ms}:${state}`),
   };
 };
@@ -176,6 +187,48 @@ describe('withAttemptTimeout, on fake timers', () => {
     await jest.advanceTimersByTimeAsync(50);
     expect(await outcome).toBeInstanceOf(AiAttemptTimeoutError);
   });
+
+  test('a stream: its first token within the first-token bound, each silence within the idle bound, the whole within the attempt', async () => {
+    const bounds = { attemptMs: 1_000, firstTokenMs: 200, idleMs: 100 };
+    const settle = (run: Parameters<typeof withAttemptTimeout>[1]) => {
+      const state: { error?: AiAttemptTimeoutError } = {};
+      void withAttemptTimeout(bounds, run).catch((error: AiAttemptTimeoutError) => (state.error = error));
+      return state;
+    };
+    const never = () => new Promise<never>(() => undefined);
+
+    const silent = settle(never);
+    await jest.advanceTimersByTimeAsync(199);
+    expect(silent.error).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(silent.error).toMatchObject({ name: 'AiFirstTokenTimeoutError', bound: 'first_token', timeoutMs: 200 });
+    expect(classifyFailure(silent.error)).toBe('timeout');
+
+    // a part at 150 ms, then nothing: idle at 250 ms
+    const stalled = settle((_signal, progress) => (setTimeout(progress, 150), never()));
+    await jest.advanceTimersByTimeAsync(249);
+    expect(stalled.error).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(stalled.error).toMatchObject({ name: 'AiStreamIdleTimeoutError', bound: 'idle', timeoutMs: 100 });
+    expect(classifyFailure(stalled.error)).toBe('timeout');
+
+    // a part every 90 ms, never idle: the attempt's bound ends it at 1,000 ms
+    const endless = settle((_signal, progress) => (setInterval(progress, 90), never()));
+    await jest.advanceTimersByTimeAsync(999);
+    expect(endless.error).toBeUndefined();
+    await jest.advanceTimersByTimeAsync(1);
+    expect(endless.error).toMatchObject({ name: 'AiAttemptTimeoutError', bound: 'attempt', timeoutMs: 1_000 });
+    jest.clearAllTimers();
+  });
+
+  test('the stream bounds never exceed the attempt timeout: a stage that shortens it shortens them', () => {
+    expect(streamBounds('analysis', ATTEMPT_TIMEOUT_DEFAULTS_MS.analysis)).toEqual({
+      attemptMs: 80_000,
+      firstTokenMs: 20_000,
+      idleMs: 10_000,
+    });
+    expect(streamBounds('quality', 3_000)).toEqual({ attemptMs: 3_000, firstTokenMs: 3_000, idleMs: 3_000 });
+  });
 });
 
 test('a hung primary: the attempt is aborted at its timeout and the fallback region answers', async () => {
@@ -187,7 +240,11 @@ test('a hung primary: the attempt is aborted at its timeout and the fallback reg
   await timers.fireNext(); // the primary's attempt times out
   // answered, though the primary would answer in ten minutes: the fallback's healthy answer cancelled its own timer
   expect(await call).toMatchObject({ region: FALLBACK, fellBack: true, attempts: 2 });
-  expect(timers.states()).toEqual([`${TIMEOUT_MS}:fired`, `${TIMEOUT_MS}:cancelled`]);
+  // the fallback's answer came in parts, each arming its bound again: all of them cancelled once it was whole
+  const [primary, ...fallback] = timers.states();
+  expect(primary).toBe(`${TIMEOUT_MS}:fired`);
+  expect(fallback[0]).toBe(`${TIMEOUT_MS}:cancelled`);
+  expect(fallback.every((state) => state.endsWith(':cancelled'))).toBe(true);
   // one attempt in the hung region, not the retry budget: a hang costs one timeout
   expect(await ledger()).toEqual([`analysis:${PRIMARY}:timed_out`, `analysis:${FALLBACK}:ok`]);
   const row = await db.selectFrom('ai_calls').select(['error_name']).where('outcome', '=', 'timed_out').executeTakeFirstOrThrow();
@@ -197,6 +254,49 @@ test('a hung primary: the attempt is aborted at its timeout and the fallback reg
     region: PRIMARY,
     purpose: 'analysis',
     timeoutMs: TIMEOUT_MS,
+  });
+  warn.mockRestore();
+});
+
+/** A gateway with the code's own bounds (the attempt timeouts, and under them the first-token and idle bounds). */
+const defaultBounds = { attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS };
+
+test('a primary that sends no first token is left at the first-token bound, a quarter of the attempt timeout', async () => {
+  standin.setFaults(PRIMARY, { latencyMs: HUNG_MS });
+  const timers = attemptTimers();
+  const gateway = gatewayAt(new Date('2026-11-23T15:00:00Z'), timers.timer, standin.url, defaultBounds);
+  const call = outcome(gateway.converse({ purpose: 'analysis', ...ask }));
+  await timers.fireNext();
+  expect(await call).toMatchObject({ region: FALLBACK, fellBack: true, attempts: 2 });
+  expect(timers.states()[0]).toBe(`${FIRST_TOKEN_TIMEOUT_MS.analysis}:fired`);
+  expect(FIRST_TOKEN_TIMEOUT_MS.analysis).toBeLessThanOrEqual(ATTEMPT_TIMEOUT_DEFAULTS_MS.analysis / 4);
+  expect(await ledger()).toEqual([`analysis:${PRIMARY}:timed_out`, `analysis:${FALLBACK}:ok`]);
+  const row = await db.selectFrom('ai_calls').select(['error_name']).where('outcome', '=', 'timed_out').executeTakeFirstOrThrow();
+  expect(row.error_name).toBe('AiFirstTokenTimeoutError');
+});
+
+test('a stream that stops after its first part is left at the idle bound; the fallback answers whole', async () => {
+  const warn = jest.spyOn(logger, 'warn');
+  standin.setFaults(PRIMARY, { stallMs: HUNG_MS });
+  const timers = attemptTimers();
+  const gateway = gatewayAt(new Date('2026-11-23T16:00:00Z'), timers.timer, standin.url, defaultBounds);
+  const call = outcome(gateway.converse({ purpose: 'analysis', ...ask }));
+  // the idle bound (10 s, the first token's is 20 s): armed once the first part came, and not again
+  await timers.fireNext(STREAM_IDLE_TIMEOUT_MS);
+  const answer = await call;
+  expect(answer).toMatchObject({ region: FALLBACK, fellBack: true, attempts: 2 });
+  // the fallback's text is the whole answer, not the primary's first part followed by it
+  standin.clearFaults();
+  const whole = await gatewayAt(new Date('2026-11-23T16:30:00Z'), attemptTimers().timer).converse({ purpose: 'analysis', ...ask });
+  expect((answer as typeof whole).text).toBe(whole.text);
+  expect((await ledger()).slice(0, 2)).toEqual([`analysis:${PRIMARY}:timed_out`, `analysis:${FALLBACK}:ok`]);
+  const row = await db.selectFrom('ai_calls').select(['error_name']).where('outcome', '=', 'timed_out').executeTakeFirstOrThrow();
+  expect(row.error_name).toBe('AiStreamIdleTimeoutError');
+  expect(warn.mock.calls.find((c) => c[0] === '[AI:Timeout]')?.[1]).toMatchObject({
+    region: PRIMARY,
+    purpose: 'analysis',
+    timeoutMs: STREAM_IDLE_TIMEOUT_MS,
+    errorName: 'AiStreamIdleTimeoutError',
   });
   warn.mockRestore();
 });

@@ -18,7 +18,7 @@ const render = (arn: string | Json): string =>
     ? arn
     : (arn['Fn::Join'][1] as (string | Json)[]).map((part) => (typeof part === 'string' ? part : `\${${part.Ref}}`)).join('');
 
-/** What a worker's role may call bedrock:InvokeModel on in the stage, sorted. */
+/** What a worker's role may call a model on in the stage (bedrock:InvokeModel, or its streaming kind), sorted. */
 const invokable = (stage: StageName, functionId: string): string[] => {
   const { prefix, templates } = synthesized(stage);
   const resources = templates.workers.Resources as Record<string, Json>;
@@ -29,7 +29,7 @@ const invokable = (stage: StageName, functionId: string): string[] => {
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties.Roles as Json[]).some((ref) => ref.Ref === role))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])
-    .filter((statement) => asArray(statement.Action as string | string[]).includes('bedrock:InvokeModel'))
+    .filter((statement) => asArray(statement.Action as string | string[]).some((action) => action.startsWith('bedrock:InvokeModel')))
     .flatMap((statement) => asArray(statement.Resource as Json))
     .map(render)
     .sort();

@@ -548,7 +548,7 @@ describe('the dev app', () => {
     const models = (id: string) =>
       new Set(
         fn(id)
-          .statements.filter((s) => asArray(s.Action as string[]).includes('bedrock:InvokeModel'))
+          .statements.filter((s) => asArray(s.Action as string[]).some((action) => action.startsWith('bedrock:InvokeModel')))
           .flatMap((s) => asArray(s.Resource as Json[]))
           .map((r) =>
             JSON.stringify(r)
@@ -560,6 +560,11 @@ describe('the dev app', () => {
     expect(models('quality-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.quality));
     expect(models('embedding-sweeper')).toEqual(profileAndModel(DEFAULT_AI_MODELS.embedding));
     expect(models('generation-worker')).toEqual(profileAndModel(DEFAULT_AI_MODELS.analysis, DEFAULT_AI_MODELS.embedding));
+    // the text models answer through ConverseStream (bedrock:InvokeModelWithResponseStream), Cohere Embed through InvokeModel
+    const bedrockActions = (id: string) => [...new Set(actionsOf(fn(id)).filter((a) => a.startsWith('bedrock:')))].sort();
+    expect(bedrockActions('quality-worker')).toEqual(['bedrock:InvokeModelWithResponseStream']);
+    expect(bedrockActions('embedding-sweeper')).toEqual(['bedrock:InvokeModel']);
+    expect(bedrockActions('generation-worker')).toEqual(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream']);
     // sign-in: the route that starts it initiates, the routes that answer a challenge respond, forgot-password needs no IAM
     const cognito = (id: string) =>
       actionsOf(fn(id))

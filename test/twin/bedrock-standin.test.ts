@@ -2,7 +2,14 @@
  * The local Bedrock stand-in, exercised through the real BedrockRuntimeClient (HTTP/1.1 handler,
  * fake static credentials, no retries) plus unit tests of its pure helpers.
  */
-import { BedrockRuntimeClient, ConverseCommand, InvokeModelCommand, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  InvokeModelCommand,
+  type ConverseCommandInput,
+  type ConverseStreamOutput,
+} from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import {
   parseFaultsEnv,
@@ -162,6 +169,66 @@ describe('Converse', () => {
     for (const modelId of [`eu.${model}`, `global.${model}`, model])
       expect(await outcome(answerOf(inEurope, converseInput('x', 'y', modelId)))).toBe('ok');
     expect(await outcome(answerOf(inB, converseInput('x', 'y', CHAT_MODEL)))).toBe('ok');
+  });
+});
+
+describe('ConverseStream', () => {
+  /** The events of a streamed answer, each with the milliseconds since the request was sent. */
+  const streamed = async (c: BedrockRuntimeClient, input: ConverseCommandInput) => {
+    const sent = Date.now();
+    const out = await c.send(new ConverseStreamCommand(input));
+    const events: { event: ConverseStreamOutput; atMs: number }[] = [];
+    for await (const event of out.stream ?? []) events.push({ event, atMs: Date.now() - sent });
+    return events;
+  };
+
+  test('the Converse answer, streamed as Bedrock streams it: messageStart, the text in parts, the stop, then the usage', async () => {
+    const input = converseInput(
+      'Summarise the notes.',
+      Array.from({ length: 40 }, (_, n) => `Line ${n}: the van left at ${n} am.`).join('\n'),
+    );
+    const whole = await inA.send(new ConverseCommand(input));
+    const events = (await streamed(inA, input)).map((e) => e.event);
+    const kinds = events.map((event) => Object.keys(event).find((key) => event[key as keyof typeof event] !== undefined));
+    const deltas = kinds.filter((kind) => kind === 'contentBlockDelta').length;
+    expect(deltas).toBeGreaterThan(1);
+    expect(kinds).toEqual(['messageStart', ...Array(deltas).fill('contentBlockDelta'), 'contentBlockStop', 'messageStop', 'metadata']);
+    expect(events[0]!.messageStart).toEqual({ role: 'assistant' });
+    const text = events.map((event) => event.contentBlockDelta?.delta?.text ?? '').join('');
+    expect(text).toBe(whole.output?.message?.content?.[0]?.text);
+    expect(events.at(-2)!.messageStop?.stopReason).toBe('end_turn');
+    expect(events.at(-1)!.metadata?.usage).toEqual(whole.usage);
+  });
+
+  test('latencyMs holds the whole stream; stallMs holds it after its first part', async () => {
+    const input = converseInput('Be brief.', 'The door was open at noon.');
+    standin.setFaults(A, { stallMs: 400 });
+    try {
+      const events = await streamed(inA, input);
+      const firstPart = events.findIndex((e) => e.event.contentBlockDelta);
+      expect(events[firstPart]!.atMs).toBeLessThan(400);
+      expect(events[firstPart + 1]!.atMs - events[firstPart]!.atMs).toBeGreaterThanOrEqual(390);
+      standin.setFaults(A, { latencyMs: 400 });
+      expect((await streamed(inA, input))[0]!.atMs).toBeGreaterThanOrEqual(390);
+    } finally {
+      standin.clearFaults(A);
+    }
+  });
+
+  test('refused as Converse is: an unknown model, an empty conversation, a throttled region', async () => {
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: { name: string; $metadata?: { httpStatusCode?: number } }) => `${e.name} ${e.$metadata?.httpStatusCode}`,
+      );
+    expect(await outcome(streamed(inA, converseInput('x', 'y', 'acme.unknown-model-v1')))).toBe('ResourceNotFoundException 404');
+    expect(await outcome(streamed(inA, { modelId: CHAT_MODEL, messages: [] }))).toBe('ValidationException 400');
+    standin.setFaults(A, { throttleRatio: 1 });
+    try {
+      expect(await outcome(streamed(inA, converseInput('x', 'y')))).toBe('ThrottlingException 429');
+    } finally {
+      standin.clearFaults(A);
+    }
   });
 });
 
@@ -415,6 +482,8 @@ describe('pure helpers', () => {
     });
     expect(() => parseFaultsEnv('[1]')).toThrow();
     expect(() => parseFaultsEnv('{"us-east-1":{"latencyMs":-1}}')).toThrow(/latencyMs/);
+    expect(parseFaultsEnv('{"us-east-1":{"stallMs":90000}}')).toEqual({ 'us-east-1': { stallMs: 90_000 } });
+    expect(() => parseFaultsEnv('{"us-east-1":{"stallMs":"long"}}')).toThrow(/stallMs/);
     expect(parseFaultsEnv('{"us-east-1":{"refuseText":"POISON"}}')).toEqual({ 'us-east-1': { refuseText: 'POISON' } });
     expect(() => parseFaultsEnv('{"us-east-1":{"refuseText":""}}')).toThrow(/refuseText/);
   });

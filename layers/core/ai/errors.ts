@@ -10,7 +10,8 @@ export type FailureKind =
   /** a transient fault (5xx, model not ready, model-side timeout, connection): retry, then the other region */
   | 'retryable'
   /**
-   * the attempt ran past its bound (ai/timeouts.ts: the gateway's AiAttemptTimeoutError, or the SDK's own
+   * the attempt ran past a bound (ai/timeouts.ts: the gateway's AiAttemptTimeoutError and its first-token and
+   * stream-idle kinds, or the SDK's own
    * TimeoutError): not retried in that region, the other region next; counted by the shedder like a throttle
    */
   | 'timeout'
@@ -18,7 +19,7 @@ export type FailureKind =
   | 'fatal';
 
 const THROTTLE_NAMES = new Set(['ThrottlingException', 'ServiceQuotaExceededException', 'RateLimitError', 'TooManyRequestsException']);
-const TIMEOUT_NAMES = new Set(['AiAttemptTimeoutError', 'TimeoutError']);
+const TIMEOUT_NAMES = new Set(['AiAttemptTimeoutError', 'AiFirstTokenTimeoutError', 'AiStreamIdleTimeoutError', 'TimeoutError']);
 const RETRYABLE_NAMES = new Set([
   'InternalServerException',
   'ServiceUnavailableException',

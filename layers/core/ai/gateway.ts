@@ -1,6 +1,7 @@
 /**
- * The one gateway every AI call passes through (Amazon Bedrock): Converse for analysis, quality and
- * judge prompts, InvokeModel for Cohere Embed (up to 96 texts a request: one request per batch).
+ * The one gateway every AI call passes through (Amazon Bedrock): ConverseStream for analysis, quality and
+ * judge prompts (the answer streamed, so a region that sends no first token, or stops sending, is left within
+ * seconds: ai/timeouts.ts), InvokeModel for Cohere Embed (up to 96 texts a request: one request per batch).
  *
  * Per call: quality and judge calls are refused up front while the throttle shedder is hot; each
  * attempt first takes a slot of the shared per-region quota (waiting, or moving to the other region,
@@ -14,7 +15,13 @@
  * one timeout, not the retry budget. Every attempt is written to the ledger; throttles and timeouts
  * also feed the shedder (`[AI:Throttle]`, `[AI:Timeout]`).
  */
-import { ConverseCommand, InvokeModelCommand, type BedrockRuntimeClient, type ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
+import {
+  ConverseStreamCommand,
+  InvokeModelCommand,
+  type BedrockRuntimeClient,
+  type ConverseStreamCommandInput,
+  type TokenUsage,
+} from '@aws-sdk/client-bedrock-runtime';
 import type { Kysely } from 'kysely';
 import { bedrockClient } from '#core/aws/clients';
 import { AI_MODEL_ENV, config, DEFAULT_AI_MODELS, env, ENV, type AiModels } from '#core/config';
@@ -27,7 +34,14 @@ import { recordCall } from './ledger';
 import { embeddingModelProblem, modelIdForRegion, VECTOR_COLUMN_DIMENSIONS } from './models';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
-import { withAttemptTimeout, type AttemptTimeouts, type AttemptTimer } from './timeouts';
+import {
+  AiAttemptTimeoutError,
+  streamBounds,
+  withAttemptTimeout,
+  type AttemptTimeouts,
+  type AttemptTimer,
+  type Progress,
+} from './timeouts';
 
 type TextPurpose = Exclude<AiPurpose, 'embedding'>;
 
@@ -128,8 +142,10 @@ export interface AiGateway {
 }
 
 interface Attempt<T> {
-  /** `modelId`: the configured id as that region must be called with it (modelIdForRegion) */
-  send: (client: BedrockRuntimeClient, modelId: string, abortSignal: AbortSignal) => Promise<T>;
+  /** `modelId`: the configured id as that region must be called with it (modelIdForRegion); `progress` for each part of a streamed answer */
+  send: (client: BedrockRuntimeClient, modelId: string, abortSignal: AbortSignal, progress: Progress) => Promise<T>;
+  /** a streamed answer: bounded by its first token and its silences too (ai/timeouts.ts) */
+  streamed?: boolean;
   usage: (out: T) => CallResult['usage'];
 }
 
@@ -188,15 +204,20 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         const started = performance.now();
         let out: T;
         try {
-          out = await withAttemptTimeout(timeoutMs, (signal) => attempt.send(client(region), regionModelId, signal), deps.attemptTimer);
+          out = await withAttemptTimeout(
+            attempt.streamed ? streamBounds(purpose as TextPurpose, timeoutMs) : timeoutMs,
+            (signal, progress) => attempt.send(client(region), regionModelId, signal, progress),
+            deps.attemptTimer,
+          );
         } catch (error) {
           const kind = classifyFailure(error);
           const errorName = (error as Error).name ?? 'Error';
           const latencyMs = performance.now() - started;
           if (kind === 'throttle') await recordThrottle(db, { region, purpose, modelId: regionModelId, at, errorName, ...context });
-          else if (kind === 'timeout')
-            await recordTimeout(db, { region, purpose, modelId: regionModelId, at, errorName, latencyMs, timeoutMs, ...context });
-          else await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'error', errorName, latencyMs, ...context, at });
+          else if (kind === 'timeout') {
+            const bound = error instanceof AiAttemptTimeoutError ? error.timeoutMs : timeoutMs;
+            await recordTimeout(db, { region, purpose, modelId: regionModelId, at, errorName, latencyMs, timeoutMs: bound, ...context });
+          } else await recordCall(db, { purpose, region, modelId: regionModelId, outcome: 'error', errorName, latencyMs, ...context, at });
           if (kind === 'fatal') throw new AiRequestError(region, error);
           failures.push({ region, error: `${errorName}: ${(error as Error).message}` });
           if (kind === 'timeout') {
@@ -232,7 +253,7 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         modelId: modelIdForRegion(modelId, primary),
         ...context,
       });
-      const input: Omit<ConverseCommandInput, 'modelId'> = {
+      const input: Omit<ConverseStreamCommandInput, 'modelId'> = {
         system: [{ text: request.system }],
         messages: [{ role: 'user', content: [{ text: request.prompt }] }],
         inferenceConfig: { maxTokens: request.maxTokens ?? 4096, temperature: request.temperature ?? 0 },
@@ -240,9 +261,25 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         requestMetadata: { purpose: request.purpose, ...(request.analysisId && { analysis_id: request.analysisId }) },
       };
       const out = await call(request.purpose, modelId, context, {
-        send: async (c, regionModelId, abortSignal) => {
-          const res = await c.send(new ConverseCommand({ modelId: regionModelId, ...input }), { abortSignal });
-          return { text: (res.output?.message?.content ?? []).map((block) => block.text ?? '').join(''), usage: res.usage };
+        streamed: true,
+        send: async (c, regionModelId, abortSignal, progress) => {
+          const res = await c.send(new ConverseStreamCommand({ modelId: regionModelId, ...input }), { abortSignal });
+          let text = '';
+          let usage: TokenUsage | undefined;
+          for await (const event of res.stream ?? []) {
+            progress();
+            if (event.contentBlockDelta?.delta?.text) text += event.contentBlockDelta.delta.text;
+            if (event.metadata?.usage) usage = event.metadata.usage;
+            // an error inside the stream is the service's, as the same error before it would be (throttle, 5xx, validation)
+            const failure =
+              event.throttlingException ??
+              event.serviceUnavailableException ??
+              event.internalServerException ??
+              event.modelStreamErrorException ??
+              event.validationException;
+            if (failure) throw failure;
+          }
+          return { text, usage };
         },
         usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
       });

@@ -70,11 +70,59 @@ export const parseAttemptTimeouts = (raw: string | undefined): AttemptTimeouts =
   return timeouts;
 };
 
-/** One attempt ran past its bound; the gateway aborted its request. Retryable in the other region. */
+/**
+ * A streamed answer (ConverseStream) is bounded twice more inside its attempt, so that a region that is slow, not
+ * down, is left in seconds rather than after the whole attempt timeout: its first token must come within
+ * FIRST_TOKEN_TIMEOUT_MS (a hung region sends none; a healthy Sonnet's first token comes within a few seconds even
+ * for a long prompt), and no part of it may be followed by silence longer than STREAM_IDLE_TIMEOUT_MS (a stream that
+ * stalls). The attempt timeout above still bounds the whole answer (a full 4,096-token answer streams for about a
+ * minute). Each is capped by the attempt timeout, so a stage that shortens that (aiAttemptTimeoutMs) shortens these.
+ * With a primary answering after 90 s, an analysis is complete after the query embedding's 10 s and the analysis's
+ * 20 s, and verified after the two checks' 10 s each, plus the fallback's answers (test/resilience/regions.e2e.test.ts).
+ */
+export const FIRST_TOKEN_TIMEOUT_MS: Readonly<Record<Exclude<AiPurpose, 'embedding'>, number>> = {
+  analysis: 20_000,
+  quality: 10_000,
+  judge: 20_000,
+};
+export const STREAM_IDLE_TIMEOUT_MS = 10_000;
+
+/** Which bound an attempt ran past: the whole attempt's, its first token's, or the silence between two parts of its answer. */
+export type AttemptBound = 'attempt' | 'first_token' | 'idle';
+
+/** The bounds of one attempt: `attemptMs` always; a streamed attempt also its first token's and its silences'. */
+export interface AttemptBounds {
+  attemptMs: number;
+  firstTokenMs?: number;
+  idleMs?: number;
+}
+
+/** The bounds of one streamed attempt of `purpose` under an attempt timeout of `attemptMs`. */
+export const streamBounds = (purpose: Exclude<AiPurpose, 'embedding'>, attemptMs: number): AttemptBounds => ({
+  attemptMs,
+  firstTokenMs: Math.min(FIRST_TOKEN_TIMEOUT_MS[purpose], attemptMs),
+  idleMs: Math.min(STREAM_IDLE_TIMEOUT_MS, attemptMs),
+});
+
+const BOUND_TEXT: Record<AttemptBound, string> = {
+  attempt: 'no answer within the attempt timeout',
+  first_token: 'no first token within the first-token timeout',
+  idle: 'the answer stopped for longer than the stream idle timeout',
+};
+
+/**
+ * One attempt ran past a bound; the gateway aborted its request. Retryable in the other region. The name says which
+ * bound (the ledger's error_name and the `[AI:Timeout]` log line carry it).
+ */
 export class AiAttemptTimeoutError extends DomainError {
-  override name = 'AiAttemptTimeoutError';
-  constructor(readonly timeoutMs: number) {
-    super('unavailable', 'ai_attempt_timeout', `no answer within the attempt timeout of ${timeoutMs} ms; the request was aborted`);
+  override name: string = 'AiAttemptTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    readonly bound: AttemptBound = 'attempt',
+  ) {
+    super('unavailable', 'ai_attempt_timeout', `${BOUND_TEXT[bound]} of ${timeoutMs} ms; the request was aborted`);
+    if (bound === 'first_token') this.name = 'AiFirstTokenTimeoutError';
+    if (bound === 'idle') this.name = 'AiStreamIdleTimeoutError';
   }
 }
 
@@ -87,26 +135,43 @@ const realAttemptTimer: AttemptTimer = (ms, fire) => {
   return () => clearTimeout(timer);
 };
 
+/** Tells the bound that the answer moved on (a streamed part arrived): the idle bound starts again. */
+export type Progress = () => void;
+
 /**
- * Runs one attempt with an AbortSignal that fires after `timeoutMs` (the SDK aborts the HTTP request and
- * closes its stream), and rejects with AiAttemptTimeoutError at that moment even if the attempt ignores the
- * signal. The timer is cleared as soon as the attempt settles.
+ * Runs one attempt with an AbortSignal that fires when a bound is passed (the SDK aborts the HTTP request and closes
+ * its stream), and rejects with AiAttemptTimeoutError at that moment even if the attempt ignores the signal. One timer
+ * is armed at a time, for the nearest bound: before the first `progress` the first token's (or the attempt's, if
+ * nearer or if there is none), after each `progress` the idle bound's (or what is left of the attempt's). The timer
+ * is cleared as soon as the attempt settles.
  */
 export const withAttemptTimeout = async <T>(
-  timeoutMs: number,
-  run: (signal: AbortSignal) => Promise<T>,
+  bounds: number | AttemptBounds,
+  run: (signal: AbortSignal, progress: Progress) => Promise<T>,
   timer: AttemptTimer = realAttemptTimer,
 ): Promise<T> => {
+  const { attemptMs, firstTokenMs, idleMs } = typeof bounds === 'number' ? { attemptMs: bounds } : bounds;
   const controller = new AbortController();
+  const deadline = Date.now() + attemptMs;
   let cancel: () => void = () => undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    cancel = timer(timeoutMs, () => {
-      const error = new AiAttemptTimeoutError(timeoutMs);
+  let settled = false;
+  let reject: (error: AiAttemptTimeoutError) => void = () => undefined;
+  const timedOut = new Promise<never>((_, r) => (reject = r));
+  /** arms the timer for the nearer of `phaseMs` (the phase's own bound) and what is left of the attempt (`left`) */
+  const arm = (phase: Exclude<AttemptBound, 'attempt'>, phaseMs: number | undefined, left: number) => {
+    cancel();
+    const bound: AttemptBound = phaseMs !== undefined && phaseMs < left ? phase : 'attempt';
+    cancel = timer(bound === 'attempt' ? left : phaseMs!, () => {
+      const error = new AiAttemptTimeoutError(bound === 'attempt' ? attemptMs : phaseMs!, bound);
       controller.abort(error);
       reject(error);
     });
-  });
-  const running = run(controller.signal);
+  };
+  arm('first_token', firstTokenMs, attemptMs);
+  const progress: Progress = () => {
+    if (!settled && idleMs !== undefined) arm('idle', idleMs, Math.max(0, deadline - Date.now()));
+  };
+  const running = run(controller.signal, progress);
   running.catch(() => undefined); // its AbortError after a timeout is not news
   try {
     return await Promise.race([running, timedOut]);
@@ -115,6 +180,7 @@ export const withAttemptTimeout = async <T>(
     if (controller.signal.aborted && controller.signal.reason instanceof AiAttemptTimeoutError) throw controller.signal.reason;
     throw error;
   } finally {
+    settled = true;
     cancel();
   }
 };

@@ -7,9 +7,12 @@
  * Operations (REST-JSON, like Bedrock Runtime):
  *   POST /model/{modelId}/converse   text models (anthropic.*, amazon.nova-*, meta.*, ..., with or
  *                                    without an inference-profile prefix such as `us.`, or as an ARN):
- *                                    deterministic extractive answer, see ./standin-text.ts; a
+ *                                    deterministic extractive answer, see ./text.ts; a
  *                                    geographic profile called from outside its geography is refused
  *                                    (400 ValidationException, as Bedrock does)
+ *   POST /model/{modelId}/converse-stream  the same answer streamed as Bedrock streams it: an AWS event stream
+ *                                    (application/vnd.amazon.eventstream) of messageStart, the text in
+ *                                    contentBlockDelta parts, contentBlockStop, messageStop and metadata (usage)
  *   POST /model/{modelId}/invoke     Cohere Embed v3 (cohere.embed-english-v3, cohere.embed-multilingual-v3):
  *                                    Bedrock's body (`texts` ≤ 96, each ≤ 2,048 characters unless `truncate`
  *                                    START or END cuts it, `input_type` required, `embedding_types`), validated
@@ -25,7 +28,8 @@
  *   throttleRatio r    429 ThrottlingException on call n (counted per region since its faults were
  *                      set) when floor(n·r) > floor((n−1)·r): 0.5 throttles every second call, 1 all
  *   errorRatio r       500 InternalServerException, same schedule over the calls not throttled
- *   latencyMs ms       every call (faulted or not) answers ms later
+ *   latencyMs ms       every call (faulted or not) answers ms later (a stream sends nothing before)
+ *   stallMs ms         a streamed answer stops for ms after its first part (a stream that stalls)
  *   refuseText s       an embedding request holding a text that contains s is refused (400 ValidationException,
  *                      as the model refuses an input it will not embed): a poison text for the tests
  * Set faults with `startBedrockStandin({ faults })`, `standin.setFaults(region, faults)`, over
@@ -43,6 +47,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EventStreamCodec } from '@smithy/core/event-streams';
 import { profileValidIn, splitProfileId } from '#core/ai/models';
 import { standinEmbedder, type StandinEmbedder, type StandinEmbedderName } from './embedder';
 import { composeAnswer, estimateTokens } from './text';
@@ -54,6 +59,8 @@ export interface RegionFaults {
   errorRatio?: number;
   /** added delay for every call, in milliseconds */
   latencyMs?: number;
+  /** a streamed answer's silence after its first part, in milliseconds */
+  stallMs?: number;
   /** every call 503 ServiceUnavailableException */
   outage?: boolean;
   /** an embedding request with a text containing this is refused (400 ValidationException) */
@@ -135,9 +142,9 @@ const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
     if (key === 'throttleRatio' || key === 'errorRatio') {
       if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`${where}.${key} must be a number from 0 to 1`);
       faults[key] = v;
-    } else if (key === 'latencyMs') {
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${where}.latencyMs must be a number >= 0`);
-      faults.latencyMs = v;
+    } else if (key === 'latencyMs' || key === 'stallMs') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${where}.${key} must be a number >= 0`);
+      faults[key] = v;
     } else if (key === 'outage') {
       if (typeof v !== 'boolean') throw new Error(`${where}.outage must be a boolean`);
       faults.outage = v;
@@ -145,7 +152,7 @@ const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
       if (typeof v !== 'string' || v === '') throw new Error(`${where}.refuseText must be a non-empty string`);
       faults.refuseText = v;
     } else {
-      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, outage, refuseText)`);
+      throw new Error(`${where}: unknown key '${key}' (expected throttleRatio, errorRatio, latencyMs, stallMs, outage, refuseText)`);
     }
   }
   return faults;
@@ -336,6 +343,43 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
 const sendError = (res: http.ServerResponse, error: StandinError): void =>
   send(res, error.status, { message: error.message }, { 'x-amzn-errortype': error.type });
 
+const eventStream = new EventStreamCodec(
+  (bytes) => new TextDecoder().decode(bytes),
+  (text) => new TextEncoder().encode(text),
+);
+
+/** One event of an AWS event stream, as Bedrock frames each part of a ConverseStream answer. */
+const streamEvent = (type: string, body: unknown): Uint8Array =>
+  eventStream.encode({
+    headers: {
+      ':event-type': { type: 'string', value: type },
+      ':content-type': { type: 'string', value: 'application/json' },
+      ':message-type': { type: 'string', value: 'event' },
+    },
+    body: new TextEncoder().encode(JSON.stringify(body)),
+  });
+
+/** Parts of an answer as a stream carries them: a few words each, as a model's tokens come. */
+const STREAM_PART_CHARS = 200;
+
+/**
+ * A Converse answer as ConverseStream sends it: messageStart, the text in contentBlockDelta parts, contentBlockStop,
+ * messageStop, then metadata with the usage. `stallMs` holds the stream after its first part.
+ */
+const streamAnswer = async (res: http.ServerResponse, answer: ConverseOutput, stallMs: number, signal: AbortSignal): Promise<void> => {
+  res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': randomUUID() });
+  const text = answer.output.message.content.map((block) => block.text).join('');
+  res.write(streamEvent('messageStart', { role: 'assistant' }));
+  for (let from = 0; from < text.length || from === 0; from += STREAM_PART_CHARS) {
+    res.write(streamEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: text.slice(from, from + STREAM_PART_CHARS) } }));
+    if (from === 0 && stallMs > 0) await sleep(stallMs, undefined, { signal });
+    if (res.destroyed) return; // the client gave up on it
+  }
+  res.write(streamEvent('contentBlockStop', { contentBlockIndex: 0 }));
+  res.write(streamEvent('messageStop', { stopReason: answer.stopReason }));
+  res.end(streamEvent('metadata', { usage: answer.usage, metrics: answer.metrics }));
+};
+
 export const startBedrockStandin = async (options: BedrockStandinOptions = {}): Promise<BedrockStandin> => {
   const regions = new Map<string, RegionState>();
   const counts = new Map<string, RegionStats>();
@@ -413,7 +457,7 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     if (latencyMs > 0) await sleep(latencyMs, undefined, { signal: aborter.signal });
     const fault = injectedFault(region);
     if (fault) throw fault;
-    const route = req.method === 'POST' ? path.match(/^\/model\/([^/]+)\/(converse|invoke)$/) : null;
+    const route = req.method === 'POST' ? path.match(/^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/) : null;
     if (!route) throw notFound(`The Bedrock stand-in has no operation ${req.method} ${path}.`);
     let modelId: string;
     try {
@@ -424,6 +468,8 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     checkProfileRegion(modelId, region);
     const body = parseJson(raw);
     if (route[2] === 'converse') send(res, 200, converse(modelId, body, latencyMs));
+    else if (route[2] === 'converse-stream')
+      await streamAnswer(res, converse(modelId, body, latencyMs), state(region).faults.stallMs ?? 0, aborter.signal);
     else {
       const embedded = await invokeEmbedding(modelId, body, state(region).faults.refuseText, embed);
       send(res, 200, embedded);
