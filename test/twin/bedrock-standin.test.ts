@@ -206,10 +206,11 @@ describe('ConverseStream', () => {
     try {
       const events = await streamed(inA, input);
       const firstPart = events.findIndex((e) => e.event.contentBlockDelta);
-      expect(events[firstPart]!.atMs).toBeLessThan(400);
-      expect(events[firstPart + 1]!.atMs - events[firstPart]!.atMs).toBeGreaterThanOrEqual(390);
+      // the first part well before the stall ends, the next one after it
+      expect(events[firstPart]!.atMs).toBeLessThan(events[firstPart + 1]!.atMs - 200);
+      expect(events[firstPart + 1]!.atMs).toBeGreaterThanOrEqual(395); // a timer may fire a millisecond early by the wall clock
       standin.setFaults(A, { latencyMs: 400 });
-      expect((await streamed(inA, input))[0]!.atMs).toBeGreaterThanOrEqual(390);
+      expect((await streamed(inA, input))[0]!.atMs).toBeGreaterThanOrEqual(395);
     } finally {
       standin.clearFaults(A);
     }

@@ -100,10 +100,12 @@ export const theDeploymentAsSynthesized = (e2e: TwinTest): void => {
     for (let i = 0; i < 100 && !e2e.twin.invocations('quality-worker').some((x) => x.ok); i++) await new Promise((r) => setTimeout(r, 100));
     const calls = e2e.twin.awsCalls();
     expect(calls.filter((c) => !c.allowed)).toEqual([]);
-    const primary = (fn: string) =>
-      calls.filter((c) => c.functionId === fn && c.action === 'bedrock:InvokeModel' && c.resource.includes(`:${AI_REGIONS.primary}:`));
-    expect(primary('generation-worker').length).toBeGreaterThanOrEqual(2); // the question's embedding, the analysis
-    expect(primary('quality-worker').length).toBeGreaterThanOrEqual(1);
+    const primary = (fn: string, action: string) =>
+      calls.filter((c) => c.functionId === fn && c.action === action && c.resource.includes(`:${AI_REGIONS.primary}:`));
+    // the question's embedding (InvokeModel), the analysis and the checks (ConverseStream: InvokeModelWithResponseStream)
+    expect(primary('generation-worker', 'bedrock:InvokeModel').length).toBeGreaterThanOrEqual(1);
+    expect(primary('generation-worker', 'bedrock:InvokeModelWithResponseStream').length).toBeGreaterThanOrEqual(1);
+    expect(primary('quality-worker', 'bedrock:InvokeModelWithResponseStream').length).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
   test('a function outside the VPC never reaches the database proxy', () => {
