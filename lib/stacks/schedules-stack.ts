@@ -1,9 +1,13 @@
 /**
  * EventBridge Scheduler: one schedule per manifest schedule trigger, invoking the function directly
- * (the same function also answers its cron route), with retries and a dead-letter queue.
+ * (the same function also answers its cron route), with retries and a dead-letter queue. The invocation is
+ * asynchronous, so a run that fails inside the function is not the Scheduler's to see: each scheduled function's
+ * asynchronous invocations send their failures to the same queue (a Lambda failure destination), where the
+ * dead-letter alarm sees them (observability-stack.ts).
  */
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -41,6 +45,20 @@ export class SchedulesStack extends Stack {
     );
 
     for (const { spec, fn } of targets) {
+      // no asynchronous retries: a scheduled run is a sweep its next run repeats, and Lambda's retries (a minute, then
+      // two, later) would overlap it; the failure goes to the queue at once. A CfnEventInvokeConfig and a statement of
+      // the queue's policy rather than lambda.EventInvokeConfig, whose grant to the function's role (in the stack
+      // that builds the function) would make that stack depend on this one, which depends on it
+      new lambda.CfnEventInvokeConfig(this, `${spec.id}-async`, {
+        functionName: fn.functionName,
+        qualifier: '$LATEST',
+        maximumRetryAttempts: 0,
+        destinationConfig: { onFailure: { destination: this.deadLetters.queueArn } },
+      });
+      if (!fn.role) throw new Error(`${spec.id} has no role to send its failures with`);
+      this.deadLetters.addToResourcePolicy(
+        new iam.PolicyStatement({ actions: ['sqs:SendMessage'], principals: [fn.role], resources: [this.deadLetters.queueArn] }),
+      );
       scheduleTriggers(spec).forEach((trigger, i) => {
         new scheduler.Schedule(this, `${spec.id}-schedule${i ? `-${i}` : ''}`, {
           description: `${spec.id}: ${spec.description}`,

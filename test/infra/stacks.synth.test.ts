@@ -451,6 +451,31 @@ describe('the dev app', () => {
     }
   });
 
+  test('a scheduled run that fails inside its function goes to the same queue: no asynchronous retry, the failure destination, sent with the function role', () => {
+    const schedules = Template.fromStack(service.schedules);
+    const scheduled = functions.filter((f) => f.triggers.some((t) => t.kind === 'schedule'));
+    const queue = { 'Fn::GetAtt': [service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never), 'Arn'] };
+    schedules.resourceCountIs('AWS::Lambda::EventInvokeConfig', scheduled.length);
+    const configs = Object.values(schedules.findResources('AWS::Lambda::EventInvokeConfig'));
+    // the roles' ARNs, each an output of the stack that builds its function
+    const senders = Object.values(schedules.findResources('AWS::SQS::QueuePolicy'))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])
+      .filter((statement) => statement.Effect === 'Allow' && statement.Action === 'sqs:SendMessage')
+      .flatMap((statement) => asArray(statement.Principal.AWS as Json))
+      .map((principal) => String(principal['Fn::GetStackOutput']?.OutputName));
+    for (const f of scheduled) {
+      const config = configs.find((c) => JSON.stringify(c.Properties.FunctionName).includes(fn(f.id).logicalId));
+      expect(config?.Properties).toEqual({
+        FunctionName: expect.anything(),
+        Qualifier: '$LATEST',
+        MaximumRetryAttempts: 0,
+        DestinationConfig: { OnFailure: { Destination: queue } },
+      });
+      expect(senders.filter((output) => output.includes(`${f.id.replace(/-/g, '')}ServiceRole`))).toHaveLength(1);
+    }
+    expect(senders).toHaveLength(scheduled.length);
+  });
+
   test('least privilege: a function is granted only the services its `uses` name', () => {
     for (const spec of functions) {
       const expected = new Set(['xray', ...spec.uses.flatMap((use) => EXPECTED_SERVICES[use]), ...(isWorker(spec) ? ['sqs'] : [])]);

@@ -5,6 +5,7 @@
  * function-timeout.e2e.test.ts).
  * PGlite, or real PostgreSQL with TEST_DATABASE_URL.
  */
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ENV } from '#core/config';
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import { changing, useTwin } from '../support/twin';
@@ -59,6 +60,30 @@ describe('a scheduled run that fails', () => {
     const runs = e2e.twin.scheduleRuns();
     expect(runs.find((r) => r.functionId === 'analysis-watchdog')).toMatchObject({ ok: false, timedOut: false, error: expect.any(String) });
     expect(runs.filter((r) => r.functionId !== 'analysis-watchdog').every((r) => r.ok)).toBe(true);
+  });
+
+  test("its failure reaches the schedules' dead-letter queue as Lambda's failure destination sends it, where the alarm sees it", async () => {
+    const { plan } = e2e.twin;
+    const watchdog = plan.functions.find((fn) => fn.id === 'analysis-watchdog')!;
+    expect(watchdog.asyncInvoke).toMatchObject({ maximumRetryAttempts: 0 });
+    const queue = plan.queues.find((q) => q.arn === watchdog.asyncInvoke.onFailure)!;
+    expect(queue.name).toMatch(/schedules/i);
+    const sqs = new SQSClient(e2e.awsConfig());
+    try {
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10 }));
+      const records = Messages.map((m) => JSON.parse(m.Body!));
+      // only the failed function's: the others' runs went well
+      expect(records.map((r) => r.requestContext.functionArn)).toEqual([`${watchdog.arn}:$LATEST`]);
+      expect(records[0]).toMatchObject({
+        version: '1.0',
+        requestContext: { condition: 'RetriesExhausted', approximateInvokeCount: 1 },
+        requestPayload: { source: 'schedule', function_id: 'analysis-watchdog' },
+        responseContext: { functionError: 'Unhandled' },
+        responsePayload: { errorMessage: expect.stringContaining(ENV.dbUser) },
+      });
+    } finally {
+      sqs.destroy();
+    }
   });
 });
 

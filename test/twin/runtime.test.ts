@@ -52,6 +52,7 @@ const fn = (id: string, timeoutSeconds = 3): PlanFunction => ({
   policy: [],
   managedPolicyArns: [],
   invokers: [],
+  asyncInvoke: { maximumRetryAttempts: 2 },
 });
 
 let dir: string;

@@ -36,6 +36,11 @@ export interface PlanFunction {
   managedPolicyArns: string[];
   /** services the function's resource policy lets invoke it (AWS::Lambda::Permission), e.g. apigateway.amazonaws.com */
   invokers: { principal: string; sourceArn?: string }[];
+  /**
+   * its asynchronous invocations (AWS::Lambda::EventInvokeConfig of $LATEST): the retries Lambda makes of a failed one
+   * (2 without a config), and the queue ARN its failures are sent to
+   */
+  asyncInvoke: { maximumRetryAttempts: number; onFailure?: string };
 }
 
 export interface PlanRoute {
@@ -230,6 +235,18 @@ export const planFromAssembly = (
     return { role, roleName, policy: [...inline, ...(rolePolicies.get(roleName) ?? [])] };
   };
 
+  const asyncInvokeOf = (names: string[]): PlanFunction['asyncInvoke'] => {
+    const config = r
+      .all('AWS::Lambda::EventInvokeConfig')
+      .find((c) => names.includes(String(r.property(c, 'FunctionName'))) && String(r.property(c, 'Qualifier')) === '$LATEST');
+    if (!config) return { maximumRetryAttempts: 2 };
+    const onFailure = r.property<{ OnFailure?: { Destination: string } } | undefined>(config, 'DestinationConfig')?.OnFailure;
+    return {
+      maximumRetryAttempts: Number(r.property(config, 'MaximumRetryAttempts') ?? 2),
+      ...(onFailure && { onFailure: String(onFailure.Destination) }),
+    };
+  };
+
   const functions = assembly.functions.map((entry): PlanFunction => {
     const ref = refOf(entry);
     const props = (name: string) => r.property(ref, name);
@@ -263,6 +280,7 @@ export const planFromAssembly = (
           principal: String(r.property(p, 'Principal')),
           ...(r.resource(p).Properties?.SourceArn !== undefined && { sourceArn: String(r.property(p, 'SourceArn')) }),
         })),
+      asyncInvoke: asyncInvokeOf([arn, r.physicalName(ref)]),
     };
   });
   const functionIdByArn = (arn: string, where: string): string => {

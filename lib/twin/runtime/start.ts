@@ -3,12 +3,13 @@
  * environments, its AWS host names routed to the edge and the database proxy's to the proxy where it is in the
  * VPC), the event source mappings (SQS pollers with the function's role) and EventBridge Scheduler's schedules.
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { TwinPlan } from '../assembly/plan';
 import { edgeClientConfig, type EdgeAddress } from '../aws/edge-client';
 import type { Credentials, DeploymentIam } from '../iam/decisions';
 import type { Stops } from '../stops';
-import { deniedInvocation, startLambdaRuntime, type LambdaRuntime, type LogLine, type NetworkRoute } from './lambda';
+import { deniedInvocation, startLambdaRuntime, type InvokeOutcome, type LambdaRuntime, type LogLine, type NetworkRoute } from './lambda';
 import { startPoller } from './pollers';
 import { startSchedule, type ScheduleRun } from './schedules';
 
@@ -95,11 +96,43 @@ export const startEventSources = (
     await Promise.all(pollers.map((p) => p.stop()));
   });
   const runs: ScheduleRun[] = [];
+  /**
+   * A failed asynchronous invocation's record, sent as Lambda sends it to the function's failure destination: with the
+   * function's execution role, so its grants and the queue's policy decide (a refusal is logged, as Lambda counts it
+   * in DestinationDeliveryFailures). The twin makes none of Lambda's asynchronous retries: the scheduled functions are
+   * deployed with none (schedules-stack.ts).
+   */
+  const sendFailure = async (target: TwinPlan['functions'][number], event: unknown, outcome: InvokeOutcome & { ok: false }) => {
+    const destination = plan.queues.find((q) => q.arn === target.asyncInvoke.onFailure);
+    if (!destination) return;
+    const record = {
+      version: '1.0',
+      timestamp: new Date().toISOString(),
+      requestContext: {
+        requestId: randomUUID(),
+        functionArn: `${target.arn}:$LATEST`,
+        condition: 'RetriesExhausted',
+        approximateInvokeCount: 1 + target.asyncInvoke.maximumRetryAttempts,
+      },
+      requestPayload: event,
+      responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+      responsePayload: { errorType: outcome.error.errorType, errorMessage: outcome.error.errorMessage },
+    };
+    const sqs = new SQSClient(edgeClientConfig(options.edge, plan.region, options.credentials.get(target.id)!));
+    try {
+      await sqs.send(new SendMessageCommand({ QueueUrl: destination.url, MessageBody: JSON.stringify(record) }));
+    } catch (error) {
+      log(`${target.id}: its failure was not delivered to ${destination.arn}: ${(error as Error).name}: ${(error as Error).message}`);
+    } finally {
+      sqs.destroy();
+    }
+  };
   const scheduled = (schedule: TwinPlan['schedules'][number]) => async (event: unknown) => {
     const target = plan.functions.find((f) => f.id === schedule.functionId)!;
-    return iam.scheduleMayInvoke(schedule, target)
-      ? invoke(schedule.functionId, event)
-      : deniedInvocation(`${schedule.roleArn} may not invoke ${target.arn}`);
+    if (!iam.scheduleMayInvoke(schedule, target)) return deniedInvocation(`${schedule.roleArn} may not invoke ${target.arn}`);
+    const outcome = await invoke(schedule.functionId, event);
+    if (!outcome.ok) await sendFailure(target, event, outcome);
+    return outcome;
   };
   const schedules = options.schedules
     ? plan.schedules.map((schedule) => startSchedule(schedule, scheduled(schedule), (run) => runs.push(run), log))
