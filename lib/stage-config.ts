@@ -75,11 +75,20 @@ export interface StageConfig {
   alarmEmails: string[];
   /** the API on its own hostname (contexts `apiDomainName` + `apiCertificateArn`, an ACM certificate of the stack's region) */
   apiDomain?: { name: string; certificateArn: string };
+  /**
+   * The user pool's e-mail (invitations, temporary passwords, resets) through SES, from an identity verified in
+   * `sesRegion` (contexts `sesFromEmail`, `sesRegion`, and `sesVerifiedDomain` when the verified identity is the
+   * address's domain). Required in prod: Cognito's own e-mail stops at 50 messages a day. Unset in dev: Cognito's.
+   */
+  email?: { fromEmail: string; sesRegion: string; verifiedDomain?: string };
 }
 
 const PER_STAGE: Record<
   Stage,
-  Omit<StageConfig, 'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'gatewayThrottles' | 'alarms' | 'alarmEmails' | 'apiDomain'>
+  Omit<
+    StageConfig,
+    'stage' | 'prefix' | 'ai' | 'corsOrigin' | 'limits' | 'gatewayThrottles' | 'alarms' | 'alarmEmails' | 'apiDomain' | 'email'
+  >
 > = {
   dev: {
     removalPolicy: RemovalPolicy.DESTROY,
@@ -119,6 +128,9 @@ const CONTEXT = {
   alarmEmails: 'alarmEmails',
   apiDomainName: 'apiDomainName',
   apiCertificateArn: 'apiCertificateArn',
+  sesFromEmail: 'sesFromEmail',
+  sesRegion: 'sesRegion',
+  sesVerifiedDomain: 'sesVerifiedDomain',
   logRetentionDays: 'logRetentionDays',
   databaseInstanceType: 'databaseInstanceType',
   mfa: 'mfa',
@@ -191,6 +203,7 @@ export const stageConfig = (node: Node): StageConfig => {
     );
   }
   const apiDomain = apiDomainOf(ctx('apiDomainName'), ctx('apiCertificateArn'));
+  const email = emailOf(stage, ctx('sesFromEmail'), ctx('sesRegion'), ctx('sesVerifiedDomain'));
   const mfa = ctx('mfa') ?? defaults.mfa;
   if (!(MFA_MODES as readonly string[]).includes(mfa)) throw new Error(`mfa must be ${MFA_MODES.join(' or ')}, got '${mfa}'`);
   const attemptTimeoutMs = ctx('aiAttemptTimeoutMs');
@@ -222,7 +235,30 @@ export const stageConfig = (node: Node): StageConfig => {
     alarms: parseAlarmOverrides(node.tryGetContext(CONTEXT.alarmThresholds)),
     alarmEmails: [...new Set(alarmEmails)],
     ...(apiDomain && { apiDomain }),
+    ...(email && { email }),
   };
+};
+
+const ADDRESS = /^[^\s@,<>]+@([^\s@,<>]+\.[^\s@,<>]+)$/;
+
+/** The user pool's SES e-mail of the stage, checked: both the address and the SES region, or neither (and never neither in prod). */
+const emailOf = (stage: string, fromEmail?: string, sesRegion?: string, verifiedDomain?: string): StageConfig['email'] => {
+  if (fromEmail === undefined && sesRegion === undefined && verifiedDomain === undefined) {
+    if (stage !== 'prod') return undefined;
+    throw new Error(
+      `stage 'prod' sends its invitations, temporary passwords and password resets through SES (Cognito's own e-mail stops at 50 a day): ` +
+        `-c sesFromEmail=no-reply@example.com -c sesRegion=us-east-1, an SES identity verified in that region (the address, ` +
+        `or its domain with -c sesVerifiedDomain=example.com), or "${stageContextKey('prod')}": { "sesFromEmail": "…", "sesRegion": "…" } in cdk.json`,
+    );
+  }
+  const address = fromEmail?.match(ADDRESS);
+  if (!address)
+    throw new Error(`sesFromEmail is the address the user pool sends from, e.g. no-reply@example.com, got '${fromEmail ?? ''}'`);
+  if (sesRegion === undefined || !/^[a-z]{2}(-[a-z]+)+-\d$/.test(sesRegion))
+    throw new Error(`sesRegion is the region where sesFromEmail's SES identity is verified, e.g. us-east-1, got '${sesRegion ?? ''}'`);
+  if (verifiedDomain !== undefined && verifiedDomain !== address[1])
+    throw new Error(`sesVerifiedDomain must be the domain of sesFromEmail (${address[1]}), got '${verifiedDomain}'`);
+  return { fromEmail: fromEmail!, sesRegion, ...(verifiedDomain !== undefined && { verifiedDomain }) };
 };
 
 const MODEL_CONTEXT: Record<keyof AiModels, keyof typeof CONTEXT> = {

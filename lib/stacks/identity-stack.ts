@@ -46,6 +46,14 @@ export class IdentityStack extends Stack {
       signInAliases: { email: true },
       autoVerify: { email: true },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      // SES where the stage names an identity (prod must: Cognito's own e-mail stops at 50 a day), Cognito's otherwise
+      email: config.email
+        ? cognito.UserPoolEmail.withSES({
+            fromEmail: config.email.fromEmail,
+            sesRegion: config.email.sesRegion,
+            ...(config.email.verifiedDomain && { sesVerifiedDomain: config.email.verifiedDomain }),
+          })
+        : cognito.UserPoolEmail.withCognito(),
       mfa: mfaRequired ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       customAttributes: { [ORGANIZATION_ATTRIBUTE_NAME]: new cognito.StringAttribute({ minLen: 36, maxLen: 36, mutable: false }) },

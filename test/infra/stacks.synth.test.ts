@@ -36,6 +36,8 @@ import { CERTIFICATE, resourcesOfType, synthesized } from '../support/synth';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // CloudFormation validation of each stage runs once per run in test/support/synth-stages.ts (asserted below)
+/** The SES identity the prod stage sends the user pool's e-mail from (context sesFromEmail, sesRegion). */
+const PROD_EMAIL = { sesFromEmail: 'no-reply@example.com', sesRegion: 'us-east-1' };
 const newApp = (context: Json = {}) => newCdkApp(context, { cloudFormationValidation: false });
 
 const ALL_QUEUE_URLS = [ENV.generationQueueUrl, ENV.qualityQueueUrl, ENV.ingestionQueueUrl, ENV.importsQueueUrl, ENV.embeddingQueueUrl];
@@ -738,7 +740,7 @@ describe('the prod stage', () => {
     expect(() => buildApp(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com', corsOrigin: 'http://app.example.com' }))).toThrow(
       /corsOrigin=https:/,
     );
-    expect(stageConfig(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com' }).node).corsOrigin).toBeUndefined();
+    expect(stageConfig(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com', ...PROD_EMAIL }).node).corsOrigin).toBeUndefined();
   });
 
   test('needs the on-call addresses of its alarm topic: no subscriber would page no one', () => {
@@ -746,10 +748,43 @@ describe('the prod stage', () => {
     expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com' }))).toThrow(needsEmails);
     expect(() => buildApp(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: ' , ' }))).toThrow(needsEmails);
     expect(
-      stageConfig(newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' } }).node)
-        .alarmEmails,
+      stageConfig(
+        newApp({ stage: 'prod', 'ias:prod': { corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', ...PROD_EMAIL } })
+          .node,
+      ).alarmEmails,
     ).toEqual(['oncall@example.com']);
     expect(stageConfig(newApp().node).alarmEmails).toEqual([]); // dev may go without
+  });
+
+  test("sends the user pool's e-mail through SES: the identity is required, well-formed, and becomes the pool's EmailConfiguration", () => {
+    const prod = (email: Json) =>
+      stageConfig(newApp({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'a@example.com', ...email }).node);
+    expect(() => prod({})).toThrow(
+      /^stage 'prod' sends its invitations, .* through SES .*-c sesFromEmail=no-reply@example.com -c sesRegion=/,
+    );
+    expect(() => prod({ sesFromEmail: 'no-reply@example.com' })).toThrow(/sesRegion is the region/);
+    expect(() => prod({ sesFromEmail: 'no-reply', sesRegion: 'us-east-1' })).toThrow(/sesFromEmail is the address/);
+    expect(() => prod({ ...PROD_EMAIL, sesVerifiedDomain: 'other.org' })).toThrow(
+      /sesVerifiedDomain must be the domain of sesFromEmail \(example.com\)/,
+    );
+    expect(prod({ ...PROD_EMAIL, sesVerifiedDomain: 'example.com' }).email).toEqual({
+      fromEmail: 'no-reply@example.com',
+      sesRegion: 'us-east-1',
+      verifiedDomain: 'example.com',
+    });
+    // the stage as synthesized (STAGES.prod): Cognito sends as the verified identity, through SES
+    Template.fromJSON(synthesized('prod').templates.identity).hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'no-reply@example.com',
+        SourceArn: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':ses:us-east-1:'), ':identity/example.com'])] },
+      },
+    });
+    // dev may go without: Cognito's own
+    expect(stageConfig(newApp().node).email).toBeUndefined();
+    Template.fromJSON(synthesized('dev').templates.identity).hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: { EmailSendingAccount: 'COGNITO_DEFAULT' },
+    });
   });
 
   test('is Multi-AZ, protected, retained, a NAT per AZ, on the Plus plan, and passes cdk-nag without the dev acknowledgements', () => {
@@ -800,7 +835,9 @@ describe('stage configuration from CDK context', () => {
 
   test('defaults per stage: retention, database class, MFA', () => {
     expect(config({})).toMatchObject({ stage: 'dev', logRetention: 30, database: { instanceType: 't4g.micro' }, mfa: 'optional' });
-    expect(config({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com' })).toMatchObject({
+    expect(
+      config({ stage: 'prod', corsOrigin: 'https://app.example.com', alarmEmails: 'oncall@example.com', ...PROD_EMAIL }),
+    ).toMatchObject({
       stage: 'prod',
       logRetention: 365,
       database: { instanceType: 'm7g.large', multiAz: true },
@@ -830,6 +867,7 @@ describe('stage configuration from CDK context', () => {
       'ias:prod': {
         corsOrigin: 'https://block.example.com',
         alarmEmails: 'oncall@example.com',
+        ...PROD_EMAIL,
         databaseInstanceType: 'r7g.xlarge',
         logRetentionDays: 731,
       },

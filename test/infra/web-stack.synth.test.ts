@@ -263,7 +263,10 @@ describe('a custom domain from corsOrigin', () => {
 
 describe('the prod stage without corsOrigin', () => {
   test('serves the SPA from the distribution, retaining its buckets', () => {
-    const service = buildApp(newApp({ stage: 'prod', alarmEmails: 'oncall@example.com' }), { nag: false });
+    const service = buildApp(
+      newApp({ stage: 'prod', alarmEmails: 'oncall@example.com', sesFromEmail: 'no-reply@example.com', sesRegion: 'us-east-1' }),
+      { nag: false },
+    );
     const web = Template.fromStack(service.web!);
     for (const bucket of Object.values(web.findResources('AWS::S3::Bucket'))) expect(bucket.DeletionPolicy).toBe('Retain');
     expect(Stack.of(service.api).resolve(service.web!.appOrigin.url)).toEqual({

@@ -37,6 +37,9 @@ export const STAGES = {
     'ias:prod': {
       corsOrigin: 'https://app.example.com',
       alarmEmails: 'oncall@example.com',
+      sesFromEmail: 'no-reply@example.com',
+      sesRegion: 'us-east-1',
+      sesVerifiedDomain: 'example.com',
       aiFallbackRegion: 'eu-central-1',
       apiDomainName: 'api.example.com',
       apiCertificateArn: CERTIFICATE,
