@@ -108,6 +108,9 @@ const PER_STAGE: Record<
   },
 };
 
+/** An e-mail address (alarmEmails, sesFromEmail); its domain is group 1. */
+const ADDRESS = /^[^\s@,<>]+@([^\s@,<>]+\.[^\s@,<>]+)$/;
+
 /** Context keys the app reads (all optional; see the defaults above). */
 const CONTEXT = {
   stage: 'stage',
@@ -194,7 +197,7 @@ export const stageConfig = (node: Node): StageConfig => {
     .split(',')
     .map((address) => address.trim())
     .filter(Boolean);
-  const notAnAddress = alarmEmails.filter((address) => !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(address));
+  const notAnAddress = alarmEmails.filter((address) => !ADDRESS.test(address));
   if (notAnAddress.length > 0)
     throw new Error(`alarmEmails is a comma-separated list of email addresses; not one: ${notAnAddress.join(', ')}`);
   if (stage === 'prod' && alarmEmails.length === 0) {
@@ -238,8 +241,6 @@ export const stageConfig = (node: Node): StageConfig => {
     ...(email && { email }),
   };
 };
-
-const ADDRESS = /^[^\s@,<>]+@([^\s@,<>]+\.[^\s@,<>]+)$/;
 
 /** The user pool's SES e-mail of the stage, checked: both the address and the SES region, or neither (and never neither in prod). */
 const emailOf = (stage: string, fromEmail?: string, sesRegion?: string, verifiedDomain?: string): StageConfig['email'] => {

@@ -196,28 +196,22 @@ describe('withAttemptTimeout, on fake timers', () => {
       return state;
     };
     const never = () => new Promise<never>(() => undefined);
+    /** the attempt still runs a millisecond before `ms` (from its start), and is given up at `ms` with `expected` */
+    const givenUpAt = async (state: { error?: AiAttemptTimeoutError }, ms: number, expected: Partial<AiAttemptTimeoutError>) => {
+      await jest.advanceTimersByTimeAsync(ms - 1);
+      expect(state.error).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(state.error).toMatchObject(expected);
+      expect(classifyFailure(state.error)).toBe('timeout');
+    };
 
-    const silent = settle(never);
-    await jest.advanceTimersByTimeAsync(199);
-    expect(silent.error).toBeUndefined();
-    await jest.advanceTimersByTimeAsync(1);
-    expect(silent.error).toMatchObject({ name: 'AiFirstTokenTimeoutError', bound: 'first_token', timeoutMs: 200 });
-    expect(classifyFailure(silent.error)).toBe('timeout');
-
+    await givenUpAt(settle(never), 200, { name: 'AiFirstTokenTimeoutError', bound: 'first_token', timeoutMs: 200 });
     // a part at 150 ms, then nothing: idle at 250 ms
     const stalled = settle((_signal, progress) => (setTimeout(progress, 150), never()));
-    await jest.advanceTimersByTimeAsync(249);
-    expect(stalled.error).toBeUndefined();
-    await jest.advanceTimersByTimeAsync(1);
-    expect(stalled.error).toMatchObject({ name: 'AiStreamIdleTimeoutError', bound: 'idle', timeoutMs: 100 });
-    expect(classifyFailure(stalled.error)).toBe('timeout');
-
+    await givenUpAt(stalled, 250, { name: 'AiStreamIdleTimeoutError', bound: 'idle', timeoutMs: 100 });
     // a part every 90 ms, never idle: the attempt's bound ends it at 1,000 ms
     const endless = settle((_signal, progress) => (setInterval(progress, 90), never()));
-    await jest.advanceTimersByTimeAsync(999);
-    expect(endless.error).toBeUndefined();
-    await jest.advanceTimersByTimeAsync(1);
-    expect(endless.error).toMatchObject({ name: 'AiAttemptTimeoutError', bound: 'attempt', timeoutMs: 1_000 });
+    await givenUpAt(endless, 1_000, { name: 'AiAttemptTimeoutError', bound: 'attempt', timeoutMs: 1_000 });
     jest.clearAllTimers();
   });
 

@@ -112,7 +112,7 @@ export const startEventSources = (
         requestId: randomUUID(),
         functionArn: `${target.arn}:$LATEST`,
         condition: 'RetriesExhausted',
-        approximateInvokeCount: 1 + target.asyncInvoke.maximumRetryAttempts,
+        approximateInvokeCount: 1, // the one attempt the twin made (it makes no asynchronous retry)
       },
       requestPayload: event,
       responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
