@@ -14,6 +14,20 @@ const { call } = e2e;
 /** Resolves just after the next 5-second window of the sign-in limit (auth=3/5) begins. */
 const nextWindow = () => new Promise((r) => setTimeout(r, 5000 - (Date.now() % 5000) + 20));
 
+/**
+ * `n` requests in a row from the start of the next window of the sign-in limit, and when the last went out. Sent again
+ * (at most 3 times) when a loaded machine let them spill into the window after it, where the count starts over.
+ */
+const inOneWindow = async (send: () => Promise<{ status: number }>, n: number) => {
+  for (let tries = 1; ; tries++) {
+    await nextWindow();
+    const since = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i < n; i++) statuses.push((await send()).status);
+    if (Math.floor(Date.now() / 5000) === Math.floor(since / 5000) || tries === 3) return { statuses, since };
+  }
+};
+
 const secondsToNextHour = () => 3600 - (Math.floor(Date.now() / 1000) % 3600);
 
 test('the 6th request of the hour is a 429 with the time left in the window, and a [RATE_LIMIT] line', async () => {
@@ -53,9 +67,7 @@ test('anonymous sign-in is counted by address; after Retry-After seconds the win
   // the function warmed in this window (a cold start under load can take seconds), then the four requests at the
   // start of the next 5-second window, so that they share it
   await attempt();
-  await nextWindow();
-  const statuses = [];
-  for (let i = 0; i < 4; i++) statuses.push((await attempt()).status);
+  const { statuses } = await inOneWindow(attempt, 4);
   expect(statuses).toEqual([401, 401, 401, 429]);
   const refused = await attempt();
   expect(refused.status).toBe(429);
@@ -70,10 +82,12 @@ test('anonymous sign-in is counted by address; after Retry-After seconds the win
 test('password-reset requests share the sign-in limit: a flood of reset mails is cut off too', async () => {
   const reset = () => call('POST', '/api/auth/forgot-password', undefined, { email: 'someone@example.com' });
   // warmed, then the start of the next 5-second window: the previous test's last attempt and the warm-up count in the current one
+  // (the refusals counted are those of the requests that shared a window)
   await reset();
-  await nextWindow();
-  const statuses = [];
-  for (let i = 0; i < 4; i++) statuses.push((await reset()).status);
+  const { statuses, since } = await inOneWindow(reset, 4);
   expect(statuses).toEqual([202, 202, 202, 429]);
-  expect(e2e.logged('auth-forgot-password').filter((r) => r.message === '[RATE_LIMIT] request refused')).toHaveLength(1);
+  const refusals = e2e
+    .logged('auth-forgot-password')
+    .filter((r) => r.message === '[RATE_LIMIT] request refused' && Date.parse(String(r.timestamp)) >= since);
+  expect(refusals).toHaveLength(1);
 }, 30_000);
