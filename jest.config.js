@@ -17,7 +17,7 @@ const END_TO_END = '\\.(e2e|synth)\\.test\\.ts$';
 
 /** @type {import('jest').Config} */
 const shared = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/environment.ts',
   roots: ['<rootDir>/test'],
   transform: {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
@@ -29,6 +29,7 @@ const shared = {
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
 };
 

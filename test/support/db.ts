@@ -1,7 +1,9 @@
 /**
  * A fresh, migrated database for one test file, on either engine:
  * - TEST_DATABASE_URL set (CI's second pass): a new database on that real PostgreSQL server, dropped after;
- * - otherwise embedded PGlite in memory, loaded from a migrated template that globalSetup builds once.
+ * - otherwise embedded PGlite: the jest worker's, lent to one file at a time and reset between files
+ *   (./worker-database.ts), or, when it is out on loan or outside jest, one in memory loaded from the migrated
+ *   template that globalSetup builds once.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +14,10 @@ import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connect
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { EMPTY_TEMPLATE_PATH, TEMPLATE_PATH } from './template-paths';
+
+declare global {
+  var borrowWorkerDatabase: typeof import('./worker-database').borrowWorkerDatabase | undefined;
+}
 
 export const realPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
 
@@ -42,21 +48,29 @@ export const createPostgresDatabase = async (migrate = true): Promise<{ url: str
   };
 };
 
+/** A database reached through a pool, as the functions reach theirs; `after` runs once the pool has closed. */
+const pooledHandle = (url: string, engine: DatabaseHandle['engine'], after: () => Promise<void> | void): DatabaseHandle => {
+  const { pool, closed } = closeablePool({ connectionString: url });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine,
+    close: async () => {
+      await db.destroy();
+      await closed();
+      await after();
+    },
+  };
+};
+
 export const testDatabase = async (): Promise<DatabaseHandle> => {
   if (realPostgresUrl()) {
     const { url, drop } = await createPostgresDatabase();
-    const { pool, closed } = closeablePool({ connectionString: url });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return {
-      db,
-      engine: 'postgres',
-      close: async () => {
-        await db.destroy();
-        await closed();
-        await drop();
-      },
-    };
+    return pooledHandle(url, 'postgres', drop);
   }
+  // jest's environment lends its worker's database (./environment.ts); a script outside jest opens its own
+  const borrowed = await globalThis.borrowWorkerDatabase?.();
+  if (borrowed) return pooledHandle(borrowed.url, 'pglite', borrowed.release);
   const template = new Blob([await readFile(TEMPLATE_PATH)]);
   const pglite = await openPglite('memory://', template);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

@@ -10,8 +10,9 @@ export const tsx = (script: string, ...args: string[]) =>
 
 /**
  * The unit project's global setup (jest.config.js): the migrated PGlite template (template.ts), once per
- * change of the migrations; real PostgreSQL (TEST_DATABASE_URL) needs none. Nothing of the twin or the CDK.
+ * change of the migrations, on either engine (with TEST_DATABASE_URL the database tests use that server, but the
+ * worker database's own test still opens PGlite). Nothing of the twin or the CDK.
  */
 export default async function unitSetup(): Promise<void> {
-  if (!process.env.TEST_DATABASE_URL) await tsx('test/support/template.ts');
+  await tsx('test/support/template.ts');
 }

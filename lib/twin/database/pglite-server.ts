@@ -111,7 +111,11 @@ class SessionLock {
   }
 }
 
-export const startPgliteServer = async (db: PGlite, options: { log?: (line: string) => void } = {}): Promise<PgliteServer> => {
+/** `unref`: the server alone does not keep the process running (a test worker's database, which outlives its files). */
+export const startPgliteServer = async (
+  db: PGlite,
+  options: { log?: (line: string) => void; unref?: boolean } = {},
+): Promise<PgliteServer> => {
   const lock = new SessionLock();
   const sockets = new Set<net.Socket>();
 
@@ -276,6 +280,7 @@ export const startPgliteServer = async (db: PGlite, options: { log?: (line: stri
 
   const server = net.createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (options.unref) server.unref();
   return {
     port: (server.address() as net.AddressInfo).port,
     stop: () =>
