@@ -8,6 +8,7 @@
  */
 import { sql } from 'kysely';
 import { nearestChunks, nearestQuery, PATH_SETTINGS, RETRIEVAL, searchChunks } from '#core/analysis/retrieval';
+import { setForTransaction } from '#core/db/transaction-state';
 import { EMBEDDING_DIMENSIONS } from '#core/db/migrations/0001-domain';
 import { placeStoredVectors } from '#core/embeddings/chunk-claims';
 import { toVectorLiteral } from '#core/embeddings/sources';
@@ -55,7 +56,7 @@ test('through the HNSW index, a small investigation beside a large one gets all 
   expect(exact).toHaveLength(12);
 
   const plan = await db.transaction().execute(async (trx) => {
-    for (const setting of PATH_SETTINGS.index) await sql.raw(setting).execute(trx);
+    await setForTransaction(trx, PATH_SETTINGS.index);
     // the index path's read of the graph (the vectors not yet in it are read exactly beside it)
     const statement = nearestQuery(ids.small, MODEL, toVectorLiteral(query!), RETRIEVAL.indexCandidates, RETRIEVAL.candidates, 'indexed');
     const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);

@@ -21,6 +21,7 @@ import { assessSelection } from '#core/analysis/assess';
 import { resolveSelection } from '#core/analysis/selection';
 import { countHit } from '#core/ratelimit/limiter';
 import { nearestQuery, PATH_SETTINGS, RETRIEVAL, retrievalPath, searchChunks } from '#core/analysis/retrieval';
+import { setForTransaction } from '#core/db/transaction-state';
 import { openDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
@@ -465,8 +466,8 @@ const recallOf = (found: Found, exact: Found) => {
 
 interface Strategy {
   label: string;
-  /** `set local …` statements before the query */
-  settings: readonly string[];
+  /** the settings in force for the query (setForTransaction) */
+  settings: Readonly<Record<string, string>>;
   query: (investigationId: string, vector: string) => ReturnType<typeof sql<{ id: string; distance: number }>>;
   /** the service's own searchChunks (the rule, decided per query by the investigation's chunk count) rather than the bench's SQL */
   rule?: boolean;
@@ -517,22 +518,17 @@ const reranked = (order: 'm16' | 'm32' | 'halfvec' | 'bit', candidates: number) 
   ) select id, embedding <=> ${vector}::vector as distance from candidates order by distance limit ${k}`;
 
 const EXACT_SETTINGS = PATH_SETTINGS.exact;
-const hnswSettings = (ef: number, order: 'relaxed_order' | 'strict_order') => [
-  `set local hnsw.ef_search = ${ef}`,
-  `set local hnsw.iterative_scan = ${order}`,
-];
+const hnswSettings = (ef: number, order: 'relaxed_order' | 'strict_order') => ({
+  'hnsw.ef_search': String(ef),
+  'hnsw.iterative_scan': order,
+});
 /**
  * With a limit of 200–400 the planner costs the HNSW scan above a scan + sort (even through the investigation's
  * b-tree index): forced, to measure the index itself. enable_sort off leaves the HNSW scan as the one ordered path.
  * jit off: the disabled paths' cost penalty lifts the plan's cost over jit_above_cost, and JIT compilation then
  * adds ~100 ms to every query on PostgreSQL (measured; PGlite has no JIT).
  */
-const FORCED = [
-  'set local enable_seqscan = off',
-  'set local enable_bitmapscan = off',
-  'set local enable_sort = off',
-  'set local jit = off',
-];
+const FORCED = { enable_seqscan: 'off', enable_bitmapscan: 'off', enable_sort: 'off', jit: 'off' };
 
 const STRATEGIES: Strategy[] = [
   { label: 'exact (index scans off)', settings: EXACT_SETTINGS, query: vectorQuery() },
@@ -546,20 +542,20 @@ const STRATEGIES: Strategy[] = [
   { label: 'HNSW ef 400 strict_order', settings: hnswSettings(400, 'strict_order'), query: vectorQuery('m16'), needs: 'm16' },
   {
     label: 'HNSW ef 400 strict_order, index forced',
-    settings: [...hnswSettings(400, 'strict_order'), ...FORCED],
+    settings: { ...hnswSettings(400, 'strict_order'), ...FORCED },
     query: vectorQuery('m16'),
     needs: 'm16',
   },
   { label: 'HNSW ef 1000 strict_order', settings: hnswSettings(1000, 'strict_order'), query: vectorQuery('m16'), needs: 'm16' },
   {
     label: 'HNSW ef 1000 relaxed, top 200 re-sorted (forced)',
-    settings: [...hnswSettings(1000, 'relaxed_order'), ...FORCED],
+    settings: { ...hnswSettings(1000, 'relaxed_order'), ...FORCED },
     query: reranked('m16', 200),
     needs: 'm16',
   },
   {
     label: 'HNSW m 32 ef 1000 relaxed, top 200 re-sorted (forced)',
-    settings: [...hnswSettings(1000, 'relaxed_order'), ...FORCED],
+    settings: { ...hnswSettings(1000, 'relaxed_order'), ...FORCED },
     query: reranked('m32', 200),
     needs: 'm32',
   },
@@ -573,26 +569,26 @@ const STRATEGIES: Strategy[] = [
   ).map(
     ([ef, top]): Strategy => ({
       label: `HNSW m 32 ef ${ef} relaxed, top ${top} re-sorted (forced)`,
-      settings: [...hnswSettings(ef, 'relaxed_order'), ...FORCED],
+      settings: { ...hnswSettings(ef, 'relaxed_order'), ...FORCED },
       query: reranked('m32', top),
       needs: 'm32',
     }),
   ),
   {
     label: 'halfvec HNSW ef 200, re-rank 200 (forced)',
-    settings: [...hnswSettings(200, 'relaxed_order'), ...FORCED],
+    settings: { ...hnswSettings(200, 'relaxed_order'), ...FORCED },
     query: reranked('halfvec', 200),
     needs: 'halfvec',
   },
   {
     label: 'halfvec HNSW ef 400, re-rank 400 (forced)',
-    settings: [...hnswSettings(400, 'relaxed_order'), ...FORCED],
+    settings: { ...hnswSettings(400, 'relaxed_order'), ...FORCED },
     query: reranked('halfvec', 400),
     needs: 'halfvec',
   },
   {
     label: 'bit HNSW ef 400, re-rank 400 (forced)',
-    settings: [...hnswSettings(400, 'relaxed_order'), ...FORCED],
+    settings: { ...hnswSettings(400, 'relaxed_order'), ...FORCED },
     query: reranked('bit', 400),
     needs: 'bit',
   },
@@ -600,7 +596,7 @@ const STRATEGIES: Strategy[] = [
 /** the service's rule (searchChunks): its settings and SQL are the service's; the query here only labels the row */
 const ruleStrategy = (exactBelow: number): Strategy => ({
   label: `rule: exact < ${exactBelow.toLocaleString('en')}, else HNSW m 32, top ${RETRIEVAL.indexCandidates}`,
-  settings: [],
+  settings: {},
   query: vectorQuery(),
   rule: true,
   needs: 'm32',
@@ -776,7 +772,7 @@ const retrievalRun = async (
     }
     const literal = vectorLiteral(vector);
     return db.transaction().execute(async (trx) => {
-      for (const setting of strategy.settings) await sql.raw(setting).execute(trx);
+      await setForTransaction(trx, strategy.settings);
       const { rows } = await strategy.query(investigationId, literal).execute(trx);
       return { ids: rows.map((r) => r.id), distances: rows.map((r) => Number(r.distance)) };
     });
@@ -784,7 +780,7 @@ const retrievalRun = async (
   /** the plan of a strategy, or of the path the service's rule takes for this investigation (its own settings and SQL) */
   const explain = async (strategy: Strategy, investigationId: string, vector: number[]) => {
     const literal = vectorLiteral(vector);
-    let settings: readonly string[] = strategy.settings;
+    let settings: Readonly<Record<string, string>> = strategy.settings;
     let statement: ReturnType<typeof sql> = strategy.query(investigationId, literal);
     if (strategy.rule) {
       if (!counts.has(investigationId)) {
@@ -802,7 +798,7 @@ const retrievalRun = async (
           : nearestQuery(investigationId, BENCH_MODEL, literal, RETRIEVAL.indexCandidates, k, 'indexed');
     }
     return db.transaction().execute(async (trx) => {
-      for (const setting of settings) await sql.raw(setting).execute(trx);
+      await setForTransaction(trx, settings);
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (costs off) ${statement}`.execute(trx);
       return rows.map((r) => r['QUERY PLAN'].replace(/'\[[^\]]*\]'/g, "'[query]'")).join('\n');
     });
@@ -852,7 +848,7 @@ const retrievalRun = async (
         const literal = vectorLiteral(q.vector);
         const [, ms] = await timed(() =>
           db.transaction().execute(async (trx) => {
-            for (const setting of EXACT_SETTINGS) await sql.raw(setting).execute(trx);
+            await setForTransaction(trx, EXACT_SETTINGS);
             await sql`with nearest as materialized (
               select c.id, c.embedding <=> ${literal}::vector as distance ${filtered(q.investigationId)} and c.chunk_index < ${count}
               order by c.embedding <=> ${literal}::vector limit ${k}

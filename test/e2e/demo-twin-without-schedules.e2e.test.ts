@@ -10,6 +10,7 @@ import { authorizationMatrix } from '../http/authorization-matrix.e2e';
 import { ingestingEvidence } from '../ingestion/ingestion.e2e';
 import { hostileInputs } from '../resilience/hostile-inputs.e2e';
 import { useTwin } from '../support/twin';
+import { noSessionPinned } from '../twin/pinning.e2e';
 
 const e2e = useTwin({ schedules: false });
 
@@ -19,3 +20,4 @@ describe('test/http/authorization-matrix.e2e.ts', () => authorizationMatrix(e2e)
 describe('test/ingestion/ingestion.e2e.ts', () => ingestingEvidence(e2e));
 describe('test/auth/sign-in.e2e.ts', () => signingIn(e2e));
 describe('test/resilience/hostile-inputs.e2e.ts', () => hostileInputs(e2e));
+describe('test/twin/pinning.e2e.ts', () => noSessionPinned(e2e));

@@ -20,6 +20,7 @@ import { tenantFlood } from '../resilience/tenant-flood.e2e';
 import { useTwin } from '../support/twin';
 import { requestCorrelation } from '../twin/correlation.e2e';
 import { theDeploymentAsSynthesized } from '../twin/deployment.e2e';
+import { noSessionPinned } from '../twin/pinning.e2e';
 
 const e2e = useTwin();
 
@@ -35,3 +36,4 @@ describe('test/operator/onboarding.e2e.ts', () => onboardingUsers(e2e));
 describe('test/feedback/feedback.e2e.ts', () => judgingAnalyses(e2e));
 describe('test/resilience/ingestion.e2e.ts', () => ingestionUnderLoad(e2e));
 describe('test/resilience/tenant-flood.e2e.ts', () => tenantFlood(e2e));
+describe('test/twin/pinning.e2e.ts', () => noSessionPinned(e2e));

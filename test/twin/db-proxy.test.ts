@@ -118,6 +118,47 @@ describe("over the twin's PGlite server", () => {
     await exercise(proxy.port);
   });
 
+  test("a session RDS Proxy would pin (a SET, a named prepared statement) is recorded and logged, once each; the service's transaction-scoped settings and locks pin none", async () => {
+    const before = proxy.pinnedSessions().length;
+    const pool = new Pool({ ...clientConfig(proxy.port), max: 1 });
+    try {
+      await pool.query(
+        'create or replace function set_transaction_settings(names text[], settings text[]) returns void language plpgsql as $$ begin for i in 1 .. coalesce(array_length(names, 1), 0) loop perform set_config(names[i], settings[i], true); end loop; end $$',
+      );
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query('select set_transaction_settings($1::text[], $2::text[])', [['work_mem'], ['8MB']]);
+        expect((await client.query<{ work_mem: string }>('show work_mem')).rows[0]!.work_mem).toBe('8MB');
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+      expect(proxy.pinnedSessions().length).toBe(before);
+      await pool.query(`set work_mem = '16MB'`);
+      await pool.query(`set work_mem = '32MB'`); // the same session: already pinned
+    } finally {
+      await pool.end();
+    }
+    const named = new Client(clientConfig(proxy.port));
+    await named.connect();
+    try {
+      await named.query({ name: 'doubled', text: 'select $1::int * 2 as n', values: [2] });
+    } finally {
+      await named.end();
+    }
+    expect(
+      proxy
+        .pinnedSessions()
+        .slice(before)
+        .map((session) => session.reason),
+    ).toEqual(['A SET statement was detected', 'A prepared statement was detected']);
+    expect(logs.filter((line) => line.includes('The client session was pinned')).slice(-2)).toEqual([
+      expect.stringContaining(`Reason: A SET statement was detected. Statement: set work_mem = '16MB'`),
+      expect.stringContaining('Reason: A prepared statement was detected.'),
+    ]);
+  });
+
   test('a wrong password or user is refused with 28P01', async () => {
     const wrongPassword = await errorOf(clientConfig(proxy.port, { password: 'guess' }));
     expect(wrongPassword).toMatchObject({ code: '28P01', message: `password authentication failed for user "${SECRET.username}"` });

@@ -12,6 +12,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
+import { lockForTransaction } from '#core/db/transaction-state';
 import { isoTime } from '#core/db/values';
 import { conflict, notFound, validationFailed } from '#core/errors';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pagination';
@@ -283,8 +284,7 @@ const versionDetail = async (db: Kysely<Database>, type: string, version: number
 };
 
 /** One type's writes at a time, so two admins never compute the same next version number. */
-const lockType = (trx: Transaction<Database>, type: string) =>
-  sql`select pg_advisory_xact_lock(hashtext(${`prompt-templates:${type}`}))`.execute(trx);
+const lockType = (trx: Transaction<Database>, type: string) => lockForTransaction(trx, sql`hashtext(${`prompt-templates:${type}`})`);
 
 /** Stores the next version of a type; refused when it would only repeat the current version. */
 const insertVersion = async (

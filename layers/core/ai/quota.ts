@@ -20,6 +20,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
+import { lockForTransaction } from '#core/db/transaction-state';
 import { DomainError } from '#core/errors';
 
 export const QUOTA_LIMIT = 50;
@@ -142,7 +143,7 @@ export const reserve = (
 ): Promise<Reservation> =>
   db.transaction().execute(async (trx) => {
     // Serialises this region's reservations across every connection and instance; released at commit.
-    await sql`select pg_advisory_xact_lock(hashtext('ai-quota:' || ${region}::text))`.execute(trx);
+    await lockForTransaction(trx, sql`hashtext('ai-quota:' || ${region}::text)`);
     const horizon = new Date(now.getTime() - windowMs);
     // Housekeeping: a stamp at or before the horizon can count against no later request (stamps only grow).
     await trx.deleteFrom('ai_quota_reservations').where('region', '=', region).where('reserved_at', '<=', horizon).execute();

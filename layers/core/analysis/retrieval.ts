@@ -9,6 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import { config, ENV } from '#core/config';
 import type { Database, SourceType } from '#core/db/schema';
+import { setForTransaction } from '#core/db/transaction-state';
 import { GRAPH_ANCHOR_COSINE } from '#core/embeddings/near-duplicates';
 import { toVectorLiteral } from '#core/embeddings/sources';
 
@@ -146,29 +147,24 @@ export const retrievalPath = (chunkCount: number, exactBelow: number = RETRIEVAL
   chunkCount < exactBelow ? 'exact' : 'index';
 
 /**
- * `set local` statements of each path. Exact: no index scan (the investigation's b-tree bitmap scan, or a
- * sequential scan, then a sort). Index: the HNSW scan forced, since the planner costs it above a scan and
- * sort of the whole investigation once the limit is 200; jit off because the disabled paths' cost penalty
- * lifts the plan over jit_above_cost, and compiling then adds ~100 ms to every query (measured).
+ * The transaction-scoped settings of each path (../db/transaction-state.ts). Exact: no index scan (the
+ * investigation's b-tree bitmap scan, or a sequential scan, then a sort). Index: the HNSW scan forced, since the
+ * planner costs it above a scan and sort of the whole investigation once the limit is 200; jit off because the
+ * disabled paths' cost penalty lifts the plan over jit_above_cost, and compiling then adds ~100 ms to every query (measured).
  */
 export const PATH_SETTINGS = {
-  exact: ['set local enable_indexscan = off'],
-  index: [
-    `set local hnsw.ef_search = ${RETRIEVAL.efSearch}`,
-    'set local hnsw.iterative_scan = relaxed_order',
-    'set local enable_seqscan = off',
-    'set local enable_bitmapscan = off',
-    'set local enable_sort = off',
-    'set local jit = off',
-  ],
+  exact: { enable_indexscan: 'off' },
+  index: {
+    'hnsw.ef_search': String(RETRIEVAL.efSearch),
+    'hnsw.iterative_scan': 'relaxed_order',
+    enable_seqscan: 'off',
+    enable_bitmapscan: 'off',
+    enable_sort: 'off',
+    jit: 'off',
+  },
   /** back to exact after the index path, in the same transaction */
-  indexToExact: [
-    'set local enable_indexscan = off',
-    'set local enable_seqscan = on',
-    'set local enable_bitmapscan = on',
-    'set local enable_sort = on',
-  ],
-} as const;
+  indexToExact: { enable_indexscan: 'off', enable_seqscan: 'on', enable_bitmapscan: 'on', enable_sort: 'on' },
+} as const satisfies Record<string, Record<string, string>>;
 
 /**
  * Which vectors a search reads: all of them (the exact path), the HNSW graph's nodes (`indexed`), those stored but
@@ -253,12 +249,8 @@ const nearestHitsQuery = (investigationId: string, model: string, vector: string
            (select count(*)::int from text_chunks m where m.graph_via = nearest.chunk_id) as behind
     from nearest order by embedding <=> ${vector}::vector`;
 
-const run = async (trx: Kysely<Database>, settings: readonly string[]) => {
-  for (const setting of settings) await sql.raw(setting).execute(trx);
-};
-
 /**
- * The retrieval rule, in one transaction (`set local` only): count the investigation's chunks, up to the
+ * The retrieval rule, in one transaction (its settings last that long): count the investigation's chunks, up to the
  * threshold (an index-only scan of its b-tree); below `exactBelow` search exactly, else take the HNSW index's top
  * `indexCandidates` nodes and keep the exact nearest `limit` of them and of the chunks placed behind those of them
  * near enough to hold nearer ones (`nodesToExpand`), together with the exact nearest of the vectors stored but not
@@ -288,14 +280,14 @@ export const searchChunks = (
     }
     let rows: Candidate[];
     if (path === 'exact') {
-      await run(trx, PATH_SETTINGS.exact);
+      await setForTransaction(trx, PATH_SETTINGS.exact);
       rows = await exactly();
     } else {
-      await run(trx, PATH_SETTINGS.index);
+      await setForTransaction(trx, PATH_SETTINGS.index);
       const hits = (
         await nearestHitsQuery(investigationId, model, vector, Math.max(limit, RETRIEVAL.indexCandidates), 'indexed').execute(trx)
       ).rows.map((hit) => ({ ...hit, similarity: Number(hit.similarity), behind: Number(hit.behind) }));
-      await run(trx, PATH_SETTINGS.indexToExact);
+      await setForTransaction(trx, PATH_SETTINGS.indexToExact);
       // the nearest hits and the chunks behind the nearest few nodes; then behind the other nodes near enough to
       // what those found to hold nearer chunks
       const withChunks = hits.filter((hit) => hit.behind > 0);

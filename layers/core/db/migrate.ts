@@ -30,6 +30,7 @@ import { migration as graphAnchors } from './migrations/0018-graph-anchors';
 import { migration as inlineVectors } from './migrations/0019-inline-vectors';
 import { migration as claimVerdicts } from './migrations/0020-claim-verdicts';
 import { migration as promptChangeNotes } from './migrations/0021-prompt-change-notes';
+import { migration as transactionState } from './migrations/0022-transaction-state';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0019-inline-vectors': inlineVectors,
   '0020-claim-verdicts': claimVerdicts,
   '0021-prompt-change-notes': promptChangeNotes,
+  '0022-transaction-state': transactionState,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, SourceType } from '#core/db/schema';
+import { lockForTransaction } from '#core/db/transaction-state';
 import { fillDuplicates } from './chunk-claims';
 import { prepareChunks, type PreparedChunk } from './chunking';
 import { lshBands, representativeFor, shinglesOf, type GroupCandidate } from './near-duplicates';
@@ -112,7 +113,7 @@ const groupNearDuplicates = async (
   investigationId: string,
   described: readonly ({ chunk: PreparedChunk } & Omit<GroupCandidate, 'id'>)[],
 ) => {
-  await sql`select pg_advisory_xact_lock(hashtext('chunk-groups:' || ${investigationId}::text))`.execute(trx);
+  await lockForTransaction(trx, sql`hashtext('chunk-groups:' || ${investigationId}::text)`);
   const keys = [...new Set(described.flatMap((d) => d.bands))];
   const candidates: GroupCandidate[] =
     keys.length === 0

@@ -11,6 +11,7 @@
 import { sql, type Kysely } from 'kysely';
 import { config, ENV } from '#core/config';
 import type { Database } from '#core/db/schema';
+import { lockForTransaction } from '#core/db/transaction-state';
 import { organizationAnalyses } from '#core/repositories/analyses';
 import { tooManyRequests } from './limits';
 export const DEFAULT_GENERATION_CAP = 10;
@@ -42,7 +43,7 @@ export const generationsInFlight = async (db: Kysely<Database>, organizationId: 
 
 /** Throws 429 with Retry-After when the organization is at its cap of concurrent AI work. */
 export const assertGenerationCapacity = async (db: Kysely<Database>, organizationId: string, cap = generationCap()): Promise<void> => {
-  if (db.isTransaction) await sql`select pg_advisory_xact_lock(hashtextextended(${`generation-cap:${organizationId}`}, 0))`.execute(db);
+  if (db.isTransaction) await lockForTransaction(db, sql`hashtextextended(${`generation-cap:${organizationId}`}, 0)`);
   const inFlight = await generationsInFlight(db, organizationId);
   if (inFlight >= cap) {
     throw tooManyRequests(

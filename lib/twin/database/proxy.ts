@@ -13,6 +13,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { startBackend } from './backend-sign-in';
+import { PinningWatch } from './pinning';
 import { authenticate, authenticateIam, type IamAuthOptions } from './client-auth';
 import { CANCEL_REQUEST, Closed, GSSENC_REQUEST, MessageReader, PROTOCOL_3_0, refuse, SSL_REQUEST, startupParameters } from './wire';
 
@@ -44,13 +45,23 @@ export interface DatabaseProxy {
    * a database that hangs. fault(undefined) restores the proxy on the same port, ending what hung.
    */
   fault(kind: 'down' | 'hung' | undefined): Promise<void>;
+  /** the client sessions RDS Proxy would have pinned to their database connection (./pinning.ts), oldest first */
+  pinnedSessions(): readonly PinnedSession[];
   stop(): Promise<void>;
+}
+
+interface PinnedSession {
+  reason: string;
+  /** the message that pinned it, as sent (statement text, shortened) */
+  message: string;
+  at: Date;
 }
 
 export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise<DatabaseProxy> => {
   const connections = new Map<() => void, Connection>();
+  const pinned: PinnedSession[] = [];
   const server = createServer((socket) => {
-    if (current !== 'hung') return void serve(socket, options, connections);
+    if (current !== 'hung') return void serve(socket, options, connections, (session) => pinned.push(session));
     held.add(socket);
     socket.on('error', () => undefined);
     socket.on('close', () => held.delete(socket));
@@ -97,6 +108,7 @@ export const startDatabaseProxy = async (options: DatabaseProxyOptions): Promise
       }
       if (kind === 'hung') for (const connection of connections.values()) connection.stall();
     },
+    pinnedSessions: () => pinned,
     stop: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const close of [...connections.keys()]) close();
@@ -112,7 +124,12 @@ interface Connection {
 }
 
 /** One client connection, from its first byte to either side closing. */
-const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Map<() => void, Connection>): Promise<void> => {
+const serve = async (
+  raw: Socket,
+  options: DatabaseProxyOptions,
+  connections: Map<() => void, Connection>,
+  onPinned: (session: PinnedSession) => void,
+): Promise<void> => {
   const log = (line: string) => options.log?.(`[twin db proxy] ${line}`);
   const sockets: Duplex[] = [];
   let secured: Duplex | undefined;
@@ -201,8 +218,22 @@ const serve = async (raw: Socket, options: DatabaseProxyOptions, connections: Ma
 
     backend.on('close', close);
     socket.write(Buffer.concat([ready, backendReader.release()]));
+    // what the client sends is read as RDS Proxy reads it, for what would pin its session (logged as the proxy logs it)
+    const watch = new PinningWatch();
+    const inspect = (chunk: Buffer) => {
+      const pin = watch.feed(chunk);
+      if (!pin) return;
+      onPinned({ ...pin, at: new Date() });
+      log(
+        `The client session was pinned to the database connection for the remainder of the session. The proxy can't reuse this connection until the session ends. Reason: ${pin.reason}. Statement: ${pin.message}`,
+      );
+    };
     const early = reader.release();
-    if (early.length > 0) backend.write(early);
+    if (early.length > 0) {
+      inspect(early);
+      backend.write(early);
+    }
+    socket.on('data', inspect);
     socket.pipe(backend);
     backend.pipe(socket);
   } catch (error) {

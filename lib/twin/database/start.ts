@@ -87,6 +87,7 @@ export interface DatabaseProxyControls {
   stop: () => Promise<void>;
   dropConnections: () => Promise<void>;
   fault: DatabaseProxy['fault'];
+  pinnedSessions: DatabaseProxy['pinnedSessions'];
 }
 
 /** Opens the engine at once (while the rest of the twin starts), then the proxy once its setup is known. */
@@ -123,6 +124,7 @@ export const startDatabase = async (
     stop: stopProxy,
     dropConnections: () => proxy.dropConnections(),
     fault: (kind) => proxy.fault(kind),
+    pinnedSessions: () => proxy.pinnedSessions(),
   };
   return { database, operatorUrl: engine.operatorUrl, proxyPort: proxy.port, proxy: controls };
 };
