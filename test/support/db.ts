@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
+import { closeablePool, openPglite, pooledDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { EMPTY_TEMPLATE_PATH, TEMPLATE_PATH } from './template-paths';
@@ -48,29 +48,14 @@ export const createPostgresDatabase = async (migrate = true): Promise<{ url: str
   };
 };
 
-/** A database reached through a pool, as the functions reach theirs; `after` runs once the pool has closed. */
-const pooledHandle = (url: string, engine: DatabaseHandle['engine'], after: () => Promise<void> | void): DatabaseHandle => {
-  const { pool, closed } = closeablePool({ connectionString: url });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    db,
-    engine,
-    close: async () => {
-      await db.destroy();
-      await closed();
-      await after();
-    },
-  };
-};
-
 export const testDatabase = async (): Promise<DatabaseHandle> => {
   if (realPostgresUrl()) {
     const { url, drop } = await createPostgresDatabase();
-    return pooledHandle(url, 'postgres', drop);
+    return pooledDatabase('postgres', { connectionString: url }, { after: drop });
   }
   // jest's environment lends its worker's database (./environment.ts); a script outside jest opens its own
   const borrowed = await globalThis.borrowWorkerDatabase?.();
-  if (borrowed) return pooledHandle(borrowed.url, 'pglite', borrowed.release);
+  if (borrowed) return pooledDatabase('pglite', { connectionString: borrowed.url }, { after: borrowed.release });
   const template = new Blob([await readFile(TEMPLATE_PATH)]);
   const pglite = await openPglite('memory://', template);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

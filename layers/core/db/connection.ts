@@ -158,19 +158,31 @@ const guardQueries = (client: PoolClient, queryTimeoutMs: number | undefined): v
   };
 };
 
+/**
+ * A database reached through a pool (closeablePool): closing it ends the pool and waits for its connections, then
+ * runs `after`. `traced`: each query a subsegment (a function's; the twin's own handle and the tests' are not).
+ */
+export const pooledDatabase = <E extends Engine>(
+  engine: E,
+  config: PoolConfig,
+  { traced = false, after }: { traced?: boolean; after?: () => Promise<void> | void } = {},
+): DatabaseHandle & { engine: E } => {
+  const { pool, closed } = closeablePool(config);
+  const dialect = new PostgresDialect({ pool });
+  const db = new Kysely<Database>({ dialect: traced ? tracedDialect(dialect) : dialect });
+  return {
+    db,
+    engine,
+    close: async () => {
+      await db.destroy();
+      await closed();
+      await after?.();
+    },
+  };
+};
+
 export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHandle> => {
-  if (target.engine === 'postgres') {
-    const { pool, closed } = closeablePool(target.config);
-    const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool })) });
-    return {
-      db,
-      engine: 'postgres',
-      close: async () => {
-        await db.destroy();
-        await closed();
-      },
-    };
-  }
+  if (target.engine === 'postgres') return pooledDatabase('postgres', target.config, { traced: true });
   const pglite = await openPglite(target.dataDir);
   const { PGliteDialect } = await import('kysely-pglite-dialect');
   const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(pglite)) });

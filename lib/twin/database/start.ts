@@ -5,9 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { PoolConfig } from 'pg';
-import { closeablePool, openPglite, type DatabaseHandle } from '#core/db/connection';
+import { sql, type Kysely } from 'kysely';
+import { openPglite, pooledDatabase, type DatabaseHandle } from '#core/db/connection';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import type { TwinPlan } from '../assembly/plan';
@@ -17,27 +16,12 @@ import { newDatabaseFromTemplate } from './pgdata-template';
 import { startPgliteServer } from './pglite-server';
 import { startDatabaseProxy, type DatabaseProxy } from './proxy';
 
-/** The twin's own handle on an engine: a kysely over a pg pool; closing it ends the pool, then what `after` stops. */
-const poolHandle = <E extends DatabaseHandle['engine']>(engine: E, config: PoolConfig, after = async () => undefined) => {
-  const { pool, closed } = closeablePool(config);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    db,
-    engine,
-    close: async () => {
-      await db.destroy();
-      await closed();
-      await after();
-    },
-  };
-};
-
 /** The database engine behind the proxy, and the twin's own (operator) handle on it. */
 const openEngine = async (twinDir: string, databaseUrl: string | undefined, template: string | undefined) => {
   if (databaseUrl) {
     const url = new URL(databaseUrl);
     return {
-      handle: poolHandle('postgres', { connectionString: databaseUrl }),
+      handle: pooledDatabase('postgres', { connectionString: databaseUrl }),
       operatorUrl: databaseUrl,
       backend: {
         host: url.hostname,
@@ -56,10 +40,16 @@ const openEngine = async (twinDir: string, databaseUrl: string | undefined, temp
   const server = await startPgliteServer(pglite);
   const { port } = server;
   return {
-    handle: poolHandle('pglite', { host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 }, async () => {
-      await server.stop();
-      await pglite.close();
-    }),
+    handle: pooledDatabase(
+      'pglite',
+      { host: '127.0.0.1', port, user: 'postgres', database: 'postgres', max: 5 },
+      {
+        after: async () => {
+          await server.stop();
+          await pglite.close();
+        },
+      },
+    ),
     // the twin's own (trusted) role: for operator tools, the eval's --templates database (../running.ts)
     operatorUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     // the proxy signs in as the secret's user (the instance's master user, setMasterUser)
