@@ -16,11 +16,7 @@ import { createHash, createHmac, pbkdf2, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { promisify } from 'node:util';
 import type { PGlite } from '@electric-sql/pglite';
-
-const SSL_REQUEST = 80877103;
-const GSSENC_REQUEST = 80877104;
-const CANCEL_REQUEST = 80877102;
-const PROTOCOL_3 = 196608;
+import { CANCEL_REQUEST, GSSENC_REQUEST, PROTOCOL_3_0, readCString, SSL_REQUEST, takeMessage } from './wire';
 
 export interface PgliteServer {
   port: number;
@@ -123,7 +119,7 @@ export const startPgliteServer = async (
     const connection = {};
     sockets.add(socket);
     socket.setNoDelay(true); // a response goes out in several writes: Nagle would hold each behind the client's delayed ACK
-    let buffer = Buffer.alloc(0);
+    let buffer: Buffer = Buffer.alloc(0);
     let started = false;
     /** between the startup message and a signed-in session: checking the role, or waiting for its password */
     let signIn: { startup: Buffer; user: string; verifier?: string; checking: boolean } | undefined;
@@ -206,14 +202,13 @@ export const startPgliteServer = async (
     const pump = () => {
       for (;;) {
         if (signIn) {
-          if (signIn.checking || buffer.length < 5) return;
-          const length = buffer.readInt32BE(1) + 1;
-          if (buffer.length < length) return;
-          const reply = buffer.subarray(0, length);
-          buffer = buffer.subarray(length);
-          if (reply[0] !== 'p'.charCodeAt(0)) return refuse('08P01', 'expected password response');
+          if (signIn.checking) return;
+          const reply = takeMessage(buffer);
+          if (!reply) return;
+          buffer = reply.rest;
+          if (reply.type !== 'p') return refuse('08P01', 'expected password response');
           signIn.checking = true;
-          void checkPassword(signIn, reply.subarray(5, Math.max(5, reply.indexOf(0, 5))).toString('utf8')).catch(failed);
+          void checkPassword(signIn, readCString(reply.body, 0)[0]).catch(failed);
           return;
         }
         if (!started) {
@@ -231,7 +226,7 @@ export const startPgliteServer = async (
             socket.end();
             return;
           }
-          if (code !== PROTOCOL_3) {
+          if (code !== PROTOCOL_3_0) {
             socket.destroy();
             return;
           }
@@ -240,12 +235,11 @@ export const startPgliteServer = async (
           void checkRole(signIn).catch(failed);
           continue;
         }
-        if (buffer.length < 5) return;
-        const length = buffer.readInt32BE(1) + 1;
-        if (buffer.length < length) return;
-        const message = Buffer.from(buffer.subarray(0, length));
-        buffer = buffer.subarray(length);
-        const type = String.fromCharCode(message[0]!);
+        const taken = takeMessage(buffer);
+        if (!taken) return;
+        buffer = taken.rest;
+        const { type } = taken;
+        const message = Buffer.from(taken.raw);
         if (type === 'X') {
           socket.end();
           return;

@@ -9,6 +9,8 @@
  * one, which node-postgres uses for every query, does not.
  */
 
+import { readCString, takeMessage } from './wire';
+
 const STATEMENT_CONDITIONS: { reason: string; pattern: RegExp }[] = [
   { reason: 'A SET statement was detected', pattern: /(?:^|;)\s*(?:set|reset)\b/i },
   { reason: 'A set_config call was detected', pattern: /\bset_config\s*\(/i },
@@ -36,44 +38,35 @@ export const pinningReason = (statement: string): string | undefined => {
   return STATEMENT_CONDITIONS.find(({ pattern }) => pattern.test(text))?.reason;
 };
 
-const cstring = (body: Buffer, from: number): [string, number] => {
-  const end = body.indexOf(0, from);
-  return [body.toString('utf8', from, end < 0 ? body.length : end), end < 0 ? body.length : end + 1];
-};
-
 /**
  * Pure: why one frontend message pins its session, or undefined: a simple Query's statements, or a Parse's
  * statement and name (a named statement is a prepared statement that outlives the exchange).
  */
 export const messagePinningReason = (type: string, body: Buffer): string | undefined => {
-  if (type === 'Q') return pinningReason(cstring(body, 0)[0]);
+  if (type === 'Q') return pinningReason(readCString(body, 0)[0]);
   if (type !== 'P') return undefined;
-  const [name, next] = cstring(body, 0);
+  const [name, next] = readCString(body, 0);
   if (name !== '') return 'A prepared statement was detected';
-  return pinningReason(cstring(body, next)[0]);
+  return pinningReason(readCString(body, next)[0]);
 };
 
 /** Reads a client's messages after its startup (type byte, length, body) as they stream past, chunk by chunk. */
 export class PinningWatch {
   private buffer: Buffer = Buffer.alloc(0);
-  /** the first reason found, with its statement: the session stays pinned until it ends */
-  pinned: { reason: string; message: string } | undefined;
+  /** pinned once, the session stays pinned until it ends: nothing more to read */
+  private pinned = false;
 
-  /** Reads a chunk; returns the reason the first time the session is pinned. */
+  /** Reads a chunk; returns the reason, with the message, the first time the session is pinned. */
   feed(chunk: Buffer): { reason: string; message: string } | undefined {
     if (this.pinned) return undefined;
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-    while (this.buffer.length >= 5) {
-      const length = this.buffer.readInt32BE(1) + 1;
-      if (this.buffer.length < length) break;
-      const type = String.fromCharCode(this.buffer[0]!);
-      const body = this.buffer.subarray(5, length);
-      this.buffer = this.buffer.subarray(length);
-      const reason = messagePinningReason(type, body);
+    for (let taken = takeMessage(this.buffer); taken; taken = takeMessage(this.buffer)) {
+      this.buffer = taken.rest;
+      const reason = messagePinningReason(taken.type, taken.body);
       if (reason) {
-        this.pinned = { reason, message: body.toString('utf8').replaceAll('\0', ' ').trim().slice(0, 200) };
+        this.pinned = true;
         this.buffer = Buffer.alloc(0);
-        return this.pinned;
+        return { reason, message: taken.body.toString('utf8').replaceAll('\0', ' ').trim().slice(0, 200) };
       }
     }
     return undefined;

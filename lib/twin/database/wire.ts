@@ -1,7 +1,8 @@
 /**
  * PostgreSQL's frontend/backend protocol 3.0, as far as the proxy speaks it while a connection is set up: the
- * startup packets, typed messages read whole (MessageReader), the messages the proxy writes, and its refusals.
- * After setup the proxy only pipes bytes.
+ * startup packets, typed messages read whole (MessageReader, or takeMessage from bytes at hand), the messages the
+ * proxy writes, and its refusals. After setup the proxy pipes bytes, reading the client's for what would pin its
+ * session (./pinning.ts).
  */
 import type { Duplex } from 'node:stream';
 
@@ -88,6 +89,25 @@ export class MessageReader {
     return this.buffer;
   }
 }
+
+/** The first whole typed message in `buffer` (type byte, int32 length, body) and the bytes after it; undefined until it has all arrived. */
+export const takeMessage = (buffer: Buffer): { type: string; body: Buffer; raw: Buffer; rest: Buffer } | undefined => {
+  if (buffer.length < 5) return undefined;
+  const length = buffer.readInt32BE(1) + 1;
+  if (buffer.length < length) return undefined;
+  return {
+    type: String.fromCharCode(buffer[0]!),
+    body: buffer.subarray(5, length),
+    raw: buffer.subarray(0, length),
+    rest: buffer.subarray(length),
+  };
+};
+
+/** A message's NUL-terminated string at `from`, and where the next field starts. */
+export const readCString = (body: Buffer, from: number): [text: string, next: number] => {
+  const end = body.indexOf(0, from);
+  return end < 0 ? [body.toString('utf8', from), body.length] : [body.toString('utf8', from, end), end + 1];
+};
 
 export const startupParameters = (packet: Buffer): Map<string, string> => {
   const parts = packet.subarray(4).toString('utf8').split('\0');
