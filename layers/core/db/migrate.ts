@@ -31,6 +31,7 @@ import { migration as inlineVectors } from './migrations/0019-inline-vectors';
 import { migration as claimVerdicts } from './migrations/0020-claim-verdicts';
 import { migration as promptChangeNotes } from './migrations/0021-prompt-change-notes';
 import { migration as transactionState } from './migrations/0022-transaction-state';
+import { migration as placedChunkKeys } from './migrations/0023-placed-chunk-keys';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0020-claim-verdicts': claimVerdicts,
   '0021-prompt-change-notes': promptChangeNotes,
   '0022-transaction-state': transactionState,
+  '0023-placed-chunk-keys': placedChunkKeys,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {
