@@ -6,6 +6,7 @@
 import { RETENTION_LOG_MARKER } from '#core/operations/retention';
 import { DEMO_INVESTIGATION_IDS } from '#core/seed/demo';
 import type { TwinTest } from '../support/twin';
+import { until } from '../support/until';
 
 export const requestCorrelation = (e2e: TwinTest): void => {
   const requestIdOf = (headers: Headers): string => {
@@ -42,7 +43,18 @@ export const requestCorrelation = (e2e: TwinTest): void => {
     expect(created.status).toBe(202);
     const requestId = requestIdOf(created.headers);
     await e2e.pollUntilGenerated(created.body.analysis_id, investigator);
-    expect(e2e.logged('generation-worker').filter((line) => line.correlation_id === requestId)).toContainEqual(
+    // the worker logs the message handled after the analysis is stored, so the line can trail the status a reader sees
+    const handled = (line: Record<string, unknown>) => line.correlation_id === requestId && line.message === 'generation message handled';
+    const lines = await until(
+      'the generation worker to log the message handled',
+      async () => {
+        const found = e2e.logged('generation-worker').filter((line) => line.correlation_id === requestId);
+        return found.some(handled) ? found : undefined;
+      },
+      10_000,
+      50,
+    );
+    expect(lines).toContainEqual(
       expect.objectContaining({
         message: 'generation message handled',
         analysisId: created.body.analysis_id,
