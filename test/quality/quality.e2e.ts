@@ -34,7 +34,7 @@ export const qualityChecks = (e2e: TwinTest): void => {
         return (await call('GET', `/api/analysis/${analysisId}`, investigator)).body;
       }
       if (Date.now() > deadline) throw new Error(`analysis still ${res.body.generation_status}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 250));
     }
   };
 

@@ -59,7 +59,9 @@ export const tenantFlood = (e2e: TwinTest): void => {
         });
         statusesA.push(res.status);
         if (res.status === 202) createdA.push(res.body.analysis_id);
-        await new Promise((r) => setTimeout(r, 150));
+        // at its cap, A asks again once a second: enough to take each place that frees, and each call costs the
+        // suite's two cores what the workers under test need
+        await new Promise((r) => setTimeout(r, statusesA.includes(429) ? 1_000 : 150));
       }
     })();
 
@@ -83,7 +85,7 @@ export const tenantFlood = (e2e: TwinTest): void => {
         if (SETTLED_STATUSES.includes(body.generation_status))
           doneB.set(id, { status: body.generation_status, seconds: (Date.now() - started) / 1000 });
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 1_000));
     }
     flooding = false;
     await flood;

@@ -251,7 +251,7 @@ export const useTwin = (options: TestTwinOptions = {}): TwinTest => {
         expect(res.status).toBe(200);
         if (!['queued', 'generating'].includes(res.body.generation_status)) return res.body;
         if (Date.now() > deadline) throw new Error(`analysis still ${res.body.generation_status}`);
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 250)); // each look is a request the twin serves on the suite's two cores
       }
     },
   };
