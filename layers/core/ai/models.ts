@@ -187,3 +187,27 @@ export const embeddingModelProblem = (id: string): string | undefined => {
     );
   return undefined;
 };
+
+/**
+ * Prompt caching on Bedrock (Converse `cachePoint` blocks), by model: the fewest tokens a cached prefix must have
+ * for Bedrock to cache it (a shorter one is answered as usual, uncached), or undefined for a model that does not
+ * cache prompts this way. Anthropic's published minimums per checkpoint; the longest prefix of the model's name wins.
+ */
+const PROMPT_CACHE_MINIMUM_TOKENS: readonly (readonly [prefix: string, tokens: number])[] = [
+  ['anthropic.claude-3-7-sonnet', 1024],
+  ['anthropic.claude-3-5-haiku', 2048],
+  ['anthropic.claude-sonnet-4-2025', 1024],
+  ['anthropic.claude-sonnet-4-5', 1024],
+  ['anthropic.claude-sonnet-4-6', 2048],
+  ['anthropic.claude-opus-4-2025', 1024],
+  ['anthropic.claude-opus-4-1', 1024],
+  ['anthropic.claude-opus-4-5', 4096],
+  ['anthropic.claude-opus-4-6', 4096],
+  ['anthropic.claude-haiku-4-5', 4096],
+];
+
+export const promptCacheMinimumTokens = (id: string): number | undefined => {
+  const model = splitProfileId(id)?.model ?? id; // no validation: the twin's stand-in reads any request's id with it
+  const matches = PROMPT_CACHE_MINIMUM_TOKENS.filter(([prefix]) => model.startsWith(prefix));
+  return matches.sort((a, b) => b[0].length - a[0].length)[0]?.[1];
+};

@@ -9,7 +9,9 @@
  *                                    without an inference-profile prefix such as `us.`, or as an ARN):
  *                                    deterministic extractive answer, see ./text.ts; a
  *                                    geographic profile called from outside its geography is refused
- *                                    (400 ValidationException, as Bedrock does)
+ *                                    (400 ValidationException, as Bedrock does); prompt caching as Bedrock's: the text
+ *                                    up to the last `cachePoint` block (≤ 4), of a model that caches, is written to
+ *                                    or read from a cache per region and model that keeps it 5 minutes after each use
  *   POST /model/{modelId}/converse-stream  the same answer streamed as Bedrock streams it: an AWS event stream
  *                                    (application/vnd.amazon.eventstream) of messageStart, the text in
  *                                    contentBlockDelta parts, contentBlockStop, messageStop and metadata (usage)
@@ -44,11 +46,11 @@
  * (options.faults wins over STANDIN_FAULTS for the same region; an invalid value fails the start).
  */
 import http from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventStreamCodec } from '@smithy/core/event-streams';
-import { profileValidIn, splitProfileId } from '#core/ai/models';
+import { profileValidIn, promptCacheMinimumTokens, splitProfileId } from '#core/ai/models';
 import { standinEmbedder, type StandinEmbedder, type StandinEmbedderName } from './embedder';
 import { composeAnswer, estimateTokens } from './text';
 
@@ -82,6 +84,8 @@ export interface BedrockStandinOptions {
    * as with Cohere; 'hashing' by word overlap, far faster, for tests and benches of the pipeline rather than of meaning
    */
   embedder?: StandinEmbedderName;
+  /** the clock of the prompt cache, in epoch milliseconds; defaults to Date.now */
+  now?: () => number;
 }
 
 export interface BedrockStandin {
@@ -107,6 +111,9 @@ const MAX_EMBED_TEXT_CHARS = 2048;
 const INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering'];
 const TRUNCATE = ['NONE', 'START', 'END'];
 const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary'];
+/** Bedrock's prompt cache: the most cachePoints a request may hold, and how long a prefix stays cached after its last use */
+const MAX_CACHE_POINTS = 4;
+const PROMPT_CACHE_TTL_MS = 5 * 60_000;
 
 /** An error answered in the AWS JSON protocol shape; `outcome` is how stats() counts it. */
 class StandinError extends Error {
@@ -194,9 +201,13 @@ const TEXT_MODEL =
 interface ConverseOutput {
   output: { message: { role: 'assistant'; content: Array<{ text: string }> } };
   stopReason: 'end_turn';
-  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+  /** the cache fields only for a request with a cachePoint; inputTokens then counts only the input not cached */
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number; cacheReadInputTokens?: number; cacheWriteInputTokens?: number };
   metrics: { latencyMs: number };
 }
+
+/** Whether a cache key was present (a read) or not (a write); either way it is kept for the TTL from now. */
+type PromptCache = (key: string) => 'read' | 'write';
 
 /** Text of the `text` blocks of a list of content (or system) blocks. */
 const blockText = (blocks: unknown): string =>
@@ -208,7 +219,32 @@ const blockText = (blocks: unknown): string =>
         .join('\n')
     : '';
 
-const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput => {
+/**
+ * The text a request caches: its text up to its last cachePoint block, in Bedrock's order (the system blocks, then the
+ * messages' content) and joined as its input is counted; undefined without a cachePoint. Refuses what Bedrock refuses.
+ */
+const cachedPrefix = (modelId: string, contents: unknown[]): { text: string; minimumTokens: number } | undefined => {
+  const points = contents.flatMap((blocks, list) =>
+    Array.isArray(blocks)
+      ? blocks.flatMap((block, at) => (isObject(block) && 'cachePoint' in block ? [{ list, at, point: block.cachePoint }] : []))
+      : [],
+  );
+  const last = points.at(-1);
+  if (last === undefined) return undefined;
+  if (!points.every(({ point }) => isObject(point) && point.type === 'default')) throw invalid("A cachePoint's type must be 'default'.");
+  const minimumTokens = promptCacheMinimumTokens(baseModelId(modelId));
+  if (minimumTokens === undefined) throw invalid(`The model ${modelId} does not support prompt caching (cachePoint).`);
+  if (points.length > MAX_CACHE_POINTS)
+    throw invalid(`A request may hold at most ${MAX_CACHE_POINTS} cachePoint blocks; this one holds ${points.length}.`);
+  const text = [...contents.slice(0, last.list), (contents[last.list] as unknown[]).slice(0, last.at)].map(blockText).join('\n');
+  return { text, minimumTokens };
+};
+
+const converse = (
+  modelId: string,
+  body: unknown,
+  call: { region: string; latencyMs: number; promptCache: PromptCache },
+): ConverseOutput => {
   const base = baseModelId(modelId);
   if (base.includes('embed')) throw invalid(`The model ${modelId} does not support the Converse operation.`);
   if (!TEXT_MODEL.test(base)) throw notFound(`Model ${modelId} is not known to the Bedrock stand-in.`);
@@ -226,15 +262,28 @@ const converse = (modelId: string, body: unknown, latencyMs = 0): ConverseOutput
     .map((m) => blockText(isObject(m) ? m.content : undefined))
     .join('\n\n');
   const purpose = isObject(requestMetadata) && typeof requestMetadata.purpose === 'string' ? requestMetadata.purpose : undefined;
+  const contents = [system, ...messages.map((m) => (isObject(m) ? m.content : undefined))];
+  const prefix = cachedPrefix(modelId, contents);
   const text = composeAnswer(systemText, userText, purpose);
-  const allInput = [systemText, ...messages.map((m) => blockText(isObject(m) ? m.content : undefined))].join('\n');
-  const inputTokens = estimateTokens(allInput);
+  const inputTokens = estimateTokens(contents.map(blockText).join('\n'));
   const outputTokens = estimateTokens(text);
+  const usage: ConverseOutput['usage'] = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  if (prefix) {
+    const prefixTokens = estimateTokens(prefix.text);
+    // a prefix under the model's minimum is answered uncached, as Bedrock does
+    const cached =
+      prefixTokens >= prefix.minimumTokens
+        ? call.promptCache(`${call.region} ${base} ${createHash('sha256').update(prefix.text).digest('hex')}`)
+        : undefined;
+    usage.cacheReadInputTokens = cached === 'read' ? prefixTokens : 0;
+    usage.cacheWriteInputTokens = cached === 'write' ? prefixTokens : 0;
+    usage.inputTokens -= usage.cacheReadInputTokens + usage.cacheWriteInputTokens;
+  }
   return {
     output: { message: { role: 'assistant', content: [{ text }] } },
     stopReason: 'end_turn',
-    usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-    metrics: { latencyMs },
+    usage,
+    metrics: { latencyMs: call.latencyMs },
   };
 };
 
@@ -385,6 +434,15 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
   const counts = new Map<string, RegionStats>();
   const aborter = new AbortController();
   const embed = standinEmbedder(options.embedder ?? 'hashing');
+  const now = options.now ?? Date.now;
+  /** when each cached prefix expires, by region, model and the prefix's hash */
+  const cacheExpiry = new Map<string, number>();
+  const promptCache: PromptCache = (key) => {
+    const at = now();
+    const hit = (cacheExpiry.get(key) ?? at) > at;
+    cacheExpiry.set(key, at + PROMPT_CACHE_TTL_MS);
+    return hit ? 'read' : 'write';
+  };
 
   const state = (region: string): RegionState => {
     let s = regions.get(region);
@@ -467,9 +525,10 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     }
     checkProfileRegion(modelId, region);
     const body = parseJson(raw);
-    if (route[2] === 'converse') send(res, 200, converse(modelId, body, latencyMs));
+    const call = { region, latencyMs, promptCache };
+    if (route[2] === 'converse') send(res, 200, converse(modelId, body, call));
     else if (route[2] === 'converse-stream')
-      await streamAnswer(res, converse(modelId, body, latencyMs), state(region).faults.stallMs ?? 0, aborter.signal);
+      await streamAnswer(res, converse(modelId, body, call), state(region).faults.stallMs ?? 0, aborter.signal);
     else {
       const embedded = await invokeEmbedding(modelId, body, state(region).faults.refuseText, embed);
       send(res, 200, embedded);

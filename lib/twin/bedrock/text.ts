@@ -12,10 +12,13 @@
  *   the service failed to neutralise) is never read as a passage and never cited.
  * - Without any marker, every non-empty line of the user message(s) is a passage with no citation.
  * - If the instructions contain the word JSON, the answer is a JSON object (see StandinAnswer).
- * - A quality call reviews the analysis after the line that starts `Analysis under review` (to its last paragraph),
- *   claim by claim. One whose system prompt asks for `"aspects"` is a coverage check: the aspects are the content
- *   phrases of the line that starts `Question or topic` (its text after the first colon), each addressed when the
- *   analysis under review holds at least half its words, citing the passages that do.
+ * - A quality call reviews the analysis after the line that starts `Analysis under review` (to the line that starts
+ *   `Question or topic` or to its last paragraph), claim by claim. One whose instructions ask for `"aspects"` is a
+ *   coverage check: the aspects are the content phrases of the line that starts `Question or topic` (its text after
+ *   the first colon), each addressed when the analysis under review holds at least half its words, citing the
+ *   passages that do. The instructions read for it are the system prompt and the user text's closing paragraph
+ *   after the last evidence passage (where a prompt sharing its system prompt and evidence with another check says
+ *   what it checks), never the passages or the analysis.
  */
 
 const STANDIN_LABEL = '[stand-in]';
@@ -260,16 +263,34 @@ const verdictFor = (claim: string, passages: EvidencePassage[]): ClaimVerdict =>
   return { statement: claim, supported: supporting.length > 0, citations: supporting.flatMap((p) => (p.chunkId ? [p.chunkId] : [])) };
 };
 
+const QUESTION_LINE = /^Question or topic[^:\n]*:(.*)$/m;
+
 /**
  * The analysis under review in a quality prompt: after the line that starts `Analysis under review`, up to its closing
- * instruction paragraph (or the first evidence marker); undefined in a prompt without that line.
+ * instruction paragraph (or the first evidence marker), and up to the question or topic when that follows it;
+ * undefined in a prompt without that line.
  */
 const analysisUnderReview = (user: string): string | undefined => {
   const start = /^Analysis under review[^\n]*\n/m.exec(user);
   if (!start) return undefined;
   const rest = user.slice(start.index + start[0].length).split(/^\[chunk:/m)[0]!;
   const last = rest.trimEnd().lastIndexOf('\n\n');
-  return last === -1 ? rest : rest.slice(0, last);
+  const review = last === -1 ? rest : rest.slice(0, last);
+  return review.slice(0, QUESTION_LINE.exec(review)?.index);
+};
+
+/**
+ * The paragraph closing the user text after its last evidence passage (empty when a passage closes it): a check's own
+ * instructions when its system prompt is shared. Only the last paragraph, so neither the passages nor the analysis
+ * under review (which may quote them) before it are read as instructions.
+ */
+const closingInstructions = (user: string): string => {
+  const lastMarker = [...user.matchAll(CHUNK_MARKER)].at(-1);
+  const paragraphs = user
+    .slice(lastMarker?.index)
+    .trim()
+    .split(/\n\s*\n/);
+  return paragraphs.slice(lastMarker ? 1 : 0).at(-1) ?? '';
 };
 
 /**
@@ -342,7 +363,7 @@ const contentPhrases = (text: string): string[] => {
 };
 
 const answerCoverage = (prompt: ParsedPrompt, user: string): CoverageAnswer => {
-  const asked = /^Question or topic[^:\n]*:(.*)$/m.exec(user)?.[1] ?? '';
+  const asked = QUESTION_LINE.exec(user)?.[1] ?? '';
   const reviewed = new Set(wordTokens(analysisUnderReview(user) ?? ''));
   const aspects = contentPhrases(asked).map((aspect): AspectVerdict => {
     const words = wordTokens(aspect);
@@ -387,8 +408,10 @@ const answerJudge = (prompt: ParsedPrompt, user: string): JudgeAnswer => {
 /** The stand-in's whole Converse answer text for a system prompt, the user messages' text and the purpose. */
 export const composeAnswer = (system: string, user: string, purpose?: string): string => {
   const prompt = parsePrompt(system, user);
-  if (purpose === 'quality')
-    return JSON.stringify(ASKS_FOR_ASPECTS.test(system) ? answerCoverage(prompt, user) : answerQuality(prompt, user));
+  if (purpose === 'quality') {
+    const coverage = ASKS_FOR_ASPECTS.test(system) || ASKS_FOR_ASPECTS.test(closingInstructions(user));
+    return JSON.stringify(coverage ? answerCoverage(prompt, user) : answerQuality(prompt, user));
+  }
   if (purpose === 'judge') return JSON.stringify(answerJudge(prompt, user));
   const findings = extractFindings(prompt);
   return prompt.asksForJson ? JSON.stringify(answerJson(findings)) : answerText(findings);
