@@ -13,7 +13,7 @@ import { activeTemplate, analysisPromptValues, renderTemplate, type ActiveTempla
 import { qualityPromptValues } from '#core/analysis/quality';
 import type { Database } from '#core/db/schema';
 import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
-import { ASPECT_COVERAGE_TEMPLATE } from '#core/db/migrations/0020-claim-verdicts';
+import { SHARED_PREFIX_TEMPLATES } from '#core/db/migrations/0024-prompt-cache';
 import { isQualityType, type Fixture } from './fixtures';
 
 export type TemplateSource = 'seed' | 'database';
@@ -24,13 +24,16 @@ export interface Templates {
 }
 
 /**
- * The newest version the migrations plant on a fresh database: version 2 from 0010, and version 3 of quality_coverage
- * from 0020. No database needed.
+ * The newest version the migrations plant on a fresh database: version 2 from 0010, and of the quality checks the
+ * versions 0024 adds (quality_faithfulness 3; quality_coverage 4, after 0020's). No database needed.
  */
 export const seededTemplates = (): Templates => ({
   source: 'seed',
   get: async (promptType) => {
-    const [t, version] = promptType === 'quality_coverage' ? [ASPECT_COVERAGE_TEMPLATE, 3] : [FENCED_TEMPLATES[promptType], 2];
+    const [t, version] =
+      promptType === 'quality_faithfulness' || promptType === 'quality_coverage'
+        ? [SHARED_PREFIX_TEMPLATES[promptType], promptType === 'quality_coverage' ? 4 : 3]
+        : [FENCED_TEMPLATES[promptType], 2];
     if (!t) throw new Error(`no seeded template for prompt type ${promptType}`);
     return { prompt_type: promptType, version, system_prompt: t.system, user_prompt_template: t.user };
   },

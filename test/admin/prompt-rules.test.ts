@@ -9,6 +9,7 @@ import { PROMPT_TYPE, renderTemplate } from '#core/analysis/prompts';
 import { QUALITY_PROMPT_TYPES } from '#core/analysis/quality';
 import { INITIAL_TEMPLATES } from '#core/db/migrations/0003-prompt-templates';
 import { FENCED_TEMPLATES } from '#core/db/migrations/0010-fenced-prompts';
+import { SHARED_PREFIX_TEMPLATES } from '#core/db/migrations/0024-prompt-cache';
 
 describe('sideBySide', () => {
   test('pairs a replaced line as changed, keeps common lines, and numbers each side', () => {
@@ -88,9 +89,12 @@ describe('templateProblems', () => {
     expect(Object.keys(FENCED_TEMPLATES).sort()).toEqual(rendered);
   });
 
-  test.each([...Object.entries(INITIAL_TEMPLATES), ...Object.entries(FENCED_TEMPLATES)])('the seeded %s template passes', (type, t) => {
-    expect(templateProblems(type, { system_prompt: t.system, user_prompt_template: t.user })).toEqual([]);
-  });
+  test.each([...Object.entries(INITIAL_TEMPLATES), ...Object.entries(FENCED_TEMPLATES), ...Object.entries(SHARED_PREFIX_TEMPLATES)])(
+    'the seeded %s template passes',
+    (type, t) => {
+      expect(templateProblems(type, { system_prompt: t.system, user_prompt_template: t.user })).toEqual([]);
+    },
+  );
 
   const question = INITIAL_TEMPLATES.analysis_question!;
 

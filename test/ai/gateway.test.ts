@@ -79,6 +79,50 @@ test('a healthy primary answers, and the call is in the ledger with its tokens',
   expect(out.usage.outputTokens).toBeGreaterThan(0);
 });
 
+test('a cached prefix: marked for a model with prompt caching, written by the first call and read by the next; sent whole to a model without', async () => {
+  const passages = Array.from(
+    { length: 120 },
+    (_, i) => `[chunk:c${i}] Invoice ${1000 + i} was approved by Marcus Hale on ${(i % 28) + 1} March.`,
+  );
+  const cachedPrefix = `Evidence passages:\n\n${passages.join('\n\n')}\n\n`; // well over Sonnet's 1,024-token minimum
+  const check = (ask: string) => ({
+    purpose: 'quality' as const,
+    system: 'Check the analysis. Answer in JSON.',
+    cachedPrefix,
+    prompt: ask,
+  });
+  const sonnet = gatewayAt(new Date('2026-11-29T10:00:00Z'), {
+    models: { ...DEFAULT_AI_MODELS, quality: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' },
+  });
+  const first = await sonnet.gateway.converse(check('Check faithfulness.'));
+  sonnet.advance(1_000);
+  const second = await sonnet.gateway.converse(check('Check coverage, aspect by aspect.'));
+  expect(first.usage.cacheWriteTokens).toBeGreaterThan(1_024);
+  expect(first.usage.cacheReadTokens).toBe(0);
+  expect(second.usage).toMatchObject({ cacheReadTokens: first.usage.cacheWriteTokens, cacheWriteTokens: 0 });
+  // only what follows the prefix is billed at the full input price
+  expect(second.usage.inputTokens).toBeLessThan(50);
+  const rows = await db
+    .selectFrom('ai_calls')
+    .select(['input_tokens', 'cache_read_tokens', 'cache_write_tokens'])
+    .orderBy('created_at')
+    .execute();
+  expect(rows).toEqual([
+    { input_tokens: first.usage.inputTokens, cache_read_tokens: 0, cache_write_tokens: first.usage.cacheWriteTokens },
+    { input_tokens: second.usage.inputTokens, cache_read_tokens: first.usage.cacheWriteTokens, cache_write_tokens: 0 },
+  ]);
+
+  // a model without prompt caching would refuse a cachePoint (ValidationException): it gets the same text as one prompt
+  const llama = gatewayAt(new Date('2026-11-29T10:00:00Z'), {
+    models: { ...DEFAULT_AI_MODELS, quality: 'meta.llama3-3-70b-instruct-v1:0' },
+  });
+  const whole = await llama.gateway.converse(check('Check faithfulness.'));
+  expect(whole.usage).toEqual({
+    inputTokens: first.usage.inputTokens + first.usage.cacheWriteTokens!,
+    outputTokens: whole.usage.outputTokens,
+  });
+});
+
 test('a throttle storm on the primary: retries, then the fallback serves, [AI:fallback] logged', async () => {
   const warn = jest.spyOn(logger, 'warn');
   standin().setFaults(PRIMARY, { throttleRatio: 1 });

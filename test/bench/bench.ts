@@ -17,11 +17,13 @@
  * 9. ingestion: documents through the API into the twin with the quota enforced — time from the last upload until all
  *    are analysable, model requests per 1,000 chunks, chunks a minute, the routes' p99 (./ingest-bench.ts);
  * 10. relevance: recall@8 and nDCG@8 of the service's retrieval over the demo's judgments, with the Bedrock stand-in
- *    embedding by hashing and by meaning, and the similarity ranges of relevant and irrelevant chunks (./relevance-bench.ts).
+ *    embedding by hashing and by meaning, and the similarity ranges of relevant and irrelevant chunks (./relevance-bench.ts);
+ * 11. tokens: the quality checks' input tokens billed per verified analysis, with and without prompt caching, for the
+ *    default quality model and Sonnet 4.5 (./tokens-bench.ts).
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
- * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest, relevance); `--markdown` also writes the
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest, relevance, tokens); `--markdown` also writes the
  * headline figures with their goals to docs/benchmarks.md (./summary.ts), replacing the sections that ran.
  * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
  * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.
@@ -37,6 +39,7 @@ import { Pool } from 'pg';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { embeddingBench } from './embedding-bench';
+import { tokensBench } from './tokens-bench';
 import { benchGateway } from './bench-support';
 import { ingestBench } from './ingest-bench';
 import { relevanceBench } from './relevance-bench';
@@ -467,6 +470,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   embedding: embeddingBench,
   ingest: ingestBench,
   relevance: relevanceBench,
+  tokens: tokensBench,
 };
 
 const main = async () => {

@@ -257,12 +257,19 @@ test('the evals render the prompts the generation worker and the quality checks 
     // the analysis as stored: its citation read back to the chunk id
     ...(promptType.startsWith('quality_') && { analysis_under_review: finding(chunkId), regeneration: undefined }),
   });
+  // the two checks share one set of markers (their prompts share the evidence as one cached prefix)
   const rendered = await Promise.all(
-    ['analysis_question', 'quality_faithfulness', 'quality_coverage'].map((t, call) =>
-      renderFixture(fixture(t), seededTemplates(), labels(call)),
-    ),
+    (
+      [
+        ['analysis_question', 0],
+        ['quality_faithfulness', 1],
+        ['quality_coverage', 1],
+      ] as const
+    ).map(([t, call]) => renderFixture(fixture(t), seededTemplates(), labels(call))),
   );
-  expect(sent.map((r) => ({ system: r.system, prompt: r.prompt }))).toEqual(rendered.map((r) => ({ system: r.system, prompt: r.prompt })));
+  expect(sent.map((r) => ({ system: r.system, prompt: (r.cachedPrefix ?? '') + r.prompt }))).toEqual(
+    rendered.map((r) => ({ system: r.system, prompt: r.prompt })),
+  );
   expect(rendered[0]!.prompt).toContain('Reason: Wrong focus. Direction: Focus on the approval.');
   expect(rendered[1]!.prompt).toContain(`[chunk:call1label] ${text}`);
   expect(rendered[1]!.prompt).toContain(`${text} (citations: call1label)`);

@@ -16,6 +16,7 @@ import {
   requestQualityCheck,
   revertQualityStart,
   runQualityCheck,
+  sharedPromptPrefix,
   startQualityCheck,
   UnreadableVerdictError,
 } from '#core/analysis/quality';
@@ -192,30 +193,47 @@ describe('runQualityCheck', () => {
 
     expect(calls).toHaveLength(2);
     expect(calls.every((c) => c.purpose === 'quality' && c.analysisId === id)).toBe(true);
-    expect(calls[0]!.system).toMatch(/Faithfulness/);
-    expect(calls[1]!.system).toMatch(/Coverage/);
-    expect(calls[1]!.prompt).toContain('Who approved invoice 1042?');
-    const labels = calls.map((c) => {
-      // each call marks the passages with labels of its own, and the analysis cites them by those labels
-      const [, a, b] =
-        /^\[chunk:(\w+)\] The manager approved invoice 1042 on 3 March\.\n\n\[chunk:(\w+)\] The clerk entered/m.exec(c.prompt) ?? [];
-      expect(c.prompt).toContain('Summary: The manager approved invoice 1042.');
-      expect(c.prompt).toContain(`on 3 March. (citations: ${a})`);
-      expect(c.prompt).toContain(`twice. (citations: ${b})`);
-      for (const id of [ids.chunkA, ids.chunkB, ids.chunkOut]) expect(c.prompt).not.toContain(id);
-      expect(c.prompt).not.toContain('{{');
-      // the evidence comes before the analysis under review
-      expect(c.prompt.indexOf('[chunk:')).toBeLessThan(c.prompt.indexOf('Summary:'));
-      return [a, b];
-    });
-    expect(labels[0]).not.toEqual(labels[1]);
+    // one system prompt and one cached prefix for both checks: the evidence and the analysis under review; each
+    // check's own ask follows it
+    const [faithfulness, coverage] = calls as [ConverseRequest, ConverseRequest];
+    expect(coverage.system).toBe(faithfulness.system);
+    expect(coverage.cachedPrefix).toBe(faithfulness.cachedPrefix);
+    expect(faithfulness.prompt).toMatch(/^\s*Check faithfulness/);
+    expect(coverage.prompt).toContain('Who approved invoice 1042?');
+    expect(coverage.prompt).toMatch(/Check coverage/);
+    const prefix = faithfulness.cachedPrefix!;
+    // the passages, marked with labels issued for this check, and the analysis citing them by those labels
+    const [, a, b] =
+      /^\[chunk:(\w+)\] The manager approved invoice 1042 on 3 March\.\n\n\[chunk:(\w+)\] The clerk entered/m.exec(prefix) ?? [];
+    expect(prefix).toContain('Summary: The manager approved invoice 1042.');
+    expect(prefix).toContain(`on 3 March. (citations: ${a})`);
+    expect(prefix).toContain(`twice. (citations: ${b})`);
+    // the evidence comes before the analysis under review
+    expect(prefix.indexOf('[chunk:')).toBeLessThan(prefix.indexOf('Summary:'));
+    for (const c of calls) {
+      const whole = c.cachedPrefix! + c.prompt;
+      for (const id of [ids.chunkA, ids.chunkB, ids.chunkOut]) expect(whole).not.toContain(id);
+      expect(whole).not.toContain('{{');
+    }
+  });
+
+  test("sharedPromptPrefix: the user prompts' common start up to its last line break, and only under one system prompt", () => {
+    const evidence = 'Evidence:\n[chunk:ab] one\n\nAnalysis:\nSummary: x\n\n';
+    expect(
+      sharedPromptPrefix({ system: 's', user: `${evidence}Check faithfulness.` }, { system: 's', user: `${evidence}Check coverage.` }),
+    ).toBe(evidence);
+    // a common start that ends inside a line stops at the line before
+    expect(sharedPromptPrefix({ system: 's', user: 'a\nbc one' }, { system: 's', user: 'a\nbc two' })).toBe('a\n');
+    expect(sharedPromptPrefix({ system: 's', user: 'abc' }, { system: 's', user: 'abd' })).toBe('');
+    // a cached prefix starts at the system prompt: different ones share nothing
+    expect(sharedPromptPrefix({ system: 's1', user: `${evidence}x` }, { system: 's2', user: `${evidence}y` })).toBe('');
   });
 
   test('the verdicts are stored claim by claim and aspect by aspect, cited labels as chunk ids; a failed re-check keeps them', async () => {
     const id = await analysis('complete');
     const labelOf = (prompt: string, text: string) => new RegExp(`^\\[chunk:(\\w+)\\] ${text}`, 'm').exec(prompt)![1]!;
-    const { gateway } = fakeGateway(({ prompt }, n) => {
-      const approved = labelOf(prompt, 'The manager approved');
+    const { gateway } = fakeGateway(({ cachedPrefix = '', prompt }, n) => {
+      const approved = labelOf(cachedPrefix + prompt, 'The manager approved');
       return JSON.stringify(
         n === 1
           ? {

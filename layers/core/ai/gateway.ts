@@ -31,7 +31,7 @@ import { logger } from '#core/logger';
 import { countEvent } from '#core/metrics';
 import { AiRequestError, AiUnavailableError, backoffMs, classifyFailure, EmbeddingModelError } from './errors';
 import { recordCall } from './ledger';
-import { embeddingModelProblem, modelIdForRegion, VECTOR_COLUMN_DIMENSIONS } from './models';
+import { embeddingModelProblem, modelIdForRegion, promptCacheMinimumTokens, VECTOR_COLUMN_DIMENSIONS } from './models';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QuotaExhaustedError } from './quota';
 import { guardAgainstShedding, recordThrottle, recordTimeout, shedderDisabled, shedderStatus } from './shedder';
 import {
@@ -97,6 +97,12 @@ interface EmbedTextsContext extends BackgroundContext {
 export interface ConverseRequest extends CallContext {
   purpose: TextPurpose;
   system: string;
+  /**
+   * the start of the user prompt that other calls send too (after the same system prompt): marked for Bedrock's
+   * prompt cache when the model has one (models.ts promptCacheMinimumTokens), so a later call reads it at a tenth
+   * of the input price; the model reads it followed by `prompt`, exactly as one prompt
+   */
+  cachedPrefix?: string;
   prompt: string;
   maxTokens?: number;
   temperature?: number;
@@ -109,7 +115,8 @@ interface CallResult {
   fellBack: boolean;
   attempts: number;
   latencyMs: number;
-  usage: { inputTokens: number; outputTokens: number };
+  /** inputTokens: billed at the full input price; the cache's, when a prefix was marked: read at a tenth, written at 1.25× */
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number };
 }
 
 export interface ConverseResult extends CallResult {
@@ -253,9 +260,18 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
         modelId: modelIdForRegion(modelId, primary),
         ...context,
       });
+      const { cachedPrefix = '', prompt } = request;
+      const cached = cachedPrefix !== '' && promptCacheMinimumTokens(modelId) !== undefined;
       const input: Omit<ConverseStreamCommandInput, 'modelId'> = {
         system: [{ text: request.system }],
-        messages: [{ role: 'user', content: [{ text: request.prompt }] }],
+        messages: [
+          {
+            role: 'user',
+            content: cached
+              ? [{ text: cachedPrefix }, { cachePoint: { type: 'default' } }, { text: prompt }]
+              : [{ text: cachedPrefix + prompt }],
+          },
+        ],
         inferenceConfig: { maxTokens: request.maxTokens ?? 4096, temperature: request.temperature ?? 0 },
         // shows in Bedrock invocation logs; the twin's stand-in shapes its answer by purpose
         requestMetadata: { purpose: request.purpose, ...(request.analysisId && { analysis_id: request.analysisId }) },
@@ -281,7 +297,11 @@ export const createAiGateway = (deps: GatewayDeps): AiGateway => {
           }
           return { text, usage };
         },
-        usage: (res) => ({ inputTokens: res.usage?.inputTokens ?? 0, outputTokens: res.usage?.outputTokens ?? 0 }),
+        usage: (res) => ({
+          inputTokens: res.usage?.inputTokens ?? 0,
+          outputTokens: res.usage?.outputTokens ?? 0,
+          ...(cached && { cacheReadTokens: res.usage?.cacheReadInputTokens ?? 0, cacheWriteTokens: res.usage?.cacheWriteInputTokens ?? 0 }),
+        }),
       });
       return {
         text: out.text,

@@ -14,6 +14,8 @@ export interface LedgerEntry {
   errorName?: string | undefined;
   inputTokens?: number;
   outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   latencyMs?: number;
   userId?: string | undefined;
   analysisId?: string | undefined;
@@ -31,6 +33,8 @@ export const recordCall = async (db: Kysely<Database>, entry: LedgerEntry): Prom
       error_name: entry.errorName ?? null,
       input_tokens: entry.inputTokens ?? 0,
       output_tokens: entry.outputTokens ?? 0,
+      cache_read_tokens: entry.cacheReadTokens ?? 0,
+      cache_write_tokens: entry.cacheWriteTokens ?? 0,
       latency_ms: Math.round(entry.latencyMs ?? 0),
       user_id: entry.userId ?? null,
       analysis_id: entry.analysisId ?? null,

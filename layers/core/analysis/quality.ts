@@ -194,6 +194,23 @@ export const qualityPromptValues = (
   };
 };
 
+interface RenderedPrompt {
+  system: string;
+  user: string;
+}
+
+/**
+ * The start of the user prompt two calls can share through the prompt cache: none unless their system prompts are the
+ * same (a cached prefix starts there), else their user prompts' common start, up to its last line break — as the
+ * templates are written, the evidence and the analysis under review, before what each check asks.
+ */
+export const sharedPromptPrefix = (a: RenderedPrompt, b: RenderedPrompt): string => {
+  if (a.system !== b.system) return '';
+  let common = 0;
+  while (common < a.user.length && a.user[common] === b.user[common]) common++;
+  return a.user.slice(0, a.user.lastIndexOf('\n', common - 1) + 1);
+};
+
 /** The changes of status a check makes (each checked against the machine when this module loads). */
 export const QUALITY_MOVES = {
   /** the manual route, from any status a check may start from */
@@ -332,17 +349,24 @@ export const runQualityCheck = async (
     ]);
     const review = { analysis: jsonColumn<StoredAnswer>(row.result), question: question?.text, topic, evidence };
     const context = { analysisId, userId: row.requested_by ?? undefined, organizationId: row.organization_id };
-    // sequential: the second call is not made when the first is shed or fails
+    // one set of markers for both checks, so that their prompts can share the evidence as a cached prefix
+    const { values, markers } = qualityPromptValues(review, markerNonce);
+    const prompts = ([faithfulnessTemplate, coverageTemplate] as const).map((template) => ({
+      system: renderTemplate(template.system_prompt, values),
+      user: renderTemplate(template.user_prompt_template, values),
+    })) as [RenderedPrompt, RenderedPrompt];
+    const cachedPrefix = sharedPromptPrefix(...prompts);
+    // sequential: the second call is not made when the first is shed or fails, and it reads the prefix the first cached
     const checked: { verdict: QualityVerdict; markers: EvidenceMarkers }[] = [];
-    for (const [check, template] of [
-      ['faithfulness', faithfulnessTemplate],
-      ['coverage', coverageTemplate],
+    for (const [check, prompt] of [
+      ['faithfulness', prompts[0]],
+      ['coverage', prompts[1]],
     ] as const) {
-      const { values, markers } = qualityPromptValues(review, markerNonce);
       const answer = await gateway.converse({
         purpose: 'quality',
-        system: renderTemplate(template.system_prompt, values),
-        prompt: renderTemplate(template.user_prompt_template, values),
+        system: prompt.system,
+        cachedPrefix,
+        prompt: prompt.user.slice(cachedPrefix.length),
         ...context,
       });
       checked.push({ verdict: readVerdict(check, answer.text), markers });

@@ -32,6 +32,7 @@ import { migration as claimVerdicts } from './migrations/0020-claim-verdicts';
 import { migration as promptChangeNotes } from './migrations/0021-prompt-change-notes';
 import { migration as transactionState } from './migrations/0022-transaction-state';
 import { migration as placedChunkKeys } from './migrations/0023-placed-chunk-keys';
+import { migration as promptCache } from './migrations/0024-prompt-cache';
 
 export const migrations: Record<string, Migration> = {
   '0001-domain': domain,
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0021-prompt-change-notes': promptChangeNotes,
   '0022-transaction-state': transactionState,
   '0023-placed-chunk-keys': placedChunkKeys,
+  '0024-prompt-cache': promptCache,
 };
 
 export const migrateToLatest = async (db: Kysely<unknown>): Promise<MigrationResultSet> => {

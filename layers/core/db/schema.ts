@@ -349,6 +349,9 @@ interface AiCallsTable {
   error_name: string | null;
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;
+  /** input tokens read from Bedrock's prompt cache (billed at a tenth), and written to it (billed at 1.25×); not in input_tokens */
+  cache_read_tokens: Generated<number>;
+  cache_write_tokens: Generated<number>;
   latency_ms: Generated<number>;
   user_id: string | null;
   analysis_id: string | null;
