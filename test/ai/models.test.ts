@@ -10,6 +10,7 @@ import {
   isCommercialRegion,
   modelIdForRegion,
   parseModelId,
+  promptCacheMinimumTokens,
   splitProfileId,
   validInRegion,
   VECTOR_COLUMN_DIMENSIONS,
@@ -172,5 +173,22 @@ describe('embedding models', () => {
     );
     expect(embeddingModelProblem('amazon.titan-embed-text-v2:0')).toMatch(/not an embedding model the service can call/);
     expect(() => embeddingModelProblem('not an id')).toThrow(/is not a Bedrock model id/);
+  });
+});
+
+describe('prompt caching', () => {
+  test('the minimum prefix a model caches, by the longest prefix of its name, with or without a profile; none for the rest', () => {
+    expect(promptCacheMinimumTokens('us.anthropic.claude-sonnet-4-5-20250929-v1:0')).toBe(1024);
+    expect(promptCacheMinimumTokens('anthropic.claude-sonnet-4-5-20250929-v1:0')).toBe(1024);
+    expect(promptCacheMinimumTokens(DEFAULT_AI_MODELS.quality)).toBe(4096); // Haiku 4.5
+    expect(promptCacheMinimumTokens('eu.anthropic.claude-sonnet-4-20250514-v1:0')).toBe(1024);
+    expect(promptCacheMinimumTokens('anthropic.claude-3-5-haiku-20241022-v1:0')).toBe(2048);
+    expect(promptCacheMinimumTokens('anthropic.claude-opus-4-5-20251101-v1:0')).toBe(4096);
+    expect(promptCacheMinimumTokens('anthropic.claude-opus-4-20250514-v1:0')).toBe(1024);
+    // no explicit cache points: Claude 3.5 Sonnet v2 (preview only), Llama, an embedding model, a malformed id
+    expect(promptCacheMinimumTokens('anthropic.claude-3-5-sonnet-20241022-v2:0')).toBeUndefined();
+    expect(promptCacheMinimumTokens('meta.llama3-3-70b-instruct-v1:0')).toBeUndefined();
+    expect(promptCacheMinimumTokens(DEFAULT_AI_MODELS.embedding)).toBeUndefined();
+    expect(promptCacheMinimumTokens('not a model')).toBeUndefined();
   });
 });
