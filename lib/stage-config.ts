@@ -43,6 +43,12 @@ export interface StageConfig {
    * egress); prod has one per AZ so sign-in survives an AZ outage. No more are ever needed.
    */
   natGateways: number;
+  /**
+   * Zones the interface endpoints (Secrets Manager, SQS, Bedrock) have a network interface in: each costs $7.30 a
+   * month per zone (docs/cost.md). Dev has one, reached from both zones (its functions lose those services if that
+   * zone fails, as they lose the NAT); prod has one per zone.
+   */
+  endpointZones: number;
   database: { instanceType: string; multiAz: boolean; deletionProtection: boolean; backupRetentionDays: number };
   /** Cognito feature plan: `plus` adds threat protection (priced per monthly active user) */
   cognitoPlan: 'essentials' | 'plus';
@@ -94,6 +100,7 @@ const PER_STAGE: Record<
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
+    endpointZones: 1,
     database: { instanceType: 't4g.micro', multiAz: false, deletionProtection: false, backupRetentionDays: 1 },
     cognitoPlan: 'essentials',
     mfa: 'optional',
@@ -102,6 +109,7 @@ const PER_STAGE: Record<
     removalPolicy: RemovalPolicy.RETAIN,
     logRetention: RetentionDays.ONE_YEAR,
     natGateways: 2,
+    endpointZones: 2,
     database: { instanceType: 'm7g.large', multiAz: true, deletionProtection: true, backupRetentionDays: 14 },
     cognitoPlan: 'plus',
     mfa: 'optional',

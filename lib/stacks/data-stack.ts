@@ -89,7 +89,8 @@ export class DataStack extends Stack {
     const rotation = new ec2.SecurityGroup(this, 'RotationFunction', { vpc, description: 'Database secret rotation function' });
     // what the functions call inside AWS, kept off the NAT; open only to our own security groups
     const endpoint = (name: string, service: ec2.InterfaceVpcEndpointAwsService, ...callers: ec2.ISecurityGroup[]) => {
-      const e = vpc.addInterfaceEndpoint(name, { service, subnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }, open: false });
+      const subnets = { subnets: vpc.privateSubnets.slice(0, config.endpointZones) }; // StageConfig.endpointZones: why
+      const e = vpc.addInterfaceEndpoint(name, { service, subnets, open: false });
       for (const caller of callers) e.connections.allowDefaultPortFrom(caller);
       return e;
     };

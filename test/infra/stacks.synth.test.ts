@@ -679,6 +679,12 @@ describe('the dev app', () => {
     for (const e of Object.values(data.findResources('AWS::EC2::VPCEndpoint'))) {
       if (e !== bedrock) expect(e.Condition).toBeUndefined();
     }
+    // dev's interface endpoints bill for one zone (endpointZones)
+    const interfaceSubnets = (template: Template) =>
+      Object.values(template.findResources('AWS::EC2::VPCEndpoint', { Properties: { VpcEndpointType: 'Interface' } })).map(
+        (e) => (e.Properties.SubnetIds as unknown[]).length,
+      );
+    expect(interfaceSubnets(data)).toEqual([1, 1, 1]);
     data.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/aws/rds/instance/ias-dev-db/postgresql', RetentionInDays: 30 });
   });
 
@@ -805,6 +811,8 @@ describe('the prod stage', () => {
     });
     data.hasResource('AWS::RDS::DBInstance', { DeletionPolicy: 'Retain' });
     data.resourceCountIs('AWS::EC2::NatGateway', 2);
+    for (const e of Object.values(data.findResources('AWS::EC2::VPCEndpoint', { Properties: { VpcEndpointType: 'Interface' } })))
+      expect(e.Properties.SubnetIds).toHaveLength(2); // one a zone
     Template.fromJSON(templates.identity).hasResourceProperties('AWS::Cognito::UserPool', {
       WebAuthnRelyingPartyID: 'app.example.com',
       UserPoolTier: 'PLUS',
