@@ -147,6 +147,17 @@ const CONTEXT = {
   mfa: 'mfa',
 } as const;
 
+/**
+ * The settings stage prod refuses to synthesize without, with example values as an operator records them in its
+ * cdk.json block (docs/deploy.md): `npm run cost` and the tests synthesize prod with them.
+ */
+export const PROD_EXAMPLE_SETTINGS = {
+  alarmEmails: 'oncall@example.com',
+  sesFromEmail: 'no-reply@example.com',
+  sesRegion: 'us-east-1',
+  sesVerifiedDomain: 'example.com',
+} as const;
+
 /** Context key of a stage's settings block in cdk.json, e.g. `ias:prod`. */
 const stageContextKey = (stage: string): string => `ias:${stage}`;
 

@@ -10,20 +10,11 @@ import { costDocument, type Templates } from '../lib/cost/estimate';
 import { PRICES_AS_OF } from '../lib/cost/prices';
 import { PROJECT_ROOT } from '../lib/paths';
 import { buildApp } from '../lib/stacks';
+import { PROD_EXAMPLE_SETTINGS } from '../lib/stage-config';
 
 const DOCUMENT = join(PROJECT_ROOT, 'docs', 'cost.md');
 
-/** prod's required settings, as an operator records them in cdk.json (none of them changes what is billed at rest) */
-const PROD = {
-  stage: 'prod',
-  'ias:prod': {
-    corsOrigin: 'https://app.example.com',
-    alarmEmails: 'oncall@example.com',
-    sesFromEmail: 'no-reply@example.com',
-    sesRegion: 'us-east-1',
-    sesVerifiedDomain: 'example.com',
-  },
-};
+const PROD = { stage: 'prod', 'ias:prod': PROD_EXAMPLE_SETTINGS }; // none of them changes what is billed
 
 const templatesOf = (context: Record<string, unknown>): Templates => {
   const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;

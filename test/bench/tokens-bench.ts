@@ -20,6 +20,7 @@ import type { Database } from '#core/db/schema';
 import { logger } from '#core/logger';
 import { DEMO_SEED } from '#core/seed/demo';
 import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
+import { evidenceSource } from '../support/fixtures';
 import { standinClients } from '../support/standin-clients';
 import { benchGateway, flagNumber } from './bench-support';
 import { figure } from './summary';
@@ -53,20 +54,7 @@ const investigationWithPassages = async (db: Kysely<Database>) => {
   ).id;
   const chunks: { id: string; evidence: string; text: string }[] = [];
   for (const [index, passage] of demoPassages(RETRIEVAL.maxIncluded).entries()) {
-    const evidence = (
-      await db
-        .insertInto('evidence_items')
-        .values({ investigation_id: investigation, title: passage.title, content: passage.content })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const source = (
-      await db
-        .insertInto('embedding_sources')
-        .values({ investigation_id: investigation, source_type: 'content', source_id: evidence, evidence_item_id: evidence })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const { evidenceItemId: evidence, embeddingSourceId: source } = await evidenceSource(db, investigation, passage.title);
     const chunk = (
       await db
         .insertInto('text_chunks')

@@ -17,6 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appSourceHash, CACHE_ROOT, hashFiles } from '../../lib/twin/assembly/assembly';
 import { PROJECT_ROOT } from '../../lib/paths';
+import { PROD_EXAMPLE_SETTINGS } from '../../lib/stage-config';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -36,10 +37,7 @@ export const STAGES = {
     stage: 'prod',
     'ias:prod': {
       corsOrigin: 'https://app.example.com',
-      alarmEmails: 'oncall@example.com',
-      sesFromEmail: 'no-reply@example.com',
-      sesRegion: 'us-east-1',
-      sesVerifiedDomain: 'example.com',
+      ...PROD_EXAMPLE_SETTINGS,
       aiFallbackRegion: 'eu-central-1',
       apiDomainName: 'api.example.com',
       apiCertificateArn: CERTIFICATE,

@@ -194,7 +194,8 @@ export const qualityPromptValues = (
   };
 };
 
-interface RenderedPrompt {
+/** A check's prompt, rendered: its system prompt and its user prompt. */
+interface CheckPrompt {
   system: string;
   user: string;
 }
@@ -204,7 +205,7 @@ interface RenderedPrompt {
  * same (a cached prefix starts there), else their user prompts' common start, up to its last line break — as the
  * templates are written, the evidence and the analysis under review, before what each check asks.
  */
-export const sharedPromptPrefix = (a: RenderedPrompt, b: RenderedPrompt): string => {
+export const sharedPromptPrefix = (a: CheckPrompt, b: CheckPrompt): string => {
   if (a.system !== b.system) return '';
   let common = 0;
   while (common < a.user.length && a.user[common] === b.user[common]) common++;
@@ -354,7 +355,7 @@ export const runQualityCheck = async (
     const prompts = ([faithfulnessTemplate, coverageTemplate] as const).map((template) => ({
       system: renderTemplate(template.system_prompt, values),
       user: renderTemplate(template.user_prompt_template, values),
-    })) as [RenderedPrompt, RenderedPrompt];
+    })) as [CheckPrompt, CheckPrompt];
     const cachedPrefix = sharedPromptPrefix(...prompts);
     // sequential: the second call is not made when the first is shed or fails, and it reads the prefix the first cached
     const checked: { verdict: QualityVerdict; markers: EvidenceMarkers }[] = [];

@@ -86,18 +86,29 @@ Check coverage. Answer in JSON.`,
   },
 };
 
+type Templates = Record<string, { system: string; user: string }>;
+
+/**
+ * Each template as a new version of its type, as the admin routes add one (deactivated when every earlier version
+ * is); later migrations that ship prompt versions use it too.
+ */
+export const addTemplateVersions = async (db: Kysely<unknown>, templates: Templates): Promise<void> => {
+  for (const [type, t] of Object.entries(templates)) {
+    await sql`insert into prompt_templates (prompt_type, version, system_prompt, user_prompt_template, is_active)
+      select ${type}, coalesce(max(version), 0) + 1, ${t.system}, ${t.user}, coalesce(bool_or(is_active), true)
+      from prompt_templates where prompt_type = ${type}`.execute(db);
+  }
+};
+
+/** Removes only the versions addTemplateVersions added (not an administrator's with the same text). */
+export const removeTemplateVersions = async (db: Kysely<unknown>, templates: Templates): Promise<void> => {
+  for (const [type, t] of Object.entries(templates)) {
+    await sql`delete from prompt_templates where prompt_type = ${type} and system_prompt = ${t.system} and user_prompt_template = ${t.user}
+      and created_by is null and restored_from_version is null`.execute(db);
+  }
+};
+
 export const migration = {
-  async up(db: Kysely<unknown>): Promise<void> {
-    for (const [type, t] of Object.entries(FENCED_TEMPLATES)) {
-      await sql`insert into prompt_templates (prompt_type, version, system_prompt, user_prompt_template, is_active)
-        select ${type}, coalesce(max(version), 0) + 1, ${t.system}, ${t.user}, coalesce(bool_or(is_active), true)
-        from prompt_templates where prompt_type = ${type}`.execute(db);
-    }
-  },
-  async down(db: Kysely<unknown>): Promise<void> {
-    for (const [type, t] of Object.entries(FENCED_TEMPLATES)) {
-      await sql`delete from prompt_templates where prompt_type = ${type} and system_prompt = ${t.system} and user_prompt_template = ${t.user}
-        and created_by is null and restored_from_version is null`.execute(db);
-    }
-  },
+  up: (db: Kysely<unknown>) => addTemplateVersions(db, FENCED_TEMPLATES),
+  down: (db: Kysely<unknown>) => removeTemplateVersions(db, FENCED_TEMPLATES),
 };
