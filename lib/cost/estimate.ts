@@ -6,6 +6,7 @@
  * per-analysis line or named as usage, not guessed.
  */
 import { splitProfileId } from '#core/ai/models';
+import { markdownTable } from '../markdown';
 import { HOURS_A_MONTH, PRICES } from './prices';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -187,12 +188,12 @@ export const total = (lines: readonly CostLine[]): number => lines.reduce((sum, 
 
 const dollars = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
-const table = (lines: readonly CostLine[]) => [
-  '| item | count | dollars | priced at |',
-  '| --- | ---: | ---: | --- |',
-  ...lines.map((l) => `| ${l.item} | ${l.count.toLocaleString('en')} | ${dollars(l.dollars)} | ${l.basis} |`),
-  `| **total** | | **${dollars(total(lines))}** | |`,
-];
+const table = (lines: readonly CostLine[]) =>
+  markdownTable([
+    ['item', 'count', 'dollars', 'priced at'],
+    ...lines.map((l) => [l.item, l.count.toLocaleString('en'), dollars(l.dollars), l.basis]),
+    ['**total**', '', `**${dollars(total(lines))}**`, ''],
+  ]);
 
 /** docs/cost.md for the stages' templates (by stage name), as `npm run cost` writes it. */
 export const costDocument = (stages: Record<string, Templates>, pricesAsOf: string): string =>

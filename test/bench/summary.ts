@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { markdownTable } from '../../lib/markdown';
 
 export interface Figure {
   /** what was measured, e.g. `bundle median` */
@@ -50,19 +51,12 @@ export const sectionBlock = (section: string, figures: readonly Figure[], measur
     '',
     `Measured ${measured.date} on ${measured.machine}; load average ${measured.load.toFixed(1)} at the end of the run.`,
     '',
-    ...table([
+    ...markdownTable([
       ['figure', 'engine', 'value', 'goal', 'met', 'how'],
       ...figures.map((f) => [f.name, f.engine ?? '', format(f.value, f.unit), goalText(f), met(f), f.note ?? '']),
     ]),
     '',
   ].join('\n');
-
-/** A markdown table with its columns padded to one width, as the formatter (Biome) writes it. */
-const table = ([head, ...rows]: string[][]) => {
-  const widths = head!.map((_, c) => Math.max(3, ...[head!, ...rows].map((row) => row[c]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  return [line(head!), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
-};
 
 /** The file with the blocks of `fresh` replacing their namesakes in `existing`, in `order`. Pure (tested). */
 export const mergeSummary = (existing: string, fresh: ReadonlyMap<string, string>, order: readonly string[]): string => {
