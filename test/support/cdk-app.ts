@@ -2,12 +2,11 @@
  * A CDK app as bin/app.ts gets one: cdk.json's context plus a test's, with handler bundling skipped
  * (a template names the code asset either way).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-
-const cdkContext = (JSON.parse(readFileSync(join(__dirname, '../../cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+import type { App } from 'aws-cdk-lib';
+import { synthApp } from '../../lib/stacks/synth-app';
 
 export interface TestAppOptions {
   /**
@@ -38,8 +37,4 @@ export const appOutdir = (): string => {
 };
 
 export const newApp = (context: Record<string, unknown> = {}, options: TestAppOptions = {}): App =>
-  new App({
-    outdir: appOutdir(),
-    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context },
-    builtinCloudFormationValidation: options.cloudFormationValidation ?? true,
-  });
+  synthApp({ outdir: appOutdir(), context, cloudFormationValidation: options.cloudFormationValidation ?? true });

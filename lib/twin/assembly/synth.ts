@@ -9,21 +9,16 @@
  *
  *   tsx lib/twin/assembly/synth.ts <outdir> '<context JSON>'
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Stack, type CfnResource } from 'aws-cdk-lib';
-import { PROJECT_ROOT } from '../../paths';
+import { Stack, type CfnResource } from 'aws-cdk-lib';
 import { buildApp } from '../../stacks';
+import { synthApp } from '../../stacks/synth-app';
 import { ServiceLambda } from '../../stacks/service-function';
 import { FUNCTIONS_FILE, type FunctionEntry } from './assembly';
 
 export const synthesize = (outdir: string, context: Record<string, string>): void => {
-  const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-  const app = new App({
-    outdir,
-    context: { ...cdkContext, ...context, 'aws:cdk:bundling-stacks': [] },
-    builtinCloudFormationValidation: false,
-  });
+  const app = synthApp({ outdir, context, cloudFormationValidation: false });
   buildApp(app, { nag: false, web: false }); // the twin serves the web app itself (same origin as the API), from no build
   app.synth();
   const entries: FunctionEntry[] = app.node
