@@ -87,23 +87,27 @@ export class DataStack extends Stack {
       description: 'Service functions in the VPC (admitted by the RDS Proxy and the VPC endpoints)',
     });
     const rotation = new ec2.SecurityGroup(this, 'RotationFunction', { vpc, description: 'Database secret rotation function' });
-    // what the functions call inside AWS, kept off the NAT; open only to our own security groups
+    // what the functions call inside AWS, kept off the NAT where the stage has endpoints (StageConfig.endpointZones:
+    // dev has none); open only to our own security groups
     const endpoint = (name: string, service: ec2.InterfaceVpcEndpointAwsService, ...callers: ec2.ISecurityGroup[]) => {
-      const subnets = { subnets: vpc.privateSubnets.slice(0, config.endpointZones) }; // StageConfig.endpointZones: why
+      const subnets = { subnets: vpc.privateSubnets.slice(0, config.endpointZones) };
       const e = vpc.addInterfaceEndpoint(name, { service, subnets, open: false });
       for (const caller of callers) e.connections.allowDefaultPortFrom(caller);
       return e;
     };
-    const endpoints = [
-      endpoint('SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER, clients, rotation),
-      endpoint('Sqs', ec2.InterfaceVpcEndpointAwsService.SQS, clients),
-    ];
-    // An endpoint serves only its own region: it carries Bedrock calls only where the stack's region is the
-    // AI primary region, and is not created elsewhere (those calls, like every fallback call, take the NAT).
-    const bedrock = endpoint('BedrockRuntime', ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME, clients);
-    (bedrock.node.defaultChild as ec2.CfnVPCEndpoint).cfnOptions.condition = new CfnCondition(this, 'InAiPrimaryRegion', {
-      expression: Fn.conditionEquals(Aws.REGION, config.ai.primaryRegion),
-    });
+    const endpoints: ec2.InterfaceVpcEndpoint[] = [];
+    if (config.endpointZones > 0) {
+      endpoints.push(
+        endpoint('SecretsManager', ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER, clients, rotation),
+        endpoint('Sqs', ec2.InterfaceVpcEndpointAwsService.SQS, clients),
+      );
+      // An endpoint serves only its own region: it carries Bedrock calls only where the stack's region is the
+      // AI primary region, and is not created elsewhere (those calls, like every fallback call, take the NAT).
+      const bedrock = endpoint('BedrockRuntime', ec2.InterfaceVpcEndpointAwsService.BEDROCK_RUNTIME, clients);
+      (bedrock.node.defaultChild as ec2.CfnVPCEndpoint).cfnOptions.condition = new CfnCondition(this, 'InAiPrimaryRegion', {
+        expression: Fn.conditionEquals(Aws.REGION, config.ai.primaryRegion),
+      });
+    }
 
     // ── database ─────────────────────────────────────────────────────────────────────────────
     const instanceIdentifier = `${config.prefix}-db`;

@@ -76,7 +76,7 @@ export class ServiceLambda extends NodejsFunction {
         removalPolicy: config.removalPolicy,
       }),
       environment: { [ENV.serviceName]: serviceNameOf(config), ...environment },
-      // the proxy is reached inside the VPC; AWS services over its endpoints, Cognito and the fallback region over the NAT
+      // the proxy is reached inside the VPC; AWS services over its endpoints (a stage without them: the NAT), Cognito and the fallback region over the NAT
       ...(database && {
         vpc: database.vpc,
         vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },

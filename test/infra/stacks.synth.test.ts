@@ -635,7 +635,7 @@ describe('the dev app', () => {
     });
   });
 
-  test('data: PostgreSQL 16 encrypted behind a TLS-only proxy, private S3 with access logs, endpoints, flow logs', () => {
+  test('data: PostgreSQL 16 encrypted behind a TLS-only proxy, private S3 with access logs, endpoints in prod, flow logs', () => {
     const data = Template.fromStack(service.data);
     data.hasResourceProperties('AWS::RDS::DBInstance', {
       Engine: 'postgres',
@@ -663,28 +663,25 @@ describe('the dev app', () => {
     });
     data.resourceCountIs('AWS::EC2::NatGateway', 1);
     data.resourceCountIs('AWS::EC2::FlowLog', 1);
-    for (const service of ['secretsmanager', 'sqs', 'bedrock-runtime', 's3']) {
-      data.hasResourceProperties('AWS::EC2::VPCEndpoint', {
-        ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] },
-      });
-    }
-    // a Bedrock endpoint serves only its own region: created only where that is the AI primary region
-    const [bedrock] = Object.values(
-      data.findResources('AWS::EC2::VPCEndpoint', {
-        Properties: { ServiceName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['.bedrock-runtime'])] }) },
-      }),
-    );
-    expect(bedrock!.Condition).toBeDefined();
-    data.templateMatches({ Conditions: { [bedrock!.Condition as string]: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] } } });
-    for (const e of Object.values(data.findResources('AWS::EC2::VPCEndpoint'))) {
-      if (e !== bedrock) expect(e.Condition).toBeUndefined();
-    }
-    // dev's interface endpoints bill for one zone (endpointZones)
-    const interfaceSubnets = (template: Template) =>
-      Object.values(template.findResources('AWS::EC2::VPCEndpoint', { Properties: { VpcEndpointType: 'Interface' } })).map(
-        (e) => (e.Properties.SubnetIds as unknown[]).length,
-      );
-    expect(interfaceSubnets(data)).toEqual([1, 1, 1]);
+    // dev's functions reach AWS services over its NAT (StageConfig.endpointZones): S3's free gateway endpoint only
+    expect(Object.values(data.findResources('AWS::EC2::VPCEndpoint')).map((e) => e.Properties.VpcEndpointType)).toEqual(['Gateway']);
+    // prod's interface endpoints are in both zones; its Bedrock endpoint serves only its own region, so it is created
+    // only where that is the AI primary region
+    const prodData = Template.fromJSON(synthesized('prod').templates.data);
+    const serviceOf = (e: Json) =>
+      ((e.Properties.ServiceName as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].at(-1) as string).slice(1);
+    const prodEndpoints = Object.values(prodData.findResources('AWS::EC2::VPCEndpoint'));
+    expect(
+      Object.fromEntries(prodEndpoints.map((e) => [serviceOf(e), (e.Properties.SubnetIds as unknown[] | undefined)?.length ?? 'gateway'])),
+    ).toEqual({
+      secretsmanager: 2,
+      sqs: 2,
+      'bedrock-runtime': 2,
+      s3: 'gateway',
+    });
+    const bedrock = prodEndpoints.find((e) => serviceOf(e) === 'bedrock-runtime')!;
+    prodData.templateMatches({ Conditions: { [bedrock.Condition as string]: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'us-east-1'] } } });
+    for (const e of prodEndpoints) if (e !== bedrock) expect(e.Condition).toBeUndefined();
     data.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/aws/rds/instance/ias-dev-db/postgresql', RetentionInDays: 30 });
   });
 
