@@ -204,8 +204,9 @@ const ALARM_RULES = {
     missingData: 'notBreaching',
     missingDataReason: 'no invocations, no errors (a run that never starts lands in the schedules DLQ)',
   },
+  // its period is the canary's cadence (StageConfig.canaryMinutes: prod's 5 minutes here, dev's 30)
   healthCanary: {
-    summary: 'The health canary (GET /api/health every 5 minutes) failed twice in a row',
+    summary: 'The health canary (GET /api/health) failed twice in a row',
     threshold: 100,
     unit: '% successful runs',
     comparison: 'below',

@@ -50,6 +50,12 @@ export interface StageConfig {
    * there ($0.045 a GB), and its one NAT is already what they all lose if its zone fails.
    */
   endpointZones: number;
+  /**
+   * How often the health canary reads `GET /api/health`, in minutes; its alarm reads each run (two failed in a row
+   * page). A run costs $0.0012 (docs/cost.md): every 5 minutes is $10.51 a month. Prod reads every 5 minutes; dev
+   * every 30 ($1.75), so a dev outage pages within the hour.
+   */
+  canaryMinutes: number;
   database: { instanceType: string; multiAz: boolean; deletionProtection: boolean; backupRetentionDays: number };
   /** Cognito feature plan: `plus` adds threat protection (priced per monthly active user) */
   cognitoPlan: 'essentials' | 'plus';
@@ -102,6 +108,7 @@ const PER_STAGE: Record<
     logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
     endpointZones: 0,
+    canaryMinutes: 30,
     database: { instanceType: 't4g.micro', multiAz: false, deletionProtection: false, backupRetentionDays: 1 },
     cognitoPlan: 'essentials',
     mfa: 'optional',
@@ -111,6 +118,7 @@ const PER_STAGE: Record<
     logRetention: RetentionDays.ONE_YEAR,
     natGateways: 2,
     endpointZones: 2,
+    canaryMinutes: 5,
     database: { instanceType: 'm7g.large', multiAz: true, deletionProtection: true, backupRetentionDays: 14 },
     cognitoPlan: 'plus',
     mfa: 'optional',

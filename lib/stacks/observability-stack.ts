@@ -20,7 +20,15 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
 import { modelIdForRegion } from '#core/ai/models';
-import { allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
+import {
+  allocatedVcpus,
+  assertLegalWindow,
+  COMPUTE_RULES,
+  resolveAlarms,
+  type AlarmRule,
+  type AlarmRuleId,
+  type MissingData,
+} from '../alarms';
 import { httpRoutes, type FunctionSpec, type QueueName } from '#manifest';
 import { PROJECT_ROOT } from '../paths';
 import { RETENTION_LOG_MARKER, SERVICE_METRICS, type ServiceMetric } from '#manifest/runtime-names';
@@ -269,7 +277,7 @@ export class ObservabilityStack extends Stack {
       canaryName: `${prefix}-health`,
       runtime: synthetics.Runtime.SYNTHETICS_NODEJS_PUPPETEER_13_0,
       test: synthetics.Test.custom({ code: synthetics.Code.fromAsset(CANARY_CODE), handler: 'health.handler' }),
-      schedule: synthetics.Schedule.rate(Duration.minutes(5)),
+      schedule: synthetics.Schedule.rate(Duration.minutes(config.canaryMinutes)),
       timeout: Duration.seconds(60),
       environmentVariables: { HEALTH_URL: `${api.apiEndpoint}${HEALTH_PATH}` },
       artifactsBucketLocation: { bucket: artifacts },
@@ -292,7 +300,10 @@ export class ObservabilityStack extends Stack {
       /^AwsSolutions-IAM5\[Resource::arn:.*:log-group:\/aws\/lambda\/cwsyn-\*\]$/,
       'Synthetics names the canary function (and so its log group) cwsyn-<name>-<id> only at creation; the grant is limited to that prefix.',
     );
-    raise('healthCanary', rules.healthCanary, this.canary.metricSuccessPercent(windowOf(rules.healthCanary)));
+    // one period a run: two periods below 100 % are two failed runs in a row
+    const canaryRule = { ...rules.healthCanary, periodSeconds: config.canaryMinutes * 60 };
+    assertLegalWindow('healthCanary', canaryRule);
+    raise('healthCanary', canaryRule, this.canary.metricSuccessPercent(windowOf(canaryRule)));
 
     // ── dashboard ────────────────────────────────────────────────────────────────────────────
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
@@ -484,12 +495,13 @@ export class ObservabilityStack extends Stack {
         8,
       ),
     );
-    // compute and the canary
+    // compute and the canary (a point a run)
+    const canaryRun = { period: Duration.minutes(config.canaryMinutes) };
     this.dashboard.addWidgets(
       graph('Function memory (% of configured, max)', computeMetrics.computeMemory, { legendPosition: cloudwatch.LegendPosition.RIGHT }),
       graph('Function CPU (% of allocated vCPU)', computeMetrics.computeCpu, { legendPosition: cloudwatch.LegendPosition.RIGHT }),
-      graph('Health canary', [this.canary.metricSuccessPercent(fiveMinutes)], {
-        right: [this.canary.metricDuration(fiveMinutes)],
+      graph('Health canary', [this.canary.metricSuccessPercent(canaryRun)], {
+        right: [this.canary.metricDuration(canaryRun)],
         leftAnnotations: [line(rules.healthCanary.threshold, 'alarm below')],
       }),
     );

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import {
   ALARM_RULE_IDS,
   assertLegalWindow,
@@ -290,10 +290,10 @@ describe('observability of the dev app', () => {
     }
   });
 
-  test('the canary reads GET /api/health every 5 minutes and has its own alarm', () => {
+  test("the canary reads GET /api/health every 30 minutes in dev (prod's every 5) and has its own alarm, a period a run", () => {
     template.hasResourceProperties('AWS::Synthetics::Canary', {
       Name: 'ias-dev-health',
-      Schedule: { Expression: 'rate(5 minutes)' },
+      Schedule: { Expression: 'rate(30 minutes)' },
       Code: { Handler: 'health.handler' },
       RuntimeVersion: 'syn-nodejs-puppeteer-13.0',
     });
@@ -304,8 +304,16 @@ describe('observability of the dev app', () => {
     const a = alarm('healthCanary');
     expectWindow(a, { periods: 2, comparison: LESS, threshold: 100, missing: 'breaching' });
     expect(metricsOf(a)).toEqual([
-      expect.objectContaining({ namespace: 'CloudWatchSynthetics', metricName: 'SuccessPercent', stat: 'Average', period: 300 }),
+      expect.objectContaining({ namespace: 'CloudWatchSynthetics', metricName: 'SuccessPercent', stat: 'Average', period: 1800 }),
     ]);
+    const prod = Template.fromJSON(synthesized('prod').templates.observability);
+    prod.hasResourceProperties('AWS::Synthetics::Canary', { Schedule: { Expression: 'rate(5 minutes)' } });
+    prod.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'ias-prod-healthCanary',
+      MetricName: 'SuccessPercent',
+      Period: 300,
+      EvaluationPeriods: 2,
+    });
   });
 
   test('every alarm notifies the one SNS topic (alarm and recovery), within CloudWatch window limits', () => {
