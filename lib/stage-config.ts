@@ -37,12 +37,19 @@ export interface StageConfig {
   /** retention of every log group the app creates (functions, API access, flow logs, database) */
   logRetention: RetentionDays;
   /**
-   * NAT gateways of the VPC. AWS services the functions call (Secrets Manager, SQS, Bedrock in the
-   * primary region, S3) go through VPC endpoints; only Cognito (sign-in proxies, JWKS), Lambda Insights
-   * telemetry and the cross-region Bedrock fallback leave through a NAT (docs/deploy.md). Dev has one (if its AZ fails, so does that
-   * egress); prod has one per AZ so sign-in survives an AZ outage. No more are ever needed.
+   * NATs of the VPC. Cognito (sign-in proxies, JWKS), Lambda Insights telemetry and the cross-region Bedrock
+   * fallback leave through a NAT, and so do Secrets Manager, SQS and the primary region's Bedrock where the stage
+   * has no interface endpoints (`endpointZones`; S3 has its gateway endpoint): docs/deploy.md. Dev has one (if
+   * its AZ fails, so does that egress); prod has one per AZ so sign-in survives an AZ outage. No more are ever needed.
    */
   natGateways: number;
+  /**
+   * An EC2 instance type: the NATs are instances of it (CDK's NAT instance, Amazon Linux 2023) rather than NAT
+   * gateways. Dev's one t4g.nano costs $3.71 a month with its root volume against a gateway's $32.85, and forwards
+   * what a dev sends (up to 5 Gbit/s in bursts); if it stops, the VPC's functions lose what is outside until it is
+   * started again, as they lose a gateway's zone. Prod: gateways (managed, scaling, no instance to patch).
+   */
+  natInstanceType?: string;
   /**
    * Zones the interface endpoints (Secrets Manager, SQS, Bedrock) have a network interface in: each costs $7.30 a
    * month per zone (docs/cost.md). Prod has one per zone. Dev has none: its functions reach those services over
@@ -107,6 +114,7 @@ const PER_STAGE: Record<
     removalPolicy: RemovalPolicy.DESTROY,
     logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
+    natInstanceType: 't4g.nano',
     endpointZones: 0,
     canaryMinutes: 30,
     database: { instanceType: 't4g.micro', multiAz: false, deletionProtection: false, backupRetentionDays: 1 },

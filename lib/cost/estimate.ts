@@ -46,6 +46,21 @@ export const costAtRest = (templates: Templates): CostLine[] => {
   add('NAT gateways', nats, nats * hourly(PRICES.natGatewayHour), `$${PRICES.natGatewayHour} an hour each (data processed: usage)`);
   const ips = resources(templates, 'AWS::EC2::EIP').length;
   add("public IPv4 addresses (the NAT gateways')", ips, ips * hourly(PRICES.publicIpv4Hour), `$${PRICES.publicIpv4Hour} an hour each`);
+  // a NAT instance forwards for others (no source/destination check), with a public address of its own
+  const natInstances = resources(templates, 'AWS::EC2::Instance').filter((i) => i.Properties?.SourceDestCheck === false);
+  for (const type of [...new Set(natInstances.map((i) => String(i.Properties.InstanceType)))]) {
+    const count = natInstances.filter((i) => i.Properties.InstanceType === type).length;
+    const perHour = PRICES.ec2InstanceHour[type];
+    if (perHour === undefined) throw new Error(`lib/cost/prices.ts has no price for EC2 ${type}`);
+    add(`NAT instances, ${type}`, count, count * hourly(perHour), `$${perHour} an hour each`);
+    add(
+      'their root volumes (GB, gp3)',
+      count * PRICES.amazonLinuxRootGb,
+      count * PRICES.amazonLinuxRootGb * PRICES.ebsGp3GbMonth,
+      `$${PRICES.ebsGp3GbMonth} a GB-month, Amazon Linux 2023's ${PRICES.amazonLinuxRootGb} GB`,
+    );
+    add('their public IPv4 addresses', count, count * hourly(PRICES.publicIpv4Hour), `$${PRICES.publicIpv4Hour} an hour each`);
+  }
 
   const interfaceAzs = resources(templates, 'AWS::EC2::VPCEndpoint')
     .filter((e) => e.Properties?.VpcEndpointType === 'Interface')
@@ -186,13 +201,14 @@ export const costPerAnalysis = (templates: Templates): CostLine[] => {
 
 export const total = (lines: readonly CostLine[]): number => lines.reduce((sum, l) => sum + l.dollars, 0);
 
-const dollars = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
+/** cents a month at rest; an analysis costs fractions of a cent */
+const dollars = (n: number, places: 2 | 4) => `$${n.toFixed(places)}`;
 
-const table = (lines: readonly CostLine[]) =>
+const table = (lines: readonly CostLine[], places: 2 | 4) =>
   markdownTable([
     ['item', 'count', 'dollars', 'priced at'],
-    ...lines.map((l) => [l.item, l.count.toLocaleString('en'), dollars(l.dollars), l.basis]),
-    ['**total**', '', `**${dollars(total(lines))}**`, ''],
+    ...lines.map((l) => [l.item, l.count.toLocaleString('en'), dollars(l.dollars, places), l.basis]),
+    ['**total**', '', `**${dollars(total(lines), places)}**`, ''],
   ]);
 
 /** docs/cost.md for the stages' templates (by stage name), as `npm run cost` writes it. */
@@ -205,7 +221,7 @@ export const costDocument = (stages: Record<string, Templates>, pricesAsOf: stri
     'it by hand: change the prices file or the stacks, then run the command.',
     '',
     'At rest is what a stage bills a month with nobody using it: resources paid by the hour or the month. Not',
-    'counted there, because they follow use: data through the NAT gateways and endpoints, Lambda, API, SQS and S3',
+    'counted there, because they follow use: data through the NATs and endpoints, Lambda, API, SQS and S3',
     'requests, logs and metrics written, Cognito users beyond the free tier, X-Ray traces, CloudFront transfer, and',
     "the scheduled functions' own runs (cents). Per analysis is one verified analysis: its model calls at the",
     "stage's configured models and the workers' Lambda time (`ANALYSIS_USAGE` in `lib/cost/estimate.ts` says where",
@@ -214,13 +230,13 @@ export const costDocument = (stages: Record<string, Templates>, pricesAsOf: stri
     ...Object.entries(stages).flatMap(([name, templates]) => [
       `## ${name}`,
       '',
-      `### At rest: ${dollars(total(costAtRest(templates)))} a month`,
+      `### At rest: ${dollars(total(costAtRest(templates)), 2)} a month`,
       '',
-      ...table(costAtRest(templates)),
+      ...table(costAtRest(templates), 2),
       '',
-      `### Per verified analysis: ${dollars(total(costPerAnalysis(templates)))}`,
+      `### Per verified analysis: ${dollars(total(costPerAnalysis(templates)), 4)}`,
       '',
-      ...table(costPerAnalysis(templates)),
+      ...table(costPerAnalysis(templates), 4),
       '',
     ]),
   ].join('\n');

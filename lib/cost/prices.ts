@@ -11,8 +11,13 @@ export const HOURS_A_MONTH = 730;
 export const PRICES = {
   /** NAT gateway, per hour (its data processing, $0.045 a GB, is usage) */
   natGatewayHour: 0.045,
-  /** a public IPv4 address, per hour (the NAT gateway's Elastic IP) */
+  /** a public IPv4 address, per hour (a NAT gateway's Elastic IP, a NAT instance's own) */
   publicIpv4Hour: 0.005,
+  /** EC2 on-demand (Linux), per hour: the NAT instances */
+  ec2InstanceHour: { 't4g.nano': 0.0042, 't4g.micro': 0.0084 } as Record<string, number>,
+  /** EBS gp3, per GB-month, and the root volume of Amazon Linux 2023's AMI (GB), which the template does not state */
+  ebsGp3GbMonth: 0.08,
+  amazonLinuxRootGb: 8,
   /** an interface VPC endpoint, per availability zone and hour (gateway endpoints are free) */
   interfaceEndpointAzHour: 0.01,
   /** RDS for PostgreSQL, single-AZ on-demand, per hour; Multi-AZ doubles it */

@@ -64,9 +64,21 @@ export class DataStack extends Stack {
     const ack = (construct: Construct, id: string, reason: string) => Validations.of(construct).acknowledge({ id, reason });
 
     // ── network ──────────────────────────────────────────────────────────────────────────────
+    // StageConfig.natInstanceType: dev's NAT is an instance, prod's are gateways
+    const natInstances =
+      config.natInstanceType === undefined
+        ? undefined
+        : ec2.NatProvider.instanceV2({
+            instanceType: new ec2.InstanceType(config.natInstanceType),
+            associatePublicIpAddress: true,
+            defaultAllowedTraffic: ec2.NatTrafficDirection.OUTBOUND_ONLY,
+          });
+    const vpcCidr = '10.0.0.0/16'; // CDK's default, named for the NAT instance's rule (cdk-nag cannot read a token there)
     const vpc = new ec2.Vpc(this, 'Vpc', {
+      ipAddresses: ec2.IpAddresses.cidr(vpcCidr),
       maxAzs: 2,
       natGateways: config.natGateways, // StageConfig.natGateways says why so few
+      ...(natInstances && { natGatewayProvider: natInstances }),
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
         { name: 'app', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 20 },
@@ -81,6 +93,23 @@ export class DataStack extends Stack {
         },
       },
     });
+    if (natInstances) {
+      // what the private subnets send out; nothing from outside starts a connection
+      natInstances.connections.allowFrom(ec2.Peer.ipv4(vpcCidr), ec2.Port.allTraffic(), 'the VPC out through the NAT instance');
+      for (const instance of natInstances.gatewayInstances) {
+        ack(instance, 'AwsSolutions-EC26', 'A NAT instance: its root volume holds the operating system and no data.');
+        ack(
+          instance,
+          'AwsSolutions-EC28',
+          `${config.stage}'s NAT instance: CloudWatch's basic 5-minute metrics are enough to see it forward.`,
+        );
+        ack(
+          instance,
+          'AwsSolutions-EC29',
+          `${config.stage} is disposable: its NAT instance stores nothing, and stopping it only cuts the stage's egress.`,
+        );
+      }
+    }
     // functions that use the database run in the VPC with this group; the proxy and the endpoints admit it
     const clients = new ec2.SecurityGroup(this, 'DatabaseClients', {
       vpc,

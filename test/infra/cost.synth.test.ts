@@ -13,10 +13,13 @@ const dev = synthesized('dev').templates;
 const prod = synthesized('prod').templates;
 const line = (lines: ReturnType<typeof costAtRest>, item: RegExp) => lines.find((l) => item.test(l.item));
 
-test('at rest: one NAT gateway in dev and one a zone in prod, no interface endpoints in dev and three in both zones in prod, the database and its proxy', () => {
+test('at rest: a NAT instance in dev and a NAT gateway a zone in prod, no interface endpoints in dev and three in both zones in prod, the database and its proxy', () => {
   const [d, p] = [costAtRest(dev), costAtRest(prod)];
-  expect(line(d, /^NAT gateways/)).toMatchObject({ count: 1, dollars: 32.85 });
+  expect(line(d, /^NAT gateways/)).toBeUndefined();
+  expect(line(d, /^NAT instances/)).toMatchObject({ item: 'NAT instances, t4g.nano', count: 1, dollars: 3.07 });
+  expect(line(d, /^their public IPv4/)).toMatchObject({ count: 1, dollars: 3.65 });
   expect(line(p, /^NAT gateways/)).toMatchObject({ count: 2, dollars: 65.7 });
+  expect(line(p, /^NAT instances/)).toBeUndefined();
   // dev reaches those services over its NAT (endpointZones), prod has them in both zones
   expect(line(d, /^interface VPC endpoints/)).toBeUndefined();
   expect(line(p, /^interface VPC endpoints/)).toMatchObject({ count: 6, dollars: 43.8 });

@@ -661,7 +661,13 @@ describe('the dev app', () => {
       LoggingConfiguration: Match.objectLike({ DestinationBucketName: Match.anyValue() }),
       VersioningConfiguration: { Status: 'Enabled' },
     });
-    data.resourceCountIs('AWS::EC2::NatGateway', 1);
+    // dev's NAT is one instance (StageConfig.natInstanceType) forwarding for the VPC; prod's are gateways, one a zone
+    data.resourceCountIs('AWS::EC2::NatGateway', 0);
+    data.resourceCountIs('AWS::EC2::Instance', 1);
+    data.hasResourceProperties('AWS::EC2::Instance', { InstanceType: 't4g.nano', SourceDestCheck: false });
+    data.hasResourceProperties('AWS::EC2::Route', { DestinationCidrBlock: '0.0.0.0/0', InstanceId: Match.anyValue() });
+    expect(Object.keys(resourcesOfType(synthesized('prod').templates.data, 'AWS::EC2::NatGateway'))).toHaveLength(2);
+    expect(resourcesOfType(synthesized('prod').templates.data, 'AWS::EC2::Instance')).toEqual({});
     data.resourceCountIs('AWS::EC2::FlowLog', 1);
     // dev's functions reach AWS services over its NAT (StageConfig.endpointZones): S3's free gateway endpoint only
     expect(Object.values(data.findResources('AWS::EC2::VPCEndpoint')).map((e) => e.Properties.VpcEndpointType)).toEqual(['Gateway']);
