@@ -204,7 +204,7 @@ const ALARM_RULES = {
     missingData: 'notBreaching',
     missingDataReason: 'no invocations, no errors (a run that never starts lands in the schedules DLQ)',
   },
-  // its period is the canary's cadence (StageConfig.canaryMinutes: prod's 5 minutes here, dev's 30)
+  // its period is the stage's canary cadence (resolveAlarms: prod's 5 minutes here, dev's 30)
   healthCanary: {
     summary: 'The health canary (GET /api/health) failed twice in a row',
     threshold: 100,
@@ -350,11 +350,17 @@ export interface ResolvedAlarms {
   maxConnections: number;
 }
 
-/** The table with the stage's overrides applied, checked against CloudWatch's limits. */
-export const resolveAlarms = (overrides: AlarmOverrides, databaseInstanceClass: string): ResolvedAlarms => {
+/**
+ * The table with the stage's overrides applied, checked against CloudWatch's limits. `canaryMinutes`, the stage's
+ * canary cadence (StageConfig.canaryMinutes), is the health canary alarm's period: one run a period.
+ */
+export const resolveAlarms = (overrides: AlarmOverrides, databaseInstanceClass: string, canaryMinutes?: number): ResolvedAlarms => {
+  const cadence: Partial<Record<AlarmRuleId, Partial<AlarmRule>>> = canaryMinutes
+    ? { healthCanary: { periodSeconds: canaryMinutes * 60 } }
+    : {};
   const rules = Object.fromEntries(
     ALARM_RULE_IDS.map((id) => {
-      const rule: AlarmRule = { ...ALARM_RULES[id], ...overrides.rules?.[id] };
+      const rule: AlarmRule = { ...ALARM_RULES[id], ...cadence[id], ...overrides.rules?.[id] };
       assertLegalWindow(id, rule);
       return [id, rule];
     }),

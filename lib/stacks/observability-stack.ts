@@ -20,15 +20,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
 import { modelIdForRegion } from '#core/ai/models';
-import {
-  allocatedVcpus,
-  assertLegalWindow,
-  COMPUTE_RULES,
-  resolveAlarms,
-  type AlarmRule,
-  type AlarmRuleId,
-  type MissingData,
-} from '../alarms';
+import { allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
 import { httpRoutes, type FunctionSpec, type QueueName } from '#manifest';
 import { PROJECT_ROOT } from '../paths';
 import { RETENTION_LOG_MARKER, SERVICE_METRICS, type ServiceMetric } from '#manifest/runtime-names';
@@ -74,7 +66,7 @@ export class ObservabilityStack extends Stack {
   constructor(scope: Construct, id: string, { config, watched, ...props }: ObservabilityStackProps) {
     super(scope, id, props);
     const { prefix } = config;
-    const { rules, computeRule, maxConnections } = resolveAlarms(config.alarms, config.database.instanceType);
+    const { rules, computeRule, maxConnections } = resolveAlarms(config.alarms, config.database.instanceType, config.canaryMinutes);
 
     // a customer-managed key: CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key
     const key = new kms.Key(this, 'AlarmTopicKey', {
@@ -301,9 +293,7 @@ export class ObservabilityStack extends Stack {
       'Synthetics names the canary function (and so its log group) cwsyn-<name>-<id> only at creation; the grant is limited to that prefix.',
     );
     // one period a run: two periods below 100 % are two failed runs in a row
-    const canaryRule = { ...rules.healthCanary, periodSeconds: config.canaryMinutes * 60 };
-    assertLegalWindow('healthCanary', canaryRule);
-    raise('healthCanary', canaryRule, this.canary.metricSuccessPercent(windowOf(canaryRule)));
+    raise('healthCanary', rules.healthCanary, this.canary.metricSuccessPercent(windowOf(rules.healthCanary)));
 
     // ── dashboard ────────────────────────────────────────────────────────────────────────────
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
@@ -496,7 +486,7 @@ export class ObservabilityStack extends Stack {
       ),
     );
     // compute and the canary (a point a run)
-    const canaryRun = { period: Duration.minutes(config.canaryMinutes) };
+    const canaryRun = { period: Duration.seconds(rules.healthCanary.periodSeconds) };
     this.dashboard.addWidgets(
       graph('Function memory (% of configured, max)', computeMetrics.computeMemory, { legendPosition: cloudwatch.LegendPosition.RIGHT }),
       graph('Function CPU (% of allocated vCPU)', computeMetrics.computeCpu, { legendPosition: cloudwatch.LegendPosition.RIGHT }),
