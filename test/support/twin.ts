@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '#core/db/schema';
+import { functions } from '#manifest';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import { edgeClientConfig } from '../../lib/twin/aws/edge-client';
@@ -95,17 +96,22 @@ export const requestQuestionAnalysis = async (call: Call, token: string, investi
   return { analysisId: created.body.analysis_id as string, question };
 };
 
+/** A change to the deployment: the plan transformed, and which function's entry alone it changes, when it says. */
+type PlanChange = NonNullable<TestTwinOptions['transformPlan']> & { changedFunction?: string };
+
 /** A change to the deployment for a test: one function's plan entry (its environment, policy, timeout, permissions) changed. */
-export const changing =
-  (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]) =>
-  (plan: TwinPlan): TwinPlan => ({
-    ...plan,
-    functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
-  });
+export const changing = (functionId: string, change: (fn: TwinPlan['functions'][number]) => TwinPlan['functions'][number]): PlanChange =>
+  Object.assign(
+    (plan: TwinPlan): TwinPlan => ({
+      ...plan,
+      functions: plan.functions.map((fn) => (fn.id === functionId ? change(fn) : fn)),
+    }),
+    { changedFunction: functionId },
+  );
 
 export type TestTwinOptions = Omit<TwinOptions, 'port' | 'twinDir' | 'databaseUrl'>;
 
-/** CDK context that sets limits only: a twin deployed with it seeds and sweeps at start-up as the demo template's twin did. */
+/** CDK context that sets limits only: a twin deployed with it seeds and embeds at start-up as the demo template's twin did. */
 const LIMITS_CONTEXT: readonly string[] = [
   'rateLimits',
   'gatewayThrottles',
@@ -115,19 +121,32 @@ const LIMITS_CONTEXT: readonly string[] = [
   'retrievalMinSimilarity',
 ];
 
-/** Whether the twin's own start-up would leave what the demo template holds: it seeds and sweeps, on the deployment the template was made with. */
+/**
+ * Whether the twin's own start-up would leave what the demo template holds: it seeds, on the deployment the template was
+ * made with or one whose change its start-up never meets. With schedules off too: a first start embeds the demo it seeded whatever the schedules (demo.ts wakes the
+ * embedding worker and waits for it), and the template keeps no record of the start-up runs (template.ts).
+ */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
   options.seed !== false &&
   options.standinEmbedder !== 'meaning' && // the template's vectors are the hashing embedder's
-  options.schedules !== false &&
-  !options.transformPlan &&
+  leavesStartUpAlone(options.transformPlan) &&
   Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
+
+/**
+ * No change to the deployment, or a change of one function only routes invoke: a start-up runs none of those (it writes
+ * the demo as an operator; the files' arrival, the embedding and the schedules' runs are other functions' work).
+ */
+const leavesStartUpAlone = (transform: PlanChange | undefined): boolean => {
+  if (!transform) return true;
+  const fn = functions.find((f) => f.id === transform.changedFunction);
+  return fn !== undefined && fn.triggers.length > 0 && fn.triggers.every((t) => t.kind === 'http');
+};
 
 /**
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
  * limiting and gateway throttles off unless the test names its own (E2E_CONTEXT), and a template
  * global-setup built instead of initdb per twin (or the real PostgreSQL database it is given): the demo
- * template when the twin would seed and sweep to the same state itself (its database and files bucket are copied
+ * template when the twin would seed and embed to the same state itself (its database and files bucket are copied
  * into a folder no twin has started on yet), else the migrated one (a dump the twin loads). The Bedrock stand-in embeds by hashing unless the test
  * names its embedder: these tests check the service's pipeline, and the model's inference (5-50 texts a second) runs
  * in the twin's main thread beside PGlite, where a seeding twin's embedding made requests meet 503 database_unavailable
