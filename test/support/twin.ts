@@ -123,8 +123,9 @@ const LIMITS_CONTEXT: readonly string[] = [
 
 /**
  * Whether the twin's own start-up would leave what the demo template holds: it seeds, on the deployment the template was
- * made with or one whose change its start-up never meets. With schedules off too: a first start embeds the demo it seeded whatever the schedules (demo.ts wakes the
- * embedding worker and waits for it), and the template keeps no record of the start-up runs (template.ts).
+ * made with or one whose change its start-up never meets. With schedules off too: a first start embeds the demo it
+ * seeded whatever the schedules (demo.ts wakes the embedding worker and waits for it), and the template keeps no record
+ * of the start-up runs (template.ts).
  */
 const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
   options.seed !== false &&
