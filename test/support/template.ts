@@ -86,12 +86,16 @@ export const buildDemoTemplate = async (): Promise<void> => {
   const template = demoTemplatePath();
   const dir = dirname(template.pgdata);
   if (existsSync(dir)) return;
-  const [{ startTwin }, { prepareTestTwin }] = await Promise.all([import('../../lib/twin/twin'), import('./twin')]);
+  const [{ startTwin }, { onlyRoutesInvoke, prepareTestTwin }] = await Promise.all([import('../../lib/twin/twin'), import('./twin')]);
   const twinDir = mkdtempSync(join(tmpdir(), 'ias-demo-template-'));
   try {
     const twin = await startTwin(prepareTestTwin({ databaseTemplate: TEMPLATE_PATH }, twinDir, undefined));
     try {
       await twin.schedulesSettled();
+      // a twin whose change is to a function only routes invoke starts from this template (twin.ts): its start-up must not run one
+      const ranRouteFunctions = twin.plan.functions.filter((fn) => onlyRoutesInvoke(fn.id) && twin.invocations(fn.id).length > 0);
+      if (ranRouteFunctions.length > 0)
+        throw new Error(`the demo start-up ran functions only routes invoke: ${ranRouteFunctions.map((fn) => fn.id).join(', ')}`);
     } finally {
       await twin.stop();
     }

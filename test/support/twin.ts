@@ -134,14 +134,16 @@ const startsAsDemoTemplate = (options: TestTwinOptions): boolean =>
   Object.keys(options.context ?? {}).every((key) => LIMITS_CONTEXT.includes(key));
 
 /**
- * No change to the deployment, or a change of one function only routes invoke: a start-up runs none of those (it writes
- * the demo as an operator; the files' arrival, the embedding and the schedules' runs are other functions' work).
+ * Whether only routes invoke the function: a start-up runs none of those (it writes the demo as an operator; the files'
+ * arrival, the embedding and the schedules' runs are other functions' work). The demo template's build checks it.
  */
-const leavesStartUpAlone = (transform: PlanChange | undefined): boolean => {
-  if (!transform) return true;
-  const fn = functions.find((f) => f.id === transform.changedFunction);
+export const onlyRoutesInvoke = (functionId: string | undefined): boolean => {
+  const fn = functions.find((f) => f.id === functionId);
   return fn !== undefined && fn.triggers.length > 0 && fn.triggers.every((t) => t.kind === 'http');
 };
+
+/** No change to the deployment, or a change of one function only routes invoke. */
+const leavesStartUpAlone = (transform: PlanChange | undefined): boolean => !transform || onlyRoutesInvoke(transform.changedFunction);
 
 /**
  * What every test twin starts with, in this process or in a child (twin-process.ts): a free port, rate
