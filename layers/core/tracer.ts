@@ -6,6 +6,7 @@
  * A trace holds names, operations, timings and errors, never a handler's response (evidence text).
  * Off outside a Lambda environment (tests, CLIs, the twin's own process): no AWS_EXECUTION_ENV.
  */
+import './xray-mode'; // first: the SDK reads its mode as it loads
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { serviceName } from './config';

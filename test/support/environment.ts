@@ -8,8 +8,9 @@ import { borrowWorkerDatabase } from './worker-database';
 
 /**
  * The async hooks the running file has made, disabled at its teardown. The X-Ray SDK under the Powertools Tracer
- * (layers/core/tracer.ts) enables one with a destroy callback as it loads, and jest loads it afresh for every file:
- * left on, a worker that had run 30 files tracked each promise 30 times over (20 of the suite's 545 CPU-seconds).
+ * (layers/core/tracer.ts) enables one with a destroy callback as it loads in a Lambda environment (a file that sets
+ * one up, as the tracing tests do; elsewhere it loads in manual mode, layers/core/xray-mode.ts), and jest loads it
+ * afresh for every file: left on, a worker that had run 30 such files tracked each promise 30 times over.
  * `node:async_hooks` is the worker's own module, shared by its files, so its `createHook` is wrapped once here.
  */
 const fileHooks: asyncHooks.AsyncHook[] = [];
