@@ -6,7 +6,7 @@
  * as a bulk import (its file under imports/, whose arrival starts the import worker), and the CLI waits for it.
  * A bad file is refused before any upload; a second load conflicts and writes nothing; what was loaded is embedded.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runImportCli } from '../../lib/operator/cli-import';
@@ -15,6 +15,7 @@ import { until } from '../support/until';
 
 export const importingInvestigations = (e2e: TwinTest): void => {
   const dir = mkdtempSync(join(tmpdir(), 'ias-import-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const seedFile = (name: string, content: unknown) => {
     const path = join(dir, name);
