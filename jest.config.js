@@ -15,7 +15,7 @@
  *   need the rendered deployment, the demo template and the stage synthesizer (test/support/global-setup.ts).
  * `npm test` runs both. `npm run deps` keeps the split honest: a unit suite may not reach the twin's or the synth's test support.
  */
-const esmOnly = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect', 'jose', '@electric-sql', 'unpdf'];
+const transformedPackages = ['kysely', '@middy', 'fauxqs', 'kysely-pglite-dialect', 'jose', '@electric-sql', 'unpdf'];
 
 const { accessSync, constants, statfsSync } = require('node:fs');
 const { availableParallelism } = require('node:os');
@@ -47,7 +47,7 @@ const shared = {
   transform: {
     '^.+\\.(t|j|mj|cj)s$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  transformIgnorePatterns: [`/node_modules/(?!(${transformedPackages.join('|')})/)`],
   moduleNameMapper: {
     '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js',
     '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',

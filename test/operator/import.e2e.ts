@@ -6,19 +6,18 @@
  * as a bulk import (its file under imports/, whose arrival starts the import worker), and the CLI waits for it.
  * A bad file is refused before any upload; a second load conflicts and writes nothing; what was loaded is embedded.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runImportCli } from '../../lib/operator/cli-import';
+import { useTemporaryFolder } from '../support/temporary-folder';
 import type { TwinTest } from '../support/twin';
 import { until } from '../support/until';
 
 export const importingInvestigations = (e2e: TwinTest): void => {
-  const dir = mkdtempSync(join(tmpdir(), 'ias-import-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const folder = useTemporaryFolder('ias-import-');
 
   const seedFile = (name: string, content: unknown) => {
-    const path = join(dir, name);
+    const path = join(folder.dir, name);
     writeFileSync(path, JSON.stringify(content));
     return path;
   };

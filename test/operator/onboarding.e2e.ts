@@ -5,17 +5,16 @@
  * through the edge's IAM check) and the users row. The new investigator signs in with the mailed temporary
  * password, sets their own, and runs an analysis of their organization's investigation to completion.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runImportCli } from '../../lib/operator/cli-import';
 import { runUsersCli } from '../../lib/operator/cli-users';
+import { useTemporaryFolder } from '../support/temporary-folder';
 import type { TwinTest } from '../support/twin';
 
 export const onboardingUsers = (e2e: TwinTest): void => {
   const { call } = e2e;
-  const dir = mkdtempSync(join(tmpdir(), 'ias-onboarding-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const folder = useTemporaryFolder('ias-onboarding-');
 
   const cli = async (...argv: string[]) => {
     const out: string[] = [];
@@ -30,7 +29,7 @@ export const onboardingUsers = (e2e: TwinTest): void => {
   test('invite a new user into a new organization, sign in, create an analysis, see it complete', async () => {
     const { twin } = e2e;
     // the organization and its evidence, loaded by the operator as into a deployed stage (npm run seed -- --twin)
-    const file = join(dir, 'acme.json');
+    const file = join(folder.dir, 'acme.json');
     writeFileSync(
       file,
       JSON.stringify({
