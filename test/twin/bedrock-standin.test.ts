@@ -12,10 +12,13 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import {
+  paceOf,
   parseFaultsEnv,
+  parsePace,
   regionFromAuthorization,
   scheduledHit,
   startBedrockStandin,
+  streamParts,
   type BedrockStandin,
 } from '../../lib/twin/bedrock/standin';
 import {
@@ -230,6 +233,79 @@ describe('ConverseStream', () => {
     } finally {
       standin.clearFaults(A);
     }
+  });
+});
+
+describe('pace (a healthy model at Bedrock-like speed)', () => {
+  afterEach(() => standin.setPace({}));
+
+  test("a streamed answer's first part after firstTokenMs, the rest spread over answerMs; by the longest key that matches", async () => {
+    standin.setPace({ anthropic: { firstTokenMs: 5_000 }, 'anthropic.claude-sonnet': { firstTokenMs: 300, answerMs: 900 } });
+    const input = converseInput(
+      'Summarise the notes.',
+      Array.from({ length: 12 }, (_, n) => `Line ${n}: the van left at ${n} am.`).join('\n'),
+    );
+    const events = await streamed(inA, input);
+    const parts = events.filter((e) => e.event.contentBlockDelta);
+    // at most 250 ms apart: never near the idle-stream bound however long the answer
+    expect(parts.length).toBeGreaterThanOrEqual(4);
+    expect(parts[0]!.atMs).toBeGreaterThanOrEqual(295);
+    expect(parts[0]!.atMs).toBeLessThan(1_000);
+    expect(parts.at(-1)!.atMs - parts[0]!.atMs).toBeGreaterThanOrEqual(850);
+    for (const [n, part] of parts.entries()) if (n > 0) expect(part.atMs - parts[n - 1]!.atMs).toBeLessThan(1_000);
+    expect(events.at(-1)!.event.metadata?.metrics?.latencyMs).toBe(1_200);
+  });
+
+  test('a Converse answer after both; an embedding after its firstTokenMs; a model with no entry at once', async () => {
+    standin.setPace({ 'anthropic.claude-sonnet': { firstTokenMs: 200, answerMs: 200 }, 'cohere.embed': { firstTokenMs: 300 } });
+    const timed = async (call: () => Promise<unknown>) => {
+      const started = performance.now();
+      await call();
+      return performance.now() - started;
+    };
+    expect(await timed(() => ping(inA))).toBeGreaterThanOrEqual(395);
+    expect(await timed(() => floats(inB, ['a text']))).toBeGreaterThanOrEqual(295);
+    expect(
+      await timed(() => answerOf(inA, converseInput('Be brief.', 'Noon.', 'us.anthropic.claude-haiku-4-5-20251001-v1:0'))),
+    ).toBeLessThan(295);
+  });
+
+  test('parsePace, paceOf and streamParts', () => {
+    expect(parsePace({ 'cohere.embed': { firstTokenMs: 300 } })).toEqual({ 'cohere.embed': { firstTokenMs: 300 } });
+    expect(() => parsePace({ 'cohere.embed': { firstTokenMs: -1 } })).toThrow(/firstTokenMs must be a number >= 0/);
+    expect(() => parsePace({ 'cohere.embed': { latency: 1 } })).toThrow(/unknown key 'latency'/);
+    expect(() => parsePace([])).toThrow(/JSON object/);
+    const pace = { anthropic: { firstTokenMs: 1 }, 'anthropic.claude-sonnet': { firstTokenMs: 2, answerMs: 3 } };
+    expect(paceOf(pace, 'anthropic.claude-sonnet-4-5-20250929-v1:0')).toEqual({ firstTokenMs: 2, answerMs: 3 });
+    expect(paceOf(pace, 'anthropic.claude-haiku-4-5-20251001-v1:0')).toEqual({ firstTokenMs: 1, answerMs: 0 });
+    expect(paceOf(pace, 'cohere.embed-english-v3')).toEqual({ firstTokenMs: 0, answerMs: 0 });
+    const text = 'x'.repeat(1_000);
+    expect(streamParts(text, 0)).toHaveLength(5);
+    expect(streamParts(text, 10_000)).toHaveLength(40);
+    expect(streamParts(text, 10_000).join('')).toBe(text);
+    expect(streamParts('abc', 10_000)).toEqual(['a', 'b', 'c']);
+    expect(streamParts('', 1_000)).toEqual(['']);
+  });
+
+  test('STANDIN_PACE at start; options.pace wins; an invalid one fails the start', async () => {
+    const env = { STANDIN_PACE: JSON.stringify({ 'cohere.embed': { firstTokenMs: 300 } }) };
+    const fromEnv = await startBedrockStandin({ env });
+    const fromOptions = await startBedrockStandin({ env, pace: {} });
+    try {
+      const embedMs = async (endpoint: string) => {
+        const started = performance.now();
+        await floats(client(A, endpoint), ['a text']);
+        return performance.now() - started;
+      };
+      expect(await embedMs(fromEnv.url)).toBeGreaterThanOrEqual(295);
+      expect(await embedMs(fromOptions.url)).toBeLessThan(295);
+    } finally {
+      await Promise.all([fromEnv.stop(), fromOptions.stop()]);
+    }
+    await expect(startBedrockStandin({ env: { STANDIN_PACE: '{"cohere.embed":{"firstTokenMs":"x"}}' } })).rejects.toThrow(
+      /STANDIN_PACE\.cohere\.embed\.firstTokenMs/,
+    );
+    await expect(startBedrockStandin({ env: { STANDIN_PACE: '{' } })).rejects.toThrow(/STANDIN_PACE is not valid JSON/);
   });
 });
 

@@ -44,6 +44,13 @@
  * or at start from the environment variable STANDIN_FAULTS, a JSON object keyed by region, e.g.
  *   STANDIN_FAULTS='{"us-east-1":{"throttleRatio":1},"us-west-2":{"errorRatio":0.5,"latencyMs":200}}'
  * (options.faults wins over STANDIN_FAULTS for the same region; an invalid value fails the start).
+ *
+ * Pace (StandinPace): how long a healthy model takes, in every region — by default it answers at once. Keyed by the
+ * start of a bare model id (`anthropic.claude-sonnet`, `cohere.embed`), each a first part after `firstTokenMs` and
+ * the rest of a text answer spread over `answerMs` (a Converse answer comes after both), so the pipeline can be run
+ * at Bedrock's speed: `startBedrockStandin({ pace })`, `standin.setPace(pace)`, or STANDIN_PACE at start, e.g.
+ *   STANDIN_PACE='{"anthropic.claude-sonnet":{"firstTokenMs":1500,"answerMs":28000},"cohere.embed":{"firstTokenMs":300}}'
+ * A fault's latencyMs comes on top of it.
  */
 import http from 'node:http';
 import { createHash, randomUUID } from 'node:crypto';
@@ -69,6 +76,14 @@ export interface RegionFaults {
   refuseText?: string;
 }
 
+/** A healthy model's time to answer (see the header): its first part, then the rest of a text answer. */
+export interface ModelPace {
+  firstTokenMs: number;
+  answerMs?: number;
+}
+/** keyed by the start of a bare model id; the longest key that matches wins */
+export type StandinPace = Partial<Record<string, ModelPace>>;
+
 type Outcome = 'ok' | 'throttled' | 'error' | 'unavailable' | 'rejected';
 type RegionStats = Record<Outcome | 'total' | 'texts', number>;
 
@@ -77,7 +92,9 @@ export interface BedrockStandinOptions {
   port?: number;
   host?: '127.0.0.1';
   faults?: Partial<Record<string, RegionFaults>>;
-  /** where STANDIN_FAULTS is read from; defaults to process.env */
+  /** how long healthy models take (options.pace wins over STANDIN_PACE) */
+  pace?: StandinPace;
+  /** where STANDIN_FAULTS and STANDIN_PACE are read from; defaults to process.env */
   env?: Readonly<Record<string, string | undefined>>;
   /**
    * how texts are embedded: 'meaning' (default) with a sentence-embedding model, so relevant passages score high
@@ -97,12 +114,15 @@ export interface BedrockStandin {
   /** clear one region's faults, or all */
   clearFaults(region?: string): void;
   faults(): Record<string, RegionFaults>;
+  /** replace how long healthy models take ({} answers at once) */
+  setPace(pace: StandinPace): void;
   /** model calls by region and outcome since start (unsigned calls count under 'unknown'), and the texts embedded */
   stats(): Record<string, RegionStats>;
   stop(): Promise<void>;
 }
 
 const FAULTS_ENV = 'STANDIN_FAULTS';
+const PACE_ENV = 'STANDIN_PACE';
 /** The Cohere Embed models the stand-in serves, and their vectors' size. */
 const EMBEDDING_MODELS: Readonly<Record<string, number>> = { 'cohere.embed-english-v3': 1024, 'cohere.embed-multilingual-v3': 1024 };
 /** Bedrock's limits of a Cohere Embed request */
@@ -150,8 +170,7 @@ const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
       if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`${where}.${key} must be a number from 0 to 1`);
       faults[key] = v;
     } else if (key === 'latencyMs' || key === 'stallMs') {
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`${where}.${key} must be a number >= 0`);
-      faults[key] = v;
+      faults[key] = milliseconds(v, `${where}.${key}`);
     } else if (key === 'outage') {
       if (typeof v !== 'boolean') throw new Error(`${where}.outage must be a boolean`);
       faults.outage = v;
@@ -165,17 +184,51 @@ const parseRegionFaults = (value: unknown, where = 'faults'): RegionFaults => {
   return faults;
 };
 
+/** The JSON value of an environment variable; undefined when it is unset or blank. */
+const parseJsonEnv = (raw: string | undefined, name: string): unknown => {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new Error(`${name} is not valid JSON`);
+  }
+};
+
 /** Parses STANDIN_FAULTS: a JSON object keyed by region, each value a RegionFaults. */
 export const parseFaultsEnv = (raw: string | undefined): Record<string, RegionFaults> => {
-  if (raw === undefined || raw.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new Error(`${FAULTS_ENV} is not valid JSON`);
-  }
+  const value = parseJsonEnv(raw, FAULTS_ENV);
+  if (value === undefined) return {};
   if (!isObject(value)) throw new Error(`${FAULTS_ENV} must be a JSON object keyed by region`);
   return Object.fromEntries(Object.entries(value).map(([region, f]) => [region, parseRegionFaults(f, `${FAULTS_ENV}.${region}`)]));
+};
+
+const milliseconds = (value: unknown, where: string): number => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${where} must be a number >= 0`);
+  return value;
+};
+
+/** Checks a StandinPace (from options, setPace or STANDIN_PACE). */
+export const parsePace = (value: unknown, where = 'pace'): StandinPace => {
+  if (!isObject(value)) throw new Error(`${where} must be a JSON object keyed by the start of a model id`);
+  return Object.fromEntries(
+    Object.entries(value).map(([model, pace]) => {
+      if (!isObject(pace)) throw new Error(`${where}.${model} must be an object with firstTokenMs (and answerMs)`);
+      const extra = Object.keys(pace).find((key) => key !== 'firstTokenMs' && key !== 'answerMs');
+      if (extra !== undefined) throw new Error(`${where}.${model}: unknown key '${extra}' (expected firstTokenMs, answerMs)`);
+      const out: ModelPace = { firstTokenMs: milliseconds(pace.firstTokenMs, `${where}.${model}.firstTokenMs`) };
+      if (pace.answerMs !== undefined) out.answerMs = milliseconds(pace.answerMs, `${where}.${model}.answerMs`);
+      return [model, out];
+    }),
+  );
+};
+
+/** The pace of a bare model id: the entry with the longest key it starts with; none answers at once. */
+export const paceOf = (pace: StandinPace, baseModel: string): Required<ModelPace> => {
+  const key = Object.keys(pace)
+    .filter((k) => baseModel.startsWith(k))
+    .sort((a, b) => b.length - a.length)[0];
+  const found = key === undefined ? undefined : pace[key];
+  return { firstTokenMs: found?.firstTokenMs ?? 0, answerMs: found?.answerMs ?? 0 };
 };
 
 /** The id an ARN names (`…:inference-profile/us.anthropic…` → `us.anthropic…`), or the id itself. */
@@ -411,17 +464,38 @@ const streamEvent = (type: string, body: unknown): Uint8Array =>
 /** Parts of an answer as a stream carries them: a few words each, as a model's tokens come. */
 const STREAM_PART_CHARS = 200;
 
+/** A paced answer's parts come at most this far apart, as a model's tokens do (never near the idle-stream bound). */
+const PACED_PART_MS = 250;
+
+/** The parts a stream carries `text` in: STREAM_PART_CHARS each, or more and smaller ones to pace it over `answerMs`. */
+export const streamParts = (text: string, answerMs: number): string[] => {
+  const count = Math.min(
+    Math.max(1, text.length),
+    Math.max(Math.ceil(text.length / STREAM_PART_CHARS), Math.ceil(answerMs / PACED_PART_MS)),
+  );
+  const size = Math.ceil(text.length / count) || 1;
+  return Array.from({ length: Math.max(1, Math.ceil(text.length / size)) }, (_, n) => text.slice(n * size, n * size + size));
+};
+
 /**
  * A Converse answer as ConverseStream sends it: messageStart, the text in contentBlockDelta parts, contentBlockStop,
- * messageStop, then metadata with the usage. `stallMs` holds the stream after its first part.
+ * messageStop, then metadata with the usage. `stallMs` holds the stream after its first part; `answerMs` spreads the
+ * parts after the first evenly over that long.
  */
-const streamAnswer = async (res: http.ServerResponse, answer: ConverseOutput, stallMs: number, signal: AbortSignal): Promise<void> => {
+const streamAnswer = async (
+  res: http.ServerResponse,
+  answer: ConverseOutput,
+  { stallMs, answerMs }: { stallMs: number; answerMs: number },
+  signal: AbortSignal,
+): Promise<void> => {
   res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': randomUUID() });
-  const text = answer.output.message.content.map((block) => block.text).join('');
+  const parts = streamParts(answer.output.message.content.map((block) => block.text).join(''), answerMs);
+  const gapMs = parts.length > 1 ? answerMs / (parts.length - 1) : 0;
   res.write(streamEvent('messageStart', { role: 'assistant' }));
-  for (let from = 0; from < text.length || from === 0; from += STREAM_PART_CHARS) {
-    res.write(streamEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: text.slice(from, from + STREAM_PART_CHARS) } }));
-    if (from === 0 && stallMs > 0) await sleep(stallMs, undefined, { signal });
+  for (const [n, part] of parts.entries()) {
+    if (n > 0 && gapMs > 0) await sleep(gapMs, undefined, { signal });
+    res.write(streamEvent('contentBlockDelta', { contentBlockIndex: 0, delta: { text: part } }));
+    if (n === 0 && stallMs > 0) await sleep(stallMs, undefined, { signal });
     if (res.destroyed) return; // the client gave up on it
   }
   res.write(streamEvent('contentBlockStop', { contentBlockIndex: 0 }));
@@ -464,8 +538,10 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     c[outcome]++;
   };
 
-  const initial = { ...parseFaultsEnv((options.env ?? process.env)[FAULTS_ENV]), ...options.faults };
+  const env = options.env ?? process.env;
+  const initial = { ...parseFaultsEnv(env[FAULTS_ENV]), ...options.faults };
   for (const [region, faults] of Object.entries(initial)) if (faults) setFaults(region, faults);
+  let pace = parsePace(options.pace ?? parseJsonEnv(env[PACE_ENV], PACE_ENV) ?? {}, options.pace ? 'pace' : PACE_ENV);
 
   /** The fault a call in `region` gets under the region's schedule, if any. */
   const injectedFault = (region: string): StandinError | undefined => {
@@ -525,12 +601,20 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     }
     checkProfileRegion(modelId, region);
     const body = parseJson(raw);
-    const call = { region, latencyMs, promptCache };
-    if (route[2] === 'converse') send(res, 200, converse(modelId, body, call));
-    else if (route[2] === 'converse-stream')
-      await streamAnswer(res, converse(modelId, body, call), state(region).faults.stallMs ?? 0, aborter.signal);
-    else {
+    const { firstTokenMs, answerMs } = paceOf(pace, baseModelId(modelId));
+    const call = { region, latencyMs: latencyMs + firstTokenMs + answerMs, promptCache };
+    const wait = (ms: number) => (ms > 0 ? sleep(ms, undefined, { signal: aborter.signal }) : undefined);
+    if (route[2] === 'converse') {
+      const answer = converse(modelId, body, call);
+      await wait(firstTokenMs + answerMs);
+      send(res, 200, answer);
+    } else if (route[2] === 'converse-stream') {
+      const answer = converse(modelId, body, call);
+      await wait(firstTokenMs);
+      await streamAnswer(res, answer, { stallMs: state(region).faults.stallMs ?? 0, answerMs }, aborter.signal);
+    } else {
       const embedded = await invokeEmbedding(modelId, body, state(region).faults.refuseText, embed);
+      await wait(firstTokenMs);
       send(res, 200, embedded);
       regionCounts(region).texts += embedded.texts.length;
     }
@@ -573,6 +657,9 @@ export const startBedrockStandin = async (options: BedrockStandinOptions = {}): 
     setFaults,
     clearFaults,
     faults,
+    setPace: (next) => {
+      pace = parsePace(next);
+    },
     stats,
     stop: async () => {
       aborter.abort();
