@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { pipeline, type Readable } from 'node:stream';
 import type { DeploymentIam, RoleSession } from '../iam/decisions';
 import {
   accessDenied,
@@ -49,12 +50,21 @@ export interface AwsEdgeOptions {
   now?: () => Date;
 }
 
-/** What the edge answers a call with. */
+/**
+ * What the edge answers a call with. A stand-in's answer is passed on as it comes (`Readable`), as AWS sends it: a
+ * ConverseStream answer's parts reach the function one by one, so its first-token and idle bounds see what they would
+ * see in AWS (buffered, a 30 s answer's first token arrived with its last).
+ */
 export interface EdgeAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: string | Buffer | Readable;
 }
+
+/** An answer the edge will not send after all: its stream is read to the end and dropped, so its connection is freed. */
+const discard = (answer: EdgeAnswer) => {
+  if (typeof answer.body === 'object' && !Buffer.isBuffer(answer.body)) answer.body.resume();
+};
 
 /** The edge's handling of one AWS call from `sourceIp`, whichever server received it. */
 export type AwsEdgeHandler = (request: AwsHttpRequest, sourceIp: string) => Promise<EdgeAnswer>;
@@ -83,10 +93,8 @@ export const headersOf = (req: http.IncomingMessage | http2.Http2ServerRequest):
       .map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : String(v ?? '')]),
   );
 
-const forward = (
-  backend: { url: string; keepHost?: boolean },
-  request: AwsHttpRequest,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> =>
+/** The backend's answer once its status and headers have come; its body streams on. */
+const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpRequest): Promise<EdgeAnswer> =>
   new Promise((resolve, reject) => {
     const target = new URL(backend.url);
     const headers = Object.fromEntries(Object.entries(request.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
@@ -98,22 +106,16 @@ const forward = (
         path: request.path,
         headers: { ...headers, host: backend.keepHost ? request.host : target.host, 'content-length': String(request.body.length) },
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 502,
-            headers: Object.fromEntries(
-              Object.entries(res.headers)
-                .filter(([k]) => !HOP_BY_HOP.has(k))
-                .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]),
-            ),
-            body: Buffer.concat(chunks),
-          }),
-        );
-        res.on('error', reject);
-      },
+      (res) =>
+        resolve({
+          status: res.statusCode ?? 502,
+          headers: Object.fromEntries(
+            Object.entries(res.headers)
+              .filter(([k]) => !HOP_BY_HOP.has(k))
+              .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]),
+          ),
+          body: res,
+        }),
     );
     out.on('error', reject);
     out.end(request.body);
@@ -198,7 +200,10 @@ export const awsEdgeHandler = (options: AwsEdgeOptions): AwsEdgeHandler => {
     ) {
       const bucketArn = needed[0]!.resource.replace(/\/.*$/, '');
       const denial = check(identity, { action: 's3:ListBucket', resource: bucketArn });
-      if (denial) return denial;
+      if (denial) {
+        discard(answer);
+        return denial;
+      }
     }
     const created = options.objectCreated && objectCreatedBy(request, needed, answer, sourceIp);
     if (created) await options.objectCreated!(created);
@@ -214,7 +219,12 @@ export const reply = (
 ) => {
   const out = res as http.ServerResponse; // the HTTP/2 compatibility response takes the same calls
   out.writeHead(status, headers);
-  if (req.method === 'HEAD') out.end();
+  if (typeof body === 'object' && !Buffer.isBuffer(body)) {
+    if (req.method === 'HEAD') {
+      discard({ status, headers, body });
+      out.end();
+    } else pipeline(body, out, () => undefined); // a caller that gave up ends the stand-in's answer too
+  } else if (req.method === 'HEAD') out.end();
   else out.end(body);
 };
 
