@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlanFunction } from '../../lib/twin/assembly/plan';
 import { ensureBootstrap } from '../../lib/twin/assembly/bundles';
-import { startLambdaRuntime, type LambdaRuntime, type LogLine } from '../../lib/twin/runtime/lambda';
+import { DEFAULT_MAX_ENVIRONMENTS, startLambdaRuntime, type LambdaRuntime, type LogLine } from '../../lib/twin/runtime/lambda';
 import { loadOrCreateTls } from '../../lib/twin/aws/tls';
 
 const HANDLERS: Record<string, string> = {
@@ -26,6 +26,8 @@ const HANDLERS: Record<string, string> = {
   // a third parameter makes it callback-style for nodejs24.x, even async and never calling it
   callback: "exports.handler = async (event, context, callback) => 'unreachable';",
   heap: "exports.handler = async () => require('node:v8').getHeapStatistics().heap_size_limit;",
+  // given at most 3 environments below
+  bounded: 'exports.handler = async (event) => { await new Promise((r) => setTimeout(r, event.waitMs)); return Date.now(); };',
   network: `exports.handler = async (event) => new Promise((resolve) => {
     const socket = require('node:net').connect({ host: event.host, port: 5432 });
     const timer = setTimeout(() => { socket.destroy(); resolve('no answer'); }, 500);
@@ -71,7 +73,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   runtime = startLambdaRuntime(
-    [fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('callback'), fn('network'), fn('heap')],
+    [fn('env'), fn('modules'), fn('state'), fn('slow', 1), fn('failing'), fn('callback'), fn('network'), fn('heap'), fn('bounded')],
     {
       bundlesDir: dir,
       bootstrapPath: await ensureBootstrap(),
@@ -84,6 +86,7 @@ beforeAll(async () => {
       ],
       credentials: () => ({ accessKeyId: 'ASIATEST', secretAccessKey: 'secret', sessionToken: 'token' }),
       onLog: (line) => logs.push(line),
+      maxEnvironments: (f) => (f.id === 'bounded' ? 3 : DEFAULT_MAX_ENVIRONMENTS),
     },
   );
 }, 60_000);
@@ -139,6 +142,14 @@ test('module state lives per execution environment; concurrent invocations get t
   const [a, b] = await Promise.all([runtime.invoke('state', { waitMs: 300 }), runtime.invoke('state', { waitMs: 300 })]);
   expect([a.coldStart, b.coldStart].sort()).toEqual([false, true]);
   expect(runtime.stats('state').environments).toBe(2);
+});
+
+test('a function runs at most its maxEnvironments at once; the invocations past them wait for one to be free', async () => {
+  const outcomes = await Promise.all(Array.from({ length: 5 }, () => runtime.invoke('bounded', { waitMs: 400 })));
+  expect(runtime.stats('bounded').environments).toBe(3);
+  const ends = outcomes.map((o) => (o.ok ? Number(o.value) : Number.NaN)).sort((a, b) => a - b);
+  // three at once, then the other two after them
+  expect(ends[3]! - ends[0]!).toBeGreaterThanOrEqual(300);
 });
 
 test('an invocation past the timeout ends as Lambda reports it, and the next one starts cold', async () => {

@@ -56,9 +56,14 @@ export interface RuntimeOptions {
   credentials: (fn: PlanFunction) => Credentials;
   region: string;
   onLog?: (line: LogLine) => void;
-  /** most environments one function may run at once (Lambda scales further; the twin need not) */
-  maxEnvironments?: number;
+  /**
+   * most environments a function may run at once (default DEFAULT_MAX_ENVIRONMENTS): Lambda scales further, the twin
+   * need not, but never below what an event source mapping's maximum concurrency lets run
+   */
+  maxEnvironments?: (fn: PlanFunction) => number;
 }
+
+export const DEFAULT_MAX_ENVIRONMENTS = 10;
 
 /** Lambda's reserved variables: the runtime sets them beside the template's own. */
 const runtimeEnvironment = (fn: PlanFunction, credentials: Credentials, region: string, taskRoot: string): Record<string, string> => ({
@@ -249,7 +254,7 @@ class FunctionPool {
 
   private environment(): { env: Environment; cold: boolean } | undefined {
     for (let env = this.idle.pop(); env; env = this.idle.pop()) if (env.alive) return { env, cold: false };
-    if (this.all.size >= (this.options.maxEnvironments ?? 10)) return undefined;
+    if (this.all.size >= (this.options.maxEnvironments?.(this.fn) ?? DEFAULT_MAX_ENVIRONMENTS)) return undefined;
     const env = new Environment(this.fn, this.options, (line) => this.options.onLog?.({ functionId: this.fn.id, at: new Date(), ...line }));
     this.all.add(env);
     this.stats.environments = this.all.size;

@@ -9,7 +9,15 @@ import type { TwinPlan } from '../assembly/plan';
 import { edgeClientConfig, type EdgeAddress } from '../aws/edge-client';
 import type { Credentials, DeploymentIam } from '../iam/decisions';
 import type { Stops } from '../stops';
-import { deniedInvocation, startLambdaRuntime, type InvokeOutcome, type LambdaRuntime, type LogLine, type NetworkRoute } from './lambda';
+import {
+  DEFAULT_MAX_ENVIRONMENTS,
+  deniedInvocation,
+  startLambdaRuntime,
+  type InvokeOutcome,
+  type LambdaRuntime,
+  type LogLine,
+  type NetworkRoute,
+} from './lambda';
 import { startPoller } from './pollers';
 import { startSchedule, type ScheduleRun } from './schedules';
 
@@ -49,6 +57,10 @@ export const startFunctions = (
     caPem: edge.caPem,
     region: plan.region,
     credentials: (fn) => options.credentials.get(fn.id)!,
+    // a queue's workers run as many at once as their mapping lets Lambda run them (the analysis workers, sized for
+    // the model quota: manifest/ai-capacity.ts)
+    maxEnvironments: (fn) =>
+      Math.max(DEFAULT_MAX_ENVIRONMENTS, ...plan.eventSources.filter((e) => e.functionId === fn.id).map((e) => e.maxConcurrency ?? 0)),
     // the proxy sits in the VPC's isolated subnets: only functions placed in the VPC reach it
     routes: (fn) => [
       ...awsRoutes,
