@@ -7,6 +7,7 @@
  */
 
 import { FILE_PREFIXES } from './runtime-names';
+import { ANALYSIS_WORKER_CONCURRENCY } from './ai-capacity';
 
 /** Who may call an HTTP route. */
 export type Access =
@@ -775,7 +776,7 @@ const declared = [
     entry: 'functions/workers/generation.ts',
     timeoutSeconds: 300,
     memoryMb: 1024,
-    triggers: [{ kind: 'queue', queue: 'generation', batchSize: 1, maxConcurrency: 5 }],
+    triggers: [{ kind: 'queue', queue: 'generation', batchSize: 1, maxConcurrency: ANALYSIS_WORKER_CONCURRENCY.generation }],
     // retrieval embeds the question with the embedding model; work waiting for its organization's AI share
     // is sent to its own queue again with a delay (layers/core/analysis/worker.ts)
     uses: ['database', 'bedrockAnalysis', 'bedrockEmbedding', 'generationQueue', 'qualityQueue'],
@@ -784,9 +785,9 @@ const declared = [
     id: 'quality-worker',
     description: 'Run the faithfulness and coverage checks',
     entry: 'functions/workers/quality.ts',
-    timeoutSeconds: 120,
+    timeoutSeconds: 150, // two checks in turn, each bounded, and their quota waits (ai/timeouts.ts)
     memoryMb: 1024,
-    triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: 5 }],
+    triggers: [{ kind: 'queue', queue: 'quality', batchSize: 1, maxConcurrency: ANALYSIS_WORKER_CONCURRENCY.quality }],
     uses: ['database', 'bedrockQuality', 'qualityQueue'],
     unexercisedGrants: {
       'bedrock:InvokeModel':

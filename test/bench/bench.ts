@@ -20,10 +20,12 @@
  *    embedding by hashing and by meaning, and the similarity ranges of relevant and irrelevant chunks (./relevance-bench.ts);
  * 11. tokens: the quality checks' input tokens billed per verified analysis, with and without prompt caching, for the
  *    default quality model and Sonnet 4.5 (./tokens-bench.ts).
+ * 12. throughput: analyses end to end with the stand-in at Bedrock's pace and the quota enforced, analyses verified a
+ *    minute against the rate the quota allows (./throughput-bench.ts); `npm run bench -- throughput --organizations 1`.
  *
  * Sections are selectable by name: `npm run bench -- assess retrieval` runs only those two;
  * `npm run bench -- bundles --why` adds what each bundle is made of, `--why=<function id>` why each part is there;
- * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest, relevance, tokens); `--markdown` also writes the
+ * `npm run bench` runs all (gateway, quota, bundles, twin, assess, retrieval, embedding, ingest, relevance, tokens, throughput); `--markdown` also writes the
  * headline figures with their goals to docs/benchmarks.md (./summary.ts), replacing the sections that ran.
  * Real-PostgreSQL rows need BENCH_DATABASE_URL (a server with pgvector; a scratch database is
  * created and dropped per run), e.g. `BENCH_DATABASE_URL="$(bash scripts/ci/postgres.sh start | tail -n1)"`.
@@ -40,6 +42,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { assessBench, retrievalBench } from './analysis-bench';
 import { embeddingBench } from './embedding-bench';
 import { tokensBench } from './tokens-bench';
+import { throughputBench } from './throughput-bench';
 import { benchGateway } from './bench-support';
 import { ingestBench } from './ingest-bench';
 import { relevanceBench } from './relevance-bench';
@@ -471,6 +474,7 @@ const SECTIONS: Record<string, (flags: string[]) => unknown> = {
   ingest: ingestBench,
   relevance: relevanceBench,
   tokens: tokensBench,
+  throughput: throughputBench,
 };
 
 const main = async () => {

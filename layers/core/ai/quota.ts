@@ -23,8 +23,9 @@ import type { Database } from '#core/db/schema';
 import { lockForTransaction } from '#core/db/transaction-state';
 import { DomainError } from '#core/errors';
 
-export const QUOTA_LIMIT = 50;
-export const QUOTA_WINDOW_MS = 60_000;
+import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#manifest/ai-capacity';
+
+export { QUOTA_LIMIT, QUOTA_WINDOW_MS };
 
 /**
  * Work that can wait — the embedding sweep: no organization, nobody waiting on it — takes at most this many of
@@ -206,17 +207,23 @@ export interface AcquireOptions {
   /** a lower limit in some regions, by region (background work: BACKGROUND_PRIMARY_LIMIT in the primary) */
   regionLimits?: Readonly<Record<string, number>> | undefined;
   windowMs?: number | undefined;
+  /**
+   * wait for a slot even while the organization is over its share everywhere (up to maxWaitMs): for work that has
+   * already spent a model request, which giving back would spend again (the gateway's follow-up calls)
+   */
+  waitOverShare?: boolean | undefined;
 }
 
 /**
  * A slot in the first region that has one, waiting (up to maxWaitMs) for the earliest slot when all
  * are full. Returns the region granted; the caller sends its request there. An organization refused
  * everywhere for being over its share does not wait in process (it would hold a worker other
- * organizations' work needs): QuotaExhaustedError at once, and its work comes back at retryAt.
+ * organizations' work needs): QuotaExhaustedError at once, and its work comes back at retryAt — unless the work
+ * has already spent a request (waitOverShare), which giving it back would spend again.
  */
 export const acquire = async (
   db: Kysely<Database>,
-  { regions, organizationId, now, sleep, maxWaitMs, limit, regionLimits, windowMs }: AcquireOptions,
+  { regions, organizationId, now, sleep, maxWaitMs, limit, regionLimits, windowMs, waitOverShare }: AcquireOptions,
 ): Promise<string> => {
   if (regions.length === 0) throw new RangeError('acquire needs at least one region');
   const deadline = now().getTime() + maxWaitMs;
@@ -230,7 +237,7 @@ export const acquire = async (
       overShareEverywhere &&= reservation.overShare === true;
     }
     // Give up now rather than sleep past the deadline for a slot we could not take anyway.
-    if (overShareEverywhere || earliest!.getTime() > deadline) throw new QuotaExhaustedError(regions, earliest!);
+    if ((overShareEverywhere && !waitOverShare) || earliest!.getTime() > deadline) throw new QuotaExhaustedError(regions, earliest!);
     await sleep(Math.max(0, earliest!.getTime() - now().getTime()));
   }
 };
