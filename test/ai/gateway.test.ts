@@ -244,6 +244,34 @@ test('both regions full past the longest wait: QuotaExhaustedError with its retr
   expect((standin().stats()[PRIMARY]?.total ?? 0) + (standin().stats()[FALLBACK]?.total ?? 0)).toBe(sent);
 });
 
+test("a follow-up call (its work has spent a request) waits in process over its organization's share; a first call gives its work back", async () => {
+  const clock = { now: new Date('2026-11-22T18:00:00Z') };
+  const sleep = async (ms: number) => {
+    clock.now = new Date(clock.now.getTime() + ms);
+  };
+  const gateway = createAiGateway({
+    db,
+    client,
+    config: config({ quotaMaxWaitMs: 10_000, followUpQuotaMaxWaitMs: 30_000 }),
+    now: () => clock.now,
+    sleep,
+  });
+  const [mine, other] = ['00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000c2'];
+  // mine: 30 grants in each region, 40 s ago (share 25 with the other organization active); the other's slots are free
+  const earlier = new Date(clock.now.getTime() - 40_000);
+  for (const region of [PRIMARY, FALLBACK]) {
+    for (let i = 0; i < 30; i++) await reserve(db, { region, organizationId: mine, now: earlier });
+    await reserve(db, { region, organizationId: other, now: earlier });
+  }
+  const first = gateway.converse({ purpose: 'quality', ...ask, organizationId: mine });
+  await expect(first).rejects.toBeInstanceOf(QuotaExhaustedError);
+  const started = clock.now.getTime();
+  const followUp = await gateway.converse({ purpose: 'quality', ...ask, organizationId: mine, followUp: true });
+  expect(followUp.region).toBe(PRIMARY);
+  // until its grants of 40 s ago left the window
+  expect(clock.now.getTime() - started).toBe(QUOTA_WINDOW_MS - 40_000);
+});
+
 test('embeddings go through the same path: 1024 unit-length dimensions, fallback on outage', async () => {
   const { gateway } = gatewayAt(new Date('2026-11-22T16:00:00Z'));
   const text = 'Brightline invoices split below the bid threshold';

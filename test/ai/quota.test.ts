@@ -199,14 +199,19 @@ describe(`quota on ${testEngine()}`, () => {
     expect(maxInAnyWindow(await history(PRIMARY))).toBeLessThanOrEqual(QUOTA_LIMIT);
   });
 
-  test('acquire: an organization over its share everywhere does not wait in process; its work comes back at retryAt', async () => {
-    const A = '00000000-0000-4000-8000-00000000000a';
-    const B = '00000000-0000-4000-8000-00000000000b';
+  const A = '00000000-0000-4000-8000-00000000000a';
+  const B = '00000000-0000-4000-8000-00000000000b';
+  /** A has 48 grants in each region (share 25), B one: one slot is free in each, and B is owed it */
+  const aOverItsShare = async () => {
     for (const region of [PRIMARY, FALLBACK]) {
       for (let i = 0; i < QUOTA_LIMIT - 2; i++) await reserve(db, { region, organizationId: A, now: at(i * 100) });
       await reserve(db, { region, organizationId: B, now: at(5_000) });
     }
-    const clock = simulatedClock(T0 + 10_000);
+    return simulatedClock(T0 + 10_000);
+  };
+
+  test('acquire: an organization over its share everywhere does not wait in process; its work comes back at retryAt', async () => {
+    const clock = await aOverItsShare();
     // one slot is free in each region, but B (1 of its 25) is owed it: A (48, share 25) is refused without
     // sleeping, until its 24th oldest grant has left the window
     const refused = acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: A, now: clock.now, sleep: clock.sleep, maxWaitMs: 60_000 });
@@ -215,6 +220,17 @@ describe(`quota on ${testEngine()}`, () => {
     expect(await acquire(db, { regions: [PRIMARY, FALLBACK], organizationId: B, now: clock.now, sleep: clock.sleep, maxWaitMs: 0 })).toBe(
       PRIMARY,
     );
+  });
+
+  test('acquire waitOverShare (work that has spent a request): over its share, it waits in process until its share frees', async () => {
+    const clock = await aOverItsShare();
+    const options = { regions: [PRIMARY, FALLBACK], organizationId: A, now: clock.now, sleep: clock.sleep, waitOverShare: true };
+    // not past its wait: refused at once, as without it
+    await expect(acquire(db, { ...options, maxWaitMs: 1_000 })).rejects.toMatchObject({ name: 'QuotaExhaustedError' });
+    expect(clock.slept).toEqual([]);
+    expect(await acquire(db, { ...options, maxWaitMs: 60_000 })).toBe(PRIMARY);
+    // slept until its 24th oldest grant left the window, when it is below its share again
+    expect(clock.now().getTime()).toBe(at(23 * 100 + W).getTime());
   });
 
   test('regions are independent', async () => {

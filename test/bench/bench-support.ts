@@ -2,7 +2,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from 'pg';
 import { createAiGateway, type AiGateway, type GatewayConfig, type GatewayDeps } from '#core/ai/gateway';
-import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
+import { ATTEMPT_TIMEOUT_DEFAULTS_MS, FOLLOW_UP_QUOTA_MAX_WAIT_MS } from '#core/ai/timeouts';
 import { DEFAULT_AI_MODELS } from '#core/config';
 
 export type Engine = 'pglite' | 'postgres';
@@ -111,6 +111,7 @@ export const benchGateway = (deps: Pick<GatewayDeps, 'db' | 'client' | 'now'>, c
       backoff: { baseMs: 200, capMs: 2_000 },
       shedderDisabled: false,
       quotaMaxWaitMs: 10_000,
+      followUpQuotaMaxWaitMs: FOLLOW_UP_QUOTA_MAX_WAIT_MS,
       attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
       ...config,
     },

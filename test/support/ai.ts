@@ -13,6 +13,7 @@ export const gatewayConfig = (overrides: Partial<GatewayConfig> = {}): GatewayCo
   backoff: { baseMs: 100, capMs: 1000 },
   shedderDisabled: false,
   quotaMaxWaitMs: 0,
+  followUpQuotaMaxWaitMs: 0,
   attemptTimeoutMs: ATTEMPT_TIMEOUT_DEFAULTS_MS,
   ...overrides,
 });

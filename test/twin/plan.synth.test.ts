@@ -10,6 +10,7 @@ import { planFromAssembly } from '../../lib/twin/assembly/plan';
 import { evaluate } from '../../lib/twin/iam/policy';
 import { DEFAULT_ROUTE_THROTTLE, ROUTE_THROTTLES } from '../../lib/stacks/api-stack';
 import { E2E_CONTEXT } from '../support/render';
+import { visibilityTimeoutSeconds } from '#manifest';
 
 const assembly = async (context: Record<string, string> = E2E_CONTEXT) => readAssembly(await ensureAssembly(context));
 const WITH_THROTTLES = { ...E2E_CONTEXT, gatewayThrottles: 'on' };
@@ -32,7 +33,7 @@ test('a worker whose timeout outlasts its queue visibility timeout is refused, a
   template.Resources[worker.logicalId]!.Properties!.Timeout = 3600;
   templates.set(worker.stack, template);
   expect(() => planFromAssembly({ ...synthesized, templates })).toThrow(
-    'event source of quality-worker: Queue visibility timeout: 720 seconds is less than Function timeout: 3600 seconds',
+    `event source of quality-worker: Queue visibility timeout: ${visibilityTimeoutSeconds('quality')} seconds is less than Function timeout: 3600 seconds`,
   );
 });
 

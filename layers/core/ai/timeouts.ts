@@ -10,7 +10,7 @@
  * | purpose   | attempt | worst case per function run                     | function (timeout)           |
  * |-----------|---------|-------------------------------------------------|------------------------------|
  * | analysis  | 80 s    | embed 2 × 10 s + converse 2 × 80 s = 180 s       | generation-worker (300 s)    |
- * | quality   | 25 s    | 2 checks in turn × 2 × 25 s = 100 s              | quality-worker (120 s)       |
+ * | quality   | 25 s    | 2 checks in turn × 2 × 25 s = 100 s              | quality-worker (150 s)       |
  * | embedding | 10 s    | 2 × 10 s = 20 s past the 240 s sweep budget      | embedding-sweeper (300 s)    |
  * | judge     | 60 s    | 2 × 60 s per judged analysis                      | eval CLI (no function limit) |
  *
@@ -19,6 +19,10 @@
  * primary that answers after 90 s must lose to the fallback. 80 s does both and leaves 120 s of the
  * worker's 300 s for the database work, quota waits and the lease. It can go up to about 130 s before
  * 2 × analysis + 2 × embedding stop fitting. Embedding requests (96 short texts) and Haiku scoring answer in seconds.
+ *
+ * Besides, each call may wait for its quota slot: 10 s, and a follow-up call (the analysis after its query's
+ * embedding, the coverage check after the faithfulness check) FOLLOW_UP_QUOTA_MAX_WAIT_MS, so the generation worker's
+ * run is at most 180 + 10 + 20 = 210 s and the quality worker's 100 + 10 + 20 = 130 s.
  *
  * Override (CDK context `aiAttemptTimeoutMs` → AI_ATTEMPT_TIMEOUT_MS): one number of milliseconds for
  * every purpose (`2000`), or per purpose (`analysis=60000,embedding=5000`); purposes not named keep
@@ -35,6 +39,9 @@ export const ATTEMPT_TIMEOUT_DEFAULTS_MS: Readonly<AttemptTimeouts> = {
   judge: 60_000,
   embedding: 10_000,
 };
+
+/** a follow-up call's longest wait for its quota slot (ai/gateway.ts): about a third of the quota's window */
+export const FOLLOW_UP_QUOTA_MAX_WAIT_MS = 20_000;
 
 const PURPOSES = Object.keys(ATTEMPT_TIMEOUT_DEFAULTS_MS) as AiPurpose[];
 

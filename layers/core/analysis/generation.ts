@@ -200,6 +200,8 @@ export const generateAnalysis = async (
       system: renderTemplate(template.system_prompt, values),
       prompt: renderTemplate(template.user_prompt_template, values),
       ...context,
+      // the query's embedding is spent: given back for a full quota, the retry would pay for it again
+      followUp: true,
     });
     const { answer: result, validation_status } = readAnswer(answer.text, markers);
 

@@ -369,6 +369,8 @@ export const runQualityCheck = async (
         cachedPrefix,
         prompt: prompt.user.slice(cachedPrefix.length),
         ...context,
+        // the coverage check follows a spent faithfulness check, which a retry for a full quota would make again
+        followUp: checked.length > 0,
       });
       checked.push({ verdict: readVerdict(check, answer.text), markers });
     }
