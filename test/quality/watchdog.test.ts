@@ -15,11 +15,11 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 const MINUTE = 60_000;
 
 describe('limits and staleAction (pure)', () => {
-  test('limits follow the retry schedule and the manifest: after the last sign of life, checking 4 min 10 s, generating 7 min 10 s; queued 2 h', () => {
+  test('limits follow the retry schedule and the manifest: after the last sign of life, checking 4 min 40 s, generating 7 min 10 s; queued 2 h', () => {
     expect(retryScheduleMs(3)).toBe(70_000); // 10 + 20 + 40 s
     // retry schedule + the worker's timeout (a busy queue frees a worker within it) + a minute of latency
     expect(WATCHDOG_LIMITS).toEqual({
-      checkingMs: 70_000 + 120_000 + MINUTE,
+      checkingMs: 70_000 + 150_000 + MINUTE,
       generatingMs: 70_000 + 300_000 + MINUTE,
       queuedMs: 120 * MINUTE,
     });
