@@ -25,6 +25,7 @@ import { environmentValue, type TwinPlan } from './assembly/plan';
 import type { EdgeAddress } from './aws/edge-client';
 import { startAwsEndpoints, startAwsServices } from './aws/start';
 import { startBedrockStandin, type BedrockStandin } from './bedrock/standin';
+import { twinAccount, type TwinAccount } from './aws/account';
 import type { StandinEmbedderName } from './bedrock/embedder';
 import type { DatabaseProxyControls } from './database/start';
 import { startDatabase } from './database/start';
@@ -93,6 +94,8 @@ export interface Twin {
     queues: Record<QueueName, TwinQueue>;
   };
   bedrock: BedrockStandin;
+  /** what the account answers about itself to npm run preflight (model access, Lambda's limit, SES, CDK bootstrap) */
+  account: TwinAccount;
   /** the local Cognito-compatible endpoint behind /api/auth/* */
   identityProvider: LocalIdentityProvider;
   database: DatabaseHandle;
@@ -187,11 +190,13 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
     };
     const origin = plan.api.cors?.allowOrigins[0] ?? 'http://localhost:5173';
     const identity = await startIdentity(stops, { twinDir, plan, db: db.database.db, keys, iam, invoke, origin, log });
+    const account = twinAccount();
     const endpoints = await startAwsEndpoints(stops, {
       plan,
       services: aws,
       bedrockUrl: bedrock.url,
       identityProviderUrl: identity.provider.url,
+      account,
       sessions,
       iam,
       invoke,
@@ -259,6 +264,7 @@ export const startTwin = async (options: TwinOptions = {}): Promise<Twin> => {
       cronSecret: aws.secretOf(ENV.cronSecretArn),
       webhookSecret: aws.secretOf(ENV.webhookSecretArn),
       bedrock,
+      account,
       identityProvider: identity.provider,
       database: db.database,
       seeded,

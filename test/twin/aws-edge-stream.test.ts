@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { awsEdgeHandler, startAwsEdge, type AwsEdge } from '../../lib/twin/aws/edge';
+import { awsEdgeHandler, startAwsEdge, type AwsEdge, type AwsEdgeOptions } from '../../lib/twin/aws/edge';
 import { loadOrCreateTls, type TwinTls } from '../../lib/twin/aws/tls';
 
 const HOST = 'bedrock-runtime.us-east-1.amazonaws.com';
@@ -44,7 +44,10 @@ beforeAll(async () => {
     account: '000000000000',
     // an operator's call (no key the twin issued): no IAM decision, forwarded as it is
     handle: awsEdgeHandler({
-      backends: { 'bedrock-runtime': { url }, sqs: unused, s3: unused, 'cognito-idp': unused, secretsmanager: unused, lambda: unused },
+      backends: {
+        'bedrock-runtime': { url },
+        ...Object.fromEntries(['sqs', 's3', 'bedrock', 'cognito-idp', 'secretsmanager', 'lambda', 'email', 'ssm'].map((s) => [s, unused])),
+      } as AwsEdgeOptions['backends'],
       sessions: new Map(),
       decide: () => ({ allowed: true }) as never,
       secretArnOf: () => undefined,

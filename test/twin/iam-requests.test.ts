@@ -16,7 +16,9 @@ import {
   InvokeModelCommand,
   InvokeModelWithResponseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
+import { BedrockClient, GetFoundationModelAvailabilityCommand, GetInferenceProfileCommand } from '@aws-sdk/client-bedrock';
 import * as cognito from '@aws-sdk/client-cognito-identity-provider';
+import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import {
   CopyObjectCommand,
   CreateMultipartUploadCommand,
@@ -32,6 +34,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -40,6 +43,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import {
@@ -507,6 +511,54 @@ describe('requiredPermissions: Secrets Manager (AWS JSON 1.1)', () => {
   });
 });
 
+describe("requiredPermissions: what npm run preflight reads (Bedrock's control plane, Lambda, SES v2, Systems Manager)", () => {
+  const config = () => ({ ...clientConfig(), requestHandler: new NodeHttpHandler() });
+
+  test('each read is the action of its operation, on its resource', async () => {
+    const control = track(new BedrockClient(config()));
+    const lambda = track(new LambdaClient(config()));
+    const ses = track(new SESv2Client(config()));
+    const ssm = track(new SSMClient(config()));
+    expect(
+      await permissionsOf('bedrock', () => control.send(new GetFoundationModelAvailabilityCommand({ modelId: 'cohere.embed-english-v3' }))),
+    ).toEqual([{ action: 'bedrock:GetFoundationModelAvailability', resource: '*' }]);
+    expect(
+      await permissionsOf('bedrock', () => control.send(new GetInferenceProfileCommand({ inferenceProfileIdentifier: PROFILE }))),
+    ).toEqual([{ action: 'bedrock:GetInferenceProfile', resource: `arn:aws:bedrock:${REGION}:${ACCOUNT}:inference-profile/${PROFILE}` }]);
+    expect(await permissionsOf('lambda', () => lambda.send(new GetAccountSettingsCommand({})))).toEqual([
+      { action: 'lambda:GetAccountSettings', resource: '*' },
+    ]);
+    expect(await permissionsOf('email', () => ses.send(new GetEmailIdentityCommand({ EmailIdentity: 'example.com' })))).toEqual([
+      { action: 'ses:GetEmailIdentity', resource: `arn:aws:ses:${REGION}:${ACCOUNT}:identity/example.com` },
+    ]);
+    expect(await permissionsOf('email', () => ses.send(new GetAccountCommand({})))).toEqual([{ action: 'ses:GetAccount', resource: '*' }]);
+    const name = '/cdk-bootstrap/hnb659fds/version';
+    expect(await permissionsOf('ssm', () => ssm.send(new GetParameterCommand({ Name: name })))).toEqual([
+      { action: 'ssm:GetParameter', resource: `arn:aws:ssm:${REGION}:${ACCOUNT}:parameter${name}` },
+    ]);
+  });
+
+  test('a refusal is the AccessDeniedException each client throws', async () => {
+    for (const [service, call] of [
+      ['bedrock', () => track(new BedrockClient(config())).send(new GetFoundationModelAvailabilityCommand({ modelId: 'm' }))],
+      ['email', () => track(new SESv2Client(config())).send(new GetAccountCommand({}))],
+      ['ssm', () => track(new SSMClient(config())).send(new GetParameterCommand({ Name: '/p' }))],
+    ] as const) {
+      answer = (recordedRequest) => {
+        const request = asAwsRequest(service, recordedRequest);
+        return accessDenied(request, {
+          principalArn: PRINCIPAL,
+          ...(requiredPermissions(request) as RequiredPermission[])[0]!,
+          reason: 'no-allow',
+        });
+      };
+      const error = (await call().catch((e: unknown) => e)) as Error;
+      expect([service, error.name]).toEqual([service, 'AccessDeniedException']);
+      expect(error.message).toContain(`User: ${PRINCIPAL} is not authorized to perform:`);
+    }
+  });
+});
+
 describe('signingAccessKey', () => {
   test('reads the access key of a header-signed request', async () => {
     const request = await sent('sqs', () => sqs.send(new ListQueuesCommand({})));
@@ -542,7 +594,10 @@ describe('serviceOfHost', () => {
     ['secretsmanager.us-east-1.amazonaws.com', { service: 'secretsmanager', region: 'us-east-1' }],
     ['SQS.US-EAST-1.AMAZONAWS.COM', { service: 'sqs', region: 'us-east-1' }],
     ['127.0.0.1:4566', undefined],
-    ['bedrock.us-east-1.amazonaws.com', undefined],
+    ['bedrock.us-east-1.amazonaws.com', { service: 'bedrock', region: 'us-east-1' }],
+    ['email.eu-west-1.amazonaws.com', { service: 'email', region: 'eu-west-1' }],
+    ['ssm.us-west-2.amazonaws.com', { service: 'ssm', region: 'us-west-2' }],
+    ['bedrock-agent.us-east-1.amazonaws.com', undefined],
     ['lambda.us-east-1.amazonaws.com', { service: 'lambda', region: 'us-east-1' }],
     ['lambda-fips.us-east-1.amazonaws.com', undefined],
     ['example.com', undefined],

@@ -13,6 +13,7 @@ import type { Stops } from '../stops';
 import { awsEdgeHandler, startAwsEdge } from './edge';
 import type { EdgeAddress } from './edge-client';
 import { lambdaService } from './lambda-service';
+import type { TwinAccount } from './account';
 import { startLocalAws } from './local-aws';
 import { objectEvents } from './s3-events';
 import { publicUrls, startS3Public } from './s3-public';
@@ -76,6 +77,8 @@ export const startAwsEndpoints = async (
     /** where Bedrock and Cognito calls go: the Bedrock stand-in and the local identity provider */
     bedrockUrl: string;
     identityProviderUrl: string;
+    /** what the account answers about itself (npm run preflight's reads) */
+    account: TwinAccount;
     sessions: ReadonlyMap<string, RoleSession>;
     iam: DeploymentIam;
     invoke: LambdaRuntime['invoke'];
@@ -90,6 +93,7 @@ export const startAwsEndpoints = async (
     credentials: { accessKeyId: 'twin-eventbridge', secretAccessKey: 'twin' },
   });
   stops.add(() => eventBridgeSqs.destroy());
+  const invokeFunction = lambdaService(plan.functions, (id, event) => options.invoke(id, event));
   const handle = awsEdgeHandler({
     backends: {
       sqs: { url: services.local.endpoint, keepHost: true },
@@ -97,7 +101,8 @@ export const startAwsEndpoints = async (
       'bedrock-runtime': { url: options.bedrockUrl },
       'cognito-idp': { url: options.identityProviderUrl },
       secretsmanager: { handle: services.secrets.handle },
-      lambda: { handle: lambdaService(plan.functions, (id, event) => options.invoke(id, event)) },
+      lambda: { handle: async (request) => options.account.lambdaAccountSettings(request) ?? invokeFunction(request) },
+      ...options.account.backends,
     },
     sessions: options.sessions,
     decide: iam.decideCall,

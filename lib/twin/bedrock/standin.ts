@@ -249,6 +249,9 @@ const checkProfileRegion = (modelId: string, region: string): void => {
 const TEXT_MODEL =
   /^(anthropic\.|amazon\.nova-|amazon\.titan-text-|meta\.|mistral\.|cohere\.command|ai21\.|deepseek\.|openai\.|qwen\.|writer\.)/;
 
+/** Whether the stand-in serves a model (a bare model id): one of the text models' families, or a Cohere Embed model. */
+export const servesModel = (modelId: string): boolean => TEXT_MODEL.test(modelId) || modelId in EMBEDDING_MODELS;
+
 // ---- operations ------------------------------------------------------------------------------
 
 interface ConverseOutput {

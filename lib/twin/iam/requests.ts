@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { GEOGRAPHY_REGIONS, splitProfileId } from '#core/ai/models';
 
-export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'cognito-idp' | 'secretsmanager' | 'lambda';
+export type AwsService = 'sqs' | 's3' | 'bedrock-runtime' | 'bedrock' | 'cognito-idp' | 'secretsmanager' | 'lambda' | 'email' | 'ssm';
 
 export interface AwsHttpRequest {
   service: AwsService;
@@ -58,6 +58,10 @@ const HOSTS: [RegExp, AwsService][] = [
   [new RegExp(`^cognito-idp(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'cognito-idp'],
   [new RegExp(`^lambda\\.(${REGION})\\.amazonaws\\.com$`), 'lambda'],
   [new RegExp(`^secretsmanager(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'secretsmanager'],
+  // read by npm run preflight only (../aws/account.ts): Bedrock's control plane, SES v2, Systems Manager
+  [new RegExp(`^bedrock(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'bedrock'],
+  [new RegExp(`^email(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'email'],
+  [new RegExp(`^ssm(?:-fips)?\\.(${REGION})\\.amazonaws\\.com$`), 'ssm'],
 ];
 
 const hostname = (host: string): string => host.toLowerCase().replace(/:\d+$/, '');
@@ -375,9 +379,47 @@ export const invokedFunctionArn = (request: AwsHttpRequest): string | undefined 
 };
 
 const lambdaPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+  if (/^\/2016-08-19\/account-settings\/?$/.test(splitPath(request.path).pathname))
+    return [{ action: 'lambda:GetAccountSettings', resource: '*' }];
   const arn = invokedFunctionArn(request);
-  // the twin's Lambda serves Invoke only; any other operation is refused as unknown by the backend
+  // the twin's Lambda serves Invoke and GetAccountSettings only; any other operation is refused as unknown by the backend
   return [{ action: 'lambda:InvokeFunction', resource: arn ?? '*' }];
+};
+
+// ---- what npm run preflight reads (../aws/account.ts) ----
+
+const bedrockControlPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+  const { pathname } = splitPath(request.path);
+  const profile = /^\/inference-profiles\/([^/]+)$/.exec(pathname)?.[1];
+  if (profile !== undefined)
+    return [
+      {
+        action: 'bedrock:GetInferenceProfile',
+        resource: `arn:aws:bedrock:${request.region}:${request.account}:inference-profile/${decodeURIComponent(profile)}`,
+      },
+    ];
+  const known = /^\/foundation-model-availability\/[^/]+$/.test(pathname);
+  return [{ action: `bedrock:${known ? 'GetFoundationModelAvailability' : UNKNOWN_OPERATION}`, resource: '*' }];
+};
+
+const sesPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+  const { pathname } = splitPath(request.path);
+  const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(pathname)?.[1];
+  if (identity !== undefined)
+    return [
+      {
+        action: 'ses:GetEmailIdentity',
+        resource: `arn:aws:ses:${request.region}:${request.account}:identity/${decodeURIComponent(identity)}`,
+      },
+    ];
+  return [{ action: `ses:${pathname === '/v2/email/account' ? 'GetAccount' : UNKNOWN_OPERATION}`, resource: '*' }];
+};
+
+const ssmPermissions = (request: AwsHttpRequest): RequiredPermission[] => {
+  const name = stringField(jsonBody(request), 'Name') ?? '';
+  return [
+    { action: `ssm:${jsonOperation(request, 'AmazonSSM')}`, resource: `arn:aws:ssm:${request.region}:${request.account}:parameter${name}` },
+  ];
 };
 
 /**
@@ -401,6 +443,12 @@ export function requiredPermissions(
       return secretsManagerPermissions(request, options);
     case 'lambda':
       return lambdaPermissions(request);
+    case 'bedrock':
+      return bedrockControlPermissions(request);
+    case 'email':
+      return sesPermissions(request);
+    case 'ssm':
+      return ssmPermissions(request);
   }
 }
 
@@ -457,7 +505,7 @@ export function s3Error(
 /**
  * AWS's AccessDenied answer for the request's service, so the real SDK client raises the error it
  * raises against AWS: S3 `AccessDenied` (HEAD: no body, as S3 sends none), SQS `AccessDenied`,
- * Bedrock, Cognito and Secrets Manager `AccessDeniedException`. The message follows AWS's wording;
+ * Bedrock, SES, Systems Manager, Cognito and Secrets Manager `AccessDeniedException`. The message follows AWS's wording;
  * the denial is attributed to the identity-based policy (AWS says "resource-based policy" when the
  * explicit deny is in the resource's policy, which the denial passed here does not say).
  */
@@ -492,6 +540,8 @@ export function accessDenied(
         }),
       };
     case 'bedrock-runtime':
+    case 'bedrock':
+    case 'email':
       return {
         status: 403,
         headers: { 'content-type': 'application/json', 'x-amzn-requestid': uuidOf(requestId), 'x-amzn-errortype': 'AccessDeniedException' },
@@ -505,8 +555,9 @@ export function accessDenied(
         body: JSON.stringify({ Type: 'User', Message: message(denial.action, denial.resource) }),
       };
     case 'cognito-idp':
+    case 'ssm':
     case 'secretsmanager': {
-      // both are AWS JSON 1.1; Secrets Manager capitalises the message member
+      // all three are AWS JSON 1.1; Secrets Manager capitalises the message member
       const messageKey = request.service === 'secretsmanager' ? 'Message' : 'message';
       return {
         status: 400,
