@@ -37,8 +37,11 @@ export interface CheckResult {
   fix?: string;
 }
 
-/** The bootstrap stack version the synthesized stacks require (their CheckBootstrapVersion rule refuses 1–5). */
-export const REQUIRED_BOOTSTRAP_VERSION = 6;
+/**
+ * The bootstrap stack version the synthesized assembly requires: the highest of its artifacts' (the asset manifests'
+ * 8; the stacks' CheckBootstrapVersion rule refuses 1–5). test/twin/plan.synth.test.ts reads it from a synth.
+ */
+export const REQUIRED_BOOTSTRAP_VERSION = 8;
 /** CDK's default bootstrap qualifier, which the app keeps */
 const BOOTSTRAP_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 /** concurrency left for the HTTP routes, the schedules and the operator functions besides the queue workers */

@@ -5,12 +5,15 @@
  * The cloud assembly is the one global-setup rendered, or, with the gateway's throttles on, the one the
  * throttle end-to-end test runs.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureAssembly, readAssembly } from '../../lib/twin/assembly/assembly';
 import { planFromAssembly } from '../../lib/twin/assembly/plan';
 import { evaluate } from '../../lib/twin/iam/policy';
 import { DEFAULT_ROUTE_THROTTLE, ROUTE_THROTTLES } from '../../lib/stacks/api-stack';
 import { E2E_CONTEXT } from '../support/render';
 import { visibilityTimeoutSeconds } from '#manifest';
+import { REQUIRED_BOOTSTRAP_VERSION } from '../../lib/operator/cli-preflight';
 
 const assembly = async (context: Record<string, string> = E2E_CONTEXT) => readAssembly(await ensureAssembly(context));
 const WITH_THROTTLES = { ...E2E_CONTEXT, gatewayThrottles: 'on' };
@@ -23,6 +26,14 @@ test('the deployment as synthesized plans: each worker fits its queue visibility
       plan.functions.find((f) => f.id === mapping.functionId)!.timeoutSeconds,
     );
   }
+});
+
+test('npm run preflight asks for the bootstrap version the synthesized assembly requires', async () => {
+  const manifest = JSON.parse(readFileSync(join(await ensureAssembly(E2E_CONTEXT), 'manifest.json'), 'utf8')) as {
+    artifacts: Record<string, { properties?: { requiresBootstrapStackVersion?: number } }>;
+  };
+  const required = Object.values(manifest.artifacts).map((a) => a.properties?.requiresBootstrapStackVersion ?? 0);
+  expect(REQUIRED_BOOTSTRAP_VERSION).toBe(Math.max(...required));
 });
 
 test('a worker whose timeout outlasts its queue visibility timeout is refused, as at deploy', async () => {
