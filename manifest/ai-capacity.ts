@@ -4,8 +4,8 @@
  * models' latency gives how many of each worker must run at once to make them. Pure data, like the rest of manifest/.
  *
  * Below the plan, the quota is not reached: with 5 workers of each (before this), a 30 s analysis kept the service at
- * about 10 analyses a minute. Above it, the extra workers wait for quota slots (ai/quota.ts, at most 10 s in process,
- * then their message comes back when a slot frees), which costs Lambda time but loses nothing.
+ * about 10 analyses a minute. Above it, the extra workers wait for quota slots (ai/quota.ts: at most 10 s in process,
+ * 20 s for a follow-up call, then their message comes back when a slot frees), which costs Lambda time but loses nothing.
  * `npm run bench -- throughput` measures the rate reached with the stand-in at Bedrock's pace.
  */
 
@@ -13,11 +13,11 @@
 export const QUOTA_LIMIT = 50;
 export const QUOTA_WINDOW_MS = 60_000;
 /** the primary region and the fallback, which takes requests when the primary's window is full */
-const AI_REGIONS = 2;
+const AI_REGION_COUNT = 2;
 /** an analysis's model requests: the query's embedding and the answer (generation worker), the two checks (quality worker) */
 export const MODEL_REQUESTS_PER_ANALYSIS = 4;
 /** the analyses a minute the quota allows, every region's requests used */
-export const ANALYSES_PER_MINUTE_AT_QUOTA = (QUOTA_LIMIT * AI_REGIONS * (60_000 / QUOTA_WINDOW_MS)) / MODEL_REQUESTS_PER_ANALYSIS;
+export const ANALYSES_PER_MINUTE_AT_QUOTA = (QUOTA_LIMIT * AI_REGION_COUNT * (60_000 / QUOTA_WINDOW_MS)) / MODEL_REQUESTS_PER_ANALYSIS;
 
 /**
  * Seconds a worker holds one analysis, planned at the slow end of the models' usual latency: a Sonnet answer of an

@@ -22,9 +22,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '#core/db/schema';
 import { lockForTransaction } from '#core/db/transaction-state';
 import { DomainError } from '#core/errors';
-
 import { QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#manifest/ai-capacity';
 
+// the spec's figures live with the workers' sizing they determine (manifest/ai-capacity.ts)
 export { QUOTA_LIMIT, QUOTA_WINDOW_MS };
 
 /**
