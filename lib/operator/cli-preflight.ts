@@ -38,10 +38,11 @@ export interface CheckResult {
 }
 
 /**
- * The bootstrap stack version the synthesized assembly requires: the highest of its artifacts' (the asset manifests'
- * 8; the stacks' CheckBootstrapVersion rule refuses 1–5). test/twin/plan.synth.test.ts reads it from a synth.
+ * The bootstrap stack version the synthesized assembly requires: the highest its stacks and asset manifests ask for
+ * (the stacks' CheckBootstrapVersion rule refuses 1–5; the lookup role's 8 is for context lookups, which the
+ * environment-agnostic app makes none of). test/twin/plan.synth.test.ts reads it from a synth.
  */
-export const REQUIRED_BOOTSTRAP_VERSION = 8;
+export const REQUIRED_BOOTSTRAP_VERSION = 6;
 /** CDK's default bootstrap qualifier, which the app keeps */
 const BOOTSTRAP_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
 /** concurrency left for the HTTP routes, the schedules and the operator functions besides the queue workers */
