@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { createAiGateway, type AiGateway, type GatewayConfig, type GatewayDeps } from '#core/ai/gateway';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS, FOLLOW_UP_QUOTA_MAX_WAIT_MS } from '#core/ai/timeouts';
 import { DEFAULT_AI_MODELS } from '#core/config';
+import { startTwin, type Twin } from '../../lib/twin/twin';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
@@ -60,6 +61,35 @@ export const withScratchDatabase = async <T>(serverUrl: string, fn: (url: string
     }
   } finally {
     await admin.end();
+  }
+};
+
+/**
+ * A twin for a section that drives the API hard: no demo, no schedules, and the per-user rate limit and the stage's
+ * route throttles off, which would measure the limiter rather than the pipeline (`context` adds CDK context).
+ */
+export const startBenchTwin = (twinDir: string, databaseUrl?: string, context: Record<string, string> = {}): Promise<Twin> =>
+  startTwin({
+    port: 0,
+    twinDir,
+    seed: false,
+    schedules: false,
+    context: { gatewayThrottles: 'off', rateLimits: 'off', ...context },
+    ...(databaseUrl && { databaseUrl }),
+  });
+
+/**
+ * Runs a section on the engines `--engine` names (default both): PGlite embedded, PostgreSQL in a scratch database of
+ * BENCH_DATABASE_URL's server, skipped with how to set it when there is none.
+ */
+export const onEngines = async (flags: readonly string[], what: string, run: (engine: Engine, databaseUrl?: string) => Promise<void>) => {
+  for (const engine of (flagValue(flags, 'engine')?.split(',') ?? ['pglite', 'postgres']) as Engine[]) {
+    if (engine === 'pglite') await run('pglite');
+    else {
+      const serverUrl = realPostgresUrl();
+      if (serverUrl) await withScratchDatabase(serverUrl, (url) => run('postgres', url));
+      else skipRealPostgres(`${what} on PostgreSQL`);
+    }
   }
 };
 

@@ -14,22 +14,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT } from '#core/ai/quota';
-import { startTwin, type Twin } from '../../lib/twin/twin';
+import type { Twin } from '../../lib/twin/twin';
 import { docxFile, pdfFile } from '../files/fixtures';
 import { seededRandom } from '../support/random';
 import {
+  type Engine,
   ENGINE_NAMES,
   flagNumber,
-  flagValue,
   httpClient,
   log,
+  onEngines,
   quantile,
-  realPostgresUrl,
   seconds,
-  skipRealPostgres,
+  startBenchTwin,
   stats,
-  withScratchDatabase,
-  type Engine,
 } from './bench-support';
 import { figure } from './summary';
 
@@ -196,16 +194,8 @@ const ingestOn = async (engine: Engine, count: number, databaseUrl?: string): Pr
   log(`${engine}: ${count} documents, ${(bytes / 2 ** 20).toFixed(1)} MiB; starting the twin`);
   let twin: Twin | undefined;
   try {
-    // the per-user rate limit (600 requests a minute) and the stage's route throttles are left out: they would
-    // measure the limiter, not ingestion (an integration bringing a whole matter uses one bulk import instead)
-    twin = await startTwin({
-      port: 0,
-      twinDir,
-      seed: false,
-      schedules: false,
-      context: { gatewayThrottles: 'off', rateLimits: 'off' },
-      ...(databaseUrl && { databaseUrl }),
-    });
+    // without the per-user rate limit (600 requests a minute): an integration bringing a whole matter uses one bulk import
+    twin = await startBenchTwin(twinDir, databaseUrl);
     const { db } = twin.database;
     const organization = (await db.insertInto('organizations').values({ name: 'Bench matter' }).returning('id').executeTakeFirstOrThrow())
       .id;
@@ -412,17 +402,10 @@ const report = (r: RunResult) => {
 };
 
 export const ingestBench = async (flags: string[] = []) => {
-  const engines = (flagValue(flags, 'engine')?.split(',') ?? ['pglite', 'postgres']) as Engine[];
   console.log(
     '\nIngestion (documents through the API into the twin, the model quota enforced; time from the last upload until every item is analysable):',
   );
-  for (const engine of engines) {
-    const count = flagNumber(flags, 'documents') ?? DEFAULT_DOCUMENTS[engine];
-    if (engine === 'pglite') report(await ingestOn('pglite', count));
-    else {
-      const serverUrl = realPostgresUrl();
-      if (serverUrl) report(await withScratchDatabase(serverUrl, (url) => ingestOn('postgres', count, url)));
-      else skipRealPostgres('ingest on PostgreSQL');
-    }
-  }
+  await onEngines(flags, 'ingest', async (engine, databaseUrl) =>
+    report(await ingestOn(engine, flagNumber(flags, 'documents') ?? DEFAULT_DOCUMENTS[engine], databaseUrl)),
+  );
 };

@@ -10,7 +10,7 @@
  *
  * Flags: `--organizations N` (3), `--minutes M` measured (4), `--analysis-s S` (30), `--check-s S` (5),
  * `--embed-ms MS` (300), `--generation-cap N` (the organizations' cap on analyses in flight, as CDK context
- * generationCap sets it; default the code's), `--engine pglite|postgres` (pglite).
+ * generationCap sets it; default the code's), `--engine pglite|postgres` (both; PostgreSQL with BENCH_DATABASE_URL).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,19 +19,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { DEFAULT_GENERATION_CAP } from '#core/ratelimit/generation-cap';
 import { ANALYSES_PER_MINUTE_AT_QUOTA, MODEL_REQUESTS_PER_ANALYSIS, QUOTA_LIMIT } from '#manifest/ai-capacity';
-import { AI_REGIONS, startTwin, type Twin } from '../../lib/twin/twin';
-import {
-  ENGINE_NAMES,
-  flagNumber,
-  flagValue,
-  httpClient,
-  log,
-  quantile,
-  realPostgresUrl,
-  skipRealPostgres,
-  withScratchDatabase,
-  type Engine,
-} from './bench-support';
+import { AI_REGIONS, type Twin } from '../../lib/twin/twin';
+import { type Engine, ENGINE_NAMES, flagNumber, httpClient, log, onEngines, quantile, startBenchTwin } from './bench-support';
 import { figure } from './summary';
 
 /** issue 29: at least 90 % of the rate the quota allows */
@@ -96,15 +85,7 @@ const throughputOn = async (engine: Engine, load: Load, pace: Pace, databaseUrl?
   let twin: Twin | undefined;
   let stopping = false;
   try {
-    // the per-user rate limit and the stage's route throttles are left out: they would measure the limiter, not the pipeline
-    twin = await startTwin({
-      port: 0,
-      twinDir,
-      seed: false,
-      schedules: false,
-      context: { gatewayThrottles: 'off', rateLimits: 'off', generationCap: String(cap) },
-      ...(databaseUrl && { databaseUrl }),
-    });
+    twin = await startBenchTwin(twinDir, databaseUrl, { generationCap: String(cap) });
     const { db } = twin.database;
     const api = httpClient(organizations * cap);
     const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -289,7 +270,6 @@ const report = (r: RunResult) => {
 };
 
 export const throughputBench = async (flags: string[] = []) => {
-  const engines = (flagValue(flags, 'engine')?.split(',') ?? ['pglite']) as Engine[];
   const load: Load = {
     organizations: flagNumber(flags, 'organizations') ?? 3,
     cap: flagNumber(flags, 'generation-cap') ?? DEFAULT_GENERATION_CAP,
@@ -303,12 +283,5 @@ export const throughputBench = async (flags: string[] = []) => {
   console.log(
     `\nThroughput (analyses end to end at Bedrock's pace with the quota enforced: ${QUOTA_LIMIT} requests a minute in each of ${Object.keys(AI_REGIONS).length} regions, ${MODEL_REQUESTS_PER_ANALYSIS} an analysis → ${ANALYSES_PER_MINUTE_AT_QUOTA} analyses a minute):`,
   );
-  for (const engine of engines) {
-    if (engine === 'pglite') report(await throughputOn('pglite', load, pace));
-    else {
-      const serverUrl = realPostgresUrl();
-      if (serverUrl) report(await withScratchDatabase(serverUrl, (url) => throughputOn('postgres', load, pace, url)));
-      else skipRealPostgres('throughput on PostgreSQL');
-    }
-  }
+  await onEngines(flags, 'throughput', async (engine, databaseUrl) => report(await throughputOn(engine, load, pace, databaseUrl)));
 };
