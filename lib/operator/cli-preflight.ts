@@ -17,7 +17,7 @@ import { BedrockClient, GetFoundationModelAvailabilityCommand, GetInferenceProfi
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { App } from 'aws-cdk-lib';
+import { RootConstruct } from 'constructs';
 import { InvalidArgumentError } from 'commander';
 import { modelIdForRegion, splitProfileId } from '#core/ai/models';
 import { cliProgram, type CliIo } from '#core/seed/cli-seed';
@@ -84,10 +84,12 @@ const twinClients = (twinDir?: string): { clients: Clients; region: string } => 
   };
 };
 
-/** The stage's settings as `cdk synth` reads them: cdk.json's context, then `-c` overrides. */
+/** The stage's settings as `cdk synth` reads them: cdk.json's context, then `-c` overrides (on a bare construct: no app, no cdk.out). */
 export const stageSettings = (stage: string, overrides: Readonly<Record<string, string>> = {}): StageConfig => {
   const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  return stageConfig(new App({ context: { ...context, ...overrides, stage } }).node);
+  const root = new RootConstruct();
+  for (const [key, value] of Object.entries({ ...context, ...overrides, stage })) root.node.setContext(key, value);
+  return stageConfig(root.node);
 };
 
 const failure = (error: unknown) => `${(error as Error).name}: ${(error as Error).message}`;
@@ -148,14 +150,11 @@ const modelCheck = async (clients: Clients, configured: string, region: string, 
           fix: `grant access to ${model} in ${region} (Bedrock console → Model access; Anthropic models ask for the use-case form once)`,
         };
   } catch (error) {
-    const detail =
-      (error as Error).name === 'ResourceNotFoundException'
-        ? `not found: ${(error as Error).message}`
-        : `could not check: ${failure(error)}`;
+    if ((error as Error).name !== 'ResourceNotFoundException') return { name, ok: false, detail: `could not check: ${failure(error)}` };
     return {
       name,
       ok: false,
-      detail,
+      detail: `not found: ${(error as Error).message}`,
       fix: `choose a model offered in ${region} (context aiModel…) or another region (aiPrimaryRegion, aiFallbackRegion)`,
     };
   }

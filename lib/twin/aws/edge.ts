@@ -106,7 +106,9 @@ const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpR
         path: request.path,
         headers: { ...headers, host: backend.keepHost ? request.host : target.host, 'content-length': String(request.body.length) },
       },
-      (res) =>
+      (res) => {
+        // an error before the answer is piped on destroys it, and the pipe then ends the caller's answer too
+        res.on('error', () => undefined);
         resolve({
           status: res.statusCode ?? 502,
           headers: Object.fromEntries(
@@ -115,7 +117,8 @@ const forward = (backend: { url: string; keepHost?: boolean }, request: AwsHttpR
               .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v ?? '')]),
           ),
           body: res,
-        }),
+        });
+      },
     );
     out.on('error', reject);
     out.end(request.body);
