@@ -62,25 +62,30 @@ interface Clients {
   ssm: (region: string) => SSMClient;
 }
 
-const awsClients = (): Clients => ({
-  bedrock: (region) => new BedrockClient({ region }),
-  lambda: (region) => new LambdaClient({ region }),
-  ses: (region) => new SESv2Client({ region }),
-  ssm: (region) => new SSMClient({ region }),
-});
+/** One client of each service per region, made with `config` (the same client for every check in its region). */
+const clientsWith = (config: (region: string) => { region: string }): Clients => {
+  const perRegion = <T>(make: (c: ReturnType<typeof config>) => T) => {
+    const made = new Map<string, T>();
+    return (region: string): T => {
+      let client = made.get(region);
+      if (!client) made.set(region, (client = make(config(region))));
+      return client;
+    };
+  };
+  return {
+    bedrock: perRegion((c) => new BedrockClient(c)),
+    lambda: perRegion((c) => new LambdaClient(c)),
+    ses: perRegion((c) => new SESv2Client(c)),
+    ssm: perRegion((c) => new SSMClient(c)),
+  };
+};
 
 const twinClients = (twinDir?: string): { clients: Clients; region: string } => {
   const { twinDir: dir, endpoints } = locateTwin(twinDir === undefined ? {} : { twinDir });
   const edge = { port: endpoints.edgePort, caPem: readFileSync(join(dir, 'tls', 'ca.pem'), 'utf8') };
-  const config = (region: string) => edgeClientConfig(edge, region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' });
   return {
     region: endpoints.region,
-    clients: {
-      bedrock: (region) => new BedrockClient(config(region)),
-      lambda: (region) => new LambdaClient(config(region)),
-      ses: (region) => new SESv2Client(config(region)),
-      ssm: (region) => new SSMClient(config(region)),
-    },
+    clients: clientsWith((region) => edgeClientConfig(edge, region, { accessKeyId: 'twin-operator', secretAccessKey: 'twin-operator' })),
   };
 };
 
@@ -237,7 +242,7 @@ export const runPreflightCli = async (argv: string[], io: CliIo = processIo, tar
     const config = stageSettings(opts.stage, overrides);
     const where = opts.twin || target ? twinClients(target?.twinDir) : undefined;
     const region = where?.region ?? opts.region ?? (await new SSMClient({}).config.region());
-    const results = await preflightChecks(config, where?.clients ?? awsClients(), region);
+    const results = await preflightChecks(config, where?.clients ?? clientsWith((region) => ({ region })), region);
     if (opts.json) io.out(JSON.stringify(results, null, 2));
     else {
       io.out(`Preflight of stage ${opts.stage} in ${region}${where ? ' (the local twin)' : ''}:`);

@@ -75,7 +75,10 @@ export const preflight = (e2e: TwinTest): void => {
     const before = await run('--stage', 'prod', ...settings);
     expect(before.code).toBe(1);
     expect(failed(before.results).sort()).toEqual([access, identity].sort());
-    e2e.twin.account.set({ verifiedIdentities: [PROD_EXAMPLE_SETTINGS.sesVerifiedDomain], sesProductionAccess: true });
+    // an identity is verified in one region: another region's does not count
+    e2e.twin.account.set({ verifiedIdentities: [`eu-west-1 ${PROD_EXAMPLE_SETTINGS.sesVerifiedDomain}`], sesProductionAccess: true });
+    expect(failed((await run('--stage', 'prod', ...settings)).results)).toEqual([identity]);
+    e2e.twin.account.set({ verifiedIdentities: [`${PROD_EXAMPLE_SETTINGS.sesRegion} ${PROD_EXAMPLE_SETTINGS.sesVerifiedDomain}`] });
     const after = await run('--stage', 'prod', ...settings);
     expect(failed(after.results)).toEqual([]);
     expect(after.code).toBe(0);

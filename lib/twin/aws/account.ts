@@ -1,12 +1,13 @@
 /**
  * What the twin's AWS account answers about itself, for the read-only calls `npm run preflight` makes before a first
- * deploy (lib/operator/preflight.ts), each in its service's own protocol behind the AWS edge:
+ * deploy (lib/operator/cli-preflight.ts), each in its service's own protocol behind the AWS edge:
  *   Bedrock (control plane)  GET /foundation-model-availability/{modelId}, GET /inference-profiles/{id}: a model the
  *                            Bedrock stand-in serves is available in every region (a geographic inference profile
- *                            only in its geography), unless access to it was taken away (`set({ modelAccess })`)
+ *                            only in its geography), unless access to it was taken away (`set({ modelAccessRevoked })`)
  *   Lambda                   GET /2016-08-19/account-settings: the account's concurrency limit (1,000, AWS's default)
- *   SES (v2)                 GET /v2/email/identities/{identity}, GET /v2/email/account: the identities verified
- *                            (none until `set({ verifiedIdentities })`), production access (out of the sandbox)
+ *   SES (v2)                 GET /v2/email/identities/{identity}, GET /v2/email/account: the identities verified in
+ *                            the region asked (none until `set({ verifiedIdentities })`: SES's are per region),
+ *                            production access (out of the sandbox)
  *   Systems Manager          GetParameter of CDK's bootstrap version (`/cdk-bootstrap/<qualifier>/version`)
  * A deployed twin is a bootstrapped account with model access; tests take parts away to see preflight say so.
  */
@@ -22,7 +23,7 @@ export interface AccountState {
   bootstrapVersion: number | undefined;
   /** `<region> <model id>` pairs whose access was taken away (no use-case form, an entitlement missing) */
   modelAccessRevoked: string[];
-  /** SES identities (addresses or domains) verified for sending, in any region */
+  /** `<region> <identity>` pairs: SES identities (addresses or domains) verified for sending, each in its region only */
   verifiedIdentities: string[];
   /** SES production access: false is the sandbox (mail only to verified addresses) */
   sesProductionAccess: boolean;
@@ -112,7 +113,7 @@ export const twinAccount = () => {
       });
     const identity = /^\/v2\/email\/identities\/([^/]+)$/.exec(path)?.[1];
     if (identity === undefined) return restError(400, 'BadRequestException', `The twin's SES serves no ${request.method} ${path}`);
-    if (!state.verifiedIdentities.includes(identity))
+    if (!state.verifiedIdentities.includes(`${request.region} ${identity}`))
       return restError(404, 'NotFoundException', `Email identity ${identity} does not exist.`);
     return json(200, {
       IdentityType: identity.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN',

@@ -246,15 +246,18 @@ class FunctionPool {
   private readonly idle: Environment[] = [];
   private readonly all = new Set<Environment>();
   private readonly waiting: (() => void)[] = [];
+  private readonly maxEnvironments: number;
 
   constructor(
     readonly fn: PlanFunction,
     private readonly options: RuntimeOptions,
-  ) {}
+  ) {
+    this.maxEnvironments = options.maxEnvironments?.(fn) ?? DEFAULT_MAX_ENVIRONMENTS;
+  }
 
   private environment(): { env: Environment; cold: boolean } | undefined {
     for (let env = this.idle.pop(); env; env = this.idle.pop()) if (env.alive) return { env, cold: false };
-    if (this.all.size >= (this.options.maxEnvironments?.(this.fn) ?? DEFAULT_MAX_ENVIRONMENTS)) return undefined;
+    if (this.all.size >= this.maxEnvironments) return undefined;
     const env = new Environment(this.fn, this.options, (line) => this.options.onLog?.({ functionId: this.fn.id, at: new Date(), ...line }));
     this.all.add(env);
     this.stats.environments = this.all.size;
