@@ -135,6 +135,12 @@ const PLATFORM_GRANTS = {
     'xray:PutTraceSegments': "active tracing: the Lambda service sends the function's trace segments with its role",
     'xray:PutTelemetryRecords': "active tracing: the Lambda service sends the function's trace segments with its role",
   },
+  // a scheduled function's: a failed asynchronous run, sent on by Lambda (schedules-stack.ts); a test fails one
+  // function only, and the sends it makes go to no other queue
+  failureDestination: {
+    'sqs:SendMessage':
+      "the failure destination: the Lambda service sends a failed scheduled run to the schedules' failure queue with the function's role",
+  },
   eventSource: {
     'sqs:ChangeMessageVisibility': "the SQS event source mapping (Lambda's poller, with the worker's role) may return a message early",
     'sqs:GetQueueAttributes': 'the SQS event source mapping reads its queue when it is created and enabled',
@@ -143,14 +149,21 @@ const PLATFORM_GRANTS = {
 } as const satisfies Record<string, Record<string, string>>;
 
 /** Why a function keeps a grant no test exercises, if the manifest says (`npm run iam-report`). */
-export const grantJustification = (fn: FunctionSpec | undefined, action: string): string | undefined => {
+export const grantJustification = (fn: FunctionSpec | undefined, action: string, resource = ''): string | undefined => {
   const platform = (table: Record<string, string>) => table[action];
   return (
     fn?.unexercisedGrants?.[action] ??
     platform(PLATFORM_GRANTS.tracing) ??
-    (fn?.triggers.some((t) => t.kind === 'queue') ? platform(PLATFORM_GRANTS.eventSource) : undefined)
+    (fn?.triggers.some((t) => t.kind === 'queue') ? platform(PLATFORM_GRANTS.eventSource) : undefined) ??
+    (fn?.triggers.some((t) => t.kind === 'schedule') && resource.endsWith(`-${SCHEDULE_FAILURES}`)
+      ? platform(PLATFORM_GRANTS.failureDestination)
+      : undefined)
   );
 };
+
+const SCHEDULE_FAILURES = 'schedule-failures';
+/** The queue a scheduled function's failed runs go to, `<prefix>-schedule-failures` (lib/stacks/schedules-stack.ts). */
+export const scheduleFailuresQueueName = (prefix: string): string => `${prefix}-${SCHEDULE_FAILURES}`;
 
 /**
  * An HTTP API waits at most 30 s for a function, then answers 504 while the function runs on; so every

@@ -15,8 +15,10 @@ import type { Construct } from 'constructs';
 import { CORS, type Access, type FunctionSpec, type HttpTrigger } from '#manifest';
 import { rateClassOf } from '#core/ratelimit/limits';
 import type { StageConfig } from '../stage-config';
+import { apiAccessLogGroupName } from './names';
+import { serviceResourcesIn, type PublishedData, type PublishedIdentity } from './published-resources';
 import { ServiceFunction } from './service-function';
-import type { ServiceResources } from './service-resources';
+import { shareValue, type SharedValue } from './shared-values';
 import type { AppOrigin } from './web-stack';
 
 /** Which accesses API Gateway authorizes with the JWT authorizer; the rest are open at the gateway. */
@@ -66,38 +68,40 @@ const httpTriggers = (fn: FunctionSpec): HttpTrigger[] => fn.triggers.filter((t)
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
   /** the SPA's origin, the one CORS allows (buildApp: context `corsOrigin`, else the web stack's distribution) */
-  appOrigin: AppOrigin;
-  resources: ServiceResources;
+  appOrigin: (consumer: Stack) => AppOrigin;
+  data: PublishedData;
+  identity: PublishedIdentity;
   specs: FunctionSpec[];
 }
 
 export class ApiStack extends Stack {
   readonly api: apigw.HttpApi;
-  /** the HTTP API's access log (per-route traffic on the dashboard) */
-  readonly accessLogs: logs.LogGroup;
   readonly functions: ServiceFunction[];
-  /** the origin the SPA calls, no trailing slash: the API's own hostname when it has one, else execute-api's */
-  readonly baseUrl: string;
+  /** what the observability and web content stacks read: the API's id and the origin the SPA calls (no trailing slash) */
+  readonly published: { apiId: SharedValue; baseUrl: SharedValue; endpoint: SharedValue };
 
-  constructor(scope: Construct, id: string, { config, appOrigin, resources, specs, ...props }: ApiStackProps) {
+  constructor(scope: Construct, id: string, { config, appOrigin, data, identity, specs, ...props }: ApiStackProps) {
     super(scope, id, props);
+    const resources = serviceResourcesIn(this, { data, identity, config });
     const methods = [...new Set(specs.flatMap((fn) => httpTriggers(fn).map((t) => t.method)))];
     this.api = new apigw.HttpApi(this, 'HttpApi', {
       apiName: `${config.prefix}-api`,
       description: 'Investigation Analysis Service',
       createDefaultStage: false, // created below, with access logging
       corsPreflight: {
-        allowOrigins: [appOrigin.url],
+        allowOrigins: [appOrigin(this).url],
         allowMethods: [apigw.CorsHttpMethod.OPTIONS, ...methods.map((m) => apigw.CorsHttpMethod[m])],
         allowHeaders: [...CORS.allowHeaders],
         exposeHeaders: [...CORS.exposeHeaders],
         maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
-    const accessLogs = (this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+    // per-route traffic on the dashboard, which names it (names.ts)
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      logGroupName: apiAccessLogGroupName(config.prefix),
       retention: config.logRetention,
       removalPolicy: config.removalPolicy,
-    }));
+    });
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
@@ -154,7 +158,16 @@ export class ApiStack extends Stack {
     });
     if (config.gatewayThrottles) cfnStage.routeSettings = routeSettings;
 
-    this.baseUrl = config.apiDomain ? `https://${config.apiDomain.name}` : this.api.apiEndpoint;
+    const share = (key: string, value: string, description: string) => shareValue(this, config.prefix, key, value, description);
+    this.published = {
+      apiId: share('api/id', this.api.apiId, 'HTTP API id'),
+      endpoint: share('api/endpoint', this.api.apiEndpoint, "The HTTP API's execute-api endpoint"),
+      baseUrl: share(
+        'api/base-url',
+        config.apiDomain ? `https://${config.apiDomain.name}` : this.api.apiEndpoint,
+        "The origin the SPA calls: the API's own hostname when it has one",
+      ),
+    };
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API ({base_url})' });
     if (config.apiDomain) {
       const domain = new apigw.DomainName(this, 'ApiDomain', {

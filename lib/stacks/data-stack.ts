@@ -12,6 +12,8 @@ import type { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config';
 import { FILE_PREFIXES } from '#manifest/runtime-names';
 import { Migrations } from './migrations';
+import { databaseInstanceIdentifier } from './names';
+import { publishData, type PublishedData } from './published-resources';
 import type { DatabaseResources } from './service-resources';
 import type { AppOrigin } from './web-stack';
 
@@ -46,7 +48,7 @@ const UPLOAD_EXPIRY_DAYS = {
 export interface DataStackProps extends StackProps {
   config: StageConfig;
   /** the SPA's origin: the files bucket's CORS allows it, as the API's does (buildApp gives both the same) */
-  appOrigin: AppOrigin;
+  appOrigin: (consumer: Stack) => AppOrigin;
 }
 
 export class DataStack extends Stack {
@@ -57,6 +59,8 @@ export class DataStack extends Stack {
   readonly cronSecret: secretsmanager.Secret;
   readonly webhookSecret: secretsmanager.Secret;
   readonly migrations: Migrations;
+  /** what the stacks of other functions read (published-resources.ts) */
+  readonly published: PublishedData;
 
   constructor(scope: Construct, id: string, { config, appOrigin, ...props }: DataStackProps) {
     super(scope, id, props);
@@ -139,7 +143,7 @@ export class DataStack extends Stack {
     }
 
     // ── database ─────────────────────────────────────────────────────────────────────────────
-    const instanceIdentifier = `${config.prefix}-db`;
+    const instanceIdentifier = databaseInstanceIdentifier(config.prefix);
     const dbLogs = new logs.LogGroup(this, 'DatabaseLogs', {
       logGroupName: `/aws/rds/instance/${instanceIdentifier}/postgresql`,
       retention,
@@ -238,7 +242,7 @@ export class DataStack extends Stack {
       // browsers upload and open files by presigned URL from the SPA's origin, the one the API's CORS allows
       cors: [
         {
-          allowedOrigins: [appOrigin.url],
+          allowedOrigins: [appOrigin(this).url],
           allowedMethods: [...FILES_CORS.allowedMethods],
           allowedHeaders: [...FILES_CORS.allowedHeaders],
           exposedHeaders: [...FILES_CORS.exposedHeaders],
@@ -275,5 +279,12 @@ export class DataStack extends Stack {
       'AwsSolutions-SMG4',
       "The value is issued by the payment processor; it is rotated in the processor's dashboard, not by a Lambda.",
     );
+    this.published = publishData(this, config.prefix, {
+      vpc,
+      database: this.database,
+      filesBucket: this.filesBucket,
+      cronSecret: this.cronSecret,
+      webhookSecret: this.webhookSecret,
+    });
   }
 }

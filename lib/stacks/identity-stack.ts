@@ -16,6 +16,7 @@ import type { FunctionSpec } from '#manifest';
 import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import { ADMIN_GROUP } from '#manifest/runtime-names';
+import { publishIdentity, type PublishedIdentity } from './published-resources';
 import type { IdentityResources } from './service-resources';
 import type { AppOrigin } from './web-stack';
 
@@ -27,13 +28,15 @@ export const cognitoTriggers = (fn: FunctionSpec) => fn.triggers.filter((t) => t
 export interface IdentityStackProps extends StackProps {
   config: StageConfig;
   /** the SPA's origin: its host is the passkey relying party id (buildApp: context `corsOrigin`, else the web stack's distribution) */
-  appOrigin: AppOrigin;
+  appOrigin: (consumer: Stack) => AppOrigin;
   /** manifest functions with a user pool trigger */
   triggers: FunctionSpec[];
 }
 
 export class IdentityStack extends Stack {
   readonly identity: IdentityResources;
+  /** what the stacks of other functions read (published-resources.ts) */
+  readonly published: PublishedIdentity;
   readonly functions: ServiceFunction[];
 
   constructor(scope: Construct, id: string, { config, appOrigin, triggers, ...props }: IdentityStackProps) {
@@ -70,7 +73,7 @@ export class IdentityStack extends Stack {
       // passkeys as a first factor (USER_AUTH → WEB_AUTHN through /api/auth/*); the relying party is the SPA's host.
       // Cognito offers no passkey first factor while MFA is required.
       signInPolicy: { allowedFirstAuthFactors: { password: true, passkey: !mfaRequired } },
-      passkeyRelyingPartyId: appOrigin.host,
+      passkeyRelyingPartyId: appOrigin(this).host,
       passkeyUserVerification: cognito.PasskeyUserVerification.PREFERRED,
       ...(plus && { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION }),
       deletionProtection: config.removalPolicy === RemovalPolicy.RETAIN,
@@ -95,6 +98,7 @@ export class IdentityStack extends Stack {
       refreshTokenValidity: Duration.days(30),
     });
     this.identity = { userPool, client, issuer: userPool.userPoolProviderUrl };
+    this.published = publishIdentity(this, config.prefix, this.identity);
     this.functions = triggers.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources: undefined, config });
       for (const trigger of cognitoTriggers(spec)) {

@@ -7,7 +7,7 @@
  * workers (queues) → api → schedules → observability (which watches them all); web content (the app's
  * files, and config.json naming the API) last, after web and api.
  */
-import { Validations, type App } from 'aws-cdk-lib';
+import { Validations, type App, type Stack } from 'aws-cdk-lib';
 import { functions } from '#manifest';
 import { stageConfig, type StageConfig } from '../stage-config';
 import { ApiStack } from './api-stack';
@@ -19,6 +19,7 @@ import { WebContentStack } from './web-content-stack';
 import { WebStack, type AppOrigin } from './web-stack';
 import { scheduleTriggers, SchedulesStack } from './schedules-stack';
 import { SERVICE_NAME } from './service-function';
+import { readShared } from './shared-values';
 import { isWorker, WorkersStack } from './workers-stack';
 
 export interface ServiceApp {
@@ -56,8 +57,14 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
 
   // first, depending on nothing: the API and the user pool take the SPA's origin from its distribution
   const web = options.web === false ? undefined : new WebStack(app, name('web'), { ...common, config });
-  // a custom domain from context wins (the distribution then needs it as an alias: docs/deploy.md, Web app)
-  const appOrigin = config.corsOrigin ? originOf(config.corsOrigin) : (web?.appOrigin ?? originOf(LOCAL_APP_ORIGIN));
+  // a custom domain from context wins (the distribution then needs it as an alias: docs/deploy.md, Web app); each
+  // stack that needs the distribution's own reads it from the web stack's shared value (shared-values.ts)
+  const appOrigin = (consumer: Stack): AppOrigin =>
+    config.corsOrigin
+      ? originOf(config.corsOrigin)
+      : web
+        ? ((host) => ({ url: `https://${host}`, host }))(readShared(consumer, web.published.domainName))
+        : originOf(LOCAL_APP_ORIGIN);
   const data = new DataStack(app, name('data'), { ...common, config, appOrigin });
   const identity = new IdentityStack(app, name('identity'), {
     ...common,
@@ -65,48 +72,40 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     appOrigin,
     triggers: functions.filter((fn) => cognitoTriggers(fn).length > 0),
   });
-  const shared = {
-    database: data.database,
-    filesBucket: data.filesBucket,
-    cronSecret: data.cronSecret,
-    webhookSecret: data.webhookSecret,
-    identity: identity.identity,
-    ai: config.ai,
-  };
-  const workers = new WorkersStack(app, name('workers'), { ...common, config, resources: shared, specs: functions.filter(isWorker) });
+  const shared = { config, data: data.published, identity: identity.published };
+  const workers = new WorkersStack(app, name('workers'), { ...common, ...shared, specs: functions.filter(isWorker) });
   const api = new ApiStack(app, name('api'), {
     ...common,
-    config,
+    ...shared,
     appOrigin,
-    resources: { ...shared, queues: workers.queues },
     specs: functions.filter((fn) => !isWorker(fn) && cognitoTriggers(fn).length === 0),
   });
+  // the API's functions send to the workers' queues (by name): the queues come first
+  api.addStackDependency(workers, 'sends to its queues');
   const built = [...identity.functions, ...workers.functions, ...api.functions];
   const schedules = new SchedulesStack(app, name('schedules'), {
     ...common,
-    targets: built.filter((fn) => scheduleTriggers(fn.spec).length > 0).map((fn) => ({ spec: fn.spec, fn })),
+    config,
+    targets: built.filter((fn) => scheduleTriggers(fn.spec).length > 0).map((fn) => fn.spec),
   });
+  // the scheduled functions are named, not referenced: their stacks come first
+  for (const stack of [identity, workers, api]) schedules.addStackDependency(stack, 'schedules its functions');
   const observability = new ObservabilityStack(app, name('observability'), {
     ...common,
     config,
-    watched: {
-      functions: built.map((fn) => ({ spec: fn.spec, logGroup: fn.logGroup })),
-      httpApi: api.api,
-      accessLogs: api.accessLogs,
-      database: data.instance,
-      queues: workers.queues,
-      scheduleDeadLetters: schedules.deadLetters,
-    },
+    functions: built.map((fn) => fn.spec),
+    api: api.published,
   });
+  // it watches them all, by name: it comes last
+  for (const stack of [data, identity, workers, api, schedules]) observability.addStackDependency(stack, 'watches it');
 
   const webContent =
     web &&
     new WebContentStack(app, name('web-content'), {
       ...common,
       config,
-      bucket: web.bucket,
-      distribution: web.distribution,
-      appConfig: { apiBaseUrl: api.baseUrl },
+      web: web.published,
+      apiBaseUrl: api.published.baseUrl,
     });
 
   if (options.nag !== false) Validations.of(app).addPlugins(new NagChecks(app));

@@ -3,8 +3,8 @@
  * neither fixed nor acknowledged with a reason.
  *
  * Acknowledge a finding whose id is known up front with `Validations.of(construct).acknowledge(...)`.
- * cdk-nag 3 matches acknowledgements by exact id, and some ids embed a cross-stack reference that
- * only exists after synthesis, e.g. `AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{…}}/*]`, or
+ * cdk-nag 3 matches acknowledgements by exact id, and some ids embed a value that only exists after
+ * synthesis, e.g. a shared value's parameter `AwsSolutions-IAM5[Resource::<SsmParameterValue…Parameter>/*]`, or
  * text that depends on the stack's environment (a partition literal). For those, `acknowledgeMatching` records a pattern on a construct; at validation time the plugin
  * turns each matching finding under that construct into an ordinary acknowledgement (exact id and
  * reason, in the construct's metadata and the validation report) before the pack's final pass.

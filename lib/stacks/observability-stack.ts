@@ -6,13 +6,12 @@
  */
 import * as path from 'node:path';
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type * as logs from 'aws-cdk-lib/aws-logs';
-import type * as rds from 'aws-cdk-lib/aws-rds';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -21,30 +20,30 @@ import * as synthetics from 'aws-cdk-lib/aws-synthetics';
 import type { Construct } from 'constructs';
 import { modelIdForRegion } from '#core/ai/models';
 import { allocatedVcpus, COMPUTE_RULES, resolveAlarms, type AlarmRule, type AlarmRuleId, type MissingData } from '../alarms';
-import { httpRoutes, type FunctionSpec, type QueueName } from '#manifest';
+import { httpRoutes, queues as queueSpecs, type FunctionSpec, type QueueName } from '#manifest';
 import { PROJECT_ROOT } from '../paths';
 import { RETENTION_LOG_MARKER, SERVICE_METRICS, type ServiceMetric } from '#manifest/runtime-names';
 import type { StageConfig } from '../stage-config';
+import {
+  apiAccessLogGroupName,
+  databaseInstanceIdentifier,
+  deadLetterQueueName,
+  functionLogGroupName,
+  queueName,
+  queueNamed,
+  scheduleFailuresQueueName,
+} from './names';
 import { acknowledgeMatching } from './nag';
 import { scheduleTriggers } from './schedules-stack';
 import { functionName, serviceNameOf } from './service-function';
-
-/** What the observability stack watches, built by the other stacks. */
-interface Watched {
-  /** every manifest function, with the log group it writes to */
-  functions: { spec: FunctionSpec; logGroup: logs.ILogGroup }[];
-  httpApi: apigw.IHttpApi;
-  /** the API stage's access log group (JSON lines with routeKey, status, latencyMs) */
-  accessLogs: logs.ILogGroup;
-  database: rds.IDatabaseInstance;
-  /** the manifest's queues; each has its dead-letter queue */
-  queues: Record<QueueName, sqs.Queue>;
-  scheduleDeadLetters: sqs.IQueue;
-}
+import { readShared, type SharedValue } from './shared-values';
 
 export interface ObservabilityStackProps extends StackProps {
   config: StageConfig;
-  watched: Watched;
+  /** every manifest function (its name and log group are fixed: names.ts) */
+  functions: FunctionSpec[];
+  /** the HTTP API's id and endpoint, as the API stack publishes them */
+  api: { apiId: SharedValue; endpoint: SharedValue };
 }
 
 const MISSING_DATA: Record<MissingData, cloudwatch.TreatMissingData> = {
@@ -63,9 +62,36 @@ export class ObservabilityStack extends Stack {
   readonly canary: synthetics.Canary;
   readonly dashboard: cloudwatch.Dashboard;
 
-  constructor(scope: Construct, id: string, { config, watched, ...props }: ObservabilityStackProps) {
+  constructor(scope: Construct, id: string, { config, functions, api: publishedApi, ...props }: ObservabilityStackProps) {
     super(scope, id, props);
     const { prefix } = config;
+    // what it watches, by fixed name or shared value (shared-values.ts): no reference into the watched stacks
+    const watched = {
+      functions: functions.map((spec) => ({
+        spec,
+        logGroup: logs.LogGroup.fromLogGroupName(this, `${spec.id}-logs`, functionLogGroupName(prefix, spec.id)),
+      })),
+      httpApi: apigw.HttpApi.fromHttpApiAttributes(this, 'HttpApi', {
+        httpApiId: readShared(this, publishedApi.apiId),
+        apiEndpoint: readShared(this, publishedApi.endpoint),
+      }),
+      /** the API stage's access log group (JSON lines with routeKey, status, latencyMs) */
+      accessLogs: logs.LogGroup.fromLogGroupName(this, 'AccessLogs', apiAccessLogGroupName(prefix)),
+      /** the manifest's queues, each with its dead-letter queue */
+      queues: (Object.keys(queueSpecs) as QueueName[]).map((name) => ({
+        name,
+        queue: queueNamed(this, `${name}-queue`, queueName(prefix, name)),
+        deadLetters: queueNamed(this, `${name}-dlq`, deadLetterQueueName(prefix, name)),
+      })),
+      scheduleDeadLetters: queueNamed(this, 'ScheduleFailures', scheduleFailuresQueueName(prefix)),
+    };
+    const databaseMetric = (metricName: string, window: cloudwatch.MetricOptions) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/RDS',
+        metricName,
+        dimensionsMap: { DBInstanceIdentifier: databaseInstanceIdentifier(prefix) },
+        ...window,
+      });
     const { rules, computeRule, maxConnections } = resolveAlarms(config.alarms, config.database.instanceType, config.canaryMinutes);
 
     // a customer-managed key: CloudWatch alarms cannot publish to a topic under the AWS-managed SNS key
@@ -151,19 +177,18 @@ export class ObservabilityStack extends Stack {
     raise('qualityCheckFailures', rules.qualityCheckFailures, serviceMetric('qualityCheckFailures', windowOf(rules.qualityCheckFailures)));
 
     // ── database ─────────────────────────────────────────────────────────────────────────────
-    const db = watched.database;
-    const dbCpu = raise('databaseCpu', rules.databaseCpu, db.metricCPUUtilization(windowOf(rules.databaseCpu)));
+    const dbCpu = raise('databaseCpu', rules.databaseCpu, databaseMetric('CPUUtilization', windowOf(rules.databaseCpu)));
     const dbStorage = raise(
       'databaseFreeStorage',
       rules.databaseFreeStorage,
-      db.metricFreeStorageSpace(windowOf(rules.databaseFreeStorage)),
+      databaseMetric('FreeStorageSpace', windowOf(rules.databaseFreeStorage)),
     );
     raise(
       'databaseConnections',
       rules.databaseConnections,
       new cloudwatch.MathExpression({
         expression: `100 * connections / ${maxConnections}`,
-        usingMetrics: { connections: db.metricDatabaseConnections(windowOf(rules.databaseConnections)) },
+        usingMetrics: { connections: databaseMetric('DatabaseConnections', windowOf(rules.databaseConnections)) },
         label: `connections, % of max_connections (${maxConnections})`,
         period: Duration.seconds(rules.databaseConnections.periodSeconds),
       }),
@@ -227,10 +252,7 @@ export class ObservabilityStack extends Stack {
 
     // ── dead letters and scheduled runs ──────────────────────────────────────────────────────
     const deadLetters: [string, sqs.IQueue][] = [
-      ...Object.entries(watched.queues).map(([name, queue]): [string, sqs.IQueue] => {
-        if (!queue.deadLetterQueue) throw new Error(`queue ${name} has no dead-letter queue`);
-        return [name, queue.deadLetterQueue.queue];
-      }),
+      ...watched.queues.map(({ name, deadLetters }): [string, sqs.IQueue] => [name, deadLetters]),
       ['schedules', watched.scheduleDeadLetters],
     ];
     for (const [name, dlq] of deadLetters) {
@@ -356,7 +378,7 @@ export class ObservabilityStack extends Stack {
       ),
     );
     // queues
-    const queueEntries = Object.entries(watched.queues) as [QueueName, sqs.Queue][];
+    const queueEntries = watched.queues.map(({ name, queue }) => [name, queue] as const);
     this.dashboard.addWidgets(
       graph(
         'Queue depth',
@@ -449,7 +471,7 @@ export class ObservabilityStack extends Stack {
     // database
     this.dashboard.addWidgets(
       graph('Database CPU (%)', [dbCpu.metric], { leftAnnotations: [line(rules.databaseCpu.threshold, 'alarm')] }),
-      graph('Database connections', [db.metricDatabaseConnections({ statistic: 'Maximum', ...fiveMinutes })], {
+      graph('Database connections', [databaseMetric('DatabaseConnections', { statistic: 'Maximum', ...fiveMinutes })], {
         leftAnnotations: [
           line(maxConnections, 'max_connections'),
           { ...line((maxConnections * rules.databaseConnections.threshold) / 100, 'alarm'), color: cloudwatch.Color.ORANGE },

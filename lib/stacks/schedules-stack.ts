@@ -6,29 +6,33 @@
  * dead-letter alarm sees them (observability-stack.ts).
  */
 import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '#manifest';
+import { deployedFunctionName, scheduledEvent, type FunctionSpec, type ScheduleTrigger } from '#manifest';
+import type { StageConfig } from '../stage-config';
+import { functionArnOf, scheduleFailuresQueueName } from './names';
 import { acknowledgeMatching } from './nag';
 
 export const scheduleTriggers = (fn: FunctionSpec): ScheduleTrigger[] =>
   fn.triggers.filter((t): t is ScheduleTrigger => t.kind === 'schedule');
 
 export interface SchedulesStackProps extends StackProps {
-  /** every manifest function with a schedule trigger, already built */
-  targets: { spec: FunctionSpec; fn: lambda.IFunction }[];
+  config: StageConfig;
+  /** every manifest function with a schedule trigger (built in an earlier stack, named by the manifest) */
+  targets: FunctionSpec[];
 }
 
 export class SchedulesStack extends Stack {
   readonly deadLetters: sqs.Queue;
 
-  constructor(scope: Construct, id: string, { targets, ...props }: SchedulesStackProps) {
+  constructor(scope: Construct, id: string, { config, targets, ...props }: SchedulesStackProps) {
     super(scope, id, props);
     this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
+      // named: the scheduled functions' roles are granted sends to it by name (service-function.ts)
+      queueName: scheduleFailuresQueueName(config.prefix),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
@@ -44,21 +48,21 @@ export class SchedulesStack extends Stack {
       "LambdaInvoke's grantInvoke also covers the target function's qualified ARNs (function:*); the scheduler role can invoke only the scheduled functions.",
     );
 
-    for (const { spec, fn } of targets) {
+    for (const spec of targets) {
+      const fn = lambda.Function.fromFunctionAttributes(this, `${spec.id}-function`, {
+        functionArn: functionArnOf(this, config.prefix, spec.id),
+        sameEnvironment: true,
+      });
       // no asynchronous retries: a scheduled run is a sweep its next run repeats, and Lambda's retries (a minute, then
-      // two, later) would overlap it; the failure goes to the queue at once. A CfnEventInvokeConfig and a statement of
-      // the queue's policy rather than lambda.EventInvokeConfig, whose grant to the function's role (in the stack
-      // that builds the function) would make that stack depend on this one, which depends on it
+      // two, later) would overlap it; the failure goes to the queue at once, sent with the function's role, which
+      // may send to it (service-function.ts). A CfnEventInvokeConfig rather than lambda.EventInvokeConfig, whose
+      // grant would reach into the function's stack.
       new lambda.CfnEventInvokeConfig(this, `${spec.id}-async`, {
-        functionName: fn.functionName,
+        functionName: deployedFunctionName(config.prefix, spec.id),
         qualifier: '$LATEST',
         maximumRetryAttempts: 0,
         destinationConfig: { onFailure: { destination: this.deadLetters.queueArn } },
       });
-      if (!fn.role) throw new Error(`${spec.id} has no role to send its failures with`);
-      this.deadLetters.addToResourcePolicy(
-        new iam.PolicyStatement({ actions: ['sqs:SendMessage'], principals: [fn.role], resources: [this.deadLetters.queueArn] }),
-      );
       scheduleTriggers(spec).forEach((trigger, i) => {
         new scheduler.Schedule(this, `${spec.id}-schedule${i ? `-${i}` : ''}`, {
           description: `${spec.id}: ${spec.description}`,

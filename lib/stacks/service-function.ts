@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -15,6 +16,7 @@ import { deployedFunctionName, functionFacts, queuesAiWork, type FunctionSpec } 
 import { PROJECT_ROOT } from '../paths';
 import { ENV, SERVICE_NAME } from '#manifest/runtime-names';
 import type { StageConfig } from '../stage-config';
+import { functionLogGroupName, queueArnOf, scheduleFailuresQueueName } from './names';
 import { acknowledgeMatching } from './nag';
 import { BINDINGS, type DatabaseResources, type ServiceResources } from './service-resources';
 
@@ -71,7 +73,7 @@ export class ServiceLambda extends NodejsFunction {
       tracing: lambda.Tracing.ACTIVE,
       insightsVersion: INSIGHTS_VERSION,
       logGroup: new logs.LogGroup(scope, `${id}-logs`, {
-        logGroupName: `/${config.prefix}/functions/${id}`,
+        logGroupName: functionLogGroupName(config.prefix, id),
         retention: config.logRetention,
         removalPolicy: config.removalPolicy,
       }),
@@ -170,5 +172,14 @@ export class ServiceFunction extends ServiceLambda {
     });
     this.spec = spec;
     for (const use of spec.uses) BINDINGS[use].grant(resources!, this);
+    // a scheduled run that fails inside the function goes to the schedules' failure queue, sent with this role
+    // (schedules-stack.ts sets the destination; the queue is named, so no reference crosses the stacks)
+    if (spec.triggers.some((t) => t.kind === 'schedule')) {
+      iam.Grant.addToPrincipal({
+        grantee: this,
+        actions: ['sqs:SendMessage'],
+        resourceArns: [queueArnOf(this, scheduleFailuresQueueName(config.prefix))],
+      });
+    }
   }
 }

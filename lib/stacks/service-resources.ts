@@ -10,12 +10,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as rds from 'aws-cdk-lib/aws-rds';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { IConstruct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 import { invocationResources } from '#core/ai/models';
 import { AI_MODEL_ENV, ENV, FILE_PREFIXES, QUEUE_URL_ENV, type AiModels } from '#manifest/runtime-names';
-import type { QueueName, Resource } from '#manifest';
+import { queues as queueSpecs, type QueueName, type Resource } from '#manifest';
 import type { StageConfig } from '../stage-config';
+import { deadLetterQueueName, queueArnOf, queueName, queueUrlOf } from './names';
 import { acknowledgeMatching } from './nag';
 
 export interface DatabaseResources {
@@ -36,6 +36,25 @@ export interface IdentityResources {
   issuer: string;
 }
 
+/** A manifest queue as a function sees it: from its fixed name (names.ts), in whichever stack the function is. */
+export interface ServiceQueue {
+  queueUrl: string;
+  queueArn: string;
+  deadLetterQueueArn: string;
+}
+
+export const serviceQueues = (scope: Construct, prefix: string): Record<QueueName, ServiceQueue> =>
+  Object.fromEntries(
+    (Object.keys(queueSpecs) as QueueName[]).map((name) => [
+      name,
+      {
+        queueUrl: queueUrlOf(queueName(prefix, name)),
+        queueArn: queueArnOf(scope, queueName(prefix, name)),
+        deadLetterQueueArn: queueArnOf(scope, deadLetterQueueName(prefix, name)),
+      },
+    ]),
+  ) as Record<QueueName, ServiceQueue>;
+
 /** Everything a service function can be bound to. */
 export interface ServiceResources {
   database: DatabaseResources;
@@ -43,7 +62,7 @@ export interface ServiceResources {
   cronSecret: secretsmanager.ISecret;
   webhookSecret: secretsmanager.ISecret;
   identity: IdentityResources;
-  queues: Record<QueueName, sqs.Queue>;
+  queues: Record<QueueName, ServiceQueue>;
   ai: StageConfig['ai'];
 }
 
@@ -224,7 +243,7 @@ export const BINDINGS: Record<Resource, Binding> = {
       allow(
         fn,
         ['sqs:GetQueueAttributes'],
-        Object.values(queues).flatMap((q) => [q.queueArn, ...(q.deadLetterQueue ? [q.deadLetterQueue.queue.queueArn] : [])]),
+        Object.values(queues).flatMap((q) => [q.queueArn, q.deadLetterQueueArn]),
       ),
   },
   bedrockAnalysis: bedrock('analysis'),

@@ -11,13 +11,15 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
 import { PROJECT_ROOT, WEB_DIST } from '../paths';
 import type { StageConfig } from '../stage-config';
 import { acknowledgeMatching } from './nag';
+import { notShared, readShared, type SharedValue } from './shared-values';
+import type { WebStack } from './web-stack';
 import { CACHE_CONTROL } from '../web-security';
 
 /** What the app reads from /config.json. */
@@ -28,9 +30,10 @@ interface WebAppConfig {
 
 export interface WebContentStackProps extends StackProps {
   config: StageConfig;
-  bucket: s3.IBucket;
-  distribution: cloudfront.IDistribution;
-  appConfig: WebAppConfig;
+  /** the web stack's bucket and distribution */
+  web: WebStack['published'];
+  /** the API's origin (config.json's apiBaseUrl) */
+  apiBaseUrl: SharedValue;
   /** the production build (default web/dist) */
   dist?: string;
 }
@@ -48,8 +51,15 @@ const builtApp = (dist: string): { dist: string; assets: string } => {
 };
 
 export class WebContentStack extends Stack {
-  constructor(scope: Construct, id: string, { config, bucket, distribution, appConfig, dist = WEB_DIST, ...props }: WebContentStackProps) {
+  constructor(scope: Construct, id: string, { config, web, apiBaseUrl, dist = WEB_DIST, ...props }: WebContentStackProps) {
     super(scope, id, props);
+    const read = (value: SharedValue) => readShared(this, value);
+    const bucket = s3.Bucket.fromBucketAttributes(this, 'Content', { bucketName: read(web.bucketName), bucketArn: read(web.bucketArn) });
+    const distribution = cloudfront.Distribution.fromDistributionAttributes(this, 'Distribution', {
+      distributionId: read(web.distributionId),
+      domainName: notShared("The distribution's domain name"),
+    });
+    const appConfig: WebAppConfig = { apiBaseUrl: read(apiBaseUrl) };
     const built = builtApp(dist);
     const common = {
       destinationBucket: bucket,

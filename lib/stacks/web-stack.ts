@@ -16,6 +16,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { contentSecurityPolicy, WEB_SECURITY } from '../web-security';
 import type { StageConfig } from '../stage-config';
+import { shareValue, type SharedValue } from './shared-values';
 
 /** The SPA's origin as the API (CORS) and Cognito (passkey relying party id: the host) need it. */
 export interface AppOrigin {
@@ -42,8 +43,8 @@ export class WebStack extends Stack {
   /** the app's files: index.html, config.json, assets/ (private; CloudFront reads it through OAC) */
   readonly bucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
-  /** https://<distribution domain> */
-  readonly appOrigin: AppOrigin;
+  /** what the API, data, identity and web content stacks read (shared-values.ts) */
+  readonly published: { domainName: SharedValue; bucketName: SharedValue; bucketArn: SharedValue; distributionId: SharedValue };
 
   constructor(scope: Construct, id: string, { config, ...props }: WebStackProps) {
     super(scope, id, props);
@@ -133,8 +134,13 @@ export class WebStack extends Stack {
       logBucket: logs,
       logFilePrefix: 'cloudfront/',
     });
-    const host = this.distribution.distributionDomainName;
-    this.appOrigin = { url: `https://${host}`, host };
+    const share = (key: string, value: string, description: string) => shareValue(this, config.prefix, key, value, description);
+    this.published = {
+      domainName: share('web/domain-name', this.distribution.distributionDomainName, "The app's distribution domain (its origin)"),
+      bucketName: share('web/bucket-name', this.bucket.bucketName, "The app's content bucket name"),
+      bucketArn: share('web/bucket-arn', this.bucket.bucketArn, "The app's content bucket ARN"),
+      distributionId: share('web/distribution-id', this.distribution.distributionId, "The app's distribution id"),
+    };
 
     ack(
       this.distribution,

@@ -11,15 +11,17 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queues as queueSpecs, visibilityTimeoutSeconds, type FunctionSpec, type QueueName, type QueueTrigger } from '#manifest';
 import type { StageConfig } from '../stage-config';
+import { deadLetterQueueName, queueName } from './names';
+import { serviceResourcesIn, type PublishedData, type PublishedIdentity } from './published-resources';
 import { ServiceFunction } from './service-function';
-import type { ServiceResources } from './service-resources';
 
 const queueTriggers = (fn: FunctionSpec): QueueTrigger[] => fn.triggers.filter((t): t is QueueTrigger => t.kind === 'queue');
 export const isWorker = (fn: FunctionSpec): boolean => queueTriggers(fn).length > 0;
 
 export interface WorkersStackProps extends StackProps {
   config: StageConfig;
-  resources: Omit<ServiceResources, 'queues'>;
+  data: PublishedData;
+  identity: PublishedIdentity;
   specs: FunctionSpec[];
 }
 
@@ -27,15 +29,21 @@ export class WorkersStack extends Stack {
   readonly queues: Record<QueueName, sqs.Queue>;
   readonly functions: ServiceFunction[];
 
-  constructor(scope: Construct, id: string, { config, resources, specs, ...props }: WorkersStackProps) {
+  constructor(scope: Construct, id: string, { config, data, identity, specs, ...props }: WorkersStackProps) {
     super(scope, id, props);
+    const resources = serviceResourcesIn(this, { data, identity, config });
     const secure = { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true } satisfies sqs.QueueProps;
 
     this.queues = Object.fromEntries(
       Object.entries(queueSpecs).map(([name, spec]) => {
-        const deadLetters = new sqs.Queue(this, `${name}-dlq`, { ...secure, retentionPeriod: Duration.days(14) });
+        const deadLetters = new sqs.Queue(this, `${name}-dlq`, {
+          ...secure,
+          queueName: deadLetterQueueName(config.prefix, name as QueueName),
+          retentionPeriod: Duration.days(14),
+        });
         const queue = new sqs.Queue(this, `${name}-queue`, {
           ...secure,
+          queueName: queueName(config.prefix, name as QueueName),
           visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(name as QueueName)),
           retentionPeriod: Duration.days(4),
           deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
@@ -62,7 +70,7 @@ export class WorkersStack extends Stack {
     }
 
     this.functions = specs.map((spec) => {
-      const fn = new ServiceFunction(this, { spec, resources: { ...resources, queues: this.queues }, config });
+      const fn = new ServiceFunction(this, { spec, resources, config });
       for (const t of queueTriggers(spec)) {
         fn.addEventSource(
           new SqsEventSource(this.queues[t.queue], {

@@ -19,7 +19,7 @@ import { functions, type QueueName } from '#manifest';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { stageConfig } from '../../lib/stage-config';
 import { newApp as newCdkApp } from '../support/cdk-app';
-import { STAGES, synthesized } from '../support/synth';
+import { sharedRef, STAGES, synthesized } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -197,7 +197,7 @@ describe('observability of the dev app', () => {
     expect(metrics.map((m) => m.metricName).sort()).toEqual(['5xx', 'Count']);
     for (const m of metrics)
       expect(m).toMatchObject({ namespace: 'AWS/ApiGateway', stat: 'Sum', period: 300, dimensions: { ApiId: expect.anything() } });
-    expect(JSON.stringify(metrics[0]!.dimensions.ApiId)).toContain('HttpApi');
+    expect(metrics[0]!.dimensions.ApiId).toEqual(sharedRef(template.toJSON(), '/ias-dev/shared/api/id')); // the API stack shares it
   });
 
   test('embedding pending over 24 hours: the sweeper metric above 0', () => {
@@ -233,22 +233,25 @@ describe('observability of the dev app', () => {
   test('every queue has a DLQ, and every DLQ (the schedules one too) an alarm above 0 messages', () => {
     const workers = Template.fromStack(service.workers);
     const sqsQueues = workers.findResources('AWS::SQS::Queue');
-    const dlqAlarmed = (name: string, stack: string, logicalId: string) => {
+    // the alarm names the queue by the name its stack fixes (lib/stacks/names.ts)
+    const dlqAlarmed = (name: string, queues: Record<string, Json>, logicalId: string) => {
       const a = alarm(`deadLetters-${name}`);
       expectWindow(a, { periods: 1, comparison: GREATER, threshold: 0, missing: 'notBreaching' });
       const [m] = metricsOf(a);
       expect(m).toMatchObject({ namespace: 'AWS/SQS', metricName: 'ApproximateNumberOfMessagesVisible', stat: 'Maximum', period: 300 });
-      expect(m!.dimensions.QueueName).toMatchObject({
-        'Fn::GetStackOutput': { StackName: stack, OutputName: expect.stringContaining(logicalId) },
-      });
+      expect(m!.dimensions.QueueName).toBe(queues[logicalId]!.Properties.QueueName);
     };
     for (const name of Object.keys(service.workers.queues) as QueueName[]) {
       const queueId = service.workers.getLogicalId(service.workers.queues[name].node.defaultChild as never);
       const redrive = sqsQueues[queueId]!.Properties.RedrivePolicy as Json;
       expect(redrive).toBeDefined();
-      dlqAlarmed(name, 'ias-dev-workers', redrive.deadLetterTargetArn['Fn::GetAtt'][0] as string);
+      dlqAlarmed(name, sqsQueues, redrive.deadLetterTargetArn['Fn::GetAtt'][0] as string);
     }
-    dlqAlarmed('schedules', 'ias-dev-schedules', service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never));
+    dlqAlarmed(
+      'schedules',
+      Template.fromStack(service.schedules).findResources('AWS::SQS::Queue'),
+      service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never),
+    );
   });
 
   test('audit failures, quality check failures, AI fallbacks and sheds are alarmed on their metrics (EMF)', () => {
@@ -300,7 +303,7 @@ describe('observability of the dev app', () => {
     const canary = Object.values(template.findResources('AWS::Synthetics::Canary'))[0]!.Properties as Json;
     const url = canary.RunConfig.EnvironmentVariables.HEALTH_URL as Json;
     expect(url['Fn::Join'][1][1]).toBe('/api/health');
-    expect(JSON.stringify(url['Fn::Join'][1][0])).toMatch(/ias-dev-api.*ApiEndpoint/);
+    expect(url['Fn::Join'][1][0]).toEqual(sharedRef(template.toJSON(), '/ias-dev/shared/api/endpoint'));
     const a = alarm('healthCanary');
     expectWindow(a, { periods: 2, comparison: LESS, threshold: 100, missing: 'breaching' });
     expect(metricsOf(a)).toEqual([

@@ -25,13 +25,14 @@ import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { ROUTE_THROTTLES, routeThrottle } from '../../lib/stacks/api-stack';
 import { IdentityStack } from '../../lib/stacks/identity-stack';
 import { MIGRATE_FUNCTION_ID } from '../../lib/stacks/migrations';
+import { functionArnOf, queueArnOf } from '../../lib/stacks/names';
 import { NagChecks } from '../../lib/stacks/nag';
 import { functionName } from '../../lib/stacks/service-function';
 import { stageConfig } from '../../lib/stage-config';
 import { DEFAULT_AI_MODELS } from '#core/config';
 import { parseModelId } from '#core/ai/models';
 import { appOutdir, newApp as newCdkApp } from '../support/cdk-app';
-import { CERTIFICATE, resourcesOfType, synthesized } from '../support/synth';
+import { CERTIFICATE, resourcesOfType, sharedRef, synthesized } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -103,6 +104,7 @@ const asArray = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
 const isWorker = (fn: FunctionSpec) => fn.triggers.some((t) => t.kind === 'queue');
 
 interface Deployed {
+  stack: Stack;
   logicalId: string;
   props: Json;
   statements: Json[];
@@ -129,7 +131,7 @@ const deployedFunctions = (service: ServiceApp): Map<string, Deployed> => {
         (arn) => (arn['Fn::Join'][1] as string[]).at(-1)!,
       );
       const logGroup = resources[props.LoggingConfig.LogGroup.Ref as string]!.Properties as Json;
-      found.set(id, { logicalId, props, statements, managedPolicies, logGroup });
+      found.set(id, { stack, logicalId, props, statements, managedPolicies, logGroup });
     }
   }
   return found;
@@ -268,7 +270,8 @@ describe('the dev app', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       // the SPA sends Idempotency-Key on retried feedback and reads Retry-After on a 429
       CorsConfiguration: Match.objectLike({
-        AllowOrigins: [Stack.of(service.api).resolve(service.web!.appOrigin.url)], // https://<distribution domain> (test/infra/web-stack.synth.test.ts)
+        // https://<distribution domain>, read from the web stack's shared value (test/infra/web-stack.synth.test.ts)
+        AllowOrigins: [{ 'Fn::Join': ['', ['https://', sharedRef(api.toJSON(), '/ias-dev/shared/web/domain-name')]] }],
         AllowHeaders: ['authorization', 'content-type', 'idempotency-key'],
         ExposeHeaders: ['retry-after', 'x-request-id', 'content-disposition'],
         MaxAge: 3600,
@@ -382,7 +385,7 @@ describe('the dev app', () => {
     const arriving = Object.entries(queues).filter(([, spec]) => spec.objectsCreated);
     expect(arriving.map(([name]) => name).sort()).toEqual(['imports', 'ingestion']);
     expect(rules).toHaveLength(arriving.length);
-    const bucketName = Stack.of(service.workers).resolve(service.data.filesBucket.bucketName);
+    const bucketName = sharedRef(Template.fromStack(service.workers).toJSON(), '/ias-dev/shared/files/bucket-name'); // the data stack shares it
     for (const [name, spec] of arriving) {
       const queueId = Stack.of(service.workers).resolve((service.workers.queues[name as QueueName].node.defaultChild as Json).logicalId);
       const [ruleId, rule] = rules.find(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === queueId)!;
@@ -411,8 +414,8 @@ describe('the dev app', () => {
 
   test("the files bucket: CORS for the SPA's origin (the API's), expiry of uploads waiting under seeds/ and imports/", () => {
     const data = Template.fromStack(service.data);
-    const origin = Stack.of(service.data).resolve(service.web!.appOrigin.url);
-    expect(origin).toEqual(Stack.of(service.api).resolve(service.web!.appOrigin.url)); // the API's CORS origin (the test above)
+    // the distribution's origin, as the API's CORS allows it (the test above)
+    const origin = { 'Fn::Join': ['', ['https://', sharedRef(data.toJSON(), '/ias-dev/shared/web/domain-name')]] };
     data.hasResourceProperties('AWS::S3::Bucket', {
       VersioningConfiguration: { Status: 'Enabled' },
       CorsConfiguration: {
@@ -444,7 +447,7 @@ describe('the dev app', () => {
       schedules.hasResourceProperties('AWS::Scheduler::Schedule', {
         ScheduleExpression: t.expression,
         Target: Match.objectLike({
-          Arn: { 'Fn::GetStackOutput': Match.objectLike({ OutputName: Match.stringLikeRegexp(fn(f.id).logicalId) }) },
+          Arn: Stack.of(service.schedules).resolve(functionArnOf(service.schedules, 'ias-dev', f.id)), // by its fixed name
           Input: JSON.stringify({ source: 'schedule', function_id: f.id, expression: t.expression }),
           RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 },
           DeadLetterConfig: { Arn: Match.anyValue() },
@@ -456,31 +459,32 @@ describe('the dev app', () => {
   test('a scheduled run that fails inside its function goes to the same queue: no asynchronous retry, the failure destination, sent with the function role', () => {
     const schedules = Template.fromStack(service.schedules);
     const scheduled = functions.filter((f) => f.triggers.some((t) => t.kind === 'schedule'));
-    const queue = { 'Fn::GetAtt': [service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never), 'Arn'] };
+    const queueId = service.schedules.getLogicalId(service.schedules.deadLetters.node.defaultChild as never);
+    // named, so the functions' roles are granted it by name, in their own stacks
+    schedules.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'ias-dev-schedule-failures' });
     schedules.resourceCountIs('AWS::Lambda::EventInvokeConfig', scheduled.length);
+    schedules.resourceCountIs('AWS::SQS::QueuePolicy', 1); // the scheduler's own delivery (DeadLetterConfig), no function role
     const configs = Object.values(schedules.findResources('AWS::Lambda::EventInvokeConfig'));
-    // the roles' ARNs, each an output of the stack that builds its function
-    const senders = Object.values(schedules.findResources('AWS::SQS::QueuePolicy'))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Json[])
-      .filter((statement) => statement.Effect === 'Allow' && statement.Action === 'sqs:SendMessage')
-      .flatMap((statement) => asArray(statement.Principal.AWS as Json))
-      .map((principal) => String(principal['Fn::GetStackOutput']?.OutputName));
     for (const f of scheduled) {
-      const config = configs.find((c) => JSON.stringify(c.Properties.FunctionName).includes(fn(f.id).logicalId));
+      const config = configs.find((c) => c.Properties.FunctionName === functionName({ prefix: 'ias-dev' }, f.id));
       expect(config?.Properties).toEqual({
-        FunctionName: expect.anything(),
+        FunctionName: functionName({ prefix: 'ias-dev' }, f.id),
         Qualifier: '$LATEST',
         MaximumRetryAttempts: 0,
-        DestinationConfig: { OnFailure: { Destination: queue } },
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
       });
-      expect(senders.filter((output) => output.includes(`${f.id.replace(/-/g, '')}ServiceRole`))).toHaveLength(1);
+      const { stack, statements } = fn(f.id);
+      const sends = statements.filter((st) => asArray(st.Action as string | string[]).includes('sqs:SendMessage'));
+      const failures = stack.resolve(queueArnOf(stack, 'ias-dev-schedule-failures'));
+      expect(sends.map((st) => st.Resource)).toContainEqual(failures);
     }
-    expect(senders).toHaveLength(scheduled.length);
   });
 
   test('least privilege: a function is granted only the services its `uses` name', () => {
     for (const spec of functions) {
-      const expected = new Set(['xray', ...spec.uses.flatMap((use) => EXPECTED_SERVICES[use]), ...(isWorker(spec) ? ['sqs'] : [])]);
+      // a worker consumes its queue; a scheduled function sends its failed runs to the schedules' queue
+      const sqs = isWorker(spec) || spec.triggers.some((t) => t.kind === 'schedule');
+      const expected = new Set(['xray', ...spec.uses.flatMap((use) => EXPECTED_SERVICES[use]), ...(sqs ? ['sqs'] : [])]);
       expect([...servicesOf(fn(spec.id))].sort()).toEqual([...expected].sort());
     }
     expect([...servicesOf(fn('openapi'))]).toEqual(['xray']);
@@ -498,7 +502,8 @@ describe('the dev app', () => {
         return [name, ids[0]!];
       }),
     ) as Record<QueueName, string>;
-    // the api stack names a queue through a stack output whose name carries the queue's logical id
+    // a statement names a queue by its logical id (GetAtt, in the workers stack) or its fixed name (names.ts)
+    const names = (name: QueueName) => [queueIds[name], `:ias-dev-${name}"`];
     const SENDS: Partial<Record<Resource, QueueName>> = {
       generationQueue: 'generation',
       qualityQueue: 'quality',
@@ -511,9 +516,12 @@ describe('the dev app', () => {
       const sendsTo = fn(spec.id)
         .statements.filter((s) => asArray(s.Action as string[]).includes('sqs:SendMessage'))
         .flatMap(resourceIds)
+        .filter((arn) => !arn.includes(':ias-dev-schedule-failures"')) // a scheduled function's failed runs (the test above)
         .join(' ');
       if (may.length === 0) expect(sendsTo).toBe('');
-      for (const name of Object.keys(queues) as QueueName[]) expect(sendsTo.includes(queueIds[name])).toBe(may.includes(name));
+      for (const name of Object.keys(queues) as QueueName[]) {
+        expect(names(name).some((n) => sendsTo.includes(n))).toBe(may.includes(name));
+      }
     }
     for (const spec of functions) {
       const consumes = fn(spec.id).statements.filter((s) =>
@@ -565,7 +573,8 @@ describe('the dev app', () => {
         { Ref: 'AWS::AccountId' },
         ':dbuser:',
       ]);
-      expect(JSON.stringify(parts[7])).toMatch(/DBProxyArn/); // the proxy's resource id: the ARN's last part
+      // the proxy's resource id: the last part of its ARN (in the data stack its own; elsewhere as the data stack shares it)
+      expect(JSON.stringify(parts[7])).toMatch(/Fn::Split.*("DBProxyArn"|SsmParameterValueiasdevshareddatabaseproxyarn)/);
       expect(parts.slice(8)).toEqual(['/analysis_app']);
     }
     for (const spec of functions.filter((f) => !f.uses.includes('database')))
@@ -612,8 +621,9 @@ describe('the dev app', () => {
     expect(stats.flatMap((s) => asArray(s.Action as string[]))).toEqual(['sqs:GetQueueAttributes']);
     const queueArns = stats.flatMap((s) => asArray(s.Resource as Json[])).map((r) => JSON.stringify(r));
     expect(queueArns).toHaveLength(2 * Object.keys(queues).length);
-    for (const queue of Object.keys(queues).flatMap((name) => [`${name}queue`, `${name}dlq`]))
-      expect(queueArns.some((a) => a.toLowerCase().replace(/-/g, '').includes(queue))).toBe(true);
+    // each by its fixed name (names.ts)
+    for (const queue of Object.keys(queues).flatMap((name) => [`ias-dev-${name}"`, `ias-dev-${name}-dlq"`]))
+      expect(queueArns.some((a) => a.includes(queue))).toBe(true);
   });
 
   test('environment variables follow `uses`; only database users run in the VPC', () => {
@@ -710,7 +720,7 @@ describe('the dev app', () => {
     identity.hasResourceProperties('AWS::Cognito::UserPool', {
       // passkeys as a first factor for the SPA's host; forgot-password by verified email
       Policies: Match.objectLike({ SignInPolicy: { AllowedFirstAuthFactors: ['PASSWORD', 'WEB_AUTHN'] } }),
-      WebAuthnRelyingPartyID: Stack.of(service.identity).resolve(service.web!.appOrigin.host), // the distribution's domain
+      WebAuthnRelyingPartyID: sharedRef(identity.toJSON(), '/ias-dev/shared/web/domain-name'), // the distribution's domain
       AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
     });
     identity.hasResourceProperties('AWS::Cognito::UserPoolGroup', { GroupName: 'admin' });
@@ -911,7 +921,7 @@ describe('stage configuration from CDK context', () => {
     const identity = Template.fromStack(
       new IdentityStack(app, 'Identity', {
         config: stageConfig(app.node),
-        appOrigin: { url: 'https://app.example.com', host: 'app.example.com' },
+        appOrigin: () => ({ url: 'https://app.example.com', host: 'app.example.com' }),
         triggers: [],
       }),
     );

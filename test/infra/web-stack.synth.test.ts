@@ -7,13 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildApp, type ServiceApp } from '../../lib/stacks';
 import { WebContentStack } from '../../lib/stacks/web-content-stack';
 import { WebStack } from '../../lib/stacks/web-stack';
 import { stageConfig } from '../../lib/stage-config';
 import { appOutdir, newApp as newCdkApp } from '../support/cdk-app';
+import { sharedRef, sharedValueOf } from '../support/synth';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -35,12 +36,6 @@ const CSP = {
       "; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'",
     ],
   ],
-};
-
-/** A value a stack reads from another (Fn::GetStackOutput), as the producing stack's output defines it. */
-const producedValue = (templates: Record<string, Json>, value: Json): Json => {
-  const { StackName, OutputName } = value['Fn::GetStackOutput'] as { StackName: string; OutputName: string };
-  return templates[StackName]!.Outputs[OutputName].Value as Json;
 };
 
 describe('the dev app, no corsOrigin: the SPA on the distribution', () => {
@@ -185,9 +180,13 @@ describe('the dev app, no corsOrigin: the SPA on the distribution', () => {
     const [origin] = Object.values(api.findResources('AWS::ApiGatewayV2::Api'))[0]!.Properties.CorsConfiguration.AllowOrigins as Json[];
     const [prefix, domain] = origin!['Fn::Join'][1] as [string, Json];
     expect(prefix).toBe('https://');
-    expect(producedValue(templates, domain)).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
-    const pool = Object.values(Template.fromStack(service.identity).findResources('AWS::Cognito::UserPool'))[0]!;
-    expect(producedValue(templates, pool.Properties.WebAuthnRelyingPartyID)).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    // each read from the web stack's shared value, which is the distribution's domain
+    expect(sharedValueOf(templates, api.toJSON(), domain)).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    const identity = Template.fromStack(service.identity);
+    const pool = Object.values(identity.findResources('AWS::Cognito::UserPool'))[0]!;
+    expect(sharedValueOf(templates, identity.toJSON(), pool.Properties.WebAuthnRelyingPartyID)).toEqual({
+      'Fn::GetAtt': [distributionId, 'DomainName'],
+    });
   });
 
   test("the content: the build, then index.html with config.json naming the API's URL, the distribution invalidated", () => {
@@ -197,8 +196,8 @@ describe('the dev app, no corsOrigin: the SPA on the distribution', () => {
     );
     expect(documents![1].DependsOn).toContain(assets![0]); // the new assets are in place before an index.html names them
     const props = documents![1].Properties as Json;
-    expect(producedValue(templates, props.DestinationBucketName)).toEqual({ Ref: expect.stringMatching(/^Content/) });
-    expect(producedValue(templates, props.DistributionId)).toEqual({ Ref: distributionId });
+    expect(sharedValueOf(templates, content.toJSON(), props.DestinationBucketName)).toEqual({ Ref: expect.stringMatching(/^Content/) });
+    expect(sharedValueOf(templates, content.toJSON(), props.DistributionId)).toEqual({ Ref: distributionId });
     expect(props.DistributionPaths).toEqual(['/index.html', '/config.json']);
     // config.json: its source's text, with the API's endpoint filled in at deploy time (a marker)
     const configSource = (props.SourceObjectKeys as string[]).findIndex((key) => {
@@ -219,7 +218,7 @@ describe('the dev app, no corsOrigin: the SPA on the distribution', () => {
     const [marker, value] = Object.entries(markers)[0]!;
     expect(JSON.parse(configText)).toEqual({ apiBaseUrl: marker });
     const apiId = Object.keys(Template.fromStack(service.api).findResources('AWS::ApiGatewayV2::Api'))[0]!;
-    expect(producedValue(templates, value)).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+    expect(sharedValueOf(templates, content.toJSON(), value)).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
     // the build's own files, assets/ excepted (the other upload's)
     const buildSource = (props.SourceObjectKeys as string[]).find((_, i) => i !== configSource)!;
     expect(readFileSync(join(assemblyDir, `asset.${buildSource.replace(/\.zip$/, '')}`, 'index.html'), 'utf8')).toContain('<');
@@ -257,7 +256,10 @@ describe('a custom domain from corsOrigin', () => {
         }),
       },
     });
-    expect(service.api.baseUrl).toBe('https://api.example.com');
+    Template.fromStack(service.api).hasResourceProperties('AWS::SSM::Parameter', {
+      Name: `/${service.config.prefix}/shared/api/base-url`,
+      Value: 'https://api.example.com',
+    });
   });
 });
 
@@ -269,19 +271,11 @@ describe('the prod stage without corsOrigin', () => {
     );
     const web = Template.fromStack(service.web!);
     for (const bucket of Object.values(web.findResources('AWS::S3::Bucket'))) expect(bucket.DeletionPolicy).toBe('Retain');
-    expect(Stack.of(service.api).resolve(service.web!.appOrigin.url)).toEqual({
-      'Fn::Join': [
-        '',
-        [
-          'https://',
-          {
-            'Fn::GetStackOutput': expect.objectContaining({
-              StackName: 'ias-prod-web',
-              OutputName: expect.stringMatching(/^PublishOutputFnGetAttDistribution.*DomainName/),
-            }),
-          },
-        ],
-      ],
+    const api = Template.fromStack(service.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: [{ 'Fn::Join': ['', ['https://', sharedRef(api.toJSON(), '/ias-prod/shared/web/domain-name')]] }],
+      }),
     });
     Template.fromStack(service.webContent!).hasResourceProperties('Custom::CDKBucketDeployment', { RetainOnDelete: true });
   });
@@ -310,9 +304,8 @@ describe('the build', () => {
         () =>
           new WebContentStack(app, 'Content', {
             config: stageConfig(app.node),
-            bucket: web.bucket,
-            distribution: web.distribution,
-            appConfig: { apiBaseUrl: 'https://api.example.com' },
+            web: web.published,
+            apiBaseUrl: { producer: web, parameterName: '/ias-dev/shared/api/base-url' },
             dist: dir,
           }),
       ).toThrow(/the web app is not built \(no .*index\.html, .*assets\): run `npm run build:web`/);

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { buildApp } from '../../lib/stacks';
 import { newApp } from './cdk-app';
-import { COMPLETE_FILE, STACK_ROLES, STAGES, stageFile, SYNTHESIZER_PID_FILE, type StageEntry, type StageName } from './synth';
+import { COMPLETE_FILE, STACK_ROLES, STAGES, stageFile, SYNTHESIZER_PID_FILE, WEB_ROLES, type StageEntry, type StageName } from './synth';
 
 const synthesizeStage = (name: StageName): StageEntry => {
   const app = newApp(STAGES[name]);
@@ -22,11 +22,14 @@ const synthesizeStage = (name: StageName): StageEntry => {
     const { pluginReports } = existsSync(report)
       ? (JSON.parse(readFileSync(report, 'utf8')) as { pluginReports: { violations?: unknown[] }[] })
       : { pluginReports: [] };
-    const artifacts = STACK_ROLES.map((role) => [role, assembly.getStackArtifact(service[role].artifactId)] as const);
+    const artifacts = [...STACK_ROLES, ...WEB_ROLES.filter((role) => service[role])].map(
+      (role) => [role, assembly.getStackArtifact(service[role]!.artifactId)] as const,
+    );
     return {
       prefix: service.config.prefix,
       templates: Object.fromEntries(artifacts.map(([role, artifact]) => [role, artifact.template as unknown])),
       stackNames: Object.fromEntries(artifacts.map(([role, artifact]) => [role, artifact.stackName])),
+      dependencies: Object.fromEntries(artifacts.map(([, artifact]) => [artifact.stackName, artifact.dependencies.map((d) => d.id)])),
       validationViolations: pluginReports.flatMap((r) => r.violations ?? []),
     } as StageEntry;
   } catch (error) {

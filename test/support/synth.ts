@@ -79,9 +79,11 @@ export const STAGES = {
 
 export type StageName = keyof typeof STAGES;
 
-/** The app's stacks as buildApp names them (ServiceApp's fields). */
+/** The app's stacks as buildApp names them (ServiceApp's fields); the web stacks are absent from a synth without them. */
 export const STACK_ROLES = ['data', 'identity', 'workers', 'api', 'schedules', 'observability'] as const;
 export type StackRole = (typeof STACK_ROLES)[number];
+export const WEB_ROLES = ['web', 'webContent'] as const;
+type WebRole = (typeof WEB_ROLES)[number];
 
 /**
  * A stage's synth: its resource name prefix, each stack's template and CloudFormation stack name by role,
@@ -89,8 +91,10 @@ export type StackRole = (typeof STACK_ROLES)[number];
  */
 export interface SynthesizedStage {
   prefix: string;
-  templates: Record<StackRole, Json>;
-  stackNames: Record<StackRole, string>;
+  templates: Record<StackRole, Json> & Partial<Record<WebRole, Json>>;
+  stackNames: Record<StackRole, string> & Partial<Record<WebRole, string>>;
+  /** the stacks each stack is deployed after, by stack name */
+  dependencies: Record<string, string[]>;
   validationViolations: Json[];
 }
 
@@ -174,4 +178,22 @@ export const functionEnvironments = (name: StageName): Map<string, Record<string
     }
   }
   return env;
+};
+
+/** The reference a consumer template makes to a shared value (lib/stacks/shared-values.ts): its SSM-backed parameter. */
+export const sharedRef = (template: Json, parameterName: string): Json => {
+  const entry = Object.entries((template.Parameters ?? {}) as Record<string, Json>).find(([, p]) => p.Default === parameterName);
+  if (!entry) throw new Error(`the template reads no shared value ${parameterName}`);
+  return { Ref: entry[0] };
+};
+
+/** What a consumer's `{ Ref: <shared parameter> }` stands for: the value the producer's AWS::SSM::Parameter writes. */
+export const sharedValueOf = (templates: Record<string, Json>, consumer: Json, value: Json): Json => {
+  const parameter = (consumer.Parameters as Record<string, Json> | undefined)?.[value.Ref as string];
+  if (parameter?.Type !== 'AWS::SSM::Parameter::Value<String>') throw new Error(`${JSON.stringify(value)} is not a shared value`);
+  const writers = Object.values(templates).flatMap((t) =>
+    Object.values(resourcesOfType(t, 'AWS::SSM::Parameter')).filter((p) => p.Properties.Name === parameter.Default),
+  );
+  if (writers.length !== 1) throw new Error(`${writers.length} stacks write ${parameter.Default}`);
+  return writers[0]!.Properties.Value as Json;
 };

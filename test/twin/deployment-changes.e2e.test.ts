@@ -67,7 +67,7 @@ describe('a scheduled run that fails', () => {
     const watchdog = plan.functions.find((fn) => fn.id === 'analysis-watchdog')!;
     expect(watchdog.asyncInvoke).toMatchObject({ maximumRetryAttempts: 0 });
     const queue = plan.queues.find((q) => q.arn === watchdog.asyncInvoke.onFailure)!;
-    expect(queue.name).toMatch(/schedules/i);
+    expect(queue.name).toBe('ias-dev-schedule-failures');
     const sqs = new SQSClient(e2e.awsConfig());
     try {
       const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10 }));

@@ -28,7 +28,14 @@ export interface CfnResource {
   Condition?: string;
 }
 
+export interface TemplateParameter {
+  Type: string;
+  Default?: unknown;
+  Description?: string;
+}
+
 export interface Template {
+  Parameters?: Record<string, TemplateParameter>;
   Resources: Record<string, CfnResource>;
   Outputs?: Record<string, { Value: unknown; Export?: { Name: unknown } }>;
   Conditions?: Record<string, unknown>;

@@ -6,7 +6,7 @@
  * attribute it does not know fails loudly, naming where: the twin never guesses a value.
  */
 import { createHash } from 'node:crypto';
-import type { CfnResource, Template } from './assembly';
+import type { CfnResource, Template, TemplateParameter } from './assembly';
 
 const TWIN_ACCOUNT = '000000000000';
 const TWIN_REGION = 'us-east-1';
@@ -99,6 +99,10 @@ export class Resolver {
         return own('Name') ?? generatedName(stack, logicalId, 64);
       case 'AWS::Logs::LogGroup':
         return own('LogGroupName') ?? generatedName(stack, logicalId, 512);
+      case 'AWS::CloudFront::Distribution':
+        return `E${token(`${stack}/${logicalId}`, 13, UPPER)}`;
+      case 'AWS::SSM::Parameter':
+        return own('Name') ?? `CFN-${generatedName(stack, logicalId, 2048)}`;
       default:
         return `${logicalId}-${token(`${stack}/${logicalId}`, 12, UPPER)}`;
     }
@@ -165,6 +169,7 @@ export class Resolver {
       'AWS::Logs::LogGroup': { Arn: () => `arn:${PARTITION}:logs:${region}:${account}:log-group:${name}:*` },
       'AWS::SNS::Topic': { TopicArn: () => this.ref(ref) },
       'AWS::EC2::SecurityGroup': { GroupId: () => `sg-${token(`${ref.stack}/${ref.logicalId}`, 17, '0123456789abcdef')}` },
+      'AWS::CloudFront::Distribution': { DomainName: () => `d${token(name, 13, LOWER)}.cloudfront.net`, Id: () => name },
       'AWS::KMS::Key': { Arn: () => `arn:${PARTITION}:kms:${region}:${account}:key/${name}` },
     };
     const attr = known[Type]?.[attribute];
@@ -234,15 +239,6 @@ export class Resolver {
         return this.condition(stack, String(arg));
       case 'Fn::Base64':
         return Buffer.from(str(arg)).toString('base64');
-      case 'Fn::ImportValue':
-        return this.exported(str(arg), where);
-      case 'Fn::GetStackOutput': {
-        const { StackName, OutputName } = arg as { StackName: unknown; OutputName: unknown };
-        const source = str(StackName);
-        const output = this.template(source).Outputs?.[str(OutputName)];
-        if (!output) throw new Error(`${where}: stack ${source} has no output ${str(OutputName)}`);
-        return this.value(source, output.Value, `${source}.Outputs.${str(OutputName)}`);
-      }
       default:
         throw new Error(`${where}: the twin does not evaluate ${fn}`);
     }
@@ -274,21 +270,28 @@ export class Resolver {
         return stack;
       case 'AWS::StackId':
         return `arn:${PARTITION}:cloudformation:${this.region}:${this.account}:stack/${stack}/${token(stack, 8, LOWER)}`;
-      default:
+      default: {
+        const parameter = this.template(stack).Parameters?.[name];
+        if (parameter) return this.parameterValue(stack, name, parameter, where);
         if (!this.template(stack).Resources[name])
-          throw new Error(`${where}: Ref to ${name}, which is not a resource of ${stack} (parameters are not modelled)`);
+          throw new Error(`${where}: Ref to ${name}, which is not a resource or parameter of ${stack}`);
         return this.ref({ stack, logicalId: name });
+      }
     }
   }
 
-  private exported(name: string, where: string): unknown {
-    for (const [stack, template] of this.templates) {
-      for (const output of Object.values(template.Outputs ?? {})) {
-        if (output.Export && this.value(stack, output.Export.Name) === name)
-          return this.value(stack, output.Value, `${stack} export ${name}`);
-      }
-    }
-    throw new Error(`${where}: no stack exports ${name}`);
+  /**
+   * A template parameter's value at deploy time. Only SSM-backed parameters are modelled (the app passes no other):
+   * CloudFormation reads the parameter Default names, as it stands when the stack is created or updated, which
+   * here is the value the AWS::SSM::Parameter resource writing it holds (lib/stacks/shared-values.ts).
+   */
+  private parameterValue(stack: string, name: string, parameter: TemplateParameter, where: string): string {
+    if (parameter.Type !== 'AWS::SSM::Parameter::Value<String>')
+      throw new Error(`${where}: parameter ${name} of ${stack} is a ${parameter.Type}: the twin models only SSM-backed string parameters`);
+    const parameterName = String(parameter.Default);
+    const writer = this.all('AWS::SSM::Parameter').find((p) => this.property(p, 'Name') === parameterName);
+    if (!writer) throw new Error(`${where}: no stack writes the SSM parameter ${parameterName} that ${stack}'s ${name} reads`);
+    return String(this.property(writer, 'Value'));
   }
 
   /** The resource a physical ARN or name stands for (e.g. the function an integration's URI names). */

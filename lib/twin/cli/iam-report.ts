@@ -26,10 +26,11 @@ const main = async () => {
   const { plan } = await renderDeployment();
   // the migrate function runs at deploy time only; the twin migrates the database itself
   const runtime = plan.functions.filter((fn) => fn.id !== MIGRATE_FUNCTION_ID);
-  const reports = iamReport(runtime, calls, (id, action) =>
+  const reports = iamReport(runtime, calls, (id, action, resource) =>
     grantJustification(
       functions.find((f) => f.id === id),
       action,
+      resource,
     ),
   );
   for (const report of reports) {

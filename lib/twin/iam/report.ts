@@ -36,7 +36,7 @@ const grantsOf = (policy: PolicyStatement[]): Grant[] =>
 export const iamReport = (
   functions: Pick<PlanFunction, 'id' | 'policy'>[],
   calls: RecordedCall[],
-  justification: (functionId: string, action: string) => string | undefined,
+  justification: (functionId: string, action: string, resource: string) => string | undefined,
 ): FunctionReport[] =>
   functions.map((fn) => {
     const mine = calls.filter((c) => c.functionId === fn.id);
@@ -53,7 +53,7 @@ export const iamReport = (
       unused: grants
         .filter((g) => !usedGrant(g))
         .map((g) => {
-          const why = justification(fn.id, g.action);
+          const why = justification(fn.id, g.action, g.resource);
           return { ...g, ...(why && { justification: why }) };
         }),
       refused: [...refused.values()],
