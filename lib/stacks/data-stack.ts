@@ -52,12 +52,7 @@ export interface DataStackProps extends StackProps {
 }
 
 export class DataStack extends Stack {
-  readonly database: DatabaseResources;
-  /** the RDS instance itself (its metrics feed the database alarms) */
-  readonly instance: rds.DatabaseInstance;
   readonly filesBucket: s3.Bucket;
-  readonly cronSecret: secretsmanager.Secret;
-  readonly webhookSecret: secretsmanager.Secret;
   readonly migrations: Migrations;
   /** what the stacks of other functions read (published-resources.ts) */
   readonly published: PublishedData;
@@ -188,11 +183,10 @@ export class DataStack extends Stack {
       iamAuth: true,
     });
     proxy.connections.allowFrom(clients, ec2.Port.tcp(POSTGRES_PORT), 'service functions to RDS Proxy');
-    this.instance = instance;
-    this.database = { vpc, proxy, name: DATABASE_NAME, user: DATABASE_USER, clients };
+    const database: DatabaseResources = { vpc, proxy, name: DATABASE_NAME, user: DATABASE_USER, clients };
     this.migrations = new Migrations(this, 'Migrations', {
       config,
-      database: this.database,
+      database,
       after: [
         instance,
         proxy,
@@ -259,32 +253,26 @@ export class DataStack extends Stack {
 
     // ── secrets ──────────────────────────────────────────────────────────────────────────────
     const generated = { passwordLength: 48, excludePunctuation: true };
-    this.cronSecret = new secretsmanager.Secret(this, 'CronSecret', {
+    const cronSecret = new secretsmanager.Secret(this, 'CronSecret', {
       description: 'Bearer secret of the /api/admin/cron/* routes',
       generateSecretString: generated,
       removalPolicy,
     });
     ack(
-      this.cronSecret,
+      cronSecret,
       'AwsSolutions-SMG4',
       'Only callers of the cron routes use it (EventBridge Scheduler invokes the functions directly); rotate by generating a new value, which handlers re-read on a cold start.',
     );
-    this.webhookSecret = new secretsmanager.Secret(this, 'WebhookSecret', {
+    const webhookSecret = new secretsmanager.Secret(this, 'WebhookSecret', {
       description: "Payment processor's webhook signing secret: replace the generated placeholder with the processor's value",
       generateSecretString: generated,
       removalPolicy,
     });
     ack(
-      this.webhookSecret,
+      webhookSecret,
       'AwsSolutions-SMG4',
       "The value is issued by the payment processor; it is rotated in the processor's dashboard, not by a Lambda.",
     );
-    this.published = publishData(this, config.prefix, {
-      vpc,
-      database: this.database,
-      filesBucket: this.filesBucket,
-      cronSecret: this.cronSecret,
-      webhookSecret: this.webhookSecret,
-    });
+    this.published = publishData(this, config.prefix, { vpc, database, filesBucket: this.filesBucket, cronSecret, webhookSecret });
   }
 }

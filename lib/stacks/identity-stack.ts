@@ -17,7 +17,6 @@ import type { StageConfig } from '../stage-config';
 import { ServiceFunction } from './service-function';
 import { ADMIN_GROUP } from '#manifest/runtime-names';
 import { publishIdentity, type PublishedIdentity } from './published-resources';
-import type { IdentityResources } from './service-resources';
 import type { AppOrigin } from './web-stack';
 
 /** The custom attribute holding a customer account's organization (Cognito names it `custom:organization_id`). */
@@ -34,7 +33,6 @@ export interface IdentityStackProps extends StackProps {
 }
 
 export class IdentityStack extends Stack {
-  readonly identity: IdentityResources;
   /** what the stacks of other functions read (published-resources.ts) */
   readonly published: PublishedIdentity;
   readonly functions: ServiceFunction[];
@@ -97,8 +95,7 @@ export class IdentityStack extends Stack {
       idTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),
     });
-    this.identity = { userPool, client, issuer: userPool.userPoolProviderUrl };
-    this.published = publishIdentity(this, config.prefix, this.identity);
+    this.published = publishIdentity(this, config.prefix, { userPool, client, issuer: userPool.userPoolProviderUrl });
     this.functions = triggers.map((spec) => {
       const fn = new ServiceFunction(this, { spec, resources: undefined, config });
       for (const trigger of cognitoTriggers(spec)) {

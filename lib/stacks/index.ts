@@ -59,12 +59,12 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const web = options.web === false ? undefined : new WebStack(app, name('web'), { ...common, config });
   // a custom domain from context wins (the distribution then needs it as an alias: docs/deploy.md, Web app); each
   // stack that needs the distribution's own reads it from the web stack's shared value (shared-values.ts)
-  const appOrigin = (consumer: Stack): AppOrigin =>
-    config.corsOrigin
-      ? originOf(config.corsOrigin)
-      : web
-        ? ((host) => ({ url: `https://${host}`, host }))(readShared(consumer, web.published.domainName))
-        : originOf(LOCAL_APP_ORIGIN);
+  const appOrigin = (consumer: Stack): AppOrigin => {
+    if (config.corsOrigin) return originOf(config.corsOrigin);
+    if (!web) return originOf(LOCAL_APP_ORIGIN);
+    const host = readShared(consumer, web.published.domainName);
+    return { url: `https://${host}`, host };
+  };
   const data = new DataStack(app, name('data'), { ...common, config, appOrigin });
   const identity = new IdentityStack(app, name('identity'), {
     ...common,

@@ -15,7 +15,8 @@ import { serviceQueues, type DatabaseResources, type IdentityResources, type Ser
 import { notShared, readShared, shareValue, type SharedValue } from './shared-values';
 
 export interface PublishedData {
-  /** the app subnets (one per zone), where functions that use the database run */ appSubnetIds: SharedValue[];
+  /** the app subnets (one per zone), where functions that use the database run */
+  appSubnetIds: SharedValue[];
   databaseClientsGroupId: SharedValue;
   proxy: { arn: SharedValue; endpoint: SharedValue };
   filesBucket: { arn: SharedValue; name: SharedValue };
