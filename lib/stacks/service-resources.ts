@@ -1,7 +1,8 @@
 /**
  * The one table from a manifest `Resource` to what a function that `uses` it gets: its environment
  * variables and its IAM grant. Nothing else grants a service function anything (the SQS event source
- * adds consume rights for a worker's own queue), so a function's permissions read off its manifest entry.
+ * adds consume rights for a worker's own queue; a scheduled function may send its failed runs to the
+ * schedules' failure queue: service-function.ts), so a function's permissions read off its manifest entry.
  */
 import { Aws } from 'aws-cdk-lib';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
