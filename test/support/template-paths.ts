@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appSourceHash, hashFiles } from '../../lib/twin/assembly/assembly';
 
-const TEMPLATES_DIR = join(tmpdir(), 'ias-test');
+export const TEMPLATES_DIR = join(tmpdir(), 'ias-test');
 
 // Keyed by the migrations' source, which both jest (swc) and tsx read the same.
 const migrationsDir = join(__dirname, '../../layers/core/db/migrations');
@@ -42,6 +42,9 @@ export interface DemoTemplate {
   aws: string;
 }
 
+/** The demo templates' folder names begin with this (template.ts prunes the oldest). */
+export const DEMO_TEMPLATE_PREFIX = 'demo-template-';
+
 /**
  * Keyed by everything a twin's start-up is made of: the deployment and its handlers (migrations, seed
  * data, embedding code: appSourceHash), the twin itself (the Bedrock stand-in's embeddings among it), and
@@ -51,7 +54,7 @@ export interface DemoTemplate {
 export const demoTemplatePath = (): DemoTemplate => {
   const dir = join(
     TEMPLATES_DIR,
-    `demo-template-${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`,
+    `${DEMO_TEMPLATE_PREFIX}${appSourceHash()}-${hashFiles(['lib/twin', 'test/support/template.ts', 'test/support/template-paths.ts', 'test/support/render.ts', 'test/support/twin.ts'])}`,
   );
   return { pgdata: join(dir, 'pgdata'), aws: join(dir, 'aws') };
 };

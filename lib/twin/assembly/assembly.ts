@@ -145,15 +145,22 @@ export const readAssembly = (dir: string): CloudAssembly => {
 /** Cache folders of a kind other than source hashes, by name prefix: runtime bootstraps, pristine databases (../pgdata-template.ts). */
 const CACHE_KINDS = ['runtime-', 'pgdata-', 'web-'];
 
-/** Keeps the newest few caches of each kind (source hashes; runtime bootstraps; pristine databases); older ones only fill the disk. */
-export const pruneCache = async (keep = 3): Promise<void> => {
-  if (!existsSync(CACHE_ROOT)) return;
-  const dirs = readdirSync(CACHE_ROOT)
+/**
+ * Of the folders in `root`, keeps the newest `keep` of each kind given (a name prefix; '' for a name with none of the
+ * others) by last use (mtime, which buildOnce and the test templates' builder set on every use); older ones only fill
+ * the disk. A folder of no kind given, or still being written (`.partial-` in its name), is left alone.
+ */
+export const pruneFolders = async (root: string, kinds: readonly string[], keep = 3): Promise<void> => {
+  if (!existsSync(root)) return;
+  const dirs = readdirSync(root)
     .filter((name) => !name.includes('.partial-'))
-    .map((name) => join(CACHE_ROOT, name))
+    .map((name) => join(root, name))
     .filter((p) => statSync(p).isDirectory())
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  const kindOf = (p: string) => CACHE_KINDS.find((prefix) => p.slice(CACHE_ROOT.length + 1).startsWith(prefix)) ?? '';
-  const stale = ['', ...CACHE_KINDS].flatMap((kind) => dirs.filter((p) => kindOf(p) === kind).slice(keep));
+  const kindOf = (p: string) => kinds.find((prefix) => prefix && p.slice(root.length + 1).startsWith(prefix)) ?? '';
+  const stale = kinds.flatMap((kind) => dirs.filter((p) => kindOf(p) === kind).slice(keep));
   await Promise.all(stale.map((dir) => rm(dir, { recursive: true, force: true })));
 };
+
+/** Keeps the newest few caches of each kind (source hashes; runtime bootstraps; pristine databases). */
+export const pruneCache = (keep = 3): Promise<void> => pruneFolders(CACHE_ROOT, ['', ...CACHE_KINDS], keep);
