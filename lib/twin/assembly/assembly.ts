@@ -152,14 +152,13 @@ const CACHE_KINDS = ['runtime-', 'pgdata-', 'web-'];
  */
 export const pruneFolders = async (root: string, kinds: readonly string[], keep = 3): Promise<void> => {
   if (!existsSync(root)) return;
-  const dirs = readdirSync(root)
-    .filter((name) => !name.includes('.partial-'))
-    .map((name) => join(root, name))
-    .filter((p) => statSync(p).isDirectory())
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  const kindOf = (p: string) => kinds.find((prefix) => prefix && p.slice(root.length + 1).startsWith(prefix)) ?? '';
-  const stale = kinds.flatMap((kind) => dirs.filter((p) => kindOf(p) === kind).slice(keep));
-  await Promise.all(stale.map((dir) => rm(dir, { recursive: true, force: true })));
+  const dirs = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.includes('.partial-'))
+    .map(({ name }) => ({ name, usedMs: statSync(join(root, name)).mtimeMs }))
+    .sort((a, b) => b.usedMs - a.usedMs);
+  const kindOf = (name: string) => kinds.find((prefix) => prefix && name.startsWith(prefix)) ?? '';
+  const stale = kinds.flatMap((kind) => dirs.filter((d) => kindOf(d.name) === kind).slice(keep));
+  await Promise.all(stale.map(({ name }) => rm(join(root, name), { recursive: true, force: true })));
 };
 
 /** Keeps the newest few caches of each kind (source hashes; runtime bootstraps; pristine databases). */
