@@ -11,7 +11,7 @@
  * Run by global-setup in a tsx child process (the demo template with the argument `demo`, once the
  * deployment is rendered), because jest's globalSetup loads ESM-only kysely through plain require.
  */
-import { cpSync, existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,7 +19,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from '#core/db/connection';
-import { pruneFolders } from '../../lib/twin/assembly/assembly';
+import { markUsed, pruneFolders } from '../../lib/twin/assembly/assembly';
 import { migrateToLatest } from '#core/db/migrate';
 import { DEMO_TEMPLATE_PREFIX, demoTemplatePath, EMPTY_TEMPLATE_PATH, TEMPLATE_PATH, TEMPLATES_DIR } from './template-paths';
 
@@ -91,8 +91,7 @@ export const buildDemoTemplate = async (): Promise<void> => {
   const template = demoTemplatePath();
   const dir = dirname(template.pgdata);
   if (existsSync(dir)) {
-    const now = new Date();
-    utimesSync(dir, now, now); // in use: pruning (newest first) keeps it
+    markUsed(dir);
     return;
   }
   const [{ startTwin }, { onlyRoutesInvoke, prepareTestTwin }] = await Promise.all([import('../../lib/twin/twin'), import('./twin')]);

@@ -79,11 +79,9 @@ export const appSourceHash = (): string => hashFiles(APP_SOURCES, (p) => p === T
  * half a result; the loser of a race drops its copy.
  */
 export const buildOnce = async (target: string, build: (dir: string) => Promise<void>): Promise<string> => {
-  // marked as used, so pruning (newest first) keeps what a running twin reads
-  const entry = dirname(target) === CACHE_ROOT ? target : dirname(target);
   if (existsSync(target)) {
-    const now = new Date();
-    utimesSync(entry, now, now);
+    // what a running twin reads
+    markUsed(dirname(target) === CACHE_ROOT ? target : dirname(target));
     return target;
   }
   const partial = `${target}.partial-${process.pid}-${Date.now()}`;
@@ -145,10 +143,16 @@ export const readAssembly = (dir: string): CloudAssembly => {
 /** Cache folders of a kind other than source hashes, by name prefix: runtime bootstraps, pristine databases (../pgdata-template.ts). */
 const CACHE_KINDS = ['runtime-', 'pgdata-', 'web-'];
 
+/** Sets a cache folder's last use (its mtime) to now, so pruning (pruneFolders, newest first) keeps it. */
+export const markUsed = (folder: string): void => {
+  const now = new Date();
+  utimesSync(folder, now, now);
+};
+
 /**
  * Of the folders in `root`, keeps the newest `keep` of each kind given (a name prefix; '' for a name with none of the
- * others) by last use (mtime, which buildOnce and the test templates' builder set on every use); older ones only fill
- * the disk. A folder of no kind given, or still being written (`.partial-` in its name), is left alone.
+ * others) by last use (markUsed); older ones only fill the disk. A folder of no kind given, or still being written
+ * (`.partial-` in its name), is left alone.
  */
 export const pruneFolders = async (root: string, kinds: readonly string[], keep = 3): Promise<void> => {
   if (!existsSync(root)) return;
