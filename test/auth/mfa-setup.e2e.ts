@@ -70,7 +70,7 @@ export const enrollingAuthenticators = (e2e: TwinTest): void => {
   /** a users row of the organization (Northwind by default), so a twin user signing in with TWIN_PASSWORD, with no authenticator */
   const newUser = async (organizationId: string = DEMO_ORGANIZATION_IDS.northwind) => {
     const subject = randomUUID();
-    const email = `new-${subject.slice(0, 8)}@${organizationId === DEMO_ORGANIZATION_IDS.harbor ? 'harbor' : 'northwind'}.example`;
+    const email = `new-${subject.slice(0, 8)}@mfa-setup.example`;
     await e2e.twin.database.db
       .insertInto('users')
       .values({
