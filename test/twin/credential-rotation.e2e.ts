@@ -11,16 +11,10 @@ import { randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { sql } from 'kysely';
 import type { TwinTest } from '../support/twin';
+import { until } from '../support/until';
 
 /** the database user the functions sign in as (the proxy's IAM user, the instance's master user) */
 export const DATABASE_USER = 'analysis_app';
-
-/** polls until `done` holds (the function's pool hears its connection end asynchronously) */
-const until = async (done: () => boolean, what: string) => {
-  for (const deadline = Date.now() + 10_000; !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-};
 
 export const rotatingDatabaseCredentials = (e2e: TwinTest): void => {
   const closedConnections = () => e2e.logged('health').filter((r) => r.message === 'database connection closed').length;
@@ -45,7 +39,8 @@ export const rotatingDatabaseCredentials = (e2e: TwinTest): void => {
     if (embedded) await sql`alter role ${sql.id(DATABASE_USER)} password ${sql.lit(rotated.password)}`.execute(e2e.twin.database.db);
     // the warm function's open connection outlives it; the proxy ends it, so the next query needs a new one
     await e2e.twin.databaseProxy.dropConnections();
-    await until(() => closedConnections() > closedBefore, 'the pool to drop its ended connection');
+    // the function's pool hears its connection end asynchronously
+    await until('the pool to drop its ended connection', async () => (closedConnections() > closedBefore ? true : undefined), 10_000, 20);
     if (embedded) {
       // between the steps the secret is stale: the proxy cannot sign in to the database (as in AWS, briefly)
       const midway = await health();
