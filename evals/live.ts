@@ -14,7 +14,8 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createAiGateway, gatewayConfigFromEnv, type AiGateway, type GatewayConfig } from '#core/ai/gateway';
 import { bedrockClient } from '#core/aws/clients';
-import { openDatabase, openPglite, resolveTarget, type DatabaseHandle } from '#core/db/connection';
+import { openDatabase, resolveTarget, type DatabaseHandle } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 

@@ -49,7 +49,7 @@ import { relevanceBench } from './relevance-bench';
 import { figure, writeSummary } from './summary';
 import { acquire, BACKGROUND_PRIMARY_LIMIT, QUOTA_LIMIT, QUOTA_WINDOW_MS } from '#core/ai/quota';
 import { DEFAULT_AI_MODELS } from '#core/config';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { appSourceHash, CACHE_ROOT } from '../../lib/twin/assembly/assembly';

@@ -12,7 +12,8 @@
  */
 import { Kysely, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openDatabase, openPglite } from '#core/db/connection';
+import { openDatabase } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-work';

@@ -14,7 +14,7 @@ import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS } from '#core/ai/timeouts';
 import { decideInclusion, inclusionRules, nearestChunks, searchChunks, RETRIEVAL } from '#core/analysis/retrieval';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { similarityBand, type SimilarityBandKey } from '#core/domain/similarity';

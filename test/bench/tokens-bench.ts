@@ -14,7 +14,7 @@ import { promptCacheMinimumTokens } from '#core/ai/models';
 import { RETRIEVAL } from '#core/analysis/retrieval';
 import { runQualityCheck } from '#core/analysis/quality';
 import { DEFAULT_AI_MODELS } from '#core/config';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import { logger } from '#core/logger';

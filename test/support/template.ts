@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { markUsed, pruneFolders } from '../../lib/twin/assembly/assembly';
 import { migrateToLatest } from '#core/db/migrate';
 import { DEMO_TEMPLATE_PREFIX, demoTemplatePath, EMPTY_TEMPLATE_PATH, TEMPLATE_PATH, TEMPLATES_DIR } from './template-paths';

@@ -12,6 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { PGlite } from '@electric-sql/pglite';
+import { openPglite } from '#core/db/pglite';
 import { startPgliteServer, type PgliteServer } from '../../lib/twin/database/pglite-server';
 import { TEMPLATE_PATH } from './template-paths';
 
@@ -55,12 +56,7 @@ interface Held {
 }
 
 const open = async (): Promise<Held> => {
-  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
-  const pglite = await PGlite.create({
-    dataDir: 'memory://',
-    extensions: { vector },
-    loadDataDir: new Blob([await readFile(TEMPLATE_PATH)]),
-  });
+  const pglite = await openPglite('memory://', new Blob([await readFile(TEMPLATE_PATH)]));
   const { rows: tables } = await pglite.query<{ name: string }>(
     `select quote_ident(relname) as name from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') order by relname`,
   );

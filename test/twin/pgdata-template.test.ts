@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrations } from '#core/db/migrate';
 import { newDatabaseFromTemplate, schemaInputs } from '../../lib/twin/database/pgdata-template';
 

@@ -15,6 +15,7 @@ import type { Database } from './schema';
 import { rdsAuthToken } from '#core/aws/rds-auth-token';
 import { manifestFacts } from '#core/function-facts';
 import { databaseTimeLeft, deadlineReached } from './deadline';
+import { openPglite } from './pglite';
 import { timeoutsFor } from './errors';
 import { tracedDialect } from './tracing';
 
@@ -187,11 +188,6 @@ export const openDatabase = async (target: DatabaseTarget): Promise<DatabaseHand
   const { PGliteDialect } = await import('kysely-pglite-dialect');
   const db = new Kysely<Database>({ dialect: tracedDialect(new PGliteDialect(pglite)) });
   return { db, engine: 'pglite', close: () => db.destroy() };
-};
-
-export const openPglite = async (dataDir: string, loadDataDir?: Blob) => {
-  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
-  return PGlite.create({ dataDir, extensions: { vector }, ...(loadDataDir && { loadDataDir }) });
 };
 
 let shared: Promise<DatabaseHandle> | undefined;

@@ -12,7 +12,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } fro
 import { join } from 'node:path';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import { PROJECT_ROOT } from '../../paths';
 import { buildOnce, CACHE_ROOT } from '../assembly/assembly';

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { openPglite, pooledDatabase, type DatabaseHandle } from '#core/db/connection';
+import { pooledDatabase, type DatabaseHandle } from '#core/db/connection';
+import { openPglite } from '#core/db/pglite';
 import { migrateToLatest } from '#core/db/migrate';
 import type { Database } from '#core/db/schema';
 import type { TwinPlan } from '../assembly/plan';
