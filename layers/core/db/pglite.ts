@@ -1,9 +1,8 @@
 /**
  * The embedded engine: PGlite (PostgreSQL compiled to WebAssembly) with pgvector, for the local twin, the tests and the
- * CLIs. Its packages are loaded on first use, so a deployed bundle (whose database is PostgreSQL) never carries them.
+ * CLIs. Its packages (and node:v8) are loaded on first use, so a deployed bundle, whose database is PostgreSQL, neither
+ * carries them nor loads them at init.
  */
-import { setFlagsFromString } from 'node:v8';
-
 /**
  * V8 runs WebAssembly first as its baseline compiler's code, then recompiles each function that has run enough (the
  * tiering budget: about 13 MB of code executed, by default) with its optimizing compiler, on background threads.
@@ -17,7 +16,11 @@ const WASM_TIERING_BUDGET = 200_000_000;
 
 /** A PGlite in dataDir (`memory://` for none), first loaded from a dump of a data directory if one is given. */
 export const openPglite = async (dataDir: string, loadDataDir?: Blob) => {
-  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
+  const [{ PGlite }, { vector }, { setFlagsFromString }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-pgvector'),
+    import('node:v8'),
+  ]);
   setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   return PGlite.create({ dataDir, extensions: { vector }, ...(loadDataDir && { loadDataDir }) });
 };
