@@ -14,9 +14,9 @@ import {
   SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
-import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
+import { TWIN_PASSWORD } from '../../lib/twin/identity/provider';
 import { totpCode } from '../../lib/twin/identity/totp';
-import type { TwinTest } from '../support/twin';
+import { answerTotp, type TwinTest } from '../support/twin';
 
 const admin = demoUser('admin');
 
@@ -103,12 +103,7 @@ export const enrollingAuthenticators = (e2e: TwinTest): void => {
     const later = await login(investigator.email);
     expect(later.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: first.username });
     expect(later.body.secret_code).toBeUndefined();
-    const verified = await call('POST', '/api/auth/mfa/verify', undefined, {
-      username: later.body.username,
-      session: later.body.session,
-      challenge: 'totp',
-      code: totpCode(first.secret_code),
-    });
+    const verified = await answerTotp(call, later.body, totpCode(first.secret_code));
     expect(verified.body.status).toBe('signed_in');
   });
 
@@ -197,12 +192,7 @@ export const enrollingAuthenticators = (e2e: TwinTest): void => {
   test('a user who has an authenticator is asked for its code, not to set one up; with MFA optional, one without signs in with the password', async () => {
     const adminChallenge = await login(admin.email);
     expect(adminChallenge.body).toMatchObject({ status: 'challenge', challenge: 'totp' });
-    const verified = await call('POST', '/api/auth/mfa/verify', undefined, {
-      username: adminChallenge.body.username,
-      session: adminChallenge.body.session,
-      challenge: 'totp',
-      code: totpCode(TWIN_TOTP_SECRET),
-    });
+    const verified = await answerTotp(call, adminChallenge.body);
     expect(verified.body.status).toBe('signed_in');
 
     const user = await newUser();

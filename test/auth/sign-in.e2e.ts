@@ -13,7 +13,7 @@ import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import { TWIN_PASSWORD, TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
 import { loadOrCreatePasskey, signPasskeyAssertion, type PasskeyFile } from '../../lib/twin/identity/passkey';
 import { totpCode } from '../../lib/twin/identity/totp';
-import type { TwinTest } from '../support/twin';
+import { answerTotp, type TwinTest } from '../support/twin';
 
 export const signingIn = (e2e: TwinTest): void => {
   // this file signs in far more often than the anonymous sign-in limit allows one address (test/ratelimit covers that)
@@ -113,12 +113,7 @@ export const signingIn = (e2e: TwinTest): void => {
 
     const before = (await auditRows('auth.login_failed')).length;
     const wrongCode = String((Number(totpCode(TWIN_TOTP_SECRET)) + 500_000) % 1_000_000).padStart(6, '0');
-    const wrong = await call('POST', '/api/auth/mfa/verify', undefined, {
-      username: first.body.username,
-      session: first.body.session,
-      challenge: 'totp',
-      code: wrongCode,
-    });
+    const wrong = await answerTotp(call, first.body, wrongCode);
     expect(wrong.status).toBe(401);
     const [row] = (await auditRows('auth.login_failed')).slice(before);
     expect(row).toMatchObject({
@@ -126,21 +121,11 @@ export const signingIn = (e2e: TwinTest): void => {
       actor_address: '127.0.0.1',
       detail: expect.objectContaining({ stage: 'totp', reason: 'CodeMismatchException' }),
     });
-    const spent = await call('POST', '/api/auth/mfa/verify', undefined, {
-      username: first.body.username,
-      session: first.body.session,
-      challenge: 'totp',
-      code: totpCode(TWIN_TOTP_SECRET),
-    });
+    const spent = await answerTotp(call, first.body);
     expect(spent.status).toBe(401);
 
     const again = await login({ email: admin.email, password: TWIN_PASSWORD });
-    const ok = await call('POST', '/api/auth/mfa/verify', undefined, {
-      username: again.body.username,
-      session: again.body.session,
-      challenge: 'totp',
-      code: totpCode(TWIN_TOTP_SECRET),
-    });
+    const ok = await answerTotp(call, again.body);
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe('signed_in');
     // an admin token: admin routes let it in, where an investigator's token is refused
@@ -387,12 +372,7 @@ export const signingIn = (e2e: TwinTest): void => {
       const next = await setPassword({ username: first.username, session: first.session, new_password: CHOSEN });
       expect(next.status).toBe(200);
       expect(next.body).toMatchObject({ status: 'challenge', challenge: 'totp', username: user.subject });
-      const ok = await call('POST', '/api/auth/mfa/verify', undefined, {
-        username: next.body.username,
-        session: next.body.session,
-        challenge: 'totp',
-        code: totpCode(TWIN_TOTP_SECRET),
-      });
+      const ok = await answerTotp(call, next.body);
       expect(ok.body.status).toBe('signed_in');
       // an operator: the admin routes, and no organization's investigations
       expect((await call('GET', '/api/admin/users', ok.body.access_token)).status).toBe(200);

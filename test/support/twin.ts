@@ -14,6 +14,8 @@ import { functions } from '#manifest';
 import { DEMO_ORGANIZATION_IDS, demoUser } from '#core/seed/demo';
 import type { TwinPlan } from '../../lib/twin/assembly/plan';
 import { edgeClientConfig } from '../../lib/twin/aws/edge-client';
+import { TWIN_TOTP_SECRET } from '../../lib/twin/identity/provider';
+import { totpCode } from '../../lib/twin/identity/totp';
 import { startTwin, type Twin, type TwinOptions } from '../../lib/twin/twin';
 import { createPostgresDatabase, realPostgresUrl } from './db';
 import { E2E_CONTEXT } from './render';
@@ -95,6 +97,13 @@ export const requestQuestionAnalysis = async (call: Call, token: string, investi
   expect(created.status).toBe(202);
   return { analysisId: created.body.analysis_id as string, question };
 };
+
+/**
+ * Answers a sign-in's `totp` challenge (POST /api/auth/mfa/verify) with a code: by default the current code of the twin's
+ * authenticator, the one every seeded administrator has.
+ */
+export const answerTotp = (call: TwinTest['call'], challenge: { username: string; session: string }, code = totpCode(TWIN_TOTP_SECRET)) =>
+  call('POST', '/api/auth/mfa/verify', undefined, { username: challenge.username, session: challenge.session, challenge: 'totp', code });
 
 /** A change to the deployment: the plan transformed, and which function's entry alone it changes, when it says. */
 type PlanChange = NonNullable<TestTwinOptions['transformPlan']> & { changedFunction?: string };
