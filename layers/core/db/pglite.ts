@@ -3,6 +3,7 @@
  * CLIs. Its packages (and node:v8) are loaded on first use, so a deployed bundle, whose database is PostgreSQL, neither
  * carries them nor loads them at init.
  */
+
 /**
  * V8 runs WebAssembly first as its baseline compiler's code, then recompiles each function that has run enough (the
  * tiering budget: about 13 MB of code executed, by default) with its optimizing compiler, on background threads.
@@ -10,7 +11,7 @@
  * recompilations cost them more CPU than they win back. At 15 times the default budget, an instance opened from the
  * test template that ran 200 statements took 1.91 CPU-seconds against 2.24 (five runs each, interleaved), one that ran
  * 3,000 took the same either way (5.56 against 5.71); a budget 50 times the default slowed the long one (5.86).
- * The flag is the process's, and PGlite is the only WebAssembly these processes compile.
+ * The flag is the process's: other WebAssembly a process compiles (PDF.js's image decoders) tiers up later too.
  */
 const WASM_TIERING_BUDGET = 200_000_000;
 
