@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { ENV, SERVICE_NAME, type EnvName } from '#manifest/runtime-names';
 import { ATTEMPT_TIMEOUT_DEFAULTS_MS, parseAttemptTimeouts } from '#core/ai/timeouts';
 import { parseMinSimilarity } from '#core/analysis/similarity-floor';
+import { ifUsed } from '#core/if-used';
 
 export { AI_MODEL_ENV, DEFAULT_AI_MODELS, ENV, type AiModels } from '#manifest/runtime-names';
 
@@ -31,17 +32,19 @@ const integer =
   };
 
 /** The variables with a type beyond text; the others are read as text (`env`). Unset or empty means the code's default. */
-const SCHEMA = z.object({
-  [ENV.analysisLeaseSeconds]: parsedBy(integer(1)).optional(),
-  [ENV.generationCap]: parsedBy(integer(1)).optional(),
-  [ENV.retrievalMinSimilarity]: parsedBy(parseMinSimilarity).optional(),
-  [ENV.aiAttemptTimeoutMs]: parsedBy(parseAttemptTimeouts).default(() => ({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS })),
-  [ENV.responseValidation]: z.enum(['strict', 'off']).default('off'),
-  [ENV.aiShedderDisabled]: z
-    .string()
-    .optional()
-    .transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
-});
+const SCHEMA = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    [ENV.analysisLeaseSeconds]: parsedBy(integer(1)).optional(),
+    [ENV.generationCap]: parsedBy(integer(1)).optional(),
+    [ENV.retrievalMinSimilarity]: parsedBy(parseMinSimilarity).optional(),
+    [ENV.aiAttemptTimeoutMs]: parsedBy(parseAttemptTimeouts).default(() => ({ ...ATTEMPT_TIMEOUT_DEFAULTS_MS })),
+    [ENV.responseValidation]: z.enum(['strict', 'off']).default('off'),
+    [ENV.aiShedderDisabled]: z
+      .string()
+      .optional()
+      .transform((raw) => ['true', '1'].includes((raw ?? '').trim().toLowerCase())),
+  }),
+);
 
 export type Config = z.infer<typeof SCHEMA> & {
   /** every service variable as text; unset and empty are both undefined */

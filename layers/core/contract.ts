@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { RouteKey } from '#manifest';
 import { validationFailed } from './errors';
 import { checkWith } from './strings';
+import { ifUsed } from '#core/if-used';
 
 export interface RouteContract {
   /** the manifest's route this contract serves, e.g. `GET /api/analysis/{analysis_id}` (a key the manifest does not declare does not compile) */
@@ -57,7 +58,7 @@ type ParamsAgree<C extends RouteContract> =
 /** Keeps the contract's literal types (the route key, each schema's own type) for the handler that serves it. */
 export const defineRoute = <const C extends RouteContract>(contract: C & ParamsAgree<C>): C => contract;
 
-export const uuid = z.uuid({ error: 'must be a UUID' });
+export const uuid = /* @__PURE__ */ ifUsed(() => z.uuid({ error: 'must be a UUID' }));
 
 /**
  * Validates with a zod schema; a failure is a 400 listing each bad field by path. Every string in the

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import * as z from 'zod';
 import { validationFailed } from './errors';
 import { checkWith } from './strings';
+import { ifUsed } from '#core/if-used';
 
 const CURSOR_MESSAGE = 'must be the next_cursor of the previous page';
 
@@ -30,7 +31,9 @@ export const pageQueryShape = ({ defaultLimit, maxLimit }: { defaultLimit: numbe
   };
 };
 
-export const nextCursorSchema = z.string().nullable().describe('pass as `cursor` for the next page; null on the last page');
+export const nextCursorSchema = /* @__PURE__ */ ifUsed(() =>
+  z.string().nullable().describe('pass as `cursor` for the next page; null on the last page'),
+);
 
 /** A cursor from a place in the list's order (strings and numbers, JSON-encoded, base64url). */
 const encodeCursor = (place: readonly (string | number)[]): string => Buffer.from(JSON.stringify(place)).toString('base64url');
@@ -63,7 +66,7 @@ export const pageOf = <R>(rows: readonly R[], limit: number, placeOf: (row: R) =
  * Keyset paging by creation: a row's place is its `created_at` to the microsecond (epoch microseconds,
  * exact text, where an ISO timestamp would keep only milliseconds) and its id, which breaks ties.
  */
-export const creationPlaceSchema = z.tuple([z.string().regex(/^-?\d{1,19}$/), z.uuid()]);
+export const creationPlaceSchema = /* @__PURE__ */ ifUsed(() => z.tuple([z.string().regex(/^-?\d{1,19}$/), z.uuid()]));
 export type CreationPlace = z.infer<typeof creationPlaceSchema>;
 
 /** Selects a row's creation place's first part: `createdAt` (a column reference) as epoch microseconds. */

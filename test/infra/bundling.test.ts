@@ -1,6 +1,7 @@
 /**
  * What lib/bundling.ts promises of a function's bundle (issue 16, item 6): the SDK's credential chain is its
- * environment link only, and the SDK comes in its ES module builds, whose unused exports are dropped. Built
+ * environment link only, and the SDK comes in its ES module builds, whose unused exports are dropped; of the
+ * core's module-level values (layers/core/if-used.ts), only those the function reaches are built. Built
  * with the options the twin and the bench use; NodejsFunction gets the same settings (lib/stacks/service-function.ts).
  */
 import { build, type Metafile } from 'esbuild';
@@ -37,6 +38,18 @@ test("every SDK client's default credential chain is the environment link", () =
 test("the manifest stays out: a function's bundle reads its own facts from FUNCTION_FACTS", () => {
   expect(inputs).toContain('layers/core/function-facts.ts');
   expect(inputs.filter((path) => path.startsWith('manifest/'))).toEqual(['manifest/runtime-names.ts']);
+});
+
+test("a function's bundle holds its own route's contract, not the other routes of its feature's contract module", async () => {
+  const { outputFiles } = await build({
+    ...esbuildOptions(),
+    entryPoints: ['functions/http/analysis-list.ts'],
+    outdir: 'unused',
+    write: false,
+  });
+  const bundle = outputFiles!.find((file) => file.path.endsWith('.js'))!.text;
+  // every contract names its route key (minified: route:"GET /api/…"); the analysis and feedback modules declare 14
+  expect([...bundle.matchAll(/route:"([A-Z]+ \/[^"]*)"/g)].map(([, key]) => key)).toEqual(['GET /api/analysis']);
 });
 
 test('the AWS SDK comes in its ES module builds', () => {

@@ -7,38 +7,43 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
 import { isoTime } from '#core/db/values';
+import { ifUsed } from '#core/if-used';
 
 const AUDIT_HEALTH_WINDOW = { defaultHours: 24, maxHours: 720 } as const;
 
 const HOURS = `must be a whole number of hours from 1 to ${AUDIT_HEALTH_WINDOW.maxHours}`;
 
-export const auditHealthQuerySchema = z.strictObject({
-  window_hours: z.coerce
-    .number({ error: HOURS })
-    .int(HOURS)
-    .min(1, HOURS)
-    .max(AUDIT_HEALTH_WINDOW.maxHours, HOURS)
-    .default(AUDIT_HEALTH_WINDOW.defaultHours),
-});
+export const auditHealthQuerySchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    window_hours: z.coerce
+      .number({ error: HOURS })
+      .int(HOURS)
+      .min(1, HOURS)
+      .max(AUDIT_HEALTH_WINDOW.maxHours, HOURS)
+      .default(AUDIT_HEALTH_WINDOW.defaultHours),
+  }),
+);
 
-export const auditHealthSchema = z.object({
-  status: z.enum(['healthy', 'degraded']),
-  window_hours: z.number().int(),
-  since: z.iso.datetime(),
-  checked_at: z.iso.datetime(),
-  total_failures: z.number().int(),
-  failing_actions: z
-    .array(
-      z.object({
-        action: z.string(),
-        failures: z.number().int().describe('failed audit writes of this action in the window'),
-        written: z.number().int().describe('audit rows of this action that were written in the window'),
-        last_error_message: z.string(),
-        last_failed_at: z.iso.datetime(),
-      }),
-    )
-    .describe('most recently failing first'),
-});
+export const auditHealthSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    status: z.enum(['healthy', 'degraded']),
+    window_hours: z.number().int(),
+    since: z.iso.datetime(),
+    checked_at: z.iso.datetime(),
+    total_failures: z.number().int(),
+    failing_actions: z
+      .array(
+        z.object({
+          action: z.string(),
+          failures: z.number().int().describe('failed audit writes of this action in the window'),
+          written: z.number().int().describe('audit rows of this action that were written in the window'),
+          last_error_message: z.string(),
+          last_failed_at: z.iso.datetime(),
+        }),
+      )
+      .describe('most recently failing first'),
+  }),
+);
 
 export type AuditHealth = z.infer<typeof auditHealthSchema>;
 

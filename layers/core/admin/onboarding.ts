@@ -26,27 +26,30 @@ import type { Database } from '#core/db/schema';
 import { isoTime } from '#core/db/values';
 import { ROLES } from '#core/domain/vocabulary';
 import { logger } from '#core/logger';
+import { ifUsed } from '#core/if-used';
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = /* @__PURE__ */ ifUsed(() => z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'));
 
-const onboardingRequestSchema = z.discriminatedUnion(
-  'command',
-  [
-    z.strictObject({ command: z.literal('create-organization'), name }),
-    z.strictObject({
-      command: z.literal('invite'),
-      email: z
-        .email('must be an email address')
-        .max(320)
-        .transform((e) => e.toLowerCase()),
-      display_name: name.optional(),
-      /** an organization's id or exact name; investigators only */
-      organization: name.optional(),
-      role: z.enum(ROLES).default('investigator'),
-    }),
-    z.strictObject({ command: z.literal('list') }),
-  ],
-  { error: 'command must be create-organization, invite or list' },
+const onboardingRequestSchema = /* @__PURE__ */ ifUsed(() =>
+  z.discriminatedUnion(
+    'command',
+    [
+      z.strictObject({ command: z.literal('create-organization'), name }),
+      z.strictObject({
+        command: z.literal('invite'),
+        email: z
+          .email('must be an email address')
+          .max(320)
+          .transform((e) => e.toLowerCase()),
+        display_name: name.optional(),
+        /** an organization's id or exact name; investigators only */
+        organization: name.optional(),
+        role: z.enum(ROLES).default('investigator'),
+      }),
+      z.strictObject({ command: z.literal('list') }),
+    ],
+    { error: 'command must be create-organization, invite or list' },
+  ),
 );
 
 /** A refusal the operator can act on: its message is the whole answer (no stack, nothing changed). */

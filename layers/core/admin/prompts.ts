@@ -19,67 +19,80 @@ import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pa
 import { auditedWrite, type AdminActor } from './audit-trail';
 import { changeInWords, countRows, sideBySide } from './diff';
 import { isPromptType, previewOf, PROMPT_TYPES, templateProblems } from './prompt-rules';
+import { ifUsed } from '#core/if-used';
 
 /** SPEC "Prompt version list length" */
 export const HISTORY_LIMIT = 20;
 /** A version's place in the history: its number. */
-const versionPlaceSchema = z.tuple([z.number().int().min(1)]);
+const versionPlaceSchema = /* @__PURE__ */ ifUsed(() => z.tuple([z.number().int().min(1)]));
 const MAX_TEMPLATE_CHARS = 20_000;
 const MAX_VERSION = 2_147_483_647; // the column is an int
 
-const promptType = z.enum(PROMPT_TYPES, { error: `must be one of ${PROMPT_TYPES.join(', ')}` });
-const versionNumber = z
-  .number({ error: 'must be a whole version number from 1' })
-  .int('must be a whole version number from 1')
-  .min(1, 'must be a whole version number from 1')
-  .max(MAX_VERSION, 'is out of range');
+const promptType = /* @__PURE__ */ ifUsed(() => z.enum(PROMPT_TYPES, { error: `must be one of ${PROMPT_TYPES.join(', ')}` }));
+const versionNumber = /* @__PURE__ */ ifUsed(() =>
+  z
+    .number({ error: 'must be a whole version number from 1' })
+    .int('must be a whole version number from 1')
+    .min(1, 'must be a whole version number from 1')
+    .max(MAX_VERSION, 'is out of range'),
+);
 const templateText = (name: string) =>
   z
     .string({ error: `${name} is required (text)` })
     .refine((s) => s.trim().length > 0, `${name} must not be blank`)
     .refine((s) => s.length <= MAX_TEMPLATE_CHARS, `${name} must be at most ${MAX_TEMPLATE_CHARS} characters`);
 
-export const historyQuerySchema = z.strictObject(
-  {
-    prompt_type: promptType,
-    // a query value is text: only digits are a version ("1.5", "2abc", "" and "0" are not)
-    version: z
-      .string()
-      .regex(/^[1-9]\d*$/, 'must be a whole version number from 1')
-      .transform(Number)
-      .pipe(versionNumber)
-      .optional(),
-    ...pageQueryShape({ defaultLimit: HISTORY_LIMIT, maxLimit: HISTORY_LIMIT }),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type, version, limit and cursor`
-        : undefined,
-  },
+export const historyQuerySchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject(
+    {
+      prompt_type: promptType,
+      // a query value is text: only digits are a version ("1.5", "2abc", "" and "0" are not)
+      version: z
+        .string()
+        .regex(/^[1-9]\d*$/, 'must be a whole version number from 1')
+        .transform(Number)
+        .pipe(versionNumber)
+        .optional(),
+      ...pageQueryShape({ defaultLimit: HISTORY_LIMIT, maxLimit: HISTORY_LIMIT }),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown query parameter(s): ${issue.keys.join(', ')}; use prompt_type, version, limit and cursor`
+          : undefined,
+    },
+  ),
 );
 
-export const createBodySchema = z.strictObject({
-  prompt_type: promptType,
-  system_prompt: templateText('system_prompt'),
-  user_prompt_template: templateText('user_prompt_template'),
-  change_note: z
-    .string({ error: 'change_note must be text' })
-    .trim()
-    .max(500, 'change_note is at most 500 characters')
-    .optional()
-    .describe('what this version changes, in a sentence: shown on its card'),
-});
+export const createBodySchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    prompt_type: promptType,
+    system_prompt: templateText('system_prompt'),
+    user_prompt_template: templateText('user_prompt_template'),
+    change_note: z
+      .string({ error: 'change_note must be text' })
+      .trim()
+      .max(500, 'change_note is at most 500 characters')
+      .optional()
+      .describe('what this version changes, in a sentence: shown on its card'),
+  }),
+);
 
-export const rollbackBodySchema = z.strictObject({ prompt_type: promptType, version: versionNumber });
+export const rollbackBodySchema = /* @__PURE__ */ ifUsed(() => z.strictObject({ prompt_type: promptType, version: versionNumber }));
 
-export const activationBodySchema = z.strictObject({ is_active: z.boolean({ error: 'is_active must be true or false' }) });
+export const activationBodySchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({ is_active: z.boolean({ error: 'is_active must be true or false' }) }),
+);
 /** Any text (an unknown type is a 404, not a 400), which still keeps the string rule. */
-export const activationParamsSchema = z.object({
-  prompt_type: z.string({ error: 'the prompt type is required' }).describe(`one of ${PROMPT_TYPES.join(', ')}; another is a 404`),
-});
+export const activationParamsSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    prompt_type: z.string({ error: 'the prompt type is required' }).describe(`one of ${PROMPT_TYPES.join(', ')}; another is a 404`),
+  }),
+);
 
-const createdBySchema = z.object({ user_id: z.string(), email: z.string(), display_name: z.string() }).nullable();
+const createdBySchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({ user_id: z.string(), email: z.string(), display_name: z.string() }).nullable(),
+);
 const versionMeta = {
   version: z.number().int(),
   is_active: z.boolean(),
@@ -89,72 +102,84 @@ const versionMeta = {
   created_at: z.iso.datetime(),
   created_by: createdBySchema,
 };
-const diffRowSchema = z.object({
-  kind: z.enum(['same', 'changed', 'removed', 'added']),
-  left_line_no: z.number().int().nullable(),
-  left: z.string().nullable(),
-  right_line_no: z.number().int().nullable(),
-  right: z.string().nullable(),
-});
-const diffCountsSchema = z.object({
-  same: z.number().int(),
-  changed: z.number().int(),
-  removed: z.number().int(),
-  added: z.number().int(),
-});
-
-export const versionSchema = z.object({
-  prompt_type: z.string(),
-  ...versionMeta,
-  system_prompt: z.string(),
-  user_prompt_template: z.string(),
-});
-
-export const historyListSchema = z.object({
-  prompt_type: z.string(),
-  is_active: z.boolean().describe('false when the type is deactivated: analyses of it are refused'),
-  current_version: z.number().int().nullable(),
-  latest_version: z.number().int().nullable(),
-  total_versions: z.number().int(),
-  versions: z
-    .array(
-      z.object({
-        ...versionMeta,
-        preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
-        system_prompt_chars: z.number().int(),
-        user_prompt_template_chars: z.number().int(),
-        change: z
-          .object({
-            from_version: z.number().int(),
-            lines_changed: z.number().int().describe('lines changed, added or removed, in the system prompt and the template together'),
-            first_change: z.string().nullable().describe('the first changed or added line of this version, whitespace collapsed'),
-          })
-          .nullable()
-          .describe('what this version changed against the version before it; null for the first version'),
-      }),
-    )
-    .describe('newest first'),
-  next_cursor: nextCursorSchema,
-});
-
-export const versionDetailSchema = versionSchema.extend({
-  current_version: z.number().int(),
-  diff: z.object({
-    left_version: z.number().int().describe('the version asked for (left column)'),
-    right_version: z.number().int().describe('the current version (right column)'),
-    identical: z.boolean(),
-    counts: z.object({ system_prompt: diffCountsSchema, user_prompt_template: diffCountsSchema }),
-    system_prompt: z.array(diffRowSchema),
-    user_prompt_template: z.array(diffRowSchema),
+const diffRowSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    kind: z.enum(['same', 'changed', 'removed', 'added']),
+    left_line_no: z.number().int().nullable(),
+    left: z.string().nullable(),
+    right_line_no: z.number().int().nullable(),
+    right: z.string().nullable(),
   }),
-});
+);
+const diffCountsSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    same: z.number().int(),
+    changed: z.number().int(),
+    removed: z.number().int(),
+    added: z.number().int(),
+  }),
+);
 
-export const activationSchema = z.object({
-  prompt_type: z.string(),
-  is_active: z.boolean(),
-  changed: z.boolean().describe('false when the type was already in that state'),
-  current_version: z.number().int(),
-});
+export const versionSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    prompt_type: z.string(),
+    ...versionMeta,
+    system_prompt: z.string(),
+    user_prompt_template: z.string(),
+  }),
+);
+
+export const historyListSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    prompt_type: z.string(),
+    is_active: z.boolean().describe('false when the type is deactivated: analyses of it are refused'),
+    current_version: z.number().int().nullable(),
+    latest_version: z.number().int().nullable(),
+    total_versions: z.number().int(),
+    versions: z
+      .array(
+        z.object({
+          ...versionMeta,
+          preview: z.string().describe('the start of the user prompt template, whitespace collapsed'),
+          system_prompt_chars: z.number().int(),
+          user_prompt_template_chars: z.number().int(),
+          change: z
+            .object({
+              from_version: z.number().int(),
+              lines_changed: z.number().int().describe('lines changed, added or removed, in the system prompt and the template together'),
+              first_change: z.string().nullable().describe('the first changed or added line of this version, whitespace collapsed'),
+            })
+            .nullable()
+            .describe('what this version changed against the version before it; null for the first version'),
+        }),
+      )
+      .describe('newest first'),
+    next_cursor: nextCursorSchema,
+  }),
+);
+
+export const versionDetailSchema = /* @__PURE__ */ ifUsed(() =>
+  versionSchema.extend({
+    current_version: z.number().int(),
+    diff: z.object({
+      left_version: z.number().int().describe('the version asked for (left column)'),
+      right_version: z.number().int().describe('the current version (right column)'),
+      identical: z.boolean(),
+      counts: z.object({ system_prompt: diffCountsSchema, user_prompt_template: diffCountsSchema }),
+      system_prompt: z.array(diffRowSchema),
+      user_prompt_template: z.array(diffRowSchema),
+    }),
+  }),
+);
+
+export const activationSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    prompt_type: z.string(),
+    is_active: z.boolean(),
+    changed: z.boolean().describe('false when the type was already in that state'),
+    current_version: z.number().int(),
+  }),
+);
 
 export type PromptVersion = z.infer<typeof versionSchema>;
 type Db = Kysely<Database> | Transaction<Database>;

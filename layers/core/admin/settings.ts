@@ -9,25 +9,28 @@ import * as z from 'zod';
 import type { Database } from '#core/db/schema';
 import { DomainError } from '#core/errors';
 import { auditedWrite, type AdminActor } from './audit-trail';
+import { ifUsed } from '#core/if-used';
 
-const settingSchema = z.object({ key: z.string(), value: z.unknown(), description: z.string() });
+const settingSchema = /* @__PURE__ */ ifUsed(() => z.object({ key: z.string(), value: z.unknown(), description: z.string() }));
 type RuntimeSetting = z.infer<typeof settingSchema>;
 
 /** The runtime settings an administrator may read and change: none (the spec's current state). */
-const RUNTIME_SETTINGS: readonly RuntimeSetting[] = Object.freeze([]);
+const RUNTIME_SETTINGS: readonly RuntimeSetting[] = /* @__PURE__ */ ifUsed(() => Object.freeze([]));
 
-export const settingsListSchema = z.object({ settings: z.array(settingSchema) });
+export const settingsListSchema = /* @__PURE__ */ ifUsed(() => z.object({ settings: z.array(settingSchema) }));
 
-export const settingsChangeSchema = z.strictObject(
-  {
-    settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object of key → value' }),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown field(s) ${issue.keys.join(', ')}: send { "settings": { "<key>": <value> } }`
-        : undefined,
-  },
+export const settingsChangeSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject(
+    {
+      settings: z.record(z.string(), z.unknown(), { error: 'settings must be an object of key → value' }),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field(s) ${issue.keys.join(', ')}: send { "settings": { "<key>": <value> } }`
+          : undefined,
+    },
+  ),
 );
 
 export const listSettings = () => ({ settings: [...RUNTIME_SETTINGS] });

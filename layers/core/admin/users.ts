@@ -10,41 +10,46 @@ import type { Database } from '#core/db/schema';
 import { isoTime } from '#core/db/values';
 import { ROLES } from '#core/domain/vocabulary';
 import { decodeCursor, nextCursorSchema, pageOf, pageQueryShape } from '#core/pagination';
+import { ifUsed } from '#core/if-used';
 
 const USER_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
-export const usersQuerySchema = z.strictObject(pageQueryShape(USER_LIST));
+export const usersQuerySchema = /* @__PURE__ */ ifUsed(() => z.strictObject(pageQueryShape(USER_LIST)));
 
 /** A user's place in the order: organization name ('' for the operators), email. */
-const userPlaceSchema = z.tuple([z.string(), z.string()]);
+const userPlaceSchema = /* @__PURE__ */ ifUsed(() => z.tuple([z.string(), z.string()]));
 
-const userSchema = z.object({
-  user_id: z.string(),
-  email: z.string(),
-  display_name: z.string(),
-  role: z.enum(ROLES),
-  created_at: z.iso.datetime(),
-  ai_usage: z.object({
-    calls: z.number().int().describe('the AI usage count: every ledger row of the user (all outcomes)'),
-    successful_calls: z.number().int(),
-    input_tokens: z.number().int(),
-    output_tokens: z.number().int(),
-    last_call_at: z.iso.datetime().nullable(),
+const userSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    user_id: z.string(),
+    email: z.string(),
+    display_name: z.string(),
+    role: z.enum(ROLES),
+    created_at: z.iso.datetime(),
+    ai_usage: z.object({
+      calls: z.number().int().describe('the AI usage count: every ledger row of the user (all outcomes)'),
+      successful_calls: z.number().int(),
+      input_tokens: z.number().int(),
+      output_tokens: z.number().int(),
+      last_call_at: z.iso.datetime().nullable(),
+    }),
   }),
-});
+);
 
-export const usersSchema = z.object({
-  organizations: z
-    .array(
-      z.object({
-        organization_id: z.string().nullable().describe('null: the operators (administrators belong to no organization)'),
-        organization_name: z.string().nullable(),
-        users: z.array(userSchema),
-      }),
-    )
-    .describe("this page's users by organization, operators first, then by organization name; users by email"),
-  next_cursor: nextCursorSchema,
-});
+export const usersSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    organizations: z
+      .array(
+        z.object({
+          organization_id: z.string().nullable().describe('null: the operators (administrators belong to no organization)'),
+          organization_name: z.string().nullable(),
+          users: z.array(userSchema),
+        }),
+      )
+      .describe("this page's users by organization, operators first, then by organization name; users by email"),
+    next_cursor: nextCursorSchema,
+  }),
+);
 
 export type UserList = z.infer<typeof usersSchema>;
 

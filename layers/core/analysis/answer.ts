@@ -6,15 +6,18 @@ import * as z from 'zod';
 import { CONFIDENCE_LEVELS } from '#core/domain/confidence';
 import type { ValidationStatus } from '#core/domain/vocabulary';
 import { citedChunk, type EvidenceMarkers } from './evidence-markers';
+import { ifUsed } from '#core/if-used';
 
-export const analysisAnswerSchema = z.object({
-  summary: z.string().min(1),
-  findings: z.array(z.object({ statement: z.string().min(1), citations: z.array(z.string()) })),
-  confidence: z.enum(CONFIDENCE_LEVELS).optional(),
-  evidence_gaps: z.array(z.string()).default([]),
-  /** set by the twin's Bedrock stand-in, so its output is never passed off as AI output */
-  standin: z.boolean().optional(),
-});
+export const analysisAnswerSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    summary: z.string().min(1),
+    findings: z.array(z.object({ statement: z.string().min(1), citations: z.array(z.string()) })),
+    confidence: z.enum(CONFIDENCE_LEVELS).optional(),
+    evidence_gaps: z.array(z.string()).default([]),
+    /** set by the twin's Bedrock stand-in, so its output is never passed off as AI output */
+    standin: z.boolean().optional(),
+  }),
+);
 
 export type AnalysisAnswer = z.infer<typeof analysisAnswerSchema>;
 

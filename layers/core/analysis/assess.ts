@@ -49,8 +49,9 @@ import type { AnalysisType, Database } from '#core/db/schema';
 import { itemCountsOf, unfinishedEvidence, type ItemCounts, type UnfinishedCounts } from '#core/ingestion/readiness';
 import { activeVersions, PROMPT_TYPE, promptUnavailableMessage } from './prompts';
 import { selectionOf, selectionQuery, type AnalysisRequest, type Selection } from './selection';
+import { ifUsed } from '#core/if-used';
 
-const count = z.number().int().nonnegative();
+const count = /* @__PURE__ */ ifUsed(() => z.number().int().nonnegative());
 
 /** Why generation is refused, in the order checked: the first that applies is reported. */
 const REFUSAL_REASONS = ['no_evidence', 'prompt_inactive'] as const;
@@ -60,45 +61,47 @@ export interface Refusal {
   message: string;
 }
 
-export const assessmentSchema = z.object({
-  total_evidence: count.describe('evidence items in the investigation'),
-  linked_evidence: count.nullable().describe('evidence items linked to the selected question; null unless a question analysis'),
-  background_documents: z.object({
-    count: count.describe('background documents of the investigation'),
-    included: z.boolean().describe('whether any background document is included for the AI'),
-    included_count: count.describe('background documents included for the AI'),
+export const assessmentSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    total_evidence: count.describe('evidence items in the investigation'),
+    linked_evidence: count.nullable().describe('evidence items linked to the selected question; null unless a question analysis'),
+    background_documents: z.object({
+      count: count.describe('background documents of the investigation'),
+      included: z.boolean().describe('whether any background document is included for the AI'),
+      included_count: count.describe('background documents included for the AI'),
+    }),
+    source_breakdown: z.object({
+      content: count.describe('evidence items with non-blank text content'),
+      attachments: count.describe("attachments of the investigation's evidence items"),
+      background_docs: count.describe('background documents included for the AI'),
+    }),
+    evidence_ready: z
+      .object({
+        ready: count.describe('evidence items ready for analysis: their files extracted and their text embedded'),
+        total: count.describe('evidence items in the investigation (total_evidence)'),
+      })
+      .describe('how far the evidence has been processed; an analysis started before all is ready waits a while for it'),
+    note: z
+      .string()
+      .nullable()
+      .describe('informational (never blocks): no evidence is linked directly to the question; evidence items still being processed'),
+    blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
+    refusal: z
+      .object({
+        reason: z
+          .enum(REFUSAL_REASONS)
+          .describe(
+            'no_evidence: the investigation has no evidence item; prompt_inactive: the prompt template of the analysis type is deactivated',
+          ),
+        message: z.string().describe('for the user; the same message POST /api/analysis answers 409 with'),
+      })
+      .nullable()
+      .describe(
+        'why POST /api/analysis would refuse this selection (409 with this message and details.reason); null when it would accept it',
+      ),
+    can_generate: z.boolean().describe('true exactly when refusal is null'),
   }),
-  source_breakdown: z.object({
-    content: count.describe('evidence items with non-blank text content'),
-    attachments: count.describe("attachments of the investigation's evidence items"),
-    background_docs: count.describe('background documents included for the AI'),
-  }),
-  evidence_ready: z
-    .object({
-      ready: count.describe('evidence items ready for analysis: their files extracted and their text embedded'),
-      total: count.describe('evidence items in the investigation (total_evidence)'),
-    })
-    .describe('how far the evidence has been processed; an analysis started before all is ready waits a while for it'),
-  note: z
-    .string()
-    .nullable()
-    .describe('informational (never blocks): no evidence is linked directly to the question; evidence items still being processed'),
-  blocking: z.string().nullable().describe('set only when the investigation has no evidence; generation cannot proceed'),
-  refusal: z
-    .object({
-      reason: z
-        .enum(REFUSAL_REASONS)
-        .describe(
-          'no_evidence: the investigation has no evidence item; prompt_inactive: the prompt template of the analysis type is deactivated',
-        ),
-      message: z.string().describe('for the user; the same message POST /api/analysis answers 409 with'),
-    })
-    .nullable()
-    .describe(
-      'why POST /api/analysis would refuse this selection (409 with this message and details.reason); null when it would accept it',
-    ),
-  can_generate: z.boolean().describe('true exactly when refusal is null'),
-});
+);
 
 export type Assessment = z.infer<typeof assessmentSchema>;
 

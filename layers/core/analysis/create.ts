@@ -15,6 +15,7 @@ import { ensureUser } from '#core/repositories/users';
 import type { AnalysisMessage } from '#core/queues';
 import { assessSelection } from './assess';
 import type { AnalysisRequest } from './selection';
+import { ifUsed } from '#core/if-used';
 
 export interface CreateDeps {
   db: Kysely<Database>;
@@ -37,7 +38,7 @@ export const assertCanGenerate = async (db: Kysely<Database>, organizationId: st
 };
 
 /** The change of status create makes: a row whose message could not be sent fails instead of waiting in queued. */
-export const NOT_QUEUED = guardedMove('generation_failed', [INITIAL_STATUS]);
+export const NOT_QUEUED = /* @__PURE__ */ ifUsed(() => guardedMove('generation_failed', [INITIAL_STATUS]));
 
 export const createAnalysis = async (
   { db, send }: CreateDeps,

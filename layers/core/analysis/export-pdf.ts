@@ -10,10 +10,11 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { AnalysisRecord } from './export';
+import { ifUsed } from '#core/if-used';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 50 } as const;
 const SIZE = { title: 16, heading: 12, text: 10, small: 8.5 } as const;
-const GREY = rgb(0.35, 0.35, 0.35);
+const GREY = /* @__PURE__ */ ifUsed(() => rgb(0.35, 0.35, 0.35));
 
 interface Style {
   size?: number;

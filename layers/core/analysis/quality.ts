@@ -55,6 +55,7 @@ import { isoTime, jsonColumn } from '#core/db/values';
 import { assertGenerationCapacity } from '#core/ratelimit/generation-cap';
 import { organizationAnalyses } from '#core/repositories/analyses';
 import { QUALITY_FAILURE_MARKER } from '#manifest/runtime-names';
+import { ifUsed } from '#core/if-used';
 
 export const QUALITY_PROMPT_TYPES = { faithfulness: 'quality_faithfulness', coverage: 'quality_coverage' } as const;
 
@@ -74,13 +75,15 @@ export interface QualityDeps {
 
 // ---- reading a verdict (pure) -----------------------------------------------------------------
 
-export const qualityVerdictSchema = z.looseObject({
-  score: z.number().min(0).max(1),
-  claims: z.array(z.looseObject({ statement: z.string(), supported: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
-  /** the coverage check's aspects (prompt version of migration 0020; earlier versions list them as claims) */
-  aspects: z.array(z.looseObject({ aspect: z.string(), addressed: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
-  rationale: z.string().optional(),
-});
+export const qualityVerdictSchema = /* @__PURE__ */ ifUsed(() =>
+  z.looseObject({
+    score: z.number().min(0).max(1),
+    claims: z.array(z.looseObject({ statement: z.string(), supported: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
+    /** the coverage check's aspects (prompt version of migration 0020; earlier versions list them as claims) */
+    aspects: z.array(z.looseObject({ aspect: z.string(), addressed: z.boolean(), citations: z.array(z.string()).optional() })).optional(),
+    rationale: z.string().optional(),
+  }),
+);
 
 export type QualityVerdict = z.infer<typeof qualityVerdictSchema>;
 

@@ -25,6 +25,7 @@ import type { AnalysisType, Database } from '#core/db/schema';
 import { DomainError, notFound } from '#core/errors';
 import { uuid } from '#core/contract';
 import { ANALYSIS_TYPES } from '#core/domain/analysis-types';
+import { ifUsed } from '#core/if-used';
 
 export { ANALYSIS_TYPES };
 
@@ -57,16 +58,18 @@ export const designOnlyType = (value: unknown): string | undefined =>
 const unavailableMessage = (label: string) =>
   `${label} is a design-only analysis type and is not available. Available types: ${ANALYSIS_TYPES.join(', ')}.`;
 
-const analysisType = z
-  .enum(ANALYSIS_TYPES, {
-    error: (issue) => {
-      const label = designOnlyType(issue.input);
-      if (label) return unavailableMessage(label);
-      if (issue.input === undefined) return 'is required';
-      return `must be one of ${ANALYSIS_TYPES.join(', ')}`;
-    },
-  })
-  .describe('question and topic analyses need question_id or topic_id; summary, gap and error_check cover the whole investigation');
+const analysisType = /* @__PURE__ */ ifUsed(() =>
+  z
+    .enum(ANALYSIS_TYPES, {
+      error: (issue) => {
+        const label = designOnlyType(issue.input);
+        if (label) return unavailableMessage(label);
+        if (issue.input === undefined) return 'is required';
+        return `must be one of ${ANALYSIS_TYPES.join(', ')}`;
+      },
+    })
+    .describe('question and topic analyses need question_id or topic_id; summary, gap and error_check cover the whole investigation'),
+);
 
 const SELECTION: Record<AnalysisType, 'question_id' | 'topic_id' | null> = {
   question: 'question_id',
@@ -93,36 +96,38 @@ export type AnalysisRequest =
  * Request body of assess and create (strict: unknown fields are a 400). Used as the OpenAPI body
  * contract too; the contracts add the dedicated refusal of the design-only types (`refuseDesignOnly`).
  */
-export const analysisRequestSchema = z
-  .strictObject({
-    investigation_id: uuid,
-    analysis_type: analysisType,
-    question_id: uuid.nullish().describe('required for, and only for, a question analysis'),
-    topic_id: uuid.nullish().describe('required for, and only for, a topic analysis'),
-  })
-  .superRefine((value, ctx) => {
-    const needed = SELECTION[value.analysis_type];
-    for (const field of SELECTION_FIELDS) {
-      const given = value[field] !== undefined && value[field] !== null;
-      if (field === needed && !given) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${value.analysis_type} analysis` });
-      } else if (field !== needed && given) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: needed
-            ? `is not used by a ${value.analysis_type} analysis (it takes ${needed})`
-            : `is not used by a ${value.analysis_type} analysis, which covers the whole investigation`,
-        });
+export const analysisRequestSchema = /* @__PURE__ */ ifUsed(() =>
+  z
+    .strictObject({
+      investigation_id: uuid,
+      analysis_type: analysisType,
+      question_id: uuid.nullish().describe('required for, and only for, a question analysis'),
+      topic_id: uuid.nullish().describe('required for, and only for, a topic analysis'),
+    })
+    .superRefine((value, ctx) => {
+      const needed = SELECTION[value.analysis_type];
+      for (const field of SELECTION_FIELDS) {
+        const given = value[field] !== undefined && value[field] !== null;
+        if (field === needed && !given) {
+          ctx.addIssue({ code: 'custom', path: [field], message: `is required for a ${value.analysis_type} analysis` });
+        } else if (field !== needed && given) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: needed
+              ? `is not used by a ${value.analysis_type} analysis (it takes ${needed})`
+              : `is not used by a ${value.analysis_type} analysis, which covers the whole investigation`,
+          });
+        }
       }
-    }
-  })
-  .transform((value): AnalysisRequest => {
-    const base = { investigation_id: value.investigation_id };
-    if (value.analysis_type === 'question') return { ...base, analysis_type: 'question', question_id: value.question_id! };
-    if (value.analysis_type === 'topic') return { ...base, analysis_type: 'topic', topic_id: value.topic_id! };
-    return { ...base, analysis_type: value.analysis_type };
-  });
+    })
+    .transform((value): AnalysisRequest => {
+      const base = { investigation_id: value.investigation_id };
+      if (value.analysis_type === 'question') return { ...base, analysis_type: 'question', question_id: value.question_id! };
+      if (value.analysis_type === 'topic') return { ...base, analysis_type: 'topic', topic_id: value.topic_id! };
+      return { ...base, analysis_type: value.analysis_type };
+    }),
+);
 
 /** Refuses a design-only analysis type with its own code, before any other validation. */
 export const refuseDesignOnly = (body: unknown): void => {

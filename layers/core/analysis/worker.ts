@@ -25,9 +25,12 @@ import { logger, withLambdaContext } from '#core/logger';
 import { enqueue, MAX_DELAY_SECONDS } from '#core/queues';
 import { WaitingForEvidenceError } from './evidence-wait';
 import { failedAttemptDelaySeconds, leaseMs, LeaseHeldError, MAX_RETRY_DELAY_SECONDS } from './lease';
+import { ifUsed } from '#core/if-used';
 
 /** A bad correlation id never fails the work: it only labels its log lines. */
-const Message = z.object({ analysis_id: z.uuid(), correlation_id: z.string().min(1).max(128).optional().catch(undefined) });
+const Message = /* @__PURE__ */ ifUsed(() =>
+  z.object({ analysis_id: z.uuid(), correlation_id: z.string().min(1).max(128).optional().catch(undefined) }),
+);
 
 /** The keys of one message's lines, removed after it: a batch's next message has its own. */
 const MESSAGE_KEYS = ['correlation_id', 'analysisId', 'messageId'];

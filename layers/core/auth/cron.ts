@@ -5,8 +5,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { secretReader } from '#core/aws/secrets';
 import { ENV } from '#core/config';
+import { ifUsed } from '#core/if-used';
 
-export const cronSecret = secretReader(ENV.cronSecretArn);
+export const cronSecret = /* @__PURE__ */ ifUsed(() => secretReader(ENV.cronSecretArn));
 
 /** Equal-length digests, so neither content nor length leaks through timing. */
 export const sameSecret = (given: string, expected: string): boolean =>

@@ -2,18 +2,21 @@
 import { sql, type Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
+import { ifUsed } from '#core/if-used';
 
-const count = z.number().int().nonnegative();
+const count = /* @__PURE__ */ ifUsed(() => z.number().int().nonnegative());
 
-export const embeddingActivitySchema = z.object({
-  pending: count.describe("chunks waiting for their embeddings (a near-duplicate, which takes its representative's vector, not counted)"),
-  requests_last_hour: count.describe(
-    'embedding requests to the model in the last hour, every attempt (the ledger: evidence batches of up to 96 texts, and each analysis’s query)',
-  ),
-  chunks_embedded_last_hour: count.describe(
-    'chunks that got their vectors in the last hour (from the model, or copied from their representative)',
-  ),
-});
+export const embeddingActivitySchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    pending: count.describe("chunks waiting for their embeddings (a near-duplicate, which takes its representative's vector, not counted)"),
+    requests_last_hour: count.describe(
+      'embedding requests to the model in the last hour, every attempt (the ledger: evidence batches of up to 96 texts, and each analysis’s query)',
+    ),
+    chunks_embedded_last_hour: count.describe(
+      'chunks that got their vectors in the last hour (from the model, or copied from their representative)',
+    ),
+  }),
+);
 
 export type EmbeddingActivity = z.infer<typeof embeddingActivitySchema>;
 

@@ -8,6 +8,8 @@
  * on text_chunks.lsh_bands) finds the duplicates of a new chunk, and the exact Jaccard decides.
  */
 
+import { ifUsed } from '#core/if-used';
+
 export const NEAR_DUPLICATE_JACCARD = 0.9;
 
 /**
@@ -74,7 +76,7 @@ export const jaccard = (a: ReadonlySet<number>, b: ReadonlySet<number>): number 
   return shared / (a.size + b.size - shared);
 };
 
-const SEEDS = Array.from({ length: BANDS * ROWS }, (_, i) => mix(0x9e3779b9 ^ imul(i + 1, 0x85ebca6b)));
+const SEEDS = /* @__PURE__ */ ifUsed(() => Array.from({ length: BANDS * ROWS }, (_, i) => mix(0x9e3779b9 ^ imul(i + 1, 0x85ebca6b))));
 
 /**
  * The chunk's LSH keys: one per band, a hash of the band's MinHash values and the band's number, as signed 32-bit

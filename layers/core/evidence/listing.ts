@@ -18,6 +18,7 @@ import { validationFailed } from '#core/errors';
 import { type Readiness, unfinishedReadiness } from '#core/ingestion/readiness';
 import { decodeCursor, pageOf } from '#core/pagination';
 import { isOrganizationInvestigation } from '#core/repositories/investigations';
+import { ifUsed } from '#core/if-used';
 
 type EvidenceKind = 'evidence_item' | 'background_document';
 
@@ -57,7 +58,7 @@ export interface EvidencePage {
 const storageViewPath = (kind: 'attachment_id' | 'background_document_id', id: string): string => `/api/storage/view?${kind}=${id}`;
 
 const KIND_ORDER: readonly EvidenceKind[] = ['evidence_item', 'background_document'];
-const placeSchema = z.tuple([z.enum(KIND_ORDER), z.uuid()]);
+const placeSchema = /* @__PURE__ */ ifUsed(() => z.tuple([z.enum(KIND_ORDER), z.uuid()]));
 const TABLE = { evidence_item: 'evidence_items', background_document: 'background_documents' } as const;
 
 /** Where the previous page ended: its last entry's kind, title and id. */

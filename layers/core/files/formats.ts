@@ -4,6 +4,8 @@
  * told to show it, and the limits of text extraction. No I/O here.
  */
 
+import { ifUsed } from '#core/if-used';
+
 export type TextFormat = 'pdf' | 'docx' | 'text' | 'email';
 
 const DOCX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -73,8 +75,8 @@ export const detectFormat = (file: { contentType: string; fileName: string }): F
   return { ok: false, message: `Text cannot be extracted from ${what}: only ${SUPPORTED_FORMATS_TEXT} documents are supported.` };
 };
 
-const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
-const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const PDF_SIGNATURE = /* @__PURE__ */ ifUsed(() => Buffer.from('%PDF-', 'latin1'));
+const ZIP_SIGNATURE = /* @__PURE__ */ ifUsed(() => Buffer.from([0x50, 0x4b, 0x03, 0x04]));
 
 /**
  * Why these bytes cannot be the declared format (undefined when they may be). A PDF's header may

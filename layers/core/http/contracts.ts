@@ -15,33 +15,28 @@ import * as files from '#core/files/contract';
 import * as ingestion from '#core/ingestion/contract';
 import * as operations from '#core/operations/contract';
 import * as payments from '#core/payments/contract';
+import { ifUsed } from '#core/if-used';
 
 /** The document itself (functions/http/openapi.ts). */
-export const openapiRoute = defineRoute({
-  route: 'GET /api/openapi.json',
-  response: z.looseObject({
-    openapi: z.literal('3.1.0'),
-    info: z.looseObject({ title: z.string(), version: z.string() }),
-    paths: z.record(z.string(), z.unknown()),
+export const openapiRoute = /* @__PURE__ */ ifUsed(() =>
+  defineRoute({
+    route: 'GET /api/openapi.json',
+    response: z.looseObject({
+      openapi: z.literal('3.1.0'),
+      info: z.looseObject({ title: z.string(), version: z.string() }),
+      paths: z.record(z.string(), z.unknown()),
+    }),
   }),
-});
+);
 
 const isContract = (value: unknown): value is RouteContract =>
   typeof value === 'object' && value !== null && 'route' in value && 'response' in value;
 
-export const ROUTE_CONTRACTS: readonly RouteContract[] = [
-  admin,
-  analysis,
-  auth,
-  embeddings,
-  evidence,
-  feedback,
-  files,
-  ingestion,
-  operations,
-  payments,
-  { openapiRoute },
-].flatMap((area) => Object.values(area).filter(isContract));
+export const ROUTE_CONTRACTS: readonly RouteContract[] = /* @__PURE__ */ ifUsed(() =>
+  [admin, analysis, auth, embeddings, evidence, feedback, files, ingestion, operations, payments, { openapiRoute }].flatMap((area) =>
+    Object.values(area).filter(isContract),
+  ),
+);
 
 const byRouteKey = new Map(ROUTE_CONTRACTS.map((contract) => [contract.route, contract]));
 
@@ -52,6 +47,8 @@ export const contractFor = (routeKey: string): RouteContract => {
   return contract;
 };
 
-export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-});
+export const errorSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  }),
+);

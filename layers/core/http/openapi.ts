@@ -28,6 +28,7 @@ import { investigationSummarySchema } from '#core/evidence/contract';
 import { feedbackBodySchema, feedbackRecordSchema } from '#core/feedback/contract';
 import { contractFor, errorSchema } from './contracts';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
+import { ifUsed } from '#core/if-used';
 
 type Route = HttpTrigger & { fn: FunctionSpec };
 
@@ -35,9 +36,11 @@ const SCHEMAS = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMAS}${name}` });
 
 /** The API's own error shape, and API Gateway's, for the answers it gives without the function. */
-const gatewayMessageSchema = z
-  .object({ message: z.string() })
-  .describe('API Gateway\'s own answer, before or instead of the function: {"message": "Unauthorized"}, …');
+const gatewayMessageSchema = /* @__PURE__ */ ifUsed(() =>
+  z
+    .object({ message: z.string() })
+    .describe('API Gateway\'s own answer, before or instead of the function: {"message": "Unauthorized"}, …'),
+);
 
 /** Shapes more than one operation shares, or that clients name: their component names. */
 const NAMED_RESPONSES: [string, z.ZodType][] = [

@@ -16,6 +16,7 @@ import type { FileReader } from '#core/files/object-store';
 import { claimArrivedFile, MAX_EXTRACTION_ATTEMPTS, recordExtractionError, storeExtraction, type FileKind } from '#core/files/stored-files';
 import { logger } from '#core/logger';
 import { FILE_PREFIXES } from '#manifest/runtime-names';
+import { ifUsed } from '#core/if-used';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const FILE_KEY = new RegExp(`^${FILE_PREFIXES.evidence}${UUID}/inv/${UUID}/(attachments|background)/(${UUID})/`, 'i');
@@ -28,11 +29,13 @@ export const fileOfKey = (key: string): { kind: FileKind; id: string } | undefin
 };
 
 /** The part of S3's EventBridge event the service reads. */
-const objectCreatedSchema = z.object({
-  'detail-type': z.literal('Object Created'),
-  source: z.literal('aws.s3'),
-  detail: z.object({ bucket: z.object({ name: z.string() }), object: z.object({ key: z.string(), size: z.number().int().optional() }) }),
-});
+const objectCreatedSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    'detail-type': z.literal('Object Created'),
+    source: z.literal('aws.s3'),
+    detail: z.object({ bucket: z.object({ name: z.string() }), object: z.object({ key: z.string(), size: z.number().int().optional() }) }),
+  }),
+);
 
 /** Pure: the object an SQS message body's event names, or undefined for anything else. */
 export const objectCreatedIn = (body: string): { bucket: string; key: string; size: number | undefined } | undefined => {

@@ -20,6 +20,7 @@ import {
 } from '#core/seed/format';
 import { checkWith } from '#core/strings';
 import { evidenceContent, isoDate, LIMITS, list, text } from './fields';
+import { ifUsed } from '#core/if-used';
 
 interface InlineFile {
   file_name: string;
@@ -47,13 +48,15 @@ export interface LineProblem {
 
 export type ParsedLine = { ok: true; entry: ImportEntry } | { ok: false; problems: LineProblem[] };
 
-const ndjsonLineSchema = z.strictObject({
-  title: text(LIMITS.title),
-  content: evidenceContent.optional(),
-  collected_at: isoDate.optional(),
-  linked_question_ids: list(uuid, LIMITS.linkedQuestions).optional(),
-  attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
-});
+const ndjsonLineSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    title: text(LIMITS.title),
+    content: evidenceContent.optional(),
+    collected_at: isoDate.optional(),
+    linked_question_ids: list(uuid, LIMITS.linkedQuestions).optional(),
+    attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
+  }),
+);
 
 const problemsOf = (issues: readonly { path: string; message: string }[]): LineProblem[] =>
   issues.map((issue) => ({ field: issue.path === '' ? '(line)' : issue.path, message: issue.message }));
@@ -91,12 +94,14 @@ export const parseNdjsonLine = (line: string): ParsedLine => {
 };
 
 /** The seed format's investigation, as an import reads it: the lists are checked entry by entry, not as a whole. */
-const seedImportSchema = z.looseObject({
-  questions: z.array(z.unknown()).optional(),
-  topics: z.array(z.unknown()).optional(),
-  evidence: z.array(z.unknown(), { error: 'must be a list of evidence entries' }),
-  background_documents: z.array(z.unknown()).optional(),
-});
+const seedImportSchema = /* @__PURE__ */ ifUsed(() =>
+  z.looseObject({
+    questions: z.array(z.unknown()).optional(),
+    topics: z.array(z.unknown()).optional(),
+    evidence: z.array(z.unknown(), { error: 'must be a list of evidence entries' }),
+    background_documents: z.array(z.unknown()).optional(),
+  }),
+);
 
 export interface SeedImport {
   questions: z.output<typeof seedQuestionSchema>[];

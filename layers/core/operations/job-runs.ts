@@ -9,6 +9,7 @@ import { isoTime, jsonColumn } from '#core/db/values';
 import type { JobTrigger } from '#core/domain/vocabulary';
 import { errorMessageOf } from '#core/embeddings/failures';
 import { logger } from '#core/logger';
+import { ifUsed } from '#core/if-used';
 
 export interface JobRunResult<R> {
   report: R;
@@ -51,25 +52,27 @@ export const recordJobRun = async <R>(
   return { report, jobRunId: run.id };
 };
 
-export const jobStatusSchema = z.object({
-  job: z.string(),
-  last_run: z
-    .object({
-      job_run_id: z.uuid(),
-      trigger: z.enum(['schedule', 'http']),
-      status: z.enum(['running', 'succeeded', 'failed']),
-      started_at: z.iso.datetime(),
-      finished_at: z.iso.datetime().nullable(),
-      report: z.unknown().describe("the job's report (succeeded runs); null otherwise"),
-      error_message: z.string().nullable(),
-    })
-    .nullable()
-    .describe('the newest run, whatever its outcome; null when the job never ran'),
-  last_succeeded_at: z.iso
-    .datetime()
-    .nullable()
-    .describe('when the newest successful run finished (what the "no run for 26 hours" alarm watches)'),
-});
+export const jobStatusSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    job: z.string(),
+    last_run: z
+      .object({
+        job_run_id: z.uuid(),
+        trigger: z.enum(['schedule', 'http']),
+        status: z.enum(['running', 'succeeded', 'failed']),
+        started_at: z.iso.datetime(),
+        finished_at: z.iso.datetime().nullable(),
+        report: z.unknown().describe("the job's report (succeeded runs); null otherwise"),
+        error_message: z.string().nullable(),
+      })
+      .nullable()
+      .describe('the newest run, whatever its outcome; null when the job never ran'),
+    last_succeeded_at: z.iso
+      .datetime()
+      .nullable()
+      .describe('when the newest successful run finished (what the "no run for 26 hours" alarm watches)'),
+  }),
+);
 
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 

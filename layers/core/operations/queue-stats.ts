@@ -18,8 +18,9 @@ import { embeddingActivity, embeddingActivitySchema } from '#core/embeddings/act
 import { sqsClient } from '#core/aws/clients';
 import { QUEUE_URL_ENV } from '#manifest/runtime-names';
 import { env } from '#core/config';
+import { ifUsed } from '#core/if-used';
 
-const depth = z.number().int().nonnegative().nullable();
+const depth = /* @__PURE__ */ ifUsed(() => z.number().int().nonnegative().nullable());
 
 /**
  * The manifest's queues, by the variables that hold their URLs: the operations contract's schema names them, and a
@@ -27,18 +28,20 @@ const depth = z.number().int().nonnegative().nullable();
  */
 const QUEUE_NAMES = Object.keys(QUEUE_URL_ENV) as QueueName[];
 
-export const queueDepthSchema = z.object({
-  visible: depth.describe('ApproximateNumberOfMessages: waiting to be received'),
-  in_flight: depth.describe('ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done'),
-  delayed: depth.describe('ApproximateNumberOfMessagesDelayed'),
-  dlq_depth: depth.describe("the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt"),
-  error: z.string().nullable().describe('why some numbers are null (SQS unreachable, queue not configured, …); null when all were read'),
-});
+export const queueDepthSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    visible: depth.describe('ApproximateNumberOfMessages: waiting to be received'),
+    in_flight: depth.describe('ApproximateNumberOfMessagesNotVisible: received by a worker, not yet done'),
+    delayed: depth.describe('ApproximateNumberOfMessagesDelayed'),
+    dlq_depth: depth.describe("the dead-letter queue's ApproximateNumberOfMessages: messages that failed every attempt"),
+    error: z.string().nullable().describe('why some numbers are null (SQS unreachable, queue not configured, …); null when all were read'),
+  }),
+);
 
 export type QueueDepth = z.infer<typeof queueDepthSchema>;
 
-export const queueDepthsSchema = z.object(
-  Object.fromEntries(QUEUE_NAMES.map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>,
+export const queueDepthsSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object(Object.fromEntries(QUEUE_NAMES.map((q) => [q, queueDepthSchema])) as Record<QueueName, typeof queueDepthSchema>),
 );
 
 /** Each SQS call gets this long (the SDK's own retries included), so a hung endpoint cannot hold the route. */
@@ -130,17 +133,19 @@ export const queueDepths = async ({
   return Object.fromEntries(names.map((name, i) => [name, depths[i]!])) as Record<QueueName, QueueDepth>;
 };
 
-export const queueStatsSchema = z.object({
-  queues: queueDepthsSchema,
-  shedder: z.object({
-    hot: z.boolean().describe('quality calls are being shed'),
-    recentThrottles: z.number().int().nonnegative().describe('model throttles in the last 60 s, all regions'),
-    fallbackRegion: z.string(),
-    disabled: z.boolean().describe('AI_SHEDDER_DISABLED'),
+export const queueStatsSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    queues: queueDepthsSchema,
+    shedder: z.object({
+      hot: z.boolean().describe('quality calls are being shed'),
+      recentThrottles: z.number().int().nonnegative().describe('model throttles in the last 60 s, all regions'),
+      fallbackRegion: z.string(),
+      disabled: z.boolean().describe('AI_SHEDDER_DISABLED'),
+    }),
+    embedding: embeddingActivitySchema,
+    time: z.iso.datetime(),
   }),
-  embedding: embeddingActivitySchema,
-  time: z.iso.datetime(),
-});
+);
 
 export type QueueStats = z.infer<typeof queueStatsSchema>;
 

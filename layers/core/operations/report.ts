@@ -1,8 +1,9 @@
 /** Pieces every sweep report shares (the embedding sweeper's and the retention sweep's). Pure. */
 import * as z from 'zod';
+import { ifUsed } from '#core/if-used';
 
 /** A non-negative count in a sweep report. */
-export const reportCount = z.number().int().nonnegative();
+export const reportCount = /* @__PURE__ */ ifUsed(() => z.number().int().nonnegative());
 
 /** The timing every sweep report ends with. */
 export const runTimingSchema = { started_at: z.iso.datetime(), finished_at: z.iso.datetime(), duration_ms: reportCount };

@@ -21,6 +21,7 @@ import { countEvent } from '#core/metrics';
 import { recordJobRun } from './job-runs';
 import { RETENTION_LOG_MARKER } from '#manifest/runtime-names';
 import { jobRunIdShape, reportCount, runTiming, runTimingSchema } from './report';
+import { ifUsed } from '#core/if-used';
 
 export const RETENTION_JOB = 'retention-sweep';
 
@@ -231,29 +232,33 @@ const DELETES: Record<RetentionCategory, DeleteBatch> = {
 
 const count = reportCount;
 
-const categoryRunSchema = z.object({
-  deleted: count.describe('rows deleted by this run'),
-  cutoff: z.iso.datetime().nullable().describe('rows older than this were due; null when the category is kept for ever'),
-  complete: z.boolean().describe('false when the time budget ended before every due row was deleted (the next run goes on)'),
-});
+const categoryRunSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    deleted: count.describe('rows deleted by this run'),
+    cutoff: z.iso.datetime().nullable().describe('rows older than this were due; null when the category is kept for ever'),
+    complete: z.boolean().describe('false when the time budget ended before every due row was deleted (the next run goes on)'),
+  }),
+);
 
-const retentionReportSchema = z.object({
-  // an object with a property per category (not a record), so the document names each one
-  categories: z.object(
-    Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<
-      RetentionCategory,
-      typeof categoryRunSchema
-    >,
-  ),
-  policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
-  deleted_total: count,
-  complete: z.boolean().describe('every category swept to its cut-off'),
-  ...runTimingSchema,
-});
+const retentionReportSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    // an object with a property per category (not a record), so the document names each one
+    categories: z.object(
+      Object.fromEntries(RETENTION_CATEGORIES.map((category) => [category, categoryRunSchema])) as Record<
+        RetentionCategory,
+        typeof categoryRunSchema
+      >,
+    ),
+    policy: z.record(z.string(), count).describe('days kept per configurable category (0 = for ever)'),
+    deleted_total: count,
+    complete: z.boolean().describe('every category swept to its cut-off'),
+    ...runTimingSchema,
+  }),
+);
 
 export type RetentionReport = z.infer<typeof retentionReportSchema>;
 
-export const retentionRunSchema = retentionReportSchema.extend(jobRunIdShape);
+export const retentionRunSchema = /* @__PURE__ */ ifUsed(() => retentionReportSchema.extend(jobRunIdShape));
 export type RetentionRun = z.infer<typeof retentionRunSchema>;
 
 export interface RetentionOptions {

@@ -5,5 +5,6 @@
  */
 import { secretReader } from '#core/aws/secrets';
 import { ENV } from '#core/config';
+import { ifUsed } from '#core/if-used';
 
-export const webhookSecret = secretReader(ENV.webhookSecretArn);
+export const webhookSecret = /* @__PURE__ */ ifUsed(() => secretReader(ENV.webhookSecretArn));

@@ -13,39 +13,44 @@ import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import type { Database } from '#core/db/schema';
 import { logger } from '#core/logger';
+import { ifUsed } from '#core/if-used';
 
 const PAID_INVOICE_EVENTS = ['invoice.paid', 'invoice.payment_succeeded'] as const;
 export const FIRST_PAID_INVOICE = 'first_paid_invoice';
 
 const PAID = new Set<string>(PAID_INVOICE_EVENTS);
 
-export const paymentEventSchema = z
-  .looseObject({
-    id: z.string().min(1).max(255),
-    type: z.string().min(1).max(255),
-    data: z.looseObject({
-      object: z.looseObject({
-        id: z.string().max(255).optional(),
-        /** smallest currency unit (cents) */
-        amount_paid: z.number().int().nonnegative().optional(),
-        currency: z.string().min(1).max(16).optional(),
+export const paymentEventSchema = /* @__PURE__ */ ifUsed(() =>
+  z
+    .looseObject({
+      id: z.string().min(1).max(255),
+      type: z.string().min(1).max(255),
+      data: z.looseObject({
+        object: z.looseObject({
+          id: z.string().max(255).optional(),
+          /** smallest currency unit (cents) */
+          amount_paid: z.number().int().nonnegative().optional(),
+          currency: z.string().min(1).max(16).optional(),
+        }),
       }),
+    })
+    .superRefine((event, ctx) => {
+      if (PAID.has(event.type) && event.data.object.amount_paid === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['data', 'object', 'amount_paid'], message: `required for ${event.type} events` });
+      }
     }),
-  })
-  .superRefine((event, ctx) => {
-    if (PAID.has(event.type) && event.data.object.amount_paid === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['data', 'object', 'amount_paid'], message: `required for ${event.type} events` });
-    }
-  });
+);
 
 export type PaymentEvent = z.infer<typeof paymentEventSchema>;
 
-export const webhookResultSchema = z.object({
-  received: z.literal(true),
-  event_id: z.string(),
-  duplicate: z.boolean().describe('the event was already processed; nothing changed'),
-  milestone: z.literal(FIRST_PAID_INVOICE).nullable().describe('set on the delivery that reached the first non-zero paid invoice'),
-});
+export const webhookResultSchema = /* @__PURE__ */ ifUsed(() =>
+  z.object({
+    received: z.literal(true),
+    event_id: z.string(),
+    duplicate: z.boolean().describe('the event was already processed; nothing changed'),
+    milestone: z.literal(FIRST_PAID_INVOICE).nullable().describe('set on the delivery that reached the first non-zero paid invoice'),
+  }),
+);
 
 export type WebhookResult = z.infer<typeof webhookResultSchema>;
 

@@ -8,6 +8,7 @@
  */
 import type { Role } from '#core/db/schema';
 import demo from './demo.json';
+import { ifUsed } from '#core/if-used';
 
 /** The demo file as it is on disk (seedDemo validates it like any other seed file). */
 export const DEMO_SEED: unknown = demo;
@@ -37,31 +38,33 @@ const asRole = (role: string): Role => {
   throw new Error(`demo.json: unknown role "${role}"`);
 };
 
-export const DEMO_USERS: readonly DemoUser[] = Object.freeze([
-  ...(demo.operators ?? []).map((operator) =>
-    Object.freeze({
-      email: operator.email.toLowerCase(),
-      display_name: operator.display_name,
-      role: 'admin' as const,
-      idp_subject: operator.idp_subject,
-      organization_id: null,
-      organization_name: null,
-    }),
-  ),
-  ...demo.organizations.flatMap((org) => {
-    if (!org.id) throw new Error(`demo.json: organization "${org.name}" needs a fixed id`);
-    return org.users.map((user) =>
+export const DEMO_USERS: readonly DemoUser[] = /* @__PURE__ */ ifUsed(() =>
+  Object.freeze([
+    ...(demo.operators ?? []).map((operator) =>
       Object.freeze({
-        email: user.email.toLowerCase(),
-        display_name: user.display_name,
-        role: asRole(user.role),
-        idp_subject: user.idp_subject,
-        organization_id: org.id,
-        organization_name: org.name,
+        email: operator.email.toLowerCase(),
+        display_name: operator.display_name,
+        role: 'admin' as const,
+        idp_subject: operator.idp_subject,
+        organization_id: null,
+        organization_name: null,
       }),
-    );
-  }),
-]);
+    ),
+    ...demo.organizations.flatMap((org) => {
+      if (!org.id) throw new Error(`demo.json: organization "${org.name}" needs a fixed id`);
+      return org.users.map((user) =>
+        Object.freeze({
+          email: user.email.toLowerCase(),
+          display_name: user.display_name,
+          role: asRole(user.role),
+          idp_subject: user.idp_subject,
+          organization_id: org.id,
+          organization_name: org.name,
+        }),
+      );
+    }),
+  ]),
+);
 
 /** The first demo user with this role (the dev token command's default pick); operators have no organization. */
 export const demoUser = (role: Role, organizationId: string = DEMO_ORGANIZATION_IDS.northwind): DemoUser => {

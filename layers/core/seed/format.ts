@@ -23,6 +23,7 @@ import {
   unless,
 } from '#core/ingestion/fields';
 import { unsafeTextIssues } from '#core/strings';
+import { ifUsed } from '#core/if-used';
 
 export const LIMITS = {
   ...FIELD_LIMITS,
@@ -39,14 +40,18 @@ export const LIMITS = {
   idpSubject: 255,
 } as const;
 
-const questionKey = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(LIMITS.questionKey)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "-", "_" or "." (starting with a letter or digit)');
+const questionKey = /* @__PURE__ */ ifUsed(() =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(LIMITS.questionKey)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "-", "_" or "." (starting with a letter or digit)'),
+);
 
-const uuid = z.uuid({ error: unless('must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01') }).transform((id) => id.toLowerCase());
+const uuid = /* @__PURE__ */ ifUsed(() =>
+  z.uuid({ error: unless('must be a UUID such as 8a5d0c8e-0c61-4d1e-9a3e-6f1f5b2a9c01') }).transform((id) => id.toLowerCase()),
+);
 
 const seedPerson = {
   email: z
@@ -58,79 +63,97 @@ const seedPerson = {
 };
 
 /** A member of an organization: an investigator (administrators are operators, listed apart). */
-const seedUserSchema = z.strictObject({
-  ...seedPerson,
-  role: z.literal('investigator', {
-    error: unless(
-      'must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
-    ),
+const seedUserSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    ...seedPerson,
+    role: z.literal('investigator', {
+      error: unless(
+        'must be "investigator": administrators are the service\'s operators and belong to no organization; list them under "operators"',
+      ),
+    }),
   }),
-});
+);
 
 /** An operator: an administrator of the whole service, in no organization. */
-const seedOperatorSchema = z.strictObject(seedPerson);
+const seedOperatorSchema = /* @__PURE__ */ ifUsed(() => z.strictObject(seedPerson));
 
-export const seedQuestionSchema = z.strictObject({
-  key: questionKey,
-  text: text(LIMITS.questionText),
-});
+export const seedQuestionSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    key: questionKey,
+    text: text(LIMITS.questionText),
+  }),
+);
 
-export const seedTopicSchema = z.strictObject({
-  title: text(LIMITS.title),
-  description: optionalText(LIMITS.description),
-});
+export const seedTopicSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    title: text(LIMITS.title),
+    description: optionalText(LIMITS.description),
+  }),
+);
 
-export const seedAttachmentSchema = z.strictObject({
-  file_name: fileName,
-  content_type: contentType,
-  text: inlineFileText,
-});
+export const seedAttachmentSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    file_name: fileName,
+    content_type: contentType,
+    text: inlineFileText,
+  }),
+);
 
-export const seedEvidenceSchema = z.strictObject({
-  title: text(LIMITS.title),
-  /** may be empty when the item is only its attachments */
-  content: evidenceContent,
-  collected_at: isoDate.optional(),
-  linked_questions: list(questionKey, LIMITS.questionsPerInvestigation).optional(),
-  attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
-});
+export const seedEvidenceSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    title: text(LIMITS.title),
+    /** may be empty when the item is only its attachments */
+    content: evidenceContent,
+    collected_at: isoDate.optional(),
+    linked_questions: list(questionKey, LIMITS.questionsPerInvestigation).optional(),
+    attachments: list(seedAttachmentSchema, LIMITS.attachmentsPerEvidence).optional(),
+  }),
+);
 
-export const seedBackgroundDocumentSchema = z.strictObject({
-  title: text(LIMITS.title),
-  file_name: fileName,
-  content_type: contentType,
-  text: inlineFileText,
-  included_for_ai: z.boolean().default(true),
-});
+export const seedBackgroundDocumentSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    title: text(LIMITS.title),
+    file_name: fileName,
+    content_type: contentType,
+    text: inlineFileText,
+    included_for_ai: z.boolean().default(true),
+  }),
+);
 
-const seedInvestigationSchema = z.strictObject({
-  id: uuid.optional(),
-  title: text(LIMITS.title),
-  description: optionalText(LIMITS.description),
-  questions: list(seedQuestionSchema, LIMITS.questionsPerInvestigation),
-  topics: list(seedTopicSchema, LIMITS.topicsPerInvestigation),
-  evidence: list(seedEvidenceSchema, LIMITS.evidencePerInvestigation),
-  background_documents: list(seedBackgroundDocumentSchema, LIMITS.backgroundDocumentsPerInvestigation).optional(),
-});
+const seedInvestigationSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    id: uuid.optional(),
+    title: text(LIMITS.title),
+    description: optionalText(LIMITS.description),
+    questions: list(seedQuestionSchema, LIMITS.questionsPerInvestigation),
+    topics: list(seedTopicSchema, LIMITS.topicsPerInvestigation),
+    evidence: list(seedEvidenceSchema, LIMITS.evidencePerInvestigation),
+    background_documents: list(seedBackgroundDocumentSchema, LIMITS.backgroundDocumentsPerInvestigation).optional(),
+  }),
+);
 
-const seedOrganizationSchema = z.strictObject({
-  id: uuid.optional(),
-  name: text(LIMITS.name),
-  users: list(seedUserSchema, LIMITS.usersPerOrganization),
-  investigations: list(seedInvestigationSchema, LIMITS.investigationsPerOrganization),
-});
+const seedOrganizationSchema = /* @__PURE__ */ ifUsed(() =>
+  z.strictObject({
+    id: uuid.optional(),
+    name: text(LIMITS.name),
+    users: list(seedUserSchema, LIMITS.usersPerOrganization),
+    investigations: list(seedInvestigationSchema, LIMITS.investigationsPerOrganization),
+  }),
+);
 
-export const seedFileSchema = z
-  .strictObject({
-    organizations: list(seedOrganizationSchema, LIMITS.organizations).min(1, 'must list at least one organization'),
-    operators: list(seedOperatorSchema, LIMITS.operators).optional(),
-  })
-  .superRefine(
-    (value, ctx) => {
-      for (const issue of crossReferenceIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-    },
-    { when: () => true },
-  ); // also when other parts are malformed, so every problem is reported in one pass
+export const seedFileSchema = /* @__PURE__ */ ifUsed(() =>
+  z
+    .strictObject({
+      organizations: list(seedOrganizationSchema, LIMITS.organizations).min(1, 'must list at least one organization'),
+      operators: list(seedOperatorSchema, LIMITS.operators).optional(),
+    })
+    .superRefine(
+      (value, ctx) => {
+        for (const issue of crossReferenceIssues(value)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      },
+      { when: () => true },
+    ),
+); // also when other parts are malformed, so every problem is reported in one pass
 
 export type SeedFileInput = z.input<typeof seedFileSchema>;
 export type SeedFile = z.output<typeof seedFileSchema>;

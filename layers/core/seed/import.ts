@@ -22,22 +22,25 @@ import { s3Storage } from '#core/storage';
 import { FILE_PREFIXES } from '#manifest/runtime-names';
 import { validateSeed } from './format';
 import { loadSeed, SeedConflictError, SeedValidationError, type SeedSummary } from './load';
+import { ifUsed } from '#core/if-used';
 
 const SEED_KEY = new RegExp(`^${FILE_PREFIXES.seeds}[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.json$`);
 /** long enough for a slow upload of a large file, short enough to be useless later */
 const UPLOAD_URL_SECONDS = 900;
 
-const importRequestSchema = z.discriminatedUnion(
-  'command',
-  [
-    z.strictObject({ command: z.literal('upload-url') }),
-    z.strictObject({
-      command: z.literal('load'),
-      key: z.string().regex(SEED_KEY, `must be the key an upload-url answer named (${FILE_PREFIXES.seeds}<uuid>.json)`),
-    }),
-    z.strictObject({ command: z.literal('status'), import_ids: z.array(z.uuid()).min(1).max(1000) }),
-  ],
-  { error: 'command must be upload-url, load or status' },
+const importRequestSchema = /* @__PURE__ */ ifUsed(() =>
+  z.discriminatedUnion(
+    'command',
+    [
+      z.strictObject({ command: z.literal('upload-url') }),
+      z.strictObject({
+        command: z.literal('load'),
+        key: z.string().regex(SEED_KEY, `must be the key an upload-url answer named (${FILE_PREFIXES.seeds}<uuid>.json)`),
+      }),
+      z.strictObject({ command: z.literal('status'), import_ids: z.array(z.uuid()).min(1).max(1000) }),
+    ],
+    { error: 'command must be upload-url, load or status' },
+  ),
 );
 
 /** A refusal the operator can act on: nothing was loaded. */

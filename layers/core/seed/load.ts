@@ -24,6 +24,7 @@ import type { ObjectStorage } from '#core/storage';
 import { writeSourceChunks, type SourceToWrite } from '#core/embeddings/chunk-store';
 import { DEMO_SEED } from './demo';
 import { formatIssues, formatPath, validateSeed, type SeedFile, type SeedIssue } from './format';
+import { ifUsed } from '#core/if-used';
 
 export interface SeedOptions {
   /** where file bodies go (S3 in AWS and the twin); optional, the texts are in the database either way */
@@ -50,7 +51,9 @@ export const SEED_TABLES = [
 export type SeedTable = (typeof SEED_TABLES)[number];
 
 /** The tables written row by row; embedding_sources (with their chunks) follow from the texts. */
-const WRITTEN_TABLES = SEED_TABLES.filter((t): t is Exclude<SeedTable, 'embedding_sources'> => t !== 'embedding_sources');
+const WRITTEN_TABLES = /* @__PURE__ */ ifUsed(() =>
+  SEED_TABLES.filter((t): t is Exclude<SeedTable, 'embedding_sources'> => t !== 'embedding_sources'),
+);
 
 export interface SeedSummary {
   /** rows written per table */
