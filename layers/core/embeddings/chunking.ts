@@ -77,7 +77,8 @@ interface Unit {
   paragraphStart: boolean;
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Made on first use: ICU's sentence rules take about 9 ms to build, which a function that never chunks would pay at init. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** ICU breaks after these; a sentence ending in one continues in the next segment. */
 const ABBREVIATION_END =
@@ -87,7 +88,7 @@ const ABBREVIATION_END =
 const sentenceSpans = (paragraph: string): Array<[number, number]> => {
   const spans: Array<[number, number]> = [];
   let from = 0;
-  for (const { segment, index } of segmenter.segment(paragraph)) {
+  for (const { segment, index } of (segmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(paragraph)) {
     const to = index + segment.length;
     const pending = paragraph.slice(from, to);
     // only break where a space follows and not after an abbreviation
