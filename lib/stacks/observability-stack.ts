@@ -228,7 +228,8 @@ export class ObservabilityStack extends Stack {
         label: `${spec.id} memory %`,
         ...windowOf(memory),
       });
-      computeAlarms.push(raise('computeCpu', cpu, cpuShare, spec.id), raise('computeMemory', memory, memoryUse, spec.id));
+      if (spec.memoryMb >= config.computeAlarmMinMemoryMb)
+        computeAlarms.push(raise('computeCpu', cpu, cpuShare, spec.id), raise('computeMemory', memory, memoryUse, spec.id));
       computeMetrics.computeCpu.push(cpuShare);
       computeMetrics.computeMemory.push(memoryUse);
     });

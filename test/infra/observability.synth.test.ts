@@ -140,7 +140,22 @@ describe('observability of the dev app', () => {
   });
 
   test('compute: per function, Lambda Insights CPU over its vCPU share above 75 % and memory above 80 %, for 10 minutes', () => {
-    for (const spec of functions) {
+    // dev alarms on the functions sized for heavy work; prod on every function (below)
+    const heavy = functions.filter((spec) => spec.memoryMb >= 1024);
+    expect(heavy.map((spec) => spec.id).sort()).toEqual([
+      'background-extract-text',
+      'embedding-sweeper',
+      'embedding-worker',
+      'generation-worker',
+      'import-investigations',
+      'import-worker',
+      'ingestion-worker',
+      'quality-worker',
+    ]);
+    expect([...alarms.keys()].filter((name) => /-compute(Cpu|Memory)-/.test(name)).sort()).toEqual(
+      heavy.flatMap((spec) => [`ias-dev-computeCpu-${spec.id}`, `ias-dev-computeMemory-${spec.id}`]).sort(),
+    );
+    for (const spec of heavy) {
       const name = `ias-dev-${spec.id}`;
       const cpu = alarm(`computeCpu-${spec.id}`);
       expectWindow(cpu, {
@@ -187,6 +202,19 @@ describe('observability of the dev app', () => {
     }
     // the code's own per-function default applies where the context sets nothing
     expect(alarm('computeCpu-background-extract-text').Threshold).toBe(95);
+  });
+
+  test("prod alarms on every function's compute, and its dashboard graphs every function on both stages", () => {
+    const prod = synthesized('prod').templates.observability as Json;
+    const names = Object.values(prod.Resources as Record<string, Json>)
+      .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+      .map((r) => r.Properties.AlarmName as string);
+    for (const rule of ['computeCpu', 'computeMemory'])
+      expect(names.filter((name) => name.startsWith(`ias-prod-${rule}-`)).sort()).toEqual(
+        functions.map((spec) => `ias-prod-${rule}-${spec.id}`).sort(),
+      );
+    const body = JSON.stringify(Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0]!.Properties.DashboardBody);
+    for (const spec of functions) expect(body).toContain(`${spec.id} memory %`);
   });
 
   test('API 5xx rate above 5 % for 5 minutes: 5xx over Count of the HTTP API', () => {
