@@ -5,7 +5,8 @@
  * real time, the background share of the primary region, the fallback region) against the Bedrock stand-in, on the
  * service's schema with its HNSW index — and how many model requests that took. Goals (issue 26): 10,000 chunks
  * analysable within 3 minutes of the last upload on PGlite, 100,000 within 15 minutes on PostgreSQL (the quota alone
- * needs about 12: 85 requests of 96 a minute).
+ * needs about 12: 85 requests of 96 a minute). Analysable is every vector stored; the time until the workers have
+ * also put them all into the HNSW graph, and stop asking to be woken, is the second figure.
  *
  * Flags: `--engine pglite|postgres` (default: both; PostgreSQL needs BENCH_DATABASE_URL), `--chunks N` (default
  * 10,000 on PGlite, 100,000 on PostgreSQL).
@@ -83,6 +84,16 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
   const gateway = benchGateway({ db, client });
   const started = performance.now();
   const runs: string[] = [];
+  // analysable when the last vector is stored: retrieval reads vectors not yet in the HNSW graph exactly, so the
+  // placement in the graph that follows (embedding-work.ts, step 4) is timed apart
+  let analysable: number | undefined;
+  const watch = (async () => {
+    while (analysable === undefined) {
+      const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from text_chunks where embedding is null`.execute(db);
+      if (rows[0]!.waiting === 0) analysable = (performance.now() - started) / 1000;
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
   /** one worker: runs until nothing waits, each followed by the wake-up it asks for */
   const worker = async (n: number) => {
     for (;;) {
@@ -101,24 +112,34 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
     destroyAll();
     await standin.stop();
   }
-  const seconds = (performance.now() - started) / 1000;
+  const indexed = (performance.now() - started) / 1000;
+  analysable ??= indexed; // the workers ended with chunks left waiting (the line below says how many)
+  await watch;
   const { rows } = await sql<{ requests: number; primary: number; waiting: number }>`
     select count(*)::int as requests, count(*) filter (where region = 'us-east-1')::int as primary,
            (select count(*)::int from text_chunks where embedding is null) as waiting
     from ai_calls where purpose = 'embedding'`.execute(db);
   const { requests, primary, waiting } = rows[0]!;
   console.log(
-    `  ${engine}: ${chunks.toLocaleString('en')} chunks embedded in ${seconds.toFixed(1)} s — ${requests} model requests (${primary} in the primary region), ${waiting} left`,
+    `  ${engine}: ${chunks.toLocaleString('en')} chunks embedded in ${analysable.toFixed(1)} s, in the HNSW graph after ${indexed.toFixed(1)} s — ${requests} model requests (${primary} in the primary region), ${waiting} left`,
   );
   for (const run of runs) console.log(`    run ended at ${run}`);
   const goal = GOALS[engine];
+  const how = `${WORKERS} workers, ${requests} model requests (${(requests / (chunks / 1_000)).toFixed(1)} per 1,000 chunks), quota in real time, stand-in Bedrock`;
   figure('embedding', {
     name: `${chunks.toLocaleString('en')} chunks analysable after their upload`,
-    value: seconds,
+    value: analysable,
     unit: 's',
     engine: engine === 'pglite' ? 'PGlite' : 'PostgreSQL',
     ...(chunks === goal.chunks && { goal: { atMost: goal.seconds } }),
-    note: `${WORKERS} workers, ${requests} model requests (${(requests / (chunks / 1_000)).toFixed(1)} per 1,000 chunks), quota in real time, stand-in Bedrock, HNSW index in place`,
+    note: `${how}; every vector stored (retrieval reads those not yet in the graph exactly)`,
+  });
+  figure('embedding', {
+    name: `${chunks.toLocaleString('en')} chunks in the HNSW graph after their upload`,
+    value: indexed,
+    unit: 's',
+    engine: engine === 'pglite' ? 'PGlite' : 'PostgreSQL',
+    note: `${how}; until the workers stop asking to be woken`,
   });
 };
 
