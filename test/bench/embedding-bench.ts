@@ -21,6 +21,7 @@ import { embedWaitingChunks, gatewayEmbedder } from '#core/embeddings/embedding-
 import { functionById, type QueueTrigger } from '#manifest';
 import { startBedrockStandin } from '../../lib/twin/bedrock/standin';
 import { seededRandom } from '../support/random';
+import { until } from '../support/until';
 import { standinClients } from '../support/standin-clients';
 import { benchGateway, flagNumber, flagValue, realPostgresUrl, skipRealPostgres, withScratchDatabase } from './bench-support';
 import { figure } from './summary';
@@ -84,21 +85,24 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
   const gateway = benchGateway({ db, client });
   const started = performance.now();
   const runs: string[] = [];
+  const elapsed = () => (performance.now() - started) / 1000;
   // analysable when the last vector is stored: retrieval reads vectors not yet in the HNSW graph exactly, so the
-  // placement in the graph that follows (embedding-work.ts, step 4) is timed apart
-  let analysable: number | undefined;
-  const watch = (async () => {
-    while (analysable === undefined) {
+  // placement in the graph that follows (embedding-work.ts, step 4) is timed apart; workers that end with chunks
+  // still waiting (the line below says how many) end this clock too
+  let ended: number | undefined;
+  const analysableAt = until(
+    'every chunk stored with its vector',
+    async () => {
       const { rows } = await sql<{ waiting: number }>`select count(*)::int as waiting from text_chunks where embedding is null`.execute(db);
-      if (rows[0]!.waiting === 0) analysable = (performance.now() - started) / 1000;
-      else await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  })();
+      return rows[0]!.waiting === 0 ? elapsed() : ended;
+    },
+    Number.POSITIVE_INFINITY,
+  );
   /** one worker: runs until nothing waits, each followed by the wake-up it asks for */
   const worker = async (n: number) => {
     for (;;) {
       const outcome = await embedWaitingChunks(db, { embedder: gatewayEmbedder(gateway), timeBudgetMs: 240_000 });
-      const at = ((performance.now() - started) / 1000).toFixed(0);
+      const at = elapsed().toFixed(0);
       runs.push(
         `${at} s (worker ${n}): ${outcome.chunks} chunks, ${outcome.requests} requests, ${outcome.stopped_by}, ${outcome.waiting} waiting`,
       );
@@ -109,12 +113,12 @@ const embedAll = async (engine: Engine, db: Kysely<Database>, chunks: number) =>
   try {
     await Promise.all(Array.from({ length: WORKERS }, (_, n) => worker(n + 1)));
   } finally {
+    ended = elapsed();
     destroyAll();
     await standin.stop();
   }
-  const indexed = (performance.now() - started) / 1000;
-  analysable ??= indexed; // the workers ended with chunks left waiting (the line below says how many)
-  await watch;
+  const indexed = ended;
+  const analysable = await analysableAt;
   const { rows } = await sql<{ requests: number; primary: number; waiting: number }>`
     select count(*)::int as requests, count(*) filter (where region = 'us-east-1')::int as primary,
            (select count(*)::int from text_chunks where embedding is null) as waiting
